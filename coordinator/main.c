@@ -1,0 +1,180 @@
+/*
+ * main.c: pangaea-coord, the task coordinator.  Spawned by the launcher as
+ * a PVM task; runs a libevent loop over PVM's socket (pvm_getfds) and
+ * answers registrations and translations until the launcher says QUIT or
+ * exits.  It writes no logs.
+ */
+#define PANGAEA_NO_WRAP
+#include "pangaea.h"
+#include "pangaea-protocol.h"
+#include "coord.h"
+
+#include <event2/event.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The coordinator's state. */
+struct coord {
+	struct coord_registry reg;
+	struct event_base *base;
+	int launcher;
+	int status; /* exit status */
+};
+
+/* Sends the int VALUE with TAG to TID. */
+static void reply(int tid, int tag, int value)
+{
+	int v[2] = { PG_PROTOCOL_VERSION, value };
+
+	pvm_initsend(PvmDataDefault);
+	pvm_pkint(v, 2, 1);
+	pvm_send(tid, tag);
+}
+
+/* Answers every request waiting for LTID. */
+static void answer_waiters(struct coord *c, int ltid, int tid)
+{
+	int who[32], n;
+
+	do {
+		n = coord_registry_take_waiters(&c->reg, ltid, who, 32);
+		for (int i = 0; i < n; i++)
+			reply(who[i], PG_TAG_ANSWER, tid);
+	} while (n == 32);
+}
+
+/* Handles SPAWNED from SRC: records the children, forwards to the launcher. */
+static void on_spawned(struct coord *c, int src)
+{
+	int head[2], v[2], status = 0, version = PG_PROTOCOL_VERSION;
+	char host[256], prog[4096];
+
+	pvm_upkint(head, 2, 1);
+	int fwd = pvm_mkbuf(PvmDataDefault), old = pvm_setsbuf(fwd);
+
+	pvm_pkint(&version, 1, 1);
+	pvm_pkint(head, 2, 1);
+	for (int i = 0; i < head[1]; i++) {
+		if (pvm_upkint(v, 2, 1) < 0 || pvm_upkstr(host) < 0 ||
+		    pvm_upkstr(prog) < 0)
+			break;
+		if (coord_registry_add(&c->reg, v[0], v[1]) < 0)
+			status = -1;
+		answer_waiters(c, v[0], v[1]);
+		pvm_setsbuf(fwd);
+		pvm_pkint(v, 2, 1);
+		pvm_pkstr(host);
+		pvm_pkstr(prog);
+	}
+	pvm_send(c->launcher, PG_TAG_SPAWNED);
+	pvm_setsbuf(old);
+	pvm_freebuf(fwd);
+	reply(src, PG_TAG_ACK, status);
+}
+
+/* Handles one message (TAG from SRC) already in the receive buffer. */
+static void dispatch(struct coord *c, int tag, int src)
+{
+	int v[2], tid;
+
+	switch (tag) {
+	case PG_TAG_REGISTER:
+		pvm_upkint(v, 2, 1);
+		reply(src, PG_TAG_ACK,
+		      coord_registry_register(&c->reg, v[0], v[1]));
+		answer_waiters(c, v[0], v[1]);
+		break;
+	case PG_TAG_SPAWNED:
+		on_spawned(c, src);
+		break;
+	case PG_TAG_TID2LTID:
+		pvm_upkint(v, 1, 1);
+		reply(src, PG_TAG_ANSWER, coord_registry_ltid(&c->reg, v[0]));
+		break;
+	case PG_TAG_LTID2TID:
+		pvm_upkint(v, 1, 1);
+		tid = coord_registry_tid(&c->reg, v[0]);
+		if (tid)
+			reply(src, PG_TAG_ANSWER, tid);
+		else
+			coord_registry_wait(&c->reg, src, v[0]);
+		break;
+	default:
+		fprintf(stderr, "pangaea-coord: ignoring message tag %#x from t%x\n",
+			tag, src);
+	}
+}
+
+/* Handles every message PVM has for us; stops the loop on QUIT or error. */
+static void drain(evutil_socket_t fd, short what, void *arg)
+{
+	struct coord *c = arg;
+	int b, len, tag, src, version;
+
+	(void)fd;
+	(void)what;
+	while ((b = pvm_nrecv(-1, -1)) > 0) {
+		pvm_bufinfo(b, &len, &tag, &src);
+		if (tag == PG_TAG_QUIT) { /* from the launcher or its exit notify */
+			event_base_loopbreak(c->base);
+			return;
+		}
+		if (pvm_upkint(&version, 1, 1) < 0 || version != PG_PROTOCOL_VERSION) {
+			fprintf(stderr, "pangaea-coord: message from t%x has protocol "
+				"version %d, expected %d\n", src, version,
+				PG_PROTOCOL_VERSION);
+			continue;
+		}
+		dispatch(c, tag, src);
+	}
+	if (b < 0) {
+		fprintf(stderr, "pangaea-coord: lost the PVM daemon (%d)\n", b);
+		c->status = 1;
+		event_base_loopbreak(c->base);
+	}
+}
+
+/* Sets up PVM and libevent; 0 or -1. */
+static int coord_start(struct coord *c)
+{
+	const char *ctx = getenv(PG_ENV_CONTEXT);
+	struct timeval tick = { 0, 100000 };
+	struct event *ev, *timer;
+	int *fds, version = PG_PROTOCOL_VERSION;
+
+	if (pvm_mytid() < 0)
+		return -1;
+	c->launcher = pvm_parent();
+	if (c->launcher < 0 || !ctx) {
+		fprintf(stderr, "pangaea-coord: must be started by the pangaea "
+			"launcher, not by hand\n");
+		return -1;
+	}
+	pvm_setcontext(atoi(ctx));
+	pvm_notify(PvmTaskExit, PG_TAG_QUIT, 1, &c->launcher);
+	if (pvm_getfds(&fds) < 1 || !(c->base = event_base_new()))
+		return -1;
+	ev = event_new(c->base, fds[0], EV_READ | EV_PERSIST, drain, c);
+	timer = event_new(c->base, -1, EV_PERSIST, drain, c);
+	if (!ev || !timer || event_add(ev, NULL) < 0 || event_add(timer, &tick) < 0)
+		return -1;
+	pvm_initsend(PvmDataDefault);
+	pvm_pkint(&version, 1, 1);
+	return pvm_send(c->launcher, PG_TAG_HELLO) < 0 ? -1 : 0;
+}
+
+int main(void)
+{
+	struct coord c = { .status = 0 };
+
+	coord_registry_init(&c.reg);
+	if (coord_start(&c) < 0) {
+		pvm_exit();
+		return 1;
+	}
+	event_base_dispatch(c.base);
+	coord_registry_free(&c.reg);
+	event_base_free(c.base);
+	pvm_exit();
+	return c.status;
+}

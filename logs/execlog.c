@@ -1,0 +1,398 @@
+/*
+ * execlog.c: the text execution log, one spawn a line:
+ *
+ *   pangaea-exec 1 ltid=1
+ *   spawn 1 file="sor" flags=0 where="" ntask=3 started=3 argv=["4" "100"] tasks=[1001@vm 1002@vm 1003@vm]
+ *
+ * A failed slot is written !CODE (a negative PVM error).  Strings are
+ * double-quoted with C escapes.  Lines starting with '#' are comments.
+ */
+#include "pangaea-logs.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define LINE_MAX_LEN (64 * 1024)
+
+/* A growing output string. */
+struct sbuf {
+	char *p;
+	size_t len, cap;
+};
+
+/* Appends N bytes of S to B; 0 or -1 on allocation failure. */
+static int sb_add(struct sbuf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = (b->len + n + 1) * 2;
+		char *p = realloc(b->p, cap);
+
+		if (!p)
+			return -1;
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+	return 0;
+}
+
+/* Appends printf-style text to B. */
+static int sb_printf(struct sbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	char tmp[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(tmp))
+		return -1;
+	return sb_add(b, tmp, (size_t)n);
+}
+
+/* Appends S to B as a double-quoted string with C escapes. */
+static int sb_quote(struct sbuf *b, const char *s)
+{
+	int rc = sb_add(b, "\"", 1);
+
+	for (; *s && rc == 0; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			rc = sb_printf(b, "\\%c", c);
+		else if (c == '\n')
+			rc = sb_add(b, "\\n", 2);
+		else if (c == '\t')
+			rc = sb_add(b, "\\t", 2);
+		else if (c < 0x20 || c == 0x7f)
+			rc = sb_printf(b, "\\x%02x", c);
+		else
+			rc = sb_add(b, (const char *)&c, 1);
+	}
+	return rc ? rc : sb_add(b, "\"", 1);
+}
+
+int pg_exec_create(const char *path, int ltid, char *err, size_t errlen)
+{
+	char head[256];
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC,
+		      0644);
+	int n;
+
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot create %s: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	n = snprintf(head, sizeof(head),
+		     "pangaea-exec %d ltid=%d\n"
+		     "# One spawn a line. To run a task elsewhere on replay, "
+		     "edit the host after its '@'.\n",
+		     PG_EXEC_VERSION, ltid);
+	if (write(fd, head, (size_t)n) != n) {
+		snprintf(err, errlen, "cannot write %s: %s", path,
+			 strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Formats REC as one line (with newline) into B. */
+static int exec_format(struct sbuf *b, const struct pg_spawn_rec *rec)
+{
+	int rc = sb_printf(b, "spawn %d file=", rec->seq);
+
+	rc |= sb_quote(b, rec->file);
+	rc |= sb_printf(b, " flags=%d where=", rec->flags);
+	rc |= sb_quote(b, rec->where);
+	rc |= sb_printf(b, " ntask=%d started=%d argv=[", rec->ntask,
+			rec->started);
+	for (int i = 0; i < rec->argc; i++) {
+		rc |= i ? sb_add(b, " ", 1) : 0;
+		rc |= sb_quote(b, rec->argv[i]);
+	}
+	rc |= sb_add(b, "] tasks=[", 9);
+	for (int i = 0; i < rec->ntask; i++) {
+		const struct pg_spawn_slot *s = &rec->slots[i];
+
+		rc |= i ? sb_add(b, " ", 1) : 0;
+		if (s->ltid > 0)
+			rc |= sb_printf(b, "%d@%s", s->ltid, s->host);
+		else
+			rc |= sb_printf(b, "!%d", s->err);
+	}
+	return rc | sb_add(b, "]\n", 2);
+}
+
+int pg_exec_append(int fd, const struct pg_spawn_rec *rec)
+{
+	struct sbuf b = { 0 };
+	int rc = exec_format(&b, rec);
+
+	if (rc == 0 && write(fd, b.p, b.len) != (ssize_t)b.len)
+		rc = -1;
+	free(b.p);
+	return rc;
+}
+
+/* A cursor over one line being parsed. */
+struct lex {
+	const char *p;
+};
+
+/* Skips blanks. */
+static void lex_space(struct lex *l)
+{
+	while (*l->p == ' ' || *l->p == '\t')
+		l->p++;
+}
+
+/* Expects the literal WORD next; 0 or -1. */
+static int lex_lit(struct lex *l, const char *word)
+{
+	size_t n = strlen(word);
+
+	lex_space(l);
+	if (strncmp(l->p, word, n) != 0)
+		return -1;
+	l->p += n;
+	return 0;
+}
+
+/* Reads a decimal integer; 0 or -1. */
+static int lex_int(struct lex *l, int *out)
+{
+	char *end;
+	long v;
+
+	lex_space(l);
+	errno = 0;
+	v = strtol(l->p, &end, 10);
+	if (end == l->p || errno)
+		return -1;
+	l->p = end;
+	*out = (int)v;
+	return 0;
+}
+
+/* Reads one escape after a backslash into C; 0 or -1. */
+static int lex_escape(struct lex *l, char *c)
+{
+	char e = *l->p++;
+	unsigned v;
+
+	switch (e) {
+	case 'n': *c = '\n'; return 0;
+	case 't': *c = '\t'; return 0;
+	case '"': case '\\': *c = e; return 0;
+	case 'x':
+		if (!isxdigit((unsigned char)l->p[0]) ||
+		    !isxdigit((unsigned char)l->p[1]) ||
+		    sscanf(l->p, "%2x", &v) != 1)
+			return -1;
+		l->p += 2;
+		*c = (char)v;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* Reads a quoted string into OUT (N bytes); 0 or -1. */
+static int lex_str(struct lex *l, char *out, size_t n)
+{
+	size_t k = 0;
+
+	lex_space(l);
+	if (*l->p++ != '"')
+		return -1;
+	while (*l->p && *l->p != '"') {
+		char c = *l->p++;
+
+		if (c == '\\' && lex_escape(l, &c) < 0)
+			return -1;
+		if (k + 1 >= n)
+			return -1;
+		out[k++] = c;
+	}
+	if (*l->p++ != '"')
+		return -1;
+	out[k] = '\0';
+	return 0;
+}
+
+/* Parses argv=["a" "b"] into REC; 0 or -1. */
+static int parse_argv(struct lex *l, struct pg_spawn_rec *rec)
+{
+	char tmp[PG_PATH_MAX];
+
+	if (lex_lit(l, "argv=[") < 0)
+		return -1;
+	rec->argv = calloc(1, sizeof(char *));
+	for (lex_space(l); *l->p && *l->p != ']'; lex_space(l)) {
+		char **v = realloc(rec->argv, (size_t)(rec->argc + 2) * sizeof(char *));
+
+		if (!v)
+			return -1;
+		rec->argv = v;
+		if (lex_str(l, tmp, sizeof(tmp)) < 0)
+			return -1;
+		rec->argv[rec->argc++] = strdup(tmp);
+		rec->argv[rec->argc] = NULL;
+	}
+	return lex_lit(l, "]");
+}
+
+/* Parses one slot: LTID@HOST or !ERR; 0 or -1. */
+static int parse_slot(struct lex *l, struct pg_spawn_slot *s)
+{
+	size_t k = 0;
+
+	lex_space(l);
+	if (*l->p == '!') {
+		l->p++;
+		return lex_int(l, &s->err);
+	}
+	if (lex_int(l, &s->ltid) < 0 || s->ltid <= 0 || *l->p++ != '@')
+		return -1;
+	while (*l->p && *l->p != ' ' && *l->p != ']' && k + 1 < PG_HOST_MAX)
+		s->host[k++] = *l->p++;
+	s->host[k] = '\0';
+	return k ? 0 : -1;
+}
+
+/* Parses the text after "spawn" into REC; 0 or -1. */
+static int parse_spawn(struct lex *l, struct pg_spawn_rec *rec)
+{
+	memset(rec, 0, sizeof(*rec));
+	if (lex_int(l, &rec->seq) < 0 || lex_lit(l, "file=") < 0 ||
+	    lex_str(l, rec->file, sizeof(rec->file)) < 0 ||
+	    lex_lit(l, "flags=") < 0 || lex_int(l, &rec->flags) < 0 ||
+	    lex_lit(l, "where=") < 0 ||
+	    lex_str(l, rec->where, sizeof(rec->where)) < 0 ||
+	    lex_lit(l, "ntask=") < 0 || lex_int(l, &rec->ntask) < 0 ||
+	    lex_lit(l, "started=") < 0 || lex_int(l, &rec->started) < 0 ||
+	    rec->ntask < 0 || rec->ntask > 100000 || parse_argv(l, rec) < 0 ||
+	    lex_lit(l, "tasks=[") < 0)
+		return -1;
+	rec->slots = calloc((size_t)rec->ntask + 1, sizeof(*rec->slots));
+	if (!rec->slots)
+		return -1;
+	for (int i = 0; i < rec->ntask; i++)
+		if (parse_slot(l, &rec->slots[i]) < 0)
+			return -1;
+	if (lex_lit(l, "]") < 0)
+		return -1;
+	lex_space(l);
+	return *l->p == '\0' || *l->p == '\n' ? 0 : -1;
+}
+
+/* Parses the first line; 0 or -1 with ERR filled. */
+static int parse_head(const char *line, const char *path,
+		      struct pg_exec_log *log, char *err, size_t errlen)
+{
+	int version;
+
+	if (sscanf(line, "pangaea-exec %d ltid=%d", &version, &log->ltid) != 2) {
+		snprintf(err, errlen, "%s: not a Pangaea execution log", path);
+		return -1;
+	}
+	if (version != PG_EXEC_VERSION) {
+		snprintf(err, errlen,
+			 "%s: log format version %d, this Pangaea reads version %d",
+			 path, version, PG_EXEC_VERSION);
+		return -1;
+	}
+	return 0;
+}
+
+/* Parses one body line into LOG; 0 or -1. */
+static int parse_line(char *line, struct pg_exec_log *log)
+{
+	struct lex l = { line };
+	struct pg_spawn_rec *v;
+
+	lex_space(&l);
+	if (*l.p == '#' || *l.p == '\n' || *l.p == '\0')
+		return 0;
+	if (lex_lit(&l, "spawn") < 0)
+		return -1;
+	v = realloc(log->spawns, (size_t)(log->nspawn + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	log->spawns = v;
+	if (parse_spawn(&l, &v[log->nspawn]) < 0) {
+		pg_spawn_rec_free(&v[log->nspawn]);
+		return -1;
+	}
+	log->nspawn++;
+	return 0;
+}
+
+int pg_exec_read(const char *path, struct pg_exec_log *log, char *err,
+		 size_t errlen)
+{
+	char *line = malloc(LINE_MAX_LEN);
+	FILE *f = fopen(path, "r");
+	int lineno = 0, rc = -1;
+
+	memset(log, 0, sizeof(*log));
+	if (!f || !line) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		goto out;
+	}
+	while (fgets(line, LINE_MAX_LEN, f)) {
+		lineno++;
+		if (lineno == 1 ? parse_head(line, path, log, err, errlen) < 0
+				: parse_line(line, log) < 0) {
+			if (lineno > 1)
+				snprintf(err, errlen, "%s:%d: cannot parse this line",
+					 path, lineno);
+			goto out;
+		}
+	}
+	if (lineno == 0) {
+		snprintf(err, errlen, "%s: empty execution log", path);
+		goto out;
+	}
+	rc = 0;
+out:
+	if (f)
+		fclose(f);
+	free(line);
+	if (rc < 0)
+		pg_exec_free(log);
+	return rc;
+}
+
+void pg_spawn_rec_free(struct pg_spawn_rec *rec)
+{
+	for (int i = 0; rec->argv && i < rec->argc; i++)
+		free(rec->argv[i]);
+	free(rec->argv);
+	free(rec->slots);
+	rec->argv = NULL;
+	rec->slots = NULL;
+	rec->argc = 0;
+}
+
+void pg_exec_free(struct pg_exec_log *log)
+{
+	for (int i = 0; i < log->nspawn; i++)
+		pg_spawn_rec_free(&log->spawns[i]);
+	free(log->spawns);
+	log->spawns = NULL;
+	log->nspawn = 0;
+}

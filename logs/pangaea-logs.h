@@ -1,0 +1,169 @@
+/*
+ * pangaea-logs.h: the per-task log files of a Pangaea run (formats in
+ * docs/FORMATS.md).
+ *
+ *   task-LTID.comm  binary communication log: a fixed header, then one
+ *                   varint-coded record per send, receive, spawn and end.
+ *                   Written through a MAP_SHARED mapping, so what a task
+ *                   logged is in the file even if the task is SIGKILLed.
+ *   task-LTID.exec  text execution log: one spawn a line, hand-editable
+ *                   (the host after each '@' says where replay runs a task).
+ *
+ * Both start with a format version; readers refuse another version.
+ * Bump PG_COMM_VERSION / PG_EXEC_VERSION on any change of layout.
+ */
+#ifndef PANGAEA_LOGS_H
+#define PANGAEA_LOGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PG_COMM_MAGIC "PGACOMM\n"
+#define PG_COMM_VERSION 1
+#define PG_EXEC_VERSION 1
+#define PG_HOST_MAX 256
+#define PG_PATH_MAX 4096
+
+/* Record kinds of the communication log (one byte each; 0 ends the log). */
+enum pg_rec_kind {
+	PG_REC_SEND = 1,  /* pvm_send */
+	PG_REC_RECV = 2,  /* successful pvm_recv */
+	PG_REC_NRECV = 3, /* successful pvm_nrecv */
+	PG_REC_TRECV = 4, /* successful pvm_trecv */
+	PG_REC_SPAWN = 5, /* pvm_spawn (details in the exec log) */
+	PG_REC_END = 6,   /* the task ended (how, value) */
+	PG_REC_PROBE = 7, /* successful pvm_probe (the message it saw) */
+	PG_REC_POLLFAIL = 8 /* COUNT failed pvm_nrecv/pvm_trecv/pvm_probe calls */
+};
+#define PG_REC_LAST PG_REC_POLLFAIL
+
+/* One event of a communication log. */
+struct pg_event {
+	int kind;         /* enum pg_rec_kind */
+	int peer;         /* send: dest ltid; receive: source ltid (-1 foreign) */
+	int tag;          /* PVM message tag */
+	uint32_t msgid;   /* sender's message id (spawn: spawn sequence) */
+	uint32_t len;     /* message bytes (spawn: tasks started) */
+	uint64_t t;       /* call entry, ns since the task's start_mono */
+	uint64_t dur;     /* ns spent in the call */
+	int how;          /* end: enum pg_end_how */
+	int value;        /* end: exit status or signal number */
+	uint32_t count;   /* pollfail: failed polls in a row */
+};
+
+/* The fixed header of a communication log. */
+struct pg_comm_header {
+	uint32_t version;
+	int32_t ltid;
+	int32_t tid;
+	int32_t parent_ltid;
+	uint32_t mode;           /* 1 record, 2 replay */
+	uint64_t start_wall_ns;  /* CLOCK_REALTIME at pangaea_init */
+	uint64_t start_mono_ns;  /* CLOCK_MONOTONIC at pangaea_init */
+	char host[PG_HOST_MAX];
+	char program[PG_PATH_MAX];
+};
+
+/* Appends events to a communication log through a shared mapping. */
+struct pg_comm_writer {
+	int fd;
+	unsigned char *map;
+	size_t cap;      /* mapped (and file) size */
+	size_t used;     /* bytes written */
+	uint64_t last_t; /* t of the previous record (records store deltas) */
+};
+
+/* Reads a communication log from memory. */
+struct pg_comm_reader {
+	unsigned char *data;
+	size_t size;
+	size_t pos;      /* offset of the next record */
+	uint64_t last_t;
+	int ended;       /* an end record or the zero tail was reached */
+	struct pg_comm_header hdr;
+	char path[PG_PATH_MAX];
+};
+
+/* Creates PATH and writes the header; 0, or -1 with ERR filled. */
+int pg_comm_create(struct pg_comm_writer *w, const char *path,
+		   const struct pg_comm_header *h, char *err, size_t errlen);
+/* Appends EV (kind must be set); 0, or -1 if the file cannot grow. */
+int pg_comm_append(struct pg_comm_writer *w, const struct pg_event *ev);
+/* Trims the file to its contents and unmaps it. */
+void pg_comm_close(struct pg_comm_writer *w);
+
+/* Loads PATH and checks magic and version; 0, or -1 with ERR filled. */
+int pg_comm_open(struct pg_comm_reader *r, const char *path, char *err,
+		 size_t errlen);
+/* Next event: 1 got one, 0 end of log, -1 corrupt (ERR names the offset). */
+int pg_comm_next(struct pg_comm_reader *r, struct pg_event *ev, char *err,
+		 size_t errlen);
+/* Frees what pg_comm_open loaded. */
+void pg_comm_free(struct pg_comm_reader *r);
+
+/* Encodes V as a LEB128 varint into P (10 bytes room); returns bytes used. */
+size_t pg_varint_put(unsigned char *p, uint64_t v);
+/* Decodes a varint from P[0..n); bytes used, or 0 if cut off or too long. */
+size_t pg_varint_get(const unsigned char *p, size_t n, uint64_t *v);
+
+/* One slot of a spawn: the child's ltid and host, or a PVM error code. */
+struct pg_spawn_slot {
+	int ltid;                /* 0 when the slot failed */
+	int err;                 /* negative PVM error when the slot failed */
+	char host[PG_HOST_MAX];
+};
+
+/* One spawn of the execution log. */
+struct pg_spawn_rec {
+	int seq;                 /* 1, 2, ... in the task's spawn order */
+	char file[PG_PATH_MAX];
+	int flags;
+	char where[PG_HOST_MAX];
+	int ntask;
+	int started;
+	int argc;
+	char **argv;             /* argc strings, NULL-terminated */
+	struct pg_spawn_slot *slots; /* ntask entries */
+};
+
+/* A task's execution log, as read. */
+struct pg_exec_log {
+	int ltid;
+	int nspawn;
+	struct pg_spawn_rec *spawns;
+};
+
+/* Creates PATH with its header line; an fd for pg_exec_append, or -1. */
+int pg_exec_create(const char *path, int ltid, char *err, size_t errlen);
+/* Writes REC as one line with a single write(); 0 or -1. */
+int pg_exec_append(int fd, const struct pg_spawn_rec *rec);
+/* Parses PATH; 0, or -1 with ERR naming the file and line. */
+int pg_exec_read(const char *path, struct pg_exec_log *log, char *err,
+		 size_t errlen);
+/* Frees what pg_exec_read allocated. */
+void pg_exec_free(struct pg_exec_log *log);
+/* Frees the argv and slots of one record. */
+void pg_spawn_rec_free(struct pg_spawn_rec *rec);
+
+/* Path of a task's log: DIR/task-LTID.SUFFIX into BUF; 0 or -1 if too long. */
+int pg_log_path(char *buf, size_t n, const char *dir, int ltid,
+		const char *suffix);
+/* Describes EV in words into BUF (for reports); times left out. */
+void pg_event_describe(const struct pg_event *ev, char *buf, size_t n);
+/* Name of a record kind ("send", "recv", ...). */
+const char *pg_rec_kind_name(int kind);
+
+/* verify.c: comparing two runs. */
+/*
+ * Compares the communication logs of runs A and B event by event (sends,
+ * receives, spawns, poll outcomes; times ignored).  Returns 0 if they
+ * match (*NEVENTS, *NTASKS set), 1 if they differ (DIFF describes the
+ * first difference), -1 if a log cannot be read (DIFF says why).
+ */
+int pg_verify_runs(const char *a, const char *b, long *nevents, int *ntasks,
+		   char *diff, size_t n);
+/* Counts the tasks and events of the run in DIR; 0 or -1 (ERR says why). */
+int pg_run_count(const char *dir, long *nevents, int *ntasks, char *err,
+		 size_t n);
+
+#endif /* PANGAEA_LOGS_H */

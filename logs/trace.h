@@ -1,0 +1,23 @@
+/*
+ * trace.h: pangaea-trace, the command that reads a run's logs.  One
+ * subcommand a file (trace-NAME.c), registered in the table in trace.c.
+ */
+#ifndef PANGAEA_TRACE_H
+#define PANGAEA_TRACE_H
+
+#include "pangaea-logs.h"
+
+/* A subcommand: its name, usage and entry point (argv[0] is the name). */
+struct trace_cmd {
+	const char *name;
+	const char *usage;
+	int (*run)(int argc, char **argv);
+};
+
+extern const struct trace_cmd trace_cmd_dump;
+extern const struct trace_cmd trace_cmd_verify;
+
+/* Prints "pangaea-trace: MESSAGE" on stderr. */
+void trace_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif /* PANGAEA_TRACE_H */

@@ -1,0 +1,158 @@
+/*
+ * verify.c: comparing two runs of the same program event by event (a
+ * recording and its replay), and counting a run's events.  Times are
+ * ignored; everything that decides what the program saw is compared.
+ */
+#include "pangaea-logs.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Sorted ltids of the comm logs in DIR into *OUT; count or -1. */
+static int list_tasks(const char *dir, int **out)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0, cap = 0, *v = NULL, ltid, end;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		if (sscanf(e->d_name, "task-%d%n", &ltid, &end) != 1 ||
+		    strcmp(e->d_name + end, ".comm") != 0)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			v = realloc(v, (size_t)cap * sizeof(int));
+		}
+		v[n++] = ltid;
+	}
+	closedir(d);
+	for (int i = 1; i < n; i++) /* insertion sort: runs are small */
+		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			int t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	*out = v;
+	return n;
+}
+
+/* Whether two events are the same as far as the program could tell. */
+static int same_event(const struct pg_event *a, const struct pg_event *b)
+{
+	return a->kind == b->kind && a->peer == b->peer && a->tag == b->tag &&
+	       a->msgid == b->msgid && a->len == b->len &&
+	       a->count == b->count && a->how == b->how &&
+	       a->value == b->value;
+}
+
+/* Opens DIR/task-LTID.comm into R; 0 or -1 with ERR filled. */
+static int open_task(struct pg_comm_reader *r, const char *dir, int ltid,
+		     char *err, size_t n)
+{
+	char path[PG_PATH_MAX];
+
+	if (pg_log_path(path, sizeof(path), dir, ltid, "comm") < 0) {
+		snprintf(err, n, "path too long: %s", dir);
+		return -1;
+	}
+	return pg_comm_open(r, path, err, n);
+}
+
+/* Compares task LTID of runs A and B; 0 same, 1 differ, -1 error. */
+static int verify_task(const char *a, const char *b, int ltid, long *nev,
+		       char *diff, size_t n)
+{
+	struct pg_comm_reader ra, rb;
+	struct pg_event ea, eb;
+	char da[256], db[256];
+	int ka, kb, rc = -1;
+
+	if (open_task(&ra, a, ltid, diff, n) < 0)
+		return -1;
+	if (open_task(&rb, b, ltid, diff, n) < 0)
+		goto out_a;
+	for (long i = 1;; i++) {
+		if ((ka = pg_comm_next(&ra, &ea, diff, n)) < 0 ||
+		    (kb = pg_comm_next(&rb, &eb, diff, n)) < 0)
+			goto out;
+		if (ka == 0 && kb == 0)
+			break;
+		if (ka && kb && same_event(&ea, &eb)) {
+			(*nev)++;
+			continue;
+		}
+		snprintf(da, sizeof(da), "the end of the log");
+		snprintf(db, sizeof(db), "the end of the log");
+		if (ka)
+			pg_event_describe(&ea, da, sizeof(da));
+		if (kb)
+			pg_event_describe(&eb, db, sizeof(db));
+		snprintf(diff, n, "task %d, event %ld: %s has %s, %s has %s",
+			 ltid, i, a, da, b, db);
+		rc = 1;
+		goto out;
+	}
+	rc = 0;
+out:
+	pg_comm_free(&rb);
+out_a:
+	pg_comm_free(&ra);
+	return rc;
+}
+
+int pg_verify_runs(const char *a, const char *b, long *nevents, int *ntasks,
+		   char *diff, size_t n)
+{
+	int *ta = NULL, *tb = NULL, na = list_tasks(a, &ta),
+	    nb = list_tasks(b, &tb), rc = 0;
+
+	*nevents = 0;
+	*ntasks = na;
+	if (na < 0 || nb < 0) {
+		snprintf(diff, n, "cannot read the folder %s", na < 0 ? a : b);
+		rc = -1;
+	}
+	for (int i = 0; rc == 0 && i < na && i < nb; i++)
+		if (ta[i] != tb[i]) {
+			snprintf(diff, n, "task %d is in only one of the runs",
+				 ta[i] < tb[i] ? ta[i] : tb[i]);
+			rc = 1;
+		}
+	if (rc == 0 && na != nb) {
+		snprintf(diff, n, "%s has %d tasks, %s has %d", a, na, b, nb);
+		rc = 1;
+	}
+	for (int i = 0; rc == 0 && i < na; i++)
+		rc = verify_task(a, b, ta[i], nevents, diff, n);
+	free(ta);
+	free(tb);
+	return rc;
+}
+
+int pg_run_count(const char *dir, long *nevents, int *ntasks, char *err,
+		 size_t n)
+{
+	int *t = NULL, nt = list_tasks(dir, &t), rc = 0;
+	struct pg_comm_reader r;
+	struct pg_event ev;
+
+	*nevents = 0;
+	*ntasks = nt;
+	if (nt < 0) {
+		snprintf(err, n, "cannot read the folder %s", dir);
+		return -1;
+	}
+	for (int i = 0; rc == 0 && i < nt; i++) {
+		if ((rc = open_task(&r, dir, t[i], err, n)) < 0)
+			break;
+		while ((rc = pg_comm_next(&r, &ev, err, n)) > 0)
+			(*nevents)++;
+		pg_comm_free(&r);
+	}
+	free(t);
+	return rc;
+}

@@ -1,0 +1,82 @@
+/*
+ * pangaea-protocol.h: the messages between the library (in every app
+ * task), the launcher and the coordinator.
+ *
+ * All of them travel in Pangaea's own PVM message context, which the
+ * launcher creates with pvm_newcontext() and hands to every task in the
+ * PANGAEA_CONTEXT environment variable (exported through PVM_EXPORT).  An
+ * app receive, even pvm_recv(-1, -1), only sees messages of the app's
+ * context, so it can never match one of these.
+ *
+ * Every message starts with PG_PROTOCOL_VERSION (packed int); a receiver
+ * that sees another version refuses the message.  Bump the version on any
+ * change to the layouts below.
+ */
+#ifndef PANGAEA_PROTOCOL_H
+#define PANGAEA_PROTOCOL_H
+
+#define PG_PROTOCOL_VERSION 1
+
+/* Environment variables set by the launcher and exported to every task. */
+#define PG_ENV_CONTEXT "PANGAEA_CONTEXT" /* decimal context number */
+#define PG_ENV_DELAY "PANGAEA_DELAY"     /* max injected delay, microseconds */
+
+/*
+ * Message tags (in Pangaea's context).  Layouts after the version int:
+ *
+ * PG_TAG_HANDOVER   parent -> child, right after pvm_spawn.
+ *                   int ltid, int mode, int coord_tid, int launcher_tid,
+ *                   int flags, int delay_us, str logdir, str replaydir
+ *                   (replaydir is "" when recording; when replaying,
+ *                   logdir is where the replay writes, replaydir the
+ *                   recording it follows).
+ * PG_TAG_HELLO      coordinator -> launcher, once its loop runs.  (empty)
+ * PG_TAG_REGISTER   task -> coordinator at pangaea_init.
+ *                   int ltid, int tid.  Answered by PG_TAG_ACK.
+ * PG_TAG_SPAWNED    parent -> coordinator after each spawn call.
+ *                   int parent_ltid, int n, then n x (int ltid, int tid,
+ *                   str host, str program).  Answered by PG_TAG_ACK.  The
+ *                   coordinator forwards it unchanged to the launcher.
+ * PG_TAG_ACK        coordinator -> task.  int status (0 ok, <0 error).
+ * PG_TAG_TID2LTID   task -> coordinator.  int tid.
+ *                   Answer PG_TAG_ANSWER: int ltid (-1: not a Pangaea task).
+ * PG_TAG_LTID2TID   task -> coordinator.  int ltid.  Answered with
+ *                   PG_TAG_ANSWER: int tid, once a task with that ltid has
+ *                   been spawned (the request waits until then).
+ * PG_TAG_ANSWER     coordinator -> task.  int value.
+ * PG_TAG_DONE       task -> launcher when the task ends.
+ *                   int ltid, int how (enum pg_end_how), int value.
+ * PG_TAG_DIVERGED   task -> launcher when its replay diverges.
+ *                   int ltid, str report.
+ * PG_TAG_QUIT       launcher -> coordinator: exit now.  (empty; the
+ *                   coordinator also asks PVM for it when the launcher exits)
+ * PG_TAG_EXITED     PVM -> launcher: a task exited (pvm_notify; int tid,
+ *                   no version: PVM writes it).
+ */
+enum pg_tag {
+	PG_TAG_HANDOVER = 0x50470001,
+	PG_TAG_HELLO,
+	PG_TAG_REGISTER,
+	PG_TAG_SPAWNED,
+	PG_TAG_ACK,
+	PG_TAG_TID2LTID,
+	PG_TAG_LTID2TID,
+	PG_TAG_ANSWER,
+	PG_TAG_DONE,
+	PG_TAG_DIVERGED,
+	PG_TAG_QUIT,
+	PG_TAG_EXITED
+};
+
+/* How a task ended (PG_TAG_DONE and the end record of its log). */
+enum pg_end_how {
+	PG_END_EXIT = 1,     /* called pangaea_exit(); value unused */
+	PG_END_NO_EXIT = 2,  /* exit() without pangaea_exit(); value = status */
+	PG_END_SIGNAL = 3,   /* died of a signal; value = signal number */
+	PG_END_DIVERGED = 4  /* replay stopped at a divergence */
+};
+
+/* Bits of the handover flags. */
+#define PG_FLAG_TOPLEVEL 0x1 /* spawned by the launcher: pvm_parent() hides it */
+
+#endif /* PANGAEA_PROTOCOL_H */

@@ -1,0 +1,80 @@
+/**
+ * @file pangaea.h
+ * @brief Pangaea: record and replay for PVM3 programs.
+ *
+ * Include this header instead of <pvm3.h> and link with libpangaea
+ * (`cc app.c $(pkg-config --cflags --libs pangaea)`).  The PVM calls keep
+ * their names: the macros below route the ones Pangaea must see through
+ * its wrappers.  Call pangaea_init() before any other PVM call and
+ * pangaea_exit() just before pvm_exit().
+ *
+ * Started without the `pangaea` launcher, a program built this way runs as
+ * plain PVM: pangaea_init() notices that no run is active and every
+ * wrapper calls straight through to PVM.
+ */
+#ifndef PANGAEA_H
+#define PANGAEA_H
+
+#include <stdio.h> /* before pvm3.h, which declares pvm_catchout(FILE *) only then */
+#include <pvm3.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Version of the library, as "MAJOR.MINOR.PATCH". */
+#define PANGAEA_VERSION "0.2.0"
+
+/** What a task does with its events (see pangaea_mode()). */
+enum pangaea_mode {
+	PANGAEA_MODE_OFF = 0,    /**< plain PVM: not started by the launcher */
+	PANGAEA_MODE_RECORD = 1, /**< events are written to the logs */
+	PANGAEA_MODE_REPLAY = 2  /**< events follow the recorded logs */
+};
+
+/**
+ * Joins the Pangaea run this task belongs to, if any.
+ * Must precede every other PVM call of the task.  @p argc and @p argv are
+ * left as the task was given them.  Returns 0 on success (also in plain
+ * mode), or a negative PVM error code with a message on stderr.
+ */
+int pangaea_init(int *argc, char ***argv);
+
+/**
+ * Leaves the run: closes the logs and tells the launcher this task ended
+ * normally.  Call it just before pvm_exit().  Returns 0, or a negative
+ * code if the launcher could not be told.
+ */
+int pangaea_exit(void);
+
+/** The task's logical task id (0 is the launcher), or -1 in plain mode. */
+int pangaea_ltid(void);
+
+/** The mode this task runs in (enum pangaea_mode). */
+int pangaea_mode(void);
+
+/* Wrappers: same contracts as the PVM calls they stand for. */
+int pangaea_pvm_spawn(char *file, char **argv, int flags, char *where,
+		      int ntask, int *tids);
+int pangaea_pvm_send(int tid, int tag);
+int pangaea_pvm_recv(int tid, int tag);
+int pangaea_pvm_nrecv(int tid, int tag);
+int pangaea_pvm_trecv(int tid, int tag, struct timeval *tmout);
+int pangaea_pvm_probe(int tid, int tag);
+int pangaea_pvm_parent(void);
+
+#ifndef PANGAEA_NO_WRAP
+#define pvm_spawn pangaea_pvm_spawn
+#define pvm_send pangaea_pvm_send
+#define pvm_recv pangaea_pvm_recv
+#define pvm_nrecv pangaea_pvm_nrecv
+#define pvm_trecv pangaea_pvm_trecv
+#define pvm_probe pangaea_pvm_probe
+#define pvm_parent pangaea_pvm_parent
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PANGAEA_H */

@@ -1,0 +1,111 @@
+/*
+ * launcher.h: the pangaea launcher (task 0 of a run).
+ */
+#ifndef PANGAEA_LAUNCHER_H
+#define PANGAEA_LAUNCHER_H
+
+#include <stdio.h>
+#include "pangaea-internal.h"
+
+/* Exit statuses of the launcher. */
+enum {
+	LA_OK = 0,
+	LA_SETUP = 1,    /* usage, program, log folder, pvmd, refused log */
+	LA_DIED = 2,     /* a task did not end through pangaea_exit */
+	LA_DIVERGED = 3  /* a replay diverged from its recording */
+};
+
+/* One program of the command line (MPMD runs have several). */
+struct la_prog {
+	char path[PG_PATH_MAX]; /* absolute */
+	char **argv;            /* its arguments, NULL-terminated */
+};
+
+/* The command line, parsed. */
+struct la_opts {
+	int mode;               /* PANGAEA_MODE_RECORD or _REPLAY */
+	char logdir[PG_PATH_MAX];
+	char outdir[PG_PATH_MAX];
+	const char *coord_host;
+	const char *host;
+	int ntask;
+	int delay_us;
+	int quiet;
+	int nprog;
+	struct la_prog *progs;
+	char command[8192];     /* the command line, for run.info */
+};
+
+/* What the launcher knows of a task of the run. */
+struct la_task {
+	int ltid, tid, pid;
+	char host[PG_HOST_MAX];
+	char program[PG_PATH_MAX];
+	int exited;             /* PVM said it is gone */
+	int done_how, done_value; /* from PG_TAG_DONE or its log; 0 unknown */
+};
+
+/* The run in progress. */
+struct la_run {
+	struct la_opts *o;
+	int started_vm;         /* we started the pvmd: halt it at the end */
+	int coord_tid;
+	int coord_exited;
+	struct la_task *tasks;
+	int ntasks, cap;
+	char diverged[1400];    /* first divergence report */
+	int lost_pvmd;
+	int interrupted;
+};
+
+/* options.c */
+/* Parses ARGV into O; 0, or -1 after printing the error and usage. */
+int la_parse(int argc, char **argv, struct la_opts *o);
+/* Prints the usage text to F. */
+void la_usage(FILE *f);
+/* Prints "pangaea: MESSAGE" on stderr unless quiet (status lines). */
+void la_say(const struct la_opts *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Prints "pangaea: error: MESSAGE" on stderr. */
+void la_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* vm.c */
+/* Joins the running virtual machine or starts a private one; 0 or -1. */
+int la_vm_start(struct la_run *r);
+/* Leaves the virtual machine, halting it if we started it. */
+void la_vm_stop(struct la_run *r);
+
+/* logdir.c */
+/* Creates and empties the log folder of a recording; 0 or -1. */
+int la_logdir_prepare(const char *dir);
+/* Checks every log of the recording DIR can be read; 0 or -1. */
+int la_logdir_check(const char *dir);
+/* Picks DIR.replay-N (first free N) into OUT. */
+void la_logdir_replay_name(const char *dir, char *out, size_t n);
+/* Writes DIR/run.info describing run R with exit STATUS. */
+void la_runinfo_write(const struct la_run *r, const char *dir, int status);
+
+/* tasks.c */
+/* Adds a task (from a SPAWNED message); the new entry or NULL. */
+struct la_task *la_task_add(struct la_run *r, int ltid, int tid,
+			    const char *host, const char *program);
+/* The task with TID, or NULL. */
+struct la_task *la_task_by_tid(struct la_run *r, int tid);
+/* The task with LTID, or NULL. */
+struct la_task *la_task_by_ltid(struct la_run *r, int ltid);
+/* Whether every known task has exited. */
+int la_tasks_all_exited(const struct la_run *r);
+/* Kills every task still running (PVM, then by pid if PVM is gone). */
+void la_tasks_kill(struct la_run *r);
+/* Fills in how each task ended, from its log where it sent nothing. */
+void la_tasks_settle(struct la_run *r, const char *logdir);
+/* Prints a line for each task that did not end normally; count of them. */
+int la_tasks_report(const struct la_run *r);
+/* Describes how task T ended into BUF. */
+void la_task_end_text(const struct la_task *t, char *buf, size_t n);
+
+/* run.c */
+/* Runs the programs of O under Pangaea; the launcher's exit status. */
+int la_run(struct la_opts *o);
+
+#endif /* PANGAEA_LAUNCHER_H */

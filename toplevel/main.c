@@ -1,0 +1,28 @@
+/*
+ * main.c: pangaea, the launcher and top-level task of a Pangaea run.
+ */
+#include "launcher.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+	struct la_opts o;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 1 && (strcmp(argv[1], "-h") == 0 ||
+			 strcmp(argv[1], "--help") == 0)) {
+		la_usage(stdout);
+		return 0;
+	}
+	if (argc > 1 && strcmp(argv[1], "--version") == 0) {
+		printf("pangaea %s\n", PANGAEA_VERSION);
+		return 0;
+	}
+	if (la_parse(argc, argv, &o) < 0) {
+		la_usage(stderr);
+		return LA_SETUP;
+	}
+	return la_run(&o);
+}

@@ -1,0 +1,197 @@
+/*
+ * options.c: the launcher's command line.
+ *
+ *   pangaea -log    [options] PROGRAM [ARGS...] [: PROGRAM [ARGS...]]...
+ *   pangaea -replay [options] [PROGRAM [ARGS...] [: ...]]
+ */
+#include "launcher.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void la_usage(FILE *f)
+{
+	fputs("usage: pangaea -log    [options] PROGRAM [ARGS...] [: PROGRAM [ARGS...]]...\n"
+	      "       pangaea -replay [options] [PROGRAM [ARGS...] [: ...]]\n"
+	      "options:\n"
+	      "  -logdir DIR   log folder (default ./pangaea-logs); for -replay, the recording\n"
+	      "  -out DIR      -replay only: where the replay logs itself (default DIR.replay-N)\n"
+	      "  -coord HOST   host of the coordinator (default: this host)\n"
+	      "  -host HOST    host of the program's tasks\n"
+	      "  -n N          copies of each PROGRAM (default 1)\n"
+	      "  -delay USEC   random delay of 0..USEC before every wrapped PVM call\n"
+	      "  -q            no status lines, only the program's output\n"
+	      "  -h, --help    this text;  --version  the version\n", f);
+}
+
+void la_say(const struct la_opts *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (o->quiet)
+		return;
+	va_start(ap, fmt);
+	fputs("pangaea: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+void la_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	va_start(ap, fmt);
+	fputs("pangaea: error: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+/* Finds NAME as the shell would (a path, or a search of $PATH) into OUT. */
+static int find_program(const char *name, char *out)
+{
+	char try[PG_PATH_MAX], *path, *dir, *save = NULL;
+	struct stat st;
+
+	if (strchr(name, '/'))
+		return realpath(name, out) && stat(out, &st) == 0 &&
+		       S_ISREG(st.st_mode) && access(out, X_OK) == 0 ? 0 : -1;
+	path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	for (dir = strtok_r(path, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		snprintf(try, sizeof(try), "%s/%s", *dir ? dir : ".", name);
+		if (stat(try, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(try, X_OK) == 0 && realpath(try, out)) {
+			free(path);
+			return 0;
+		}
+	}
+	free(path);
+	return -1;
+}
+
+/* Reads the programs ARGV[I..] into O (split at ":"); 0 or -1. */
+static int parse_programs(int argc, char **argv, int i, struct la_opts *o)
+{
+	o->progs = calloc((size_t)argc, sizeof(*o->progs));
+	while (i < argc) {
+		struct la_prog *p = &o->progs[o->nprog++];
+		int j = i + 1;
+
+		if (strcmp(argv[i], ":") == 0) {
+			la_error("empty program between ':' separators");
+			return -1;
+		}
+		if (find_program(argv[i], p->path) < 0) {
+			la_error("program not found or not executable: %s", argv[i]);
+			return -1;
+		}
+		while (j < argc && strcmp(argv[j], ":") != 0)
+			j++;
+		p->argv = calloc((size_t)(j - i), sizeof(char *));
+		for (int k = i + 1; k < j; k++)
+			p->argv[k - i - 1] = argv[k];
+		i = j + (j < argc);
+		if (j < argc && i == argc) {
+			la_error("':' must be followed by a program");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Reads a positive integer option value; 0 or -1. */
+static int int_arg(const char *opt, const char *s, int *out, int min)
+{
+	char *end;
+	long v = s ? strtol(s, &end, 10) : 0;
+
+	if (!s || *end || v < min || v > INT_MAX) {
+		la_error("%s needs a number >= %d", opt, min);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+/* Handles option ARGV[*I] (advancing past its value); 0 or -1. */
+static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
+{
+	const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+	int takes = 1, rc = 0;
+
+	if (strcmp(a, "-log") == 0 || strcmp(a, "-replay") == 0) {
+		o->mode = a[1] == 'l' ? PANGAEA_MODE_RECORD : PANGAEA_MODE_REPLAY;
+		takes = 0;
+	} else if (strcmp(a, "-q") == 0) {
+		o->quiet = 1;
+		takes = 0;
+	} else if (!v) {
+		la_error("%s: %s", strcmp(a, "-logdir") && strcmp(a, "-out") &&
+			 strcmp(a, "-coord") && strcmp(a, "-host") &&
+			 strcmp(a, "-n") && strcmp(a, "-delay") ?
+			 "unknown option" : "missing value for option", a);
+		return -1;
+	} else if (strcmp(a, "-logdir") == 0) {
+		snprintf(o->logdir, sizeof(o->logdir), "%s", v);
+	} else if (strcmp(a, "-out") == 0) {
+		snprintf(o->outdir, sizeof(o->outdir), "%s", v);
+	} else if (strcmp(a, "-coord") == 0) {
+		o->coord_host = v;
+	} else if (strcmp(a, "-host") == 0) {
+		o->host = v;
+	} else if (strcmp(a, "-n") == 0) {
+		rc = int_arg(a, v, &o->ntask, 1);
+	} else if (strcmp(a, "-delay") == 0) {
+		rc = int_arg(a, v, &o->delay_us, 0);
+	} else {
+		la_error("unknown option: %s", a);
+		return -1;
+	}
+	*i += takes;
+	return rc;
+}
+
+/* Keeps the command line as one string for run.info. */
+static void keep_command(int argc, char **argv, struct la_opts *o)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < argc && n + 2 < sizeof(o->command); i++)
+		n += (size_t)snprintf(o->command + n, sizeof(o->command) - n,
+				      "%s%s", i ? " " : "", argv[i]);
+}
+
+int la_parse(int argc, char **argv, struct la_opts *o)
+{
+	const char *env = getenv(PG_ENV_DELAY);
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	o->ntask = 1;
+	snprintf(o->logdir, sizeof(o->logdir), "pangaea-logs");
+	if (env && int_arg(PG_ENV_DELAY, env, &o->delay_us, 0) < 0)
+		return -1;
+	keep_command(argc, argv, o);
+	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++)
+		if (parse_option(argc, argv, &i, o) < 0)
+			return -1;
+	if (!o->mode) {
+		la_error("say -log or -replay");
+		return -1;
+	}
+	if (o->mode == PANGAEA_MODE_RECORD && i == argc) {
+		la_error("-log needs a PROGRAM to run");
+		return -1;
+	}
+	if (o->outdir[0] && o->mode != PANGAEA_MODE_REPLAY) {
+		la_error("-out is for -replay only");
+		return -1;
+	}
+	return parse_programs(argc, argv, i, o);
+}

@@ -1,0 +1,377 @@
+/*
+ * run.c: one run under the launcher: set up task 0, start the coordinator
+ * and the programs, wait until every task of the run has ended, report.
+ */
+#include "launcher.h"
+
+#include <libgen.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define KILL_GRACE_S 10 /* after killing, wait this long for exits */
+
+static volatile sig_atomic_t interrupted;
+
+/* Notes a ^C or kill so the wait loop ends the run cleanly. */
+static void on_interrupt(int sig)
+{
+	interrupted = sig;
+}
+
+/* Exports PANGAEA_CONTEXT=CTX to every task spawned from now on. */
+static void export_context(int ctx)
+{
+	const char *old = getenv("PVM_EXPORT");
+	char num[32], exp[4096];
+
+	snprintf(num, sizeof(num), "%d", ctx);
+	setenv(PG_ENV_CONTEXT, num, 1);
+	if (old && strstr(old, PG_ENV_CONTEXT))
+		return;
+	snprintf(exp, sizeof(exp), "%s%s%s", old ? old : "", old && *old ? ":" : "",
+		 PG_ENV_CONTEXT);
+	setenv("PVM_EXPORT", exp, 1);
+}
+
+/* Spawns the coordinator (in Pangaea's context) and waits for HELLO. */
+static int start_coordinator(struct la_run *r)
+{
+	char self[PG_PATH_MAX], path[PG_PATH_MAX + 32];
+	int tid, n, flags = r->o->coord_host ? PvmTaskHost : PvmTaskDefault;
+	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	self[k > 0 ? k : 0] = '\0';
+	snprintf(path, sizeof(path), "%s/pangaea-coord", dirname(self));
+	n = pvm_spawn(path, NULL, flags, (char *)r->o->coord_host, 1, &tid);
+	if (n != 1 || pg_chan_trecv(tid, PG_TAG_HELLO, 15) <= 0) {
+		la_error("cannot start the coordinator %s%s%s (PVM error %d)", path,
+			 r->o->coord_host ? " on " : "",
+			 r->o->coord_host ? r->o->coord_host : "", n == 1 ? 0 : tid);
+		if (n == 1)
+			pvm_kill(tid);
+		return -1;
+	}
+	r->coord_tid = pg.coord_tid = tid;
+	pvm_notify(PvmTaskExit, PG_TAG_EXITED, 1, &tid);
+	return 0;
+}
+
+/* Makes the launcher task 0 of the run (logs in LOGDIR); 0 or -1. */
+static int setup_task0(struct la_run *r, const char *logdir)
+{
+	struct timespec ts;
+	char err[PG_PATH_MAX + 100], path[PG_PATH_MAX];
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	pg.start_mono = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	pg.mode = r->o->mode;
+	pg.ltid = 0;
+	pg.mytid = pg.launcher_tid = pvm_mytid();
+	pg.delay_us = r->o->delay_us;
+	pg.ctx = pvm_newcontext();
+	if (pg.mytid < 0 || pg.ctx < 0) {
+		la_error("cannot set up PVM (error %d)", pg.mytid < 0 ? pg.mytid : pg.ctx);
+		return -1;
+	}
+	export_context(pg.ctx);
+	snprintf(pg.logdir, sizeof(pg.logdir), "%s", logdir);
+	snprintf(pg.program, sizeof(pg.program), "pangaea");
+	pg_host_of(pg.mytid, pg.host, sizeof(pg.host));
+	pg_log_path(path, sizeof(path), logdir, 0, "exec");
+	if ((pg.exec_fd = pg_exec_create(path, 0, err, sizeof(err))) < 0) {
+		la_error("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Spawns the programs of the command line as tasks 1..N; 0 or -1. */
+static int start_programs(struct la_run *r)
+{
+	for (int i = 0; i < r->o->nprog; i++) {
+		struct la_prog *p = &r->o->progs[i];
+		int tids[r->o->ntask > 0 ? r->o->ntask : 1], n;
+		int flags = r->o->host ? PvmTaskHost : PvmTaskDefault;
+
+		n = pangaea_pvm_spawn(p->path, p->argv, flags, (char *)r->o->host,
+				      r->o->ntask, tids);
+		if (n != r->o->ntask) {
+			la_error("cannot start %s%s%s: PVM error %d", p->path,
+				 r->o->host ? " on " : "",
+				 r->o->host ? r->o->host : "",
+				 n < 0 ? n : tids[n > 0 ? n : 0]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Handles a SPAWNED message forwarded by the coordinator. */
+static void on_spawned(struct la_run *r)
+{
+	int head[2], v[2];
+	char host[PG_HOST_MAX], prog[PG_PATH_MAX];
+
+	pvm_upkint(head, 2, 1);
+	for (int i = 0; i < head[1]; i++) {
+		if (pvm_upkint(v, 2, 1) < 0 || pg_upkstr(host, sizeof(host)) < 0 ||
+		    pg_upkstr(prog, sizeof(prog)) < 0)
+			return;
+		la_task_add(r, v[0], v[1], host, prog);
+		pvm_notify(PvmTaskExit, PG_TAG_EXITED, 1, &v[1]);
+	}
+}
+
+/* Handles a divergence report: print it, stop the run. */
+static void on_diverged(struct la_run *r)
+{
+	char report[sizeof(r->diverged)];
+	int ltid;
+
+	if (pvm_upkint(&ltid, 1, 1) < 0 || pg_upkstr(report, sizeof(report)) < 0)
+		return;
+	if (!r->diverged[0]) {
+		snprintf(r->diverged, sizeof(r->diverged), "%s", report);
+		la_error("%s", report);
+		la_tasks_kill(r);
+	}
+}
+
+/* Handles one message of Pangaea's context (TAG from SRC). */
+static void handle(struct la_run *r, int tag, int src)
+{
+	int v[3], version;
+	struct la_task *t;
+
+	if (tag == PG_TAG_EXITED) {
+		if (pvm_upkint(v, 1, 1) < 0)
+			return;
+		if (v[0] == r->coord_tid)
+			r->coord_exited = 1;
+		else if ((t = la_task_by_tid(r, v[0])))
+			t->exited = 1;
+		return;
+	}
+	if (pvm_upkint(&version, 1, 1) < 0 || version != PG_PROTOCOL_VERSION) {
+		la_error("ignoring a message from t%x with protocol version %d",
+			 src, version);
+		return;
+	}
+	if (tag == PG_TAG_SPAWNED)
+		on_spawned(r);
+	else if (tag == PG_TAG_DIVERGED)
+		on_diverged(r);
+	else if (tag == PG_TAG_DONE && pvm_upkint(v, 3, 1) >= 0 &&
+		 (t = la_task_by_ltid(r, v[0]))) {
+		t->done_how = v[1];
+		t->done_value = v[2];
+	}
+}
+
+/* Receives and handles messages until every task has exited. */
+static void wait_tasks(struct la_run *r)
+{
+	time_t killed_at = 0;
+	int b, len, tag, src;
+
+	while (!la_tasks_all_exited(r)) {
+		struct timeval tv = { 0, 200000 };
+
+		if ((interrupted || (r->coord_exited && !killed_at)) && !killed_at) {
+			la_error(interrupted ? "interrupted: stopping the run" :
+				 "the coordinator died: stopping the run");
+			la_tasks_kill(r);
+			killed_at = time(NULL);
+		}
+		if (r->diverged[0] && !killed_at)
+			killed_at = time(NULL);
+		if (killed_at && time(NULL) - killed_at > KILL_GRACE_S)
+			break;
+		b = pvm_trecv(-1, -1, &tv);
+		if (b < 0) {
+			la_error("lost the PVM daemon (error %d): stopping the run", b);
+			r->lost_pvmd = 1;
+			la_tasks_kill(r);
+			return;
+		}
+		if (b > 0 && pvm_bufinfo(b, &len, &tag, &src) >= 0)
+			handle(r, tag, src);
+	}
+}
+
+/* Picks up messages still in flight (DONE after the exit notify). */
+static void drain(struct la_run *r)
+{
+	struct timeval tv = { 0, 50000 };
+	int b, len, tag, src;
+
+	while (!r->lost_pvmd && (b = pvm_trecv(-1, -1, &tv)) > 0)
+		if (pvm_bufinfo(b, &len, &tag, &src) >= 0)
+			handle(r, tag, src);
+}
+
+/* Tells the coordinator to quit and waits briefly for it. */
+static void stop_coordinator(struct la_run *r)
+{
+	struct pg_chan_saved saved;
+	time_t t0 = time(NULL);
+
+	if (!r->coord_tid || r->coord_exited || r->lost_pvmd)
+		return;
+	pg_chan_enter(&saved);
+	if (pg_chan_initsend() >= 0)
+		pg_chan_send(r->coord_tid, PG_TAG_QUIT);
+	pg_chan_leave(&saved);
+	while (!r->coord_exited && time(NULL) - t0 < 5) {
+		struct timeval tv = { 0, 200000 };
+		int b = pvm_trecv(-1, -1, &tv), len, tag, src;
+
+		if (b < 0)
+			break;
+		if (b > 0 && pvm_bufinfo(b, &len, &tag, &src) >= 0)
+			handle(r, tag, src);
+	}
+	if (!r->coord_exited)
+		pvm_kill(r->coord_tid);
+}
+
+/* The launcher's exit status once the run is over. */
+static int run_status(struct la_run *r, const char *logdir)
+{
+	la_tasks_settle(r, logdir);
+	if (r->diverged[0])
+		return la_tasks_report(r), LA_DIVERGED;
+	if (r->lost_pvmd || r->interrupted)
+		return la_tasks_report(r), LA_DIED;
+	return la_tasks_report(r) ? LA_DIED : LA_OK;
+}
+
+/* Runs the programs in the virtual machine; the exit status. */
+static int run_in_vm(struct la_run *r, const char *logdir)
+{
+	int status = LA_SETUP;
+
+	if (setup_task0(r, logdir) < 0)
+		return LA_SETUP;
+	pvm_catchout(stdout);
+	pvm_setopt(PvmShowTids, 0);
+	pvm_setcontext(pg.ctx);
+	if (start_coordinator(r) == 0) {
+		pvm_setcontext(0);
+		if (start_programs(r) == 0)
+			status = LA_OK;
+		pvm_setcontext(pg.ctx);
+		if (status != LA_OK)
+			la_tasks_kill(r);
+		wait_tasks(r);
+		drain(r);
+		r->interrupted = interrupted != 0;
+		if (status == LA_OK)
+			status = run_status(r, logdir);
+		stop_coordinator(r);
+	}
+	fflush(stdout);
+	if (pg.exec_fd >= 0)
+		close(pg.exec_fd);
+	la_runinfo_write(r, logdir, status);
+	return status;
+}
+
+/* Checks the recording and fills in the programs to replay; 0 or -1. */
+static int replay_prepare(struct la_opts *o)
+{
+	char path[PG_PATH_MAX + 16], err[PG_PATH_MAX + 100];
+	int nprog = o->nprog;
+
+	if (la_logdir_check(o->logdir) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/task-0.exec", o->logdir);
+	if (pg_exec_read(path, &pg.rexec, err, sizeof(err)) < 0) {
+		la_error("refusing to replay: %s", err);
+		return -1;
+	}
+	if (nprog && nprog != pg.rexec.nspawn) {
+		la_error("the recording in %s ran %d program(s); you gave %d",
+			 o->logdir, pg.rexec.nspawn, nprog);
+		return -1;
+	}
+	if (!nprog)
+		o->progs = calloc((size_t)pg.rexec.nspawn + 1, sizeof(*o->progs));
+	for (int i = 0; i < pg.rexec.nspawn; i++) {
+		struct pg_spawn_rec *s = &pg.rexec.spawns[i];
+
+		if (nprog && strcmp(o->progs[i].path, s->file) != 0) {
+			la_error("the recording in %s ran %s, not %s", o->logdir,
+				 s->file, o->progs[i].path);
+			return -1;
+		}
+		if (!nprog) {
+			snprintf(o->progs[i].path, sizeof(o->progs[i].path), "%s", s->file);
+			o->progs[i].argv = s->argv;
+		}
+		o->ntask = s->ntask;
+	}
+	o->nprog = pg.rexec.nspawn;
+	if (!o->outdir[0])
+		la_logdir_replay_name(o->logdir, o->outdir, sizeof(o->outdir));
+	return 0;
+}
+
+/* Prints how the run compares with its recording, or what it recorded. */
+static int summarize(struct la_opts *o, const char *logdir, int status)
+{
+	char diff[2048];
+	long nev;
+	int nt, rc;
+
+	if (status != LA_OK)
+		return status;
+	if (o->mode == PANGAEA_MODE_RECORD) {
+		if (pg_run_count(logdir, &nev, &nt, diff, sizeof(diff)) == 0)
+			la_say(o, "recorded %ld events of %d tasks in %s", nev, nt,
+			       logdir);
+		return status;
+	}
+	rc = pg_verify_runs(o->logdir, logdir, &nev, &nt, diff, sizeof(diff));
+	if (rc == 0) {
+		la_say(o, "replay reproduced all %ld events of %d tasks (logs in %s)",
+		       nev, nt, logdir);
+		return LA_OK;
+	}
+	la_error("the replay differs from its recording: %s", diff);
+	return LA_DIVERGED;
+}
+
+int la_run(struct la_opts *o)
+{
+	struct la_run r = { .o = o };
+	char logdir[PG_PATH_MAX];
+	int status;
+
+	if (o->mode == PANGAEA_MODE_REPLAY && replay_prepare(o) < 0)
+		return LA_SETUP;
+	if (o->mode == PANGAEA_MODE_REPLAY) {
+		snprintf(pg.replaydir, sizeof(pg.replaydir), "%s", o->logdir);
+		if (!realpath(o->logdir, pg.replaydir))
+			return LA_SETUP;
+	}
+	if (la_logdir_prepare(o->mode == PANGAEA_MODE_RECORD ? o->logdir :
+			      o->outdir) < 0 ||
+	    !realpath(o->mode == PANGAEA_MODE_RECORD ? o->logdir : o->outdir,
+		      logdir))
+		return LA_SETUP;
+	if (o->mode == PANGAEA_MODE_REPLAY)
+		la_say(o, "replaying %s; this replay logs into %s", pg.replaydir,
+		       logdir);
+	signal(SIGINT, on_interrupt);
+	signal(SIGTERM, on_interrupt);
+	if (la_vm_start(&r) < 0)
+		return LA_SETUP;
+	status = run_in_vm(&r, logdir);
+	la_vm_stop(&r);
+	free(r.tasks);
+	return summarize(o, logdir, status);
+}

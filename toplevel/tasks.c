@@ -1,0 +1,143 @@
+/*
+ * tasks.c: the launcher's table of the run's tasks, and how each ended.
+ */
+#include "launcher.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct la_task *la_task_add(struct la_run *r, int ltid, int tid,
+			    const char *host, const char *program)
+{
+	struct pvmtaskinfo *ti;
+	struct la_task *t;
+	int n;
+
+	if ((t = la_task_by_ltid(r, ltid)))
+		return t;
+	if (r->ntasks == r->cap) {
+		int cap = r->cap ? r->cap * 2 : 16;
+		struct la_task *v = realloc(r->tasks, (size_t)cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		r->tasks = v;
+		r->cap = cap;
+	}
+	t = &r->tasks[r->ntasks++];
+	memset(t, 0, sizeof(*t));
+	t->ltid = ltid;
+	t->tid = tid;
+	snprintf(t->host, sizeof(t->host), "%s", host);
+	snprintf(t->program, sizeof(t->program), "%s", program);
+	if (pvm_tasks(tid, &n, &ti) >= 0 && n == 1)
+		t->pid = ti[0].ti_pid;
+	return t;
+}
+
+struct la_task *la_task_by_tid(struct la_run *r, int tid)
+{
+	for (int i = 0; i < r->ntasks; i++)
+		if (r->tasks[i].tid == tid)
+			return &r->tasks[i];
+	return NULL;
+}
+
+struct la_task *la_task_by_ltid(struct la_run *r, int ltid)
+{
+	for (int i = 0; i < r->ntasks; i++)
+		if (r->tasks[i].ltid == ltid)
+			return &r->tasks[i];
+	return NULL;
+}
+
+int la_tasks_all_exited(const struct la_run *r)
+{
+	for (int i = 0; i < r->ntasks; i++)
+		if (!r->tasks[i].exited)
+			return 0;
+	return 1;
+}
+
+void la_tasks_kill(struct la_run *r)
+{
+	for (int i = 0; i < r->ntasks; i++) {
+		struct la_task *t = &r->tasks[i];
+
+		if (t->exited)
+			continue;
+		if (r->lost_pvmd || pvm_kill(t->tid) < 0) {
+			if (t->pid > 0)
+				kill(t->pid, SIGKILL);
+			t->exited = 1;
+		}
+	}
+}
+
+/* Reads how task T ended from the end record of its log in LOGDIR. */
+static void settle_from_log(struct la_task *t, const char *logdir)
+{
+	char path[PG_PATH_MAX], err[PG_PATH_MAX + 100];
+	struct pg_comm_reader rd;
+	struct pg_event ev;
+
+	if (pg_log_path(path, sizeof(path), logdir, t->ltid, "comm") < 0 ||
+	    pg_comm_open(&rd, path, err, sizeof(err)) < 0)
+		return;
+	while (pg_comm_next(&rd, &ev, err, sizeof(err)) > 0)
+		if (ev.kind == PG_REC_END) {
+			t->done_how = ev.how;
+			t->done_value = ev.value;
+		}
+	pg_comm_free(&rd);
+}
+
+void la_tasks_settle(struct la_run *r, const char *logdir)
+{
+	for (int i = 0; i < r->ntasks; i++)
+		if (r->tasks[i].done_how == 0)
+			settle_from_log(&r->tasks[i], logdir);
+}
+
+void la_task_end_text(const struct la_task *t, char *buf, size_t n)
+{
+	switch (t->done_how) {
+	case PG_END_EXIT:
+		snprintf(buf, n, "ended normally");
+		break;
+	case PG_END_NO_EXIT:
+		snprintf(buf, n, "exited with status %d without calling "
+			 "pangaea_exit()", t->done_value);
+		break;
+	case PG_END_SIGNAL:
+		snprintf(buf, n, "was killed by signal %d (%s)", t->done_value,
+			 strsignal(t->done_value));
+		break;
+	case PG_END_DIVERGED:
+		snprintf(buf, n, "stopped: its replay diverged at event %d",
+			 t->done_value);
+		break;
+	default:
+		snprintf(buf, n, "was killed (no end record in its log: "
+			 "SIGKILL, pvm_kill or a lost daemon)");
+	}
+}
+
+int la_tasks_report(const struct la_run *r)
+{
+	char end[256];
+	int bad = 0;
+
+	for (int i = 0; i < r->ntasks; i++) {
+		const struct la_task *t = &r->tasks[i];
+
+		if (t->done_how == PG_END_EXIT)
+			continue;
+		la_task_end_text(t, end, sizeof(end));
+		la_error("task %d (%s on %s) %s", t->ltid, t->program, t->host,
+			 end);
+		bad++;
+	}
+	return bad;
+}
