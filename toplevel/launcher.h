@@ -53,6 +53,7 @@ struct la_run {
 	int coord_exited;
 	struct la_task *tasks;
 	int ntasks, cap;
+	int nstarted;           /* tasks the launcher itself started */
 	char diverged[1400];    /* first divergence report */
 	int lost_pvmd;
 	int interrupted;
@@ -93,8 +94,8 @@ struct la_task *la_task_add(struct la_run *r, int ltid, int tid,
 struct la_task *la_task_by_tid(struct la_run *r, int tid);
 /* The task with LTID, or NULL. */
 struct la_task *la_task_by_ltid(struct la_run *r, int ltid);
-/* Whether every known task has exited. */
-int la_tasks_all_exited(const struct la_run *r);
+/* Whether every known task has exited (and at least MIN are known). */
+int la_tasks_all_exited(const struct la_run *r, int min);
 /* Kills every task still running (PVM, then by pid if PVM is gone). */
 void la_tasks_kill(struct la_run *r);
 /* Fills in how each task ended, from its log where it sent nothing. */

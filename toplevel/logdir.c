@@ -64,17 +64,48 @@ int la_logdir_prepare(const char *dir)
 	return 0;
 }
 
-/* Reads every record of the comm log PATH; 0, or -1 with ERR filled. */
-static int check_comm(const char *path, char *err, size_t n)
+/* How task LTID ended according to DIR/run.info (0 if not said). */
+static int runinfo_end(const char *dir, int ltid)
+{
+	char path[PG_PATH_MAX + 16], line[PG_PATH_MAX + 512];
+	int l, how = 0, h, v;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/run.info", dir);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *end = strstr(line, " end=");
+
+		if (sscanf(line, "task %d ", &l) == 1 && l == ltid && end &&
+		    sscanf(end, " end=%d/%d", &h, &v) == 2)
+			how = h;
+	}
+	fclose(f);
+	return how;
+}
+
+/*
+ * Reads every record of task LTID's comm log PATH in DIR; 0, or -1 with
+ * ERR filled.  A log that stops without its end record is what a killed
+ * task leaves; if run.info says the task ended otherwise, it was cut.
+ */
+static int check_comm(const char *dir, int ltid, const char *path,
+		      char *err, size_t n)
 {
 	struct pg_comm_reader r;
-	struct pg_event ev;
-	int rc;
+	struct pg_event ev = { 0 };
+	int rc, ended = 0;
 
 	if (pg_comm_open(&r, path, err, n) < 0)
 		return -1;
 	while ((rc = pg_comm_next(&r, &ev, err, n)) > 0)
-		;
+		ended = ev.kind == PG_REC_END;
+	if (rc == 0 && !ended && runinfo_end(dir, ltid) > 0) {
+		snprintf(err, n, "%s: truncated: it ends at offset %zu without "
+			 "the end record that run.info says it had", path, r.pos);
+		rc = -1;
+	}
 	pg_comm_free(&r);
 	return rc;
 }
@@ -102,7 +133,8 @@ int la_logdir_check(const char *dir)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		if (strcmp(e->d_name + len - 5, ".comm") == 0)
-			rc = check_comm(path, err, sizeof(err));
+			rc = check_comm(dir, atoi(e->d_name + 5), path, err,
+					sizeof(err));
 		else if (strcmp(e->d_name + len - 5, ".exec") == 0 &&
 			 (rc = pg_exec_read(path, &x, err, sizeof(err))) == 0)
 			pg_exec_free(&x);

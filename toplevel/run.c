@@ -105,6 +105,7 @@ static int start_programs(struct la_run *r)
 				 n < 0 ? n : tids[n > 0 ? n : 0]);
 			return -1;
 		}
+		r->nstarted += n;
 	}
 	return 0;
 }
@@ -177,7 +178,7 @@ static void wait_tasks(struct la_run *r)
 	time_t killed_at = 0;
 	int b, len, tag, src;
 
-	while (!la_tasks_all_exited(r)) {
+	while (!la_tasks_all_exited(r, r->lost_pvmd ? 0 : r->nstarted)) {
 		struct timeval tv = { 0, 200000 };
 
 		if ((interrupted || (r->coord_exited && !killed_at)) && !killed_at) {

@@ -52,8 +52,10 @@ struct la_task *la_task_by_ltid(struct la_run *r, int ltid)
 	return NULL;
 }
 
-int la_tasks_all_exited(const struct la_run *r)
+int la_tasks_all_exited(const struct la_run *r, int min)
 {
+	if (r->ntasks < min)
+		return 0;
 	for (int i = 0; i < r->ntasks; i++)
 		if (!r->tasks[i].exited)
 			return 0;
