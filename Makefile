@@ -23,7 +23,7 @@ SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
 endif
 CPPFLAGS += -D_GNU_SOURCE -Ipangaea_lib -Ilogs
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(SANFLAGS) $(CPPFLAGS) -MMD -MP
-LDLIBS_PVM := -lpvm3
+LDLIBS_PVM := -lpvm3 -lm
 LDFLAGS += $(SANFLAGS)
 
 LIB_SRC := $(wildcard pangaea_lib/*.c) logs/commlog.c logs/execlog.c logs/verify.c
@@ -64,9 +64,13 @@ $(B)/bin/pangaea-trace: $(TRACE_SRC:%.c=$(B)/obj/%.o) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^
 
-$(B)/examples/%: $(B)/obj/examples/%/%.o $(LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_PVM)
+# One rule per example: build/examples/NAME from examples/NAME/*.c.
+define example_rule
+$(B)/examples/$(1): $$(patsubst %.c,$(B)/obj/%.o,$$(wildcard examples/$(1)/*.c)) $(LIB)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS_PVM)
+endef
+$(foreach e,$(EXAMPLES),$(eval $(call example_rule,$(e))))
 
 $(B)/tests/check_%: $(B)/obj/tests/check_%.o $(LIB) $(B)/obj/coordinator/registry.o
 	@mkdir -p $(dir $@)

@@ -1,0 +1,29 @@
+# The launcher joins a running virtual machine and leaves it up; without
+# one it starts a private one and halts it.  A program started without
+# the launcher runs as plain PVM and writes no logs.
+. "$(dirname "$0")/../lib.sh"
+C=$B/tests/ctxcheck
+
+printf '* ep=%s\n%s\n' "$B/tests" "$(hostname)" >hosts
+echo quit | timeout 20 pvm hosts >/dev/null 2>&1
+[ -e "/tmp/pvmd.$(id -u).$PVM_VMID" ] && pass "test VM up" || fail "could not start the test VM"
+pg -log -logdir rec "$C" 2
+expect_eq "run in a joined VM exits 0" "$(cat rc)" 0
+expect_grep "said it joined" err "joined the running virtual machine PVM_VMID=$PVM_VMID"
+[ -e "/tmp/pvmd.$(id -u).$PVM_VMID" ] && pass "joined VM left up" || fail "the joined VM was halted"
+
+timeout 60 "$C" 2 >plain.out 2>&1; echo $? >rc
+expect_eq "plain PVM run exits 0" "$(cat rc)" 0
+expect_grep "plain PVM run works" plain.out "ctxcheck: ok: 10 app messages"
+[ ! -e pangaea-logs ] && pass "plain run wrote no logs" || fail "plain run wrote logs"
+vm_halt
+
+unset PVM_VMID
+pg -log -logdir rec2 "$C" 2
+expect_eq "run with its own VM exits 0" "$(cat rc)" 0
+vmid=$(sed -n 's/.*PVM_VMID=\(pangaea-[0-9]*\).*/\1/p' err)
+[ -n "$vmid" ] && pass "started a private VM ($vmid)" || fail "no private VM named"
+[ ! -e "/tmp/pvmd.$(id -u).$vmid" ] && pass "private VM halted" || fail "private VM left up"
+[ ! -e "/tmp/pvml.$(id -u).$vmid" ] && pass "private VM's log removed" || fail "pvml file left"
+expect_no_leftovers
+finish
