@@ -1,0 +1,44 @@
+# racy -crash: record until the crash is caught; 10 of 10 replays crash the
+# same way; a recording without the crash replays without it.
+. "$(dirname "$0")/../lib.sh"
+R=$B/examples/racy
+
+crash= clean=
+for try in $(seq 1 60); do
+	pg -log -logdir "try$try" "$R" -w 3 -m 5 -crash
+	if [ "$(cat rc)" = 2 ] && [ -z "$crash" ]; then
+		crash=try$try; cp out crash.out; cp err crash.err
+	elif [ "$(cat rc)" = 0 ] && [ -z "$clean" ]; then
+		clean=try$try; cp out clean.out
+	fi
+	[ -n "$crash" ] && [ -n "$clean" ] && break
+done
+[ -n "$crash" ] && pass "crash caught on $crash" || { fail "no crash in 60 runs"; finish; exit; }
+[ -n "$clean" ] && pass "a clean run on $clean" || fail "no clean run in 60 runs"
+expect_grep "launcher names the crash" crash.err "task 1 \(.*racy on .*\) was killed by signal 11 \(Segmentation fault\)"
+$TRACE dump -task 1 "$crash" >d
+expect_grep "the master's log ends with the signal" d "end signal 11 "
+
+same=0
+for j in $(seq 1 10); do
+	pg -replay -logdir "$crash" -out "crep$j" -delay 1000
+	if [ "$(cat rc)" = 2 ] && cmp -s out crash.out &&
+	   grep -q "task 1 (.*racy on .*) was killed by signal 11 (Segmentation fault)" err; then
+		same=$((same + 1))
+	else
+		echo "   replay $j: exit $(cat rc)"; head -3 err
+	fi
+done
+expect_eq "10 of 10 replays crash the same way" "$same" 10
+$TRACE verify "$crash" crep1 >v
+expect_grep "the crashed replay's log matches the recording" v "^identical"
+
+if [ -n "$clean" ]; then
+	for j in 1 2 3; do
+		pg -replay -logdir "$clean" -out "ok$j" -delay 1000
+		expect_eq "clean recording, replay $j: exit 0" "$(cat rc)" 0
+		cmp -s out clean.out && pass "clean replay $j: same output" || fail "clean replay $j: output differs"
+	done
+fi
+expect_no_leftovers
+finish

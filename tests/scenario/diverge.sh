@@ -1,0 +1,34 @@
+# A replay that does something else than the recording is stopped with a
+# report (task, event number, expected, actual), exit 3, nothing left
+# running.  Editing a host in an execution log moves (here: fails to move)
+# a task.
+. "$(dirname "$0")/../lib.sh"
+R=$B/examples/racy
+
+pg -log -logdir rec "$R" -w 3 -m 6
+expect_eq "record exits 0" "$(cat rc)" 0
+
+pg -replay -logdir rec "$R" -w 3 -m 6 -t 2
+expect_eq "diverging replay exits 3" "$(cat rc)" 3
+expect_grep "divergence report" err "replay diverged: task [0-9]+ \(.*racy on .*\), event [0-9]+: the log expects .*; the program (did|called|spawned) "
+expect_no_leftovers
+
+pg -replay -logdir rec "$R" -w 3 -m 7
+expect_eq "a replay that sends more than recorded exits 3" "$(cat rc)" 3
+expect_grep "names what ran past the log" err "replay diverged: task [0-9]+ .*"
+expect_no_leftovers
+
+# Move task 1002 to a host that does not exist: replay says it cannot.
+cp -r rec moved
+sed -i 's/ 1002@[^] ]*/ 1002@no-such-host/' moved/task-1.exec
+grep -q '1002@no-such-host' moved/task-1.exec && pass "exec log edited by hand" || fail "edit failed"
+pg -replay -logdir moved
+expect_eq "replay on a missing host exits 3" "$(cat rc)" 3
+expect_grep "names task and host" err "cannot start task 1002 \(.*racy\) on host no-such-host again"
+# And back to this host, spelled as the VM knows it: replay works.
+cp -r rec back
+sed -i "s/ 1002@[^] ]*/ 1002@$(hostname)/" back/task-1.exec
+pg -replay -logdir back
+expect_eq "replay with the host written out exits 0" "$(cat rc)" 0
+expect_no_leftovers
+finish
