@@ -17,6 +17,7 @@
 struct coord {
 	struct coord_registry reg;
 	struct event_base *base;
+	struct event *readable, *tick;
 	int launcher;
 	int status; /* exit status */
 };
@@ -139,7 +140,6 @@ static int coord_start(struct coord *c)
 {
 	const char *ctx = getenv(PG_ENV_CONTEXT);
 	struct timeval tick = { 0, 100000 };
-	struct event *ev, *timer;
 	int *fds, version = PG_PROTOCOL_VERSION;
 
 	if (pvm_mytid() < 0)
@@ -154,9 +154,12 @@ static int coord_start(struct coord *c)
 	pvm_notify(PvmTaskExit, PG_TAG_QUIT, 1, &c->launcher);
 	if (pvm_getfds(&fds) < 1 || !(c->base = event_base_new()))
 		return -1;
-	ev = event_new(c->base, fds[0], EV_READ | EV_PERSIST, drain, c);
-	timer = event_new(c->base, -1, EV_PERSIST, drain, c);
-	if (!ev || !timer || event_add(ev, NULL) < 0 || event_add(timer, &tick) < 0)
+	/* The timer is a safety net: libpvm may already hold messages it
+	 * read from the socket, which then stays quiet. */
+	c->readable = event_new(c->base, fds[0], EV_READ | EV_PERSIST, drain, c);
+	c->tick = event_new(c->base, -1, EV_PERSIST, drain, c);
+	if (!c->readable || !c->tick || event_add(c->readable, NULL) < 0 ||
+	    event_add(c->tick, &tick) < 0)
 		return -1;
 	pvm_initsend(PvmDataDefault);
 	pvm_pkint(&version, 1, 1);
@@ -169,11 +172,19 @@ int main(void)
 
 	coord_registry_init(&c.reg);
 	if (coord_start(&c) < 0) {
+		if (c.readable)
+			event_free(c.readable);
+		if (c.tick)
+			event_free(c.tick);
+		if (c.base)
+			event_base_free(c.base);
 		pvm_exit();
 		return 1;
 	}
 	event_base_dispatch(c.base);
 	coord_registry_free(&c.reg);
+	event_free(c.readable);
+	event_free(c.tick);
 	event_base_free(c.base);
 	pvm_exit();
 	return c.status;

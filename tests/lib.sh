@@ -9,6 +9,7 @@ B=${B:?build dir}
 PANGAEA=$B/bin/pangaea
 TRACE=$B/bin/pangaea-trace
 export PVM_ROOT=/usr/lib/pvm3
+export LSAN_OPTIONS="suppressions=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 [ "$(id -u)" = 0 ] && export PVM_ALLOW_ROOT=1
 export PVM_VMID="t-$(basename "$0" .sh)-$$"
 VMID=$PVM_VMID

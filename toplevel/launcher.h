@@ -19,6 +19,7 @@ enum {
 struct la_prog {
 	char path[PG_PATH_MAX]; /* absolute */
 	char **argv;            /* its arguments, NULL-terminated */
+	int recorded;           /* argv belongs to the recording's exec log */
 };
 
 /* The command line, parsed. */
@@ -62,6 +63,8 @@ struct la_run {
 /* options.c */
 /* Parses ARGV into O; 0, or -1 after printing the error and usage. */
 int la_parse(int argc, char **argv, struct la_opts *o);
+/* Frees what la_parse allocated. */
+void la_opts_free(struct la_opts *o);
 /* Prints the usage text to F. */
 void la_usage(FILE *f);
 /* Prints "pangaea: MESSAGE" on stderr unless quiet (status lines). */

@@ -9,6 +9,7 @@
 int main(int argc, char **argv)
 {
 	struct la_opts o;
+	int status;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 1 && (strcmp(argv[1], "-h") == 0 ||
@@ -22,7 +23,10 @@ int main(int argc, char **argv)
 	}
 	if (la_parse(argc, argv, &o) < 0) {
 		la_usage(stderr);
+		la_opts_free(&o);
 		return LA_SETUP;
 	}
-	return la_run(&o);
+	status = la_run(&o);
+	la_opts_free(&o);
+	return status;
 }

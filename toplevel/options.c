@@ -105,6 +105,16 @@ static int parse_programs(int argc, char **argv, int i, struct la_opts *o)
 	return 0;
 }
 
+void la_opts_free(struct la_opts *o)
+{
+	for (int i = 0; o->progs && i < o->nprog; i++)
+		if (!o->progs[i].recorded)
+			free(o->progs[i].argv);
+	free(o->progs);
+	o->progs = NULL;
+	o->nprog = 0;
+}
+
 /* Reads a positive integer option value; 0 or -1. */
 static int int_arg(const char *opt, const char *s, int *out, int min)
 {

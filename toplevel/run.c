@@ -299,8 +299,10 @@ static int replay_prepare(struct la_opts *o)
 			 o->logdir, pg.rexec.nspawn, nprog);
 		return -1;
 	}
-	if (!nprog)
+	if (!nprog) {
+		free(o->progs);
 		o->progs = calloc((size_t)pg.rexec.nspawn + 1, sizeof(*o->progs));
+	}
 	for (int i = 0; i < pg.rexec.nspawn; i++) {
 		struct pg_spawn_rec *s = &pg.rexec.spawns[i];
 
@@ -312,6 +314,7 @@ static int replay_prepare(struct la_opts *o)
 		if (!nprog) {
 			snprintf(o->progs[i].path, sizeof(o->progs[i].path), "%s", s->file);
 			o->progs[i].argv = s->argv;
+			o->progs[i].recorded = 1;
 		}
 		o->ntask = s->ntask;
 	}
@@ -374,5 +377,7 @@ int la_run(struct la_opts *o)
 	status = run_in_vm(&r, logdir);
 	la_vm_stop(&r);
 	free(r.tasks);
-	return summarize(o, logdir, status);
+	status = summarize(o, logdir, status);
+	pg_exec_free(&pg.rexec);
+	return status;
 }
