@@ -19,7 +19,7 @@ ifneq ($(WERROR),)
 WARN += -Werror
 endif
 ifneq ($(SANITIZE),)
-SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
+SANFLAGS := -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 CPPFLAGS += -D_GNU_SOURCE -Ipangaea_lib -Ilogs
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(SANFLAGS) $(CPPFLAGS) -MMD -MP

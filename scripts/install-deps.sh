@@ -1,0 +1,50 @@
+#!/bin/bash
+# install-deps.sh: installs the Debian packages Pangaea needs to build and
+# test, but only when some of them are missing.  Safe to run with no
+# standard input (CI): apt-get runs non-interactively, and sudo is never
+# allowed to wait for a password that nobody can type.
+#
+# Usage: bash scripts/install-deps.sh
+set -eu
+
+packages="pvm pvm-dev libevent-dev libsqlite3-dev sqlite3 tcl-dev tk-dev
+check pkg-config xvfb x11-apps imagemagick make gcc"
+
+missing=""
+count=0
+for pkg in $packages; do
+	count=$((count + 1))
+	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |
+		grep -q "install ok installed"; then
+		missing="${missing:+$missing }$pkg"
+	fi
+done
+
+if [ -z "$missing" ]; then
+	echo "install-deps: all $count packages present"
+	exit 0
+fi
+
+# Run as root directly, or through sudo.  Without a terminal on stdin,
+# sudo -n fails at once instead of hanging on a password prompt.
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then
+	if ! command -v sudo >/dev/null 2>&1; then
+		echo "install-deps: not root and no sudo; please install: $missing" >&2
+		exit 1
+	fi
+	if [ -t 0 ]; then
+		sudo_cmd=(sudo)
+	else
+		sudo_cmd=(sudo -n)
+	fi
+fi
+
+# $missing is a space-separated list of package names: split it on purpose.
+read -r -a missing_list <<<"$missing"
+
+"${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update </dev/null
+"${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive \
+	apt-get install -y --no-install-recommends "${missing_list[@]}" </dev/null
+
+echo "install-deps: installed: $missing"
