@@ -5,6 +5,7 @@
 #define PANGAEA_LAUNCHER_H
 
 #include <stdio.h>
+#include <sys/types.h>
 #include "pangaea-internal.h"
 
 /* Exit statuses of the launcher. */
@@ -50,6 +51,7 @@ struct la_task {
 struct la_run {
 	struct la_opts *o;
 	int started_vm;         /* we started the pvmd: halt it at the end */
+	pid_t pvmd_pid;         /* this host's pvmd, 0 if not found */
 	int coord_tid;
 	int coord_exited;
 	struct la_task *tasks;
@@ -76,6 +78,12 @@ void la_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* vm.c */
 /* Joins the running virtual machine or starts a private one; 0 or -1. */
 int la_vm_start(struct la_run *r);
+/*
+ * Whether this host's pvmd is still there.  libpvm can wait on a dead
+ * daemon for a long time (its tasks keep the socket open), so the
+ * launcher watches the daemon's process itself.
+ */
+int la_vm_alive(const struct la_run *r);
 /* Leaves the virtual machine, halting it if we started it. */
 void la_vm_stop(struct la_run *r);
 

@@ -5,6 +5,7 @@
 #include "launcher.h"
 
 #include <libgen.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,7 @@ static int setup_task0(struct la_run *r, const char *logdir)
 	pg.ltid = 0;
 	pg.mytid = pg.launcher_tid = pvm_mytid();
 	pg.delay_us = r->o->delay_us;
+	pvm_setopt(PvmAutoErr, 0); /* the launcher says what went wrong */
 	pg.ctx = pvm_newcontext();
 	if (pg.mytid < 0 || pg.ctx < 0) {
 		la_error("cannot set up PVM (error %d)", pg.mytid < 0 ? pg.mytid : pg.ctx);
@@ -172,15 +174,37 @@ static void handle(struct la_run *r, int tag, int src)
 	}
 }
 
+/*
+ * The next message of the current context, waiting up to MS milliseconds:
+ * a buffer id, 0 on timeout, < 0 once the pvmd is gone.  pvm_trecv can
+ * block well past its timeout when the daemon dies, so the waiting is
+ * done here, with poll() on PVM's sockets.
+ */
+static int next_message(const struct la_run *r, int ms)
+{
+	struct pollfd p[16];
+	int *fds, n, b;
+
+	if (!la_vm_alive(r))
+		return PvmSysErr;
+	if ((b = pvm_nrecv(-1, -1)) != 0)
+		return b;
+	n = pvm_getfds(&fds);
+	if (n < 1)
+		return PvmSysErr;
+	for (int i = 0; i < n && i < 16; i++)
+		p[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
+	poll(p, (nfds_t)(n < 16 ? n : 16), ms);
+	return la_vm_alive(r) ? pvm_nrecv(-1, -1) : PvmSysErr;
+}
+
 /* Receives and handles messages until every task has exited. */
 static void wait_tasks(struct la_run *r)
 {
 	time_t killed_at = 0;
 	int b, len, tag, src;
 
-	while (!la_tasks_all_exited(r, r->lost_pvmd ? 0 : r->nstarted)) {
-		struct timeval tv = { 0, 200000 };
-
+	while (!la_tasks_all_exited(r, r->nstarted)) {
 		if ((interrupted || (r->coord_exited && !killed_at)) && !killed_at) {
 			la_error(interrupted ? "interrupted: stopping the run" :
 				 "the coordinator died: stopping the run");
@@ -191,7 +215,7 @@ static void wait_tasks(struct la_run *r)
 			killed_at = time(NULL);
 		if (killed_at && time(NULL) - killed_at > KILL_GRACE_S)
 			break;
-		b = pvm_trecv(-1, -1, &tv);
+		b = next_message(r, 200);
 		if (b < 0) {
 			la_error("lost the PVM daemon (error %d): stopping the run", b);
 			r->lost_pvmd = 1;
@@ -206,10 +230,9 @@ static void wait_tasks(struct la_run *r)
 /* Picks up messages still in flight (DONE after the exit notify). */
 static void drain(struct la_run *r)
 {
-	struct timeval tv = { 0, 50000 };
 	int b, len, tag, src;
 
-	while (!r->lost_pvmd && (b = pvm_trecv(-1, -1, &tv)) > 0)
+	while (!r->lost_pvmd && (b = next_message(r, 50)) > 0)
 		if (pvm_bufinfo(b, &len, &tag, &src) >= 0)
 			handle(r, tag, src);
 }
@@ -227,8 +250,7 @@ static void stop_coordinator(struct la_run *r)
 		pg_chan_send(r->coord_tid, PG_TAG_QUIT);
 	pg_chan_leave(&saved);
 	while (!r->coord_exited && time(NULL) - t0 < 5) {
-		struct timeval tv = { 0, 200000 };
-		int b = pvm_trecv(-1, -1, &tv), len, tag, src;
+		int b = next_message(r, 200), len, tag, src;
 
 		if (b < 0)
 			break;
@@ -243,8 +265,17 @@ static void stop_coordinator(struct la_run *r)
 static int run_status(struct la_run *r, const char *logdir)
 {
 	la_tasks_settle(r, logdir);
-	if (r->diverged[0])
-		return la_tasks_report(r), LA_DIVERGED;
+	if (r->diverged[0]) {
+		int stopped = 0;
+
+		for (int i = 0; i < r->ntasks; i++)
+			stopped += r->tasks[i].done_how != PG_END_EXIT &&
+				   r->tasks[i].done_how != PG_END_DIVERGED;
+		if (stopped)
+			la_say(r->o, "stopped the %d other running task(s) of the run",
+			       stopped);
+		return LA_DIVERGED;
+	}
 	if (r->lost_pvmd || r->interrupted)
 		return la_tasks_report(r), LA_DIED;
 	return la_tasks_report(r) ? LA_DIED : LA_OK;

@@ -7,6 +7,7 @@
 #include "launcher.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <libgen.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -45,6 +46,58 @@ static int vm_hostfile(const struct la_opts *o, const char *path)
 	return fclose(f);
 }
 
+/* Whether the NUL-separated environment ENV (N bytes) has PVM_VMID=VMID. */
+static int env_has_vmid(const char *env, size_t n, const char *vmid)
+{
+	for (size_t i = 0; i < n; i += strlen(env + i) + 1)
+		if (strncmp(env + i, "PVM_VMID=", 9) == 0)
+			return vmid && strcmp(env + i + 9, vmid) == 0;
+	return vmid == NULL;
+}
+
+/* Reads up to N bytes of /proc/PID/NAME into BUF; bytes read or -1. */
+static ssize_t proc_read(const char *pid, const char *name, char *buf,
+			 size_t n)
+{
+	char path[64];
+	ssize_t k;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%s/%s", pid, name);
+	if ((fd = open(path, O_RDONLY)) < 0)
+		return -1;
+	k = read(fd, buf, n - 1);
+	close(fd);
+	if (k >= 0)
+		buf[k] = '\0';
+	return k;
+}
+
+/* The pid of this host's pvmd of our PVM_VMID, or 0 if none is found. */
+static pid_t vm_find_pvmd(void)
+{
+	static char env[65536];
+	char cmd[PG_PATH_MAX];
+	struct dirent *e;
+	DIR *d = opendir("/proc");
+	pid_t found = 0;
+	ssize_t n;
+
+	while (d && !found && (e = readdir(d))) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9' ||
+		    proc_read(e->d_name, "cmdline", cmd, sizeof(cmd)) <= 0 ||
+		    (strcmp(basename(cmd), "pvmd") != 0 &&
+		     strcmp(basename(cmd), "pvmd3") != 0) ||
+		    (n = proc_read(e->d_name, "environ", env, sizeof(env))) < 0)
+			continue;
+		if (env_has_vmid(env, (size_t)n, getenv("PVM_VMID")))
+			found = (pid_t)atoi(e->d_name);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
 /* Starts a private pvmd; 0 or -1 with the reason printed. */
 static int vm_start_private(struct la_run *r)
 {
@@ -72,6 +125,7 @@ static int vm_start_private(struct la_run *r)
 		return -1;
 	}
 	r->started_vm = 1;
+	r->pvmd_pid = vm_find_pvmd();
 	la_say(r->o, "started a private virtual machine (PVM_VMID=%s)",
 	       getenv("PVM_VMID"));
 	return 0;
@@ -99,6 +153,22 @@ static int vm_running(void)
 	       WEXITSTATUS(status) == 0;
 }
 
+int la_vm_alive(const struct la_run *r)
+{
+	char stat[512], *p;
+
+	if (r->pvmd_pid <= 0)
+		return 1; /* not found at start: trust libpvm */
+	if (kill(r->pvmd_pid, 0) < 0 && errno == ESRCH)
+		return 0;
+	/* our own child stays a zombie until reaped */
+	snprintf(stat, sizeof(stat), "%d", (int)r->pvmd_pid);
+	if (proc_read(stat, "stat", stat, sizeof(stat)) <= 0)
+		return 0;
+	p = strrchr(stat, ')');
+	return !(p && p[1] == ' ' && p[2] == 'Z');
+}
+
 /* Removes the log file of the private pvmd we halted. */
 static void vm_remove_log(void)
 {
@@ -106,6 +176,20 @@ static void vm_remove_log(void)
 
 	snprintf(path, sizeof(path), "/tmp/pvml.%d.%s", (int)getuid(),
 		 getenv("PVM_VMID"));
+	unlink(path);
+}
+
+/* Removes every file a private pvmd (PID) that died left in /tmp. */
+static void vm_remove_files(pid_t pid)
+{
+	char path[PG_PATH_MAX];
+
+	vm_remove_log();
+	snprintf(path, sizeof(path), "/tmp/pvmd.%d.%s", (int)getuid(),
+		 getenv("PVM_VMID"));
+	unlink(path);
+	snprintf(path, sizeof(path), "/tmp/pvmtmp%06d.%d", (int)pid,
+		 (int)getuid());
 	unlink(path);
 }
 
@@ -117,6 +201,7 @@ int la_vm_start(struct la_run *r)
 			la_error("cannot enroll in the running virtual machine");
 			return -1;
 		}
+		r->pvmd_pid = vm_find_pvmd();
 		la_say(r->o, "joined the running virtual machine%s%s",
 		       getenv("PVM_VMID") ? " PVM_VMID=" : "",
 		       getenv("PVM_VMID") ? getenv("PVM_VMID") : "");
@@ -127,6 +212,13 @@ int la_vm_start(struct la_run *r)
 
 void la_vm_stop(struct la_run *r)
 {
+	if (r->lost_pvmd) { /* nothing to halt or leave: just tidy up */
+		while (r->started_vm && waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		if (r->started_vm)
+			vm_remove_files(r->pvmd_pid);
+		return;
+	}
 	if (!r->started_vm) {
 		pvm_exit();
 		return;

@@ -1,0 +1,24 @@
+# The pvmd dies in the middle of a run: the launcher notices at once, says
+# so, ends the tasks, exits non-zero, and leaves nothing behind.
+. "$(dirname "$0")/../lib.sh"
+K=$B/tests/killme
+
+unset PVM_VMID
+timeout 60 "$PANGAEA" -log -logdir rec "$K" 10 >out 2>err &
+pid=$!
+for _ in $(seq 100); do grep -q ready out 2>/dev/null && break; sleep 0.1; done
+vmid=$(sed -n 's/.*PVM_VMID=\(pangaea-[0-9]*\).*/\1/p' err)
+for p in $(pgrep -x pvmd); do
+	tr '\0' '\n' <"/proc/$p/environ" | grep -qx "PVM_VMID=$vmid" && kill -9 "$p"
+done
+start=$(date +%s)
+wait $pid; echo $? >rc
+expect_eq "launcher exits 2" "$(cat rc)" 2
+[ $(( $(date +%s) - start )) -le 10 ] && pass "noticed within 10 s" || fail "took $(( $(date +%s) - start )) s"
+expect_grep "said the daemon was lost" err "^pangaea: error: lost the PVM daemon"
+expect_grep "named the tasks" err "task 1001 \(.*killme on .*\)"
+[ ! -e "/tmp/pvmd.$(id -u).$vmid" ] && pass "stale address file removed" || fail "left /tmp/pvmd.$(id -u).$vmid"
+[ ! -e "/tmp/pvml.$(id -u).$vmid" ] && pass "daemon log removed" || fail "left /tmp/pvml.$(id -u).$vmid"
+ls /tmp/pvmtmp* >/dev/null 2>&1 && fail "left $(ls /tmp/pvmtmp*)" || pass "no pvmtmp file left"
+expect_no_leftovers
+finish
