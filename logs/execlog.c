@@ -18,7 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define LINE_MAX_LEN (64 * 1024)
 
 /* A growing output string. */
 struct sbuf {
@@ -233,11 +232,26 @@ static int lex_str(struct lex *l, char *out, size_t n)
 	return 0;
 }
 
+/* Reads a quoted string of any length into a new string in *OUT (an
+ * unescaped string is never longer than the rest of the line); 0 or -1. */
+static int lex_str_dup(struct lex *l, char **out)
+{
+	size_t n = strlen(l->p) + 1;
+
+	*out = malloc(n);
+	if (!*out)
+		return -1;
+	if (lex_str(l, *out, n) < 0) {
+		free(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 /* Parses argv=["a" "b"] into REC; 0 or -1. */
 static int parse_argv(struct lex *l, struct pg_spawn_rec *rec)
 {
-	char tmp[PG_PATH_MAX];
-
 	if (lex_lit(l, "argv=[") < 0)
 		return -1;
 	rec->argv = calloc(1, sizeof(char *));
@@ -247,10 +261,10 @@ static int parse_argv(struct lex *l, struct pg_spawn_rec *rec)
 		if (!v)
 			return -1;
 		rec->argv = v;
-		if (lex_str(l, tmp, sizeof(tmp)) < 0)
+		rec->argv[rec->argc + 1] = NULL;
+		if (lex_str_dup(l, &rec->argv[rec->argc]) < 0)
 			return -1;
-		rec->argv[rec->argc++] = strdup(tmp);
-		rec->argv[rec->argc] = NULL;
+		rec->argc++;
 	}
 	return lex_lit(l, "]");
 }
@@ -344,16 +358,17 @@ static int parse_line(char *line, struct pg_exec_log *log)
 int pg_exec_read(const char *path, struct pg_exec_log *log, char *err,
 		 size_t errlen)
 {
-	char *line = malloc(LINE_MAX_LEN);
+	char *line = NULL;
+	size_t cap = 0;
 	FILE *f = fopen(path, "r");
 	int lineno = 0, rc = -1;
 
 	memset(log, 0, sizeof(*log));
-	if (!f || !line) {
+	if (!f) {
 		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
 		goto out;
 	}
-	while (fgets(line, LINE_MAX_LEN, f)) {
+	while (getline(&line, &cap, f) > 0) {
 		lineno++;
 		if (lineno == 1 ? parse_head(line, path, log, err, errlen) < 0
 				: parse_line(line, log) < 0) {

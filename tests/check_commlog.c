@@ -1,0 +1,810 @@
+/*
+ * check_commlog.c: unit tests of the binary communication log
+ * (logs/commlog.c): writer, reader, crash safety, refusals and size.
+ */
+#include "pangaea-logs.h"
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Bytes before the host string: magic, version, header length, 4 x i32, 2 x u64. */
+#define FIXED_HEADER 48
+
+static char base[PATH_MAX]; /* per test case, made and removed by the runner */
+static char dir[PATH_MAX];  /* per test, inside base */
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* Removes PATH and everything below it. */
+static void rm_rf(const char *path)
+{
+	if (path[0])
+		nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Unchecked (runner process): the case's base folder, removed even if a test fails. */
+static void base_setup(void)
+{
+	snprintf(base, sizeof(base), "/tmp/check_commlog.XXXXXX");
+	if (!mkdtemp(base)) {
+		perror("mkdtemp");
+		exit(EXIT_FAILURE);
+	}
+}
+
+static void base_teardown(void)
+{
+	rm_rf(base);
+}
+
+/* Checked (each test): a fresh folder of its own. */
+static void setup(void)
+{
+	snprintf(dir, sizeof(dir), "%s/t.XXXXXX", base);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+	rm_rf(dir);
+}
+
+/* DIR/NAME into BUF. */
+static const char *in_dir(char *buf, size_t n, const char *name)
+{
+	int k = snprintf(buf, n, "%s/%s", dir, name);
+
+	ck_assert(k > 0 && (size_t)k < n);
+	return buf;
+}
+
+static off_t file_size(const char *path)
+{
+	struct stat st;
+
+	ck_assert_int_eq(stat(path, &st), 0);
+	return st.st_size;
+}
+
+/* Overwrites the byte at OFF of PATH with VAL. */
+static void patch_byte(const char *path, off_t off, unsigned char val)
+{
+	int fd = open(path, O_WRONLY);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pwrite(fd, &val, 1, off), 1);
+	close(fd);
+}
+
+static void fill_header(struct pg_comm_header *h, int ltid)
+{
+	memset(h, 0, sizeof(*h));
+	h->version = PG_COMM_VERSION;
+	h->ltid = ltid;
+	h->tid = 0x40000 + ltid;
+	h->parent_ltid = ltid / 1000;
+	h->mode = 1;
+	h->start_wall_ns = 1700000000123456789ULL;
+	h->start_mono_ns = 987654321012345ULL;
+	snprintf(h->host, sizeof(h->host), "vm");
+	snprintf(h->program, sizeof(h->program), "/usr/bin/prog");
+}
+
+/* Length of the encoded header of H (the file format: u16-prefixed strings). */
+static size_t header_len(const struct pg_comm_header *h)
+{
+	return FIXED_HEADER + 2 + strlen(h->host) + 2 + strlen(h->program);
+}
+
+/*
+ * Asserts that GOT is WANT (index I in messages); times included.  Plain
+ * comparisons first: a passing ck_assert costs a message to the runner,
+ * too slow for the 250000-event test.
+ */
+static void assert_event(const struct pg_event *got, const struct pg_event *want,
+			 int i)
+{
+	if (got->kind == want->kind && got->peer == want->peer &&
+	    got->tag == want->tag && got->msgid == want->msgid &&
+	    got->len == want->len && got->t == want->t &&
+	    got->dur == want->dur && got->how == want->how &&
+	    got->value == want->value && got->count == want->count)
+		return;
+	ck_abort_msg("event %d: got kind=%d peer=%d tag=%d msgid=%u len=%u "
+		     "t=%llu dur=%llu how=%d value=%d count=%u, want kind=%d "
+		     "peer=%d tag=%d msgid=%u len=%u t=%llu dur=%llu how=%d "
+		     "value=%d count=%u", i, got->kind, got->peer, got->tag,
+		     got->msgid, got->len, (unsigned long long)got->t,
+		     (unsigned long long)got->dur, got->how, got->value,
+		     got->count, want->kind, want->peer, want->tag, want->msgid,
+		     want->len, (unsigned long long)want->t,
+		     (unsigned long long)want->dur, want->how, want->value,
+		     want->count);
+}
+
+/* Event I of a deterministic stream of point-to-point events. */
+static struct pg_event stream_event(int i)
+{
+	static const int kinds[] = { PG_REC_SEND, PG_REC_RECV, PG_REC_NRECV,
+				     PG_REC_TRECV, PG_REC_PROBE, PG_REC_SPAWN };
+	struct pg_event e = { 0 };
+
+	e.kind = kinds[i % 6];
+	e.peer = (i % 7) - 1;
+	e.tag = (i % 11) * 37 - 100;
+	e.msgid = (uint32_t)i * 2654435761u;
+	e.len = (uint32_t)(i * 13) % 100000;
+	e.t = (uint64_t)i * 1234567 + (uint64_t)(i % 3);
+	e.dur = (uint64_t)(i % 5) * 999999;
+	return e;
+}
+
+/* Reads PATH and asserts it holds exactly events WANT[0..n). */
+static void assert_log_holds(const char *path, const struct pg_event *want,
+			     int n)
+{
+	struct pg_comm_reader r;
+	struct pg_event ev;
+	char err[512] = "";
+	int rc;
+
+	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
+	for (int i = 0; i < n; i++) {
+		rc = pg_comm_next(&r, &ev, err, sizeof(err));
+		if (rc != 1)
+			ck_abort_msg("event %d of %d: rc %d (%s)", i, n, rc, err);
+		assert_event(&ev, &want[i], i);
+	}
+	rc = pg_comm_next(&r, &ev, err, sizeof(err));
+	ck_assert_msg(rc == 0, "after %d events: rc %d (%s)", n, rc, err);
+	pg_comm_free(&r);
+}
+
+/* Header fields, including 64-bit times and a negative parent, round-trip. */
+START_TEST(test_header_round_trip)
+{
+	struct pg_comm_header h, *g;
+	struct pg_comm_writer w;
+	struct pg_comm_reader r;
+	struct pg_event ev;
+	char path[PATH_MAX], err[512] = "";
+
+	fill_header(&h, 1002);
+	h.tid = 0x7fff1234;
+	h.parent_ltid = -1;
+	h.mode = 2;
+	h.start_wall_ns = 0xfedcba9876543210ULL;
+	h.start_mono_ns = 0x0123456789abcdefULL;
+	snprintf(h.host, sizeof(h.host), "node-17.cluster.example.org");
+	snprintf(h.program, sizeof(h.program), "/home/u/pvm3/bin/LINUX64/sor");
+	in_dir(path, sizeof(path), "task-1002.comm");
+	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
+		      err);
+	pg_comm_close(&w);
+	ck_assert_int_eq(file_size(path), (off_t)header_len(&h));
+
+	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
+	g = &r.hdr;
+	ck_assert_uint_eq(g->version, PG_COMM_VERSION);
+	ck_assert_int_eq(g->ltid, 1002);
+	ck_assert_int_eq(g->tid, 0x7fff1234);
+	ck_assert_int_eq(g->parent_ltid, -1);
+	ck_assert_uint_eq(g->mode, 2);
+	ck_assert_uint_eq(g->start_wall_ns, 0xfedcba9876543210ULL);
+	ck_assert_uint_eq(g->start_mono_ns, 0x0123456789abcdefULL);
+	ck_assert_str_eq(g->host, "node-17.cluster.example.org");
+	ck_assert_str_eq(g->program, "/home/u/pvm3/bin/LINUX64/sor");
+	ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), 0);
+	pg_comm_free(&r);
+}
+END_TEST
+
+/* Empty and longest host and program names round-trip. */
+START_TEST(test_header_string_limits)
+{
+	struct pg_comm_header h;
+	struct pg_comm_writer w;
+	struct pg_comm_reader r;
+	char path[PATH_MAX], err[512] = "";
+
+	fill_header(&h, 3);
+	h.host[0] = '\0';
+	h.program[0] = '\0';
+	in_dir(path, sizeof(path), "empty.comm");
+	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
+		      err);
+	pg_comm_close(&w);
+	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(r.hdr.host, "");
+	ck_assert_str_eq(r.hdr.program, "");
+	ck_assert_int_eq(r.hdr.ltid, 3);
+	pg_comm_free(&r);
+
+	memset(h.host, 'h', PG_HOST_MAX - 1);
+	h.host[PG_HOST_MAX - 1] = '\0';
+	memset(h.program, 'p', PG_PATH_MAX - 1);
+	h.program[PG_PATH_MAX - 1] = '\0';
+	in_dir(path, sizeof(path), "long.comm");
+	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
+		      err);
+	pg_comm_close(&w);
+	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(r.hdr.host, h.host);
+	ck_assert_str_eq(r.hdr.program, h.program);
+	pg_comm_free(&r);
+}
+END_TEST
+
+/* One event of every kind, with edge values, reads back field for field. */
+START_TEST(test_all_kinds_round_trip)
+{
+	const struct pg_event want[] = {
+		{ .kind = PG_REC_SEND, .peer = -1, .tag = -5, .msgid = 1,
+		  .len = 100, .t = 1000, .dur = 50 },
+		{ .kind = PG_REC_RECV, .peer = 2, .tag = 7, .msgid = 3,
+		  .len = 4096, .t = 5000, .dur = 123456789 },
+		{ .kind = PG_REC_NRECV, .peer = 0, .tag = 0,
+		  .msgid = UINT32_MAX, .len = 0, .t = 5000, .dur = 0 },
+		{ .kind = PG_REC_TRECV, .peer = 2000001, .tag = INT_MAX,
+		  .msgid = 17, .len = UINT32_MAX, .t = (uint64_t)1 << 40,
+		  .dur = UINT64_MAX },
+		{ .kind = PG_REC_PROBE, .peer = INT_MIN, .tag = INT_MIN,
+		  .msgid = 0, .len = 1, .t = ((uint64_t)1 << 40) + 1, .dur = 1 },
+		{ .kind = PG_REC_SPAWN, .peer = 0, .tag = 0, .msgid = 1,
+		  .len = 3, .t = ((uint64_t)1 << 40) + 999, .dur = 4000000 },
+		{ .kind = PG_REC_POLLFAIL, .count = 7,
+		  .t = ((uint64_t)1 << 40) + 5000 },
+		{ .kind = PG_REC_END, .how = 3, .value = 11,
+		  .t = ((uint64_t)1 << 41) },
+	};
+	const int n = (int)(sizeof(want) / sizeof(want[0]));
+	struct pg_comm_header h;
+	struct pg_comm_writer w;
+	struct pg_comm_reader r;
+	struct pg_event ev;
+	char path[PATH_MAX], err[512] = "";
+
+	fill_header(&h, 1);
+	in_dir(path, sizeof(path), "task-1.comm");
+	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
+		      err);
+	for (int i = 0; i < n; i++)
+		ck_assert_int_eq(pg_comm_append(&w, &want[i]), 0);
+	pg_comm_close(&w);
+
+	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
+	for (int i = 0; i < n; i++) {
+		ck_assert_msg(pg_comm_next(&r, &ev, err, sizeof(err)) == 1,
+			      "event %d: %s", i, err);
+		assert_event(&ev, &want[i], i);
+	}
+	/* the end record ends the log, and it stays ended */
+	ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), 0);
+	ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), 0);
+	pg_comm_free(&r);
+}
+END_TEST
+
+/* End records keep negative values and other hows. */
+START_TEST(test_end_values)
+{
+	static const int how[] = { 1, 2, 3, 4 };
+	static const int value[] = { 0, -1, 9, INT_MIN };
+
+	for (int k = 0; k < 4; k++) {
+		struct pg_event e = { .kind = PG_REC_END, .how = how[k],
+				      .value = value[k], .t = 77 };
+		struct pg_comm_header h;
+		struct pg_comm_writer w;
+		char path[PATH_MAX], name[64], err[512] = "";
+
+		fill_header(&h, 5);
+		snprintf(name, sizeof(name), "end-%d.comm", k);
+		in_dir(path, sizeof(path), name);
+		ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0,
+			      "%s", err);
+		ck_assert_int_eq(pg_comm_append(&w, &e), 0);
+		pg_comm_close(&w);
+		assert_log_holds(path, &e, 1);
+	}
+}
+END_TEST
+
+/* The exact bytes of the format (docs/FORMATS.md): a change needs a version bump. */
+START_TEST(test_byte_layout)
+{
+	struct pg_event e = { .kind = PG_REC_SEND, .peer = -1, .tag = -2,
+			      .msgid = 5, .len = 6, .t = 7, .dur = 8 };
+	struct pg_event p = { .kind = PG_REC_POLLFAIL, .count = 3, .t = 9 };
+	struct pg_event end = { .kind = PG_REC_END, .how = 2, .value = -3,
+				.t = 12 };
+	static const unsigned char recs[] = {
+		1, 1, 3, 5, 6, 7, 8, /* send: zigzag peer/tag, msgid, len, dt, dur */
+		8, 3, 2,             /* pollfail: count, dt */
+		6, 2, 5, 3           /* end: how, zigzag value, dt */
+	};
+	struct pg_comm_header h;
+	struct pg_comm_writer w;
+	unsigned char buf[256];
+	char path[PATH_MAX], err[512] = "";
+	size_t hl;
+	FILE *f;
+
+	fill_header(&h, 7);
+	snprintf(h.host, sizeof(h.host), "ab");
+	snprintf(h.program, sizeof(h.program), "xyz");
+	hl = header_len(&h);
+	in_dir(path, sizeof(path), "layout.comm");
+	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
+		      err);
+	ck_assert_int_eq(pg_comm_append(&w, &e), 0);
+	ck_assert_int_eq(pg_comm_append(&w, &p), 0);
+	ck_assert_int_eq(pg_comm_append(&w, &end), 0);
+	pg_comm_close(&w);
+	ck_assert_int_eq(file_size(path), (off_t)(hl + sizeof(recs)));
+
+	f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fread(buf, 1, hl + sizeof(recs), f), hl + sizeof(recs));
+	fclose(f);
+	ck_assert_mem_eq(buf, PG_COMM_MAGIC, 8);
+	ck_assert_uint_eq(buf[8], PG_COMM_VERSION); /* u32 LE version */
+	ck_assert_uint_eq(buf[9] | buf[10] | buf[11], 0);
+	ck_assert_uint_eq(buf[12], hl);             /* u32 LE header length */
+	ck_assert_uint_eq(buf[13] | buf[14] | buf[15], 0);
+	ck_assert_uint_eq(buf[16], 7);              /* i32 LE ltid */
+	ck_assert_uint_eq(buf[FIXED_HEADER], 2);    /* u16 host length */
+	ck_assert_uint_eq(buf[FIXED_HEADER + 1], 0);
+	ck_assert_mem_eq(buf + FIXED_HEADER + 2, "ab", 2);
+	ck_assert_uint_eq(buf[FIXED_HEADER + 4], 3);
+	ck_assert_mem_eq(buf + FIXED_HEADER + 6, "xyz", 3);
+	ck_assert_mem_eq(buf + hl, recs, sizeof(recs));
+}
+END_TEST
+
+/* Times are deltas: equal times, big jumps and the full 64-bit range. */
+START_TEST(test_time_deltas)
+{
+	struct pg_event want[6];
+	static const uint64_t ts[] = { 0, 0, 1, (uint64_t)1 << 35,
+				       ((uint64_t)1 << 63) + 5, UINT64_MAX };
+	struct pg_comm_header h;
+	struct pg_comm_writer w;
+	char path[PATH_MAX], err[512] = "";
+
+	for (int i = 0; i < 6; i++) {
+		want[i] = stream_event(i);
+		want[i].t = ts[i];
+		want[i].dur = ts[5 - i];
+	}
+	fill_header(&h, 2);
+	in_dir(path, sizeof(path), "times.comm");
+	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
+		      err);
+	for (int i = 0; i < 6; i++)
+		ck_assert_int_eq(pg_comm_append(&w, &want[i]), 0);
+	pg_comm_close(&w);
+	assert_log_holds(path, want, 6);
+}
+END_TEST
+
+/* A log never closed (its zero tail still in the file) reads back whole. */
+START_TEST(test_not_closed)
+{
+	struct pg_event want[50];
+	struct pg_comm_header h;
+	struct pg_comm_writer w;
+	char path[PATH_MAX], err[512] = "";
+
+	fill_header(&h, 4);
+	in_dir(path, sizeof(path), "open.comm");
+	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
+		      err);
+	for (int i = 0; i < 50; i++) {
+		want[i] = stream_event(i);
+		ck_assert_int_eq(pg_comm_append(&w, &want[i]), 0);
+	}
+	/* the file is longer than what was written: the tail is zeros */
+	ck_assert_int_gt(file_size(path), (off_t)w.used);
+	assert_log_holds(path, want, 50);
+	pg_comm_close(&w);
+	ck_assert_int_eq(file_size(path), (off_t)w.used);
+	assert_log_holds(path, want, 50);
+}
+END_TEST
+
+/* A task SIGKILLed after logging 100 events leaves all 100 in its log. */
+START_TEST(test_sigkilled_writer)
+{
+	struct pg_comm_header h;
+	struct pg_event want[100];
+	char path[PATH_MAX];
+	int status;
+	pid_t pid;
+
+	fill_header(&h, 1001);
+	in_dir(path, sizeof(path), "task-1001.comm");
+	for (int i = 0; i < 100; i++)
+		want[i] = stream_event(i);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct pg_comm_writer w;
+		char err[512];
+
+		if (pg_comm_create(&w, path, &h, err, sizeof(err)) < 0)
+			_exit(2);
+		for (int i = 0; i < 100; i++)
+			if (pg_comm_append(&w, &want[i]) < 0)
+				_exit(3);
+		raise(SIGKILL);
+		_exit(4);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+		      "writer did not die of SIGKILL (status %#x)", status);
+	assert_log_holds(path, want, 100);
+}
+END_TEST
+
+/* A log that outgrows the first mapping (1 MiB) stays whole, closed or not. */
+START_TEST(test_growth)
+{
+	enum { N = 250000 }; /* about 3 MiB of records */
+	struct pg_event *want = malloc(N * sizeof(*want));
+	struct pg_comm_header h;
+	struct pg_comm_writer w;
+	char path[PATH_MAX], err[512] = "";
+
+	ck_assert_ptr_nonnull(want);
+	fill_header(&h, 6);
+	in_dir(path, sizeof(path), "big.comm");
+	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
+		      err);
+	for (int i = 0; i < N; i++) {
+		want[i] = stream_event(i);
+		if (pg_comm_append(&w, &want[i]) != 0)
+			ck_abort_msg("append %d failed", i);
+	}
+	ck_assert_uint_gt(w.used, 2u << 20);
+	assert_log_holds(path, want, N);
+	pg_comm_close(&w);
+	assert_log_holds(path, want, N);
+	free(want);
+}
+END_TEST
+
+/* Closing twice is harmless; appending after close fails. */
+START_TEST(test_append_after_close)
+{
+	struct pg_event e = stream_event(1);
+	struct pg_comm_header h;
+	struct pg_comm_writer w;
+	char path[PATH_MAX], err[512] = "";
+
+	fill_header(&h, 8);
+	in_dir(path, sizeof(path), "closed.comm");
+	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
+		      err);
+	ck_assert_int_eq(pg_comm_append(&w, &e), 0);
+	pg_comm_close(&w);
+	pg_comm_close(&w);
+	ck_assert_int_eq(pg_comm_append(&w, &e), -1);
+	assert_log_holds(path, &e, 1);
+}
+END_TEST
+
+/* Writes a small closed log at PATH (3 events, the last a send). */
+static void write_small_log(const char *path, struct pg_comm_header *h)
+{
+	struct pg_comm_writer w;
+	char err[512] = "";
+
+	fill_header(h, 9);
+	ck_assert_msg(pg_comm_create(&w, path, h, err, sizeof(err)) == 0, "%s",
+		      err);
+	for (int i = 0; i < 3; i++) {
+		struct pg_event e = stream_event(i);
+
+		ck_assert_int_eq(pg_comm_append(&w, &e), 0);
+	}
+	pg_comm_close(&w);
+}
+
+START_TEST(test_refuse_bad_magic)
+{
+	struct pg_comm_header h;
+	struct pg_comm_reader r;
+	char path[PATH_MAX], err[512] = "";
+	FILE *f;
+
+	in_dir(path, sizeof(path), "magic.comm");
+	write_small_log(path, &h);
+	patch_byte(path, 0, 'X');
+	ck_assert_int_eq(pg_comm_open(&r, path, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "not a Pangaea"), "message: %s", err);
+	ck_assert_msg(strstr(err, path), "message does not name the file: %s",
+		      err);
+
+	/* a text file, and an empty one */
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("pangaea-exec 1 ltid=1\nthis is not a communication log at all\n",
+	      f);
+	fclose(f);
+	err[0] = '\0';
+	ck_assert_int_eq(pg_comm_open(&r, path, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "not a Pangaea"), "message: %s", err);
+	ck_assert_int_eq(truncate(path, 0), 0);
+	err[0] = '\0';
+	ck_assert_int_eq(pg_comm_open(&r, path, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "not a Pangaea"), "message: %s", err);
+}
+END_TEST
+
+START_TEST(test_refuse_other_version)
+{
+	struct pg_comm_header h;
+	struct pg_comm_reader r;
+	char path[PATH_MAX], err[512] = "";
+
+	in_dir(path, sizeof(path), "version.comm");
+	write_small_log(path, &h);
+	patch_byte(path, 8, PG_COMM_VERSION + 1);
+	ck_assert_int_eq(pg_comm_open(&r, path, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "version"), "message: %s", err);
+	ck_assert_ptr_null(r.data); /* nothing left allocated */
+}
+END_TEST
+
+START_TEST(test_refuse_corrupt_header)
+{
+	struct pg_comm_header h;
+	struct pg_comm_reader r;
+	char path[PATH_MAX], err[512] = "";
+
+	in_dir(path, sizeof(path), "header.comm");
+	write_small_log(path, &h);
+	patch_byte(path, FIXED_HEADER + 1, 0x7f); /* host length 32000+ */
+	ck_assert_int_eq(pg_comm_open(&r, path, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "corrupt header"), "message: %s", err);
+}
+END_TEST
+
+START_TEST(test_refuse_missing_file)
+{
+	struct pg_comm_reader r;
+	struct pg_comm_writer w;
+	struct pg_comm_header h;
+	char path[PATH_MAX], err[512] = "";
+
+	in_dir(path, sizeof(path), "no-such.comm");
+	ck_assert_int_eq(pg_comm_open(&r, path, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "cannot read") && strstr(err, path),
+		      "message: %s", err);
+	fill_header(&h, 1);
+	in_dir(path, sizeof(path), "no-such-dir/task-1.comm");
+	err[0] = '\0';
+	ck_assert_int_eq(pg_comm_create(&w, path, &h, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "cannot create"), "message: %s", err);
+	ck_assert_int_eq(pg_comm_append(&w, &(struct pg_event){ .kind = 1 }),
+			 -1);
+}
+END_TEST
+
+/* A record cut anywhere inside is refused, naming the record's offset. */
+START_TEST(test_refuse_truncated)
+{
+	/* last record: a send whose varints take 1+1+1+2+2+3+3 = 13 bytes */
+	struct pg_event last = { .kind = PG_REC_SEND, .peer = 3, .tag = 9,
+				 .msgid = 300, .len = 1000,
+				 .t = 3 * 1234567 + 70000, .dur = 100000 };
+	const size_t last_len = 13;
+	struct pg_comm_header h;
+	struct pg_comm_writer w;
+	struct pg_event ev, first[3];
+	char path[PATH_MAX], want[64], err[512] = "";
+	off_t size;
+
+	for (int i = 0; i < 3; i++)
+		first[i] = stream_event(i);
+	fill_header(&h, 9);
+	in_dir(path, sizeof(path), "cut.comm");
+	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
+		      err);
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(pg_comm_append(&w, &first[i]), 0);
+	ck_assert_int_eq(pg_comm_append(&w, &last), 0);
+	pg_comm_close(&w);
+	size = file_size(path);
+	snprintf(want, sizeof(want), "offset %lld",
+		 (long long)(size - (off_t)last_len));
+
+	for (size_t cut = 1; cut < last_len; cut++) {
+		struct pg_comm_reader r;
+		int rc;
+
+		ck_assert_int_eq(truncate(path, size - (off_t)cut), 0);
+		ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0,
+			      "%s", err);
+		for (int i = 0; i < 3; i++) {
+			ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), 1);
+			assert_event(&ev, &first[i], i);
+		}
+		err[0] = '\0';
+		rc = pg_comm_next(&r, &ev, err, sizeof(err));
+		ck_assert_msg(rc == -1, "cut %zu bytes: rc %d", cut, rc);
+		ck_assert_msg(strstr(err, "truncated"), "message: %s", err);
+		ck_assert_msg(strstr(err, want), "message lacks '%s': %s", want,
+			      err);
+		pg_comm_free(&r);
+	}
+}
+END_TEST
+
+/* An unknown kind byte is refused, naming the kind and the offset. */
+START_TEST(test_refuse_unknown_kind)
+{
+	static const unsigned char bad[] = { PG_REC_LAST + 1, 0x42, 0xff };
+	struct pg_comm_header h;
+	char path[PATH_MAX], err[512] = "", want[64];
+	size_t hl;
+
+	in_dir(path, sizeof(path), "kind.comm");
+	for (size_t k = 0; k < sizeof(bad); k++) {
+		struct pg_comm_reader r;
+		struct pg_event ev;
+
+		write_small_log(path, &h);
+		hl = header_len(&h);
+		patch_byte(path, (off_t)hl, bad[k]);
+		ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0,
+			      "%s", err);
+		err[0] = '\0';
+		ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), -1);
+		ck_assert_msg(strstr(err, "unknown record kind"), "message: %s",
+			      err);
+		snprintf(want, sizeof(want), "kind %d at offset %zu", bad[k], hl);
+		ck_assert_msg(strstr(err, want), "message lacks '%s': %s", want,
+			      err);
+		pg_comm_free(&r);
+	}
+}
+END_TEST
+
+/* 1000 small sends take at most 12 bytes each (design target: 16). */
+START_TEST(test_size_per_event)
+{
+	struct pg_comm_header h;
+	struct pg_comm_writer w;
+	char path[PATH_MAX], empty[PATH_MAX], err[512] = "";
+	off_t base_size, size;
+	double per_event;
+
+	fill_header(&h, 1);
+	in_dir(empty, sizeof(empty), "empty.comm");
+	ck_assert_msg(pg_comm_create(&w, empty, &h, err, sizeof(err)) == 0, "%s",
+		      err);
+	pg_comm_close(&w);
+	base_size = file_size(empty);
+
+	in_dir(path, sizeof(path), "sends.comm");
+	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
+		      err);
+	for (int i = 0; i < 1000; i++) {
+		struct pg_event e = {
+			.kind = PG_REC_SEND, .peer = 1 + i % 4, .tag = 1 + i % 3,
+			.msgid = (uint32_t)i + 1, .len = 8 + (uint32_t)(i % 57),
+			.t = (uint64_t)i * 5000, .dur = 1000 + (uint64_t)(i % 2000)
+		};
+
+		ck_assert_int_eq(pg_comm_append(&w, &e), 0);
+	}
+	pg_comm_close(&w);
+	size = file_size(path);
+	per_event = (double)(size - base_size) / 1000.0;
+	ck_assert_msg(per_event <= 12.0, "%.2f bytes per send event", per_event);
+	ck_assert_msg(per_event >= 7.0, "%.2f bytes per send event: too few to hold it",
+		      per_event);
+}
+END_TEST
+
+START_TEST(test_names_and_paths)
+{
+	char buf[64];
+	struct pg_event e = { .kind = PG_REC_SEND, .peer = -1, .tag = 4,
+			      .msgid = 9 };
+
+	ck_assert_int_eq(pg_log_path(buf, sizeof(buf), "/r", 1002, "comm"), 0);
+	ck_assert_str_eq(buf, "/r/task-1002.comm");
+	ck_assert_int_eq(pg_log_path(buf, 12, "/run/dir", 1002, "exec"), -1);
+	ck_assert_str_eq(pg_rec_kind_name(PG_REC_SEND), "send");
+	ck_assert_str_eq(pg_rec_kind_name(PG_REC_TRECV), "trecv");
+	ck_assert_str_eq(pg_rec_kind_name(PG_REC_POLLFAIL), "pollfail");
+	ck_assert_str_eq(pg_rec_kind_name(0), "?");
+	ck_assert_str_eq(pg_rec_kind_name(PG_REC_LAST + 1), "?");
+	pg_event_describe(&e, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "send to=-1 tag=4 msg=9");
+	e = (struct pg_event){ .kind = PG_REC_RECV, .peer = 2, .tag = 7,
+			       .msgid = 3 };
+	pg_event_describe(&e, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "pvm_recv from=2 msg=3 tag=7");
+	e = (struct pg_event){ .kind = PG_REC_END, .how = 3, .value = 11 };
+	pg_event_describe(&e, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "end of task (signal 11)");
+}
+END_TEST
+
+static Suite *commlog_suite(void)
+{
+	Suite *s = suite_create("commlog");
+	TCase *rw = tcase_create("write-read");
+	TCase *crash = tcase_create("crash-safety");
+	TCase *bad = tcase_create("refusals");
+	TCase *size = tcase_create("size");
+
+	tcase_add_unchecked_fixture(rw, base_setup, base_teardown);
+	tcase_add_checked_fixture(rw, setup, teardown);
+	tcase_add_test(rw, test_header_round_trip);
+	tcase_add_test(rw, test_header_string_limits);
+	tcase_add_test(rw, test_all_kinds_round_trip);
+	tcase_add_test(rw, test_end_values);
+	tcase_add_test(rw, test_byte_layout);
+	tcase_add_test(rw, test_time_deltas);
+	tcase_add_test(rw, test_append_after_close);
+	tcase_add_test(rw, test_names_and_paths);
+	suite_add_tcase(s, rw);
+
+	tcase_add_unchecked_fixture(crash, base_setup, base_teardown);
+	tcase_add_checked_fixture(crash, setup, teardown);
+	tcase_set_timeout(crash, 60);
+	tcase_add_test(crash, test_not_closed);
+	tcase_add_test(crash, test_sigkilled_writer);
+	tcase_add_test(crash, test_growth);
+	suite_add_tcase(s, crash);
+
+	tcase_add_unchecked_fixture(bad, base_setup, base_teardown);
+	tcase_add_checked_fixture(bad, setup, teardown);
+	tcase_add_test(bad, test_refuse_bad_magic);
+	tcase_add_test(bad, test_refuse_other_version);
+	tcase_add_test(bad, test_refuse_corrupt_header);
+	tcase_add_test(bad, test_refuse_missing_file);
+	tcase_add_test(bad, test_refuse_truncated);
+	tcase_add_test(bad, test_refuse_unknown_kind);
+	suite_add_tcase(s, bad);
+
+	tcase_add_unchecked_fixture(size, base_setup, base_teardown);
+	tcase_add_checked_fixture(size, setup, teardown);
+	tcase_add_test(size, test_size_per_event);
+	suite_add_tcase(s, size);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(commlog_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
