@@ -3,9 +3,10 @@
  *
  * Layout (little-endian): 8-byte magic, u32 version, u32 header length,
  * i32 ltid, i32 tid, i32 parent ltid, u32 mode, u64 start wall ns, u64
- * start mono ns, u16+bytes host, u16+bytes program; then records: one kind
- * byte followed by varints.  A zero kind byte (the unwritten tail of the
- * mapping) ends the log.
+ * start mono ns, u16+bytes host, u16+bytes program, u32 flags, u16+bytes
+ * selection; then records: one kind byte followed by varints (strings as a
+ * varint length and the bytes).  A zero kind byte (the unwritten tail of
+ * the mapping) ends the log.  docs/FORMATS.md has the fields of each kind.
  */
 #include "pangaea-logs.h"
 
@@ -20,7 +21,7 @@
 
 #define COMM_FIXED 48        /* bytes before the host string */
 #define COMM_GROW (1 << 20)  /* the mapping grows by this much */
-#define REC_MAX 64           /* longest encoded record */
+#define REC_FIXED 64         /* longest record without strings and lists */
 
 /* Zigzag-encodes a signed value so small negatives stay short. */
 static uint64_t zz_enc(int64_t v)
@@ -103,7 +104,7 @@ static int comm_reserve(struct pg_comm_writer *w, size_t need)
 static size_t comm_encode_header(unsigned char *buf,
 				 const struct pg_comm_header *h)
 {
-	size_t hl = strlen(h->host), pl = strlen(h->program), n;
+	size_t hl = strlen(h->host), pl = strlen(h->program), sl, n;
 
 	memcpy(buf, PG_COMM_MAGIC, 8);
 	put_le(buf + 8, PG_COMM_VERSION, 4);
@@ -120,6 +121,12 @@ static size_t comm_encode_header(unsigned char *buf,
 	put_le(buf + n, pl, 2);
 	memcpy(buf + n + 2, h->program, pl);
 	n += 2 + pl;
+	put_le(buf + n, h->flags, 4);
+	n += 4;
+	sl = strlen(h->select);
+	put_le(buf + n, sl, 2);
+	memcpy(buf + n + 2, h->select, sl);
+	n += 2 + sl;
 	put_le(buf + 12, n, 4);
 	return n;
 }
@@ -127,7 +134,8 @@ static size_t comm_encode_header(unsigned char *buf,
 int pg_comm_create(struct pg_comm_writer *w, const char *path,
 		   const struct pg_comm_header *h, char *err, size_t errlen)
 {
-	unsigned char buf[COMM_FIXED + 4 + PG_HOST_MAX + PG_PATH_MAX];
+	unsigned char buf[COMM_FIXED + 10 + PG_HOST_MAX + PG_PATH_MAX +
+			  PG_SELECT_MAX];
 	size_t n;
 
 	memset(w, 0, sizeof(*w));
@@ -150,6 +158,27 @@ int pg_comm_create(struct pg_comm_writer *w, const char *path,
 	return 0;
 }
 
+/* Bytes EV may take encoded, at most. */
+static size_t comm_bound(const struct pg_event *ev)
+{
+	size_t n = REC_FIXED;
+
+	if (ev->kind == PG_REC_MCAST || ev->kind == PG_REC_BCAST)
+		n += 5 * (size_t)(ev->ndest > 0 ? ev->ndest : 0);
+	if (ev->kind == PG_REC_BCAST || ev->kind == PG_REC_GROUP)
+		n += strnlen(ev->group, PG_GROUP_MAX);
+	return n;
+}
+
+/* Encodes the string S as a varint length and its bytes into P. */
+static size_t put_str(unsigned char *p, const char *s)
+{
+	size_t l = strnlen(s, PG_GROUP_MAX - 1), n = pg_varint_put(p, l);
+
+	memcpy(p + n, s, l);
+	return n + l;
+}
+
 /* Encodes the record EV (times relative to LAST_T) into P; its length. */
 static size_t comm_encode(unsigned char *p, const struct pg_event *ev,
 			  uint64_t last_t)
@@ -158,6 +187,28 @@ static size_t comm_encode(unsigned char *p, const struct pg_event *ev,
 	uint64_t dt = ev->t >= last_t ? ev->t - last_t : 0;
 
 	p[n++] = (unsigned char)ev->kind;
+	if (ev->kind == PG_REC_GROUP) {
+		n += pg_varint_put(p + n, (uint64_t)ev->op);
+		n += put_str(p + n, ev->group);
+		n += pg_varint_put(p + n, zz_enc(ev->arg));
+		n += pg_varint_put(p + n, zz_enc(ev->result));
+		n += pg_varint_put(p + n, dt);
+		n += pg_varint_put(p + n, ev->dur);
+		return n;
+	}
+	if (ev->kind == PG_REC_MCAST || ev->kind == PG_REC_BCAST) {
+		if (ev->kind == PG_REC_BCAST)
+			n += put_str(p + n, ev->group);
+		n += pg_varint_put(p + n, zz_enc(ev->tag));
+		n += pg_varint_put(p + n, ev->msgid);
+		n += pg_varint_put(p + n, ev->len);
+		n += pg_varint_put(p + n, dt);
+		n += pg_varint_put(p + n, ev->dur);
+		n += pg_varint_put(p + n, (uint64_t)ev->ndest);
+		for (int i = 0; i < ev->ndest; i++)
+			n += pg_varint_put(p + n, zz_enc(ev->dests[i]));
+		return n;
+	}
 	if (ev->kind == PG_REC_END) {
 		n += pg_varint_put(p + n, (uint64_t)ev->how);
 		n += pg_varint_put(p + n, zz_enc(ev->value));
@@ -182,7 +233,7 @@ int pg_comm_append(struct pg_comm_writer *w, const struct pg_event *ev)
 {
 	size_t n;
 
-	if (w->fd < 0 || comm_reserve(w, REC_MAX) < 0)
+	if (w->fd < 0 || comm_reserve(w, comm_bound(ev)) < 0)
 		return -1;
 	n = comm_encode(w->map + w->used, ev, w->last_t);
 	w->used += n;
@@ -236,7 +287,7 @@ static int comm_decode_header(struct pg_comm_reader *r, char *err,
 {
 	struct pg_comm_header *h = &r->hdr;
 	const unsigned char *d = r->data;
-	size_t n, hl, pl, total;
+	size_t n, hl, pl, sl, total;
 
 	if (r->size < COMM_FIXED + 4 || memcmp(d, PG_COMM_MAGIC, 8) != 0) {
 		snprintf(err, errlen, "%s: not a Pangaea communication log",
@@ -265,10 +316,17 @@ static int comm_decode_header(struct pg_comm_reader *r, char *err,
 	h->host[hl] = '\0';
 	n += 2 + hl;
 	pl = get_le(d + n, 2);
-	if (pl >= PG_PATH_MAX || n + 2 + pl != total)
+	if (pl >= PG_PATH_MAX || n + 2 + pl + 6 > total)
 		goto bad;
 	memcpy(h->program, d + n + 2, pl);
 	h->program[pl] = '\0';
+	n += 2 + pl;
+	h->flags = (uint32_t)get_le(d + n, 4);
+	sl = get_le(d + n + 4, 2);
+	if (sl >= PG_SELECT_MAX || n + 6 + sl != total)
+		goto bad;
+	memcpy(h->select, d + n + 6, sl);
+	h->select[sl] = '\0';
 	r->pos = total;
 	return 0;
 bad:
@@ -300,6 +358,90 @@ static int comm_get(struct pg_comm_reader *r, uint64_t *v, int n)
 		r->pos += k;
 	}
 	return 0;
+}
+
+/* Reads a string (varint length, bytes) into OUT; 0 or -1 if cut off. */
+static int comm_get_str(struct pg_comm_reader *r, char *out)
+{
+	uint64_t l;
+
+	if (comm_get(r, &l, 1) < 0 || l >= PG_GROUP_MAX || l > r->size - r->pos)
+		return -1;
+	memcpy(out, r->data + r->pos, l);
+	out[l] = '\0';
+	r->pos += l;
+	return 0;
+}
+
+/* Reads the destinations of an mcast or bcast into R->dests; 0, -1 cut
+ * off, -2 an impossible count. */
+static int comm_get_dests(struct pg_comm_reader *r, struct pg_event *ev)
+{
+	uint64_t n, v;
+
+	if (comm_get(r, &n, 1) < 0)
+		return -1;
+	if (n > r->size - r->pos) /* each takes a byte at least */
+		return n > 1000000 ? -2 : -1;
+	if ((int)n > r->dests_cap) {
+		int *d = realloc(r->dests, (size_t)n * sizeof(int));
+
+		if (!d)
+			return -2;
+		r->dests = d;
+		r->dests_cap = (int)n;
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		if (comm_get(r, &v, 1) < 0)
+			return -1;
+		r->dests[i] = (int)zz_dec(v);
+	}
+	ev->ndest = (int)n;
+	ev->dests = r->dests;
+	return 0;
+}
+
+/* Reads the rest of a group, mcast or bcast record that began at AT. */
+static int comm_next_long(struct pg_comm_reader *r, struct pg_event *ev,
+			  int kind, size_t at, char *err, size_t errlen)
+{
+	uint64_t v[5];
+	int rc;
+
+	if (kind == PG_REC_GROUP) {
+		if (comm_get(r, v, 1) < 0 || comm_get_str(r, ev->group) < 0 ||
+		    comm_get(r, v + 1, 4) < 0)
+			goto cut;
+		ev->op = (int)v[0];
+		ev->arg = (int)zz_dec(v[1]);
+		ev->result = (int)zz_dec(v[2]);
+		ev->t = r->last_t + v[3];
+		ev->dur = v[4];
+		r->last_t = ev->t;
+		return 1;
+	}
+	if ((kind == PG_REC_BCAST && comm_get_str(r, ev->group) < 0) ||
+	    comm_get(r, v, 5) < 0)
+		goto cut;
+	ev->tag = (int)zz_dec(v[0]);
+	ev->msgid = (uint32_t)v[1];
+	ev->len = (uint32_t)v[2];
+	ev->t = r->last_t + v[3];
+	ev->dur = v[4];
+	r->last_t = ev->t;
+	rc = comm_get_dests(r, ev);
+	if (rc == -1)
+		goto cut;
+	if (rc < 0) {
+		snprintf(err, errlen, "%s: corrupt: bad destination count at offset %zu",
+			 r->path, at);
+		return -1;
+	}
+	return 1;
+cut:
+	snprintf(err, errlen, "%s: truncated: record at offset %zu is cut off",
+		 r->path, at);
+	return -1;
 }
 
 int pg_comm_next(struct pg_comm_reader *r, struct pg_event *ev, char *err,
@@ -334,6 +476,8 @@ int pg_comm_next(struct pg_comm_reader *r, struct pg_event *ev, char *err,
 		r->last_t = ev->t;
 		return 1;
 	}
+	if (kind == PG_REC_GROUP || kind == PG_REC_MCAST || kind == PG_REC_BCAST)
+		return comm_next_long(r, ev, kind, at, err, errlen);
 	if (kind < PG_REC_SEND || kind > PG_REC_LAST) {
 		snprintf(err, errlen, "%s: corrupt: unknown record kind %d at offset %zu",
 			 r->path, kind, at);
@@ -357,6 +501,9 @@ cut:
 
 void pg_comm_free(struct pg_comm_reader *r)
 {
+	free(r->dests);
+	r->dests = NULL;
+	r->dests_cap = 0;
 	free(r->data);
 	r->data = NULL;
 	r->size = 0;
@@ -374,18 +521,57 @@ const char *pg_rec_kind_name(int kind)
 {
 	static const char *const names[] = {
 		"?", "send", "recv", "nrecv", "trecv", "spawn", "end", "probe",
-		"pollfail"
+		"pollfail", "mcast", "bcast", "psend", "precv", "group"
 	};
 
 	return kind >= 1 && kind <= PG_REC_LAST ? names[kind] : "?";
 }
 
+const char *pg_group_op_name(int op)
+{
+	static const char *const names[] = {
+		"?", "joingroup", "lvgroup", "gettid", "getinst", "gsize",
+		"barrier"
+	};
+
+	return op >= 1 && op <= PG_GROUP_LAST ? names[op] : "?";
+}
+
+/* Writes " to=[A B ...]" for the destinations of EV into BUF (N bytes). */
+static void describe_dests(const struct pg_event *ev, char *buf, size_t n)
+{
+	size_t k = (size_t)snprintf(buf, n, " to=[");
+
+	for (int i = 0; i < ev->ndest && k < n; i++)
+		k += (size_t)snprintf(buf + k, n - k, "%s%d", i ? " " : "",
+				      ev->dests[i]);
+	if (k < n)
+		snprintf(buf + k, n - k, "]");
+}
+
 void pg_event_describe(const struct pg_event *ev, char *buf, size_t n)
 {
+	char d[160], from[32];
+
 	switch (ev->kind) {
 	case PG_REC_SEND:
-		snprintf(buf, n, "send to=%d tag=%d msg=%u", ev->peer, ev->tag,
+	case PG_REC_PSEND:
+		snprintf(buf, n, "%s to=%d tag=%d msg=%u",
+			 ev->kind == PG_REC_SEND ? "send" : "pvm_psend",
+			 ev->peer, ev->tag, ev->msgid);
+		break;
+	case PG_REC_MCAST:
+	case PG_REC_BCAST:
+		describe_dests(ev, d, sizeof(d));
+		snprintf(buf, n, "pvm_%s%s%s%s tag=%d msg=%u",
+			 pg_rec_kind_name(ev->kind),
+			 ev->kind == PG_REC_BCAST ? " group=" : "",
+			 ev->kind == PG_REC_BCAST ? ev->group : "", d, ev->tag,
 			 ev->msgid);
+		break;
+	case PG_REC_GROUP:
+		snprintf(buf, n, "pvm_%s(\"%s\", %d) = %d",
+			 pg_group_op_name(ev->op), ev->group, ev->arg, ev->result);
 		break;
 	case PG_REC_SPAWN:
 		snprintf(buf, n, "spawn #%u", ev->msgid);
@@ -399,7 +585,13 @@ void pg_event_describe(const struct pg_event *ev, char *buf, size_t n)
 		snprintf(buf, n, "%u failed polls", ev->count);
 		break;
 	default:
-		snprintf(buf, n, "pvm_%s from=%d msg=%u tag=%d",
-			 pg_rec_kind_name(ev->kind), ev->peer, ev->msgid, ev->tag);
+		if (ev->peer == PG_PEER_FOREIGN)
+			snprintf(from, sizeof(from), "a task outside the run");
+		else if (ev->peer == PG_PEER_SYSTEM)
+			snprintf(from, sizeof(from), "pvmd");
+		else
+			snprintf(from, sizeof(from), "%d", ev->peer);
+		snprintf(buf, n, "pvm_%s from=%s msg=%u tag=%d",
+			 pg_rec_kind_name(ev->kind), from, ev->msgid, ev->tag);
 	}
 }

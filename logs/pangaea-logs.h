@@ -19,10 +19,12 @@
 #include <stdint.h>
 
 #define PG_COMM_MAGIC "PGACOMM\n"
-#define PG_COMM_VERSION 1
+#define PG_COMM_VERSION 2
 #define PG_EXEC_VERSION 1
 #define PG_HOST_MAX 256
 #define PG_PATH_MAX 4096
+#define PG_GROUP_MAX 256
+#define PG_SELECT_MAX 1024
 
 /* Record kinds of the communication log (one byte each; 0 ends the log). */
 enum pg_rec_kind {
@@ -33,9 +35,34 @@ enum pg_rec_kind {
 	PG_REC_SPAWN = 5, /* pvm_spawn (details in the exec log) */
 	PG_REC_END = 6,   /* the task ended (how, value) */
 	PG_REC_PROBE = 7, /* successful pvm_probe (the message it saw) */
-	PG_REC_POLLFAIL = 8 /* COUNT failed pvm_nrecv/pvm_trecv/pvm_probe calls */
+	PG_REC_POLLFAIL = 8, /* COUNT failed pvm_nrecv/pvm_trecv/pvm_probe calls */
+	PG_REC_MCAST = 9,  /* pvm_mcast: one message id, NDEST destinations */
+	PG_REC_BCAST = 10, /* pvm_bcast to GROUP: its members when it was sent */
+	PG_REC_PSEND = 11, /* pvm_psend (fields as a send) */
+	PG_REC_PRECV = 12, /* successful pvm_precv (fields as a receive) */
+	PG_REC_GROUP = 13  /* a group call: OP on GROUP with ARG gave RESULT */
 };
-#define PG_REC_LAST PG_REC_POLLFAIL
+#define PG_REC_LAST PG_REC_GROUP
+
+/* Group calls (PG_REC_GROUP's op). */
+enum pg_group_op {
+	PG_GROUP_JOIN = 1,    /* pvm_joingroup: result = instance */
+	PG_GROUP_LEAVE = 2,   /* pvm_lvgroup: result = PVM status */
+	PG_GROUP_GETTID = 3,  /* pvm_gettid: arg = instance, result = ltid
+				 (or a negative PVM error) */
+	PG_GROUP_GETINST = 4, /* pvm_getinst: arg = ltid, result = instance */
+	PG_GROUP_GSIZE = 5,   /* pvm_gsize: result = size */
+	PG_GROUP_BARRIER = 6  /* pvm_barrier: arg = count, result = status */
+};
+#define PG_GROUP_LAST PG_GROUP_BARRIER
+
+/* Senders of messages that carry no Pangaea message id (a receive's peer). */
+#define PG_PEER_FOREIGN (-1) /* a task outside the run (uninstrumented) */
+#define PG_PEER_SYSTEM (-2)  /* a pvmd: pvm_notify messages and the like */
+
+/* Header flags. */
+#define PG_COMM_LOOSE_POLLS 1u /* polls replayed as in the paper (outcomes
+				  not logged); off = exact poll replay */
 
 /* One event of a communication log. */
 struct pg_event {
@@ -49,6 +76,13 @@ struct pg_event {
 	int how;          /* end: enum pg_end_how */
 	int value;        /* end: exit status or signal number */
 	uint32_t count;   /* pollfail: failed polls in a row */
+	int op;           /* group: enum pg_group_op */
+	int arg;          /* group: instance, ltid or count (see the op) */
+	int result;       /* group: what the call returned (gettid: an ltid) */
+	int ndest;        /* mcast, bcast: number of destinations */
+	int *dests;       /* mcast, bcast: their ltids (a reader's buffer,
+			     valid until the next pg_comm_next) */
+	char group[PG_GROUP_MAX]; /* bcast, group: the group's name */
 };
 
 /* The fixed header of a communication log. */
@@ -62,6 +96,8 @@ struct pg_comm_header {
 	uint64_t start_mono_ns;  /* CLOCK_MONOTONIC at pangaea_init */
 	char host[PG_HOST_MAX];
 	char program[PG_PATH_MAX];
+	uint32_t flags;          /* PG_COMM_* */
+	char select[PG_SELECT_MAX]; /* the -select of the run, "" = all */
 };
 
 /* Appends events to a communication log through a shared mapping. */
@@ -80,6 +116,8 @@ struct pg_comm_reader {
 	size_t pos;      /* offset of the next record */
 	uint64_t last_t;
 	int ended;       /* an end record or the zero tail was reached */
+	int *dests;      /* destinations of the last mcast/bcast read */
+	int dests_cap;
 	struct pg_comm_header hdr;
 	char path[PG_PATH_MAX];
 };
@@ -152,6 +190,8 @@ int pg_log_path(char *buf, size_t n, const char *dir, int ltid,
 void pg_event_describe(const struct pg_event *ev, char *buf, size_t n);
 /* Name of a record kind ("send", "recv", ...). */
 const char *pg_rec_kind_name(int kind);
+/* Name of the PVM call of a group op ("joingroup", "gettid", ...). */
+const char *pg_group_op_name(int op);
 
 /* verify.c: comparing two runs. */
 /*

@@ -35,8 +35,25 @@ static void dump_event(long n, const struct pg_event *ev,
 	printf("  #%ld ", n);
 	switch (ev->kind) {
 	case PG_REC_SEND:
-		printf("send to=%d tag=%d msg=%u len=%u t=%.6f\n", ev->peer,
-		       ev->tag, ev->msgid, ev->len, t);
+	case PG_REC_PSEND:
+		printf("%s to=%d tag=%d msg=%u len=%u t=%.6f\n",
+		       pg_rec_kind_name(ev->kind), ev->peer, ev->tag, ev->msgid,
+		       ev->len, t);
+		break;
+	case PG_REC_MCAST:
+	case PG_REC_BCAST:
+		printf("%s", pg_rec_kind_name(ev->kind));
+		if (ev->kind == PG_REC_BCAST)
+			printf(" group=\"%s\"", ev->group);
+		printf(" to=[");
+		for (int i = 0; i < ev->ndest; i++)
+			printf("%s%d", i ? " " : "", ev->dests[i]);
+		printf("] tag=%d msg=%u len=%u t=%.6f\n", ev->tag, ev->msgid,
+		       ev->len, t);
+		break;
+	case PG_REC_GROUP:
+		printf("group %s(\"%s\", %d) = %d t=%.6f\n",
+		       pg_group_op_name(ev->op), ev->group, ev->arg, ev->result, t);
 		break;
 	case PG_REC_SPAWN:
 		printf("spawn #%u started=%u", ev->msgid, ev->len);
@@ -85,9 +102,11 @@ static int dump_task(const char *dir, int ltid)
 		pg_exec_free(&x);
 		return -1;
 	}
-	printf("task %d %s %s (tid t%x, parent %d, %s)\n", ltid, r.hdr.program,
-	       r.hdr.host, (unsigned)r.hdr.tid, r.hdr.parent_ltid,
-	       r.hdr.mode == 2 ? "replay" : "record");
+	printf("task %d %s %s (tid t%x, parent %d, %s, %s polls%s%s)\n", ltid,
+	       r.hdr.program, r.hdr.host, (unsigned)r.hdr.tid,
+	       r.hdr.parent_ltid, r.hdr.mode == 2 ? "replay" : "record",
+	       r.hdr.flags & PG_COMM_LOOSE_POLLS ? "loose" : "exact",
+	       r.hdr.select[0] ? ", selection " : "", r.hdr.select);
 	while ((rc = pg_comm_next(&r, &ev, err, sizeof(err))) > 0)
 		dump_event(++n, &ev, &x);
 	if (rc == 0 && ev.kind != PG_REC_END)

@@ -111,7 +111,8 @@ static void fill_header(struct pg_comm_header *h, int ltid)
 /* Length of the encoded header of H (the file format: u16-prefixed strings). */
 static size_t header_len(const struct pg_comm_header *h)
 {
-	return FIXED_HEADER + 2 + strlen(h->host) + 2 + strlen(h->program);
+	return FIXED_HEADER + 2 + strlen(h->host) + 2 + strlen(h->program) +
+	       4 + 2 + strlen(h->select);
 }
 
 /*
@@ -325,6 +326,66 @@ START_TEST(test_end_values)
 		pg_comm_close(&w);
 		assert_log_holds(path, &e, 1);
 	}
+}
+END_TEST
+
+/* Group, mcast and bcast records (version 2) round-trip with their strings
+ * and destination lists, and header flags and selection come back. */
+START_TEST(test_collective_round_trip)
+{
+	int d1[] = { 1001, 1002, 1003 }, d2[300];
+	struct pg_event in[] = {
+		{ .kind = PG_REC_GROUP, .op = PG_GROUP_JOIN, .arg = 0,
+		  .result = 2, .group = "ring", .t = 10, .dur = 5 },
+		{ .kind = PG_REC_MCAST, .tag = 7, .msgid = 3, .len = 40,
+		  .ndest = 3, .dests = d1, .t = 20, .dur = 6 },
+		{ .kind = PG_REC_BCAST, .tag = -1, .msgid = 4, .len = 0,
+		  .ndest = 300, .dests = d2, .group = "all the workers",
+		  .t = 30, .dur = 7 },
+		{ .kind = PG_REC_GROUP, .op = PG_GROUP_GETTID, .arg = 5,
+		  .result = -19, .group = "", .t = 40, .dur = 8 },
+		{ .kind = PG_REC_PRECV, .peer = PG_PEER_SYSTEM, .tag = 9,
+		  .len = 12, .t = 50, .dur = 9 },
+	};
+	struct pg_comm_header h;
+	struct pg_comm_writer w;
+	struct pg_comm_reader r;
+	struct pg_event ev;
+	char path[PATH_MAX], err[512] = "";
+
+	for (int i = 0; i < 300; i++)
+		d2[i] = i * 1000 + 1;
+	fill_header(&h, 1);
+	h.flags = PG_COMM_LOOSE_POLLS;
+	snprintf(h.select, sizeof(h.select), "tag=5,7");
+	in_dir(path, sizeof(path), "coll.comm");
+	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
+		      err);
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+		ck_assert_int_eq(pg_comm_append(&w, &in[i]), 0);
+	pg_comm_close(&w);
+	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(r.hdr.flags, PG_COMM_LOOSE_POLLS);
+	ck_assert_str_eq(r.hdr.select, "tag=5,7");
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), 1);
+		ck_assert_int_eq(ev.kind, in[i].kind);
+		ck_assert_int_eq(ev.op, in[i].op);
+		ck_assert_int_eq(ev.arg, in[i].arg);
+		ck_assert_int_eq(ev.result, in[i].result);
+		ck_assert_int_eq(ev.peer, in[i].peer);
+		ck_assert_int_eq(ev.tag, in[i].tag);
+		ck_assert_uint_eq(ev.msgid, in[i].msgid);
+		ck_assert_uint_eq(ev.len, in[i].len);
+		ck_assert_uint_eq(ev.t, in[i].t);
+		ck_assert_uint_eq(ev.dur, in[i].dur);
+		ck_assert_str_eq(ev.group, in[i].group);
+		ck_assert_int_eq(ev.ndest, in[i].ndest);
+		for (int k = 0; k < ev.ndest; k++)
+			ck_assert_int_eq(ev.dests[k], in[i].dests[k]);
+	}
+	ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), 0);
+	pg_comm_free(&r);
 }
 END_TEST
 
@@ -768,6 +829,7 @@ static Suite *commlog_suite(void)
 	tcase_add_test(rw, test_all_kinds_round_trip);
 	tcase_add_test(rw, test_end_values);
 	tcase_add_test(rw, test_byte_layout);
+	tcase_add_test(rw, test_collective_round_trip);
 	tcase_add_test(rw, test_time_deltas);
 	tcase_add_test(rw, test_append_after_close);
 	tcase_add_test(rw, test_names_and_paths);
