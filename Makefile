@@ -23,10 +23,12 @@ SANFLAGS := -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-poi
 endif
 CPPFLAGS += -D_GNU_SOURCE -Ipangaea_lib -Ilogs
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(SANFLAGS) $(CPPFLAGS) -MMD -MP
-LDLIBS_PVM := -lpvm3 -lm
+LDLIBS_PVM := -lgpvm3 -lpvm3 -lm
+LDLIBS_TRACE := -lsqlite3 $(shell pkg-config --libs otf2 2>/dev/null || echo -lopen-trace-format2) -lm
 LDFLAGS += $(SANFLAGS)
 
-LIB_SRC := $(wildcard pangaea_lib/*.c) logs/commlog.c logs/execlog.c logs/verify.c
+LIB_SRC := $(wildcard pangaea_lib/*.c) logs/commlog.c logs/execlog.c logs/verify.c \
+           logs/strbuf.c
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
 LIB := $(B)/lib/libpangaea.a
 
@@ -37,9 +39,12 @@ EXAMPLES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard examples/*/*.c)))))
 TEST_PROGS := ctxcheck killme
 CHECK_SUITES := $(patsubst tests/%.c,%,$(wildcard tests/check_*.c))
 
-BINS := $(B)/bin/pangaea $(B)/bin/pangaea-coord $(B)/bin/pangaea-trace
+BINS := $(B)/bin/pangaea $(B)/bin/pangaea-coord $(B)/bin/pangaea-trace \
+        $(B)/bin/pangaea-view
 EXAMPLE_BINS := $(EXAMPLES:%=$(B)/examples/%)
 TEST_BINS := $(TEST_PROGS:%=$(B)/tests/%) $(CHECK_SUITES:%=$(B)/tests/%)
+BENCH_PROGS := $(filter-out benchlib report,$(patsubst bench/%.c,%,$(wildcard bench/*.c)))
+BENCH_BINS := $(BENCH_PROGS:%=$(B)/bench/%) $(B)/bench/report
 
 .PHONY: all check unit scenario demo deps install clean bench
 all: $(BINS) $(EXAMPLE_BINS) $(B)/lib/pkgconfig/pangaea.pc
@@ -62,7 +67,25 @@ $(B)/bin/pangaea-coord: $(COORD_SRC:%.c=$(B)/obj/%.o) $(LIB)
 
 $(B)/bin/pangaea-trace: $(TRACE_SRC:%.c=$(B)/obj/%.o) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_TRACE)
+
+# pangaea-view: C + Tk; its Tcl files are compiled in as one C string.
+VIEW_SRC := $(wildcard xview/*.c)
+VIEW_CFLAGS := $(shell pkg-config --cflags tk 2>/dev/null || echo -I/usr/include/tcl8.6)
+$(B)/obj/xview/%.o: CPPFLAGS += $(VIEW_CFLAGS)
+VIEW_TCL := xview/view.tcl xview/spawn.tcl xview/start.tcl
+$(B)/obj/xview/view-tcl.c: $(VIEW_TCL)
+	@mkdir -p $(dir $@)
+	{ echo '/* made from $(VIEW_TCL) by the Makefile: do not edit */'; \
+	  echo 'const char view_tcl_source[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' \
+	      -e 's/^/"/' -e 's/$$/\\n"/' $^; echo ';'; } > $@
+$(B)/obj/xview/view-tcl.o: $(B)/obj/xview/view-tcl.c
+	$(CC) $(ALL_CFLAGS) -Ixview -c $< -o $@
+$(B)/bin/pangaea-view: $(VIEW_SRC:%.c=$(B)/obj/%.o) $(B)/obj/xview/view-tcl.o \
+		      $(B)/obj/logs/tracedb-schema.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -ltk8.6 -ltcl8.6 -lsqlite3
 
 # One rule per example: build/examples/NAME from examples/NAME/*.c.
 define example_rule
@@ -72,13 +95,32 @@ $(B)/examples/$(1): $$(patsubst %.c,$(B)/obj/%.o,$$(wildcard examples/$(1)/*.c))
 endef
 $(foreach e,$(EXAMPLES),$(eval $(call example_rule,$(e))))
 
-$(B)/tests/check_%: $(B)/obj/tests/check_%.o $(LIB) $(B)/obj/coordinator/registry.o
+# Check suites share tests/checkutil.c (temporary folders, runner).
+$(B)/tests/check_%: $(B)/obj/tests/check_%.o $(B)/obj/tests/checkutil.o $(LIB) \
+		    $(B)/obj/coordinator/registry.o
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_PVM)
+
+# The trace database suite also links the importer and SQLite.
+TRACEDB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard logs/tracedb*.c))
+$(B)/tests/check_tracedb: $(B)/obj/tests/check_tracedb.o \
+		$(B)/obj/tests/checkutil.o $(TRACEDB_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_TRACE)
 
 $(B)/tests/%: $(B)/obj/tests/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_PVM)
+
+# Benchmarks (bench/run.sh): each bench/NAME.c with the shared helpers.
+$(B)/bench/report: $(B)/obj/bench/report.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm
+
+$(B)/bench/%: $(B)/obj/bench/%.o $(B)/obj/bench/benchlib.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_PVM)
+.SECONDARY: $(BENCH_PROGS:%=$(B)/obj/bench/%.o) $(B)/obj/bench/benchlib.o
 
 $(B)/lib/pkgconfig/pangaea.pc: pangaea.pc.in Makefile
 	@mkdir -p $(dir $@)
@@ -90,11 +132,11 @@ deps:
 unit: $(TEST_BINS)
 	@bash tests/run-unit.sh $(B)
 
-scenario: all $(TEST_BINS)
+scenario: all $(TEST_BINS) $(BENCH_BINS)
 	@bash tests/run-scenarios.sh $(B)
 
 check: deps
-	@$(MAKE) --no-print-directory all $(TEST_BINS)
+	@$(MAKE) --no-print-directory all $(TEST_BINS) $(BENCH_BINS)
 	@bash tests/run-all.sh $(B)
 
 demo: deps
@@ -102,7 +144,7 @@ demo: deps
 	@bash scripts/demo.sh $(B)
 
 bench: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all $(BENCH_BINS)
 	@bash bench/run.sh $(B)
 
 install: all
@@ -111,7 +153,10 @@ install: all
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 pangaea_lib/pangaea.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 $(B)/lib/pkgconfig/pangaea.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+# (the .pc names the PREFIX of this install, not the one of the build)
+	sed -e 's|@PREFIX@|$(PREFIX)|g' pangaea.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/pangaea.pc
+	chmod 644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/pangaea.pc
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
 clean:

@@ -47,4 +47,13 @@ int coord_registry_wait(struct coord_registry *r, int requester, int ltid);
 int coord_registry_take_waiters(struct coord_registry *r, int ltid, int *out,
 				int max);
 
+/* viewers.c: live viewers (only when PANGAEA_LIVE names a socket). */
+struct event_base;
+/* Listens on PANGAEA_LIVE's socket if it is set; 0, or -1 (said why). */
+int coord_viewers_init(struct event_base *base);
+/* Relays the PG_TAG_EVENTS batch from SRC in the receive buffer. */
+void coord_viewers_batch(int src);
+/* At the end: waits a little for a first viewer, flushes, closes. */
+void coord_viewers_finish(void);
+
 #endif /* PANGAEA_COORD_H */

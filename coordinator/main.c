@@ -92,6 +92,9 @@ static void dispatch(struct coord *c, int tag, int src)
 		pvm_upkint(v, 1, 1);
 		reply(src, PG_TAG_ANSWER, coord_registry_ltid(&c->reg, v[0]));
 		break;
+	case PG_TAG_EVENTS:
+		coord_viewers_batch(src);
+		break;
 	case PG_TAG_LTID2TID:
 		pvm_upkint(v, 1, 1);
 		tid = coord_registry_tid(&c->reg, v[0]);
@@ -181,7 +184,9 @@ int main(void)
 		pvm_exit();
 		return 1;
 	}
+	coord_viewers_init(c.base); /* a failure is said; the run goes on */
 	event_base_dispatch(c.base);
+	coord_viewers_finish();
 	coord_registry_free(&c.reg);
 	event_free(c.readable);
 	event_free(c.tick);

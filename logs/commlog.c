@@ -549,6 +549,16 @@ static void describe_dests(const struct pg_event *ev, char *buf, size_t n)
 		snprintf(buf + k, n - k, "]");
 }
 
+int pg_event_same_dests(const struct pg_event *a, const struct pg_event *b)
+{
+	if (a->ndest != b->ndest)
+		return 0;
+	for (int i = 0; i < a->ndest; i++)
+		if (a->dests[i] != b->dests[i])
+			return 0;
+	return 1;
+}
+
 void pg_event_describe(const struct pg_event *ev, char *buf, size_t n)
 {
 	char d[160], from[32];

@@ -10,7 +10,6 @@
 #include "pangaea-logs.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -18,68 +17,26 @@
 #include <string.h>
 #include <unistd.h>
 
-
-/* A growing output string. */
-struct sbuf {
-	char *p;
-	size_t len, cap;
-};
-
-/* Appends N bytes of S to B; 0 or -1 on allocation failure. */
-static int sb_add(struct sbuf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = (b->len + n + 1) * 2;
-		char *p = realloc(b->p, cap);
-
-		if (!p)
-			return -1;
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-	return 0;
-}
-
-/* Appends printf-style text to B. */
-static int sb_printf(struct sbuf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static int sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-	char tmp[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(tmp))
-		return -1;
-	return sb_add(b, tmp, (size_t)n);
-}
-
 /* Appends S to B as a double-quoted string with C escapes. */
-static int sb_quote(struct sbuf *b, const char *s)
+static int exec_quote(struct pg_strbuf *b, const char *s)
 {
-	int rc = sb_add(b, "\"", 1);
+	int rc = pg_strbuf_add(b, "\"", 1);
 
 	for (; *s && rc == 0; s++) {
 		unsigned char c = (unsigned char)*s;
 
 		if (c == '"' || c == '\\')
-			rc = sb_printf(b, "\\%c", c);
+			rc = pg_strbuf_printf(b, "\\%c", c);
 		else if (c == '\n')
-			rc = sb_add(b, "\\n", 2);
+			rc = pg_strbuf_add(b, "\\n", 2);
 		else if (c == '\t')
-			rc = sb_add(b, "\\t", 2);
+			rc = pg_strbuf_add(b, "\\t", 2);
 		else if (c < 0x20 || c == 0x7f)
-			rc = sb_printf(b, "\\x%02x", c);
+			rc = pg_strbuf_printf(b, "\\x%02x", c);
 		else
-			rc = sb_add(b, (const char *)&c, 1);
+			rc = pg_strbuf_add(b, (const char *)&c, 1);
 	}
-	return rc ? rc : sb_add(b, "\"", 1);
+	return rc ? rc : pg_strbuf_add(b, "\"", 1);
 }
 
 int pg_exec_create(const char *path, int ltid, char *err, size_t errlen)
@@ -109,40 +66,40 @@ int pg_exec_create(const char *path, int ltid, char *err, size_t errlen)
 }
 
 /* Formats REC as one line (with newline) into B. */
-static int exec_format(struct sbuf *b, const struct pg_spawn_rec *rec)
+static int exec_format(struct pg_strbuf *b, const struct pg_spawn_rec *rec)
 {
-	int rc = sb_printf(b, "spawn %d file=", rec->seq);
+	int rc = pg_strbuf_printf(b, "spawn %d file=", rec->seq);
 
-	rc |= sb_quote(b, rec->file);
-	rc |= sb_printf(b, " flags=%d where=", rec->flags);
-	rc |= sb_quote(b, rec->where);
-	rc |= sb_printf(b, " ntask=%d started=%d argv=[", rec->ntask,
-			rec->started);
+	rc |= exec_quote(b, rec->file);
+	rc |= pg_strbuf_printf(b, " flags=%d where=", rec->flags);
+	rc |= exec_quote(b, rec->where);
+	rc |= pg_strbuf_printf(b, " ntask=%d started=%d argv=[",
+			       rec->ntask, rec->started);
 	for (int i = 0; i < rec->argc; i++) {
-		rc |= i ? sb_add(b, " ", 1) : 0;
-		rc |= sb_quote(b, rec->argv[i]);
+		rc |= i ? pg_strbuf_add(b, " ", 1) : 0;
+		rc |= exec_quote(b, rec->argv[i]);
 	}
-	rc |= sb_add(b, "] tasks=[", 9);
+	rc |= pg_strbuf_add(b, "] tasks=[", 9);
 	for (int i = 0; i < rec->ntask; i++) {
 		const struct pg_spawn_slot *s = &rec->slots[i];
 
-		rc |= i ? sb_add(b, " ", 1) : 0;
+		rc |= i ? pg_strbuf_add(b, " ", 1) : 0;
 		if (s->ltid > 0)
-			rc |= sb_printf(b, "%d@%s", s->ltid, s->host);
+			rc |= pg_strbuf_printf(b, "%d@%s", s->ltid, s->host);
 		else
-			rc |= sb_printf(b, "!%d", s->err);
+			rc |= pg_strbuf_printf(b, "!%d", s->err);
 	}
-	return rc | sb_add(b, "]\n", 2);
+	return rc | pg_strbuf_add(b, "]\n", 2);
 }
 
 int pg_exec_append(int fd, const struct pg_spawn_rec *rec)
 {
-	struct sbuf b = { 0 };
+	struct pg_strbuf b = { 0 };
 	int rc = exec_format(&b, rec);
 
 	if (rc == 0 && write(fd, b.p, b.len) != (ssize_t)b.len)
 		rc = -1;
-	free(b.p);
+	pg_strbuf_free(&b);
 	return rc;
 }
 

@@ -186,12 +186,30 @@ void pg_spawn_rec_free(struct pg_spawn_rec *rec);
 /* Path of a task's log: DIR/task-LTID.SUFFIX into BUF; 0 or -1 if too long. */
 int pg_log_path(char *buf, size_t n, const char *dir, int ltid,
 		const char *suffix);
+/* Whether A and B have the same destination list (pvm_mcast/pvm_bcast:
+ * the same tasks in the same order); 1 or 0. */
+int pg_event_same_dests(const struct pg_event *a, const struct pg_event *b);
 /* Describes EV in words into BUF (for reports); times left out. */
 void pg_event_describe(const struct pg_event *ev, char *buf, size_t n);
 /* Name of a record kind ("send", "recv", ...). */
 const char *pg_rec_kind_name(int kind);
 /* Name of the PVM call of a group op ("joingroup", "gettid", ...). */
 const char *pg_group_op_name(int op);
+
+/* strbuf.c: a growable string; start from { 0 }, end with pg_strbuf_free. */
+struct pg_strbuf {
+	char *p;         /* the text, NUL-terminated; NULL until the first add */
+	size_t len, cap; /* bytes used (without the NUL), bytes allocated */
+};
+/* Appends N bytes of S to B; 0, or -1 when out of memory (B unchanged). */
+int pg_strbuf_add(struct pg_strbuf *b, const char *s, size_t n);
+/* Appends printf-style text to B, however long; 0 or -1. */
+int pg_strbuf_printf(struct pg_strbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Empties B, keeping its memory. */
+void pg_strbuf_reset(struct pg_strbuf *b);
+/* Frees B's memory and leaves it empty ({ 0 }). */
+void pg_strbuf_free(struct pg_strbuf *b);
 
 /* verify.c: comparing two runs. */
 /*
@@ -202,6 +220,12 @@ const char *pg_group_op_name(int op);
  */
 int pg_verify_runs(const char *a, const char *b, long *nevents, int *ntasks,
 		   char *diff, size_t n);
+/*
+ * The ltids of DIR's task-LTID.SUFFIX files ("comm", "exec"), ascending,
+ * into *OUT (malloc'd, free it; NULL when none); their count, or -1 if
+ * DIR cannot be read or memory runs out.
+ */
+int pg_run_ltids(const char *dir, const char *suffix, int **out);
 /* Counts the tasks and events of the run in DIR; 0 or -1 (ERR says why). */
 int pg_run_count(const char *dir, long *nevents, int *ntasks, char *err,
 		 size_t n);

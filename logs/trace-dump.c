@@ -1,10 +1,12 @@
 /*
  * trace-dump.c: "pangaea-trace dump [-task LTID] LOGDIR" prints a run's
- * logs as text, task by task in ltid order, one event a line.
+ * logs as text, task by task in ltid order, one event a line;
+ * "dump --merged LOGDIR" prints every task's events in one list in time
+ * order (call entry), from the trace database.
  */
 #include "trace.h"
+#include "tracedb.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,13 +28,11 @@ static void dump_spawn(const struct pg_exec_log *x, unsigned seq)
 	}
 }
 
-/* Prints one event. */
-static void dump_event(long n, const struct pg_event *ev,
-		       const struct pg_exec_log *x)
+/* Prints one event without its number; T is its time in s, SPAWN says
+ * what a spawn started (from X, or the text SPAWN when X is NULL). */
+static void dump_body(const struct pg_event *ev, double t,
+		      const struct pg_exec_log *x, const char *spawn)
 {
-	double t = (double)ev->t / 1e9;
-
-	printf("  #%ld ", n);
 	switch (ev->kind) {
 	case PG_REC_SEND:
 	case PG_REC_PSEND:
@@ -57,7 +57,10 @@ static void dump_event(long n, const struct pg_event *ev,
 		break;
 	case PG_REC_SPAWN:
 		printf("spawn #%u started=%u", ev->msgid, ev->len);
-		dump_spawn(x, ev->msgid);
+		if (x)
+			dump_spawn(x, ev->msgid);
+		else if (spawn)
+			printf("%s", spawn);
 		printf(" t=%.6f\n", t);
 		break;
 	case PG_REC_POLLFAIL:
@@ -77,10 +80,106 @@ static void dump_event(long n, const struct pg_event *ev,
 			       ev->value, t);
 		break;
 	default:
+		if (ev->peer == PG_PEER_SYSTEM) {
+			printf("recv from=pvmd about=%d tag=%d len=%u via=pvm_%s "
+			       "t=%.6f\n", (int)ev->msgid - 1, ev->tag, ev->len,
+			       pg_rec_kind_name(ev->kind), t);
+			break;
+		}
 		printf("recv from=%d msg=%u tag=%d len=%u via=pvm_%s t=%.6f\n",
 		       ev->peer, ev->msgid, ev->tag, ev->len,
 		       pg_rec_kind_name(ev->kind), t);
 	}
+}
+
+/* Prints event number N of a task (the per-task dump's line). */
+static void dump_event(long n, const struct pg_event *ev,
+		       const struct pg_exec_log *x)
+{
+	printf("  #%ld ", n);
+	dump_body(ev, (double)ev->t / 1e9, x, NULL);
+}
+
+/* The record kind named NAME (0 if none). */
+static int kind_of(const char *name)
+{
+	for (int k = 1; k <= PG_REC_LAST; k++)
+		if (name && strcmp(name, pg_rec_kind_name(k)) == 0)
+			return k;
+	return 0;
+}
+
+/* Rebuilds the event of row S of the merged query into EV (DESTS: room
+ * for the destinations); the task's ltid and number into *LTID, *SEQ. */
+static void merged_event(sqlite3_stmt *s, struct pg_event *ev, int *dests,
+			 int ndest_max)
+{
+	const char *op = (const char *)sqlite3_column_text(s, 11);
+	const char *d = (const char *)sqlite3_column_text(s, 14);
+	const char *g = (const char *)sqlite3_column_text(s, 10);
+
+	memset(ev, 0, sizeof(*ev));
+	ev->kind = kind_of((const char *)sqlite3_column_text(s, 2));
+	ev->peer = sqlite3_column_int(s, 3);
+	ev->tag = sqlite3_column_int(s, 4);
+	ev->msgid = (uint32_t)sqlite3_column_int64(s, 5);
+	ev->len = (uint32_t)sqlite3_column_int64(s, 6);
+	ev->count = (uint32_t)sqlite3_column_int64(s, 9);
+	ev->arg = sqlite3_column_int(s, 12);
+	ev->result = ev->value = sqlite3_column_int(s, 13);
+	for (int h = 1; h <= 4; h++)
+		if (op && tdb_end_how_name(h) && strcmp(op, tdb_end_how_name(h)) == 0)
+			ev->how = h;
+	for (int o = 1; o <= PG_GROUP_LAST; o++)
+		if (op && strcmp(op, pg_group_op_name(o)) == 0)
+			ev->op = o;
+	snprintf(ev->group, sizeof(ev->group), "%s", g ? g : "");
+	ev->dests = dests;
+	for (char *e; d && *d && ev->ndest < ndest_max; d = e) {
+		dests[ev->ndest++] = (int)strtol(d, &e, 10);
+		if (e == d)
+			break;
+	}
+}
+
+/* Prints every event of the run in DIR in time order; 0 or 1. */
+static int dump_merged(const char *dir)
+{
+	char err[PG_PATH_MAX + 512], spawn[PG_PATH_MAX + 600];
+	static int dests[4096];
+	struct pg_event ev;
+	sqlite3_stmt *s = NULL;
+	sqlite3 *db;
+	int rc;
+
+	if (tdb_open(dir, &db, err, sizeof(err)) < 0) {
+		trace_error("%s", err);
+		return 1;
+	}
+	rc = sqlite3_prepare_v2(db,
+		"SELECT e.ltid, e.seq, e.kind, e.peer, e.tag, e.msgid, e.len,"
+		" e.t0 - (SELECT min(start_wall_ns) FROM tasks), e.t1, e.count,"
+		" e.grp, e.op, e.arg, e.result, e.dests, s.ntask, s.file,"
+		" s.children FROM events e LEFT JOIN spawns s ON e.kind = 'spawn'"
+		" AND s.ltid = e.ltid AND s.seq = e.msgid ORDER BY e.t0, e.id",
+		-1, &s, NULL);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		merged_event(s, &ev, dests, 4096);
+		snprintf(spawn, sizeof(spawn), " %d x %s -> %s",
+			 sqlite3_column_int(s, 15), sqlite3_column_text(s, 16),
+			 sqlite3_column_text(s, 17));
+		printf("task %d #%lld ", sqlite3_column_int(s, 0),
+		       (long long)sqlite3_column_int64(s, 1));
+		dump_body(&ev, (double)sqlite3_column_int64(s, 7) / 1e9, NULL,
+			  sqlite3_column_type(s, 16) == SQLITE_NULL ? "" : spawn);
+		rc = SQLITE_OK;
+	}
+	if (rc != SQLITE_DONE)
+		trace_error("cannot read the trace database: %s",
+			    sqlite3_errmsg(db));
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return rc != SQLITE_DONE;
 }
 
 /* Dumps task LTID of DIR; 0, or -1 if its log is unreadable. */
@@ -118,35 +217,22 @@ static int dump_task(const char *dir, int ltid)
 	return rc < 0 ? -1 : 0;
 }
 
-/* Compares ints for qsort. */
-static int cmp_int(const void *a, const void *b)
-{
-	return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
-}
-
 /* Dumps every task of DIR in ltid order; 0 or 1. */
 static int dump_all(const char *dir)
 {
-	int ltids[4096], n = 0, ltid, end, rc = 0;
-	struct dirent *e;
-	DIR *d = opendir(dir);
+	int *ltids, n = pg_run_ltids(dir, "comm", &ltids), rc = 0;
 
-	if (!d) {
+	if (n < 0) {
 		trace_error("cannot open log folder %s", dir);
 		return 1;
 	}
-	while ((e = readdir(d)) && n < 4096)
-		if (sscanf(e->d_name, "task-%d%n", &ltid, &end) == 1 &&
-		    strcmp(e->d_name + end, ".comm") == 0)
-			ltids[n++] = ltid;
-	closedir(d);
 	if (n == 0) {
 		trace_error("%s holds no task logs", dir);
 		return 1;
 	}
-	qsort(ltids, (size_t)n, sizeof(int), cmp_int);
 	for (int i = 0; i < n; i++)
 		rc |= dump_task(dir, ltids[i]) < 0;
+	free(ltids);
 	return rc;
 }
 
@@ -155,6 +241,8 @@ static int dump_run(int argc, char **argv)
 {
 	if (argc == 4 && strcmp(argv[1], "-task") == 0)
 		return dump_task(argv[3], atoi(argv[2])) < 0;
+	if (argc == 3 && strcmp(argv[1], "--merged") == 0)
+		return dump_merged(argv[2]);
 	if (argc == 2)
 		return dump_all(argv[1]);
 	trace_error("usage: pangaea-trace %s", trace_cmd_dump.usage);
@@ -162,5 +250,5 @@ static int dump_run(int argc, char **argv)
 }
 
 const struct trace_cmd trace_cmd_dump = {
-	"dump", "dump [-task LTID] LOGDIR", dump_run
+	"dump", "dump [-task LTID | --merged] LOGDIR", dump_run
 };

@@ -8,8 +8,12 @@
 #include <string.h>
 
 static const struct trace_cmd *const cmds[] = {
+	&trace_cmd_import,
 	&trace_cmd_dump,
+	&trace_cmd_stats,
 	&trace_cmd_verify,
+	&trace_cmd_export,
+	&trace_cmd_sql,
 };
 
 void trace_error(const char *fmt, ...)

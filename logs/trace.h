@@ -14,8 +14,12 @@ struct trace_cmd {
 	int (*run)(int argc, char **argv);
 };
 
+extern const struct trace_cmd trace_cmd_import;
 extern const struct trace_cmd trace_cmd_dump;
+extern const struct trace_cmd trace_cmd_stats;
 extern const struct trace_cmd trace_cmd_verify;
+extern const struct trace_cmd trace_cmd_export;
+extern const struct trace_cmd trace_cmd_sql;
 
 /* Prints "pangaea-trace: MESSAGE" on stderr. */
 void trace_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

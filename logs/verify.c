@@ -1,7 +1,8 @@
 /*
  * verify.c: comparing two runs of the same program event by event (a
- * recording and its replay), and counting a run's events.  Times are
- * ignored; everything that decides what the program saw is compared.
+ * recording and its replay), listing a run's tasks and counting its
+ * events.  Times are ignored; everything that decides what the program
+ * saw is compared.
  */
 #include "pangaea-logs.h"
 
@@ -10,32 +11,42 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Sorted ltids of the comm logs in DIR into *OUT; count or -1. */
-static int list_tasks(const char *dir, int **out)
+/* Compares ints for qsort. */
+static int cmp_ltid(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+int pg_run_ltids(const char *dir, const char *suffix, int **out)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	int n = 0, cap = 0, *v = NULL, ltid, end;
 
+	*out = NULL;
 	if (!d)
 		return -1;
 	while ((e = readdir(d))) {
 		if (sscanf(e->d_name, "task-%d%n", &ltid, &end) != 1 ||
-		    strcmp(e->d_name + end, ".comm") != 0)
+		    e->d_name[end] != '.' || strcmp(e->d_name + end + 1, suffix))
 			continue;
 		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			v = realloc(v, (size_t)cap * sizeof(int));
+			int *nv = realloc(v, (size_t)(cap = cap ? 2 * cap : 64) *
+						     sizeof(int));
+			if (!nv) {
+				free(v);
+				closedir(d);
+				return -1;
+			}
+			v = nv;
 		}
 		v[n++] = ltid;
 	}
 	closedir(d);
-	for (int i = 1; i < n; i++) /* insertion sort: runs are small */
-		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			int t = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
+	if (n > 1)
+		qsort(v, (size_t)n, sizeof(int), cmp_ltid);
 	*out = v;
 	return n;
 }
@@ -43,10 +54,12 @@ static int list_tasks(const char *dir, int **out)
 /* Whether two events are the same as far as the program could tell. */
 static int same_event(const struct pg_event *a, const struct pg_event *b)
 {
-	return a->kind == b->kind && a->peer == b->peer && a->tag == b->tag &&
+	return pg_event_same_dests(a, b) && a->kind == b->kind &&
+	       a->peer == b->peer && a->tag == b->tag &&
 	       a->msgid == b->msgid && a->len == b->len &&
 	       a->count == b->count && a->how == b->how &&
-	       a->value == b->value;
+	       a->value == b->value && a->op == b->op && a->arg == b->arg &&
+	       a->result == b->result && strcmp(a->group, b->group) == 0;
 }
 
 /* Opens DIR/task-LTID.comm into R; 0 or -1 with ERR filled. */
@@ -107,8 +120,8 @@ out_a:
 int pg_verify_runs(const char *a, const char *b, long *nevents, int *ntasks,
 		   char *diff, size_t n)
 {
-	int *ta = NULL, *tb = NULL, na = list_tasks(a, &ta),
-	    nb = list_tasks(b, &tb), rc = 0;
+	int *ta = NULL, *tb = NULL, na = pg_run_ltids(a, "comm", &ta),
+	    nb = pg_run_ltids(b, "comm", &tb), rc = 0;
 
 	*nevents = 0;
 	*ntasks = na;
@@ -136,7 +149,7 @@ int pg_verify_runs(const char *a, const char *b, long *nevents, int *ntasks,
 int pg_run_count(const char *dir, long *nevents, int *ntasks, char *err,
 		 size_t n)
 {
-	int *t = NULL, nt = list_tasks(dir, &t), rc = 0;
+	int *t = NULL, nt = pg_run_ltids(dir, "comm", &t), rc = 0;
 	struct pg_comm_reader r;
 	struct pg_event ev;
 

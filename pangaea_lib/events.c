@@ -21,6 +21,7 @@ void pg_delay(void)
 {
 	unsigned us;
 
+	pg_live_tick();
 	if (pg.delay_us <= 0)
 		return;
 	pg.rng = pg.rng * 1103515245u + 12345u;
@@ -42,6 +43,7 @@ void pg_log(struct pg_event *ev)
 	}
 	if (pg_comm_append(&pg.comm, ev) == 0)
 		pg.nevents++;
+	pg_live_event(ev);
 }
 
 void pg_log_recv(int kind, int bufid, uint64_t t0)
@@ -51,8 +53,9 @@ void pg_log_recv(int kind, int bufid, uint64_t t0)
 
 	if (pvm_getminfo(bufid, &mi) < 0)
 		return;
-	ev.peer = mi.wid ? pg_ltid_of(mi.src) : -1;
-	ev.msgid = (uint32_t)mi.wid;
+	ev.peer = pg_peer_of(&mi);
+	ev.msgid = ev.peer == PG_PEER_SYSTEM ? pg_system_ident(bufid)
+					     : (uint32_t)mi.wid;
 	ev.tag = mi.tag;
 	ev.len = (uint32_t)mi.len;
 	ev.dur = pg_now() - t0;
@@ -68,6 +71,8 @@ void pg_log_end(int how, int value)
 	pg.ended = 1;
 	ev.t = pg_now();
 	pg_log(&ev);
+	if (how == PG_END_EXIT)
+		pg_live_flush();
 	pg_comm_close(&pg.comm);
 	if (pg.exec_fd >= 0) {
 		close(pg.exec_fd);

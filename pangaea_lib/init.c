@@ -61,7 +61,8 @@ static int receive_handover(char *err, size_t errlen)
 	if (pg_chan_trecv(pg.parent_tid, PG_TAG_HANDOVER, 60) > 0 &&
 	    pvm_upkint(v, 6, 1) >= 0 &&
 	    pg_upkstr(pg.logdir, sizeof(pg.logdir)) >= 0 &&
-	    pg_upkstr(pg.replaydir, sizeof(pg.replaydir)) >= 0)
+	    pg_upkstr(pg.replaydir, sizeof(pg.replaydir)) >= 0 &&
+	    pg_upkstr(pg.select, sizeof(pg.select)) >= 0)
 		rc = 0;
 	pg_chan_leave(&saved);
 	if (rc < 0) {
@@ -76,6 +77,8 @@ static int receive_handover(char *err, size_t errlen)
 	pg.flags = v[4];
 	pg.delay_us = v[5];
 	pg.parent_ltid = pg.ltid / PG_LTID_FANOUT;
+	if (pg_select_parse(pg.select, &pg.sel, err, errlen) < 0)
+		return -1;
 	return 0;
 }
 
@@ -98,18 +101,17 @@ static int register_task(void)
 static int open_logs(char *err, size_t errlen)
 {
 	struct pg_comm_header h = { 0 };
-	struct timespec ts;
 	char path[PG_PATH_MAX];
 
-	clock_gettime(CLOCK_REALTIME, &ts);
 	h.ltid = pg.ltid;
 	h.tid = pg.mytid;
 	h.parent_ltid = pg.parent_ltid;
 	h.mode = (uint32_t)pg.mode;
-	h.start_wall_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	h.start_wall_ns = pg.start_wall; /* read with start_mono: one time base */
 	h.start_mono_ns = pg.start_mono;
 	snprintf(h.host, sizeof(h.host), "%s", pg.host);
 	snprintf(h.program, sizeof(h.program), "%s", pg.program);
+	snprintf(h.select, sizeof(h.select), "%s", pg.select);
 	if (pg_log_path(path, sizeof(path), pg.logdir, pg.ltid, "comm") < 0 ||
 	    pg_comm_create(&pg.comm, path, &h, err, errlen) < 0)
 		return -1;
@@ -127,6 +129,8 @@ int pg_state_open(char *err, size_t errlen)
 
 	if (!ctx || !*ctx)
 		return 0;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	pg.start_wall = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	pg.start_mono = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 	pg.ctx = atoi(ctx);
@@ -141,6 +145,7 @@ int pg_state_open(char *err, size_t errlen)
 	pg_host_of(pg.mytid, pg.host, sizeof(pg.host));
 	if (receive_handover(err, errlen) < 0)
 		return -1;
+	pg.task_selected = pg_select_task(&pg.sel, pg.ltid, pg.program);
 	pg.rng = (unsigned)pg.mytid ^ (unsigned)ts.tv_nsec;
 	pg_ids_add(&pg.ids, pg.mytid, pg.ltid);
 	pg_ids_add(&pg.ids, pg.parent_tid, pg.parent_ltid);

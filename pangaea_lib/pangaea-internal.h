@@ -43,6 +43,17 @@ struct pg_ids {
 	struct pg_imap by_ltid;
 };
 
+/* A run-time selection of what is logged (select.c). */
+#define PG_SELECT_INTS 64
+#define PG_SELECT_NAMES 8
+struct pg_select {
+	int active;               /* anything selected at all */
+	int ntags, tags[PG_SELECT_INTS];
+	int nltids, ltids[PG_SELECT_INTS];
+	int nprogs;
+	char progs[PG_SELECT_NAMES][64];
+};
+
 /* Everything one task knows about its run. */
 struct pg_state {
 	int mode;                 /* enum pangaea_mode */
@@ -58,8 +69,17 @@ struct pg_state {
 	int spawn_seq;            /* spawn calls so far */
 	uint32_t poll_fails;      /* failed polls not yet written */
 	uint64_t start_mono;      /* CLOCK_MONOTONIC at init, ns */
+	uint64_t start_wall;      /* CLOCK_REALTIME read with it, ns */
 	uint64_t nevents;         /* events logged */
 	int ended;
+	/* Task 0 (the launcher) handles its own divergence: pg_diverge calls
+	 * this with the report instead of ending the process; it must not
+	 * return (the launcher jumps back and stops the run). */
+	void (*diverge_hook)(const char *report);
+	int suspended;            /* PANGAEA_RECORD | PANGAEA_REPLAY bits */
+	int task_selected;        /* this task's events are logged at all */
+	struct pg_select sel;     /* the run's -select */
+	char select[PG_SELECT_MAX]; /* ... as text ("" = everything) */
 	char logdir[PG_PATH_MAX];
 	char replaydir[PG_PATH_MAX];
 	char program[PG_PATH_MAX];
@@ -127,6 +147,43 @@ void pg_log_recv(int kind, int bufid, uint64_t t0);
 /* Writes the end record (once) and closes the logs. */
 void pg_log_end(int how, int value);
 
+/* live.c: events for a live viewer (only when PANGAEA_LIVE is set). */
+/* Copies EV, just logged, into the batch for the coordinator. */
+void pg_live_event(const struct pg_event *ev);
+/* Sends the batch if the last one went long enough ago (wrapped calls). */
+void pg_live_tick(void);
+/* Sends the batch now (pangaea_exit; not from a signal handler). */
+void pg_live_flush(void);
+
+/* select.c */
+/* Parses a selection ("tag=5,7 ltid=1 program=racy"); 0, or -1 with ERR. */
+int pg_select_parse(const char *spec, struct pg_select *sel, char *err,
+		    size_t errlen);
+/* Writes SEL in its canonical text form into BUF. */
+void pg_select_format(const struct pg_select *sel, char *buf, size_t n);
+/* Whether the task LTID running PROGRAM is selected. */
+int pg_select_task(const struct pg_select *sel, int ltid, const char *program);
+/* Whether messages with TAG (a receive's filter, -1 = any) are selected. */
+int pg_select_tag(const struct pg_select *sel, int tag);
+/* Whether a send or receive with TAG is logged (record) or followed
+ * (replay) now: task selected, tag selected, not suspended. */
+int pg_logged(int tag);
+
+/* wrap.c */
+/* Peer of a received message: the sender's ltid, or PG_PEER_FOREIGN /
+ * PG_PEER_SYSTEM for messages without a Pangaea id. */
+int pg_peer_of(const struct pvmminfo *mi);
+/* Identifies a pvmd's message BUFID (a pvm_notify notice names a task in
+ * its first int): that task's ltid + 1, or 0.  Leaves BUFID rewound. */
+uint32_t pg_system_ident(int bufid);
+/* Calls PVM's own receive function of KIND (recv, nrecv, trecv, probe;
+ * precv receives as recv). */
+int pg_real_recv(int kind, int tid, int tag, struct timeval *tmout);
+/* Sends the active buffer as one message (one id) to the N tids, logging
+ * it as KIND (send, psend, mcast or bcast to GROUP); PVM's return. */
+int pg_send_logged(int kind, const int *tids, int n, int tag,
+		   const char *group);
+
 /* replay.c */
 /* Peeks at the next recorded event; 1, or 0 at the end of the log. */
 int pg_replay_peek(struct pg_event *ev);
@@ -138,6 +195,9 @@ void pg_diverge(const char *fmt, ...) __attribute__((format(printf, 1, 2), noret
 int pg_replay_recv(int kind, int tid, int tag);
 /* Opens the recorded logs of this task; 0 or -1 with a message. */
 int pg_replay_open(char *err, size_t errlen);
+/* A receive call of KIND outside replay control (suspended or not
+ * selected): messages already queued come first, then PVM's. */
+int pg_replay_free_recv(int kind, int tid, int tag, struct timeval *tmout);
 
 /* queue.c */
 /* Appends M; 0 or -1. */

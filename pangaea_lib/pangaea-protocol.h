@@ -15,18 +15,25 @@
 #ifndef PANGAEA_PROTOCOL_H
 #define PANGAEA_PROTOCOL_H
 
-#define PG_PROTOCOL_VERSION 1
+#define PG_PROTOCOL_VERSION 2
 
-/* Environment variables set by the launcher and exported to every task. */
+/* Environment variables of a run (the launcher exports CONTEXT and LIVE to
+ * every task). */
 #define PG_ENV_CONTEXT "PANGAEA_CONTEXT" /* decimal context number */
-#define PG_ENV_DELAY "PANGAEA_DELAY"     /* max injected delay, microseconds */
+#define PG_ENV_DELAY "PANGAEA_DELAY"     /* max injected delay, microseconds
+					    (read by the launcher; tasks get
+					    it in the handover) */
+#define PG_ENV_LIVE "PANGAEA_LIVE"       /* a viewer follows the run: the
+					    coordinator's Unix socket path
+					    (unset: no live events at all) */
 
 /*
  * Message tags (in Pangaea's context).  Layouts after the version int:
  *
  * PG_TAG_HANDOVER   parent -> child, right after pvm_spawn.
  *                   int ltid, int mode, int coord_tid, int launcher_tid,
- *                   int flags, int delay_us, str logdir, str replaydir
+ *                   int flags, int delay_us, str logdir, str replaydir,
+ *                   str selection (the run's -select, "" = all)
  *                   (replaydir is "" when recording; when replaying,
  *                   logdir is where the replay writes, replaydir the
  *                   recording it follows).
@@ -52,7 +59,15 @@
  *                   coordinator also asks PVM for it when the launcher exits)
  * PG_TAG_EXITED     PVM -> launcher: a task exited (pvm_notify; int tid,
  *                   no version: PVM writes it).
+ * PG_TAG_EVENTS     task -> coordinator, only when PANGAEA_LIVE is set: a
+ *                   batch of the task's logged events for live viewers.
+ *                   int ltid, int parent_ltid, str host, str program,
+ *                   int nints, then nints ints: per event PG_LIVE_FIELDS
+ *                   ints (kind, peer, tag, msgid, len, count, ndest,
+ *                   t0 wall ns high/low 32 bits, duration ns high/low)
+ *                   followed by its ndest destination ltids.
  */
+#define PG_LIVE_FIELDS 11
 enum pg_tag {
 	PG_TAG_HANDOVER = 0x50470001,
 	PG_TAG_HELLO,
@@ -65,7 +80,8 @@ enum pg_tag {
 	PG_TAG_DONE,
 	PG_TAG_DIVERGED,
 	PG_TAG_QUIT,
-	PG_TAG_EXITED
+	PG_TAG_EXITED,
+	PG_TAG_EVENTS
 };
 
 /* How a task ended (PG_TAG_DONE and the end record of its log). */

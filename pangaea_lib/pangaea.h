@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 /** Version of the library, as "MAJOR.MINOR.PATCH". */
-#define PANGAEA_VERSION "0.2.0"
+#define PANGAEA_VERSION "0.3.0"
 
 /** What a task does with its events (see pangaea_mode()). */
 enum pangaea_mode {
@@ -53,6 +53,24 @@ int pangaea_ltid(void);
 /** The mode this task runs in (enum pangaea_mode). */
 int pangaea_mode(void);
 
+/** What pangaea_suspend() and pangaea_resume() act on (a bit mask). */
+#define PANGAEA_RECORD 1 /**< writing events to the log */
+#define PANGAEA_REPLAY 2 /**< making events follow the log */
+
+/**
+ * Selective logging: stops recording (PANGAEA_RECORD) and/or replay
+ * control (PANGAEA_REPLAY) of this task's sends and receives until
+ * pangaea_resume() with the same bits.  Messages keep their Pangaea ids;
+ * spawns and group calls are always logged.  A program must suspend the
+ * same stretches in the recorded run and in its replays.  Returns the mask
+ * suspended before the call, or 0 in plain mode.
+ */
+int pangaea_suspend(int what);
+
+/** Ends what pangaea_suspend() started for the bits in @p what; returns
+ *  the mask suspended before the call. */
+int pangaea_resume(int what);
+
 /* Wrappers: same contracts as the PVM calls they stand for. */
 int pangaea_pvm_spawn(char *file, char **argv, int flags, char *where,
 		      int ntask, int *tids);
@@ -62,6 +80,18 @@ int pangaea_pvm_nrecv(int tid, int tag);
 int pangaea_pvm_trecv(int tid, int tag, struct timeval *tmout);
 int pangaea_pvm_probe(int tid, int tag);
 int pangaea_pvm_parent(void);
+int pangaea_pvm_mcast(int *tids, int ntask, int tag);
+int pangaea_pvm_psend(int tid, int tag, void *buf, int len, int datatype);
+int pangaea_pvm_precv(int tid, int tag, void *buf, int len, int datatype,
+		      int *rtid, int *rtag, int *rlen);
+/* Group wrappers (link with -lgpvm3, as for PVM's own group calls). */
+int pangaea_pvm_joingroup(char *group);
+int pangaea_pvm_lvgroup(char *group);
+int pangaea_pvm_gettid(char *group, int inst);
+int pangaea_pvm_getinst(char *group, int tid);
+int pangaea_pvm_gsize(char *group);
+int pangaea_pvm_barrier(char *group, int count);
+int pangaea_pvm_bcast(char *group, int tag);
 
 #ifndef PANGAEA_NO_WRAP
 #define pvm_spawn pangaea_pvm_spawn
@@ -71,6 +101,16 @@ int pangaea_pvm_parent(void);
 #define pvm_trecv pangaea_pvm_trecv
 #define pvm_probe pangaea_pvm_probe
 #define pvm_parent pangaea_pvm_parent
+#define pvm_mcast pangaea_pvm_mcast
+#define pvm_psend pangaea_pvm_psend
+#define pvm_precv pangaea_pvm_precv
+#define pvm_joingroup pangaea_pvm_joingroup
+#define pvm_lvgroup pangaea_pvm_lvgroup
+#define pvm_gettid pangaea_pvm_gettid
+#define pvm_getinst pangaea_pvm_getinst
+#define pvm_gsize pangaea_pvm_gsize
+#define pvm_barrier pangaea_pvm_barrier
+#define pvm_bcast pangaea_pvm_bcast
 #endif
 
 #ifdef __cplusplus

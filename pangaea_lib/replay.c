@@ -61,6 +61,10 @@ void pg_diverge(const char *fmt, ...)
 	snprintf(report, sizeof(report),
 		 "replay diverged: task %d (%s on %s), event %llu: %s", pg.ltid,
 		 pg.program, pg.host, (unsigned long long)pg.rindex + 1, what);
+	if (pg.diverge_hook) {
+		pg.diverge_hook(report);
+		_exit(3); /* not reached: the hook does not return */
+	}
 	pg_log_end(PG_END_DIVERGED, (int)(pg.rindex + 1));
 	pg_chan_enter(&saved);
 	if (pg_chan_initsend() < 0 || pvm_pkint(&pg.ltid, 1, 1) < 0 ||
@@ -92,8 +96,10 @@ static int filter_accepts(const struct pg_event *want, int tid, int tag)
 /* Whether message M is the one WANT names. */
 static int is_wanted(const struct pg_qmsg *m, const struct pg_event *want)
 {
-	if (want->peer < 0)
-		return m->src_ltid < 0 && m->tag == want->tag;
+	if (want->peer < 0) /* no id: the first of its class with the tag and,
+			       for a pvmd's notice, about the same task */
+		return m->src_ltid == want->peer && m->tag == want->tag &&
+		       m->msgid == want->msgid;
 	return m->src_ltid == want->peer && m->msgid == want->msgid;
 }
 
@@ -117,7 +123,9 @@ static int fetch(const struct pg_event *want)
 		m.src_tid = mi.src;
 		m.msgid = (uint32_t)mi.wid;
 		m.tag = mi.tag;
-		m.src_ltid = mi.wid ? pg_ltid_of(mi.src) : -1;
+		m.src_ltid = pg_peer_of(&mi);
+		if (m.src_ltid == PG_PEER_SYSTEM)
+			m.msgid = pg_system_ident(b);
 		if (pg_queue_push(&pg.queue, &m) < 0) {
 			b = PvmNoMem;
 			break;
@@ -187,4 +195,29 @@ int pg_replay_recv(int kind, int tid, int tag)
 	if (old > 0 && old != b)
 		pvm_freebuf(old);
 	return b;
+}
+
+/* Whether the queued message M passes the filter (TID, TAG). */
+static int filter_takes(const struct pg_qmsg *m, int tid, int tag)
+{
+	return (tid == -1 || m->src_tid == tid) && (tag == -1 || m->tag == tag);
+}
+
+int pg_replay_free_recv(int kind, int tid, int tag, struct timeval *tmout)
+{
+	int b, old;
+
+	for (int i = 0; i < pg.queue.n; i++) {
+		if (!filter_takes(&pg.queue.v[i], tid, tag))
+			continue;
+		b = pg.queue.v[i].bufid;
+		if (kind == PG_REC_PROBE)
+			return b;
+		pg_queue_remove(&pg.queue, i);
+		old = pvm_setrbuf(b);
+		if (old > 0 && old != b)
+			pvm_freebuf(old);
+		return b;
+	}
+	return pg_real_recv(kind, tid, tag, tmout);
 }

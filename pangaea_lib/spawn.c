@@ -36,6 +36,7 @@ int pg_handover(int tid, int ltid, int flags)
 		pvm_pkint(v, 6, 1);
 		pg_pkstr(pg.logdir);
 		pg_pkstr(pg.replaydir);
+		pg_pkstr(pg.select);
 		rc = pg_chan_send(tid, PG_TAG_HANDOVER);
 	}
 	pg_chan_leave(&saved);
@@ -211,7 +212,8 @@ int pangaea_pvm_spawn(char *file, char **argv, int flags, char *where,
 		return spawn_replay(file, argv, flags, ntask, tids, t0);
 	if (ntask > 0 && !ltids_left(ntask)) {
 		fprintf(stderr, "pangaea: task %d cannot spawn %d more tasks: "
-			"ltids allow 999 children a task and 4 levels\n",
+			"a task has at most 999 children, and its ltid times "
+			"1000 must stay below 2^31\n",
 			pg.ltid, ntask);
 		return PvmBadParam;
 	}

@@ -8,7 +8,8 @@
 set -eu
 
 packages="pvm pvm-dev libevent-dev libsqlite3-dev sqlite3 tcl-dev tk-dev
-check pkg-config xvfb x11-apps imagemagick make gcc"
+check pkg-config xvfb x11-apps imagemagick ghostscript make gcc
+libopen-trace-format2-dev otf2-tools"
 
 missing=""
 count=0

@@ -3,11 +3,11 @@
  * (logs/commlog.c): writer, reader, crash safety, refusals and size.
  */
 #include "pangaea-logs.h"
+#include "checkutil.h"
 
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdint.h>
@@ -20,61 +20,6 @@
 
 /* Bytes before the host string: magic, version, header length, 4 x i32, 2 x u64. */
 #define FIXED_HEADER 48
-
-static char base[PATH_MAX]; /* per test case, made and removed by the runner */
-static char dir[PATH_MAX];  /* per test, inside base */
-
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-/* Removes PATH and everything below it. */
-static void rm_rf(const char *path)
-{
-	if (path[0])
-		nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* Unchecked (runner process): the case's base folder, removed even if a test fails. */
-static void base_setup(void)
-{
-	snprintf(base, sizeof(base), "/tmp/check_commlog.XXXXXX");
-	if (!mkdtemp(base)) {
-		perror("mkdtemp");
-		exit(EXIT_FAILURE);
-	}
-}
-
-static void base_teardown(void)
-{
-	rm_rf(base);
-}
-
-/* Checked (each test): a fresh folder of its own. */
-static void setup(void)
-{
-	snprintf(dir, sizeof(dir), "%s/t.XXXXXX", base);
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-}
-
-static void teardown(void)
-{
-	rm_rf(dir);
-}
-
-/* DIR/NAME into BUF. */
-static const char *in_dir(char *buf, size_t n, const char *name)
-{
-	int k = snprintf(buf, n, "%s/%s", dir, name);
-
-	ck_assert(k > 0 && (size_t)k < n);
-	return buf;
-}
 
 static off_t file_size(const char *path)
 {
@@ -196,7 +141,7 @@ START_TEST(test_header_round_trip)
 	h.start_mono_ns = 0x0123456789abcdefULL;
 	snprintf(h.host, sizeof(h.host), "node-17.cluster.example.org");
 	snprintf(h.program, sizeof(h.program), "/home/u/pvm3/bin/LINUX64/sor");
-	in_dir(path, sizeof(path), "task-1002.comm");
+	cku_in_dir(path, sizeof(path), "task-1002.comm");
 	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
 		      err);
 	pg_comm_close(&w);
@@ -229,7 +174,7 @@ START_TEST(test_header_string_limits)
 	fill_header(&h, 3);
 	h.host[0] = '\0';
 	h.program[0] = '\0';
-	in_dir(path, sizeof(path), "empty.comm");
+	cku_in_dir(path, sizeof(path), "empty.comm");
 	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
 		      err);
 	pg_comm_close(&w);
@@ -243,7 +188,7 @@ START_TEST(test_header_string_limits)
 	h.host[PG_HOST_MAX - 1] = '\0';
 	memset(h.program, 'p', PG_PATH_MAX - 1);
 	h.program[PG_PATH_MAX - 1] = '\0';
-	in_dir(path, sizeof(path), "long.comm");
+	cku_in_dir(path, sizeof(path), "long.comm");
 	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
 		      err);
 	pg_comm_close(&w);
@@ -284,7 +229,7 @@ START_TEST(test_all_kinds_round_trip)
 	char path[PATH_MAX], err[512] = "";
 
 	fill_header(&h, 1);
-	in_dir(path, sizeof(path), "task-1.comm");
+	cku_in_dir(path, sizeof(path), "task-1.comm");
 	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
 		      err);
 	for (int i = 0; i < n; i++)
@@ -319,7 +264,7 @@ START_TEST(test_end_values)
 
 		fill_header(&h, 5);
 		snprintf(name, sizeof(name), "end-%d.comm", k);
-		in_dir(path, sizeof(path), name);
+		cku_in_dir(path, sizeof(path), name);
 		ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0,
 			      "%s", err);
 		ck_assert_int_eq(pg_comm_append(&w, &e), 0);
@@ -358,7 +303,7 @@ START_TEST(test_collective_round_trip)
 	fill_header(&h, 1);
 	h.flags = PG_COMM_LOOSE_POLLS;
 	snprintf(h.select, sizeof(h.select), "tag=5,7");
-	in_dir(path, sizeof(path), "coll.comm");
+	cku_in_dir(path, sizeof(path), "coll.comm");
 	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
 		      err);
 	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++)
@@ -413,7 +358,7 @@ START_TEST(test_byte_layout)
 	snprintf(h.host, sizeof(h.host), "ab");
 	snprintf(h.program, sizeof(h.program), "xyz");
 	hl = header_len(&h);
-	in_dir(path, sizeof(path), "layout.comm");
+	cku_in_dir(path, sizeof(path), "layout.comm");
 	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
 		      err);
 	ck_assert_int_eq(pg_comm_append(&w, &e), 0);
@@ -457,7 +402,7 @@ START_TEST(test_time_deltas)
 		want[i].dur = ts[5 - i];
 	}
 	fill_header(&h, 2);
-	in_dir(path, sizeof(path), "times.comm");
+	cku_in_dir(path, sizeof(path), "times.comm");
 	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
 		      err);
 	for (int i = 0; i < 6; i++)
@@ -476,7 +421,7 @@ START_TEST(test_not_closed)
 	char path[PATH_MAX], err[512] = "";
 
 	fill_header(&h, 4);
-	in_dir(path, sizeof(path), "open.comm");
+	cku_in_dir(path, sizeof(path), "open.comm");
 	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
 		      err);
 	for (int i = 0; i < 50; i++) {
@@ -502,7 +447,7 @@ START_TEST(test_sigkilled_writer)
 	pid_t pid;
 
 	fill_header(&h, 1001);
-	in_dir(path, sizeof(path), "task-1001.comm");
+	cku_in_dir(path, sizeof(path), "task-1001.comm");
 	for (int i = 0; i < 100; i++)
 		want[i] = stream_event(i);
 	pid = fork();
@@ -537,7 +482,7 @@ START_TEST(test_growth)
 
 	ck_assert_ptr_nonnull(want);
 	fill_header(&h, 6);
-	in_dir(path, sizeof(path), "big.comm");
+	cku_in_dir(path, sizeof(path), "big.comm");
 	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
 		      err);
 	for (int i = 0; i < N; i++) {
@@ -562,7 +507,7 @@ START_TEST(test_append_after_close)
 	char path[PATH_MAX], err[512] = "";
 
 	fill_header(&h, 8);
-	in_dir(path, sizeof(path), "closed.comm");
+	cku_in_dir(path, sizeof(path), "closed.comm");
 	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
 		      err);
 	ck_assert_int_eq(pg_comm_append(&w, &e), 0);
@@ -597,7 +542,7 @@ START_TEST(test_refuse_bad_magic)
 	char path[PATH_MAX], err[512] = "";
 	FILE *f;
 
-	in_dir(path, sizeof(path), "magic.comm");
+	cku_in_dir(path, sizeof(path), "magic.comm");
 	write_small_log(path, &h);
 	patch_byte(path, 0, 'X');
 	ck_assert_int_eq(pg_comm_open(&r, path, err, sizeof(err)), -1);
@@ -627,7 +572,7 @@ START_TEST(test_refuse_other_version)
 	struct pg_comm_reader r;
 	char path[PATH_MAX], err[512] = "";
 
-	in_dir(path, sizeof(path), "version.comm");
+	cku_in_dir(path, sizeof(path), "version.comm");
 	write_small_log(path, &h);
 	patch_byte(path, 8, PG_COMM_VERSION + 1);
 	ck_assert_int_eq(pg_comm_open(&r, path, err, sizeof(err)), -1);
@@ -642,7 +587,7 @@ START_TEST(test_refuse_corrupt_header)
 	struct pg_comm_reader r;
 	char path[PATH_MAX], err[512] = "";
 
-	in_dir(path, sizeof(path), "header.comm");
+	cku_in_dir(path, sizeof(path), "header.comm");
 	write_small_log(path, &h);
 	patch_byte(path, FIXED_HEADER + 1, 0x7f); /* host length 32000+ */
 	ck_assert_int_eq(pg_comm_open(&r, path, err, sizeof(err)), -1);
@@ -657,12 +602,12 @@ START_TEST(test_refuse_missing_file)
 	struct pg_comm_header h;
 	char path[PATH_MAX], err[512] = "";
 
-	in_dir(path, sizeof(path), "no-such.comm");
+	cku_in_dir(path, sizeof(path), "no-such.comm");
 	ck_assert_int_eq(pg_comm_open(&r, path, err, sizeof(err)), -1);
 	ck_assert_msg(strstr(err, "cannot read") && strstr(err, path),
 		      "message: %s", err);
 	fill_header(&h, 1);
-	in_dir(path, sizeof(path), "no-such-dir/task-1.comm");
+	cku_in_dir(path, sizeof(path), "no-such-dir/task-1.comm");
 	err[0] = '\0';
 	ck_assert_int_eq(pg_comm_create(&w, path, &h, err, sizeof(err)), -1);
 	ck_assert_msg(strstr(err, "cannot create"), "message: %s", err);
@@ -688,7 +633,7 @@ START_TEST(test_refuse_truncated)
 	for (int i = 0; i < 3; i++)
 		first[i] = stream_event(i);
 	fill_header(&h, 9);
-	in_dir(path, sizeof(path), "cut.comm");
+	cku_in_dir(path, sizeof(path), "cut.comm");
 	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
 		      err);
 	for (int i = 0; i < 3; i++)
@@ -729,7 +674,7 @@ START_TEST(test_refuse_unknown_kind)
 	char path[PATH_MAX], err[512] = "", want[64];
 	size_t hl;
 
-	in_dir(path, sizeof(path), "kind.comm");
+	cku_in_dir(path, sizeof(path), "kind.comm");
 	for (size_t k = 0; k < sizeof(bad); k++) {
 		struct pg_comm_reader r;
 		struct pg_event ev;
@@ -761,13 +706,13 @@ START_TEST(test_size_per_event)
 	double per_event;
 
 	fill_header(&h, 1);
-	in_dir(empty, sizeof(empty), "empty.comm");
+	cku_in_dir(empty, sizeof(empty), "empty.comm");
 	ck_assert_msg(pg_comm_create(&w, empty, &h, err, sizeof(err)) == 0, "%s",
 		      err);
 	pg_comm_close(&w);
 	base_size = file_size(empty);
 
-	in_dir(path, sizeof(path), "sends.comm");
+	cku_in_dir(path, sizeof(path), "sends.comm");
 	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
 		      err);
 	for (int i = 0; i < 1000; i++) {
@@ -822,8 +767,7 @@ static Suite *commlog_suite(void)
 	TCase *bad = tcase_create("refusals");
 	TCase *size = tcase_create("size");
 
-	tcase_add_unchecked_fixture(rw, base_setup, base_teardown);
-	tcase_add_checked_fixture(rw, setup, teardown);
+	cku_add_tmp_fixtures(rw);
 	tcase_add_test(rw, test_header_round_trip);
 	tcase_add_test(rw, test_header_string_limits);
 	tcase_add_test(rw, test_all_kinds_round_trip);
@@ -835,16 +779,14 @@ static Suite *commlog_suite(void)
 	tcase_add_test(rw, test_names_and_paths);
 	suite_add_tcase(s, rw);
 
-	tcase_add_unchecked_fixture(crash, base_setup, base_teardown);
-	tcase_add_checked_fixture(crash, setup, teardown);
+	cku_add_tmp_fixtures(crash);
 	tcase_set_timeout(crash, 60);
 	tcase_add_test(crash, test_not_closed);
 	tcase_add_test(crash, test_sigkilled_writer);
 	tcase_add_test(crash, test_growth);
 	suite_add_tcase(s, crash);
 
-	tcase_add_unchecked_fixture(bad, base_setup, base_teardown);
-	tcase_add_checked_fixture(bad, setup, teardown);
+	cku_add_tmp_fixtures(bad);
 	tcase_add_test(bad, test_refuse_bad_magic);
 	tcase_add_test(bad, test_refuse_other_version);
 	tcase_add_test(bad, test_refuse_corrupt_header);
@@ -853,8 +795,7 @@ static Suite *commlog_suite(void)
 	tcase_add_test(bad, test_refuse_unknown_kind);
 	suite_add_tcase(s, bad);
 
-	tcase_add_unchecked_fixture(size, base_setup, base_teardown);
-	tcase_add_checked_fixture(size, setup, teardown);
+	cku_add_tmp_fixtures(size);
 	tcase_add_test(size, test_size_per_event);
 	suite_add_tcase(s, size);
 	return s;
@@ -862,11 +803,5 @@ static Suite *commlog_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(commlog_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return cku_run(commlog_suite());
 }

@@ -3,66 +3,15 @@
  * round trips of awkward strings and failed slots, hand edits, refusals.
  */
 #include "pangaea-logs.h"
+#include "checkutil.h"
 
 #include <check.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static char base[PATH_MAX]; /* per test case, made and removed by the runner */
-static char dir[PATH_MAX];  /* per test, inside base */
-
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void rm_rf(const char *path)
-{
-	if (path[0])
-		nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static void base_setup(void)
-{
-	snprintf(base, sizeof(base), "/tmp/check_execlog.XXXXXX");
-	if (!mkdtemp(base)) {
-		perror("mkdtemp");
-		exit(EXIT_FAILURE);
-	}
-}
-
-static void base_teardown(void)
-{
-	rm_rf(base);
-}
-
-static void setup(void)
-{
-	snprintf(dir, sizeof(dir), "%s/t.XXXXXX", base);
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-}
-
-static void teardown(void)
-{
-	rm_rf(dir);
-}
-
-static const char *in_dir(char *buf, size_t n, const char *name)
-{
-	int k = snprintf(buf, n, "%s/%s", dir, name);
-
-	ck_assert(k > 0 && (size_t)k < n);
-	return buf;
-}
 
 /* Whole text of PATH (malloc'd). */
 static char *slurp(const char *path)
@@ -235,7 +184,7 @@ START_TEST(test_round_trip_tricky)
 	s4[1] = ok_slot(1999, "h");
 	set_rec(&recs[4], 5, "", -1, "", 1, 1, (char *[]){ "x", NULL }, 2, s4);
 
-	in_dir(path, sizeof(path), "task-1.exec");
+	cku_in_dir(path, sizeof(path), "task-1.exec");
 	write_log(path, 1, recs, 5);
 	assert_log(path, 1, recs, 5);
 }
@@ -252,7 +201,7 @@ START_TEST(test_text_form)
 
 	sor_rec(&recs[0]);
 	set_rec(&recs[1], 2, "w", 4, "vm", 1, 5, argv2, 2, s2);
-	in_dir(path, sizeof(path), "task-2.exec");
+	cku_in_dir(path, sizeof(path), "task-2.exec");
 	write_log(path, 2, recs, 2);
 	text = slurp(path);
 	for (char *p = text; *p; p++)
@@ -285,7 +234,7 @@ START_TEST(test_hand_edit_host)
 	const char *from = "1002@vm", *to = "1002@otherhost";
 
 	sor_rec(&rec);
-	in_dir(path, sizeof(path), "task-1.exec");
+	cku_in_dir(path, sizeof(path), "task-1.exec");
 	write_log(path, 1, &rec, 1);
 	text = slurp(path);
 	at = strstr(text, from);
@@ -316,7 +265,7 @@ START_TEST(test_comments_and_blank_lines)
 
 	sor_rec(&want[0]);
 	set_rec(&want[1], 2, "x", 0, "", 1, 0, (char *[]){ NULL }, 1, s2);
-	in_dir(path, sizeof(path), "task-1.exec");
+	cku_in_dir(path, sizeof(path), "task-1.exec");
 	spit(path,
 	     "pangaea-exec 1 ltid=1\n"
 	     "# a comment\n"
@@ -339,7 +288,7 @@ START_TEST(test_no_spawns)
 {
 	char path[PATH_MAX];
 
-	in_dir(path, sizeof(path), "task-77.exec");
+	cku_in_dir(path, sizeof(path), "task-77.exec");
 	write_log(path, 77, NULL, 0);
 	assert_log(path, 77, NULL, 0);
 }
@@ -370,7 +319,7 @@ START_TEST(test_many_records)
 	for (int i = 0; i < NREC; i++)
 		set_rec(&recs[i], i + 1, "prog", i, "", 3, i % (NARG + 1), argv,
 			4, slots);
-	in_dir(path, sizeof(path), "task-1.exec");
+	cku_in_dir(path, sizeof(path), "task-1.exec");
 	write_log(path, 1, recs, NREC);
 	assert_log(path, 1, recs, NREC);
 	for (int k = 0; k < NARG; k++)
@@ -406,7 +355,7 @@ START_TEST(test_long_spawn_line)
 		slots);
 	set_rec(&recs[1], 2, "worker", 0, "", NT, 0, (char *[]){ NULL }, NT,
 		slots);
-	in_dir(path, sizeof(path), "task-1.exec");
+	cku_in_dir(path, sizeof(path), "task-1.exec");
 	write_log(path, 1, recs, 2);
 	ck_assert_int_eq(stat(path, &st), 0);
 	ck_assert_int_gt(st.st_size, 2 * 64 * 1024); /* two lines over 64 KiB */
@@ -427,7 +376,7 @@ START_TEST(test_long_argument)
 	arg[5000] = '\0';
 	set_rec(&rec, 1, "worker", 0, "", 1, 1, (char *[]){ arg, NULL }, 1,
 		&slot);
-	in_dir(path, sizeof(path), "task-1.exec");
+	cku_in_dir(path, sizeof(path), "task-1.exec");
 	write_log(path, 1, &rec, 1);
 	assert_log(path, 1, &rec, 1);
 	free(arg);
@@ -452,7 +401,7 @@ START_TEST(test_refuse_not_exec_log)
 {
 	char path[PATH_MAX];
 
-	in_dir(path, sizeof(path), "task-1.exec");
+	cku_in_dir(path, sizeof(path), "task-1.exec");
 	spit(path, "hello world\nspawn 1 file=\"x\"\n");
 	assert_refused(path, (const char *[]){ "not a Pangaea execution log",
 					       path, NULL });
@@ -470,7 +419,7 @@ START_TEST(test_refuse_other_version)
 {
 	char path[PATH_MAX];
 
-	in_dir(path, sizeof(path), "task-1.exec");
+	cku_in_dir(path, sizeof(path), "task-1.exec");
 	spit(path, "pangaea-exec 2 ltid=1\n");
 	assert_refused(path, (const char *[]){ "version", "2", path, NULL });
 }
@@ -480,7 +429,7 @@ START_TEST(test_refuse_empty)
 {
 	char path[PATH_MAX];
 
-	in_dir(path, sizeof(path), "task-1.exec");
+	cku_in_dir(path, sizeof(path), "task-1.exec");
 	spit(path, "");
 	assert_refused(path, (const char *[]){ "empty", path, NULL });
 }
@@ -491,9 +440,9 @@ START_TEST(test_refuse_missing)
 	char path[PATH_MAX], err[512] = "";
 	struct pg_exec_log log;
 
-	in_dir(path, sizeof(path), "task-404.exec");
+	cku_in_dir(path, sizeof(path), "task-404.exec");
 	assert_refused(path, (const char *[]){ "cannot read", path, NULL });
-	in_dir(path, sizeof(path), "no-dir/task-1.exec");
+	cku_in_dir(path, sizeof(path), "no-dir/task-1.exec");
 	ck_assert_int_eq(pg_exec_create(path, 1, err, sizeof(err)), -1);
 	ck_assert_msg(strstr(err, "cannot create"), "message: %s", err);
 	(void)log;
@@ -530,7 +479,7 @@ START_TEST(test_refuse_bad_line)
 {
 	char path[PATH_MAX], text[2048], where[PATH_MAX + 16];
 
-	in_dir(path, sizeof(path), "task-1.exec");
+	cku_in_dir(path, sizeof(path), "task-1.exec");
 	snprintf(text, sizeof(text),
 		 "pangaea-exec 1 ltid=1\n"
 		 "# comment\n"
@@ -551,7 +500,7 @@ START_TEST(test_refuse_line_number)
 {
 	char path[PATH_MAX], where[PATH_MAX + 16];
 
-	in_dir(path, sizeof(path), "task-1.exec");
+	cku_in_dir(path, sizeof(path), "task-1.exec");
 	spit(path, "pangaea-exec 1 ltid=1\n#\n\n#\n\n\n\nnonsense here\n");
 	snprintf(where, sizeof(where), "%s:8:", path);
 	assert_refused(path, (const char *[]){ where, NULL });
@@ -564,8 +513,7 @@ static Suite *execlog_suite(void)
 	TCase *rw = tcase_create("write-read");
 	TCase *bad = tcase_create("refusals");
 
-	tcase_add_unchecked_fixture(rw, base_setup, base_teardown);
-	tcase_add_checked_fixture(rw, setup, teardown);
+	cku_add_tmp_fixtures(rw);
 	tcase_add_test(rw, test_round_trip_tricky);
 	tcase_add_test(rw, test_text_form);
 	tcase_add_test(rw, test_hand_edit_host);
@@ -576,8 +524,7 @@ static Suite *execlog_suite(void)
 	tcase_add_test(rw, test_long_argument);
 	suite_add_tcase(s, rw);
 
-	tcase_add_unchecked_fixture(bad, base_setup, base_teardown);
-	tcase_add_checked_fixture(bad, setup, teardown);
+	cku_add_tmp_fixtures(bad);
 	tcase_add_test(bad, test_refuse_not_exec_log);
 	tcase_add_test(bad, test_refuse_other_version);
 	tcase_add_test(bad, test_refuse_empty);
@@ -590,11 +537,5 @@ static Suite *execlog_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(execlog_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return cku_run(execlog_suite());
 }

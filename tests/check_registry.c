@@ -3,6 +3,7 @@
  * its queue of waiting ltid -> tid requests (coordinator/registry.c).
  */
 #include "../coordinator/coord.h"
+#include "checkutil.h"
 
 #include <check.h>
 #include <stdlib.h>
@@ -274,11 +275,5 @@ static Suite *registry_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(registry_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return cku_run(registry_suite());
 }

@@ -3,6 +3,7 @@
  * log (pg_varint_put / pg_varint_get in logs/commlog.c).
  */
 #include "pangaea-logs.h"
+#include "checkutil.h"
 
 #include <check.h>
 #include <stdint.h>
@@ -215,11 +216,5 @@ static Suite *varint_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(varint_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return cku_run(varint_suite());
 }

@@ -33,6 +33,7 @@ struct la_opts {
 	int ntask;
 	int delay_us;
 	int quiet;
+	char select[PG_SELECT_MAX]; /* -select, canonical form */
 	int nprog;
 	struct la_prog *progs;
 	char command[8192];     /* the command line, for run.info */
@@ -119,5 +120,15 @@ void la_task_end_text(const struct la_task *t, char *buf, size_t n);
 /* run.c */
 /* Runs the programs of O under Pangaea; the launcher's exit status. */
 int la_run(struct la_opts *o);
+
+/* view.c */
+/* pangaea -display [-logdir DIR] [DIR]: execs pangaea-view; returns only
+   on failure, with the exit status. */
+int la_view_display(int argc, char **argv);
+/* Removes -view from the options of ARGV; 1 if it was there. */
+int la_view_strip(int *argc, char **argv);
+/* Starts pangaea-view following the folder O's run logs into (fixing
+   O's replay output folder if unset); 0 or -1. */
+int la_view_start(struct la_opts *o);
 
 #endif /* PANGAEA_LAUNCHER_H */

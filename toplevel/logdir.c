@@ -33,7 +33,8 @@ static int mkdir_p(const char *dir)
 /* Whether NAME is one of the files a run writes. */
 static int is_run_file(const char *name)
 {
-	return strncmp(name, "task-", 5) == 0 || strcmp(name, "run.info") == 0;
+	return strncmp(name, "task-", 5) == 0 || strcmp(name, "run.info") == 0 ||
+	       strncmp(name, "trace.db", 8) == 0; /* and its -journal, -wal */
 }
 
 int la_logdir_prepare(const char *dir)
@@ -178,6 +179,7 @@ void la_runinfo_write(const struct la_run *r, const char *dir, int status)
 		"replay", stamp, host, r->o->command);
 	if (r->o->mode == PANGAEA_MODE_REPLAY)
 		fprintf(f, "replay-of %s\n", r->o->logdir);
+	fprintf(f, "select %s\n", r->o->select[0] ? r->o->select : "all");
 	for (int i = 0; i < r->ntasks; i++) {
 		const struct la_task *t = &r->tasks[i];
 

@@ -9,7 +9,7 @@
 int main(int argc, char **argv)
 {
 	struct la_opts o;
-	int status;
+	int status, view;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 1 && (strcmp(argv[1], "-h") == 0 ||
@@ -21,8 +21,15 @@ int main(int argc, char **argv)
 		printf("pangaea %s\n", PANGAEA_VERSION);
 		return 0;
 	}
+	if (argc > 1 && strcmp(argv[1], "-display") == 0)
+		return la_view_display(argc, argv);
+	view = la_view_strip(&argc, argv);
 	if (la_parse(argc, argv, &o) < 0) {
 		la_usage(stderr);
+		la_opts_free(&o);
+		return LA_SETUP;
+	}
+	if (view && la_view_start(&o) < 0) {
 		la_opts_free(&o);
 		return LA_SETUP;
 	}

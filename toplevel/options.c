@@ -17,6 +17,7 @@ void la_usage(FILE *f)
 {
 	fputs("usage: pangaea -log    [options] PROGRAM [ARGS...] [: PROGRAM [ARGS...]]...\n"
 	      "       pangaea -replay [options] [PROGRAM [ARGS...] [: ...]]\n"
+	      "       pangaea -display [-logdir DIR]   (a recorded run's event graph)\n"
 	      "options:\n"
 	      "  -logdir DIR   log folder (default ./pangaea-logs); for -replay, the recording\n"
 	      "  -out DIR      -replay only: where the replay logs itself (default DIR.replay-N)\n"
@@ -24,6 +25,9 @@ void la_usage(FILE *f)
 	      "  -host HOST    host of the program's tasks\n"
 	      "  -n N          copies of each PROGRAM (default 1)\n"
 	      "  -delay USEC   random delay of 0..USEC before every wrapped PVM call\n"
+	      "  -select SPEC  log only some events: \"tag=N,.. ltid=N,.. program=NAME,..\"\n"
+	      "                (-replay uses the recording's; giving another is refused)\n"
+	      "  -view         show the run's event graph live (pangaea-view)\n"
 	      "  -q            no status lines, only the program's output\n"
 	      "  -h, --help    this text;  --version  the version\n", f);
 }
@@ -144,7 +148,8 @@ static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 	} else if (!v) {
 		la_error("%s: %s", strcmp(a, "-logdir") && strcmp(a, "-out") &&
 			 strcmp(a, "-coord") && strcmp(a, "-host") &&
-			 strcmp(a, "-n") && strcmp(a, "-delay") ?
+			 strcmp(a, "-n") && strcmp(a, "-delay") &&
+			 strcmp(a, "-select") ?
 			 "unknown option" : "missing value for option", a);
 		return -1;
 	} else if (strcmp(a, "-logdir") == 0) {
@@ -159,6 +164,17 @@ static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 		rc = int_arg(a, v, &o->ntask, 1);
 	} else if (strcmp(a, "-delay") == 0) {
 		rc = int_arg(a, v, &o->delay_us, 0);
+	} else if (strcmp(a, "-select") == 0) {
+		struct pg_select sel;
+		char err[256];
+
+		rc = pg_select_parse(v, &sel, err, sizeof(err));
+		if (rc < 0)
+			la_error("-select: %s", err);
+		else if (!sel.active)
+			o->select[0] = '\0';
+		else
+			pg_select_format(&sel, o->select, sizeof(o->select));
 	} else {
 		la_error("unknown option: %s", a);
 		return -1;

@@ -6,6 +6,7 @@
 
 #include <libgen.h>
 #include <poll.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,8 @@ static int setup_task0(struct la_run *r, const char *logdir)
 	pg.ltid = 0;
 	pg.mytid = pg.launcher_tid = pvm_mytid();
 	pg.delay_us = r->o->delay_us;
+	pg.task_selected = 1;
+	snprintf(pg.select, sizeof(pg.select), "%s", r->o->select);
 	pvm_setopt(PvmAutoErr, 0); /* the launcher says what went wrong */
 	pg.ctx = pvm_newcontext();
 	if (pg.mytid < 0 || pg.ctx < 0) {
@@ -90,9 +93,28 @@ static int setup_task0(struct la_run *r, const char *logdir)
 	return 0;
 }
 
-/* Spawns the programs of the command line as tasks 1..N; 0 or -1. */
+/* Where a divergence of the launcher's own spawns (task 0: a recorded
+ * host that is gone, say) jumps back to, and the run it belongs to. */
+static sigjmp_buf diverge_jump;
+static struct la_run *diverge_run;
+
+/* pg_diverge's hook in the launcher: keeps the report and jumps back. */
+static void launcher_diverged(const char *report)
+{
+	snprintf(diverge_run->diverged, sizeof(diverge_run->diverged), "%s",
+		 report);
+	la_error("%s", report);
+	siglongjmp(diverge_jump, 1);
+}
+
+/* Spawns the programs of the command line as tasks 1..N; 0, -1 error,
+ * -2 the replay of these spawns diverged (r->diverged says how). */
 static int start_programs(struct la_run *r)
 {
+	diverge_run = r;
+	pg.diverge_hook = launcher_diverged;
+	if (sigsetjmp(diverge_jump, 1))
+		return -2;
 	for (int i = 0; i < r->o->nprog; i++) {
 		struct la_prog *p = &r->o->progs[i];
 		int tids[r->o->ntask > 0 ? r->o->ntask : 1], n;
@@ -303,13 +325,41 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 		r->interrupted = interrupted != 0;
 		if (status == LA_OK)
 			status = run_status(r, logdir);
+		else if (r->diverged[0])
+			status = LA_DIVERGED;
 		stop_coordinator(r);
 	}
 	fflush(stdout);
 	if (pg.exec_fd >= 0)
 		close(pg.exec_fd);
-	la_runinfo_write(r, logdir, status);
 	return status;
+}
+
+/*
+ * Takes over the recording's selection (from task 1's log header); a
+ * replay asked for another selection is refused.  0 or -1.
+ */
+static int replay_selection(struct la_opts *o)
+{
+	char path[PG_PATH_MAX + 16], err[PG_PATH_MAX + 100];
+	struct pg_comm_reader r;
+
+	snprintf(path, sizeof(path), "%s/task-1.comm", o->logdir);
+	if (pg_comm_open(&r, path, err, sizeof(err)) < 0) {
+		la_error("refusing to replay: %s", err);
+		return -1;
+	}
+	if (o->select[0] && strcmp(o->select, r.hdr.select) != 0) {
+		la_error("refusing to replay: the recording in %s was made with "
+			 "-select \"%s\", not \"%s\"", o->logdir,
+			 r.hdr.select[0] ? r.hdr.select : "(everything)",
+			 o->select);
+		pg_comm_free(&r);
+		return -1;
+	}
+	snprintf(o->select, sizeof(o->select), "%s", r.hdr.select);
+	pg_comm_free(&r);
+	return 0;
 }
 
 /* Checks the recording and fills in the programs to replay; 0 or -1. */
@@ -318,7 +368,7 @@ static int replay_prepare(struct la_opts *o)
 	char path[PG_PATH_MAX + 16], err[PG_PATH_MAX + 100];
 	int nprog = o->nprog;
 
-	if (la_logdir_check(o->logdir) < 0)
+	if (la_logdir_check(o->logdir) < 0 || replay_selection(o) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s/task-0.exec", o->logdir);
 	if (pg_exec_read(path, &pg.rexec, err, sizeof(err)) < 0) {
@@ -407,8 +457,9 @@ int la_run(struct la_opts *o)
 		return LA_SETUP;
 	status = run_in_vm(&r, logdir);
 	la_vm_stop(&r);
-	free(r.tasks);
 	status = summarize(o, logdir, status);
+	la_runinfo_write(&r, logdir, status); /* the final status */
+	free(r.tasks);
 	pg_exec_free(&pg.rexec);
 	return status;
 }

@@ -20,7 +20,7 @@
  *
  * Worker W is spawned W-th, so under Pangaea it is logical task 1000+W.
  */
-#define _XOPEN_SOURCE 700
+#define _DEFAULT_SOURCE /* usleep */
 
 #include <limits.h>
 #include <signal.h>

@@ -9,7 +9,7 @@
  * strip 0) spawns NTASKS-1 copies of itself for the other strips.  Every
  * iteration does a red half-sweep, a halo exchange with the neighbouring
  * strips, a black half-sweep, another halo exchange, and then every task
- * sends its local residual to every other task and takes the maximum of the
+ * multicasts its local residual to every other task and takes the maximum of the
  * NTASKS-1 residuals it receives with a wildcard-source receive.  Arrival
  * order varies from run to run, but the maximum does not, so the output is
  * deterministic (and independent of NTASKS, since red-black updates within
@@ -243,20 +243,19 @@ static void exchange(const struct run *run, struct strip *s)
 		recv_row(s, s->rows + 1, run->tids[down], TAG_HALO_UP);
 }
 
-/* Sends LOCAL to every other task and returns the max over all tasks. */
+/* Multicasts LOCAL to every other task and returns the max over all. */
 static double share_residual(const struct run *run, int iter, double local)
 {
-	int tag = TAG_RESIDUAL + (iter & 1);
+	int tag = TAG_RESIDUAL + (iter & 1), others[MAX_TASKS], n = 0;
 	double global = local;
 
-	for (int k = 0; k < run->ntasks; k++) {
-		if (k == run->index)
-			continue;
-		ok(pvm_initsend(PvmDataDefault), "pvm_initsend");
-		ok(pvm_pkint(&iter, 1, 1), "pvm_pkint");
-		ok(pvm_pkdouble(&local, 1, 1), "pvm_pkdouble");
-		ok(pvm_send(run->tids[k], tag), "pvm_send(residual)");
-	}
+	for (int k = 0; k < run->ntasks; k++)
+		if (k != run->index)
+			others[n++] = run->tids[k];
+	ok(pvm_initsend(PvmDataDefault), "pvm_initsend");
+	ok(pvm_pkint(&iter, 1, 1), "pvm_pkint");
+	ok(pvm_pkdouble(&local, 1, 1), "pvm_pkdouble");
+	ok(pvm_mcast(others, n, tag), "pvm_mcast(residual)");
 	for (int k = 1; k < run->ntasks; k++) {
 		int their_iter;
 		double theirs;

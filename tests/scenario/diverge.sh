@@ -25,6 +25,14 @@ grep -q '1002@no-such-host' moved/task-1.exec && pass "exec log edited by hand" 
 pg -replay -logdir moved
 expect_eq "replay on a missing host exits 3" "$(cat rc)" 3
 expect_grep "names task and host" err "cannot start task 1002 \(.*racy\) on host no-such-host again"
+# The launcher's own spawn (task-0.exec) moved to a missing host: the
+# launcher reports it the same way instead of hanging.
+cp -r rec moved0
+sed -i 's/\[1@[^] ]*/[1@no-such-host/' moved0/task-0.exec
+pg -replay -logdir moved0
+expect_eq "task 1 on a missing host: exit 3" "$(cat rc)" 3
+expect_grep "... names task 1 and the host" err "cannot start task 1 \(.*racy\) on host no-such-host again"
+expect_no_leftovers
 # And back to this host, spelled as the VM knows it: replay works.
 cp -r rec back
 sed -i "s/ 1002@[^] ]*/ 1002@$(hostname)/" back/task-1.exec

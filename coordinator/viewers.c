@@ -1,0 +1,252 @@
+/*
+ * viewers.c: relays the run's events to live viewers.
+ *
+ * Only when the launcher ran with -view: PANGAEA_LIVE then names a Unix
+ * socket in a directory of this user's that no one else may enter (mode
+ * 0700, checked), and the coordinator listens there.  A connecting peer
+ * must run as this user (SO_PEERCRED), else it is dropped at once; what a
+ * viewer writes is read and thrown away, so nothing can be injected.
+ *
+ * Tasks send PG_TAG_EVENTS batches; each becomes text lines, kept (up to
+ * COORD_VIEW_HISTORY bytes) for viewers that connect later, and written
+ * to every viewer:
+ *
+ *   T LTID PARENT HOST PROGRAM               a task (repeated per batch)
+ *   E LTID KIND T0 T1 PEER TAG MSGID LEN COUNT [DEST...]   an event
+ *
+ * T0 and T1 are wall-clock ns (call entry and exit), KIND as in the trace
+ * database (send, recv, ...).
+ */
+#define PANGAEA_NO_WRAP
+#include "pangaea.h"
+#include "pangaea-logs.h"
+#include "pangaea-protocol.h"
+#include "coord.h"
+
+#include <errno.h>
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <event2/listener.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#define COORD_VIEW_MAX 16                    /* viewers at once */
+#define COORD_VIEW_HISTORY (256u << 20)      /* bytes kept for late viewers */
+
+static struct {
+	struct event_base *base;
+	struct evconnlistener *listener;
+	struct bufferevent *viewers[COORD_VIEW_MAX];
+	int nviewers, ever;     /* connected now, ever connected */
+	struct evbuffer *history;
+	int finishing;
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+} cv;
+
+/* Whether DIR is a directory of ours that nobody else can enter. */
+static int dir_private(const char *dir)
+{
+	struct stat st;
+
+	return lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
+	       st.st_uid == getuid() && (st.st_mode & 077) == 0;
+}
+
+/* Forgets viewer BEV (closed or broken). */
+static void viewer_drop(struct bufferevent *bev)
+{
+	for (int i = 0; i < cv.nviewers; i++)
+		if (cv.viewers[i] == bev) {
+			cv.viewers[i] = cv.viewers[--cv.nviewers];
+			break;
+		}
+	bufferevent_free(bev);
+}
+
+/* A viewer wrote something: discard it (viewers only listen). */
+static void viewer_read(struct bufferevent *bev, void *arg)
+{
+	(void)arg;
+	evbuffer_drain(bufferevent_get_input(bev),
+		       evbuffer_get_length(bufferevent_get_input(bev)));
+}
+
+/* A viewer closed or failed. */
+static void viewer_event(struct bufferevent *bev, short what, void *arg)
+{
+	(void)arg;
+	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
+		viewer_drop(bev);
+}
+
+/* A connection: keep it if it comes from this user, send the history. */
+static void viewer_accept(struct evconnlistener *l, evutil_socket_t fd,
+			  struct sockaddr *sa, int len, void *arg)
+{
+	struct ucred cred;
+	socklen_t n = sizeof(cred);
+	struct bufferevent *bev;
+
+	(void)l; (void)sa; (void)len; (void)arg;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &n) < 0 ||
+	    cred.uid != getuid() || cv.nviewers == COORD_VIEW_MAX) {
+		close(fd);
+		return;
+	}
+	bev = bufferevent_socket_new(cv.base, fd, BEV_OPT_CLOSE_ON_FREE);
+	if (!bev) {
+		close(fd);
+		return;
+	}
+	bufferevent_setcb(bev, viewer_read, NULL, viewer_event, NULL);
+	bufferevent_enable(bev, EV_READ | EV_WRITE);
+	evbuffer_add_buffer_reference(bufferevent_get_output(bev), cv.history);
+	cv.viewers[cv.nviewers++] = bev;
+	cv.ever = 1;
+}
+
+int coord_viewers_init(struct event_base *base)
+{
+	const char *path = getenv(PG_ENV_LIVE);
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char dir[sizeof(cv.path)], *slash;
+	int fd;
+
+	cv.base = base;
+	if (!path || !*path)
+		return 0;
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		fprintf(stderr, "pangaea-coord: live socket path too long: %s\n", path);
+		return -1;
+	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	if (!slash || !dir_private(dir)) {
+		fprintf(stderr, "pangaea-coord: refusing live socket %s: its folder "
+			"must be ours and mode 0700\n", path);
+		return -1;
+	}
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    chmod(path, 0600) < 0 || listen(fd, 8) < 0 ||
+	    evutil_make_socket_nonblocking(fd) < 0) {
+		fprintf(stderr, "pangaea-coord: cannot listen on %s: %s\n", path,
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	snprintf(cv.path, sizeof(cv.path), "%s", path);
+	cv.history = evbuffer_new();
+	cv.listener = evconnlistener_new(base, viewer_accept, NULL,
+					 LEV_OPT_CLOSE_ON_FREE, -1, fd);
+	if (!cv.history || !cv.listener) {
+		fprintf(stderr, "pangaea-coord: cannot listen on %s\n", path);
+		close(fd);
+		return -1;
+	}
+	return 0;
+}
+
+/* Adds TEXT (LEN bytes) for every viewer, now and later. */
+static void viewers_add(const char *text, size_t len)
+{
+	if (evbuffer_get_length(cv.history) + len <= COORD_VIEW_HISTORY)
+		evbuffer_add(cv.history, text, len);
+	for (int i = 0; i < cv.nviewers; i++)
+		bufferevent_write(cv.viewers[i], text, len);
+}
+
+/* Formats one event of INTS (at least PG_LIVE_FIELDS + its dests) for
+   LTID into OUT (room N); the ints it used, or 0 if malformed. */
+static int format_event(int ltid, const int *v, int avail, char *out, size_t n)
+{
+	uint64_t t0, dur;
+	size_t k;
+	int nd = v[6];
+
+	if (avail < PG_LIVE_FIELDS || nd < 0 || nd > avail - PG_LIVE_FIELDS ||
+	    v[0] < 1 || v[0] > PG_REC_LAST)
+		return 0;
+	t0 = (uint64_t)(uint32_t)v[7] << 32 | (uint32_t)v[8];
+	dur = (uint64_t)(uint32_t)v[9] << 32 | (uint32_t)v[10];
+	k = (size_t)snprintf(out, n, "E %d %s %" PRIu64 " %" PRIu64 " %d %d %u %u %u",
+			     ltid, pg_rec_kind_name(v[0]), t0, t0 + dur, v[1],
+			     v[2], (unsigned)v[3], (unsigned)v[4], (unsigned)v[5]);
+	for (int i = 0; i < nd && k + 16 < n; i++)
+		k += (size_t)snprintf(out + k, n - k, " %d", v[PG_LIVE_FIELDS + i]);
+	if (k + 2 < n)
+		out[k++] = '\n';
+	viewers_add(out, k);
+	return PG_LIVE_FIELDS + nd;
+}
+
+void coord_viewers_batch(int src)
+{
+	int head[2], nints, *ints = NULL, used;
+	char host[PG_HOST_MAX], prog[PG_PATH_MAX], line[8192];
+
+	if (!cv.listener)
+		return;
+	if (pvm_upkint(head, 2, 1) < 0 || pvm_upkstr(host) < 0 ||
+	    pvm_upkstr(prog) < 0 || pvm_upkint(&nints, 1, 1) < 0 ||
+	    nints < 0 || nints > (1 << 24) ||
+	    !(ints = malloc((size_t)(nints ? nints : 1) * sizeof(int))) ||
+	    pvm_upkint(ints, nints, 1) < 0) {
+		fprintf(stderr, "pangaea-coord: bad event batch from t%x\n", src);
+		free(ints);
+		return;
+	}
+	viewers_add(line, (size_t)snprintf(line, sizeof(line), "T %d %d %s %s\n",
+					   head[0], head[1], host, prog));
+	for (int i = 0; i < nints; i += used)
+		if (!(used = format_event(head[0], ints + i, nints - i, line,
+					  sizeof(line))))
+			break;
+	free(ints);
+}
+
+/* Writes what BEV still has to send, blocking (at the end of the run). */
+static void viewer_flush(struct bufferevent *bev)
+{
+	evutil_socket_t fd = bufferevent_getfd(bev);
+	struct evbuffer *out = bufferevent_get_output(bev);
+
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	while (evbuffer_get_length(out) > 0)
+		if (evbuffer_write(out, fd) <= 0)
+			break;
+}
+
+void coord_viewers_finish(void)
+{
+	time_t until = time(NULL) + 5;
+
+	if (!cv.listener)
+		return;
+	/* the viewer the launcher started may still be starting up: give it
+	   a few seconds (the loop's timer wakes it every 100 ms) */
+	cv.finishing = 1;
+	while (!cv.ever && time(NULL) < until)
+		event_base_loop(cv.base, EVLOOP_ONCE);
+	while (cv.nviewers > 0) {
+		viewer_flush(cv.viewers[0]);
+		viewer_drop(cv.viewers[0]);
+	}
+	evconnlistener_free(cv.listener);
+	cv.listener = NULL;
+	evbuffer_free(cv.history);
+	unlink(cv.path);
+}

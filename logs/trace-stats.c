@@ -1,0 +1,561 @@
+/*
+ * trace-stats.c: "pangaea-trace stats [--csv|--json] [-task LTID] LOGDIR"
+ * prints, per task and for the whole run, every wrapped PVM call's count,
+ * min, max, mean, median, p95 and total time inside the call, and the
+ * bytes it moved; then the computation-granularity (time between calls)
+ * and communication-overhead (time inside calls) histograms of paper 002
+ * §3.1, and its check: computation + communication adds up to the task's
+ * run time (the difference is printed).
+ *
+ * Run time of a task: from its t = 0 (pangaea_init) to its end record, or
+ * to the end of its last call when the log has no end record.  The time
+ * between calls is never counted below 0: a difference other than 0 says
+ * that calls overlapped in time (a clock that went back).  Failed
+ * polls are counted but have no time of their own: the time they took is
+ * computation here.
+ */
+#include "trace.h"
+#include "tracedb.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ST_NFUNC 32   /* kinds 1..13, group ops at 20 + op */
+#define ST_NBUCKET 8  /* decades from 1 us to 1 s */
+#define ST_POLLS 0    /* function slot used for failed polls */
+
+/* Durations (ns) of one function in one task, and its bytes. */
+struct st_func {
+	int64_t *v;
+	size_t n, cap;
+	int64_t bytes;
+};
+
+/* One histogram: count and total ns per bucket. */
+struct st_hist {
+	long n[ST_NBUCKET];
+	int64_t ns[ST_NBUCKET];
+};
+
+/* What is known about one task (ltid -1: the whole run). */
+struct st_task {
+	int ltid;
+	struct st_func f[ST_NFUNC];
+	long polls;               /* failed polls */
+	int64_t sent, received;   /* bytes */
+	struct st_hist comp, comm;
+	int64_t start, runtime, comp_ns, comm_ns;
+	int64_t prev_end;         /* t1 of the previous call */
+	int ended;
+};
+
+/* The statistics of a run. */
+struct st_run {
+	struct st_task *t;
+	int n;
+	struct st_task all;
+	long nevents;
+};
+
+static const char *const bucket_names[ST_NBUCKET] = {
+	"<1us", "1us-10us", "10us-100us", "100us-1ms", "1ms-10ms",
+	"10ms-100ms", "100ms-1s", ">=1s"
+};
+
+/* The PVM function name of function slot F. */
+static const char *func_name(int f, char *buf, size_t n)
+{
+	if (f >= 20)
+		snprintf(buf, n, "pvm_%s", pg_group_op_name(f - 20));
+	else
+		snprintf(buf, n, "pvm_%s", pg_rec_kind_name(f));
+	return buf;
+}
+
+/* The function slot of an event of KIND (name) and OP, or -1. */
+static int func_slot(const char *kind, const char *op)
+{
+	if (strcmp(kind, "group") == 0) {
+		for (int o = 1; o <= PG_GROUP_LAST; o++)
+			if (op && strcmp(op, pg_group_op_name(o)) == 0)
+				return 20 + o;
+		return -1;
+	}
+	for (int k = 1; k <= PG_REC_LAST; k++)
+		if (strcmp(kind, pg_rec_kind_name(k)) == 0)
+			return k;
+	return -1;
+}
+
+/* Appends the duration D to F; 0 or -1. */
+static int func_add(struct st_func *f, int64_t d)
+{
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? 2 * f->cap : 64;
+		int64_t *v = realloc(f->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		f->v = v;
+		f->cap = cap;
+	}
+	f->v[f->n++] = d;
+	return 0;
+}
+
+/* The histogram bucket of D ns. */
+static int bucket(int64_t d)
+{
+	int b = 0;
+
+	for (int64_t lim = 1000; b < ST_NBUCKET - 1 && d >= lim; lim *= 10)
+		b++;
+	return b;
+}
+
+/* Counts D ns into H. */
+static void hist_add(struct st_hist *h, int64_t d)
+{
+	int b = bucket(d);
+
+	h->n[b]++;
+	h->ns[b] += d;
+}
+
+/* Loads the tasks of DB (those with events) into R; 0 or -1. */
+static int load_tasks(sqlite3 *db, struct st_run *r, int only)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT ltid, start_wall_ns FROM tasks "
+			       "WHERE nevents > 0 ORDER BY ltid", -1, &s,
+			       NULL) != SQLITE_OK)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct st_task *t;
+
+		if (only >= 0 && sqlite3_column_int(s, 0) != only)
+			continue;
+		t = realloc(r->t, (size_t)(r->n + 1) * sizeof(*t));
+		if (!t)
+			break;
+		r->t = t;
+		t = &r->t[r->n++];
+		memset(t, 0, sizeof(*t));
+		t->ltid = sqlite3_column_int(s, 0);
+		t->start = sqlite3_column_int64(s, 1);
+		t->prev_end = t->start;
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* The task of R with LTID (tasks are sorted), or NULL. */
+static struct st_task *find_task(struct st_run *r, int ltid)
+{
+	int lo = 0, hi = r->n - 1;
+
+	while (lo <= hi) {
+		int m = (lo + hi) / 2;
+
+		if (r->t[m].ltid == ltid)
+			return &r->t[m];
+		if (r->t[m].ltid < ltid)
+			lo = m + 1;
+		else
+			hi = m - 1;
+	}
+	return NULL;
+}
+
+/* Accounts one event of task T: kind K, op OP, times, LEN and COUNT. */
+static int add_event(struct st_task *t, const char *k, const char *op,
+		     int64_t t0, int64_t t1, int64_t len, int64_t ndest,
+		     int64_t count)
+{
+	int64_t gap;
+	int f;
+
+	if (strcmp(k, "end") == 0) {
+		gap = t0 - t->prev_end > 0 ? t0 - t->prev_end : 0;
+		t->ended = 1;
+		t->runtime = t0 - t->start;
+		hist_add(&t->comp, gap);
+		t->comp_ns += gap;
+		return 0;
+	}
+	if (strcmp(k, "pollfail") == 0) {
+		t->polls += count;
+		return 0;
+	}
+	if ((f = func_slot(k, op)) < 0)
+		return 0;
+	gap = t0 - t->prev_end > 0 ? t0 - t->prev_end : 0; /* < 0: overlap */
+	hist_add(&t->comp, gap);
+	hist_add(&t->comm, t1 - t0);
+	t->comp_ns += gap;
+	t->comm_ns += t1 - t0;
+	t->prev_end = t1;
+	if (f == PG_REC_SEND || f == PG_REC_PSEND || f == PG_REC_MCAST ||
+	    f == PG_REC_BCAST) {
+		t->f[f].bytes += len * (ndest > 0 ? ndest : 1);
+		t->sent += len * (ndest > 0 ? ndest : 1);
+	} else if (f != PG_REC_SPAWN && f < 20 && f != PG_REC_PROBE) {
+		t->f[f].bytes += len;
+		t->received += len;
+	}
+	return func_add(&t->f[f], t1 - t0);
+}
+
+/* Number of space-separated destinations in DESTS. */
+static int64_t count_dests(const unsigned char *d)
+{
+	int64_t n = 0;
+
+	for (int word = 0; d && *d; d++) {
+		if (*d != ' ' && !word)
+			n++;
+		word = *d != ' ';
+	}
+	return n;
+}
+
+/* Reads every event of DB into the tasks of R; 0 or -1. */
+static int load_events(sqlite3 *db, struct st_run *r)
+{
+	sqlite3_stmt *s;
+	struct st_task *t = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT ltid, kind, op, t0, t1, len, dests,"
+			       " count FROM events ORDER BY id", -1, &s,
+			       NULL) != SQLITE_OK)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		int ltid = sqlite3_column_int(s, 0);
+		const unsigned char *d = sqlite3_column_text(s, 6);
+
+		if ((!t || t->ltid != ltid) && !(t = find_task(r, ltid)))
+			continue;
+		r->nevents++;
+		if (add_event(t, (const char *)sqlite3_column_text(s, 1),
+			      (const char *)sqlite3_column_text(s, 2),
+			      sqlite3_column_int64(s, 3),
+			      sqlite3_column_int64(s, 4),
+			      sqlite3_column_int64(s, 5), d ? count_dests(d) : 0,
+			      sqlite3_column_int64(s, 7)) < 0)
+			break;
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Compares int64s for qsort. */
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Ends task T's accounting (run time of a log without end record) and
+ * adds it into the run's totals A. */
+static int finish_task(struct st_task *t, struct st_task *a)
+{
+	if (!t->ended)
+		t->runtime = t->prev_end - t->start;
+	for (int f = 0; f < ST_NFUNC; f++) {
+		for (size_t i = 0; i < t->f[f].n; i++)
+			if (func_add(&a->f[f], t->f[f].v[i]) < 0)
+				return -1;
+		a->f[f].bytes += t->f[f].bytes;
+		if (t->f[f].n > 1)
+			qsort(t->f[f].v, t->f[f].n, sizeof(int64_t), cmp_i64);
+	}
+	for (int b = 0; b < ST_NBUCKET; b++) {
+		a->comp.n[b] += t->comp.n[b];
+		a->comp.ns[b] += t->comp.ns[b];
+		a->comm.n[b] += t->comm.n[b];
+		a->comm.ns[b] += t->comm.ns[b];
+	}
+	a->polls += t->polls;
+	a->sent += t->sent;
+	a->received += t->received;
+	a->runtime += t->runtime;
+	a->comp_ns += t->comp_ns;
+	a->comm_ns += t->comm_ns;
+	return 0;
+}
+
+/* Summary numbers of a sorted duration list. */
+struct st_sum {
+	int64_t min, max, median, p95, total;
+	double mean;
+};
+
+/* Summarises the sorted F into S. */
+static void summarise(const struct st_func *f, struct st_sum *s)
+{
+	size_t n = f->n;
+
+	memset(s, 0, sizeof(*s));
+	if (n == 0)
+		return;
+	s->min = f->v[0];
+	s->max = f->v[n - 1];
+	s->median = n % 2 ? f->v[n / 2] : (f->v[n / 2 - 1] + f->v[n / 2]) / 2;
+	s->p95 = f->v[(n * 95 + 99) / 100 - 1];
+	for (size_t i = 0; i < n; i++)
+		s->total += f->v[i];
+	s->mean = (double)s->total / (double)n;
+}
+
+/* Output format. */
+enum st_fmt { ST_TEXT, ST_CSV, ST_JSON };
+
+/* The task label: its ltid, or "all". */
+static const char *label(const struct st_task *t, char *buf, size_t n)
+{
+	if (t->ltid < 0)
+		return "all";
+	snprintf(buf, n, "%d", t->ltid);
+	return buf;
+}
+
+/* Prints the call rows of task T in FMT (JSON: FIRST = no comma yet). */
+static void print_calls(const struct st_task *t, enum st_fmt fmt)
+{
+	char name[64], lb[16];
+	int first = 1;
+	struct st_sum s;
+
+	for (int f = 1; f < ST_NFUNC; f++) {
+		if (!t->f[f].n)
+			continue;
+		summarise(&t->f[f], &s);
+		func_name(f, name, sizeof(name));
+		if (fmt == ST_TEXT)
+			printf("%-14s %5s %8zu %10.1f %10.1f %10.1f %10.1f %10.1f %12.1f %10lld\n",
+			       name, label(t, lb, sizeof(lb)), t->f[f].n,
+			       s.min / 1e3, s.max / 1e3, s.mean / 1e3, s.median / 1e3,
+			       s.p95 / 1e3, s.total / 1e3, (long long)t->f[f].bytes);
+		else if (fmt == ST_CSV)
+			printf("call,%s,%s,%zu,%lld,%lld,%.0f,%lld,%lld,%lld,%lld\n",
+			       label(t, lb, sizeof(lb)), name, t->f[f].n,
+			       (long long)s.min, (long long)s.max, s.mean,
+			       (long long)s.median, (long long)s.p95,
+			       (long long)s.total, (long long)t->f[f].bytes);
+		else
+			printf("%s\n     {\"function\": \"%s\", \"count\": %zu, "
+			       "\"min_ns\": %lld, \"max_ns\": %lld, \"mean_ns\": %.0f, "
+			       "\"median_ns\": %lld, \"p95_ns\": %lld, "
+			       "\"total_ns\": %lld, \"bytes\": %lld}",
+			       first ? "" : ",", name, t->f[f].n, (long long)s.min,
+			       (long long)s.max, s.mean, (long long)s.median,
+			       (long long)s.p95, (long long)s.total,
+			       (long long)t->f[f].bytes);
+		first = 0;
+	}
+}
+
+/* Prints histogram H of task T named WHAT as CSV rows or a JSON array. */
+static void print_hist(const struct st_task *t, const struct st_hist *h,
+		       const char *what, enum st_fmt fmt)
+{
+	char lb[16];
+
+	if (fmt == ST_JSON)
+		printf("[");
+	for (int b = 0; b < ST_NBUCKET; b++)
+		if (fmt == ST_CSV)
+			printf("%s,%s,%s,%ld,,,,,,%lld,\n", what,
+			       label(t, lb, sizeof(lb)), bucket_names[b], h->n[b],
+			       (long long)h->ns[b]);
+		else
+			printf("%s{\"bucket\": \"%s\", \"count\": %ld, "
+			       "\"total_ns\": %lld}", b ? ", " : "",
+			       bucket_names[b], h->n[b], (long long)h->ns[b]);
+	if (fmt == ST_JSON)
+		printf("]");
+}
+
+/* Prints the run-time check of task T in FMT. */
+static void print_check(const struct st_task *t, enum st_fmt fmt)
+{
+	char lb[16];
+	const char *l = label(t, lb, sizeof(lb));
+	long long rt = t->runtime, c = t->comp_ns, m = t->comm_ns;
+
+	if (fmt == ST_TEXT)
+		printf("%5s %12.3f %12.3f %12.3f %12.3f %9ld %12lld %12lld\n",
+		       l, rt / 1e6, c / 1e6, m / 1e6,
+		       (rt - c - m) / 1e6, t->polls, (long long)t->sent,
+		       (long long)t->received);
+	else if (fmt == ST_CSV)
+		printf("check,%s,runtime,,,,,,,%lld,\n"
+		       "check,%s,computation,,,,,,,%lld,\n"
+		       "check,%s,communication,,,,,,,%lld,\n"
+		       "check,%s,difference,,,,,,,%lld,\n"
+		       "polls,%s,failed,%ld,,,,,,,\n"
+		       "bytes,%s,sent,,,,,,,,%lld\nbytes,%s,received,,,,,,,,%lld\n",
+		       l, rt, l, c, l, m, l, rt - c - m, l, t->polls, l,
+		       (long long)t->sent, l, (long long)t->received);
+	else
+		printf("\"runtime_ns\": %lld, \"computation_ns\": %lld, "
+		       "\"communication_ns\": %lld, \"difference_ns\": %lld, "
+		       "\"failed_polls\": %ld, \"bytes_sent\": %lld, "
+		       "\"bytes_received\": %lld", rt, c, m, rt - c - m, t->polls,
+		       (long long)t->sent, (long long)t->received);
+}
+
+/* Prints the text tables of R. */
+static void print_text(const struct st_run *r)
+{
+	printf("PVM calls (times inside the call, us)\n"
+	       "%-14s %5s %8s %10s %10s %10s %10s %10s %12s %10s\n", "function",
+	       "task", "count", "min", "max", "mean", "median", "p95", "total",
+	       "bytes");
+	for (int i = 0; i < r->n; i++)
+		print_calls(&r->t[i], ST_TEXT);
+	print_calls(&r->all, ST_TEXT);
+	printf("\nHistograms (all tasks): computation granularity = time "
+	       "between calls, communication overhead = time inside calls\n"
+	       "%-11s %12s %14s %12s %14s\n", "bucket", "comp count",
+	       "comp total ms", "comm count", "comm total ms");
+	for (int b = 0; b < ST_NBUCKET; b++)
+		printf("%-11s %12ld %14.3f %12ld %14.3f\n", bucket_names[b],
+		       r->all.comp.n[b], r->all.comp.ns[b] / 1e6,
+		       r->all.comm.n[b], r->all.comm.ns[b] / 1e6);
+	printf("\nCheck: run time = computation + communication (ms)\n"
+	       "%5s %12s %12s %12s %12s %9s %12s %12s\n", "task", "run time",
+	       "computation", "communic.", "difference", "fail.polls",
+	       "bytes sent", "bytes recv");
+	for (int i = 0; i < r->n; i++)
+		print_check(&r->t[i], ST_TEXT);
+	print_check(&r->all, ST_TEXT);
+}
+
+/* Prints task T as a JSON object. */
+static void print_json_task(const struct st_task *t)
+{
+	char lb[16];
+
+	printf("  {\"task\": \"%s\", ", label(t, lb, sizeof(lb)));
+	print_check(t, ST_JSON);
+	printf(",\n   \"calls\": [");
+	print_calls(t, ST_JSON);
+	printf("],\n   \"computation_granularity\": ");
+	print_hist(t, &t->comp, "granularity", ST_JSON);
+	printf(",\n   \"communication_overhead\": ");
+	print_hist(t, &t->comm, "overhead", ST_JSON);
+	printf("}");
+}
+
+/* Prints R in FMT. */
+static void print_run(const struct st_run *r, enum st_fmt fmt)
+{
+	if (fmt == ST_TEXT) {
+		print_text(r);
+		return;
+	}
+	if (fmt == ST_JSON) {
+		printf("{\"events\": %ld, \"tasks\": [\n", r->nevents);
+		for (int i = 0; i < r->n; i++) {
+			print_json_task(&r->t[i]);
+			printf(",\n");
+		}
+		print_json_task(&r->all);
+		printf("]}\n");
+		return;
+	}
+	printf("section,task,name,count,min_ns,max_ns,mean_ns,median_ns,p95_ns,"
+	       "total_ns,bytes\n");
+	for (int i = 0; i <= r->n; i++) {
+		const struct st_task *t = i < r->n ? &r->t[i] : &r->all;
+
+		print_calls(t, ST_CSV);
+		print_hist(t, &t->comp, "granularity", ST_CSV);
+		print_hist(t, &t->comm, "overhead", ST_CSV);
+		print_check(t, ST_CSV);
+	}
+}
+
+/* Frees what R holds. */
+static void free_run(struct st_run *r)
+{
+	for (int i = 0; i <= r->n; i++) {
+		struct st_task *t = i < r->n ? &r->t[i] : &r->all;
+
+		for (int f = 0; f < ST_NFUNC; f++)
+			free(t->f[f].v);
+	}
+	free(r->t);
+}
+
+/* Computes and prints the statistics of DB; 0 or -1. */
+static int stats_db(sqlite3 *db, int only, enum st_fmt fmt)
+{
+	struct st_run r = { 0 };
+	int rc = -1;
+
+	r.all.ltid = -1;
+	if (load_tasks(db, &r, only) < 0 || load_events(db, &r) < 0) {
+		trace_error("cannot read the trace database: %s",
+			    sqlite3_errmsg(db));
+		goto out;
+	}
+	if (r.n == 0) {
+		trace_error(only >= 0 ? "task %d has no events" :
+			    "the run has no events", only);
+		goto out;
+	}
+	for (int i = 0; i < r.n; i++)
+		if (finish_task(&r.t[i], &r.all) < 0)
+			goto out;
+	for (int f = 0; f < ST_NFUNC; f++)
+		if (r.all.f[f].n > 1)
+			qsort(r.all.f[f].v, r.all.f[f].n, sizeof(int64_t),
+			      cmp_i64);
+	print_run(&r, fmt);
+	rc = 0;
+out:
+	free_run(&r);
+	return rc;
+}
+
+/* Entry point of "stats": 0 printed, 1 error. */
+static int stats_run(int argc, char **argv)
+{
+	char err[PG_PATH_MAX + 512];
+	enum st_fmt fmt = ST_TEXT;
+	int only = -1, i = 1, rc;
+	sqlite3 *db;
+
+	for (; i < argc - 1; i++)
+		if (strcmp(argv[i], "--csv") == 0)
+			fmt = ST_CSV;
+		else if (strcmp(argv[i], "--json") == 0)
+			fmt = ST_JSON;
+		else if (strcmp(argv[i], "-task") == 0 && i + 1 < argc - 1)
+			only = atoi(argv[++i]);
+		else
+			break;
+	if (i != argc - 1) {
+		trace_error("usage: pangaea-trace %s", trace_cmd_stats.usage);
+		return 1;
+	}
+	if (tdb_open(argv[i], &db, err, sizeof(err)) < 0) {
+		trace_error("%s", err);
+		return 1;
+	}
+	rc = stats_db(db, only, fmt);
+	sqlite3_close(db);
+	return rc < 0;
+}
+
+const struct trace_cmd trace_cmd_stats = {
+	"stats", "stats [--csv|--json] [-task LTID] LOGDIR", stats_run
+};

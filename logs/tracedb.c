@@ -1,0 +1,856 @@
+/*
+ * tracedb.c: imports a run's logs into its trace database LOGDIR/trace.db
+ * (schema in docs/TRACEDB.md), and opens it for the analysis commands.
+ *
+ * The import reads every task's logs once, inserts tasks, spawns and
+ * events as it goes (one transaction, prepared statements, no journal:
+ * the file is a temporary one renamed over trace.db at the end, so a
+ * failed import leaves the previous database as it was), keeps the two
+ * ends of every message in memory, matches them (tracedb-match.c), and
+ * builds the indexes last.
+ */
+#include "tracedb-internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* One task line of run.info. */
+struct tdb_ri_task {
+	int ltid, tid, how, value;
+	char host[PG_HOST_MAX];
+	char program[PG_PATH_MAX];
+};
+
+/* What run.info says (all optional: a run killed early has none). */
+struct tdb_runinfo {
+	int found;
+	char mode[16];
+	char command[PG_PATH_MAX];
+	char launcher_host[PG_HOST_MAX];
+	char replay_of[PG_PATH_MAX];
+	int status;
+	struct tdb_ri_task *t;
+	int n;
+};
+
+/* The state of one import. */
+struct tdb_imp {
+	const char *dir;
+	sqlite3 *db;
+	sqlite3_stmt *ev, *task, *spawn, *msg, *meta;
+	int salvage;
+	int64_t next_ev;
+	struct tdb_ends sends, recvs;
+	struct tdb_runinfo ri;
+	int *ltids, nltid;    /* tasks with a .comm log, sorted */
+	struct pg_comm_reader *rd; /* their logs (rd_ok[i]: opened) */
+	char *rd_ok;
+	int *xltids, nx;      /* tasks with a .exec log, sorted */
+	int mode, loose, selective;
+	char select[PG_SELECT_MAX];
+	uint64_t start_wall;  /* earliest task start */
+	struct pg_strbuf hosts, salvaged, tmp;
+	struct tdb_import_stats *st;
+};
+
+/* Appends S to B as a JSON string. */
+static int buf_json(struct pg_strbuf *b, const char *s)
+{
+	int rc = pg_strbuf_add(b, "\"", 1);
+
+	for (; *s && rc == 0; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			rc = pg_strbuf_printf(b, "\\%c", c);
+		else if (c < 0x20)
+			rc = pg_strbuf_printf(b, "\\u%04x", c);
+		else
+			rc = pg_strbuf_add(b, (const char *)&c, 1);
+	}
+	return rc ? rc : pg_strbuf_add(b, "\"", 1);
+}
+
+int tdb_path(char *buf, size_t n, const char *logdir)
+{
+	int k = snprintf(buf, n, "%s/%s", logdir, TDB_FILE);
+
+	return k < 0 || (size_t)k >= n ? -1 : 0;
+}
+
+const char *tdb_end_how_name(int how)
+{
+	static const char *const names[] = {
+		NULL, "pangaea_exit", "exit", "signal", "diverged"
+	};
+
+	return how >= 1 && how <= 4 ? names[how] : NULL;
+}
+
+/* Parses one "task ..." line of run.info into RI. */
+static void ri_task(struct tdb_runinfo *ri, const char *line)
+{
+	struct tdb_ri_task t = { 0 }, *v;
+	const char *p;
+
+	if (sscanf(line, "task %d tid=t%x", &t.ltid, (unsigned *)&t.tid) != 2)
+		return;
+	if ((p = strstr(line, " host=")))
+		sscanf(p, " host=%255s", t.host);
+	if ((p = strstr(line, " program=")))
+		sscanf(p, " program=%4095s", t.program);
+	if ((p = strstr(line, " end=")))
+		sscanf(p, " end=%d/%d", &t.how, &t.value);
+	v = realloc(ri->t, (size_t)(ri->n + 1) * sizeof(*v));
+	if (!v)
+		return;
+	ri->t = v;
+	ri->t[ri->n++] = t;
+}
+
+/* Reads DIR/run.info into RI (leaves it empty when there is none). */
+static void ri_read(struct tdb_runinfo *ri, const char *dir)
+{
+	char path[PG_PATH_MAX + 16], line[2 * PG_PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/run.info", dir);
+	if (!(f = fopen(path, "r")))
+		return;
+	ri->found = 1;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, "mode ", 5) == 0)
+			snprintf(ri->mode, sizeof(ri->mode), "%s", line + 5);
+		else if (strncmp(line, "command ", 8) == 0)
+			snprintf(ri->command, sizeof(ri->command), "%s", line + 8);
+		else if (strncmp(line, "launcher-host ", 14) == 0)
+			snprintf(ri->launcher_host, sizeof(ri->launcher_host),
+				 "%s", line + 14);
+		else if (strncmp(line, "replay-of ", 10) == 0)
+			snprintf(ri->replay_of, sizeof(ri->replay_of), "%s",
+				 line + 10);
+		else if (strncmp(line, "status ", 7) == 0)
+			ri->status = atoi(line + 7);
+		else if (strncmp(line, "task ", 5) == 0)
+			ri_task(ri, line);
+	}
+	fclose(f);
+}
+
+/* run.info's line for task LTID, or NULL. */
+static const struct tdb_ri_task *ri_find(const struct tdb_runinfo *ri,
+					 int ltid)
+{
+	for (int i = 0; i < ri->n; i++)
+		if (ri->t[i].ltid == ltid)
+			return &ri->t[i];
+	return NULL;
+}
+
+/* Compares ints for bsearch. */
+static int int_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Prepares the insert statements of IM; 0 or -1. */
+static int imp_prepare(struct tdb_imp *im)
+{
+	static const char *const sql[] = {
+		"INSERT INTO events VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		"INSERT INTO tasks VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+		"INSERT INTO spawns VALUES(?,?,?,?,?,?,?,?,?)",
+		"INSERT INTO messages VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
+		"INSERT OR REPLACE INTO meta VALUES(?,?)",
+	};
+	sqlite3_stmt **out[] = { &im->ev, &im->task, &im->spawn, &im->msg,
+				 &im->meta };
+
+	for (size_t i = 0; i < sizeof(sql) / sizeof(sql[0]); i++)
+		if (sqlite3_prepare_v2(im->db, sql[i], -1, out[i], NULL) !=
+		    SQLITE_OK)
+			return -1;
+	return 0;
+}
+
+/* Runs statement S (bound already) and resets it; 0 or -1. */
+static int step(sqlite3_stmt *s)
+{
+	int rc = sqlite3_step(s);
+
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Binds the text S (copied) to column I, or NULL when S is NULL. */
+static void bind_text(sqlite3_stmt *s, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+/* Notes a damaged log (salvage mode) in meta 'salvaged'. */
+static void imp_note(struct tdb_imp *im, const char *what)
+{
+	pg_strbuf_printf(&im->salvaged, "%s%s", im->salvaged.len ? "\n" : "",
+			 what);
+	if (im->st)
+		im->st->nsalvaged++;
+}
+
+/* Binds the kind-specific columns of EV to the events insert S. */
+static int bind_event_fields(struct tdb_imp *im, sqlite3_stmt *s,
+			     const struct pg_event *ev)
+{
+	switch (ev->kind) {
+	case PG_REC_SPAWN:
+		sqlite3_bind_int64(s, 7, ev->msgid);
+		sqlite3_bind_int64(s, 8, ev->len);
+		return 0;
+	case PG_REC_END:
+		sqlite3_bind_text(s, 13, tdb_end_how_name(ev->how), -1,
+				  SQLITE_STATIC);
+		sqlite3_bind_int(s, 15, ev->value);
+		return 0;
+	case PG_REC_POLLFAIL:
+		sqlite3_bind_int64(s, 11, ev->count);
+		return 0;
+	case PG_REC_GROUP:
+		sqlite3_bind_text(s, 12, ev->group, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(s, 13, pg_group_op_name(ev->op), -1,
+				  SQLITE_STATIC);
+		sqlite3_bind_int(s, 14, ev->arg);
+		sqlite3_bind_int(s, 15, ev->result);
+		return 0;
+	case PG_REC_MCAST:
+	case PG_REC_BCAST:
+		pg_strbuf_reset(&im->tmp);
+		for (int i = 0; i < ev->ndest; i++)
+			if (pg_strbuf_printf(&im->tmp, "%s%d", i ? " " : "",
+					     ev->dests[i]) < 0)
+				return -1;
+		sqlite3_bind_text(s, 16, im->tmp.p ? im->tmp.p : "", -1,
+				  SQLITE_STATIC);
+		if (ev->kind == PG_REC_BCAST)
+			sqlite3_bind_text(s, 12, ev->group, -1, SQLITE_TRANSIENT);
+		break;
+	default:
+		sqlite3_bind_int(s, 5, ev->peer);
+	}
+	sqlite3_bind_int(s, 6, ev->tag);
+	sqlite3_bind_int64(s, 7, ev->msgid);
+	sqlite3_bind_int64(s, 8, ev->len);
+	return 0;
+}
+
+/* Keeps the message ends of EV (event ID of task LTID) for matching. */
+static int collect_ends(struct tdb_imp *im, int ltid, int64_t id,
+			const struct pg_event *ev, int64_t t0, int64_t t1)
+{
+	struct tdb_end e = { ltid, ev->peer, ev->msgid, ev->tag, ev->len,
+			     ev->kind, id, t0 };
+
+	switch (ev->kind) {
+	case PG_REC_SEND:
+	case PG_REC_PSEND:
+		return tdb_ends_add(&im->sends, &e);
+	case PG_REC_MCAST:
+	case PG_REC_BCAST:
+		for (int i = 0; i < ev->ndest; i++) {
+			e.dst = ev->dests[i];
+			if (tdb_ends_add(&im->sends, &e) < 0)
+				return -1;
+		}
+		return 0;
+	case PG_REC_RECV:
+	case PG_REC_NRECV:
+	case PG_REC_TRECV:
+	case PG_REC_PRECV:
+		e.src = ev->peer;
+		e.dst = ltid;
+		e.t = t1;
+		return tdb_ends_add(&im->recvs, &e);
+	default:
+		return 0;
+	}
+}
+
+/* Inserts event number SEQ of task LTID (started at WALL); 0 or -1. */
+static int put_event(struct tdb_imp *im, int ltid, long seq, uint64_t wall,
+		     const struct pg_event *ev)
+{
+	sqlite3_stmt *s = im->ev;
+	int64_t id = ++im->next_ev, t0 = (int64_t)(wall + ev->t),
+		t1 = t0 + (int64_t)ev->dur;
+
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_int(s, 2, ltid);
+	sqlite3_bind_int64(s, 3, seq);
+	sqlite3_bind_text(s, 4, pg_rec_kind_name(ev->kind), -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 9, t0);
+	sqlite3_bind_int64(s, 10, t1);
+	if (bind_event_fields(im, s, ev) < 0 || step(s) < 0)
+		return -1;
+	return collect_ends(im, ltid, id, ev, t0, t1);
+}
+
+/* Adds HOST to the run's host list unless it is there already. */
+static void imp_host(struct tdb_imp *im, const char *host)
+{
+	const char *p = im->hosts.p;
+	size_t l = strlen(host);
+
+	if (!host[0])
+		return;
+	while (p && (p = strstr(p, host))) {
+		if ((p == im->hosts.p || p[-1] == ' ') && (!p[l] || p[l] == ' '))
+			return;
+		p += l;
+	}
+	pg_strbuf_printf(&im->hosts, "%s%s", im->hosts.len ? " " : "", host);
+}
+
+/* The summary of one task's events, for its tasks row. */
+struct tdb_task_sum {
+	long n;
+	int64_t first, last;
+	int how, value;
+};
+
+/* Inserts the tasks row of LTID from the header H (NULL: from run.info
+ * or nothing) and the summary S; 0 or -1. */
+static int put_task(struct tdb_imp *im, int ltid,
+		    const struct pg_comm_header *h, uint64_t base,
+		    const struct tdb_task_sum *s)
+{
+	const struct tdb_ri_task *r = ri_find(&im->ri, ltid);
+	sqlite3_stmt *q = im->task;
+
+	sqlite3_bind_int(q, 1, ltid);
+	if (h) {
+		sqlite3_bind_int(q, 2, h->parent_ltid);
+		sqlite3_bind_int(q, 3, h->tid);
+		bind_text(q, 4, h->program);
+		bind_text(q, 5, h->host);
+		sqlite3_bind_int64(q, 6, (int64_t)base);
+	} else if (r) {
+		sqlite3_bind_int(q, 3, r->tid);
+		bind_text(q, 4, r->program);
+		bind_text(q, 5, r->host);
+	} else if (ltid == 0) {
+		bind_text(q, 4, "pangaea");
+		bind_text(q, 5, im->ri.launcher_host[0] ? im->ri.launcher_host
+							: NULL);
+	}
+	bind_text(q, 7, tdb_end_how_name(s->how));
+	if (tdb_end_how_name(s->how))
+		sqlite3_bind_int(q, 8, s->value);
+	if (s->n > 0) {
+		sqlite3_bind_int64(q, 9, s->first);
+		sqlite3_bind_int64(q, 10, s->last);
+	}
+	sqlite3_bind_int64(q, 11, s->n);
+	if (im->st)
+		im->st->ntasks++;
+	return step(q);
+}
+
+/* Takes the run-wide facts (mode, polls, selection, hosts) from H. */
+static void imp_header(struct tdb_imp *im, const struct pg_comm_header *h)
+{
+	if (!im->mode)
+		im->mode = (int)h->mode;
+	im->loose |= (h->flags & PG_COMM_LOOSE_POLLS) != 0;
+	if (h->select[0]) {
+		im->selective = 1;
+		snprintf(im->select, sizeof(im->select), "%s", h->select);
+	}
+	if (!im->start_wall || h->start_wall_ns < im->start_wall)
+		im->start_wall = h->start_wall_ns;
+	imp_host(im, h->host);
+}
+
+/* Reads the events of the open log R of task LTID into the database;
+ * fills S.  0; -1 with ERR when the log is damaged (and not salvaged)
+ * or the database fails. */
+static int imp_events(struct tdb_imp *im, struct pg_comm_reader *r, int ltid,
+		      uint64_t base, struct tdb_task_sum *s, char *err,
+		      size_t errlen)
+{
+	const struct tdb_ri_task *ri = ri_find(&im->ri, ltid);
+	struct pg_event ev;
+	int rc, ended = 0;
+
+	while ((rc = pg_comm_next(r, &ev, err, errlen)) > 0) {
+		int64_t t0 = (int64_t)(base + ev.t);
+
+		if (put_event(im, ltid, ++s->n, base, &ev) < 0) {
+			snprintf(err, errlen, "cannot insert an event: %s",
+				 sqlite3_errmsg(im->db));
+			return -2;
+		}
+		if (s->n == 1)
+			s->first = t0;
+		if (t0 + (int64_t)ev.dur > s->last)
+			s->last = t0 + (int64_t)ev.dur;
+		if ((ended = ev.kind == PG_REC_END)) {
+			s->how = ev.how;
+			s->value = ev.value;
+		}
+	}
+	if (rc == 0 && !ended && ri && ri->how > 0) {
+		snprintf(err, errlen, "%s: truncated: it ends at offset %zu "
+			 "without the end record that run.info says it had",
+			 r->path, r->pos);
+		rc = -1;
+	}
+	return rc;
+}
+
+/*
+ * The wall-clock time of t = 0 in the log R: its start_mono_ns plus the
+ * offset between CLOCK_REALTIME and CLOCK_MONOTONIC on its host.  Each
+ * header gives that offset as start_wall_ns - start_mono_ns, too large
+ * by the time between the two clock reads; the smallest over the tasks
+ * of a host is the best estimate, and keeps a host's tasks on one clock.
+ */
+static uint64_t imp_base(const struct tdb_imp *im,
+			 const struct pg_comm_reader *r)
+{
+	int64_t off = (int64_t)(r->hdr.start_wall_ns - r->hdr.start_mono_ns);
+
+	for (int i = 0; i < im->nltid; i++) {
+		const struct pg_comm_header *h = &im->rd[i].hdr;
+		int64_t o = (int64_t)(h->start_wall_ns - h->start_mono_ns);
+
+		if (im->rd_ok[i] && o < off && strcmp(h->host, r->hdr.host) == 0)
+			off = o;
+	}
+	return r->hdr.start_mono_ns + (uint64_t)off;
+}
+
+/* Opens every communication log of the run (headers read); 0 or -1. */
+static int imp_open_logs(struct tdb_imp *im, char *err, size_t errlen)
+{
+	char path[PG_PATH_MAX];
+
+	im->rd = calloc((size_t)im->nltid + 1, sizeof(*im->rd));
+	im->rd_ok = calloc((size_t)im->nltid + 1, 1);
+	if (!im->rd || !im->rd_ok) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < im->nltid; i++) {
+		if (pg_log_path(path, sizeof(path), im->dir, im->ltids[i],
+				"comm") < 0) {
+			snprintf(err, errlen, "log folder path too long: %s",
+				 im->dir);
+			return -1;
+		}
+		if (pg_comm_open(&im->rd[i], path, err, errlen) < 0) {
+			if (!im->salvage)
+				return -1;
+			imp_note(im, err);
+			continue;
+		}
+		im->rd_ok[i] = 1;
+		imp_header(im, &im->rd[i].hdr);
+	}
+	return 0;
+}
+
+/* Imports the I-th communication log of the run; 0 or -1 with ERR. */
+static int imp_task(struct tdb_imp *im, int i, char *err, size_t errlen)
+{
+	struct pg_comm_reader *r = &im->rd[i];
+	struct tdb_task_sum s = { 0 };
+	uint64_t base;
+	int rc, ltid = im->ltids[i];
+
+	if (!im->rd_ok[i])
+		return put_task(im, ltid, NULL, 0, &s);
+	base = imp_base(im, r);
+	rc = imp_events(im, r, ltid, base, &s, err, errlen);
+	if (rc == -1 && im->salvage) {
+		imp_note(im, err);
+		rc = 0;
+	}
+	if (rc == 0 && put_task(im, ltid, &r->hdr, base, &s) < 0) {
+		snprintf(err, errlen, "cannot insert task %d: %s", ltid,
+			 sqlite3_errmsg(im->db));
+		rc = -1;
+	}
+	pg_comm_free(r); /* the header stays for imp_base */
+	return rc < 0 ? -1 : 0;
+}
+
+/* Writes the argv of REC as a JSON array and its children as
+ * "LTID@HOST ..." (a failed slot as !ERR) into IM's buffers. */
+static int spawn_texts(struct tdb_imp *im, const struct pg_spawn_rec *rec,
+		       struct pg_strbuf *kids)
+{
+	int rc = 0;
+
+	pg_strbuf_reset(&im->tmp);
+	pg_strbuf_reset(kids);
+	rc |= pg_strbuf_add(&im->tmp, "[", 1);
+	for (int i = 0; i < rec->argc && rc == 0; i++)
+		rc |= (i ? pg_strbuf_add(&im->tmp, ",", 1) : 0) |
+		      buf_json(&im->tmp, rec->argv[i]);
+	rc |= pg_strbuf_add(&im->tmp, "]", 1);
+	rc |= pg_strbuf_add(kids, "", 0);
+	for (int k = 0; k < rec->ntask && rc == 0; k++)
+		if (rec->slots[k].ltid > 0)
+			rc |= pg_strbuf_printf(kids, "%s%d@%s", k ? " " : "",
+					       rec->slots[k].ltid,
+					       rec->slots[k].host);
+		else
+			rc |= pg_strbuf_printf(kids, "%s!%d", k ? " " : "",
+					       rec->slots[k].err);
+	return rc ? -1 : 0;
+}
+
+/* Inserts the spawns of task LTID's execution log; 0 or -1 with ERR. */
+static int imp_spawns(struct tdb_imp *im, int ltid, char *err, size_t errlen)
+{
+	char path[PG_PATH_MAX];
+	struct pg_exec_log x = { 0 };
+	struct pg_strbuf kids = { 0 };
+	sqlite3_stmt *q = im->spawn;
+	int rc = 0;
+
+	if (pg_log_path(path, sizeof(path), im->dir, ltid, "exec") < 0 ||
+	    pg_exec_read(path, &x, err, errlen) < 0) {
+		if (!im->salvage)
+			return -1;
+		imp_note(im, err);
+		return 0;
+	}
+	for (int i = 0; i < x.nspawn && rc == 0; i++) {
+		const struct pg_spawn_rec *s = &x.spawns[i];
+
+		if ((rc = spawn_texts(im, s, &kids)) < 0)
+			break;
+		sqlite3_bind_int(q, 1, ltid);
+		sqlite3_bind_int(q, 2, s->seq);
+		bind_text(q, 3, s->file);
+		sqlite3_bind_int(q, 4, s->flags);
+		bind_text(q, 5, s->where);
+		sqlite3_bind_int(q, 6, s->ntask);
+		sqlite3_bind_int(q, 7, s->started);
+		bind_text(q, 8, im->tmp.p);
+		bind_text(q, 9, kids.p);
+		rc = step(q);
+	}
+	if (rc < 0)
+		snprintf(err, errlen, "cannot insert the spawns of task %d: %s",
+			 ltid, sqlite3_errmsg(im->db));
+	pg_strbuf_free(&kids);
+	pg_exec_free(&x);
+	return rc;
+}
+
+/* Whether LTID is in the sorted array V of N. */
+static int in_list(const int *v, int n, int ltid)
+{
+	return n > 0 && bsearch(&ltid, v, (size_t)n, sizeof(int), int_cmp);
+}
+
+/* Inserts tasks rows for tasks without a communication log: the
+ * launcher (task 0) and what run.info lists; 0 or -1. */
+static int imp_other_tasks(struct tdb_imp *im)
+{
+	struct tdb_task_sum none = { 0 };
+
+	if (in_list(im->xltids, im->nx, 0) && !in_list(im->ltids, im->nltid, 0) &&
+	    put_task(im, 0, NULL, 0, &none) < 0)
+		return -1;
+	for (int i = 0; i < im->ri.n; i++) {
+		int l = im->ri.t[i].ltid;
+
+		if (l != 0 && !in_list(im->ltids, im->nltid, l) &&
+		    put_task(im, l, NULL, 0, &none) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Inserts the meta row KEY = VALUE (NULL values are left out). */
+static int put_meta(struct tdb_imp *im, const char *key, const char *value)
+{
+	if (!value)
+		return 0;
+	bind_text(im->meta, 1, key);
+	bind_text(im->meta, 2, value);
+	return step(im->meta);
+}
+
+/* Inserts the meta rows; 0 or -1. */
+static int imp_meta(struct tdb_imp *im)
+{
+	char ver[16], wall[32], stamp[64], status[16], dir[PG_PATH_MAX];
+	time_t now = time(NULL);
+	const char *mode = im->ri.mode[0] ? im->ri.mode :
+			   im->mode == 2 ? "replay" : "record";
+	int rc = 0;
+
+	snprintf(ver, sizeof(ver), "%d", TDB_SCHEMA_VERSION);
+	snprintf(wall, sizeof(wall), "%llu", (unsigned long long)im->start_wall);
+	snprintf(status, sizeof(status), "%d", im->ri.status);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	if (!realpath(im->dir, dir))
+		snprintf(dir, sizeof(dir), "%s", im->dir);
+	rc |= put_meta(im, "schema_version", ver);
+	rc |= put_meta(im, "logdir", dir);
+	rc |= put_meta(im, "mode", mode);
+	rc |= put_meta(im, "command", im->ri.found ? im->ri.command : NULL);
+	rc |= put_meta(im, "start_wall_ns", wall);
+	rc |= put_meta(im, "hosts", im->hosts.p ? im->hosts.p : "");
+	rc |= put_meta(im, "selection", im->select);
+	rc |= put_meta(im, "polls", im->loose ? "loose" : "exact");
+	rc |= put_meta(im, "imported_at", stamp);
+	rc |= put_meta(im, "status", im->ri.found ? status : NULL);
+	rc |= put_meta(im, "replay_of", im->ri.replay_of[0] ? im->ri.replay_of
+							    : NULL);
+	rc |= put_meta(im, "salvaged", im->salvaged.p);
+	return rc ? -1 : 0;
+}
+
+/* Creates the temporary database TMP with the schema, fast settings. */
+static int imp_create(struct tdb_imp *im, const char *tmp, char *err,
+		      size_t errlen)
+{
+	char *msg = NULL;
+
+	unlink(tmp);
+	/* no allocation statistics (a mutex per malloc); fails harmlessly
+	 * once SQLite is initialised */
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	if (sqlite3_open_v2(tmp, &im->db, SQLITE_OPEN_READWRITE |
+			    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK)
+		goto fail;
+	if (sqlite3_exec(im->db,
+			 "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+			 "PRAGMA locking_mode=EXCLUSIVE; PRAGMA page_size=4096;"
+			 "PRAGMA cache_size=-16384; PRAGMA temp_store=MEMORY;"
+			 "PRAGMA threads=2;",
+			 NULL, NULL, &msg) != SQLITE_OK ||
+	    sqlite3_exec(im->db, tdb_schema_sql(), NULL, NULL, &msg) !=
+		    SQLITE_OK ||
+	    sqlite3_exec(im->db, "BEGIN", NULL, NULL, &msg) != SQLITE_OK ||
+	    imp_prepare(im) < 0)
+		goto fail;
+	return 0;
+fail:
+	snprintf(err, errlen, "cannot create %s: %s", tmp,
+		 msg ? msg : im->db ? sqlite3_errmsg(im->db) : "out of memory");
+	sqlite3_free(msg);
+	return -1;
+}
+
+/* Imports every log of IM->dir into the open database; 0 or -1. */
+static int imp_all(struct tdb_imp *im, char *err, size_t errlen)
+{
+	struct tdb_match_ctx ctx;
+	char *msg = NULL;
+
+	im->nltid = pg_run_ltids(im->dir, "comm", &im->ltids);
+	im->nx = pg_run_ltids(im->dir, "exec", &im->xltids);
+	if (im->nltid < 0 || (im->nltid == 0 && im->nx <= 0)) {
+		snprintf(err, errlen, "%s is not a Pangaea log folder (no "
+			 "task-*.comm or task-*.exec files)", im->dir);
+		return -1;
+	}
+	ri_read(&im->ri, im->dir);
+	if (imp_open_logs(im, err, errlen) < 0)
+		return -1;
+	for (int i = 0; i < im->nltid; i++)
+		if (imp_task(im, i, err, errlen) < 0)
+			return -1;
+	for (int i = 0; i < im->nx; i++)
+		if (imp_spawns(im, im->xltids[i], err, errlen) < 0)
+			return -1;
+	if (imp_other_tasks(im) < 0 || imp_meta(im) < 0) {
+		snprintf(err, errlen, "cannot insert: %s", sqlite3_errmsg(im->db));
+		return -1;
+	}
+	ctx = (struct tdb_match_ctx){ im->ltids, im->nltid, im->selective };
+	if (tdb_match(im->db, im->msg, &im->sends, &im->recvs, &ctx, im->st,
+		      err, errlen) < 0)
+		return -1;
+	if (sqlite3_exec(im->db, tdb_index_sql(), NULL, NULL, &msg) !=
+		    SQLITE_OK ||
+	    sqlite3_exec(im->db, "COMMIT", NULL, NULL, &msg) != SQLITE_OK) {
+		snprintf(err, errlen, "cannot finish the database: %s", msg);
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Frees what IM holds and closes its database. */
+static void imp_free(struct tdb_imp *im)
+{
+	sqlite3_finalize(im->ev);
+	sqlite3_finalize(im->task);
+	sqlite3_finalize(im->spawn);
+	sqlite3_finalize(im->msg);
+	sqlite3_finalize(im->meta);
+	sqlite3_close(im->db);
+	for (int i = 0; im->rd && i < im->nltid; i++)
+		pg_comm_free(&im->rd[i]);
+	free(im->rd);
+	free(im->rd_ok);
+	tdb_ends_free(&im->sends);
+	tdb_ends_free(&im->recvs);
+	free(im->ri.t);
+	free(im->ltids);
+	free(im->xltids);
+	pg_strbuf_free(&im->hosts);
+	pg_strbuf_free(&im->salvaged);
+	pg_strbuf_free(&im->tmp);
+}
+
+/* Seconds of CLOCK_MONOTONIC. */
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int tdb_import(const char *logdir, const char *dbpath, int salvage,
+	       struct tdb_import_stats *st, char *err, size_t errlen)
+{
+	char path[PG_PATH_MAX], tmp[PG_PATH_MAX + 32];
+	struct tdb_import_stats dummy;
+	struct tdb_imp im = { 0 };
+	double t = now_s();
+	int rc;
+
+	if (!st)
+		st = &dummy;
+	memset(st, 0, sizeof(*st));
+	if (!dbpath && tdb_path(path, sizeof(path), logdir) < 0) {
+		snprintf(err, errlen, "log folder path too long: %s", logdir);
+		return -1;
+	}
+	dbpath = dbpath ? dbpath : path;
+	snprintf(tmp, sizeof(tmp), "%s.tmp-%ld", dbpath, (long)getpid());
+	im.dir = logdir;
+	im.salvage = salvage;
+	im.st = st;
+	rc = imp_create(&im, tmp, err, errlen);
+	if (rc == 0)
+		rc = imp_all(&im, err, errlen);
+	st->nevents = im.next_ev;
+	imp_free(&im);
+	if (rc == 0 && rename(tmp, dbpath) < 0) {
+		snprintf(err, errlen, "cannot rename %s to %s: %s", tmp, dbpath,
+			 strerror(errno));
+		rc = -1;
+	}
+	if (rc < 0)
+		unlink(tmp);
+	st->seconds = now_s() - t;
+	return rc;
+}
+
+/* Whether the timespec A is later than B. */
+static int ts_after(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec != b->tv_sec ? a->tv_sec > b->tv_sec
+				      : a->tv_nsec > b->tv_nsec;
+}
+
+/* The schema_version stored in the database at PATH, or -1. */
+static int db_version(const char *path)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *s = NULL;
+	int v = -1;
+
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE "
+			       "key='schema_version'", -1, &s, NULL) == SQLITE_OK &&
+	    sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return v;
+}
+
+int tdb_stale(const char *logdir)
+{
+	char path[PG_PATH_MAX], f[PG_PATH_MAX + 300];
+	struct stat db, st;
+	struct dirent *e;
+	DIR *d;
+	int stale = 0;
+
+	if (tdb_path(path, sizeof(path), logdir) < 0 || stat(path, &db) < 0 ||
+	    db_version(path) != TDB_SCHEMA_VERSION)
+		return 1;
+	if (!(d = opendir(logdir)))
+		return 1;
+	while (!stale && (e = readdir(d))) {
+		if (strncmp(e->d_name, "task-", 5) != 0 &&
+		    strcmp(e->d_name, "run.info") != 0)
+			continue;
+		snprintf(f, sizeof(f), "%s/%s", logdir, e->d_name);
+		stale = stat(f, &st) == 0 && ts_after(&st.st_mtim, &db.st_mtim);
+	}
+	closedir(d);
+	return stale;
+}
+
+int tdb_open(const char *logdir, sqlite3 **db, char *err, size_t errlen)
+{
+	char path[PG_PATH_MAX];
+	const char *tmpdir = getenv("TMPDIR");
+	int scratch = 0;
+
+	*db = NULL;
+	if (tdb_path(path, sizeof(path), logdir) < 0) {
+		snprintf(err, errlen, "log folder path too long: %s", logdir);
+		return -1;
+	}
+	if (tdb_stale(logdir)) {
+		/* a folder we may not write to gets a private database that
+		 * lives as long as the connection (unlinked once open) */
+		if (access(logdir, W_OK) < 0) {
+			snprintf(path, sizeof(path), "%s/pangaea-trace.%ld.db",
+				 tmpdir && *tmpdir ? tmpdir : "/tmp",
+				 (long)getpid());
+			scratch = 1;
+		}
+		if (tdb_import(logdir, scratch ? path : NULL, 0, NULL, err,
+			       errlen) < 0)
+			return -1;
+	}
+	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+	    sqlite3_exec(*db, "SELECT count(*) FROM meta", NULL, NULL,
+			 NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "cannot open %s: %s", path,
+			 *db ? sqlite3_errmsg(*db) : "out of memory");
+		sqlite3_close(*db);
+		*db = NULL;
+	}
+	if (scratch)
+		unlink(path);
+	return *db ? 0 : -1;
+}

@@ -1,0 +1,59 @@
+/*
+ * tracedb.h: the trace database of a run, LOGDIR/trace.db (SQLite), made
+ * from the run's per-task logs.  Schema and example queries in
+ * docs/TRACEDB.md; bump TDB_SCHEMA_VERSION on any change that readers
+ * would notice (a renamed or dropped column, a new meaning).
+ */
+#ifndef PANGAEA_TRACEDB_H
+#define PANGAEA_TRACEDB_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+
+#define TDB_SCHEMA_VERSION 1
+#define TDB_FILE "trace.db"
+
+/* What an import did (for the import command's summary). */
+struct tdb_import_stats {
+	int ntasks;        /* rows of tasks */
+	long nevents;      /* rows of events */
+	long nmessages;    /* rows of messages */
+	long nmatched;     /* messages with both a send and a receive */
+	long nunmatched;   /* messages with unmatched set */
+	int nsalvaged;     /* logs that were cut or corrupt (salvage mode) */
+	double seconds;    /* wall time of the import */
+};
+
+/*
+ * Imports the logs of LOGDIR into DBPATH (NULL: LOGDIR/trace.db),
+ * replacing it atomically (a temporary file renamed over it).  A corrupt
+ * or truncated log makes it fail with ERR naming the file and offset,
+ * unless SALVAGE is set: then what is readable is kept and the damage is
+ * listed in meta 'salvaged'.  0, or -1 with ERR filled.  ST may be NULL.
+ */
+int tdb_import(const char *logdir, const char *dbpath, int salvage,
+	       struct tdb_import_stats *st, char *err, size_t errlen);
+
+/* Whether LOGDIR/trace.db is missing, of another schema version, or
+ * older than a log file of LOGDIR (then it must be imported again). */
+int tdb_stale(const char *logdir);
+
+/*
+ * Opens LOGDIR's database read-only, importing the logs first when
+ * tdb_stale says so (into a private temporary database when LOGDIR is
+ * not writable); *DB on success.  0, or -1 with ERR filled.
+ */
+int tdb_open(const char *logdir, sqlite3 **db, char *err, size_t errlen);
+
+/* Path of LOGDIR's database into BUF; 0, or -1 if it does not fit. */
+int tdb_path(char *buf, size_t n, const char *logdir);
+
+/* SQL (tracedb-schema.c) making the empty tables of the database. */
+const char *tdb_schema_sql(void);
+/* SQL making its indexes (the importer runs it after the inserts). */
+const char *tdb_index_sql(void);
+
+/* Text of a task end (enum pg_end_how) as stored in tasks.end_how. */
+const char *tdb_end_how_name(int how);
+
+#endif /* PANGAEA_TRACEDB_H */

@@ -1,0 +1,216 @@
+/*
+ * group.c: PVM's dynamic groups under record and replay.
+ *
+ * Group calls go to PVM's group server, whose answers depend on timing:
+ * instance numbers follow the order in which tasks join, a group's size
+ * and members change while tasks join and leave.  Recording logs each
+ * call with its answer (a tid as the ltid of that task); replay makes the
+ * same call where it has an effect (join, leave, barrier) and returns the
+ * recorded answer, translating an ltid back into this run's tid.  A
+ * broadcast is logged with the members it reached, and replayed as a send
+ * to those same tasks, whoever is in the group at that moment.
+ *
+ * Programs that use groups link with -lgpvm3, as they would without
+ * Pangaea; this file is only pulled from libpangaea.a when they do.
+ */
+#include "pangaea-internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* libgpvm3's member list of GROUP (malloc'ed into *TIDS); not in pvm3.h. */
+int gs_get_tidlist(char *group, int msgtag, int *ntids, int **tids,
+		   int holes_not_allowed);
+
+/* Whether group calls of this task are logged (always, if selected). */
+static int group_logged(void)
+{
+	return pg.mode && pg.task_selected;
+}
+
+/* Replay: takes the recorded group call that must come now, which must be
+ * OP on GROUP with ARG; diverges otherwise.  Returns the recorded result. */
+static int replay_group(int op, const char *group, int arg)
+{
+	struct pg_event want, got = { .kind = PG_REC_GROUP, .op = op,
+				      .arg = arg };
+	char w[512], g[512];
+
+	snprintf(got.group, sizeof(got.group), "%s", group ? group : "");
+	pg_event_describe(&got, g, sizeof(g));
+	if (!pg_replay_peek(&want))
+		pg_diverge("the recording ends here; the program called %s", g);
+	if (want.kind != PG_REC_GROUP || want.op != op || want.arg != arg ||
+	    strcmp(want.group, got.group) != 0) {
+		pg_event_describe(&want, w, sizeof(w));
+		/* the answer part of the call we describe is not known yet */
+		*strrchr(g, '=') = '\0';
+		pg_diverge("the log expects %s; the program called %s", w, g);
+	}
+	pg_replay_take();
+	return want.result;
+}
+
+/* Logs the group call OP(GROUP, ARG) = RESULT that started at T0. */
+static void log_group(int op, const char *group, int arg, int result,
+		      uint64_t t0)
+{
+	struct pg_event ev = { .kind = PG_REC_GROUP, .op = op, .arg = arg,
+			       .result = result, .t = t0 };
+
+	snprintf(ev.group, sizeof(ev.group), "%s", group ? group : "");
+	ev.dur = pg_now() - t0;
+	pg_log(&ev);
+}
+
+/*
+ * The common path of OP(GROUP, ARG), begun at T0: records REAL, PVM's
+ * answer, or in replay takes the recorded answer instead (the caller
+ * makes the real call only where it has an effect).  Returns the answer
+ * the program sees.
+ */
+static int group_call(int op, char *group, int arg, int real, uint64_t t0)
+{
+	int result = real;
+
+	if (pg.mode == PANGAEA_MODE_REPLAY)
+		result = replay_group(op, group, arg);
+	log_group(op, group, arg, result, t0);
+	return result;
+}
+
+int pangaea_pvm_joingroup(char *group)
+{
+	uint64_t t0;
+
+	if (!group_logged())
+		return pvm_joingroup(group);
+	pg_delay();
+	t0 = pg_now();
+	return group_call(PG_GROUP_JOIN, group, 0, pvm_joingroup(group), t0);
+}
+
+int pangaea_pvm_lvgroup(char *group)
+{
+	uint64_t t0;
+
+	if (!group_logged())
+		return pvm_lvgroup(group);
+	pg_delay();
+	t0 = pg_now();
+	return group_call(PG_GROUP_LEAVE, group, 0, pvm_lvgroup(group), t0);
+}
+
+int pangaea_pvm_barrier(char *group, int count)
+{
+	uint64_t t0;
+
+	if (!group_logged())
+		return pvm_barrier(group, count);
+	pg_delay();
+	t0 = pg_now();
+	return group_call(PG_GROUP_BARRIER, group, count,
+			  pvm_barrier(group, count), t0);
+}
+
+int pangaea_pvm_gsize(char *group)
+{
+	uint64_t t0;
+
+	if (!group_logged())
+		return pvm_gsize(group);
+	pg_delay();
+	t0 = pg_now();
+	if (pg.mode == PANGAEA_MODE_REPLAY)
+		return group_call(PG_GROUP_GSIZE, group, 0, 0, t0);
+	return group_call(PG_GROUP_GSIZE, group, 0, pvm_gsize(group), t0);
+}
+
+int pangaea_pvm_gettid(char *group, int inst)
+{
+	uint64_t t0;
+	int tid, ltid;
+
+	if (!group_logged())
+		return pvm_gettid(group, inst);
+	pg_delay();
+	t0 = pg_now();
+	if (pg.mode == PANGAEA_MODE_REPLAY) {
+		ltid = group_call(PG_GROUP_GETTID, group, inst, 0, t0);
+		return ltid < 0 ? ltid : pg_tid_of(ltid);
+	}
+	tid = pvm_gettid(group, inst);
+	ltid = tid < 0 ? tid : pg_ltid_of(tid);
+	group_call(PG_GROUP_GETTID, group, inst, ltid, t0);
+	return tid;
+}
+
+int pangaea_pvm_getinst(char *group, int tid)
+{
+	uint64_t t0;
+
+	if (!group_logged())
+		return pvm_getinst(group, tid);
+	pg_delay();
+	t0 = pg_now();
+	if (pg.mode == PANGAEA_MODE_REPLAY)
+		return group_call(PG_GROUP_GETINST, group, pg_ltid_of(tid), 0, t0);
+	return group_call(PG_GROUP_GETINST, group, pg_ltid_of(tid),
+			  pvm_getinst(group, tid), t0);
+}
+
+/* Record: the members of GROUP other than this task, as PVM's pvm_bcast
+ * finds them, into a malloc'ed *TIDS; their number or a PVM error. */
+static int bcast_members(char *group, int tag, int **tids)
+{
+	int n = 0, rc = gs_get_tidlist(group, tag, &n, tids, 0), k = 0;
+
+	if (rc < 0)
+		return rc;
+	for (int i = 0; i < n; i++)
+		if ((*tids)[i] != pg.mytid && (*tids)[i] > 0)
+			(*tids)[k++] = (*tids)[i];
+	if (k == 0) {
+		free(*tids);
+		*tids = NULL;
+		return PvmNoInst;
+	}
+	return k;
+}
+
+/* Replay: this run's tids of the tasks the recorded bcast reached; their
+ * number (the recorded event must be a bcast of GROUP). */
+static int bcast_replay_members(char *group, int tag, int **tids)
+{
+	struct pg_event want;
+	int n;
+
+	if (!pg_replay_peek(&want) || want.kind != PG_REC_BCAST ||
+	    want.ndest <= 0)
+		return 0; /* the send check reports the difference */
+	n = want.ndest;
+	*tids = malloc((size_t)n * sizeof(int));
+	if (!*tids)
+		return PvmNoMem;
+	for (int i = 0; i < n; i++)
+		(*tids)[i] = pg_tid_of(want.dests[i]);
+	(void)group;
+	(void)tag;
+	return n;
+}
+
+int pangaea_pvm_bcast(char *group, int tag)
+{
+	int *tids = NULL, n, rc;
+
+	if (!pg.mode || !pg_logged(tag))
+		return pvm_bcast(group, tag);
+	n = pg.mode == PANGAEA_MODE_REPLAY
+		    ? bcast_replay_members(group, tag, &tids)
+		    : bcast_members(group, tag, &tids);
+	if (n < 0)
+		return n;
+	rc = pg_send_logged(PG_REC_BCAST, tids, n, tag, group);
+	free(tids);
+	return rc > 0 ? 0 : rc;
+}

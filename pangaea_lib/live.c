@@ -1,0 +1,120 @@
+/*
+ * live.c: events for a live viewer.  When the launcher runs with -view it
+ * sets PANGAEA_LIVE; then every event the task logs is also copied into a
+ * batch that goes to the coordinator (PG_TAG_EVENTS, in Pangaea's context)
+ * when it holds PG_LIVE_BATCH events, at the start of a wrapped call when
+ * the last batch went PG_LIVE_GAP_NS ago or more, and at pangaea_exit.
+ * So a task sends at most one batch per few milliseconds, and a task
+ * blocked in a receive has sent what it did before, give or take that
+ * gap.  Without PANGAEA_LIVE nothing here does more than test one int.
+ */
+#include "pangaea-internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define PG_LIVE_BATCH 64                 /* events a batch */
+#define PG_LIVE_GAP_NS (5u * 1000000u)   /* least time between two batches,
+					    unless one is full */
+
+/* The batch being filled. */
+static struct {
+	int state;          /* 0 not decided yet, 1 live, -1 off */
+	uint64_t wall_base; /* CLOCK_REALTIME - pg_now() at the first event */
+	int *ints;
+	int n, cap, nevents;
+	uint64_t last_flush; /* pg_now() when the last batch went */
+} live;
+
+/* Decides once whether events go live (PANGAEA_LIVE and a coordinator). */
+static int live_on(void)
+{
+	struct timespec ts;
+
+	if (live.state)
+		return live.state > 0;
+	live.state = getenv(PG_ENV_LIVE) && pg.coord_tid > 0 ? 1 : -1;
+	if (live.state > 0) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		live.wall_base = (uint64_t)ts.tv_sec * 1000000000u +
+				 (uint64_t)ts.tv_nsec - pg_now();
+	}
+	return live.state > 0;
+}
+
+/* Appends V to the batch; 0, or -1 (and live off) when memory runs out. */
+static int live_put(int v)
+{
+	if (live.n == live.cap) {
+		int cap = live.cap ? 2 * live.cap : 1024;
+		int *p = realloc(live.ints, (size_t)cap * sizeof(*p));
+
+		if (!p) {
+			live.state = -1;
+			return -1;
+		}
+		live.ints = p;
+		live.cap = cap;
+	}
+	live.ints[live.n++] = v;
+	return 0;
+}
+
+void pg_live_flush(void)
+{
+	struct pg_chan_saved saved;
+	int head[2] = { pg.ltid, pg.parent_ltid };
+
+	if (live.state <= 0 || live.nevents == 0)
+		return;
+	pg_chan_enter(&saved);
+	if (pg_chan_initsend() > 0) {
+		pvm_pkint(head, 2, 1);
+		pg_pkstr(pg.host);
+		pg_pkstr(pg.program);
+		pvm_pkint(&live.n, 1, 1);
+		pvm_pkint(live.ints, live.n, 1);
+		pg_chan_send(pg.coord_tid, PG_TAG_EVENTS);
+	}
+	pg_chan_leave(&saved);
+	live.last_flush = pg_now();
+	live.n = 0;
+	live.nevents = 0;
+}
+
+void pg_live_event(const struct pg_event *ev)
+{
+	uint64_t wall, dur = ev->dur;
+	int v[PG_LIVE_FIELDS];
+
+	if (!live_on())
+		return;
+	wall = live.wall_base + ev->t;
+	v[0] = ev->kind;
+	v[1] = ev->peer;
+	v[2] = ev->tag;
+	v[3] = (int)ev->msgid;
+	v[4] = (int)ev->len;
+	v[5] = (int)ev->count;
+	v[6] = ev->kind == PG_REC_MCAST || ev->kind == PG_REC_BCAST ? ev->ndest : 0;
+	v[7] = (int)(uint32_t)(wall >> 32);
+	v[8] = (int)(uint32_t)wall;
+	v[9] = (int)(uint32_t)(dur >> 32);
+	v[10] = (int)(uint32_t)dur;
+	for (int i = 0; i < PG_LIVE_FIELDS; i++)
+		if (live_put(v[i]) < 0)
+			return;
+	for (int i = 0; i < v[6]; i++)
+		if (live_put(ev->dests[i]) < 0)
+			return;
+	if (++live.nevents >= PG_LIVE_BATCH)
+		pg_live_flush();
+}
+
+void pg_live_tick(void)
+{
+	if (live.state > 0 && live.nevents &&
+	    pg_now() - live.last_flush >= PG_LIVE_GAP_NS)
+		pg_live_flush();
+}

@@ -1,0 +1,81 @@
+/*
+ * checkutil.c: helpers shared by the Check unit suites: temporary
+ * folders made and removed around the tests, and the suite runner.
+ */
+#include "checkutil.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+char cku_dir[PATH_MAX];
+static char base[PATH_MAX]; /* per test case, made and removed by the runner */
+
+/* nftw callback: removes one entry (children come first, FTW_DEPTH). */
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+void cku_rm_rf(const char *path)
+{
+	if (path[0])
+		nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+void cku_base_setup(void)
+{
+	snprintf(base, sizeof(base), "/tmp/%s.XXXXXX",
+		 program_invocation_short_name);
+	if (!mkdtemp(base)) {
+		perror("mkdtemp");
+		exit(EXIT_FAILURE);
+	}
+}
+
+void cku_base_teardown(void)
+{
+	cku_rm_rf(base);
+}
+
+void cku_setup(void)
+{
+	snprintf(cku_dir, sizeof(cku_dir), "%s/t.XXXXXX", base);
+	ck_assert_ptr_nonnull(mkdtemp(cku_dir));
+}
+
+void cku_teardown(void)
+{
+	cku_rm_rf(cku_dir);
+}
+
+void cku_add_tmp_fixtures(TCase *tc)
+{
+	tcase_add_unchecked_fixture(tc, cku_base_setup, cku_base_teardown);
+	tcase_add_checked_fixture(tc, cku_setup, cku_teardown);
+}
+
+const char *cku_in_dir(char *buf, size_t n, const char *name)
+{
+	int k = snprintf(buf, n, "%s/%s", cku_dir, name);
+
+	ck_assert(k > 0 && (size_t)k < n);
+	return buf;
+}
+
+int cku_run(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,42 @@
+/*
+ * checkutil.h: helpers shared by the Check unit suites (tests/check_*.c):
+ * a temporary folder per test case and per test, and the runner main().
+ */
+#ifndef PANGAEA_CHECKUTIL_H
+#define PANGAEA_CHECKUTIL_H
+
+#include <check.h>
+#include <limits.h>
+#include <stddef.h>
+
+/* The current test's own empty folder (set by cku_setup). */
+extern char cku_dir[PATH_MAX];
+
+/* Removes PATH and everything below it; does nothing for "". */
+void cku_rm_rf(const char *path);
+
+/* Unchecked fixture (runner process): makes the case's base folder
+ * /tmp/<program>.XXXXXX; exits the program if it cannot. */
+void cku_base_setup(void);
+
+/* Unchecked fixture: removes the base folder, even after failed tests. */
+void cku_base_teardown(void);
+
+/* Checked fixture (each test): makes cku_dir, a fresh folder in the base. */
+void cku_setup(void);
+
+/* Checked fixture: removes cku_dir and what the test left in it. */
+void cku_teardown(void);
+
+/* Adds the four fixtures above to TC: a fresh cku_dir for every test. */
+void cku_add_tmp_fixtures(TCase *tc);
+
+/* Writes cku_dir/NAME into BUF of N bytes and returns BUF; fails the
+ * test if it does not fit. */
+const char *cku_in_dir(char *buf, size_t n, const char *name);
+
+/* Runs every test of S, prints Check's summary and frees the runner;
+ * returns EXIT_SUCCESS if none failed, else EXIT_FAILURE. */
+int cku_run(Suite *s);
+
+#endif

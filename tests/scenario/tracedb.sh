@@ -1,0 +1,133 @@
+# The trace database and the analysis commands on real recordings: racy
+# and sor (and groups when the example exists).  Matched messages equal
+# the sends logged, every receive has exactly one send, stats counts are
+# the calls the program makes, verify tells a replay from another
+# recording, the exports pass otf2-print and a JSON parser, and damaged
+# logs are refused (or salvaged on request).
+. "$(dirname "$0")/../lib.sh"
+R=$B/examples/racy
+W=3 M=10
+
+# sql LOGDIR QUERY: the query's output.
+sql() { $TRACE sql "$1" "$2"; }
+
+# check_matching NAME LOGDIR: the message invariants of a complete run.
+check_matching() {
+	local sends matched bad
+	sends=$(sql "$2" "SELECT (SELECT count(*) FROM events WHERE kind IN ('send','psend'))
+		+ (SELECT coalesce(sum(length(dests) - length(replace(dests, ' ', '')) + 1), 0)
+		   FROM events WHERE kind IN ('mcast','bcast'))")
+	matched=$(sql "$2" "SELECT count(*) FROM messages WHERE unmatched IS NULL")
+	expect_eq "$1: matched messages = sends logged ($sends)" "$matched" "$sends"
+	bad=$(sql "$2" "SELECT count(*) FROM events e WHERE kind IN ('recv','nrecv','trecv','precv')
+		AND (SELECT count(*) FROM messages m WHERE m.recv_event = e.id AND m.send_event IS NOT NULL) <> 1")
+	expect_eq "$1: every receive has exactly one send" "$bad" 0
+	bad=$(sql "$2" "SELECT count(*) FROM messages WHERE t_recv < t_send")
+	expect_eq "$1: no message is received before it is sent" "$bad" 0
+}
+
+# stat_count CSV TASK FUNCTION: the count column of a stats --csv row.
+stat_count() { awk -F, -v t="$2" -v f="$3" '$1 == "call" && $2 == t && $3 == f { print $4 }' "$1"; }
+
+# --- racy: record, import on first use, counts --------------------------
+pg -log -logdir rec1 "$R" -w $W -m $M
+expect_eq "racy recording exits 0" "$(cat rc)" 0
+cp out rec1.out
+$TRACE stats --csv rec1 >stats.csv 2>stats.err
+expect_eq "stats imports on first use and succeeds" "$?" 0
+[ -f rec1/trace.db ] && pass "rec1/trace.db made" || fail "no rec1/trace.db"
+expect_eq "master: $W sends" "$(stat_count stats.csv 1 pvm_send)" $W
+expect_eq "master: W*M receives" "$(stat_count stats.csv 1 pvm_recv)" $((W * M))
+expect_eq "master: one spawn" "$(stat_count stats.csv 1 pvm_spawn)" 1
+for w in 1 2 3; do
+	expect_eq "worker $w: 1 receive" "$(stat_count stats.csv 100$w pvm_recv)" 1
+	expect_eq "worker $w: M sends" "$(stat_count stats.csv 100$w pvm_send)" $M
+done
+expect_eq "all tasks: sends" "$(stat_count stats.csv all pvm_send)" $((W + W * M))
+diff=$(awk -F, '$1 == "check" && $2 == "all" && $3 == "difference" { print $10 }' stats.csv)
+expect_eq "computation + communication = run time" "$diff" 0
+bytes=$(awk -F, '$1 == "bytes" && $2 == 1 && $3 == "received" { print $11 }' stats.csv)
+expect_eq "master received W*M 8-byte messages" "$bytes" $((W * M * 8))
+$TRACE stats rec1 >stats.txt
+expect_grep "text table has the master's receives" stats.txt "^pvm_recv +1 +$((W * M)) "
+expect_grep "text table has the check" stats.txt "^ +all .* 0\.000 "
+$TRACE stats --json rec1 | python3 -m json.tool >/dev/null &&
+	pass "stats --json parses" || fail "stats --json is not JSON"
+check_matching racy rec1
+expect_eq "sql: tasks (launcher + master + workers)" "$(sql rec1 'SELECT count(*) FROM tasks')" $((W + 2))
+expect_eq "meta mode" "$(sql rec1 "SELECT value FROM meta WHERE key='mode'")" record
+
+# dump --merged: every event once, in time order; the per-task dump stays
+n=$(sql rec1 "SELECT count(*) FROM events")
+$TRACE dump --merged rec1 >merged
+expect_eq "dump --merged prints every event" "$(wc -l <merged)" "$n"
+sed -n 's/.* t=\([0-9.]*\)$/\1/p' merged >times
+sort -g -c times 2>/dev/null && pass "dump --merged is in time order" || fail "dump --merged is not in time order"
+expect_grep "merged lines name task and event" merged "^task 1 #2 send to=1001 tag=99 msg=1 len=16 t="
+expect_grep "per-task dump keeps its format" <($TRACE dump -task 1 rec1) "^  #[0-9]+ recv from=100[1-3] msg=[0-9]+ tag=1 len=8 via=pvm_recv t="
+
+# --- verify: a replay is identical, another recording is not --------------
+pg -replay -logdir rec1 -out rep1
+expect_eq "replay exits 0" "$(cat rc)" 0
+$TRACE verify rec1 rep1 >v1; rc1=$?
+expect_eq "verify replay: exit 0" "$rc1" 0
+expect_grep "verify replay: identical" v1 "^identical \([0-9]+ events, $((W + 1)) tasks\)$"
+check_matching replay rep1
+for i in 2 3 4 5 6 7 8; do
+	pg -log -logdir rec2 "$R" -w $W -m $M
+	cmp -s <(grep digest out) <(grep digest rec1.out) || break
+	rm -rf rec2
+done
+$TRACE verify rec1 rec2 >v2; rc2=$?
+expect_eq "verify two recordings: exit 1" "$rc2" 1
+expect_grep "verify names the first differing receive" v2 \
+	"^different: task 1, event [0-9]+: rec1 has pvm_recv from=100[1-3] msg=[0-9]+ tag=1, rec2 has pvm_recv from=100[1-3]"
+
+# --- exports ---------------------------------------------------------------
+$TRACE export --otf2 otf rec1
+expect_eq "export --otf2 exits 0" "$?" 0
+otf2-print otf/traces.otf2 >otf.txt 2>otf.err
+expect_eq "otf2-print reads the archive" "$?" 0
+expect_eq "otf2-print: no warnings" "$(wc -l <otf.err)" 0
+expect_eq "OTF2: one MPI_SEND per send" "$(grep -c '^MPI_SEND' otf.txt)" $((W + W * M))
+expect_eq "OTF2: one MPI_RECV per receive" "$(grep -c '^MPI_RECV' otf.txt)" $((W + W * M))
+$TRACE export --chrome trace.json rec1
+python3 -m json.tool trace.json >/dev/null && pass "Chrome JSON parses" || fail "Chrome JSON does not parse"
+expect_eq "Chrome: a slice per event" "$(grep -c '"ph":"X"' trace.json)" "$n"
+expect_eq "Chrome: a message slice per message" "$(grep -c '"ph":"b"' trace.json)" $((W + W * M))
+
+# --- damaged logs ------------------------------------------------------------
+cp -r rec1 bad && rm -f bad/trace.db
+size=$(stat -c %s bad/task-1001.comm)
+truncate -s $((size - 4)) bad/task-1001.comm
+$TRACE import bad >imp.out 2>imp.err; rc=$?
+expect_eq "import refuses a truncated log" "$rc" 1
+expect_grep "refusal names file and offset" imp.err "task-1001\.comm: truncated: .*offset [0-9]+"
+$TRACE stats bad >/dev/null 2>&1 && fail "stats used a truncated log" || pass "stats refuses too"
+$TRACE import --salvage bad >imp.out 2>imp.err
+expect_eq "import --salvage keeps what is readable" "$?" 0
+expect_grep "salvage is reported" imp.out "salvaged: 1 damaged log"
+expect_eq "salvaged: task 1001 lost only its last records" \
+	"$(sql bad "SELECT nevents < $((M + 2)) AND nevents >= $M FROM tasks WHERE ltid=1001")" 1
+
+# --- sor ----------------------------------------------------------------------
+pg -log -logdir sor "$B/examples/sor" 4 100
+expect_eq "sor recording exits 0" "$(cat rc)" 0
+$TRACE import sor >imp.out
+expect_grep "sor import summary" imp.out "^imported 5 tasks, [0-9]+ events, [0-9]+ messages \([0-9]+ matched, 0 unmatched\)"
+check_matching sor sor
+$TRACE stats --csv sor >sor.csv
+logged=$(sql sor "SELECT count(*) FROM events WHERE kind='send'")
+expect_eq "sor: stats sends = sends logged" "$(stat_count sor.csv all pvm_send)" "$logged"
+
+# --- groups (when the example exists) ------------------------------------------
+if [ -x "$B/examples/groups" ]; then
+	pg -log -logdir grp "$B/examples/groups"
+	expect_eq "groups recording exits 0" "$(cat rc)" 0
+	check_matching groups grp
+else
+	echo "skip: no groups example"
+fi
+
+expect_no_leftovers
+finish

@@ -1,0 +1,279 @@
+# The event-graph viewer under Xvfb, driven by Tcl scripts (-script): a
+# recorded sor run drawn shape for shape as its trace database says,
+# clicking a known send, zooming with buttons 2 and 3, exporting, and a
+# racy run started from the spawn dialog in Log mode arriving live.
+# Screenshots go to $B/screenshots/ (look at them).
+. "$(dirname "$0")/../lib.sh"
+VIEW=$B/bin/pangaea-view
+SHOTS=$B/screenshots
+mkdir -p "$SHOTS"
+rm -f "$SHOTS"/viewer-*.png
+# Tk and its libraries keep what they allocate until exit (ASan builds)
+sup=${LSAN_OPTIONS#suppressions=}
+{ cat "${sup%%:*}"; printf 'leak:%s\n' libtk8.6 libtcl8.6 \
+	libfontconfig libX11 libXft libfreetype; } >lsan.supp
+export LSAN_OPTIONS="suppressions=$T/lsan.supp:print_suppressions=0"
+
+# a private X server for the whole test (a viewer started by the launcher
+# outlives the launcher's command)
+for n in $(seq 140 199); do [ -e /tmp/.X$n-lock ] || [ -e /tmp/.X11-unix/X$n ] || break; done
+Xvfb ":$n" -screen 0 1600x900x24 -nolisten tcp >/dev/null 2>&1 &
+XPID=$!
+trap 'kill $XPID 2>/dev/null; cleanup' EXIT
+export DISPLAY=":$n"
+for i in $(seq 100); do [ -S /tmp/.X11-unix/X$n ] && break; sleep 0.1; done
+
+# view ARGS...: pangaea-view, output into vout/verr.
+view() {
+	timeout 120 "$VIEW" "$@" >vout 2>verr
+	echo $? >vrc
+}
+
+# ---- a recorded sor run, opened from its log folder (imported on open)
+pg -log -logdir rec "$B/examples/sor" 4 40 10
+expect_eq "sor recorded" "$(cat rc)" 0
+# the test's own copy of the database; the viewer must import the logs itself
+$TRACE import rec >/dev/null && mv rec/trace.db ref.db
+q() { sqlite3 ref.db "$1"; }
+
+cat >display.tcl <<'EOF'
+set out [open result w]
+proc out {args} { puts $::out [join $args] }
+vtest::wait 100
+out mode $view::V(mode)
+foreach k {send recv nrecv trecv probe bcast mcast spawn end} {
+	out shapes $k [vtest::count k:$k]
+}
+out lines [vtest::count msg]
+out unmatched [vtest::count unmatched]
+vtest::shot $::env(SHOTS)/viewer-1-sor-fit.png
+# click the send the test chose
+vtest::click e:$::env(SEND_ID)
+out details [string map {"\n" " | "} [vtest::details]]
+vtest::shot $::env(SHOTS)/viewer-2-sor-click.png
+# button 2 spreads events out, button 3 draws them together
+set s0 $view::V(scale)
+vtest::button 2 600
+set s1 $view::V(scale)
+vtest::button 2 600
+set s2 $view::V(scale)
+vtest::shot $::env(SHOTS)/viewer-3-sor-zoomed-in.png
+vtest::button 3 600
+set s3 $view::V(scale)
+out zoom $s0 $s1 $s2 $s3
+out axis_step $view::V(tick)
+# drag a time range: the window becomes that range
+view::fit; update
+set x0 300; set x1 420
+set ta [view::t $x0]; set tb [view::t $x1]
+event generate .g.c <ButtonPress-1> -x $x0 -y 300
+event generate .g.c <B1-Motion> -x $x1 -y 300
+event generate .g.c <ButtonRelease-1> -x $x1 -y 300
+update
+out drag [expr {$view::V(t0) - $ta}] [expr {$view::V(t1) - $tb}] [expr {abs($tb - $ta)}]
+# search a message id: the selection is an event carrying it
+set view::V(find) $::env(FIND_MSGID)
+view::find
+out find [lindex $view::V(sel) 1]
+# task filter: only ltid 1's row
+view::fit; set view::V(f_tasks) 1; view::redraw
+out filtered_rows [llength [.g.c find withtag label]]
+set view::V(f_tasks) ""; view::redraw
+# exports
+view::export ps $::env(T)/view.ps
+view::export png $::env(T)/view.png
+view::export pdf $::env(T)/view.pdf
+close $out
+exit 0
+EOF
+SEND_ID=$(q "SELECT send_event FROM messages WHERE kind='send' AND recv_event IS NOT NULL ORDER BY t_send LIMIT 5 OFFSET 3" | tail -1)
+read -r S_SRC S_DST S_TAG S_MSGID S_LEN <<<"$(q "SELECT src, dst, tag, msgid, len FROM messages WHERE send_event=$SEND_ID" | tr '|' ' ')"
+FIND_MSGID=$S_MSGID
+export SHOTS SEND_ID FIND_MSGID T
+view -script display.tcl rec
+expect_eq "viewer exits 0" "$(cat vrc)" 0
+[ -s verr ] && sed 's/^/    verr| /' verr | head -20
+[ -e rec/trace.db ] && pass "the viewer imported the logs" || fail "no rec/trace.db after the viewer"
+expect_eq "all events drawn one by one" "$(grep '^mode' result)" "mode detail"
+for k in send recv nrecv trecv probe bcast mcast spawn end; do
+	expect_eq "one $k shape per $k event" "$(grep "^shapes $k " result | cut -d' ' -f3)" \
+		"$(q "SELECT count(*) FROM events WHERE kind='$k'")"
+done
+expect_eq "one line per matched message" "$(grep '^lines' result | cut -d' ' -f2)" \
+	"$(q "SELECT count(*) FROM messages WHERE send_event IS NOT NULL AND recv_event IS NOT NULL")"
+expect_eq "nothing drawn unmatched (every message received)" "$(grep '^unmatched' result | cut -d' ' -f2)" 0
+d=$(grep '^details' result)
+for want in "sending ltid: $S_SRC " "receiving ltid: $S_DST" "tag: $S_TAG " \
+	"message id: $S_MSGID " "length: $S_LEN bytes" "call pvm_send" "timestamp: "; do
+	case $d in *"$want"*) pass "details show '$want'";; *) fail "details lack '$want': $d";; esac
+done
+read -r _ s0 s1 s2 s3 <<<"$(grep '^zoom' result)"
+awk -v a="$s0" -v b="$s1" 'BEGIN { exit !(b < a * 0.51 && b > a * 0.49) }' &&
+	pass "button 2 halves the time scale" || fail "button 2: scale $s0 -> $s1"
+awk -v a="$s2" -v b="$s3" 'BEGIN { exit !(b > a * 1.99 && b < a * 2.01) }' &&
+	pass "button 3 doubles the time scale" || fail "button 3: scale $s2 -> $s3"
+read -r _ da db span <<<"$(grep '^drag' result)"
+awk -v a="$da" -v b="$db" -v s="$span" 'BEGIN { exit !(a*a < (s/50)^2 && b*b < (s/50)^2 && s > 0) }' &&
+	pass "dragging a range shows that range" || fail "drag: window off by $da / $db (range $span ns)"
+found=$(grep '^find' result | cut -d' ' -f2)
+expect_eq "find message id selects an event carrying it" \
+	"$(q "SELECT msgid FROM events WHERE id=${found:-0}")" "$FIND_MSGID"
+expect_eq "task filter leaves one row (2 label lines)" "$(grep '^filtered_rows' result | cut -d' ' -f2)" 2
+head -c 11 "$T/view.ps" | grep -q '%!PS-Adobe' && pass "PostScript export" || fail "no PostScript"
+[ "$(head -c 4 "$T/view.png" | tail -c 3)" = PNG ] && pass "PNG export" || fail "no PNG"
+head -c 5 "$T/view.pdf" | grep -q '%PDF-' && pass "PDF export" || fail "no PDF"
+
+# ---- a groups run: broadcast and multicast squares, one arrow per receiver
+pg -log -logdir grp "$B/examples/groups" 4 2
+expect_eq "groups recorded" "$(cat rc)" 0
+cat >grp.tcl <<'EOF'
+set out [open result5 w]
+vtest::wait 100
+puts $out "[vtest::count k:bcast] [vtest::count k:mcast] [vtest::count k:recv] [vtest::count msg]"
+vtest::shot $::env(SHOTS)/viewer-4a-groups.png
+close $out
+exit 0
+EOF
+view -script grp.tcl grp
+g() { sqlite3 grp/trace.db "$1"; }
+expect_eq "groups: bcast, mcast, recv shapes and arrows as in the database" "$(cat result5)" \
+	"$(g "SELECT count(*) FROM events WHERE kind='bcast'") $(g "SELECT count(*) FROM events WHERE kind='mcast'") $(g "SELECT count(*) FROM events WHERE kind='recv'") $(g "SELECT count(*) FROM messages WHERE send_event IS NOT NULL AND recv_event IS NOT NULL")"
+[ "$(g "SELECT count(*) FROM messages WHERE kind IN ('bcast','mcast') AND recv_event IS NOT NULL")" -ge 2 ] &&
+	pass "the groups run has delivered broadcasts and multicasts" || fail "no bcast/mcast delivered in the groups run"
+
+# ---- unmatched events: sor with only tasks 1 and 1001 selected for
+# logging: their messages to and from 1002 and 1003 have no other side
+pg -log -select "ltid=1,1001" -logdir sel "$B/examples/sor" 4 40 5
+expect_eq "selective sor recorded" "$(cat rc)" 0
+cat >um.tcl <<'EOF'
+set out [open result2 w]
+vtest::wait 100
+puts $out "unmatched [vtest::count unmatched] lines [vtest::count msg]"
+vtest::click unmatched&&k:send
+puts $out "details [string map {"\n" " | "} [vtest::details]]"
+vtest::shot $::env(SHOTS)/viewer-4-unmatched.png
+close $out
+exit 0
+EOF
+view -script um.tcl sel
+u() { sqlite3 sel/trace.db "$1"; }
+want_unm=$(u "SELECT count(*) FROM events e WHERE kind IN ('send','recv') AND NOT EXISTS
+	(SELECT 1 FROM messages m WHERE (m.send_event = e.id OR m.recv_event = e.id)
+	 AND m.send_event IS NOT NULL AND m.recv_event IS NOT NULL)")
+[ "$want_unm" -gt 0 ] && pass "the selection left unmatched events ($want_unm)" || fail "no unmatched event to draw"
+expect_eq "each unmatched send and receive is drawn unmatched, matched ones joined" \
+	"$(head -1 result2)" "unmatched $want_unm lines $(u "SELECT count(*) FROM messages WHERE unmatched IS NULL")"
+expect_grep "the details of an unmatched send say why" result2 "unmatched: to ltid 100[23]: selection"
+
+# ---- a racy run started from the spawn dialog (Log mode), shown live
+export PANGAEA_DELAY=20000
+cat >spawn.tcl <<'EOF'
+set out [open result3 w]
+spawn::dialog
+update
+set spawn::S(cmd) "$::env(B)/examples/racy -w 3 -m 12"
+spawn::toggle
+set spawn::S(mode) log
+set spawn::S(logdir) $::env(T)/live
+update
+vtest::shot $::env(SHOTS)/viewer-5-spawn-dialog.png root
+spawn::start
+# events must show while the run is still going
+set seen 0
+for {set i 0} {$i < 200 && $spawn::S(fd) ne ""} {incr i} {
+	vtest::wait 100
+	if {$view::V(db) ne "" && $view::V(nshown) > 0 && $spawn::S(fd) ne ""} {
+		set seen $view::V(nshown)
+		vtest::shot $::env(SHOTS)/viewer-6-live.png
+		break
+	}
+}
+puts $out "live_events_while_running $seen"
+puts $out "live_via $view::V(live_via)"
+for {set i 0} {$i < 600 && $spawn::S(fd) ne ""} {incr i} { vtest::wait 100 }
+for {set i 0} {$i < 100 && $view::V(live_via) ne "done"} {incr i} { vtest::wait 100 }
+puts $out "socket_lines $view::V(sock_lines)"
+puts $out "status $spawn::S(status)"
+puts $out "final [pgdb count $view::V(tmin) $view::V(tmax)]"
+vtest::shot $::env(SHOTS)/viewer-7-live-done.png
+# an error from the launcher appears in the dialog
+set spawn::S(cmd) "/nonexistent/program"
+spawn::start
+for {set i 0} {$i < 100 && $spawn::S(fd) ne ""} {incr i} { vtest::wait 100 }
+puts $out "error_text [string map {"\n" " | "} [.spawn.msg get 1.0 end-1c]]"
+puts $out "error_label $spawn::S(error)"
+vtest::shot $::env(SHOTS)/viewer-8-spawn-error.png root
+close $out
+exit 0
+EOF
+export B
+view -script spawn.tcl
+expect_eq "viewer (spawn) exits 0" "$(cat vrc)" 0
+[ -s verr ] && sed 's/^/    verr| /' verr | head -20
+live=$(grep '^live_events_while_running' result3 | cut -d' ' -f2)
+[ "${live:-0}" -gt 0 ] && pass "events arrived while the run was going ($live)" ||
+	fail "no event shown during the run: $(cat result3)"
+expect_grep "they came through the coordinator's socket" result3 "^live_via socket"
+expect_eq "the socket carried every event" "$(grep '^socket_lines' result3 | cut -d' ' -f2)" \
+	"$(sqlite3 live/trace.db 'SELECT count(*) FROM events')"
+expect_grep "the run ended well" result3 "^status exited 0"
+expect_eq "the end shows every event of the run" "$(grep '^final' result3 | cut -d' ' -f2)" \
+	"$(sqlite3 live/trace.db 'SELECT count(*) FROM events')"
+expect_grep "launcher errors appear in the dialog" result3 "^error_text .*program not found"
+expect_grep "the error stands out above the output" result3 "^error_label pangaea: error: program not found"
+unset PANGAEA_DELAY
+
+# ---- pangaea -log -view from the shell: the viewer it starts follows the
+# run through the coordinator; another user cannot reach the socket
+cat >stranger.py <<'PY'
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+try:
+    s.connect(sys.argv[1])
+    print("connected")
+except OSError as e:
+    print("refused", e.errno)
+PY
+chmod 644 stranger.py; chmod 755 "$T"
+cat >cli.tcl <<'EOF'
+set out [open $::env(T)/result4.tmp w]
+set stranger none
+for {set i 0} {$i < 300 && $view::V(live_via) ne "done"} {incr i} {
+	vtest::wait 50
+	if {$stranger eq "none" && $view::V(sock_chan) ne ""} {
+		set s $view::V(sock)
+		# in the background: the viewer must keep reading meanwhile
+		catch {exec runuser -u nobody -- python3 $::env(T)/stranger.py $s \
+			> $::env(T)/stranger.out 2>@1 &}
+		set stranger tried
+		puts $out "socket [file attributes [file dirname $s] -permissions] [file attributes $s -permissions]"
+	}
+}
+vtest::shot $::env(SHOTS)/viewer-9-cli-live-done.png
+puts $out "via $view::V(live_via) lines $view::V(sock_lines)"
+puts $out "relayed $view::V(live_events) events $view::V(live_msgs) matched"
+close $out
+file rename $::env(T)/result4.tmp $::env(T)/result4
+exit 0
+EOF
+PANGAEA_VIEW_SCRIPT=$T/cli.tcl pg -log -view -delay 2000 -logdir cli "$B/examples/sor" 4 40 20
+expect_eq "record with -view exits 0" "$(cat rc)" 0
+expect_grep "the launcher started a viewer" err "viewer started \(pid [0-9]+\)"
+for i in $(seq 200); do [ -e result4 ] && break; sleep 0.1; done
+$TRACE import cli >/dev/null
+expect_eq "the viewer got every event through the socket" "$(grep '^via' result4)" \
+	"via done lines $(sqlite3 cli/trace.db 'SELECT count(*) FROM events')"
+expect_eq "live: every event, every message matched as in the logs" "$(grep '^relayed' result4)" \
+	"relayed $(sqlite3 cli/trace.db 'SELECT count(*) FROM events') events $(sqlite3 cli/trace.db \
+	'SELECT count(*) FROM messages WHERE send_event IS NOT NULL AND recv_event IS NOT NULL') matched"
+expect_grep "socket folder 0700, socket 0600" result4 "^socket [0-9]*700 [0-9]*600$"
+if [ "$(id -u)" = 0 ] && command -v python3 >/dev/null; then
+	expect_grep "another user cannot connect" stranger.out "^refused 13"
+fi
+
+# ---- pangaea -display on a missing folder says so
+timeout 20 "$PANGAEA" -display -logdir nowhere >out 2>err; expect_eq "-display nowhere exits 1" $? 1
+expect_grep "-display names the folder" err "cannot read log folder nowhere"
+vm_halt
+expect_no_leftovers
+finish

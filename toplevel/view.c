@@ -1,0 +1,198 @@
+/*
+ * view.c: the launcher's ways into the viewer.
+ *
+ *   pangaea -display [-logdir DIR] [DIR]   shows a recorded run (runs
+ *                                          pangaea-view DIR, nothing else)
+ *   pangaea -log|-replay -view ...         also starts pangaea-view on the
+ *                                          log folder this run writes
+ *
+ * With -view, the tasks also send their events to the coordinator, which
+ * relays them to the viewer over a Unix socket: PANGAEA_LIVE names it, in
+ * a folder only this user can enter ($XDG_RUNTIME_DIR/pangaea or
+ * /tmp/pangaea-UID, mode 0700).  When PANGAEA_LIVE is already set (the
+ * viewer's spawn dialog started us), the viewer is already there: the
+ * launcher only passes the variable on.
+ *
+ * pangaea-view is looked for next to the launcher, then on $PATH.
+ */
+#include "launcher.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Path of pangaea-view into OUT: next to this program, else the bare name. */
+static void view_path(char *out, size_t n)
+{
+	char self[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	snprintf(out, n, "pangaea-view");
+	if (len <= 0)
+		return;
+	self[len] = '\0';
+	slash = strrchr(self, '/');
+	if (!slash)
+		return;
+	*slash = '\0';
+	snprintf(out, n, "%s/pangaea-view", self);
+	if (access(out, X_OK) < 0)
+		snprintf(out, n, "pangaea-view");
+}
+
+/* Points stdin, stdout and stderr at /dev/null. */
+static void quiet_stdio(void)
+{
+	int fd = open("/dev/null", O_RDWR);
+
+	if (fd < 0)
+		return;
+	for (int i = 0; i < 3; i++)
+		dup2(fd, i);
+	if (fd > 2)
+		close(fd);
+}
+
+/* Makes (or checks) the private folder of live sockets into DIR; 0 or -1. */
+static int live_dir(char *dir, size_t n)
+{
+	const char *run = getenv("XDG_RUNTIME_DIR");
+	struct stat st;
+
+	if (run && *run && access(run, W_OK) == 0)
+		snprintf(dir, n, "%s/pangaea", run);
+	else
+		snprintf(dir, n, "/tmp/pangaea-%u", (unsigned)getuid());
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		return -1;
+	/* an existing folder must be ours and closed to others: a stranger
+	   could have made it to catch our socket */
+	return lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
+	       st.st_uid == getuid() && (st.st_mode & 077) == 0 ? 0 : -1;
+}
+
+/* Sets NAME=VALUE and adds NAME to PVM_EXPORT, so every task gets it. */
+static void export_env(const char *name, const char *value)
+{
+	const char *old = getenv("PVM_EXPORT");
+	char exp[4096];
+
+	setenv(name, value, 1);
+	if (old && strstr(old, name))
+		return;
+	snprintf(exp, sizeof(exp), "%s%s%s", old ? old : "",
+		 old && *old ? ":" : "", name);
+	setenv("PVM_EXPORT", exp, 1);
+}
+
+int la_view_display(int argc, char **argv)
+{
+	const char *dir = "pangaea-logs";
+	char view[PATH_MAX];
+
+	for (int i = 2; i < argc; i++) {
+		if (strcmp(argv[i], "-logdir") == 0 && i + 1 < argc) {
+			dir = argv[++i];
+		} else if (argv[i][0] != '-' && i == argc - 1) {
+			dir = argv[i];
+		} else {
+			la_error("-display takes only [-logdir DIR] or DIR, not %s", argv[i]);
+			return LA_SETUP;
+		}
+	}
+	if (access(dir, R_OK | X_OK) < 0) {
+		la_error("cannot read log folder %s", dir);
+		return LA_SETUP;
+	}
+	view_path(view, sizeof(view));
+	execlp(view, view, dir, (char *)NULL);
+	la_error("cannot run %s (is pangaea-view built and on $PATH?)", view);
+	return LA_SETUP;
+}
+
+int la_view_strip(int *argc, char **argv)
+{
+	int found = 0;
+
+	for (int i = 1; i < *argc && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], "-view") != 0)
+			continue;
+		memmove(&argv[i], &argv[i + 1], (size_t)(*argc - i) * sizeof(*argv));
+		(*argc)--;
+		found = 1;
+		i--;
+	}
+	return found;
+}
+
+int la_view_start(struct la_opts *o)
+{
+	char view[PATH_MAX], sock[PATH_MAX], sdir[PATH_MAX - 64];
+	const char *dir, *given = getenv(PG_ENV_LIVE);
+	pid_t pid, view_pid;
+	int fds[2];
+
+	if (o->mode == PANGAEA_MODE_REPLAY && !o->outdir[0])
+		la_logdir_replay_name(o->logdir, o->outdir, sizeof(o->outdir));
+	dir = o->mode == PANGAEA_MODE_RECORD ? o->logdir : o->outdir;
+	if (given && *given) {
+		export_env(PG_ENV_LIVE, given);
+		return 0;
+	}
+	if (!getenv("DISPLAY")) {
+		la_error("-view needs a display, and DISPLAY is not set");
+		return -1;
+	}
+	if (live_dir(sdir, sizeof(sdir)) < 0) {
+		la_error("cannot make a private folder for the viewer's socket (%s)",
+			 sdir);
+		return -1;
+	}
+	snprintf(sock, sizeof(sock), "%s/live-%d.sock", sdir, (int)getpid());
+	unlink(sock); /* a stale one of an earlier launcher with our pid */
+	export_env(PG_ENV_LIVE, sock);
+	view_path(view, sizeof(view));
+	if (pipe(fds) < 0 || (pid = fork()) < 0) {
+		la_error("cannot start the viewer: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		/* a grandchild, not our child: the launcher waits for all its
+		   children at the end, and the view outlives the run; its own
+		   session, so ^C in the shell stops the run, not the view */
+		close(fds[0]);
+		setsid();
+		pid = fork();
+		if (pid == 0) {
+			close(fds[1]);
+			/* not the run's output: a pipe from `pangaea | less`
+			   must not stay open as long as the window */
+			if (!getenv("PANGAEA_VIEW_SCRIPT"))
+				quiet_stdio();
+			execlp(view, view, "-live", dir, "-sock", sock, (char *)NULL);
+			la_error("cannot run %s (is pangaea-view built and on $PATH?)",
+				 view);
+			_exit(127);
+		}
+		if (write(fds[1], &pid, sizeof(pid)) != (ssize_t)sizeof(pid))
+			_exit(1);
+		_exit(0);
+	}
+	close(fds[1]);
+	if (read(fds[0], &view_pid, sizeof(view_pid)) != (ssize_t)sizeof(view_pid))
+		view_pid = -1;
+	close(fds[0]);
+	waitpid(pid, NULL, 0);
+	if (view_pid <= 0) {
+		la_error("cannot start the viewer");
+		return -1;
+	}
+	la_say(o, "viewer started (pid %d), following %s", (int)view_pid, dir);
+	return 0;
+}

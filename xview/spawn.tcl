@@ -1,0 +1,238 @@
+# spawn.tcl: the spawn dialog (XPVM's, paper 001 Figure 2): a command with
+# arguments, PVM spawn flags, where, how many, and the Pangaea options
+# (mode, Pangaea host, coordinator host, log folder).  Start runs the
+# launcher with them and follows the run in the event graph; the
+# launcher's messages, errors included, appear in the dialog.
+
+namespace eval spawn {
+	variable S
+	array set S {
+		cmd "" error "" nrun 0 where default whereval "" ntask 1 mode log pghost ""
+		coordhost "" logdir pangaea-logs more 0 fd "" status ""
+		PvmTaskDebug 0 PvmTaskTrace 0 PvmMppFront 0 PvmHostCompl 0
+	}
+}
+
+# Opens (or raises) the dialog.
+proc spawn::dialog {} {
+	variable S
+	set w .spawn
+	if {[winfo exists $w]} { wm deiconify $w; raise $w; return }
+	toplevel $w
+	wm title $w "Spawn"
+	# beside the event graph when the screen has room
+	set x [expr {[winfo rootx .] + [winfo width .] + 8}]
+	if {$x + 560 <= [winfo screenwidth .]} { wm geometry $w +$x+0 }
+	frame $w.f -padx 8 -pady 6
+	label $w.f.lc -text "Command:" -anchor w
+	entry $w.f.cmd -width 48 -textvariable spawn::S(cmd)
+	grid $w.f.lc $w.f.cmd -sticky we -pady 2
+	labelframe $w.f.flags -text "Flags"
+	foreach fl {PvmTaskDebug PvmTaskTrace PvmMppFront PvmHostCompl} {
+		checkbutton $w.f.flags.[string tolower $fl] -text $fl -variable spawn::S($fl)
+		pack $w.f.flags.[string tolower $fl] -side left
+	}
+	grid $w.f.flags - -sticky we -pady 2
+	labelframe $w.f.where -text "Where"
+	foreach {v t} {default Default host Host arch Architecture} {
+		radiobutton $w.f.where.$v -text $t -value $v -variable spawn::S(where)
+		pack $w.f.where.$v -side left
+	}
+	entry $w.f.where.val -width 18 -textvariable spawn::S(whereval)
+	pack $w.f.where.val -side left -padx 4
+	grid $w.f.where - -sticky we -pady 2
+	label $w.f.ln -text "NTasks:" -anchor w
+	spinbox $w.f.n -from 1 -to 999 -width 5 -textvariable spawn::S(ntask)
+	grid $w.f.ln $w.f.n -sticky w -pady 2
+	pack $w.f -fill x
+
+	# the Pangaea options, shown by the button
+	labelframe $w.pg -text "Pangaea Options" -padx 8 -pady 4
+	frame $w.pg.m
+	foreach {v t} {replay Replay log Log display Display none None} {
+		radiobutton $w.pg.m.$v -text $t -value $v -variable spawn::S(mode)
+		pack $w.pg.m.$v -side left
+	}
+	grid $w.pg.m - -sticky w
+	foreach {k t} {pghost "Pangaea host:" coordhost "Coordinator host:" logdir "Log folder:"} {
+		label $w.pg.l$k -text $t -anchor w
+		entry $w.pg.$k -width 36 -textvariable spawn::S($k)
+		grid $w.pg.l$k $w.pg.$k -sticky we -pady 1
+	}
+
+	frame $w.b
+	button $w.b.start -text Start -command spawn::start
+	button $w.b.opts -text "Pangaea Options" -command spawn::toggle
+	button $w.b.cancel -text Close -command [list wm withdraw $w]
+	pack $w.b.start $w.b.opts -side left -padx 4 -pady 4
+	pack $w.b.cancel -side right -padx 4 -pady 4
+	pack $w.b -fill x
+	label $w.err -anchor w -foreground red3 -textvariable spawn::S(error) \
+		-wraplength 540 -justify left
+	text $w.msg -height 8 -width 70 -wrap word -background #f8f8f4
+	$w.msg tag configure error -foreground red3
+	pack $w.err -fill x
+	pack $w.msg -fill both -expand 1
+	if {$S(more)} { pack $w.pg -before $w.b -fill x }
+}
+
+# Shows or hides the Pangaea options.
+proc spawn::toggle {} {
+	variable S
+	set S(more) [expr {!$S(more)}]
+	if {$S(more)} { pack .spawn.pg -before .spawn.b -fill x } else { pack forget .spawn.pg }
+}
+
+# Adds TEXT to the dialog's message area.
+proc spawn::say {text} {
+	variable S
+	set err [regexp {^(pangaea[-a-z]*: )?error: } $text]
+	if {$err} { set S(error) $text }
+	if {![winfo exists .spawn.msg]} { puts stderr $text; return }
+	.spawn.msg insert end "$text\n" [expr {$err ? "error" : ""}]
+	.spawn.msg see end
+}
+
+# Path of a Pangaea program next to pangaea-view (else found on $PATH).
+proc spawn::tool {name} {
+	set p [file join [file dirname [info nameofexecutable]] $name]
+	return [expr {[file executable $p] ? $p : $name}]
+}
+
+# Whether HOST names this machine.
+proc spawn::local_host {host} {
+	return [expr {$host in [list "" localhost 127.0.0.1 [info hostname]]}]
+}
+
+# The launcher command line for the dialog's settings (or an error).
+proc spawn::command {} {
+	variable S
+	set words $S(cmd)
+	if {[catch {llength $words}]} { error "the command is not a valid word list" }
+	if {$S(mode) ne "display" && $S(mode) ne "replay" && [llength $words] == 0} {
+		error "type a command to run"
+	}
+	if {![string is integer -strict $S(ntask)] || $S(ntask) < 1} {
+		error "NTasks must be a number >= 1"
+	}
+	if {![spawn::local_host $S(pghost)]} {
+		error "the Pangaea top-level task runs on this host; remote Pangaea host '$S(pghost)' is not supported"
+	}
+	if {$S(where) eq "arch"} {
+		error "placing tasks by architecture is not supported by the launcher; choose Default or Host"
+	}
+	if {$S(where) eq "host" && $S(whereval) eq ""} { error "Where Host: type a host name" }
+	foreach fl {PvmTaskDebug PvmTaskTrace PvmMppFront PvmHostCompl} {
+		if {$S($fl) && $S(mode) ne "none"} {
+			spawn::say "note: $fl is not passed on by the launcher (ignored)"
+		}
+	}
+	if {$S(mode) eq "none"} {
+		set prog [lindex $words 0]
+		if {[auto_execok $prog] eq "" && ![file executable $prog]} {
+			error "program not found or not executable: $prog"
+		}
+		return $words
+	}
+	set cmd [list [spawn::tool pangaea] -$S(mode) -view -logdir $S(logdir)]
+	if {$S(coordhost) ne ""} { lappend cmd -coord $S(coordhost) }
+	if {$S(where) eq "host"} { lappend cmd -host $S(whereval) }
+	if {$S(ntask) > 1} { lappend cmd -n $S(ntask) }
+	return [concat $cmd $words]
+}
+
+# Start: runs the launcher (or the bare program, or the display).
+proc spawn::start {} {
+	variable S
+	if {$S(fd) ne ""} { spawn::say "a run is already going"; return }
+	if {[winfo exists .spawn.msg]} { .spawn.msg delete 1.0 end }
+	set S(error) ""
+	if {[catch {spawn::command} cmd]} {
+		spawn::say "error: $cmd"
+		set S(status) "error: $cmd"
+		return
+	}
+	if {$S(mode) eq "display"} {
+		if {[catch {view::open_run $S(logdir)} err]} {
+			spawn::say "error: $err"
+			set S(status) "error: $err"
+		} else {
+			set S(status) "displayed"
+		}
+		return
+	}
+	# logs older than this run (a previous recording) are not shown
+	set view::V(live_since) [clock seconds]
+	spawn::say "\$ [join $cmd]"
+	set env {}
+	if {$S(mode) in {log replay}} {
+		# the run's coordinator relays its events to us on this socket
+		if {[catch {view::sock_dir} sdir]} {
+			spawn::say "error: $sdir"
+			set S(status) "error: $sdir"
+			return
+		}
+		set sock [file join $sdir view-[pid]-[incr S(nrun)].sock]
+		set env [list env PANGAEA_LIVE=$sock]
+	}
+	if {[catch {open |[concat $env $cmd [list 2>@1]] r} fd]} {
+		spawn::say "error: $fd"
+		set S(status) "error: $fd"
+		return
+	}
+	set S(fd) $fd
+	set S(status) running
+	fconfigure $fd -blocking 0 -buffering line
+	fileevent $fd readable [list spawn::output $fd]
+	if {$S(mode) in {log replay}} {
+		# a replay's own folder is known when the launcher says it
+		view::live_sock $sock [expr {$S(mode) eq "log" ? $S(logdir) : ""}]
+	}
+}
+
+# Copies the run's output into the dialog; at its end, says how it ended.
+proc spawn::output {fd} {
+	variable S
+	while {[gets $fd line] >= 0} {
+		spawn::say $line
+		# a replay says where it logs: follow that folder
+		if {[regexp {^pangaea: .*replay.* logs? (?:to|into|in) (\S+)} $line -> d]} {
+			set view::V(live_dir) [string trimright $d ".,:)"]
+		}
+	}
+	if {![eof $fd]} return
+	fconfigure $fd -blocking 1
+	if {[catch {close $fd} err opts]} {
+		set code [lindex [dict get $opts -errorcode] end]
+		if {[lindex [dict get $opts -errorcode] 0] ne "CHILDSTATUS"} { set code ? }
+		set S(status) "exited $code"
+		spawn::say "run ended with status $code"
+	} else {
+		set S(status) "exited 0"
+		spawn::say "run ended with status 0"
+	}
+	set S(fd) ""
+	# the coordinator closes the socket at the run's end, and the view
+	# turns to the complete logs then; if it has not within 8 s, or the
+	# view was following the logs, take one last look at them now
+	if {$view::V(sock) ne ""} {
+		after 8000 spawn::last_look
+	} else {
+		spawn::last_look
+	}
+}
+
+# Shows the run's complete logs and stops following it.
+proc spawn::last_look {} {
+	set dir $view::V(live_dir)
+	if {$view::V(sock_chan) ne ""} {
+		close $view::V(sock_chan)
+		set view::V(sock_chan) ""
+		set view::V(sock) ""
+	}
+	view::live_stop
+	if {$dir ne "" && [glob -nocomplain -directory $dir task-*.comm] ne ""} {
+		if {[catch {view::open_run $dir} err]} { spawn::say "error: $err" }
+	}
+	set view::V(live_via) done
+}

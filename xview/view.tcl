@@ -1,0 +1,903 @@
+# view.tcl: pangaea-view's window, the event graph of a Pangaea run (paper
+# 001 §3-4, Figure 3).  Compiled into pangaea-view as a C string; the C
+# side provides `pgdb` (xview/viewdb.c), which reads the run's trace
+# database one time window at a time.
+#
+# The canvas is a viewport: every change of time window, zoom, filter or
+# size clears it and draws only what is visible: one item per event (and
+# per message line) when the window holds few enough events, a density
+# summary per task otherwise.  So a run of a million events draws as fast
+# as one of a hundred.
+
+namespace eval view {
+	variable V
+	array set V {
+		db "" logdir "" tmin 0 tmax 1 t0 0 scale 1.0 row0 0
+		rowh 44 axish 28 labelw 170 margin 12 detail_max 4000
+		pending 0 sel "" mode "" last_ms 0 nshown 0 tasks {}
+		f_tasks "" f_tags "" f_send 1 f_recv 1 f_bcast 1 f_mcast 1
+		f_other 1 find "" live_job "" live_dir "" live_sig "" t1 0
+		force_detail 0 px_per_event 5 live_since 0
+		sock "" sock_chan "" sock_lines 0 sock_tries 0 live_via ""
+		sock_redraw 0 sock_part "" live_events 0 live_msgs 0
+	}
+	# kind -> filter class
+	variable CLASS
+	array set CLASS {
+		send send psend send recv recv nrecv recv trecv recv precv recv
+		probe recv bcast bcast mcast mcast spawn other end other
+		pollfail other group other
+	}
+	# the PVM call each kind of event comes from
+	variable CALL
+	array set CALL {
+		send pvm_send psend pvm_psend recv pvm_recv nrecv pvm_nrecv
+		trecv pvm_trecv precv pvm_precv probe pvm_probe bcast pvm_bcast
+		mcast pvm_mcast spawn pvm_spawn end pangaea_exit/exit
+		pollfail {pvm_nrecv/pvm_trecv/pvm_probe (failed)} group {group call}
+	}
+}
+
+# ---------------------------------------------------------------- window
+
+# Builds the main window: menus, toolbar, canvas, scrollbars, details.
+proc view::build {} {
+	variable V
+	wm title . "Pangaea event graph"
+	wm geometry . 1000x560
+	menu .mb
+	. configure -menu .mb
+	.mb add cascade -label File -menu .mb.f -underline 0
+	menu .mb.f -tearoff 0
+	.mb.f add command -label "Open log folder..." -command view::open_dialog
+	.mb.f add command -label "Spawn..." -command spawn::dialog
+	.mb.f add separator
+	.mb.f add command -label "Export PostScript..." -command {view::export_dialog ps}
+	.mb.f add command -label "Export PDF..." -command {view::export_dialog pdf}
+	.mb.f add command -label "Export PNG..." -command {view::export_dialog png}
+	.mb.f add separator
+	.mb.f add command -label Quit -command {exit 0}
+	.mb add cascade -label View -menu .mb.v -underline 0
+	menu .mb.v -tearoff 0
+	.mb.v add command -label "Fit all" -command view::fit
+	.mb.v add command -label "Zoom in (button 2)" -command {view::zoom 0.5}
+	.mb.v add command -label "Zoom out (button 3)" -command {view::zoom 2.0}
+
+	frame .tb
+	button .tb.fit -text "Fit all" -command view::fit
+	button .tb.in -text "+" -width 2 -command {view::zoom 0.5}
+	button .tb.out -text "-" -width 2 -command {view::zoom 2.0}
+	label .tb.lt -text "  Tasks:"
+	entry .tb.tasks -width 10 -textvariable view::V(f_tasks)
+	label .tb.lg -text "Tags:"
+	entry .tb.tags -width 8 -textvariable view::V(f_tags)
+	foreach k {send recv bcast mcast other} {
+		checkbutton .tb.k$k -text $k -variable view::V(f_$k) \
+			-command view::redraw_later
+	}
+	label .tb.lf -text "  Message id:"
+	entry .tb.find -width 8 -textvariable view::V(find)
+	button .tb.go -text Find -command view::find
+	pack .tb.fit .tb.in .tb.out .tb.lt .tb.tasks .tb.lg .tb.tags -side left
+	foreach k {send recv bcast mcast other} { pack .tb.k$k -side left }
+	pack .tb.lf .tb.find .tb.go -side left
+	bind .tb.tasks <Return> view::redraw_later
+	bind .tb.tags <Return> view::redraw_later
+	bind .tb.find <Return> view::find
+
+	frame .g
+	canvas .g.c -background white -highlightthickness 0 -width 900 -height 330
+	scrollbar .g.vs -orient vertical -command view::yscroll
+	scrollbar .g.hs -orient horizontal -command view::xscroll
+	grid .g.c -row 0 -column 0 -sticky nsew
+	grid .g.vs -row 0 -column 1 -sticky ns
+	grid .g.hs -row 1 -column 0 -sticky ew
+	grid rowconfigure .g 0 -weight 1
+	grid columnconfigure .g 0 -weight 1
+	label .status -anchor w -relief sunken -text "no run open"
+	text .details -height 7 -wrap word -background #f4f4f0
+	pack .tb -side top -fill x
+	pack .details -side bottom -fill x
+	pack .status -side bottom -fill x
+	pack .g -side top -fill both -expand 1
+
+	bind .g.c <Configure> view::redraw_later
+	bind .g.c <ButtonPress-1> {view::press %x %y}
+	bind .g.c <B1-Motion> {view::drag %x %y}
+	bind .g.c <ButtonRelease-1> {view::release %x %y}
+	bind .g.c <ButtonPress-2> {view::zoom 0.5 %x}
+	bind .g.c <ButtonPress-3> {view::zoom 2.0 %x}
+	bind .g.c <Button-4> {view::zoom 0.8 %x}
+	bind .g.c <Button-5> {view::zoom 1.25 %x}
+	bind .g.c <Shift-Button-4> {view::xscroll scroll -1 units}
+	bind .g.c <Shift-Button-5> {view::xscroll scroll 1 units}
+	bind .g.c <MouseWheel> {view::zoom [expr {%D > 0 ? 0.8 : 1.25}] %x}
+	# keys act on the graph (not while typing in a filter entry)
+	bind .g.c <Key-f> view::fit
+	bind .g.c <Key-plus> {view::zoom 0.5}
+	bind .g.c <Key-minus> {view::zoom 2.0}
+	bind .g.c <Key-Left> {view::xscroll scroll -1 units}
+	bind .g.c <Key-Right> {view::xscroll scroll 1 units}
+}
+
+# ---------------------------------------------------------------- data
+
+# Opens PATH: a trace database, or a log folder (imported if needed).
+proc view::open_run {path} {
+	variable V
+	set db $path
+	if {[file isdirectory $path]} {
+		set V(logdir) [file normalize $path]
+		set db [file join $path trace.db]
+		view::import $path
+	}
+	pgdb open $db
+	set V(db) $db
+	set V(tasks) [pgdb tasks]
+	lassign [pgdb range] V(tmin) V(tmax)
+	if {$V(tmax) <= $V(tmin)} { set V(tmax) [expr {$V(tmin) + 1000}] }
+	set V(row0) 0
+	set V(sel) ""
+	set meta [pgdb meta]
+	set V(meta) [dict create {*}$meta]
+	set mode [expr {[dict exists $V(meta) mode] ? [dict get $V(meta) mode] : "?"}]
+	wm title . "Pangaea event graph: [file tail [file normalize $path]] ($mode)"
+	view::fit
+}
+
+# Imports the logs of DIR into DIR/trace.db when that is missing or older
+# than a log (pangaea-trace decides); errors are raised.
+proc view::import {dir} {
+	set trace [file join [file dirname [info nameofexecutable]] pangaea-trace]
+	if {![file executable $trace]} { set trace pangaea-trace }
+	set db [file join $dir trace.db]
+	set stale [expr {![file exists $db]}]
+	if {!$stale} {
+		set dbt [file mtime $db]
+		foreach f [glob -nocomplain -directory $dir task-*.comm task-*.exec run.info] {
+			if {[file mtime $f] >= $dbt} { set stale 1; break }
+		}
+	}
+	if {$stale} {
+		if {[catch {exec $trace import $dir 2>@1} out]} {
+			error "cannot import $dir: $out"
+		}
+	}
+}
+
+# Tasks shown, in row order: every task, or those of the Tasks filter.
+proc view::rows {} {
+	variable V
+	set want [string map {, " "} $V(f_tasks)]
+	set rows {}
+	foreach t $V(tasks) {
+		set l [dict get $t ltid]
+		# a task that logged nothing (the launcher) gets no row
+		if {[dict get $t nevents] eq "0"} continue
+		if {$want eq "" || $l in $want} { lappend rows $l }
+	}
+	return $rows
+}
+
+# Label of task LTID's row: host, program, ltid (as in the paper).
+proc view::task_label {ltid} {
+	variable V
+	foreach t $V(tasks) {
+		if {[dict get $t ltid] == $ltid} {
+			return [list [dict get $t host] [file tail [dict get $t program]] $ltid]
+		}
+	}
+	return [list ? ? $ltid]
+}
+
+# ---------------------------------------------------------------- geometry
+
+# Canvas x of wall time T.
+proc view::x {t} {
+	variable V
+	return [expr {$V(labelw) + $V(margin) + ($t - $V(t0)) / $V(scale)}]
+}
+
+# Wall time at canvas x X.
+proc view::t {x} {
+	variable V
+	return [expr {$V(t0) + wide(($x - $V(labelw) - $V(margin)) * $V(scale))}]
+}
+
+# Width in pixels of the time area.
+proc view::plotw {} {
+	variable V
+	return [expr {max(50, [winfo width .g.c] - $V(labelw) - 2 * $V(margin))}]
+}
+
+# Shows the whole run.
+proc view::fit {} {
+	variable V
+	set V(scale) [expr {double($V(tmax) - $V(tmin)) / [view::plotw]}]
+	if {$V(scale) <= 0} { set V(scale) 1.0 }
+	set V(t0) $V(tmin)
+	view::redraw_later
+}
+
+# Multiplies the time scale by F (< 1 spreads events out), keeping the time
+# under canvas x X (default: the middle) in place.
+proc view::zoom {f {x ""}} {
+	variable V
+	if {$x eq "" || $x < $V(labelw)} {
+		set x [expr {$V(labelw) + $V(margin) + [view::plotw] / 2}]
+	}
+	set tx [view::t $x]
+	set s [expr {$V(scale) * $f}]
+	set span [expr {double($V(tmax) - $V(tmin))}]
+	if {$s < 0.05} { set s 0.05 }
+	if {$s > 4 * $span / [view::plotw]} { set s [expr {4 * $span / [view::plotw]}] }
+	set V(scale) $s
+	set V(t0) [expr {$tx - wide(($x - $V(labelw) - $V(margin)) * $s)}]
+	view::clamp
+	view::redraw_later
+}
+
+# Shows the time range [A, B].
+proc view::zoom_to {a b} {
+	variable V
+	if {$b <= $a} return
+	set V(scale) [expr {max(0.05, double($b - $a) / [view::plotw])}]
+	set V(t0) $a
+	view::clamp
+	view::redraw_later
+}
+
+# Keeps the window over the run.
+proc view::clamp {} {
+	variable V
+	set w [expr {[view::plotw] * $V(scale)}]
+	set lo [expr {$V(tmin) - wide($w / 2)}]
+	set hi [expr {$V(tmax) - wide($w / 2)}]
+	if {$V(t0) > $hi} { set V(t0) $hi }
+	if {$V(t0) < $lo} { set V(t0) $lo }
+}
+
+# Horizontal scrollbar: moveto F, scroll N units|pages.
+proc view::xscroll {cmd args} {
+	variable V
+	set span [expr {double($V(tmax) - $V(tmin))}]
+	set w [expr {[view::plotw] * $V(scale)}]
+	switch -- $cmd {
+		moveto { set V(t0) [expr {$V(tmin) + wide([lindex $args 0] * $span)}] }
+		scroll {
+			lassign $args n unit
+			set step [expr {$unit eq "pages" ? 0.9 * $w : 0.1 * $w}]
+			set V(t0) [expr {$V(t0) + wide($n * $step)}]
+		}
+	}
+	view::clamp
+	view::redraw_later
+}
+
+# Vertical scrollbar: moves the first task row shown.
+proc view::yscroll {cmd args} {
+	variable V
+	set n [llength [view::rows]]
+	switch -- $cmd {
+		moveto { set V(row0) [expr {int(round([lindex $args 0] * $n))}] }
+		scroll { incr V(row0) [lindex $args 0] }
+	}
+	set vis [view::visible_rows]
+	if {$V(row0) > $n - $vis} { set V(row0) [expr {$n - $vis}] }
+	if {$V(row0) < 0} { set V(row0) 0 }
+	view::redraw_later
+}
+
+# How many task rows fit in the canvas.
+proc view::visible_rows {} {
+	variable V
+	return [expr {max(1, ([winfo height .g.c] - $V(axish)) / $V(rowh))}]
+}
+
+# ---------------------------------------------------------------- drawing
+
+# Asks for a redraw once the event queue is idle (coalesces many asks).
+proc view::redraw_later {} {
+	variable V
+	if {$V(pending)} return
+	set V(pending) 1
+	after idle view::redraw
+}
+
+# Draws the visible window.
+proc view::redraw {} {
+	variable V
+	set V(pending) 0
+	if {$V(db) eq ""} return
+	set start [clock microseconds]
+	set c .g.c
+	$c delete all
+	set rows [view::rows]
+	set vis [view::visible_rows]
+	set shown [lrange $rows $V(row0) [expr {$V(row0) + $vis - 1}]]
+	set V(rowy) [dict create]
+	set i 0
+	foreach l $shown {
+		dict set V(rowy) $l [expr {$V(axish) + $V(rowh) * $i + $V(rowh) / 2}]
+		incr i
+	}
+	set t1 [view::t [expr {$V(labelw) + $V(margin) + [view::plotw]}]]
+	set V(t1) $t1
+	set n [pgdb count $V(t0) $t1 $shown]
+	view::draw_axis $t1
+	view::draw_rows $shown
+	# one shape per event while they fit (about px_per_event pixels each)
+	set room [expr {[llength $shown] * [view::plotw] / $V(px_per_event)}]
+	if {$V(force_detail) || $n <= min($V(detail_max), $room)} {
+		set V(mode) detail
+		view::draw_messages $t1
+		view::draw_events $t1
+	} else {
+		set V(mode) summary
+		view::draw_summary $shown $t1
+	}
+	# the label column covers what lies left of the time area
+	$c create rectangle 0 0 $V(labelw) [winfo height $c] -fill #eeeeea \
+		-outline "" -tags labelbg
+	$c raise label
+	view::draw_selection
+	set span [expr {double($V(tmax) - $V(tmin))}]
+	.g.hs set [expr {($V(t0) - $V(tmin)) / $span}] [expr {($t1 - $V(tmin)) / $span}]
+	set nr [llength $rows]
+	.g.vs set [expr {$nr ? double($V(row0)) / $nr : 0}] \
+		[expr {$nr ? double(min($nr, $V(row0) + $vis)) / $nr : 1}]
+	set V(nshown) $n
+	set V(last_ms) [expr {([clock microseconds] - $start) / 1000.0}]
+	.status configure -text [format "%s   window %s .. %s   %d events (%s)   %s/px   drawn in %.0f ms" \
+		[file tail $V(db)] [view::fmt_t $V(t0)] [view::fmt_t $t1] $n \
+		$V(mode) [view::fmt_step $V(scale) $V(scale)] $V(last_ms)]
+}
+
+# Time T as text relative to the run's first event.
+proc view::fmt_t {t} {
+	variable V
+	set d [expr {($t - $V(tmin)) / 1e6}]
+	return [format "%.3f ms" $d]
+}
+
+# The time axis at the top, with ticks at a round step.
+proc view::draw_axis {t1} {
+	variable V
+	set c .g.c
+	set span [expr {double($t1 - $V(t0))}]
+	set raw [expr {$span / max(1, [view::plotw] / 110)}]
+	set p [expr {pow(10, floor(log10(max($raw, 1))))}]
+	foreach m {1 2 5 10} {
+		set step [expr {$m * $p}]
+		if {$step >= $raw} break
+	}
+	set first [expr {ceil(($V(t0) - $V(tmin)) / $step) * $step}]
+	set y [expr {$V(axish) - 6}]
+	$c create line $V(labelw) $y [winfo width $c] $y -fill gray50 -tags axis
+	for {set r $first} {$V(tmin) + $r <= $t1} {set r [expr {$r + $step}]} {
+		set x [view::x [expr {$V(tmin) + wide($r)}]]
+		$c create line $x [expr {$y - 4}] $x $y -fill gray50 -tags axis
+		$c create line $x $y $x [winfo height $c] -fill gray92 -tags grid
+		$c create text $x [expr {$y - 6}] -anchor s -font {Helvetica 8} \
+			-text [view::fmt_step $r $step] -tags axis
+	}
+	$c lower grid
+	set V(tick) $step
+}
+
+# Relative time R (ns) as a label suited to the tick STEP.
+proc view::fmt_step {r step} {
+	if {$step >= 1e9} { return [format "%gs" [expr {$r / 1e9}]] }
+	if {$step >= 1e6} { return [format "%gms" [expr {$r / 1e6}]] }
+	if {$step >= 1e3} { return [format "%gus" [expr {$r / 1e3}]] }
+	return [format "%.3gns" $r]
+}
+
+# Task lines and their labels (host, program, ltid).
+proc view::draw_rows {shown} {
+	variable V
+	set c .g.c
+	set w [winfo width $c]
+	foreach l $shown {
+		set y [dict get $V(rowy) $l]
+		lassign [view::task_label $l] host prog ltid
+		$c create line $V(labelw) $y $w $y -fill gray60 -tags taskline
+		$c create text 8 [expr {$y - 7}] -anchor w -font {Helvetica 9 bold} \
+			-text "$prog  (ltid $ltid)" -tags [list label row:$l]
+		$c create text 8 [expr {$y + 8}] -anchor w -font {Helvetica 8} \
+			-fill gray30 -text $host -tags [list label row:$l]
+	}
+}
+
+# The tag filter as a list (empty: every tag).
+proc view::tags_wanted {} {
+	variable V
+	return [string map {, " "} $V(f_tags)]
+}
+
+# Lines from sends to their receives.
+proc view::draw_messages {t1} {
+	variable V
+	variable CLASS
+	set c .g.c
+	set tags [view::tags_wanted]
+	set xl [expr {double($V(labelw))}]
+	set xr [expr {double([winfo width $c])}]
+	foreach {id src dst se re ts tr kind tag} [pgdb messages $V(t0) $t1 20000] {
+		if {![dict exists $V(rowy) $src] || ![dict exists $V(rowy) $dst]} continue
+		if {$tags ne "" && $tag ni $tags} continue
+		if {!$V(f_$CLASS($kind)) && !$V(f_recv)} continue
+		set x0 [view::x $ts]; set y0 [dict get $V(rowy) $src]
+		set x1 [view::x $tr]; set y1 [dict get $V(rowy) $dst]
+		# clip to the visible band so X11 never sees huge coordinates
+		lassign [view::clip $x0 $y0 $x1 $y1 $xl $xr] x0 y0 x1 y1
+		$c create line $x0 $y0 $x1 $y1 -fill gray35 -width 1 -arrow last \
+			-arrowshape {7 8 3} -activefill orange -activewidth 3 \
+			-tags [list msg m:$id]
+	}
+}
+
+# The segment X0,Y0 - X1,Y1 cut to XL <= x <= XR (as a 4-element list).
+proc view::clip {x0 y0 x1 y1 xl xr} {
+	if {$x1 == $x0} { return [list $x0 $y0 $x1 $y1] }
+	set k [expr {($y1 - $y0) / ($x1 - $x0)}]
+	foreach e {0 1} {
+		set x [set x$e]
+		if {$x < $xl} { set x$e $xl; set y$e [expr {$y0 + $k * ($xl - $x0)}] }
+		if {$x > $xr} { set x$e $xr; set y$e [expr {$y0 + $k * ($xr - $x0)}] }
+	}
+	return [list $x0 $y0 $x1 $y1]
+}
+
+# One shape per event: sends red circles, receives blue triangles,
+# broadcasts green and multicasts yellow squares; unmatched ones hollow,
+# dashed, with a "?".
+proc view::draw_events {t1} {
+	variable V
+	variable CLASS
+	set c .g.c
+	set tags [view::tags_wanted]
+	set pad [expr {wide(10 * $V(scale))}]
+	foreach {id ltid kind t0 tx peer tag msgid len matched} \
+		[pgdb events [expr {$V(t0) - $pad}] [expr {$t1 + $pad}] 50000] {
+		if {![dict exists $V(rowy) $ltid]} continue
+		set cl $CLASS($kind)
+		if {!$V(f_$cl)} continue
+		if {$tags ne "" && $cl ne "other" && $tag ni $tags} continue
+		view::shape $c $id $kind [view::x $t0] [dict get $V(rowy) $ltid] $matched
+	}
+}
+
+# Draws event ID of KIND at X,Y; MATCHED 0 draws it as unmatched.
+proc view::shape {c id kind x y matched} {
+	set r 6
+	set tags [list ev k:$kind e:$id]
+	switch -- $kind {
+		send - psend { set col red3;  set make oval }
+		recv - nrecv - trecv - precv { set col blue3; set make tri }
+		probe { set col blue3; set make tri; set matched 2 }
+		bcast { set col green3; set make square }
+		mcast { set col gold; set make square }
+		spawn { set col gray40; set make diamond }
+		end { set col black; set make bar }
+		default { set col gray55; set make tick }
+	}
+	set fill $col; set outline black; set dash {}
+	if {$matched == 0} {
+		set fill white; set outline $col; set dash {2 2}
+		lappend tags unmatched
+	} elseif {$matched == 2} {
+		set fill white; set outline $col
+	}
+	set x0 [expr {$x - $r}]; set x1 [expr {$x + $r}]
+	set y0 [expr {$y - $r}]; set y1 [expr {$y + $r}]
+	switch -- $make {
+		oval { $c create oval $x0 $y0 $x1 $y1 -fill $fill -outline $outline \
+			-width 1.5 -dash $dash -activewidth 3 -tags $tags }
+		tri { $c create polygon $x0 $y1 $x1 $y1 $x $y0 -fill $fill \
+			-outline $outline -width 1.5 -dash $dash -activewidth 3 -tags $tags }
+		square { $c create rectangle $x0 $y0 $x1 $y1 -fill $fill \
+			-outline $outline -width 1.5 -dash $dash -activewidth 3 -tags $tags }
+		diamond { $c create polygon $x $y0 $x1 $y $x $y1 $x0 $y -fill $fill \
+			-outline $outline -activewidth 3 -tags $tags }
+		bar { $c create rectangle [expr {$x - 2}] $y0 [expr {$x + 2}] $y1 \
+			-fill $fill -outline $outline -tags $tags }
+		tick { $c create rectangle [expr {$x - 2}] [expr {$y - 2}] \
+			[expr {$x + 2}] [expr {$y + 2}] -fill $fill -outline "" -tags $tags }
+	}
+	if {$matched == 0} {
+		$c create text [expr {$x + $r + 1}] [expr {$y - $r - 1}] -anchor sw \
+			-text "?" -fill $col -font {Helvetica 9 bold} -tags [list unm e:$id]
+	}
+}
+
+# Zoomed out: per task, a bar per few pixels whose height and shade grow
+# with the number of events in it.
+proc view::draw_summary {shown t1} {
+	variable V
+	set c .g.c
+	set bw 3
+	set nb [expr {max(1, [view::plotw] / $bw)}]
+	set data [pgdb summary $V(t0) $t1 $nb $shown]
+	set max 1
+	foreach {l bins} $data {
+		foreach n $bins { if {$n > $max} { set max $n } }
+	}
+	set lmax [expr {log($max + 1)}]
+	set x0 [expr {$V(labelw) + $V(margin)}]
+	set bwx [expr {double([view::plotw]) / $nb}]
+	foreach {l bins} $data {
+		set y [dict get $V(rowy) $l]
+		set i 0
+		foreach n $bins {
+			if {$n > 0} {
+				set f [expr {log($n + 1) / $lmax}]
+				set h [expr {3 + $f * ($V(rowh) / 2 - 5)}]
+				set g [expr {int(200 - 170 * $f)}]
+				set x [expr {$x0 + $i * $bwx}]
+				$c create rectangle $x [expr {$y - $h}] [expr {$x + $bwx}] \
+					[expr {$y + $h}] -outline "" -tags summary \
+					-fill [format "#%02x%02x%02x" $g $g 255]
+			}
+			incr i
+		}
+	}
+	$c create text [expr {$V(labelw) + 10}] [expr {[winfo height $c] - 4}] \
+		-anchor sw -fill gray30 -font {Helvetica 8} -tags summary \
+		-text "summary: too many events to draw one by one; zoom in (button 2, wheel, drag a range) to see each event"
+}
+
+# Rings the selected event or thickens the selected message.
+proc view::draw_selection {} {
+	variable V
+	set c .g.c
+	if {$V(sel) eq ""} return
+	lassign $V(sel) what id
+	if {$what eq "e"} {
+		foreach item [$c find withtag "ev&&e:$id"] {
+			lassign [$c bbox $item] a b cc d
+			$c create oval [expr {$a - 4}] [expr {$b - 4}] [expr {$cc + 4}] \
+				[expr {$d + 4}] -outline orange -width 2 -tags selring
+		}
+	} else {
+		$c itemconfigure m:$id -fill orange -width 3
+	}
+}
+
+# ---------------------------------------------------------------- mouse
+
+# Button 1 down: select what is under the pointer, or start a range drag.
+proc view::press {x y} {
+	variable V
+	focus .g.c
+	set V(drag) ""
+	set item [.g.c find withtag current]
+	if {$item ne ""} {
+		foreach t [.g.c gettags $item] {
+			if {[regexp {^e:(\d+)$} $t -> id]} { view::select e $id; return }
+			if {[regexp {^m:(\d+)$} $t -> id]} { view::select m $id; return }
+		}
+	}
+	if {$x > $V(labelw)} { set V(drag) $x }
+}
+
+# Button 1 motion: shows the time range being dragged.
+proc view::drag {x y} {
+	variable V
+	if {$V(drag) eq ""} return
+	.g.c delete dragbox
+	.g.c create rectangle $V(drag) 0 $x [winfo height .g.c] -outline gray20 \
+		-dash {4 2} -fill "" -tags dragbox
+}
+
+# Button 1 up: zooms to the dragged range if it is wide enough.
+proc view::release {x y} {
+	variable V
+	.g.c delete dragbox
+	if {$V(drag) eq ""} return
+	set a [expr {min($V(drag), $x)}]; set b [expr {max($V(drag), $x)}]
+	set V(drag) ""
+	if {$b - $a >= 5} { view::zoom_to [view::t $a] [view::t $b] }
+}
+
+# Selects event (WHAT e) or message (m) ID and shows its details.
+proc view::select {what id} {
+	variable V
+	set V(sel) [list $what $id]
+	.details delete 1.0 end
+	.details insert end [expr {$what eq "e" ? [view::event_text $id] : [view::message_text $id]}]
+	.g.c delete selring
+	.g.c itemconfigure msg -fill gray35 -width 1
+	view::draw_selection
+}
+
+# The details of event ID: sending and receiving ltid, tag, message id,
+# length, timestamp and the call it came from.
+proc view::event_text {id} {
+	variable V
+	variable CALL
+	set e [pgdb event $id]
+	dict with e {}
+	set send [expr {$kind in {send psend mcast bcast}}]
+	set recv [expr {$kind in {recv nrecv trecv precv probe}}]
+	set out "event $id: $kind, call $CALL($kind), task ltid $ltid, event #$seq\n"
+	if {$send} {
+		set dsts {}
+		foreach m $messages { lappend dsts [dict get $m dst] }
+		if {$dsts eq "" && $peer ne ""} { set dsts $peer }
+		append out "sending ltid: $ltid   receiving ltid: [join $dsts {, }]\n"
+	} elseif {$recv} {
+		append out "sending ltid: [view::peer_text $peer]   receiving ltid: $ltid\n"
+	}
+	if {$send || $recv} {
+		append out "tag: $tag   message id: $msgid   length: $len bytes\n"
+	}
+	append out [format "timestamp: %s (wall %s ns), %.1f us in the call\n" \
+		[view::fmt_t $t0] $t0 [expr {($t1 - $t0) / 1e3}]]
+	if {$kind eq "pollfail"} { append out "failed polls: $count\n" }
+	if {$kind eq "group"} { append out "group $grp: $op($arg) = $result\n" }
+	set un {}
+	foreach m $messages {
+		if {[dict get $m unmatched] eq ""} continue
+		set other [expr {$send ? "to ltid [dict get $m dst]" : "from ltid [dict get $m src]"}]
+		lappend un "$other: [dict get $m unmatched]"
+	}
+	if {$un ne ""} { append out "unmatched: [join $un {; }]\n" }
+	if {($send || ($recv && $kind ne "probe")) && $messages eq ""} {
+		append out "unmatched: no message in the database\n"
+	}
+	return $out
+}
+
+# Text for a receive's peer (negative peers are outside the run).
+proc view::peer_text {p} {
+	switch -- $p { -1 { return "outside the run" } -2 { return "a pvmd" } }
+	return $p
+}
+
+# The details of message ID (a line between a send and a receive).
+proc view::message_text {id} {
+	set m [lindex [pgdb message $id] 0]
+	dict with m {}
+	set out "message $id ($kind)\n"
+	append out "sending ltid: $src   receiving ltid: $dst\n"
+	append out "tag: $tag   message id: $msgid   length: $len bytes\n"
+	append out [format "sent: %s   received: %s   latency %.1f us\n" \
+		[view::fmt_t $t_send] [view::fmt_t $t_recv] [expr {($t_recv - $t_send) / 1e3}]]
+	return $out
+}
+
+# Finds the events of the message id typed in the toolbar, shows the first.
+proc view::find {} {
+	variable V
+	set want [string trim $V(find)]
+	if {![string is integer -strict $want]} {
+		.status configure -text "message id: a number, please"
+		return
+	}
+	set hits [pgdb find $want]
+	if {$hits eq ""} {
+		.status configure -text "no event carries message id $want"
+		return
+	}
+	lassign $hits id ltid kind t0
+	set w [expr {[view::plotw] * $V(scale)}]
+	if {$t0 < $V(t0) || $t0 > $V(t0) + $w} {
+		set V(t0) [expr {$t0 - wide($w / 2)}]
+	}
+	set rows [view::rows]
+	set i [lsearch $rows $ltid]
+	if {$i >= 0 && ($i < $V(row0) || $i >= $V(row0) + [view::visible_rows])} {
+		set V(row0) $i
+	}
+	view::redraw
+	view::select e $id
+	set n [expr {[llength $hits] / 4}]
+	set list {}
+	foreach {i l k t} $hits { lappend list "$k@ltid $l" }
+	.details insert end "message id $want: $n event(s): [join $list {, }]\n"
+}
+
+# ---------------------------------------------------------------- files
+
+# Asks for a log folder and opens it.
+proc view::open_dialog {} {
+	set d [tk_chooseDirectory -title "Open a Pangaea log folder" -mustexist 1]
+	if {$d eq ""} return
+	if {[catch {view::open_run $d} err]} {
+		tk_messageBox -icon error -title "pangaea-view" -message $err
+	}
+}
+
+# Asks for a file name and exports the view as FMT (ps, pdf, png).
+proc view::export_dialog {fmt} {
+	set f [tk_getSaveFile -title "Export the view" -defaultextension .$fmt \
+		-initialfile event-graph.$fmt]
+	if {$f eq ""} return
+	if {[catch {view::export $fmt $f} err]} {
+		tk_messageBox -icon error -title "pangaea-view" -message $err
+	}
+}
+
+# Writes the visible view to FILE as FMT: ps (Tk's own PostScript), pdf
+# (ps2pdf) or png (ghostscript rendering of the PostScript).
+proc view::export {fmt file} {
+	update idletasks
+	set ps [expr {$fmt eq "ps" ? $file : "$file.tmp.ps"}]
+	.g.c postscript -file $ps -colormode color -x 0 -y 0 \
+		-width [winfo width .g.c] -height [winfo height .g.c]
+	switch -- $fmt {
+		ps {}
+		pdf {
+			set rc [catch {exec ps2pdf -dEPSCrop $ps $file 2>@1} out]
+			file delete $ps
+			if {$rc} { error "ps2pdf failed: $out" }
+		}
+		png {
+			set rc [catch {exec gs -q -dSAFER -dBATCH -dNOPAUSE -dEPSCrop \
+				-sDEVICE=png16m -r110 -dTextAlphaBits=4 \
+				-dGraphicsAlphaBits=4 -sOutputFile=$file $ps 2>@1} out]
+			file delete $ps
+			if {$rc} { error "ghostscript failed: $out" }
+		}
+		default { error "unknown export format $fmt (ps, pdf, png)" }
+	}
+}
+
+# ---------------------------------------------------------------- live
+
+# Follows a run that is logging into DIR: imports and redraws every
+# INTERVAL ms while the logs grow, keeping the window at the run's end
+# unless the user moved it.
+proc view::live {dir {interval 500}} {
+	variable V
+	set V(live_dir) $dir
+	after cancel $V(live_job)
+	view::live_tick $interval
+}
+
+# One step of view::live.
+proc view::live_tick {interval} {
+	variable V
+	set dir $V(live_dir)
+	if {$dir eq ""} return
+	set V(live_job) [after $interval [list view::live_tick $interval]]
+	set sig {}
+	foreach f [lsort [glob -nocomplain -directory $dir task-*.comm]] {
+		if {[file mtime $f] < $V(live_since)} continue
+		lappend sig $f [file size $f] [file mtime $f]
+	}
+	if {$sig eq "" || $sig eq $V(live_sig)} return
+	set V(live_sig) $sig
+	if {[catch {view::import $dir} err]} {
+		.status configure -text "live: $err"
+		return
+	}
+	set follow [expr {$V(db) eq "" || $V(t1) >= $V(tmax)}]
+	pgdb open [file join $dir trace.db]
+	set V(db) [file join $dir trace.db]
+	set V(logdir) $dir
+	set V(tasks) [pgdb tasks]
+	lassign [pgdb range] V(tmin) V(tmax)
+	if {$V(tmax) <= $V(tmin)} { set V(tmax) [expr {$V(tmin) + 1000}] }
+	wm title . "Pangaea event graph: [file tail $dir] (live)"
+	if {$follow} { view::fit } else { view::redraw_later }
+}
+
+# Stops following the run.
+proc view::live_stop {} {
+	variable V
+	after cancel $V(live_job)
+	set V(live_dir) ""
+}
+
+# A folder for live sockets that only this user can enter (made if
+# needed); errors if it exists with other rights.
+proc view::sock_dir {} {
+	if {[info exists ::env(XDG_RUNTIME_DIR)] && [file writable $::env(XDG_RUNTIME_DIR)]} {
+		set d [file join $::env(XDG_RUNTIME_DIR) pangaea]
+	} else {
+		set d /tmp/pangaea-[exec id -u]
+	}
+	if {![file exists $d]} {
+		file mkdir $d
+		file attributes $d -permissions 0700
+	}
+	if {[file type $d] ne "directory" || ![file owned $d] ||
+	    ([file attributes $d -permissions] & 0077)} {
+		error "$d must be a folder of yours with mode 0700"
+	}
+	return $d
+}
+
+# Follows a run through the coordinator's socket PATH (pangaea -view):
+# events are drawn as the tasks send them.  DIR is the run's log folder:
+# when the socket closes (the run is over) the viewer shows DIR's logs,
+# and if the socket never answers it follows DIR's logs instead.
+proc view::live_sock {path dir} {
+	variable V
+	set V(sock) $path
+	set V(live_dir) $dir
+	set V(sock_lines) 0
+	set V(sock_tries) 0
+	set V(live_via) socket
+	pgdb live-open
+	set V(db) live
+	set V(tasks) {}
+	set V(tmin) 0; set V(tmax) 1000
+	wm title . "Pangaea event graph: live"
+	.status configure -text "live: waiting for the run on $path"
+	view::sock_try
+}
+
+# Connects to the coordinator, retrying for 20 s while it starts.
+proc view::sock_try {} {
+	variable V
+	if {$V(sock) eq ""} return
+	if {[catch {pgdb live-connect $V(sock)} chan]} {
+		if {[incr V(sock_tries)] < 100} {
+			after 200 view::sock_try
+		} else {
+			.status configure -text "live: no coordinator on $V(sock); following the logs"
+			set V(sock) ""
+			set V(live_via) logs
+			view::live $V(live_dir) 300
+		}
+		return
+	}
+	set V(sock_chan) $chan
+	fconfigure $chan -blocking 0 -buffering line -translation lf
+	fileevent $chan readable view::sock_read
+}
+
+# Reads what the coordinator sent; at its end, shows the logs.
+proc view::sock_read {} {
+	variable V
+	set chan $V(sock_chan)
+	set text [read $chan]
+	if {$text ne ""} {
+		# keep a cut last line for the next read
+		append V(sock_part) $text
+		set cut [string last "\n" $V(sock_part)]
+		if {$cut >= 0} {
+			set whole [string range $V(sock_part) 0 $cut]
+			set V(sock_part) [string range $V(sock_part) [expr {$cut + 1}] end]
+			incr V(sock_lines) [pgdb live-add $whole]
+			if {!$V(sock_redraw)} {
+				set V(sock_redraw) 1
+				after 150 view::sock_refresh
+			}
+		}
+	}
+	if {[eof $chan]} {
+		close $chan
+		set V(sock_chan) ""
+		set V(sock) ""
+		after cancel view::sock_refresh
+		set V(sock_redraw) 0
+		after cancel spawn::last_look
+		# what the relay gave (the tests compare it with the logs)
+		lassign [pgdb range] a b
+		set V(live_events) [pgdb count $a $b]
+		set V(live_msgs) [expr {[llength [pgdb messages $a $b 100000000]] / 9}]
+		# the run is over: its logs are complete and authoritative
+		if {$V(live_dir) ne "" && [glob -nocomplain -directory $V(live_dir) task-*.comm] ne ""} {
+			if {[catch {view::open_run $V(live_dir)} err]} {
+				.status configure -text "live: $err"
+			}
+		}
+		set V(live_via) done
+	}
+}
+
+# Redraws after events arrived, following the run's end unless the user
+# moved away from it.
+proc view::sock_refresh {} {
+	variable V
+	set V(sock_redraw) 0
+	set follow [expr {$V(t1) >= $V(tmax) || $V(tasks) eq ""}]
+	set V(tasks) [pgdb tasks]
+	lassign [pgdb range] V(tmin) V(tmax)
+	if {$V(tmax) <= $V(tmin)} { set V(tmax) [expr {$V(tmin) + 1000}] }
+	if {$follow} { view::fit } else { view::redraw_later }
+}
