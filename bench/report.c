@@ -1,0 +1,418 @@
+/*
+ * report.c: the summary of a `make bench` run.
+ *
+ * Usage: report RAW.csv LOGSIZE.csv PENDING.txt OUT.csv
+ *
+ * RAW.csv has one line per measurement, "round,mode,bench,row,n,wall_ns,
+ * cpu_ns" (mode: plain, record or replay); LOGSIZE.csv "bench,kind,events,
+ * bytes"; PENDING.txt "bench row reason..." for rows whose record/replay
+ * figures do not count yet.  Prints the tables (medians over the rounds,
+ * min-max spread, ratios to plain PVM of the same round) and the targets,
+ * and writes the summary to OUT.csv.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ROWS 64
+#define MAX_ROUNDS 64
+#define MAX_KINDS 256
+#define NMODES 3
+
+static const char *const mode_name[NMODES] = { "plain", "record", "replay" };
+
+/* One measured row: per mode and round, time per call (us) and CPU. */
+struct row {
+	char bench[32], name[32];
+	long n;
+	int have[NMODES][MAX_ROUNDS];
+	double wall[NMODES][MAX_ROUNDS], cpu[NMODES][MAX_ROUNDS];
+	char pending[128];
+};
+
+/* A median with its spread. */
+struct stat3 {
+	double med, min, max;
+	int n;
+};
+
+static struct row rows[MAX_ROWS];
+static int nrows;
+
+/* The row BENCH/NAME, created if new; NULL when the table is full. */
+static struct row *row_get(const char *bench, const char *name)
+{
+	for (int i = 0; i < nrows; i++)
+		if (!strcmp(rows[i].bench, bench) && !strcmp(rows[i].name, name))
+			return &rows[i];
+	if (nrows == MAX_ROWS)
+		return NULL;
+	snprintf(rows[nrows].bench, sizeof(rows[0].bench), "%s", bench);
+	snprintf(rows[nrows].name, sizeof(rows[0].name), "%s", name);
+	return &rows[nrows++];
+}
+
+/* Orders doubles for qsort. */
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Median, min and max of the N values V (N may be 0). */
+static struct stat3 stat_of(double *v, int n)
+{
+	struct stat3 s = { 0, 0, 0, n };
+
+	if (n == 0)
+		return s;
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	s.min = v[0];
+	s.max = v[n - 1];
+	s.med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return s;
+}
+
+/* Statistics of mode M of R: wall (WHAT 0), CPU (1), or the per-round
+ * ratio to plain of wall (2). */
+static struct stat3 row_stat(const struct row *r, int m, int what)
+{
+	double v[MAX_ROUNDS];
+	int n = 0;
+
+	for (int k = 0; k < MAX_ROUNDS; k++) {
+		if (!r->have[m][k])
+			continue;
+		if (what == 2 && (!r->have[0][k] || r->wall[0][k] <= 0))
+			continue;
+		v[n++] = what == 0 ? r->wall[m][k] :
+			 what == 1 ? r->cpu[m][k] : r->wall[m][k] / r->wall[0][k];
+	}
+	return stat_of(v, n);
+}
+
+/* Reads RAW; 0 or -1. */
+static int read_raw(const char *path)
+{
+	char line[512], mode[16], bench[32], name[32];
+	long n, round;
+	double wall, cpu;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		struct row *r;
+		int m;
+
+		if (sscanf(line, "%ld,%15[^,],%31[^,],%31[^,],%ld,%lf,%lf", &round,
+			   mode, bench, name, &n, &wall, &cpu) != 7 || n <= 0 ||
+		    round < 0 || round >= MAX_ROUNDS)
+			continue;
+		for (m = 0; m < NMODES && strcmp(mode, mode_name[m]); m++)
+			;
+		if (m == NMODES || !(r = row_get(bench, name)))
+			continue;
+		r->n = n;
+		r->have[m][round] = 1;
+		r->wall[m][round] = wall / 1e3 / (double)n;
+		r->cpu[m][round] = cpu / 1e3 / (double)n;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* Reads PENDING: marks the rows named there. */
+static void read_pending(const char *path)
+{
+	char line[512], bench[32], name[32];
+	int off;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		struct row *r;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (sscanf(line, "%31s %31s %n", bench, name, &off) == 2 &&
+		    (r = row_get(bench, name)))
+			snprintf(r->pending, sizeof(r->pending), "%s", line + off);
+	}
+	fclose(f);
+}
+
+/* Whether R is timed per run (end to end) rather than per call. */
+static int per_run(const struct row *r)
+{
+	return r->n == 1;
+}
+
+/* Formats V with as many decimals as its size deserves into BUF. */
+static const char *num(char *buf, size_t n, double v)
+{
+	double a = v < 0 ? -v : v;
+
+	snprintf(buf, n, a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : "%.2f", v);
+	return buf;
+}
+
+/* Writes "MED (MIN-MAX)" of S divided by UNIT into BUF. */
+static void spread(char *buf, size_t n, const struct stat3 *s, double unit)
+{
+	char a[24], b[24], c[24];
+
+	snprintf(buf, n, "%s (%s-%s)", num(a, sizeof(a), s->med / unit),
+		 num(b, sizeof(b), s->min / unit), num(c, sizeof(c), s->max / unit));
+}
+
+/* Whether R has a CPU figure (end-to-end rows have none). */
+static int has_cpu(const struct row *r)
+{
+	for (int k = 0; k < MAX_ROUNDS; k++)
+		if (r->have[0][k] && r->cpu[0][k] > 0)
+			return 1;
+	return 0;
+}
+
+/* Prints the time table (WHAT 0 wall, 1 CPU) and writes CSV lines. */
+static void print_table(int what, FILE *csv)
+{
+	printf("\n%s per call in us (end-to-end rows: ms per run); median "
+	       "(min-max) over the rounds;\nratio = median of the per-round "
+	       "ratios to plain PVM%s\n", what ? "CPU time (user+sys)" :
+	       "Wall time", what ? "'s CPU" : "");
+	printf("%-26s %19s %19s %7s %16s %19s %7s %16s\n", "benchmark row",
+	       "plain", "record", "+", "ratio", "replay", "+", "ratio");
+	for (int i = 0; i < nrows; i++) {
+		const struct row *r = &rows[i];
+		double unit = per_run(r) ? 1e3 : 1;
+		struct stat3 s[NMODES], q[NMODES];
+		char label[64], cell[NMODES][80], add[NMODES][24],
+			rat[NMODES][80];
+
+		if (what && !has_cpu(r))
+			continue;
+		for (int m = 0; m < NMODES; m++) {
+			double v[MAX_ROUNDS];
+			int n = 0;
+
+			s[m] = row_stat(r, m, what);
+			for (int k = 0; k < MAX_ROUNDS && what; k++)
+				if (r->have[m][k] && r->have[0][k] && r->cpu[0][k] > 0)
+					v[n++] = r->cpu[m][k] / r->cpu[0][k];
+			q[m] = what ? stat_of(v, n) : row_stat(r, m, 2);
+			spread(cell[m], sizeof(cell[m]), &s[m], unit);
+			num(add[m] + 1, sizeof(add[m]) - 1,
+			    (s[m].med - s[0].med) / unit);
+			add[m][0] = add[m][1] == '-' ? ' ' : '+';
+			snprintf(rat[m], sizeof(rat[m]), "%.2f (%.2f-%.2f)",
+				 q[m].med, q[m].min, q[m].max);
+			if (!s[m].n || (m && r->pending[0]))
+				snprintf(cell[m], sizeof(cell[m]), "%s",
+					 m && r->pending[0] ? "pending" : "-");
+			if (!s[m].n || !s[0].n || (m && r->pending[0])) {
+				add[m][0] = '\0';
+				snprintf(rat[m], sizeof(rat[m]), "-");
+			}
+			if (csv && s[m].n)
+				fprintf(csv, "%s,%s,%s,%s,%ld,%.3f,%.3f,%.3f,%.3f,"
+					"%.4f,%.4f,%.4f,%s\n", r->bench, r->name,
+					what ? "cpu" : "wall", mode_name[m], r->n,
+					s[m].med, s[m].min, s[m].max,
+					s[m].med - s[0].med, q[m].med, q[m].min,
+					q[m].max, m && r->pending[0] ? "pending" : "ok");
+		}
+		snprintf(label, sizeof(label), "%s %s", r->bench, r->name);
+		printf("%-26s %19s %19s %7s %16s %19s %7s %16s\n", label, cell[0],
+		       cell[1], add[1], rat[1], cell[2], add[2], rat[2]);
+	}
+	for (int i = 0; i < nrows; i++)
+		if (rows[i].pending[0])
+			printf("  pending: %s %s: %s\n", rows[i].bench,
+			       rows[i].name, rows[i].pending);
+}
+
+/* Whether KIND is a point-to-point record. */
+static int is_p2p(const char *kind)
+{
+	return !strcmp(kind, "send") || !strcmp(kind, "recv") ||
+	       !strcmp(kind, "nrecv") || !strcmp(kind, "trecv") ||
+	       !strcmp(kind, "probe");
+}
+
+/* One line of LOGSIZE. */
+struct logline {
+	char bench[32], kind[32];
+	long events, bytes;
+};
+
+/* Whether KIND is a record of the communication log (not header/exec). */
+static int is_record(const char *kind)
+{
+	return strcmp(kind, "header") && strcmp(kind, "exec");
+}
+
+/* Prints the log size tables from LOGSIZE (per benchmark, then per kind
+ * over all benchmarks); the worst point-to-point bytes per event of a
+ * benchmark into *WORST. */
+static void print_logsize(const char *path, FILE *csv, double *worst)
+{
+	static struct logline l[MAX_KINDS];
+	char line[256], kinds[MAX_KINDS][32];
+	int n = 0, nk = 0;
+	FILE *f = fopen(path, "r");
+
+	*worst = 0;
+	if (!f)
+		return;
+	while (n < MAX_KINDS && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%31[^,],%31[^,],%ld,%ld", l[n].bench, l[n].kind,
+			   &l[n].events, &l[n].bytes) == 4 && l[n].events > 0)
+			n++;
+	fclose(f);
+	printf("\nLog size of one recording per benchmark (communication logs)\n");
+	printf("%-16s %9s %10s %9s %12s %14s\n", "benchmark", "events",
+	       "bytes", "B/event", "p2p B/event", "+headers B/ev");
+	for (int i = 0; i < n; i++) {
+		long ev = 0, by = 0, pev = 0, pby = 0, hby = 0;
+		int first = 1;
+
+		for (int k = 0; k < i; k++)
+			first &= strcmp(l[k].bench, l[i].bench) != 0;
+		if (!first)
+			continue;
+		for (int k = i; k < n; k++) {
+			if (strcmp(l[k].bench, l[i].bench))
+				continue;
+			if (is_record(l[k].kind)) {
+				ev += l[k].events;
+				by += l[k].bytes;
+			} else if (!strcmp(l[k].kind, "header")) {
+				hby += l[k].bytes;
+			}
+			if (is_p2p(l[k].kind)) {
+				pev += l[k].events;
+				pby += l[k].bytes;
+			}
+		}
+		if (ev == 0)
+			continue;
+		printf("%-16s %9ld %10ld %9.2f %12.2f %14.2f\n", l[i].bench, ev,
+		       by, (double)by / ev, pev ? (double)pby / pev : 0,
+		       (double)(by + hby) / ev);
+		if (pev >= 100 && (double)pby / pev > *worst)
+			*worst = (double)pby / pev;
+	}
+	for (int i = 0; i < n; i++) {
+		int known = 0;
+
+		for (int k = 0; k < nk; k++)
+			known |= !strcmp(kinds[k], l[i].kind);
+		if (!known)
+			snprintf(kinds[nk++], sizeof(kinds[0]), "%s", l[i].kind);
+	}
+	printf("\nBy record kind, all benchmarks together (header: one per "
+	       "task; exec: spawn lines of the text logs)\n");
+	printf("%-10s %9s %10s %9s\n", "kind", "events", "bytes", "B/event");
+	for (int k = 0; k < nk; k++) {
+		long ev = 0, by = 0;
+
+		for (int i = 0; i < n; i++)
+			if (!strcmp(l[i].kind, kinds[k])) {
+				ev += l[i].events;
+				by += l[i].bytes;
+			}
+		printf("%-10s %9ld %10ld %9.2f\n", kinds[k], ev, by,
+		       (double)by / ev);
+		if (csv)
+			fprintf(csv, "all,%s,logsize,record,%ld,%ld,,,,,,,"
+				"bytes/event=%.2f\n", kinds[k], ev, by,
+				(double)by / ev);
+	}
+}
+
+/* The median ratio (wall) of BENCH/NAME in mode M, or -1 if unknown. */
+static double ratio_of(const char *bench, const char *name, int m)
+{
+	for (int i = 0; i < nrows; i++)
+		if (!strcmp(rows[i].bench, bench) && !strcmp(rows[i].name, name) &&
+		    !rows[i].pending[0]) {
+			struct stat3 s = row_stat(&rows[i], m, 2);
+
+			return s.n ? s.med : -1;
+		}
+	return -1;
+}
+
+/* Prints one target line: WHAT, the figure GOT, the LIMIT. */
+static void target(const char *what, double got, double limit, const char *unit)
+{
+	if (got < 0)
+		printf("  %-44s not measured\n", what);
+	else
+		printf("  %-44s %8.3f%s (target <= %.2f%s)  %s\n", what, got,
+		       unit, limit, unit, got <= limit ? "met" : "MISSED");
+}
+
+/* Prints the targets of issues 3 and 7. */
+static void print_targets(double worst_bytes)
+{
+	double spawn_add = -1;
+
+	for (int i = 0; i < nrows; i++)
+		if (!strcmp(rows[i].bench, "perfunc") &&
+		    !strcmp(rows[i].name, "spawn")) {
+			struct stat3 p = row_stat(&rows[i], 0, 0),
+				     r = row_stat(&rows[i], 1, 0);
+
+			if (p.n && r.n)
+				spawn_add = (r.med - p.med) / 1e3;
+		}
+	printf("\nTargets\n");
+	target("ping-pong record / plain", ratio_of("pingpong", "roundtrip", 1),
+	       1.05, "x");
+	target("ping-pong replay / plain", ratio_of("pingpong", "roundtrip", 2),
+	       1.10, "x");
+	target("pvm_send row record / plain", ratio_of("perfunc", "send", 1),
+	       1.05, "x");
+	target("pvm_send row replay / plain", ratio_of("perfunc", "send", 2),
+	       1.10, "x");
+	target("pvm_recv row record / plain", ratio_of("perfunc", "recv", 1),
+	       1.05, "x");
+	target("pvm_recv row replay / plain", ratio_of("perfunc", "recv", 2),
+	       1.10, "x");
+	target("bytes per point-to-point event (worst)",
+	       worst_bytes > 0 ? worst_bytes : -1, 16, " B");
+	target("pvm_spawn added time under record", spawn_add, 5, " ms");
+}
+
+/* Reads the run's files, prints the summary, writes OUT.csv; 0 or 1. */
+int main(int argc, char **argv)
+{
+	FILE *csv;
+	double worst;
+
+	if (argc != 5) {
+		fprintf(stderr, "usage: report RAW.csv LOGSIZE.csv PENDING.txt "
+				"OUT.csv\n");
+		return 1;
+	}
+	if (read_raw(argv[1]) < 0) {
+		fprintf(stderr, "report: cannot read %s\n", argv[1]);
+		return 1;
+	}
+	read_pending(argv[3]);
+	csv = fopen(argv[4], "w");
+	if (csv)
+		fprintf(csv, "bench,row,measure,mode,n,median,min,max,added,"
+			"ratio_median,ratio_min,ratio_max,status\n");
+	print_table(0, csv);
+	print_table(1, csv);
+	print_logsize(argv[2], csv, &worst);
+	print_targets(worst);
+	if (csv)
+		fclose(csv);
+	return 0;
+}

@@ -1,0 +1,68 @@
+#!/bin/bash
+# bench/view.sh [BUILDDIR] [NMSG]: the viewer's benchmark (not a test).
+#   1. a synthetic run of 2*NMSG events (default ~1 M) in a trace database:
+#      time to the first picture, then redraw times for fit, zoom, scroll
+#      (zoomed out = summary, zoomed in = one item per event);
+#   2. the cost of a live view: sor recorded alone vs with -view.
+# Prints one line per measure.  Needs Xvfb, sqlite3, ImageMagick.
+set -eu
+B=$(cd "${1:-build}" && pwd)
+NMSG=${2:-505000}
+here=$(cd "$(dirname "$0")" && pwd)
+T=$(mktemp -d /tmp/pangaea-viewbench.XXXXXX)
+export PVM_ROOT=/usr/lib/pvm3 PVM_VMID=viewbench-$$
+[ "$(id -u)" = 0 ] && export PVM_ALLOW_ROOT=1
+cleanup() {
+	[ -n "${xpid:-}" ] && kill "$xpid" 2>/dev/null
+	( echo halt | timeout 10 pvm >/dev/null 2>&1 ) 2>/dev/null
+	rm -rf "$T" "/tmp/pvmd.$(id -u).$PVM_VMID"
+}
+trap cleanup EXIT
+cd "$T"
+
+# a private X server for the whole benchmark
+for n in $(seq 90 140); do [ -e /tmp/.X$n-lock ] || break; done
+Xvfb ":$n" -screen 0 1280x900x24 >/dev/null 2>&1 & xpid=$!
+export DISPLAY=":$n"
+sleep 1
+
+bash "$here/view-fakedb.sh" big.db "$NMSG" 16
+echo "events: $(sqlite3 big.db 'SELECT count(*) FROM events')"
+cat >b.tcl <<'EOF'
+proc ms {script} {
+	set t [clock microseconds]; uplevel #0 $script; update
+	return [format %.1f [expr {([clock microseconds] - $t) / 1000.0}]]
+}
+puts "first picture (exec to drawn): [expr {[clock milliseconds] - $::env(T0MS)}] ms ($view::V(mode))"
+puts "fit all: [ms view::fit] ms ($view::V(mode), $view::V(nshown) events in view)"
+set a {}; for {set i 0} {$i < 10} {incr i} { lappend a [ms {view::zoom 0.5}] }
+puts "zoom in x2, 10 times: $a ms (now $view::V(mode), $view::V(nshown) events)"
+set a {}; for {set i 0} {$i < 10} {incr i} { lappend a [ms {view::xscroll scroll 1 pages}] }
+puts "scroll a page, zoomed in: $a ms"
+view::fit; update; view::zoom 0.25; update
+set a {}; for {set i 0} {$i < 10} {incr i} { lappend a [ms {view::xscroll scroll 1 pages}] }
+puts "scroll a page, zoomed out (summary): $a ms"
+set a {}; for {set i 0} {$i < 5} {incr i} { lappend a [ms {view::xscroll moveto [expr {rand()}]}] }
+puts "jump anywhere: $a ms"
+exit 0
+EOF
+for i in 1 2 3; do
+	T0MS=$(date +%s%3N) "$B/bin/pangaea-view" -script b.tcl big.db | sed "s/^/run $i: /"
+done
+
+# the cost of a live view on the run itself: sor (35 000 events), on a
+# virtual machine started once, recorded alone and with -view (the tasks
+# batch their events to the coordinator, which relays them to the viewer)
+S=$B/examples/sor
+echo quit | timeout 20 pvm >/dev/null 2>&1
+for mode in alone view alone view alone view; do
+	rm -rf rec
+	flag=; [ $mode = view ] && flag=-view
+	s=$(date +%s%N)
+	timeout 120 "$B/bin/pangaea" -log $flag -logdir rec "$S" 4 40 1000 >/dev/null 2>err
+	echo "$mode $(( ($(date +%s%N) - s) / 1000000 ))"
+	# the viewer that -view started (it says its pid) outlives the run
+	vpid=$(sed -n 's/.*viewer started (pid \([0-9]*\)).*/\1/p' err)
+	[ -n "$vpid" ] && { sleep 2; kill "$vpid"; }
+done | awk '{ t[$1] = t[$1] " " $2; if (!($1 in b) || $2 < b[$1]) b[$1] = $2 }
+	END { for (m in t) printf "sor 4 40 1000 (35k events), record %s: runs%s ms, best %d ms\n", m, t[m], b[m] }'
