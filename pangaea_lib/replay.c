@@ -170,12 +170,14 @@ int pg_replay_recv(int kind, int tid, int tag)
 	uint64_t t0 = pg_now();
 	int i, b, old;
 
-	call_describe(kind, tid, tag, got, sizeof(got));
-	if (!pg_replay_peek(&want))
+	if (!pg_replay_peek(&want)) {
+		call_describe(kind, tid, tag, got, sizeof(got));
 		pg_diverge("the recording ends here; the program called %s", got);
+	}
 	if (kind != PG_REC_RECV && want.kind == PG_REC_POLLFAIL)
 		return replay_fail(kind, &want);
 	if (want.kind != kind || !filter_accepts(&want, tid, tag)) {
+		call_describe(kind, tid, tag, got, sizeof(got));
 		pg_event_describe(&want, w, sizeof(w));
 		pg_diverge("the log expects %s; the program called %s", w, got);
 	}

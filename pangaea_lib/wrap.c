@@ -44,13 +44,15 @@ static void replay_send(const struct pg_event *ev)
 	struct pg_event want;
 	char w[256], got[256];
 
-	pg_event_describe(ev, got, sizeof(got));
-	if (!pg_replay_peek(&want))
+	if (!pg_replay_peek(&want)) {
+		pg_event_describe(ev, got, sizeof(got));
 		pg_diverge("the recording ends here; the program did %s", got);
+	}
 	if (want.kind != ev->kind || want.peer != ev->peer ||
 	    want.tag != ev->tag || want.msgid != ev->msgid ||
 	    !pg_event_same_dests(&want, ev) ||
 	    strcmp(want.group, ev->group) != 0) {
+		pg_event_describe(ev, got, sizeof(got));
 		pg_event_describe(&want, w, sizeof(w));
 		pg_diverge("the log expects %s; the program did %s", w, got);
 	}
