@@ -160,7 +160,10 @@ static int dump_merged(const char *dir)
 		"SELECT e.ltid, e.seq, e.kind, e.peer, e.tag, e.msgid, e.len,"
 		" e.t0 - (SELECT min(start_wall_ns) FROM tasks), e.t1, e.count,"
 		" e.grp, e.op, e.arg, e.result, e.dests, s.ntask, s.file,"
-		" s.children FROM events e LEFT JOIN spawns s ON e.kind = 'spawn'"
+		" s.children, (SELECT group_concat(DISTINCT m.unmatched)"
+		" FROM messages m WHERE (m.send_event = e.id OR"
+		" m.recv_event = e.id) AND m.unmatched IS NOT NULL)"
+		" FROM events e LEFT JOIN spawns s ON e.kind = 'spawn'"
 		" AND s.ltid = e.ltid AND s.seq = e.msgid ORDER BY e.t0, e.id",
 		-1, &s, NULL);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -172,6 +175,12 @@ static int dump_merged(const char *dir)
 		       (long long)sqlite3_column_int64(s, 1));
 		dump_body(&ev, (double)sqlite3_column_int64(s, 7) / 1e9, NULL,
 			  sqlite3_column_type(s, 16) == SQLITE_NULL ? "" : spawn);
+		if (sqlite3_column_type(s, 18) != SQLITE_NULL) {
+			const char *why = (const char *)sqlite3_column_text(s, 18);
+
+			printf("    ^ unmatched: %s\n", strcmp(why, "selection") ?
+			       why : "the other side was not selected for logging");
+		}
 		rc = SQLITE_OK;
 	}
 	if (rc != SQLITE_DONE)
