@@ -98,6 +98,40 @@ static pid_t vm_find_pvmd(void)
 	return found;
 }
 
+/* Removes the log file of the private pvmd we halted. */
+static void vm_remove_log(void)
+{
+	char path[PG_PATH_MAX];
+
+	snprintf(path, sizeof(path), "/tmp/pvml.%d.%s", (int)getuid(),
+		 getenv("PVM_VMID"));
+	unlink(path);
+}
+
+/* Removes every file a private pvmd (PID) that died left in /tmp. */
+static void vm_remove_files(pid_t pid)
+{
+	char path[PG_PATH_MAX];
+
+	vm_remove_log();
+	snprintf(path, sizeof(path), "/tmp/pvmd.%d.%s", (int)getuid(),
+		 getenv("PVM_VMID"));
+	unlink(path);
+	snprintf(path, sizeof(path), "/tmp/pvmtmp%06d.%d", (int)pid,
+		 (int)getuid());
+	unlink(path);
+}
+
+/* Whether the pvmd of the current PVM_VMID has written its address. */
+static int vm_address_file_exists(void)
+{
+	char path[PG_PATH_MAX];
+
+	snprintf(path, sizeof(path), "/tmp/pvmd.%d.%s", (int)getuid(),
+		 getenv("PVM_VMID"));
+	return access(path, R_OK) == 0;
+}
+
 /* Starts a private pvmd; 0 or -1 with the reason printed. */
 static int vm_start_private(struct la_run *r)
 {
@@ -117,6 +151,26 @@ static int vm_start_private(struct la_run *r)
 	rc = vm_hostfile(r->o, hostfile);
 	if (rc == 0)
 		rc = pvm_start_pvmd(1, argv, 1);
+	/* On a loaded machine libpvm may give up before a slow pvmd has
+	 * written its address: wait for it (up to 10 s) rather than leave it
+	 * running unseen. */
+	for (int i = 0; rc == PvmCantStart && i < 100; i++) {
+		pid_t pvmd;
+
+		usleep(100000);
+		pvmd = vm_find_pvmd();
+		if (pvmd <= 0 && i >= 10)
+			break; /* no pvmd came up at all */
+		if (pvmd > 0 && vm_address_file_exists() && pvm_mytid() >= 0)
+			rc = 0;
+	}
+	if (rc < 0 || pvm_mytid() < 0) {
+		pid_t stray = vm_find_pvmd();
+
+		if (stray > 0) /* started but unreachable: do not leave it */
+			kill(stray, SIGKILL);
+		vm_remove_files(stray);
+	}
 	unlink(hostfile);
 	rmdir(dir);
 	if (rc < 0 || pvm_mytid() < 0) {
@@ -169,29 +223,6 @@ int la_vm_alive(const struct la_run *r)
 	return !(p && p[1] == ' ' && p[2] == 'Z');
 }
 
-/* Removes the log file of the private pvmd we halted. */
-static void vm_remove_log(void)
-{
-	char path[PG_PATH_MAX];
-
-	snprintf(path, sizeof(path), "/tmp/pvml.%d.%s", (int)getuid(),
-		 getenv("PVM_VMID"));
-	unlink(path);
-}
-
-/* Removes every file a private pvmd (PID) that died left in /tmp. */
-static void vm_remove_files(pid_t pid)
-{
-	char path[PG_PATH_MAX];
-
-	vm_remove_log();
-	snprintf(path, sizeof(path), "/tmp/pvmd.%d.%s", (int)getuid(),
-		 getenv("PVM_VMID"));
-	unlink(path);
-	snprintf(path, sizeof(path), "/tmp/pvmtmp%06d.%d", (int)pid,
-		 (int)getuid());
-	unlink(path);
-}
 
 int la_vm_start(struct la_run *r)
 {
@@ -208,6 +239,34 @@ int la_vm_start(struct la_run *r)
 		return 0;
 	}
 	return vm_start_private(r);
+}
+
+/*
+ * Waits (up to 3 s) until the halted pvmd PID has gone.  It is not our
+ * child (libpvm forks it twice), and a run started right after ours with
+ * the same PVM_VMID fails if the old pvmd still holds its address file.
+ */
+static void vm_wait_gone(pid_t pid)
+{
+	char path[64], state = 0, buf[512];
+
+	for (int i = 0; pid > 0 && i < 300; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+		f = fopen(path, "r");
+		if (!f)
+			return;
+		if (fgets(buf, sizeof(buf), f)) {
+			const char *p = strrchr(buf, ')');
+
+			state = p && p[1] ? p[2] : 0;
+		}
+		fclose(f);
+		if (state == 'Z' || state == 'X')
+			return;
+		usleep(10000);
+	}
 }
 
 void la_vm_stop(struct la_run *r)
@@ -227,7 +286,8 @@ void la_vm_stop(struct la_run *r)
 	signal(SIGTERM, SIG_IGN);
 	pvm_halt();
 	signal(SIGTERM, SIG_DFL);
-	while (waitpid(-1, NULL, 0) > 0) /* the pvmd was our child */
+	while (waitpid(-1, NULL, WNOHANG) > 0)
 		;
+	vm_wait_gone(r->pvmd_pid);
 	vm_remove_log();
 }
