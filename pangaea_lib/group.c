@@ -203,9 +203,11 @@ int pangaea_pvm_bcast(char *group, int tag)
 {
 	int *tids = NULL, n, rc;
 
-	if (!pg.mode || !pg_logged(tag))
+	if (!pg.mode)
 		return pvm_bcast(group, tag);
-	n = pg.mode == PANGAEA_MODE_REPLAY
+	/* not logged (selection, suspension): today's members, but still
+	 * with a message id, so that receivers can match it */
+	n = pg.mode == PANGAEA_MODE_REPLAY && pg_logged(tag)
 		    ? bcast_replay_members(group, tag, &tids)
 		    : bcast_members(group, tag, &tids);
 	if (n < 0)
