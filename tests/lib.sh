@@ -56,5 +56,24 @@ expect_no_leftovers() {
 # pg ARGS...: runs the launcher with a time limit, output to out/err files.
 pg() { timeout 120 "$PANGAEA" "$@" >out 2>err; echo $? >rc; }
 
+# replays_identical REC N DELAY: replays the recording REC N times into
+# REC.rJ with random delays of up to DELAY us; prints how many exited 0,
+# printed exactly REC.out and were called identical by pangaea-trace
+# verify (what went wrong with the others goes to stderr).
+replays_identical() {
+	local rec=$1 n=$2 delay=$3 ok=0 j
+	for j in $(seq 1 "$n"); do
+		pg -replay -logdir "$rec" -out "$rec.r$j" -delay "$delay"
+		if [ "$(cat rc)" = 0 ] && cmp -s out "$rec.out" &&
+		   $TRACE verify "$rec" "$rec.r$j" >/dev/null; then
+			ok=$((ok + 1))
+		else
+			{ echo "   replay $j of $rec: exit $(cat rc)"
+			  diff "$rec.out" out | head -5; head -5 err; } >&2
+		fi
+	done
+	echo "$ok"
+}
+
 # finish: the test's exit status.
 finish() { [ "$FAILS" = 0 ]; }

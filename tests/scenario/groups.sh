@@ -9,17 +9,8 @@ for i in 1 2 3 4; do
 	expect_eq "recording $i exits 0" "$(cat rc)" 0
 	mv out "rec$i.out"
 	grep token "rec$i.out" >>tokens
-	ok=0
-	for j in 1 2 3; do
-		pg -replay -logdir "rec$i" -out "rep$i.$j" -delay 2000
-		if [ "$(cat rc)" = 0 ] && cmp -s out "rec$i.out" &&
-		   $TRACE verify "rec$i" "rep$i.$j" >/dev/null; then
-			ok=$((ok + 1))
-		else
-			echo "   replay $j of recording $i: exit $(cat rc)"; diff "rec$i.out" out | head -5; head -5 err
-		fi
-	done
-	expect_eq "recording $i: 3 of 3 replays identical" "$ok" 3
+	expect_eq "recording $i: 3 of 3 replays identical" \
+		"$(replays_identical "rec$i" 3 2000)" 3
 done
 echo "   token orders seen: $(sort -u tokens | wc -l)"
 
