@@ -12,7 +12,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define PG_LIVE_BATCH 64                 /* events a batch */
 #define PG_LIVE_GAP_NS (5u * 1000000u)   /* least time between two batches,
@@ -21,7 +20,6 @@
 /* The batch being filled. */
 static struct {
 	int state;          /* 0 not decided yet, 1 live, -1 off */
-	uint64_t wall_base; /* CLOCK_REALTIME - pg_now() at the first event */
 	int *ints;
 	int n, cap, nevents;
 	uint64_t last_flush; /* pg_now() when the last batch went */
@@ -30,16 +28,8 @@ static struct {
 /* Decides once whether events go live (PANGAEA_LIVE and a coordinator). */
 static int live_on(void)
 {
-	struct timespec ts;
-
-	if (live.state)
-		return live.state > 0;
-	live.state = getenv(PG_ENV_LIVE) && pg.coord_tid > 0 ? 1 : -1;
-	if (live.state > 0) {
-		clock_gettime(CLOCK_REALTIME, &ts);
-		live.wall_base = (uint64_t)ts.tv_sec * 1000000000u +
-				 (uint64_t)ts.tv_nsec - pg_now();
-	}
+	if (!live.state)
+		live.state = getenv(PG_ENV_LIVE) && pg.coord_tid > 0 ? 1 : -1;
 	return live.state > 0;
 }
 
@@ -90,7 +80,7 @@ void pg_live_event(const struct pg_event *ev)
 
 	if (!live_on())
 		return;
-	wall = live.wall_base + ev->t;
+	wall = pg.start_wall + ev->t; /* the time base of the task's log */
 	v[0] = ev->kind;
 	v[1] = ev->peer;
 	v[2] = ev->tag;
