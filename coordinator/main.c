@@ -5,13 +5,13 @@
  * exits.  It writes no logs.
  */
 #define PANGAEA_NO_WRAP
-#include "pangaea.h"
-#include "pangaea-protocol.h"
+#include "pangaea-internal.h"
 #include "coord.h"
 
 #include <event2/event.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 /* The coordinator's state. */
 struct coord {
@@ -145,6 +145,7 @@ static int coord_start(struct coord *c)
 	struct timeval tick = { 0, 100000 };
 	int *fds, version = PG_PROTOCOL_VERSION;
 
+	pg_pvmtmp_clear(getpid()); /* before libpvm picks its file names */
 	if (pvm_mytid() < 0)
 		return -1;
 	c->launcher = pvm_parent();

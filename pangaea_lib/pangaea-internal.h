@@ -11,6 +11,7 @@
 #include "pangaea-logs.h"
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #define PG_LTID_FANOUT 1000 /* child ltid = parent * 1000 + k, k < 1000 */
 
@@ -216,6 +217,14 @@ void pg_host_of(int tid, char *buf, size_t n);
 int pg_handover(int tid, int ltid, int flags);
 /* Records and reports a finished spawn call. */
 int pg_spawn_finish(struct pg_spawn_rec *rec, int *tids, uint64_t t0);
+
+/* pvmtmp.c */
+/* The folder of PVM's temporary files: $PVM_TMP, or /tmp. */
+const char *pg_pvmtmp_dir(void);
+/* Removes the pvmtmpPPPPPP.N files of process PID that belong to our uid;
+ * call it for our own pid before the first PVM call (nothing of ours can
+ * be there yet) or for a pvmd known dead.  Returns how many it removed. */
+int pg_pvmtmp_clear(pid_t pid);
 
 /* init.c */
 /* Sets up a task's state from the handover; 0 or < 0. */

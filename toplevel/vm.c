@@ -103,23 +103,21 @@ static void vm_remove_log(void)
 {
 	char path[PG_PATH_MAX];
 
-	snprintf(path, sizeof(path), "/tmp/pvml.%d.%s", (int)getuid(),
-		 getenv("PVM_VMID"));
+	snprintf(path, sizeof(path), "%s/pvml.%d.%s", pg_pvmtmp_dir(),
+		 (int)getuid(), getenv("PVM_VMID"));
 	unlink(path);
 }
 
-/* Removes every file a private pvmd (PID) that died left in /tmp. */
+/* Removes every file a private pvmd (PID) that died left behind. */
 static void vm_remove_files(pid_t pid)
 {
 	char path[PG_PATH_MAX];
 
 	vm_remove_log();
-	snprintf(path, sizeof(path), "/tmp/pvmd.%d.%s", (int)getuid(),
-		 getenv("PVM_VMID"));
+	snprintf(path, sizeof(path), "%s/pvmd.%d.%s", pg_pvmtmp_dir(),
+		 (int)getuid(), getenv("PVM_VMID"));
 	unlink(path);
-	snprintf(path, sizeof(path), "/tmp/pvmtmp%06d.%d", (int)pid,
-		 (int)getuid());
-	unlink(path);
+	pg_pvmtmp_clear(pid);
 }
 
 /* Whether the pvmd of the current PVM_VMID has written its address. */
@@ -127,8 +125,8 @@ static int vm_address_file_exists(void)
 {
 	char path[PG_PATH_MAX];
 
-	snprintf(path, sizeof(path), "/tmp/pvmd.%d.%s", (int)getuid(),
-		 getenv("PVM_VMID"));
+	snprintf(path, sizeof(path), "%s/pvmd.%d.%s", pg_pvmtmp_dir(),
+		 (int)getuid(), getenv("PVM_VMID"));
 	return access(path, R_OK) == 0;
 }
 
@@ -227,6 +225,7 @@ int la_vm_alive(const struct la_run *r)
 int la_vm_start(struct la_run *r)
 {
 	vm_env();
+	pg_pvmtmp_clear(getpid());
 	if (vm_running()) {
 		if (pvm_mytid() < 0) {
 			la_error("cannot enroll in the running virtual machine");
@@ -290,4 +289,6 @@ void la_vm_stop(struct la_run *r)
 		;
 	vm_wait_gone(r->pvmd_pid);
 	vm_remove_log();
+	/* a handshake the halt cut short leaves its file */
+	pg_pvmtmp_clear(r->pvmd_pid);
 }
