@@ -44,10 +44,16 @@ expect_grep() {
 		fail "$1: no line matching '$3' in $2:"; sed 's/^/    | /' "$2" | head -20; fi
 }
 
-# expect_no_leftovers: no pvmd of ours, no task of the build dir running.
+# expect_no_leftovers: no pvmd of ours, no task of the build dir running
+# (after up to 5 s: a task that is exiting, e.g. in LeakSanitizer's end
+# of run check, is not left behind).
 expect_no_leftovers() {
-	local left
-	left=$(pgrep -af "^$B/(examples|tests)/|pvmd3.*pangaea-" | grep -v defunct || true)
+	local left i
+	for i in $(seq 50); do
+		left=$(pgrep -af "^$B/(examples|tests)/|pvmd3.*pangaea-" | grep -v defunct || true)
+		[ -z "$left" ] && break
+		sleep 0.1
+	done
 	[ -z "$left" ] && pass "nothing left running" || fail "left running: $left"
 	# the test's own virtual machine (other runs on this machine may have theirs)
 	[ -e "/tmp/pvmd.$(id -u).$VMID" ] && fail "pvmd address file left: /tmp/pvmd.$(id -u).$VMID" || true

@@ -87,6 +87,13 @@ int la_vm_start(struct la_run *r);
 int la_vm_alive(const struct la_run *r);
 /* Leaves the virtual machine, halting it if we started it. */
 void la_vm_stop(struct la_run *r);
+/*
+ * After the pvmd is lost: SIGKILLs every process of ours on this host
+ * whose environment has our PVM_VMID and our PANGAEA_CONTEXT, i.e. the
+ * run's tasks and coordinator, also those the launcher had not yet heard
+ * of.  Returns how many.
+ */
+int la_vm_kill_run(void);
 
 /* logdir.c */
 /* Creates and empties the log folder of a recording; 0 or -1. */
@@ -110,7 +117,9 @@ struct la_task *la_task_by_ltid(struct la_run *r, int ltid);
 int la_tasks_all_exited(const struct la_run *r, int min);
 /* Kills every task still running (PVM, then by pid if PVM is gone). */
 void la_tasks_kill(struct la_run *r);
-/* Fills in how each task ended, from its log where it sent nothing. */
+/* Fills in how each task ended, from its log where it sent nothing; after
+ * a lost pvmd, first adds the tasks that have a log in LOGDIR but whose
+ * SPAWNED never arrived. */
 void la_tasks_settle(struct la_run *r, const char *logdir);
 /* Prints a line for each task that did not end normally; count of them. */
 int la_tasks_report(const struct la_run *r);

@@ -31,7 +31,8 @@ struct la_task *la_task_add(struct la_run *r, int ltid, int tid,
 	t->tid = tid;
 	snprintf(t->host, sizeof(t->host), "%s", host);
 	snprintf(t->program, sizeof(t->program), "%s", program);
-	if (pvm_tasks(tid, &n, &ti) >= 0 && n == 1)
+	/* (a dead daemon would not answer: libpvm may wait long for it) */
+	if (!r->lost_pvmd && pvm_tasks(tid, &n, &ti) >= 0 && n == 1)
 		t->pid = ti[0].ti_pid;
 	return t;
 }
@@ -95,8 +96,32 @@ static void settle_from_log(struct la_task *t, const char *logdir)
 	pg_comm_free(&rd);
 }
 
+/* Adds the tasks with a communication log in LOGDIR that R does not
+ * know (their SPAWNED was still on its way when the pvmd died). */
+static void add_from_logs(struct la_run *r, const char *logdir)
+{
+	char path[PG_PATH_MAX], err[PG_PATH_MAX + 100];
+	struct pg_comm_reader rd;
+	struct la_task *t;
+	int *ltids = NULL, n = pg_run_ltids(logdir, "comm", &ltids);
+
+	for (int i = 0; i < n; i++) {
+		if (la_task_by_ltid(r, ltids[i]) ||
+		    pg_log_path(path, sizeof(path), logdir, ltids[i], "comm") < 0 ||
+		    pg_comm_open(&rd, path, err, sizeof(err)) < 0)
+			continue;
+		if ((t = la_task_add(r, ltids[i], rd.hdr.tid, rd.hdr.host,
+				     rd.hdr.program)))
+			t->exited = 1;
+		pg_comm_free(&rd);
+	}
+	free(ltids);
+}
+
 void la_tasks_settle(struct la_run *r, const char *logdir)
 {
+	if (r->lost_pvmd)
+		add_from_logs(r, logdir);
 	for (int i = 0; i < r->ntasks; i++)
 		if (r->tasks[i].done_how == 0)
 			settle_from_log(&r->tasks[i], logdir);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -96,6 +97,48 @@ static pid_t vm_find_pvmd(void)
 	if (d)
 		closedir(d);
 	return found;
+}
+
+/* Whether the NUL-separated environment ENV (N bytes) has NAME=VALUE. */
+static int env_has(const char *env, size_t n, const char *name,
+		   const char *value)
+{
+	size_t l = strlen(name);
+
+	for (size_t i = 0; i < n; i += strlen(env + i) + 1)
+		if (strncmp(env + i, name, l) == 0 && env[i + l] == '=')
+			return strcmp(env + i + l + 1, value) == 0;
+	return 0;
+}
+
+int la_vm_kill_run(void)
+{
+	static char env[65536];
+	const char *ctx = getenv(PG_ENV_CONTEXT);
+	struct dirent *e;
+	struct stat st;
+	char path[64];
+	DIR *d;
+	int killed = 0;
+	ssize_t n;
+
+	if (!ctx || !(d = opendir("/proc")))
+		return 0;
+	while ((e = readdir(d))) {
+		pid_t pid = (pid_t)atoi(e->d_name);
+
+		snprintf(path, sizeof(path), "/proc/%s", e->d_name);
+		if (pid <= 0 || pid == getpid() || stat(path, &st) < 0 ||
+		    st.st_uid != getuid() ||
+		    (n = proc_read(e->d_name, "environ", env, sizeof(env))) < 0)
+			continue;
+		if (env_has_vmid(env, (size_t)n, getenv("PVM_VMID")) &&
+		    env_has(env, (size_t)n, PG_ENV_CONTEXT, ctx) &&
+		    kill(pid, SIGKILL) == 0)
+			killed++;
+	}
+	closedir(d);
+	return killed;
 }
 
 /* Removes the log file of the private pvmd we halted. */

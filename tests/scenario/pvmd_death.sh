@@ -1,13 +1,16 @@
 # The pvmd dies in the middle of a run: the launcher notices at once, says
-# so, ends the tasks, exits non-zero, and leaves nothing behind.
+# so, ends the tasks, exits non-zero, and leaves nothing behind.  The
+# worker computes without PVM calls ("spin"), so the lost daemon does not
+# end it: the launcher must, even if it has not heard of it yet.
 . "$(dirname "$0")/../lib.sh"
 K=$B/tests/killme
 
 unset PVM_VMID
-timeout 60 "$PANGAEA" -log -logdir rec "$K" 10 >out 2>err &
+timeout 60 "$PANGAEA" -log -logdir rec "$K" 10 spin >out 2>err &
 pid=$!
 for _ in $(seq 100); do grep -q ready out 2>/dev/null && break; sleep 0.1; done
-sleep 1 # let the launcher hear of the children (SPAWNED) before the pvmd dies
+# No pause here: the launcher may not have heard of the worker yet (its
+# SPAWNED comes through the coordinator); it must still name and end it.
 vmid=$(sed -n 's/.*PVM_VMID=\(pangaea-[0-9]*\).*/\1/p' err)
 killed=
 for p in $(pgrep -x pvmd); do
