@@ -151,7 +151,8 @@ static void replay_check(const struct pg_spawn_rec *rec, const char *file,
 static void replay_start(const struct pg_spawn_rec *rec, char **argv,
 			 int flags, int *tids)
 {
-	flags = (flags & ~(PvmTaskHost | PvmTaskArch)) | PvmTaskHost;
+	flags = (flags & ~(PvmTaskHost | PvmTaskArch | PvmHostCompl)) |
+		PvmTaskHost;
 	for (int i = 0, k; i < rec->ntask; i += k) {
 		const struct pg_spawn_slot *s = &rec->slots[i];
 		int n;

@@ -29,7 +29,9 @@ struct la_opts {
 	char logdir[PG_PATH_MAX];
 	char outdir[PG_PATH_MAX];
 	const char *coord_host;
-	const char *host;
+	const char *host;       /* -host: where the programs' tasks go */
+	const char *arch;       /* -arch: or on a host of this architecture */
+	int spawn_flags;        /* -flags: PvmTaskDebug, PvmTaskTrace, ... */
 	int ntask;
 	int delay_us;
 	int quiet;

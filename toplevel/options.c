@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,6 +24,9 @@ void la_usage(FILE *f)
 	      "  -out DIR      -replay only: where the replay logs itself (default DIR.replay-N)\n"
 	      "  -coord HOST   host of the coordinator (default: this host)\n"
 	      "  -host HOST    host of the program's tasks\n"
+	      "  -arch ARCH    or any host of architecture ARCH (e.g. LINUX64)\n"
+	      "  -flags LIST   PVM spawn flags for the programs, comma-separated:\n"
+	      "                debug, trace, mppfront, hostcompl (with -host)\n"
 	      "  -n N          copies of each PROGRAM (default 1)\n"
 	      "  -delay USEC   random delay of 0..USEC before every wrapped PVM call\n"
 	      "  -select SPEC  log only some events: \"tag=N,.. ltid=N,.. program=NAME,..\"\n"
@@ -133,6 +137,42 @@ static int int_arg(const char *opt, const char *s, int *out, int min)
 	return 0;
 }
 
+/* Parses -flags LIST ("debug,trace", PVM's names also do) into FLAGS;
+ * 0, or -1 after saying which word is wrong. */
+static int flags_arg(const char *list, int *flags)
+{
+	static const struct {
+		const char *name, *pvm;
+		int bit;
+	} known[] = {
+		{ "debug", "PvmTaskDebug", PvmTaskDebug },
+		{ "trace", "PvmTaskTrace", PvmTaskTrace },
+		{ "mppfront", "PvmMppFront", PvmMppFront },
+		{ "hostcompl", "PvmHostCompl", PvmHostCompl },
+	};
+	char word[32];
+	const char *p = list;
+
+	*flags = 0;
+	while (*p) {
+		size_t n = strcspn(p, ","), k;
+
+		snprintf(word, sizeof(word), "%.*s", (int)(n < 31 ? n : 31), p);
+		for (k = 0; k < sizeof(known) / sizeof(known[0]); k++)
+			if (strcasecmp(word, known[k].name) == 0 ||
+			    strcmp(word, known[k].pvm) == 0)
+				break;
+		if (k == sizeof(known) / sizeof(known[0])) {
+			la_error("-flags: unknown spawn flag '%s' (known: debug, "
+				 "trace, mppfront, hostcompl)", word);
+			return -1;
+		}
+		*flags |= known[k].bit;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
 /* Handles option ARGV[*I] (advancing past its value); 0 or -1. */
 static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 {
@@ -148,6 +188,7 @@ static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 	} else if (!v) {
 		la_error("%s: %s", strcmp(a, "-logdir") && strcmp(a, "-out") &&
 			 strcmp(a, "-coord") && strcmp(a, "-host") &&
+			 strcmp(a, "-arch") && strcmp(a, "-flags") &&
 			 strcmp(a, "-n") && strcmp(a, "-delay") &&
 			 strcmp(a, "-select") ?
 			 "unknown option" : "missing value for option", a);
@@ -160,6 +201,10 @@ static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 		o->coord_host = v;
 	} else if (strcmp(a, "-host") == 0) {
 		o->host = v;
+	} else if (strcmp(a, "-arch") == 0) {
+		o->arch = v;
+	} else if (strcmp(a, "-flags") == 0) {
+		rc = flags_arg(v, &o->spawn_flags);
 	} else if (strcmp(a, "-n") == 0) {
 		rc = int_arg(a, v, &o->ntask, 1);
 	} else if (strcmp(a, "-delay") == 0) {
@@ -217,6 +262,20 @@ int la_parse(int argc, char **argv, struct la_opts *o)
 	}
 	if (o->outdir[0] && o->mode != PANGAEA_MODE_REPLAY) {
 		la_error("-out is for -replay only");
+		return -1;
+	}
+	if (o->host && o->arch) {
+		la_error("give -host or -arch, not both");
+		return -1;
+	}
+	if ((o->spawn_flags & PvmHostCompl) && !o->host) {
+		la_error("-flags hostcompl needs -host (it means: any host but that one)");
+		return -1;
+	}
+	if (o->mode == PANGAEA_MODE_REPLAY && (o->host || o->arch ||
+					       o->spawn_flags)) {
+		la_error("-host, -arch and -flags are for -log: a replay spawns "
+			 "as recorded (edit task-0.exec to move a task)");
 		return -1;
 	}
 	return parse_programs(argc, argv, i, o);

@@ -118,14 +118,19 @@ static int start_programs(struct la_run *r)
 	for (int i = 0; i < r->o->nprog; i++) {
 		struct la_prog *p = &r->o->progs[i];
 		int tids[r->o->ntask > 0 ? r->o->ntask : 1], n;
-		int flags = r->o->host ? PvmTaskHost : PvmTaskDefault;
+		const char *where = r->o->host ? r->o->host : r->o->arch;
+		int flags = r->o->spawn_flags | (r->o->host ? PvmTaskHost :
+						 r->o->arch ? PvmTaskArch : 0);
 
-		n = pangaea_pvm_spawn(p->path, p->argv, flags, (char *)r->o->host,
+		if (r->o->mode == PANGAEA_MODE_REPLAY && i < pg.rexec.nspawn)
+			flags = pg.rexec.spawns[i].flags; /* where: as recorded */
+		n = pangaea_pvm_spawn(p->path, p->argv, flags, (char *)where,
 				      r->o->ntask, tids);
 		if (n != r->o->ntask) {
-			la_error("cannot start %s%s%s: PVM error %d", p->path,
-				 r->o->host ? " on " : "",
-				 r->o->host ? r->o->host : "",
+			la_error("cannot start %s%s%s%s: PVM error %d", p->path,
+				 where ? " on " : "",
+				 r->o->arch ? "architecture " : "",
+				 where ? where : "",
 				 n < 0 ? n : tids[n > 0 ? n : 0]);
 			return -1;
 		}

@@ -118,25 +118,35 @@ proc spawn::command {} {
 	if {![spawn::local_host $S(pghost)]} {
 		error "the Pangaea top-level task runs on this host; remote Pangaea host '$S(pghost)' is not supported"
 	}
-	if {$S(where) eq "arch"} {
-		error "placing tasks by architecture is not supported by the launcher; choose Default or Host"
-	}
 	if {$S(where) eq "host" && $S(whereval) eq ""} { error "Where Host: type a host name" }
+	if {$S(where) eq "arch" && $S(whereval) eq ""} {
+		error "Where Architecture: type an architecture (e.g. LINUX64)"
+	}
+	set flags {}
 	foreach fl {PvmTaskDebug PvmTaskTrace PvmMppFront PvmHostCompl} {
-		if {$S($fl) && $S(mode) ne "none"} {
-			spawn::say "note: $fl is not passed on by the launcher (ignored)"
-		}
+		if {$S($fl)} { lappend flags $fl }
+	}
+	if {$S(PvmHostCompl) && $S(where) ne "host"} {
+		error "PvmHostCompl means any host but the one given: choose Where Host"
+	}
+	if {$S(mode) eq "replay" && ($S(where) ne "default" || $flags ne "")} {
+		error "a replay spawns as recorded: set Where to Default and clear the flags"
 	}
 	if {$S(mode) eq "none"} {
 		set prog [lindex $words 0]
 		if {[auto_execok $prog] eq "" && ![file executable $prog]} {
 			error "program not found or not executable: $prog"
 		}
+		if {$S(where) ne "default" || $flags ne "" || $S(ntask) > 1} {
+			spawn::say "note: None runs the program once, as from a shell: Where, NTasks and the flags are for Log runs"
+		}
 		return $words
 	}
 	set cmd [list [spawn::tool pangaea] -$S(mode) -view -logdir $S(logdir)]
 	if {$S(coordhost) ne ""} { lappend cmd -coord $S(coordhost) }
 	if {$S(where) eq "host"} { lappend cmd -host $S(whereval) }
+	if {$S(where) eq "arch"} { lappend cmd -arch $S(whereval) }
+	if {$flags ne ""} { lappend cmd -flags [join $flags ,] }
 	if {$S(ntask) > 1} { lappend cmd -n $S(ntask) }
 	return [concat $cmd $words]
 }

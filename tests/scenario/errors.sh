@@ -49,6 +49,22 @@ pg -replay -logdir cut2
 expect_eq "log cut at a record boundary: exit 1 ($size lines)" "$(cat rc)" 1
 expect_grep "log cut at a record boundary: said so" err "truncated: it ends at offset [0-9]+ without the end record"
 
+pg -log -flags trace,bogus "$C"
+expect_eq "unknown spawn flag: exit 1" "$(cat rc)" 1
+expect_grep "unknown spawn flag: named" err "^pangaea: error: -flags: unknown spawn flag 'bogus'"
+pg -log -host here -arch LINUX64 "$C"
+expect_eq "-host with -arch: exit 1" "$(cat rc)" 1
+expect_grep "-host with -arch: said so" err "^pangaea: error: give -host or -arch, not both$"
+pg -log -flags hostcompl "$C"
+expect_eq "hostcompl without -host: exit 1" "$(cat rc)" 1
+expect_grep "hostcompl without -host: said so" err "^pangaea: error: -flags hostcompl needs -host"
+pg -replay -logdir rec -arch LINUX64
+expect_eq "-arch on replay: exit 1" "$(cat rc)" 1
+expect_grep "-arch on replay: said so" err "^pangaea: error: -host, -arch and -flags are for -log"
+pg -log -logdir noarch -arch NOSUCHARCH "$C" 2
+expect_eq "no host of that architecture: exit 1" "$(cat rc)" 1
+expect_grep "no host of that architecture: said so" err "^pangaea: error: cannot start .*ctxcheck on architecture NOSUCHARCH: PVM error -6$"
+
 echo garbage > rec2 2>/dev/null; mkdir -p corrupt && cp rec/* corrupt/ && echo "spawn what" >> corrupt/task-1.exec
 pg -replay -logdir corrupt
 expect_eq "corrupt exec log: exit 1" "$(cat rc)" 1

@@ -175,6 +175,10 @@ set spawn::S(cmd) "$::env(B)/examples/racy -w 3 -m 12"
 spawn::toggle
 set spawn::S(mode) log
 set spawn::S(logdir) $::env(T)/live
+# placed by architecture, with a spawn flag: both must reach pvm_spawn
+set spawn::S(where) arch
+set spawn::S(whereval) $::env(ARCH)
+set spawn::S(PvmTaskTrace) 1
 update
 vtest::shot $::env(SHOTS)/viewer-5-spawn-dialog.png root
 spawn::start
@@ -206,7 +210,7 @@ vtest::shot $::env(SHOTS)/viewer-8-spawn-error.png root
 close $out
 exit 0
 EOF
-export B
+export B ARCH=$(/usr/lib/pvm3/lib/pvmgetarch)
 view -script spawn.tcl
 expect_eq "viewer (spawn) exits 0" "$(cat vrc)" 0
 [ -s verr ] && sed 's/^/    verr| /' verr | head -20
@@ -217,6 +221,9 @@ expect_grep "they came through the coordinator's socket" result3 "^live_via sock
 expect_eq "the socket carried every event" "$(grep '^socket_lines' result3 | cut -d' ' -f2)" \
 	"$(sqlite3 live/trace.db 'SELECT count(*) FROM events')"
 expect_grep "the run ended well" result3 "^status exited 0"
+# PvmTaskArch (2) + PvmTaskTrace (8)
+expect_grep "the dialog's Where and flags reached pvm_spawn" live/task-0.exec \
+	"^spawn 1 file=\".*/racy\" flags=10 where=\"$ARCH\" "
 expect_eq "the end shows every event of the run" "$(grep '^final' result3 | cut -d' ' -f2)" \
 	"$(sqlite3 live/trace.db 'SELECT count(*) FROM events')"
 expect_grep "launcher errors appear in the dialog" result3 "^error_text .*program not found"

@@ -26,6 +26,17 @@ vmid=$(sed -n 's/.*PVM_VMID=\(pangaea-[0-9]*\).*/\1/p' err)
 [ ! -e "/tmp/pvmd.$(id -u).$vmid" ] && pass "private VM halted" || fail "private VM left up"
 [ ! -e "/tmp/pvml.$(id -u).$vmid" ] && pass "private VM's log removed" || fail "pvml file left"
 
+# Placement by architecture and spawn flags reach pvm_spawn, are recorded,
+# and the replay spawns the same way.
+arch=$(/usr/lib/pvm3/lib/pvmgetarch)
+pg -log -logdir placed -arch "$arch" -flags trace,mppfront "$C" 2
+expect_eq "run placed by architecture exits 0" "$(cat rc)" 0
+# PvmTaskArch 2 + PvmTaskTrace 8 + PvmMppFront 16
+expect_grep "flags and architecture recorded" placed/task-0.exec "^spawn 1 .* flags=26 where=\"$arch\" "
+pg -replay -logdir placed -out placed.r
+expect_eq "its replay exits 0" "$(cat rc)" 0
+expect_grep "the replay spawned with the same flags" placed.r/task-0.exec "^spawn 1 .* flags=26 where=\"$arch\" "
+
 # A pvmd killed during a handshake leaves /tmp/pvmtmpPID.N behind; when a
 # later process gets that pid, libpvm complains on stderr.  Plant such
 # files for the launcher's pid and for the first task's pid (a script that
