@@ -171,6 +171,8 @@ int pg_select_tag(const struct pg_select *sel, int tag);
 int pg_logged(int tag);
 
 /* wrap.c */
+/* Bytes of one item of the PVM data type DT, or a negative PVM error. */
+int pg_item_size(int dt);
 /* Peer of a received message: the sender's ltid, or PG_PEER_FOREIGN /
  * PG_PEER_SYSTEM for messages without a Pangaea id. */
 int pg_peer_of(const struct pvmminfo *mi);

@@ -66,6 +66,11 @@
  *                   ints (kind, peer, tag, msgid, len, count, ndest,
  *                   t0 wall ns high/low 32 bits, duration ns high/low)
  *                   followed by its ndest destination ltids.
+ * PG_TAG_COLLECT    between a group's root and a member in pvm_reduce,
+ *                   pvm_gather and pvm_scatter (group.c).  int op (1
+ *                   reduce, 2 gather, 3 scatter), int msgtag, int count,
+ *                   int datatype, then the count values, packed with the
+ *                   pvm_pk* function of datatype.
  */
 #define PG_LIVE_FIELDS 11
 enum pg_tag {
@@ -81,7 +86,8 @@ enum pg_tag {
 	PG_TAG_DIVERGED,
 	PG_TAG_QUIT,
 	PG_TAG_EXITED,
-	PG_TAG_EVENTS
+	PG_TAG_EVENTS,
+	PG_TAG_COLLECT
 };
 
 /* How a task ended (PG_TAG_DONE and the end record of its log). */

@@ -92,6 +92,13 @@ int pangaea_pvm_getinst(char *group, int tid);
 int pangaea_pvm_gsize(char *group);
 int pangaea_pvm_barrier(char *group, int count);
 int pangaea_pvm_bcast(char *group, int tag);
+int pangaea_pvm_reduce(void (*func)(int *, void *, void *, int *, int *),
+		       void *data, int count, int datatype, int msgtag,
+		       char *group, int rootginst);
+int pangaea_pvm_gather(void *result, void *data, int count, int datatype,
+		       int msgtag, char *group, int rootginst);
+int pangaea_pvm_scatter(void *result, void *data, int count, int datatype,
+			int msgtag, char *group, int rootginst);
 
 #ifndef PANGAEA_NO_WRAP
 #define pvm_spawn pangaea_pvm_spawn
@@ -111,6 +118,9 @@ int pangaea_pvm_bcast(char *group, int tag);
 #define pvm_gsize pangaea_pvm_gsize
 #define pvm_barrier pangaea_pvm_barrier
 #define pvm_bcast pangaea_pvm_bcast
+#define pvm_reduce pangaea_pvm_reduce
+#define pvm_gather pangaea_pvm_gather
+#define pvm_scatter pangaea_pvm_scatter
 #endif
 
 #ifdef __cplusplus

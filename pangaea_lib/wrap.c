@@ -131,8 +131,7 @@ int pangaea_pvm_mcast(int *tids, int ntask, int tag)
 	return rc > 0 ? 0 : rc;
 }
 
-/* Bytes of one item of the PVM data type DT, or a negative PVM error. */
-static int item_size(int dt)
+int pg_item_size(int dt)
 {
 	switch (dt) {
 	case PVM_BYTE: return 1;
@@ -150,7 +149,7 @@ static int item_size(int dt)
 
 int pangaea_pvm_psend(int tid, int tag, void *buf, int len, int datatype)
 {
-	int size = item_size(datatype), sbf, rc;
+	int size = pg_item_size(datatype), sbf, rc;
 
 	if (!pg.mode || size < 0)
 		return pvm_psend(tid, tag, buf, len, datatype);
@@ -225,7 +224,7 @@ int pangaea_pvm_probe(int tid, int tag)
 int pangaea_pvm_precv(int tid, int tag, void *buf, int len, int datatype,
 		      int *rtid, int *rtag, int *rlen)
 {
-	int size = item_size(datatype), rbf, b, nb, mc, src;
+	int size = pg_item_size(datatype), rbf, b, nb, mc, src;
 
 	if (!pg.mode || size < 0)
 		return pvm_precv(tid, tag, buf, len, datatype, rtid, rtag, rlen);

@@ -10,13 +10,20 @@
  * from run to run.  After a barrier, instance 0 starts a token that goes
  * ROUNDS times (default 3) around the ring by instance number (pvm_gettid
  * finds the next task), every task adding its own worker number.  Then
- * instance 0 broadcasts the token to the group, every task answers the
- * master, and the master multicasts a final word to all workers with one
- * buffer, after sending the same buffer twice to the first worker.
+ * the group sums one double per task with pvm_reduce at instance 0 (the
+ * values are chosen so that the sum depends on the order in which they
+ * are added), instance 0 gathers the worker numbers by instance
+ * (pvm_gather) and scatters each task its instance times 100 plus 7
+ * (pvm_scatter, checked), instance 0 broadcasts the token, the sum and
+ * the gathered numbers to the group,
+ * every task answers the master, and the master multicasts a final word
+ * to all workers with one buffer, after sending the same buffer twice to
+ * the first worker.
  *
  * The master prints its instance, the token (the ring's order, which
- * depends on the join order), the order in which the answers arrived
- * (a wildcard receive) and "groups: done".
+ * depends on the join order), the sum, the gathered worker numbers (the
+ * ring's order again), the order in which the answers
+ * arrived (a wildcard receive) and "groups: done".
  */
 #define _DEFAULT_SOURCE
 
@@ -32,7 +39,8 @@
 #define MAX_TOKEN 1024
 
 enum { TAG_SETUP = 20, TAG_TOKEN = 21, TAG_BCAST = 22, TAG_ANSWER = 23,
-       TAG_FINAL = 24, TAG_TWICE = 25 };
+       TAG_FINAL = 24, TAG_TWICE = 25, TAG_REDUCE = 26, TAG_GATHER = 27,
+       TAG_SCATTER = 28 };
 
 /* Prints "groups: WHAT failed (CODE)" to stderr, leaves PVM and exits 1. */
 static void die(const char *what, int code)
@@ -99,11 +107,20 @@ static int ring(int me, int inst, int ntasks, int rounds, int *token)
 	return 0;
 }
 
+/* Worker ME's part of the sum: 1e16 and -1e16 swallow the small values
+ * added between them, so the sum tells the order of the additions. */
+static double sum_part(int me)
+{
+	return me == 1 ? 1e16 : me == 2 ? -1e16 : me == 0 ? 0.5 : 3.0;
+}
+
 /* Everyone: join, ring, broadcast, answer; the master gathers. */
 static void run(int me, int ntasks, int rounds, int master_tid,
 		const int *worker_tids)
 {
-	int token[MAX_TOKEN], len, inst, size;
+	int token[MAX_TOKEN], len, inst, size, order[MAX_TASKS], mine;
+	int deal[MAX_TASKS];
+	double sum = sum_part(me);
 
 	inst = ok(pvm_joingroup(GROUP), "pvm_joingroup");
 	ok(pvm_barrier(GROUP, ntasks), "pvm_barrier");
@@ -111,21 +128,39 @@ static void run(int me, int ntasks, int rounds, int master_tid,
 	if (size != ntasks)
 		die("group size", size);
 	len = ring(me, inst, ntasks, rounds, token);
+	ok(pvm_reduce(PvmSum, &sum, 1, PVM_DOUBLE, TAG_REDUCE, GROUP, 0),
+	   "pvm_reduce");
+	ok(pvm_gather(order, &me, 1, PVM_INT, TAG_GATHER, GROUP, 0), "pvm_gather");
+	for (int i = 0; i < ntasks; i++)
+		deal[i] = 100 * i + 7;
+	ok(pvm_scatter(&mine, deal, 1, PVM_INT, TAG_SCATTER, GROUP, 0),
+	   "pvm_scatter");
+	if (mine != 100 * inst + 7)
+		die("pvm_scatter's value", mine);
 	if (inst == 0) {
 		pvm_initsend(PvmDataDefault);
 		pvm_pkint(&len, 1, 1);
 		pvm_pkint(token, len, 1);
+		pvm_pkdouble(&sum, 1, 1);
+		pvm_pkint(order, ntasks, 1);
 		ok(pvm_bcast(GROUP, TAG_BCAST), "pvm_bcast");
 	} else {
 		ok(pvm_recv(-1, TAG_BCAST), "pvm_recv bcast");
 		pvm_upkint(&len, 1, 1);
 		pvm_upkint(token, len, 1);
+		pvm_upkdouble(&sum, 1, 1);
+		pvm_upkint(order, ntasks, 1);
 	}
 	if (me == 0) {
 		printf("groups: master is instance %d of %d\n", inst, size);
 		printf("groups: token");
 		for (int i = 0; i < len; i++)
 			printf(" %d", token[i]);
+		printf("\n");
+		printf("groups: sum %.17g\n", sum);
+		printf("groups: gathered");
+		for (int i = 0; i < ntasks; i++)
+			printf(" %d", order[i]);
 		printf("\n");
 		printf("groups: answers from");
 		for (int k = 1; k < ntasks; k++) {
