@@ -145,7 +145,7 @@ static int coord_start(struct coord *c)
 	struct timeval tick = { 0, 100000 };
 	int *fds, version = PG_PROTOCOL_VERSION;
 
-	pg_pvmtmp_clear(getpid()); /* before libpvm picks its file names */
+	pg_pvmtmp_clear_own(); /* before libpvm picks its file names */
 	if (pvm_mytid() < 0)
 		return -1;
 	c->launcher = pvm_parent();

@@ -134,7 +134,7 @@ int pg_state_open(char *err, size_t errlen)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	pg.start_mono = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 	pg.ctx = atoi(ctx);
-	pg_pvmtmp_clear(getpid()); /* before libpvm picks its file names */
+	pg_pvmtmp_clear_own(); /* before libpvm picks its file names */
 	pg.mytid = pvm_mytid();
 	if (pg.mytid < 0) {
 		snprintf(err, errlen, "cannot reach the PVM daemon (%d)", pg.mytid);

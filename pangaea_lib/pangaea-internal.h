@@ -223,10 +223,15 @@ int pg_spawn_finish(struct pg_spawn_rec *rec, int *tids, uint64_t t0);
 /* pvmtmp.c */
 /* The folder of PVM's temporary files: $PVM_TMP, or /tmp. */
 const char *pg_pvmtmp_dir(void);
-/* Removes the pvmtmpPPPPPP.N files of process PID that belong to our uid;
- * call it for our own pid before the first PVM call (nothing of ours can
- * be there yet) or for a pvmd known dead.  Returns how many it removed. */
+/* Removes the pvmtmpPPPPPP.N files (and sockets) of process PID that
+ * belong to our uid, by a scan of the folder: for a pvmd known dead.
+ * Returns how many it removed. */
 int pg_pvmtmp_clear(pid_t pid);
+/* Removes pvmtmp<our pid>.0 .. .(PG_PVMTMP_OWN - 1), the names libpvm
+ * tries first, without a scan; call it before the first PVM call (nothing
+ * of ours can be there yet).  Returns how many it removed. */
+#define PG_PVMTMP_OWN 8
+int pg_pvmtmp_clear_own(void);
 
 /* init.c */
 /* Sets up a task's state from the handover; 0 or < 0. */

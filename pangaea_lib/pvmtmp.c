@@ -25,12 +25,23 @@ const char *pg_pvmtmp_dir(void)
 	return dir && *dir ? dir : "/tmp";
 }
 
+/* Removes DIR/NAME if it is a file or socket of our uid; 1 if it did. */
+static int remove_ours(const char *dir, const char *name)
+{
+	char path[PG_PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return lstat(path, &st) == 0 &&
+	       (S_ISREG(st.st_mode) || S_ISSOCK(st.st_mode)) &&
+	       st.st_uid == getuid() && unlink(path) == 0;
+}
+
 int pg_pvmtmp_clear(pid_t pid)
 {
-	char prefix[32], path[PG_PATH_MAX];
+	char prefix[32];
 	const char *dir = pg_pvmtmp_dir();
 	struct dirent *e;
-	struct stat st;
 	DIR *d;
 	int removed = 0;
 	size_t n;
@@ -44,14 +55,22 @@ int pg_pvmtmp_clear(pid_t pid)
 	while ((e = readdir(d)) != NULL) {
 		const char *count = e->d_name + n;
 
-		if (strncmp(e->d_name, prefix, n) != 0 || !*count ||
-		    strspn(count, "0123456789") != strlen(count))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (lstat(path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISSOCK(st.st_mode)) &&
-		    st.st_uid == getuid() && unlink(path) == 0)
-			removed++;
+		if (strncmp(e->d_name, prefix, n) == 0 && *count &&
+		    strspn(count, "0123456789") == strlen(count))
+			removed += remove_ours(dir, e->d_name);
 	}
 	closedir(d);
+	return removed;
+}
+
+int pg_pvmtmp_clear_own(void)
+{
+	char name[48];
+	int removed = 0;
+
+	for (int k = 0; k < PG_PVMTMP_OWN; k++) {
+		snprintf(name, sizeof(name), "pvmtmp%06d.%d", (int)getpid(), k);
+		removed += remove_ours(pg_pvmtmp_dir(), name);
+	}
 	return removed;
 }

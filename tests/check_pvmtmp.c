@@ -1,7 +1,8 @@
 /*
  * check_pvmtmp.c: unit tests of the removal of PVM's stale temporary
  * files (pangaea_lib/pvmtmp.c), in a folder named by PVM_TMP: only the
- * pvmtmpPPPPPP.N files and sockets of the given pid go.
+ * pvmtmpPPPPPP.N files and sockets of the given pid go, and of our own
+ * pid the names libpvm tries first.
  */
 #include "pangaea-internal.h"
 #include "checkutil.h"
@@ -106,6 +107,29 @@ START_TEST(test_wide_pid)
 }
 END_TEST
 
+/* Our own pid: the first PG_PVMTMP_OWN counters go, by name. */
+START_TEST(test_own)
+{
+	char name[64];
+	int me = (int)getpid();
+
+	for (int k = 0; k <= PG_PVMTMP_OWN; k++) {
+		snprintf(name, sizeof(name), "pvmtmp%06d.%d", me, k);
+		make_file(name, "/");
+	}
+	make_socket("pvmtmp000001.0");
+	ck_assert_int_eq(pg_pvmtmp_clear_own(), PG_PVMTMP_OWN);
+	snprintf(name, sizeof(name), "pvmtmp%06d.0", me);
+	ck_assert(!exists(name));
+	snprintf(name, sizeof(name), "pvmtmp%06d.%d", me, PG_PVMTMP_OWN - 1);
+	ck_assert(!exists(name));
+	snprintf(name, sizeof(name), "pvmtmp%06d.%d", me, PG_PVMTMP_OWN);
+	ck_assert(exists(name)); /* beyond what libpvm tries first */
+	ck_assert(exists("pvmtmp000001.0"));
+	ck_assert_int_eq(pg_pvmtmp_clear_own(), 0);
+}
+END_TEST
+
 START_TEST(test_bad_pid_or_folder)
 {
 	make_file("pvmtmp000000.0", "/");
@@ -127,6 +151,7 @@ static Suite *pvmtmp_suite(void)
 	tcase_add_test(tc, test_dir_follows_pvm_tmp);
 	tcase_add_test(tc, test_removes_only_that_pid);
 	tcase_add_test(tc, test_wide_pid);
+	tcase_add_test(tc, test_own);
 	tcase_add_test(tc, test_bad_pid_or_folder);
 	suite_add_tcase(s, tc);
 	return s;

@@ -268,7 +268,7 @@ int la_vm_alive(const struct la_run *r)
 int la_vm_start(struct la_run *r)
 {
 	vm_env();
-	pg_pvmtmp_clear(getpid());
+	pg_pvmtmp_clear_own();
 	if (vm_running()) {
 		if (pvm_mytid() < 0) {
 			la_error("cannot enroll in the running virtual machine");
