@@ -220,6 +220,10 @@ int pg_handover(int tid, int ltid, int flags);
 /* Records and reports a finished spawn call. */
 int pg_spawn_finish(struct pg_spawn_rec *rec, int *tids, uint64_t t0);
 
+/* pvmerr.c */
+/* "PVM error CODE, TEXT" (PVM's own text of CODE) in a static buffer. */
+const char *pg_pvm_errtext(int code);
+
 /* pvmtmp.c */
 /* The folder of PVM's temporary files: $PVM_TMP, or /tmp. */
 const char *pg_pvmtmp_dir(void);

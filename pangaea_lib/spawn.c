@@ -169,8 +169,8 @@ static void replay_start(const struct pg_spawn_rec *rec, char **argv,
 			      &tids[i]);
 		if (n != k)
 			pg_diverge("cannot start task %d (%s) on host %s again: "
-				   "PVM error %d", s[n > 0 ? n : 0].ltid,
-				   rec->file, s->host, n < 0 ? n : tids[i + n]);
+				   "%s", s[n > 0 ? n : 0].ltid, rec->file, s->host,
+				   pg_pvm_errtext(n < 0 ? n : tids[i + n]));
 	}
 }
 

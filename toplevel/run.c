@@ -49,9 +49,11 @@ static int start_coordinator(struct la_run *r)
 	snprintf(path, sizeof(path), "%s/pangaea-coord", dirname(self));
 	n = pvm_spawn(path, NULL, flags, (char *)r->o->coord_host, 1, &tid);
 	if (n != 1 || pg_chan_trecv(tid, PG_TAG_HELLO, 15) <= 0) {
-		la_error("cannot start the coordinator %s%s%s (PVM error %d)", path,
+		la_error("cannot start the coordinator %s%s%s (%s)", path,
 			 r->o->coord_host ? " on " : "",
-			 r->o->coord_host ? r->o->coord_host : "", n == 1 ? 0 : tid);
+			 r->o->coord_host ? r->o->coord_host : "",
+			 n == 1 ? "it did not answer"
+				: pg_pvm_errtext(n < 0 ? n : tid));
 		if (n == 1)
 			pvm_kill(tid);
 		return -1;
@@ -127,11 +129,11 @@ static int start_programs(struct la_run *r)
 		n = pangaea_pvm_spawn(p->path, p->argv, flags, (char *)where,
 				      r->o->ntask, tids);
 		if (n != r->o->ntask) {
-			la_error("cannot start %s%s%s%s: PVM error %d", p->path,
+			la_error("cannot start %s%s%s%s: %s", p->path,
 				 where ? " on " : "",
 				 r->o->arch ? "architecture " : "",
 				 where ? where : "",
-				 n < 0 ? n : tids[n > 0 ? n : 0]);
+				 pg_pvm_errtext(n < 0 ? n : tids[n > 0 ? n : 0]));
 			return -1;
 		}
 		r->nstarted += n;

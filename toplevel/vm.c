@@ -215,8 +215,8 @@ static int vm_start_private(struct la_run *r)
 	unlink(hostfile);
 	rmdir(dir);
 	if (rc < 0 || pvm_mytid() < 0) {
-		la_error("cannot start a PVM daemon (PVM error %d); is package "
-			 "'pvm' installed?", rc);
+		la_error("cannot start a PVM daemon (%s); is package "
+			 "'pvm' installed?", pg_pvm_errtext(rc));
 		return -1;
 	}
 	r->started_vm = 1;

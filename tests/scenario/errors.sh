@@ -63,7 +63,7 @@ expect_eq "-arch on replay: exit 1" "$(cat rc)" 1
 expect_grep "-arch on replay: said so" err "^pangaea: error: -host, -arch and -flags are for -log"
 pg -log -logdir noarch -arch NOSUCHARCH "$C" 2
 expect_eq "no host of that architecture: exit 1" "$(cat rc)" 1
-expect_grep "no host of that architecture: said so" err "^pangaea: error: cannot start .*ctxcheck on architecture NOSUCHARCH: PVM error -6$"
+expect_grep "no host of that architecture: said so" err "^pangaea: error: cannot start .*ctxcheck on architecture NOSUCHARCH: PVM error -6, No such host$"
 
 echo garbage > rec2 2>/dev/null; mkdir -p corrupt && cp rec/* corrupt/ && echo "spawn what" >> corrupt/task-1.exec
 pg -replay -logdir corrupt
