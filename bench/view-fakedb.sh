@@ -45,9 +45,7 @@ INSERT INTO events(id, ltid, seq, kind, peer, tag, msgid, len, t0, t1)
 SELECT recv_event, dst, msgid, 'recv', src, tag, msgid, len, t_recv, t_recv + 2000
 FROM messages WHERE recv_event IS NOT NULL;
 CREATE INDEX events_t0 ON events(t0);
-CREATE INDEX events_ltid_t0 ON events(ltid, t0);
 CREATE INDEX messages_t_send ON messages(t_send);
-CREATE INDEX messages_t_recv ON messages(t_recv);
 CREATE INDEX messages_send_event ON messages(send_event);
 CREATE INDEX messages_recv_event ON messages(recv_event);
 UPDATE tasks SET nevents = (SELECT count(*) FROM events e WHERE e.ltid = tasks.ltid);

@@ -27,9 +27,7 @@ static const char schema_sql[] =
 
 static const char index_sql[] =
 	"CREATE INDEX events_t0 ON events(t0);"
-	"CREATE INDEX events_ltid_t0 ON events(ltid, t0);"
 	"CREATE INDEX messages_t_send ON messages(t_send);"
-	"CREATE INDEX messages_t_recv ON messages(t_recv);"
 	"CREATE INDEX messages_send_event ON messages(send_event);"
 	"CREATE INDEX messages_recv_event ON messages(recv_event);";
 

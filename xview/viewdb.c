@@ -52,6 +52,7 @@ void vdb_close(void)
 	for (int i = 0; i < vdb.ntasks; i++)
 		free(vdb.tasks[i].t);
 	free(vdb.tasks);
+	vdb_live_forget();
 	if (vdb.db)
 		sqlite3_close(vdb.db);
 	memset(&vdb, 0, sizeof(vdb));
@@ -89,48 +90,40 @@ void vdb_task_time(struct vdb_task *t, int64_t v)
 	t->n++;
 }
 
-/* Loads every task's sorted entry times and the time range; 0 or -1. */
+/*
+ * Loads every task's sorted entry times and the time range; 0 or -1.
+ * One pass in storage order, no index: a task's events are stored in
+ * its own order (the importer writes task by task, the live view as they
+ * come), so each task's list stays sorted as it grows.
+ */
 static int vdb_load_times(void)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = -1;
 
-	if (sqlite3_prepare_v2(vdb.db, "SELECT ltid, t0 FROM events "
-			       "ORDER BY ltid, t0", -1, &st, NULL) != SQLITE_OK)
+	vdb.tmax = 0;
+	if (sqlite3_prepare_v2(vdb.db, "SELECT ltid, t0, t1 FROM events", -1,
+			       &st, NULL) != SQLITE_OK)
 		goto out;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		vdb_task_time(vdb_task_slot(sqlite3_column_int(st, 0)),
 			      sqlite3_column_int64(st, 1));
+		if (sqlite3_column_int64(st, 2) > vdb.tmax)
+			vdb.tmax = sqlite3_column_int64(st, 2);
 	}
-	rc = rc == SQLITE_DONE ? 0 : -1;
-	sqlite3_finalize(st);
-	st = NULL;
-	/* a task's calls do not overlap: its last event (by entry) ends last,
-	   so the run ends at the latest of those (no scan of every t1) */
-	if (rc < 0 || sqlite3_prepare_v2(vdb.db, "SELECT t1 FROM events WHERE "
-			       "ltid = ?1 ORDER BY t0 DESC LIMIT 1", -1, &st,
-			       NULL) != SQLITE_OK)
+	if (rc != SQLITE_DONE)
 		goto out;
 	vdb.tmin = INT64_MAX;
-	vdb.tmax = 0;
-	for (int i = 0; i < vdb.ntasks; i++) {
-		const struct vdb_task *t = &vdb.tasks[i];
-
-		if (t->t[0] < vdb.tmin)
-			vdb.tmin = t->t[0];
-		sqlite3_reset(st);
-		sqlite3_bind_int(st, 1, t->ltid);
-		if (sqlite3_step(st) == SQLITE_ROW &&
-		    sqlite3_column_int64(st, 0) > vdb.tmax)
-			vdb.tmax = sqlite3_column_int64(st, 0);
-	}
+	for (int i = 0; i < vdb.ntasks; i++)
+		if (vdb.tasks[i].t[0] < vdb.tmin)
+			vdb.tmin = vdb.tasks[i].t[0];
 	if (!vdb.ntasks)
 		vdb.tmin = vdb.tmax = 0;
 	vdb.maxlat = -1; /* found when first needed (vdb_maxlat) */
 	rc = 0;
 out:
 	sqlite3_finalize(st);
-	return rc;
+	return rc == 0 ? 0 : -1;
 }
 
 /* The longest |t_recv - t_send| of a matched message (one scan, the first

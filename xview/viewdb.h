@@ -43,5 +43,7 @@ void vdb_task_time(struct vdb_task *t, int64_t v);
 int vdb_live_open(Tcl_Interp *ip);
 int vdb_live_connect(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[]);
 int vdb_live_add(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[]);
+/* Finalizes the live database's prepared statements (before closing it). */
+void vdb_live_forget(void);
 
 #endif /* PANGAEA_VIEWDB_H */

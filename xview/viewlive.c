@@ -28,10 +28,49 @@ static const char live_sql[] =
 	"INSERT INTO meta VALUES('schema_version','1'),('mode','live');"
 	"CREATE INDEX messages_key ON messages(src, msgid, dst);";
 
+/* The live database's statements, prepared once: a live run can add
+ * tens of thousands of events a second, and preparing each one anew
+ * (SQL parsing) cost more than the rest of the work. */
+static struct {
+	const char *sql;
+	sqlite3_stmt *st;
+} live_cache[16];
+
+/* The prepared statement for SQL, ready to bind (reset, bindings
+ * cleared), or NULL. */
+static sqlite3_stmt *live_stmt(const char *sql)
+{
+	size_t i, n = sizeof(live_cache) / sizeof(live_cache[0]);
+
+	for (i = 0; i < n && live_cache[i].sql; i++)
+		if (strcmp(live_cache[i].sql, sql) == 0) {
+			sqlite3_reset(live_cache[i].st);
+			sqlite3_clear_bindings(live_cache[i].st);
+			return live_cache[i].st;
+		}
+	if (i == n || sqlite3_prepare_v2(vdb.db, sql, -1, &live_cache[i].st,
+					 NULL) != SQLITE_OK)
+		return NULL;
+	live_cache[i].sql = sql;
+	return live_cache[i].st;
+}
+
+void vdb_live_forget(void)
+{
+	for (size_t i = 0; i < sizeof(live_cache) / sizeof(live_cache[0]); i++) {
+		sqlite3_finalize(live_cache[i].st);
+		live_cache[i].sql = NULL;
+		live_cache[i].st = NULL;
+	}
+}
+
 int vdb_live_open(Tcl_Interp *ip)
 {
 	vdb_close();
-	if (sqlite3_open(":memory:", &vdb.db) != SQLITE_OK ||
+	/* one thread uses it: no mutex around every call */
+	if (sqlite3_open_v2(":memory:", &vdb.db, SQLITE_OPEN_READWRITE |
+			    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK ||
 	    sqlite3_exec(vdb.db, tdb_schema_sql(), NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_exec(vdb.db, tdb_index_sql(), NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_exec(vdb.db, live_sql, NULL, NULL, NULL) != SQLITE_OK) {
@@ -80,29 +119,29 @@ int vdb_live_connect(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 /* Runs SQL with the int64 parameters A[0..n); the rows it changed, or -1. */
 static int live_exec(const char *sql, const int64_t *a, int n)
 {
-	sqlite3_stmt *st;
+	sqlite3_stmt *st = live_stmt(sql);
 	int rc;
 
-	if (sqlite3_prepare_v2(vdb.db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (!st)
 		return -1;
 	for (int i = 0; i < n; i++)
 		sqlite3_bind_int64(st, i + 1, a[i]);
 	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? sqlite3_changes(vdb.db) : -1;
 }
 
 /* Widens the longest latency with the message whose COL is event ID. */
 static void live_latency(const char *sql, int64_t id)
 {
-	sqlite3_stmt *st;
+	sqlite3_stmt *st = live_stmt(sql);
 
-	if (sqlite3_prepare_v2(vdb.db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (!st)
 		return;
 	sqlite3_bind_int64(st, 1, id);
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > vdb.maxlat)
 		vdb.maxlat = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 }
 
 /* The send side of message (SRC, MSGID, DST): fills the row a receive
@@ -118,16 +157,16 @@ static void live_send(int64_t *a, const char *kind)
 			     "WHERE send_event = ?1", a[3]);
 		return;
 	}
-	if (sqlite3_prepare_v2(vdb.db, "INSERT INTO messages(src, msgid, dst, "
-			       "send_event, t_send, tag, len, kind) VALUES "
-			       "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1, &st,
-			       NULL) != SQLITE_OK)
+	st = live_stmt("INSERT INTO messages(src, msgid, dst, send_event, "
+		       "t_send, tag, len, kind) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+		       "?7, ?8)");
+	if (!st)
 		return;
 	for (int i = 0; i < 7; i++)
 		sqlite3_bind_int64(st, i + 1, a[i]);
 	sqlite3_bind_text(st, 8, kind, -1, SQLITE_STATIC);
 	sqlite3_step(st);
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 }
 
 /* The receive side: A = {src, msgid, dst, event, t0, tag, len}. */
@@ -161,10 +200,10 @@ static int live_event(char *l)
 	while (*rest == ' ')
 		rest++;
 	t = vdb_task_slot((int)v[0]);
-	if (sqlite3_prepare_v2(vdb.db, "INSERT INTO events(ltid, seq, kind, peer, "
-			       "tag, msgid, len, t0, t1, count, dests) VALUES "
-			       "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-			       -1, &st, NULL) != SQLITE_OK)
+	st = live_stmt("INSERT INTO events(ltid, seq, kind, peer, tag, msgid, "
+		       "len, t0, t1, count, dests) VALUES (?1, ?2, ?3, ?4, ?5, "
+		       "?6, ?7, ?8, ?9, ?10, ?11)");
+	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, v[0]);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)t->n + 1);
@@ -179,7 +218,7 @@ static int live_event(char *l)
 	if (*rest)
 		sqlite3_bind_text(st, 11, rest, -1, SQLITE_TRANSIENT);
 	n = sqlite3_step(st);
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	if (n != SQLITE_DONE)
 		return -1;
 	vdb_task_time(t, v[1]);
@@ -223,16 +262,16 @@ static void live_task(const char *l)
 
 	if (sscanf(l, "%d %d %255s %n", &ltid, &parent, host, &n) != 3 || !n)
 		return;
-	if (sqlite3_prepare_v2(vdb.db, "INSERT OR IGNORE INTO tasks(ltid, "
-			       "parent_ltid, host, program) VALUES (?1, ?2, ?3, ?4)",
-			       -1, &st, NULL) != SQLITE_OK)
+	st = live_stmt("INSERT OR IGNORE INTO tasks(ltid, parent_ltid, host, "
+		       "program) VALUES (?1, ?2, ?3, ?4)");
+	if (!st)
 		return;
 	sqlite3_bind_int(st, 1, ltid);
 	sqlite3_bind_int(st, 2, parent);
 	sqlite3_bind_text(st, 3, host, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 4, l + n, -1, SQLITE_TRANSIENT);
 	sqlite3_step(st);
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 }
 
 int vdb_live_add(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
