@@ -4,17 +4,18 @@
  * batch that goes to the coordinator (PG_TAG_EVENTS, in Pangaea's context)
  * when it holds PG_LIVE_BATCH events, at the start of a wrapped call when
  * the last batch went PG_LIVE_GAP_NS ago or more, and at pangaea_exit.
- * So a task sends at most one batch per few milliseconds, and a task
- * blocked in a receive has sent what it did before, give or take that
- * gap.  Without PANGAEA_LIVE nothing here does more than test one int.
+ * So a busy task sends about one batch per 20 ms (a batch per 64 events
+ * or 5 ms cost a quarter more on a run that keeps the cores busy), and a
+ * task blocked in a receive has sent what it did before, give or take
+ * that gap: the viewer redraws every 150 ms anyway.  Without PANGAEA_LIVE nothing here does more than test one int.
  */
 #include "pangaea-internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define PG_LIVE_BATCH 64                 /* events a batch */
-#define PG_LIVE_GAP_NS (5u * 1000000u)   /* least time between two batches,
+#define PG_LIVE_BATCH 1024               /* events a batch */
+#define PG_LIVE_GAP_NS (20u * 1000000u)  /* least time between two batches,
 					    unless one is full */
 
 /* The batch being filled. */
