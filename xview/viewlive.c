@@ -28,39 +28,70 @@ static const char live_sql[] =
 	"INSERT INTO meta VALUES('schema_version','1'),('mode','live');"
 	"CREATE INDEX messages_key ON messages(src, msgid, dst);";
 
-/* The live database's statements, prepared once: a live run can add
- * tens of thousands of events a second, and preparing each one anew
- * (SQL parsing) cost more than the rest of the work. */
-static struct {
-	const char *sql;
-	sqlite3_stmt *st;
-} live_cache[16];
+/* The statements the live database runs for every event, prepared once
+ * when it opens: a live run can add tens of thousands of events a second,
+ * and preparing each one anew (SQL parsing) cost more than the rest. */
+enum live_q {
+	Q_EVENT,        /* an event row */
+	Q_TASK,         /* a task row, once */
+	Q_SEND_MATCH,   /* a send fills the row its receive made */
+	Q_SEND_NEW,     /* or adds the row */
+	Q_SEND_LAT,     /* the latency of the message a send completed */
+	Q_RECV_MATCH,   /* a receive fills the row its send made */
+	Q_RECV_NEW,     /* or adds the row */
+	Q_RECV_LAT,     /* the latency of the message a receive completed */
+	Q_COUNT
+};
 
-/* The prepared statement for SQL, ready to bind (reset, bindings
- * cleared), or NULL. */
-static sqlite3_stmt *live_stmt(const char *sql)
+static const char *const live_q_sql[Q_COUNT] = {
+	[Q_EVENT] = "INSERT INTO events(ltid, seq, kind, peer, tag, msgid, len, "
+		    "t0, t1, count, dests) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
+		    "?8, ?9, ?10, ?11)",
+	[Q_TASK] = "INSERT OR IGNORE INTO tasks(ltid, parent_ltid, host, "
+		   "program) VALUES (?1, ?2, ?3, ?4)",
+	[Q_SEND_MATCH] = "UPDATE messages SET send_event = ?4, t_send = ?5 "
+			 "WHERE src = ?1 AND msgid = ?2 AND dst = ?3 AND "
+			 "send_event IS NULL",
+	[Q_SEND_NEW] = "INSERT INTO messages(src, msgid, dst, send_event, "
+		       "t_send, tag, len, kind) VALUES (?1, ?2, ?3, ?4, ?5, "
+		       "?6, ?7, ?8)",
+	[Q_SEND_LAT] = "SELECT abs(t_recv - t_send) FROM messages "
+		       "WHERE send_event = ?1",
+	[Q_RECV_MATCH] = "UPDATE messages SET recv_event = ?4, t_recv = ?5 "
+			 "WHERE src = ?1 AND msgid = ?2 AND dst = ?3 AND "
+			 "recv_event IS NULL",
+	[Q_RECV_NEW] = "INSERT INTO messages(src, msgid, dst, recv_event, "
+		       "t_recv, t_send, tag, len, kind) VALUES (?1, ?2, ?3, "
+		       "?4, ?5, ?5, ?6, ?7, 'send')",
+	[Q_RECV_LAT] = "SELECT abs(t_recv - t_send) FROM messages "
+		       "WHERE recv_event = ?1 AND send_event IS NOT NULL",
+};
+
+static sqlite3_stmt *live_q[Q_COUNT];
+
+/* Statement Q, ready to bind (reset, bindings cleared). */
+static sqlite3_stmt *live_stmt(enum live_q q)
 {
-	size_t i, n = sizeof(live_cache) / sizeof(live_cache[0]);
+	sqlite3_reset(live_q[q]);
+	sqlite3_clear_bindings(live_q[q]);
+	return live_q[q];
+}
 
-	for (i = 0; i < n && live_cache[i].sql; i++)
-		if (strcmp(live_cache[i].sql, sql) == 0) {
-			sqlite3_reset(live_cache[i].st);
-			sqlite3_clear_bindings(live_cache[i].st);
-			return live_cache[i].st;
-		}
-	if (i == n || sqlite3_prepare_v2(vdb.db, sql, -1, &live_cache[i].st,
-					 NULL) != SQLITE_OK)
-		return NULL;
-	live_cache[i].sql = sql;
-	return live_cache[i].st;
+/* Prepares every statement of live_q_sql; 0 or -1. */
+static int live_prepare(void)
+{
+	for (int q = 0; q < Q_COUNT; q++)
+		if (sqlite3_prepare_v2(vdb.db, live_q_sql[q], -1, &live_q[q],
+				       NULL) != SQLITE_OK)
+			return -1;
+	return 0;
 }
 
 void vdb_live_forget(void)
 {
-	for (size_t i = 0; i < sizeof(live_cache) / sizeof(live_cache[0]); i++) {
-		sqlite3_finalize(live_cache[i].st);
-		live_cache[i].sql = NULL;
-		live_cache[i].st = NULL;
+	for (int q = 0; q < Q_COUNT; q++) {
+		sqlite3_finalize(live_q[q]);
+		live_q[q] = NULL;
 	}
 }
 
@@ -73,7 +104,8 @@ int vdb_live_open(Tcl_Interp *ip)
 			    NULL) != SQLITE_OK ||
 	    sqlite3_exec(vdb.db, tdb_schema_sql(), NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_exec(vdb.db, tdb_index_sql(), NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_exec(vdb.db, live_sql, NULL, NULL, NULL) != SQLITE_OK) {
+	    sqlite3_exec(vdb.db, live_sql, NULL, NULL, NULL) != SQLITE_OK ||
+	    live_prepare() < 0) {
 		vdb_fail(ip, "cannot make the live database");
 		vdb_close();
 		return TCL_ERROR;
@@ -116,14 +148,12 @@ int vdb_live_connect(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 	return TCL_OK;
 }
 
-/* Runs SQL with the int64 parameters A[0..n); the rows it changed, or -1. */
-static int live_exec(const char *sql, const int64_t *a, int n)
+/* Runs Q with the int64 parameters A[0..n); the rows it changed, or -1. */
+static int live_exec(enum live_q q, const int64_t *a, int n)
 {
-	sqlite3_stmt *st = live_stmt(sql);
+	sqlite3_stmt *st = live_stmt(q);
 	int rc;
 
-	if (!st)
-		return -1;
 	for (int i = 0; i < n; i++)
 		sqlite3_bind_int64(st, i + 1, a[i]);
 	rc = sqlite3_step(st);
@@ -131,13 +161,11 @@ static int live_exec(const char *sql, const int64_t *a, int n)
 	return rc == SQLITE_DONE ? sqlite3_changes(vdb.db) : -1;
 }
 
-/* Widens the longest latency with the message whose COL is event ID. */
-static void live_latency(const char *sql, int64_t id)
+/* Widens the longest latency with the message Q finds for event ID. */
+static void live_latency(enum live_q q, int64_t id)
 {
-	sqlite3_stmt *st = live_stmt(sql);
+	sqlite3_stmt *st = live_stmt(q);
 
-	if (!st)
-		return;
 	sqlite3_bind_int64(st, 1, id);
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > vdb.maxlat)
 		vdb.maxlat = sqlite3_column_int64(st, 0);
@@ -150,18 +178,11 @@ static void live_send(int64_t *a, const char *kind)
 {
 	sqlite3_stmt *st;
 
-	if (live_exec("UPDATE messages SET send_event = ?4, t_send = ?5 "
-		      "WHERE src = ?1 AND msgid = ?2 AND dst = ?3 AND "
-		      "send_event IS NULL", a, 5) > 0) {
-		live_latency("SELECT abs(t_recv - t_send) FROM messages "
-			     "WHERE send_event = ?1", a[3]);
+	if (live_exec(Q_SEND_MATCH, a, 5) > 0) {
+		live_latency(Q_SEND_LAT, a[3]);
 		return;
 	}
-	st = live_stmt("INSERT INTO messages(src, msgid, dst, send_event, "
-		       "t_send, tag, len, kind) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
-		       "?7, ?8)");
-	if (!st)
-		return;
+	st = live_stmt(Q_SEND_NEW);
 	for (int i = 0; i < 7; i++)
 		sqlite3_bind_int64(st, i + 1, a[i]);
 	sqlite3_bind_text(st, 8, kind, -1, SQLITE_STATIC);
@@ -172,15 +193,10 @@ static void live_send(int64_t *a, const char *kind)
 /* The receive side: A = {src, msgid, dst, event, t0, tag, len}. */
 static void live_recv(int64_t *a)
 {
-	if (live_exec("UPDATE messages SET recv_event = ?4, t_recv = ?5 "
-		      "WHERE src = ?1 AND msgid = ?2 AND dst = ?3 AND "
-		      "recv_event IS NULL", a, 5) > 0)
-		live_latency("SELECT abs(t_recv - t_send) FROM messages "
-			     "WHERE recv_event = ?1 AND send_event IS NOT NULL", a[3]);
+	if (live_exec(Q_RECV_MATCH, a, 5) > 0)
+		live_latency(Q_RECV_LAT, a[3]);
 	else
-		live_exec("INSERT INTO messages(src, msgid, dst, recv_event, "
-			  "t_recv, t_send, tag, len, kind) VALUES (?1, ?2, ?3, "
-			  "?4, ?5, ?5, ?6, ?7, 'send')", a, 7);
+		live_exec(Q_RECV_NEW, a, 7);
 }
 
 /* Adds event line L ("E ..." without the E); 0 or -1 if malformed. */
@@ -200,11 +216,7 @@ static int live_event(char *l)
 	while (*rest == ' ')
 		rest++;
 	t = vdb_task_slot((int)v[0]);
-	st = live_stmt("INSERT INTO events(ltid, seq, kind, peer, tag, msgid, "
-		       "len, t0, t1, count, dests) VALUES (?1, ?2, ?3, ?4, ?5, "
-		       "?6, ?7, ?8, ?9, ?10, ?11)");
-	if (!st)
-		return -1;
+	st = live_stmt(Q_EVENT);
 	sqlite3_bind_int64(st, 1, v[0]);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)t->n + 1);
 	sqlite3_bind_text(st, 3, kind, -1, SQLITE_TRANSIENT);
@@ -262,10 +274,7 @@ static void live_task(const char *l)
 
 	if (sscanf(l, "%d %d %255s %n", &ltid, &parent, host, &n) != 3 || !n)
 		return;
-	st = live_stmt("INSERT OR IGNORE INTO tasks(ltid, parent_ltid, host, "
-		       "program) VALUES (?1, ?2, ?3, ?4)");
-	if (!st)
-		return;
+	st = live_stmt(Q_TASK);
 	sqlite3_bind_int(st, 1, ltid);
 	sqlite3_bind_int(st, 2, parent);
 	sqlite3_bind_text(st, 3, host, -1, SQLITE_TRANSIENT);
