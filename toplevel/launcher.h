@@ -117,7 +117,8 @@ struct la_task *la_task_by_tid(struct la_run *r, int tid);
 struct la_task *la_task_by_ltid(struct la_run *r, int ltid);
 /* Whether every known task has exited (and at least MIN are known). */
 int la_tasks_all_exited(const struct la_run *r, int min);
-/* Kills every task still running (PVM, then by pid if PVM is gone). */
+/* Kills every task still running (PVM, then by pid if PVM is gone;
+ * after a lost pvmd, every process of the run on this host). */
 void la_tasks_kill(struct la_run *r);
 /* Fills in how each task ended, from its log where it sent nothing; after
  * a lost pvmd, first adds the tasks that have a log in LOGDIR but whose

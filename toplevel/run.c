@@ -249,7 +249,6 @@ static void wait_tasks(struct la_run *r)
 			la_error("lost the PVM daemon (error %d): stopping the run", b);
 			r->lost_pvmd = 1;
 			la_tasks_kill(r);
-			la_vm_kill_run();
 			return;
 		}
 		if (b > 0 && pvm_bufinfo(b, &len, &tag, &src) >= 0)

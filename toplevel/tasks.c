@@ -65,12 +65,18 @@ int la_tasks_all_exited(const struct la_run *r, int min)
 
 void la_tasks_kill(struct la_run *r)
 {
+	/* PVM cannot kill anything now: end every process of the run on this
+	   host, also the tasks whose SPAWNED had not arrived yet */
+	if (r->lost_pvmd)
+		la_vm_kill_run();
 	for (int i = 0; i < r->ntasks; i++) {
 		struct la_task *t = &r->tasks[i];
 
 		if (t->exited)
 			continue;
-		if (r->lost_pvmd || pvm_kill(t->tid) < 0) {
+		if (r->lost_pvmd) { /* killed above if it was on this host */
+			t->exited = 1;
+		} else if (pvm_kill(t->tid) < 0) {
 			if (t->pid > 0)
 				kill(t->pid, SIGKILL);
 			t->exited = 1;

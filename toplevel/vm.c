@@ -47,13 +47,25 @@ static int vm_hostfile(const struct la_opts *o, const char *path)
 	return fclose(f);
 }
 
-/* Whether the NUL-separated environment ENV (N bytes) has PVM_VMID=VMID. */
-static int env_has_vmid(const char *env, size_t n, const char *vmid)
+/* The value of NAME in the NUL-separated environment ENV (N bytes), or
+ * NULL when it has none. */
+static const char *env_value(const char *env, size_t n, const char *name)
 {
+	size_t l = strlen(name);
+
 	for (size_t i = 0; i < n; i += strlen(env + i) + 1)
-		if (strncmp(env + i, "PVM_VMID=", 9) == 0)
-			return vmid && strcmp(env + i + 9, vmid) == 0;
-	return vmid == NULL;
+		if (strncmp(env + i, name, l) == 0 && env[i + l] == '=')
+			return env + i + l + 1;
+	return NULL;
+}
+
+/* Whether ENV (N bytes) names our PVM_VMID (or, like us, none). */
+static int env_our_vm(const char *env, size_t n)
+{
+	const char *theirs = env_value(env, n, "PVM_VMID");
+	const char *ours = getenv("PVM_VMID");
+
+	return theirs && ours ? strcmp(theirs, ours) == 0 : theirs == ours;
 }
 
 /* Reads up to N bytes of /proc/PID/NAME into BUF; bytes read or -1. */
@@ -74,24 +86,32 @@ static ssize_t proc_read(const char *pid, const char *name, char *buf,
 	return k;
 }
 
-/* The pid of this host's pvmd of our PVM_VMID, or 0 if none is found. */
-static pid_t vm_find_pvmd(void)
+/*
+ * Visits the processes of our uid on this host whose environment names
+ * our virtual machine: VISIT(their pid, environment, its size, ARG) until
+ * it returns non-zero.  Returns the pid it stopped at, or 0.
+ */
+static pid_t vm_each_process(int (*visit)(const char *pid, const char *env,
+					  size_t n, void *arg),
+			     void *arg)
 {
 	static char env[65536];
-	char cmd[PG_PATH_MAX];
+	char path[64];
 	struct dirent *e;
+	struct stat st;
 	DIR *d = opendir("/proc");
 	pid_t found = 0;
 	ssize_t n;
 
 	while (d && !found && (e = readdir(d))) {
-		if (e->d_name[0] < '0' || e->d_name[0] > '9' ||
-		    proc_read(e->d_name, "cmdline", cmd, sizeof(cmd)) <= 0 ||
-		    (strcmp(basename(cmd), "pvmd") != 0 &&
-		     strcmp(basename(cmd), "pvmd3") != 0) ||
-		    (n = proc_read(e->d_name, "environ", env, sizeof(env))) < 0)
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
 			continue;
-		if (env_has_vmid(env, (size_t)n, getenv("PVM_VMID")))
+		snprintf(path, sizeof(path), "/proc/%s", e->d_name);
+		if (stat(path, &st) < 0 || st.st_uid != getuid() ||
+		    (n = proc_read(e->d_name, "environ", env, sizeof(env))) < 0 ||
+		    !env_our_vm(env, (size_t)n))
+			continue;
+		if (visit(e->d_name, env, (size_t)n, arg))
 			found = (pid_t)atoi(e->d_name);
 	}
 	if (d)
@@ -99,45 +119,45 @@ static pid_t vm_find_pvmd(void)
 	return found;
 }
 
-/* Whether the NUL-separated environment ENV (N bytes) has NAME=VALUE. */
-static int env_has(const char *env, size_t n, const char *name,
-		   const char *value)
+/* vm_each_process: whether PID is a pvmd. */
+static int is_pvmd(const char *pid, const char *env, size_t n, void *arg)
 {
-	size_t l = strlen(name);
+	char cmd[PG_PATH_MAX];
 
-	for (size_t i = 0; i < n; i += strlen(env + i) + 1)
-		if (strncmp(env + i, name, l) == 0 && env[i + l] == '=')
-			return strcmp(env + i + l + 1, value) == 0;
+	(void)env;
+	(void)n;
+	(void)arg;
+	return proc_read(pid, "cmdline", cmd, sizeof(cmd)) > 0 &&
+	       (strcmp(basename(cmd), "pvmd") == 0 ||
+		strcmp(basename(cmd), "pvmd3") == 0);
+}
+
+/* The pid of this host's pvmd of our PVM_VMID, or 0 if none is found. */
+static pid_t vm_find_pvmd(void)
+{
+	return vm_each_process(is_pvmd, NULL);
+}
+
+/* vm_each_process: SIGKILLs PID if its PANGAEA_CONTEXT is ours, counting
+ * into *KILLED; never stops the walk. */
+static int kill_if_ours(const char *pid, const char *env, size_t n,
+			void *killed)
+{
+	const char *ctx = env_value(env, n, PG_ENV_CONTEXT);
+	pid_t p = (pid_t)atoi(pid);
+
+	if (p != getpid() && ctx && strcmp(ctx, getenv(PG_ENV_CONTEXT)) == 0 &&
+	    kill(p, SIGKILL) == 0)
+		++*(int *)killed;
 	return 0;
 }
 
 int la_vm_kill_run(void)
 {
-	static char env[65536];
-	const char *ctx = getenv(PG_ENV_CONTEXT);
-	struct dirent *e;
-	struct stat st;
-	char path[64];
-	DIR *d;
 	int killed = 0;
-	ssize_t n;
 
-	if (!ctx || !(d = opendir("/proc")))
-		return 0;
-	while ((e = readdir(d))) {
-		pid_t pid = (pid_t)atoi(e->d_name);
-
-		snprintf(path, sizeof(path), "/proc/%s", e->d_name);
-		if (pid <= 0 || pid == getpid() || stat(path, &st) < 0 ||
-		    st.st_uid != getuid() ||
-		    (n = proc_read(e->d_name, "environ", env, sizeof(env))) < 0)
-			continue;
-		if (env_has_vmid(env, (size_t)n, getenv("PVM_VMID")) &&
-		    env_has(env, (size_t)n, PG_ENV_CONTEXT, ctx) &&
-		    kill(pid, SIGKILL) == 0)
-			killed++;
-	}
-	closedir(d);
+	if (getenv(PG_ENV_CONTEXT))
+		vm_each_process(kill_if_ours, &killed);
 	return killed;
 }
 
