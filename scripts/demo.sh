@@ -30,7 +30,7 @@ step "3. The recording as text (the master's receives, in the recorded order)"
 step "4. Record racy -crash until the bad order strikes (the master segfaults)"
 for try in $(seq 1 30); do
 	rm -rf crash
-	if ! "$P" -q -log -logdir crash "$RACY" -w 3 -m 4 -crash >crash.out 2>crash.err; then
+	if ! "$P" -q -log -logdir crash "$RACY" -w 2 -m 4 -crash >crash.out 2>crash.err; then
 		echo "caught it on run $try:"; cat crash.out | tail -2; cat crash.err; break
 	fi
 done

@@ -234,8 +234,13 @@ static void wait_tasks(struct la_run *r)
 	int b, len, tag, src;
 
 	while (!la_tasks_all_exited(r, r->nstarted)) {
+		/* the reader of our output went away (`pangaea ... | head`) */
+		if (!interrupted && ferror(stdout))
+			interrupted = SIGPIPE;
 		if ((interrupted || (r->coord_exited && !killed_at)) && !killed_at) {
-			la_error(interrupted ? "interrupted: stopping the run" :
+			la_error(interrupted == SIGPIPE ?
+				 "the output was closed: stopping the run" :
+				 interrupted ? "interrupted: stopping the run" :
 				 "the coordinator died: stopping the run");
 			la_tasks_kill(r);
 			killed_at = time(NULL);
@@ -460,6 +465,10 @@ int la_run(struct la_opts *o)
 		       logdir);
 	signal(SIGINT, on_interrupt);
 	signal(SIGTERM, on_interrupt);
+	/* a closed output must not kill us before we have stopped the run
+	   (its tasks would be left running): writes fail instead, and the
+	   wait loop notices */
+	signal(SIGPIPE, SIG_IGN);
 	if (la_vm_start(&r) < 0)
 		return LA_SETUP;
 	status = run_in_vm(&r, logdir);

@@ -65,6 +65,15 @@ pg -log -logdir noarch -arch NOSUCHARCH "$C" 2
 expect_eq "no host of that architecture: exit 1" "$(cat rc)" 1
 expect_grep "no host of that architecture: said so" err "^pangaea: error: cannot start .*ctxcheck on architecture NOSUCHARCH: PVM error -6, No such host$"
 
+# the reader of the output goes away (`| head -1`): the launcher must not
+# die of SIGPIPE and leave the run behind (it did); the delay keeps the
+# racy run printing well after head is gone
+timeout 60 "$PANGAEA" -log -logdir piped -delay 20000 "$B/examples/racy" -w 2 -m 20 \
+	2>err | head -1 >/dev/null
+echo "${PIPESTATUS[0]}" >rc
+expect_eq "closed output: the launcher exits 2" "$(cat rc)" 2
+expect_grep "closed output: said so" err "^pangaea: error: the output was closed: stopping the run$"
+
 echo garbage > rec2 2>/dev/null; mkdir -p corrupt && cp rec/* corrupt/ && echo "spawn what" >> corrupt/task-1.exec
 pg -replay -logdir corrupt
 expect_eq "corrupt exec log: exit 1" "$(cat rc)" 1
