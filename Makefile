@@ -28,7 +28,8 @@ LDLIBS_TRACE := -lsqlite3 $(shell pkg-config --libs otf2 2>/dev/null || echo -lo
 LDFLAGS += $(SANFLAGS)
 
 LIB_SRC := $(wildcard pangaea_lib/*.c) logs/commlog.c logs/execlog.c logs/verify.c \
-           logs/strbuf.c
+           logs/event.c logs/runinfo.c \
+           logs/grow.c
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
 LIB := $(B)/lib/libpangaea.a
 

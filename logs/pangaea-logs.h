@@ -9,18 +9,19 @@
  *   task-LTID.exec  text execution log: one spawn a line, hand-editable
  *                   (the host after each '@' says where replay runs a task).
  *
- * Both start with a format version; readers refuse another version.
- * Bump PG_COMM_VERSION / PG_EXEC_VERSION on any change of layout.
+ * Both start with a format version (pangaea-formats.h); readers refuse
+ * another version.  Bump PG_COMM_VERSION / PG_EXEC_VERSION on any change
+ * of layout.
  */
 #ifndef PANGAEA_LOGS_H
 #define PANGAEA_LOGS_H
+
+#include "pangaea-formats.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
 #define PG_COMM_MAGIC "PGACOMM\n"
-#define PG_COMM_VERSION 2
-#define PG_EXEC_VERSION 1
 #define PG_HOST_MAX 256
 #define PG_PATH_MAX 4096
 #define PG_GROUP_MAX 256
@@ -55,6 +56,16 @@ enum pg_group_op {
 	PG_GROUP_BARRIER = 6  /* pvm_barrier: arg = count, result = status */
 };
 #define PG_GROUP_LAST PG_GROUP_BARRIER
+
+/* How a task ended: the end record's how (and PG_TAG_DONE's). */
+enum pg_end_how {
+	PG_END_EXIT = 1,     /* called pangaea_exit(); value unused */
+	PG_END_NO_EXIT = 2,  /* exit() without pangaea_exit(); value = status */
+	PG_END_SIGNAL = 3,   /* died of a signal; value = signal number */
+	PG_END_DIVERGED = 4  /* replay stopped at a divergence; value = the
+				event number it stopped at */
+};
+#define PG_END_LAST PG_END_DIVERGED
 
 /* Senders of messages that carry no Pangaea message id (a receive's peer). */
 #define PG_PEER_FOREIGN (-1) /* a task outside the run (uninstrumented) */
@@ -186,17 +197,46 @@ void pg_spawn_rec_free(struct pg_spawn_rec *rec);
 /* Path of a task's log: DIR/task-LTID.SUFFIX into BUF; 0 or -1 if too long. */
 int pg_log_path(char *buf, size_t n, const char *dir, int ltid,
 		const char *suffix);
+/* event.c: the events in words. */
+/* What an event of a kind does with a message (the one place that says
+ * which kinds send and which receive). */
+enum pg_kind_class {
+	PG_CLASS_OTHER = 0, /* spawn, end, pollfail, group: no message */
+	PG_CLASS_SEND,      /* send, psend, mcast, bcast: sends one */
+	PG_CLASS_RECV,      /* recv, nrecv, trecv, precv: takes one */
+	PG_CLASS_PROBE      /* probe: sees one without taking it */
+};
+/* The class of record kind KIND (PG_CLASS_OTHER if unknown). */
+enum pg_kind_class pg_rec_kind_class(int kind);
+/* Name of a record kind ("send", "recv", ...; "?" if unknown). */
+const char *pg_rec_kind_name(int kind);
+/* The record kind named NAME, or 0. */
+int pg_rec_kind_of(const char *name);
+/* Name of the PVM call of a group op ("joingroup", "gettid", ...). */
+const char *pg_group_op_name(int op);
+/* The group op named NAME, or 0. */
+int pg_group_op_of(const char *name);
+/* Name of an end of a task ("pangaea_exit", "exit", "signal",
+ * "diverged"), or NULL if HOW is none of enum pg_end_how. */
+const char *pg_end_how_name(int how);
+/* The end named NAME, or 0. */
+int pg_end_how_of(const char *name);
 /* Whether A and B have the same destination list (pvm_mcast/pvm_bcast:
  * the same tasks in the same order); 1 or 0. */
 int pg_event_same_dests(const struct pg_event *a, const struct pg_event *b);
 /* Describes EV in words into BUF (for reports); times left out. */
 void pg_event_describe(const struct pg_event *ev, char *buf, size_t n);
-/* Name of a record kind ("send", "recv", ...). */
-const char *pg_rec_kind_name(int kind);
-/* Name of the PVM call of a group op ("joingroup", "gettid", ...). */
-const char *pg_group_op_name(int op);
 
-/* strbuf.c: a growable string; start from { 0 }, end with pg_strbuf_free. */
+/* grow.c: memory that grows. */
+/*
+ * Makes the array V (elements of SIZE bytes, *CAP of them allocated) hold
+ * at least NEED elements, doubling its room (MIN at first).  Returns the
+ * array, moved or not (*CAP updated), or NULL when memory runs out (V and
+ * *CAP unchanged).  Start from NULL and 0; NEED must be at least 1.
+ */
+void *pg_grow(void *v, size_t *cap, size_t need, size_t size, size_t min);
+
+/* A growable string; start from { 0 }, end with pg_strbuf_free. */
 struct pg_strbuf {
 	char *p;         /* the text, NUL-terminated; NULL until the first add */
 	size_t len, cap; /* bytes used (without the NUL), bytes allocated */
@@ -229,5 +269,54 @@ int pg_run_ltids(const char *dir, const char *suffix, int **out);
 /* Counts the tasks and events of the run in DIR; 0 or -1 (ERR says why). */
 int pg_run_count(const char *dir, long *nevents, int *ntasks, char *err,
 		 size_t n);
+
+/* runinfo.c: run.info, the launcher's account of a run. */
+/* One task of the run as the launcher saw it. */
+struct pg_runinfo_task {
+	int ltid, tid;
+	int how, value;           /* its end record's (0/0: none, killed) */
+	char host[PG_HOST_MAX];
+	char program[PG_PATH_MAX];
+	char end_text[256];       /* how it ended, in words */
+};
+
+/* What run.info says (a run killed early has none). */
+struct pg_runinfo {
+	int version;              /* as read: PG_RUNINFO_VERSION */
+	char mode[16];            /* "record" or "replay" */
+	char ended[64];           /* UTC time of writing, ISO 8601 */
+	char launcher_host[PG_HOST_MAX];
+	char command[8192];       /* the launcher's command line */
+	char replay_of[PG_PATH_MAX]; /* replays: the recording; else "" */
+	char select[PG_SELECT_MAX];  /* the run's -select; "" = all */
+	struct pg_runinfo_task *tasks; /* in the order the launcher learnt them */
+	size_t ntasks, cap;
+	char diverged[1400];      /* the first divergence report, or "" */
+	int status;               /* the launcher's exit status */
+};
+
+/* Writes RI as DIR/run.info; 0, or -1 with ERR (a failed write is said,
+ * never ignored). */
+int pg_runinfo_write(const char *dir, const struct pg_runinfo *ri, char *err,
+		     size_t errlen);
+/* Appends T to RI's tasks; 0, or -1 when memory runs out. */
+int pg_runinfo_add_task(struct pg_runinfo *ri,
+			const struct pg_runinfo_task *t);
+/* Reads DIR/run.info into RI: 1 read, 0 there is none (RI empty), -1 it
+ * cannot be read or has another format version (ERR says which). */
+int pg_runinfo_read(const char *dir, struct pg_runinfo *ri, char *err,
+		    size_t errlen);
+/* RI's line for task LTID, or NULL. */
+const struct pg_runinfo_task *pg_runinfo_task(const struct pg_runinfo *ri,
+					      int ltid);
+/* The rule for a log R of task LTID read to its end (ENDED: its last
+ * record was the end record): a log that stops without its end record is
+ * what a killed task leaves, but if run.info says the task ended it was
+ * cut.  0, or -1 with ERR naming the file and offset. */
+int pg_runinfo_check_end(const struct pg_runinfo *ri, int ltid,
+			 const struct pg_comm_reader *r, int ended, char *err,
+			 size_t errlen);
+/* Frees what pg_runinfo_read or pg_runinfo_add_task allocated. */
+void pg_runinfo_free(struct pg_runinfo *ri);
 
 #endif /* PANGAEA_LOGS_H */

@@ -67,12 +67,12 @@ static void dump_body(const struct pg_event *ev, double t,
 		printf("pollfail count=%u t=%.6f\n", ev->count, t);
 		break;
 	case PG_REC_END:
-		if (ev->how == 1)
+		if (ev->how == PG_END_EXIT)
 			printf("end pangaea_exit t=%.6f\n", t);
-		else if (ev->how == 2)
+		else if (ev->how == PG_END_NO_EXIT)
 			printf("end exit status %d without pangaea_exit t=%.6f\n",
 			       ev->value, t);
-		else if (ev->how == 3)
+		else if (ev->how == PG_END_SIGNAL)
 			printf("end signal %d (%s) t=%.6f\n", ev->value,
 			       strsignal(ev->value), t);
 		else
@@ -100,15 +100,6 @@ static void dump_event(long n, const struct pg_event *ev,
 	dump_body(ev, (double)ev->t / 1e9, x, NULL);
 }
 
-/* The record kind named NAME (0 if none). */
-static int kind_of(const char *name)
-{
-	for (int k = 1; k <= PG_REC_LAST; k++)
-		if (name && strcmp(name, pg_rec_kind_name(k)) == 0)
-			return k;
-	return 0;
-}
-
 /* Rebuilds the event of row S of the merged query into EV (DESTS: room
  * for the destinations); the task's ltid and number into *LTID, *SEQ. */
 static void merged_event(sqlite3_stmt *s, struct pg_event *ev, int *dests,
@@ -119,7 +110,7 @@ static void merged_event(sqlite3_stmt *s, struct pg_event *ev, int *dests,
 	const char *g = (const char *)sqlite3_column_text(s, 10);
 
 	memset(ev, 0, sizeof(*ev));
-	ev->kind = kind_of((const char *)sqlite3_column_text(s, 2));
+	ev->kind = pg_rec_kind_of((const char *)sqlite3_column_text(s, 2));
 	ev->peer = sqlite3_column_int(s, 3);
 	ev->tag = sqlite3_column_int(s, 4);
 	ev->msgid = (uint32_t)sqlite3_column_int64(s, 5);
@@ -127,12 +118,8 @@ static void merged_event(sqlite3_stmt *s, struct pg_event *ev, int *dests,
 	ev->count = (uint32_t)sqlite3_column_int64(s, 9);
 	ev->arg = sqlite3_column_int(s, 12);
 	ev->result = ev->value = sqlite3_column_int(s, 13);
-	for (int h = 1; h <= 4; h++)
-		if (op && tdb_end_how_name(h) && strcmp(op, tdb_end_how_name(h)) == 0)
-			ev->how = h;
-	for (int o = 1; o <= PG_GROUP_LAST; o++)
-		if (op && strcmp(op, pg_group_op_name(o)) == 0)
-			ev->op = o;
+	ev->how = pg_end_how_of(op);
+	ev->op = pg_group_op_of(op);
 	snprintf(ev->group, sizeof(ev->group), "%s", g ? g : "");
 	ev->dests = dests;
 	for (char *e; d && *d && ev->ndest < ndest_max; d = e) {

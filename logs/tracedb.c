@@ -20,25 +20,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* One task line of run.info. */
-struct tdb_ri_task {
-	int ltid, tid, how, value;
-	char host[PG_HOST_MAX];
-	char program[PG_PATH_MAX];
-};
-
-/* What run.info says (all optional: a run killed early has none). */
-struct tdb_runinfo {
-	int found;
-	char mode[16];
-	char command[PG_PATH_MAX];
-	char launcher_host[PG_HOST_MAX];
-	char replay_of[PG_PATH_MAX];
-	int status;
-	struct tdb_ri_task *t;
-	int n;
-};
-
 /* The state of one import. */
 struct tdb_imp {
 	const char *dir;
@@ -47,7 +28,8 @@ struct tdb_imp {
 	int salvage;
 	int64_t next_ev;
 	struct tdb_ends sends, recvs;
-	struct tdb_runinfo ri;
+	struct pg_runinfo ri;
+	int ri_found;         /* run.info was there */
 	int *ltids, nltid;    /* tasks with a .comm log, sorted */
 	struct pg_comm_reader *rd; /* their logs (rd_ok[i]: opened) */
 	char *rd_ok;
@@ -82,76 +64,6 @@ int tdb_path(char *buf, size_t n, const char *logdir)
 	int k = snprintf(buf, n, "%s/%s", logdir, TDB_FILE);
 
 	return k < 0 || (size_t)k >= n ? -1 : 0;
-}
-
-const char *tdb_end_how_name(int how)
-{
-	static const char *const names[] = {
-		NULL, "pangaea_exit", "exit", "signal", "diverged"
-	};
-
-	return how >= 1 && how <= 4 ? names[how] : NULL;
-}
-
-/* Parses one "task ..." line of run.info into RI. */
-static void ri_task(struct tdb_runinfo *ri, const char *line)
-{
-	struct tdb_ri_task t = { 0 }, *v;
-	const char *p;
-
-	if (sscanf(line, "task %d tid=t%x", &t.ltid, (unsigned *)&t.tid) != 2)
-		return;
-	if ((p = strstr(line, " host=")))
-		sscanf(p, " host=%255s", t.host);
-	if ((p = strstr(line, " program=")))
-		sscanf(p, " program=%4095s", t.program);
-	if ((p = strstr(line, " end=")))
-		sscanf(p, " end=%d/%d", &t.how, &t.value);
-	v = realloc(ri->t, (size_t)(ri->n + 1) * sizeof(*v));
-	if (!v)
-		return;
-	ri->t = v;
-	ri->t[ri->n++] = t;
-}
-
-/* Reads DIR/run.info into RI (leaves it empty when there is none). */
-static void ri_read(struct tdb_runinfo *ri, const char *dir)
-{
-	char path[PG_PATH_MAX + 16], line[2 * PG_PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/run.info", dir);
-	if (!(f = fopen(path, "r")))
-		return;
-	ri->found = 1;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (strncmp(line, "mode ", 5) == 0)
-			snprintf(ri->mode, sizeof(ri->mode), "%s", line + 5);
-		else if (strncmp(line, "command ", 8) == 0)
-			snprintf(ri->command, sizeof(ri->command), "%s", line + 8);
-		else if (strncmp(line, "launcher-host ", 14) == 0)
-			snprintf(ri->launcher_host, sizeof(ri->launcher_host),
-				 "%s", line + 14);
-		else if (strncmp(line, "replay-of ", 10) == 0)
-			snprintf(ri->replay_of, sizeof(ri->replay_of), "%s",
-				 line + 10);
-		else if (strncmp(line, "status ", 7) == 0)
-			ri->status = atoi(line + 7);
-		else if (strncmp(line, "task ", 5) == 0)
-			ri_task(ri, line);
-	}
-	fclose(f);
-}
-
-/* run.info's line for task LTID, or NULL. */
-static const struct tdb_ri_task *ri_find(const struct tdb_runinfo *ri,
-					 int ltid)
-{
-	for (int i = 0; i < ri->n; i++)
-		if (ri->t[i].ltid == ltid)
-			return &ri->t[i];
-	return NULL;
 }
 
 /* Compares ints for bsearch. */
@@ -220,7 +132,7 @@ static int bind_event_fields(struct tdb_imp *im, sqlite3_stmt *s,
 		sqlite3_bind_int64(s, 8, ev->len);
 		return 0;
 	case PG_REC_END:
-		sqlite3_bind_text(s, 13, tdb_end_how_name(ev->how), -1,
+		sqlite3_bind_text(s, 13, pg_end_how_name(ev->how), -1,
 				  SQLITE_STATIC);
 		sqlite3_bind_int(s, 15, ev->value);
 		return 0;
@@ -335,7 +247,7 @@ static int put_task(struct tdb_imp *im, int ltid,
 		    const struct pg_comm_header *h, uint64_t base,
 		    const struct tdb_task_sum *s)
 {
-	const struct tdb_ri_task *r = ri_find(&im->ri, ltid);
+	const struct pg_runinfo_task *r = pg_runinfo_task(&im->ri, ltid);
 	sqlite3_stmt *q = im->task;
 
 	sqlite3_bind_int(q, 1, ltid);
@@ -354,8 +266,8 @@ static int put_task(struct tdb_imp *im, int ltid,
 		bind_text(q, 5, im->ri.launcher_host[0] ? im->ri.launcher_host
 							: NULL);
 	}
-	bind_text(q, 7, tdb_end_how_name(s->how));
-	if (tdb_end_how_name(s->how))
+	bind_text(q, 7, pg_end_how_name(s->how));
+	if (pg_end_how_name(s->how))
 		sqlite3_bind_int(q, 8, s->value);
 	if (s->n > 0) {
 		sqlite3_bind_int64(q, 9, s->first);
@@ -389,7 +301,6 @@ static int imp_events(struct tdb_imp *im, struct pg_comm_reader *r, int ltid,
 		      uint64_t base, struct tdb_task_sum *s, char *err,
 		      size_t errlen)
 {
-	const struct tdb_ri_task *ri = ri_find(&im->ri, ltid);
 	struct pg_event ev;
 	int rc, ended = 0;
 
@@ -410,12 +321,8 @@ static int imp_events(struct tdb_imp *im, struct pg_comm_reader *r, int ltid,
 			s->value = ev.value;
 		}
 	}
-	if (rc == 0 && !ended && ri && ri->how > 0) {
-		snprintf(err, errlen, "%s: truncated: it ends at offset %zu "
-			 "without the end record that run.info says it had",
-			 r->path, r->pos);
-		rc = -1;
-	}
+	if (rc == 0)
+		rc = pg_runinfo_check_end(&im->ri, ltid, r, ended, err, errlen);
 	return rc;
 }
 
@@ -577,8 +484,8 @@ static int imp_other_tasks(struct tdb_imp *im)
 	if (in_list(im->xltids, im->nx, 0) && !in_list(im->ltids, im->nltid, 0) &&
 	    put_task(im, 0, NULL, 0, &none) < 0)
 		return -1;
-	for (int i = 0; i < im->ri.n; i++) {
-		int l = im->ri.t[i].ltid;
+	for (size_t i = 0; i < im->ri.ntasks; i++) {
+		int l = im->ri.tasks[i].ltid;
 
 		if (l != 0 && !in_list(im->ltids, im->nltid, l) &&
 		    put_task(im, l, NULL, 0, &none) < 0)
@@ -615,13 +522,13 @@ static int imp_meta(struct tdb_imp *im)
 	rc |= put_meta(im, "schema_version", ver);
 	rc |= put_meta(im, "logdir", dir);
 	rc |= put_meta(im, "mode", mode);
-	rc |= put_meta(im, "command", im->ri.found ? im->ri.command : NULL);
+	rc |= put_meta(im, "command", im->ri_found ? im->ri.command : NULL);
 	rc |= put_meta(im, "start_wall_ns", wall);
 	rc |= put_meta(im, "hosts", im->hosts.p ? im->hosts.p : "");
 	rc |= put_meta(im, "selection", im->select);
 	rc |= put_meta(im, "polls", im->loose ? "loose" : "exact");
 	rc |= put_meta(im, "imported_at", stamp);
-	rc |= put_meta(im, "status", im->ri.found ? status : NULL);
+	rc |= put_meta(im, "status", im->ri_found ? status : NULL);
 	rc |= put_meta(im, "replay_of", im->ri.replay_of[0] ? im->ri.replay_of
 							    : NULL);
 	rc |= put_meta(im, "salvaged", im->salvaged.p);
@@ -674,7 +581,8 @@ static int imp_all(struct tdb_imp *im, char *err, size_t errlen)
 			 "task-*.comm or task-*.exec files)", im->dir);
 		return -1;
 	}
-	ri_read(&im->ri, im->dir);
+	if ((im->ri_found = pg_runinfo_read(im->dir, &im->ri, err, errlen)) < 0)
+		return -1;
 	if (imp_open_logs(im, err, errlen) < 0)
 		return -1;
 	for (int i = 0; i < im->nltid; i++)
@@ -716,7 +624,7 @@ static void imp_free(struct tdb_imp *im)
 	free(im->rd_ok);
 	tdb_ends_free(&im->sends);
 	tdb_ends_free(&im->recvs);
-	free(im->ri.t);
+	pg_runinfo_free(&im->ri);
 	free(im->ltids);
 	free(im->xltids);
 	pg_strbuf_free(&im->hosts);

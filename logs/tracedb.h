@@ -7,10 +7,11 @@
 #ifndef PANGAEA_TRACEDB_H
 #define PANGAEA_TRACEDB_H
 
+#include "pangaea-formats.h"
+
 #include <sqlite3.h>
 #include <stddef.h>
 
-#define TDB_SCHEMA_VERSION 1
 #define TDB_FILE "trace.db"
 
 /* What an import did (for the import command's summary). */
@@ -52,8 +53,5 @@ int tdb_path(char *buf, size_t n, const char *logdir);
 const char *tdb_schema_sql(void);
 /* SQL making its indexes (the importer runs it after the inserts). */
 const char *tdb_index_sql(void);
-
-/* Text of a task end (enum pg_end_how) as stored in tasks.end_how. */
-const char *tdb_end_how_name(int how);
 
 #endif /* PANGAEA_TRACEDB_H */

@@ -8,14 +8,14 @@
  * app receive, even pvm_recv(-1, -1), only sees messages of the app's
  * context, so it can never match one of these.
  *
- * Every message starts with PG_PROTOCOL_VERSION (packed int); a receiver
- * that sees another version refuses the message.  Bump the version on any
- * change to the layouts below.
+ * Every message starts with PG_PROTOCOL_VERSION (packed int,
+ * pangaea-formats.h); a receiver that sees another version refuses the
+ * message.  Bump the version on any change to the layouts below.
  */
 #ifndef PANGAEA_PROTOCOL_H
 #define PANGAEA_PROTOCOL_H
 
-#define PG_PROTOCOL_VERSION 2
+#include "pangaea-formats.h"
 
 /* Environment variables of a run (the launcher exports CONTEXT and LIVE to
  * every task). */
@@ -88,14 +88,6 @@ enum pg_tag {
 	PG_TAG_EXITED,
 	PG_TAG_EVENTS,
 	PG_TAG_COLLECT
-};
-
-/* How a task ended (PG_TAG_DONE and the end record of its log). */
-enum pg_end_how {
-	PG_END_EXIT = 1,     /* called pangaea_exit(); value unused */
-	PG_END_NO_EXIT = 2,  /* exit() without pangaea_exit(); value = status */
-	PG_END_SIGNAL = 3,   /* died of a signal; value = signal number */
-	PG_END_DIVERGED = 4  /* replay stopped at a divergence */
 };
 
 /* Bits of the handover flags. */

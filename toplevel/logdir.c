@@ -65,33 +65,12 @@ int la_logdir_prepare(const char *dir)
 	return 0;
 }
 
-/* How task LTID ended according to DIR/run.info (0 if not said). */
-static int runinfo_end(const char *dir, int ltid)
-{
-	char path[PG_PATH_MAX + 16], line[PG_PATH_MAX + 512];
-	int l, how = 0, h, v;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/run.info", dir);
-	if (!(f = fopen(path, "r")))
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		char *end = strstr(line, " end=");
-
-		if (sscanf(line, "task %d ", &l) == 1 && l == ltid && end &&
-		    sscanf(end, " end=%d/%d", &h, &v) == 2)
-			how = h;
-	}
-	fclose(f);
-	return how;
-}
-
 /*
- * Reads every record of task LTID's comm log PATH in DIR; 0, or -1 with
- * ERR filled.  A log that stops without its end record is what a killed
- * task leaves; if run.info says the task ended otherwise, it was cut.
+ * Reads every record of task LTID's comm log PATH; 0, or -1 with ERR
+ * filled (pg_runinfo_check_end: a log cut short of the end record that
+ * RI says it had is refused).
  */
-static int check_comm(const char *dir, int ltid, const char *path,
+static int check_comm(const struct pg_runinfo *ri, int ltid, const char *path,
 		      char *err, size_t n)
 {
 	struct pg_comm_reader r;
@@ -102,11 +81,8 @@ static int check_comm(const char *dir, int ltid, const char *path,
 		return -1;
 	while ((rc = pg_comm_next(&r, &ev, err, n)) > 0)
 		ended = ev.kind == PG_REC_END;
-	if (rc == 0 && !ended && runinfo_end(dir, ltid) > 0) {
-		snprintf(err, n, "%s: truncated: it ends at offset %zu without "
-			 "the end record that run.info says it had", path, r.pos);
-		rc = -1;
-	}
+	if (rc == 0)
+		rc = pg_runinfo_check_end(ri, ltid, &r, ended, err, n);
 	pg_comm_free(&r);
 	return rc;
 }
@@ -114,6 +90,7 @@ static int check_comm(const char *dir, int ltid, const char *path,
 int la_logdir_check(const char *dir)
 {
 	char path[PG_PATH_MAX + 300], err[PG_PATH_MAX + 200];
+	struct pg_runinfo ri = { 0 };
 	struct pg_exec_log x;
 	struct dirent *e;
 	DIR *d = opendir(dir);
@@ -127,6 +104,8 @@ int la_logdir_check(const char *dir)
 			closedir(d);
 		return -1;
 	}
+	if (pg_runinfo_read(dir, &ri, err, sizeof(err)) < 0)
+		rc = -1;
 	while (rc == 0 && (e = readdir(d))) {
 		size_t len = strlen(e->d_name);
 
@@ -134,13 +113,14 @@ int la_logdir_check(const char *dir)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		if (strcmp(e->d_name + len - 5, ".comm") == 0)
-			rc = check_comm(dir, atoi(e->d_name + 5), path, err,
+			rc = check_comm(&ri, atoi(e->d_name + 5), path, err,
 					sizeof(err));
 		else if (strcmp(e->d_name + len - 5, ".exec") == 0 &&
 			 (rc = pg_exec_read(path, &x, err, sizeof(err))) == 0)
 			pg_exec_free(&x);
 	}
 	closedir(d);
+	pg_runinfo_free(&ri);
 	if (rc < 0)
 		la_error("refusing to replay: %s", err);
 	return rc;
@@ -163,33 +143,40 @@ void la_logdir_replay_name(const char *dir, char *out, size_t n)
 	}
 }
 
-void la_runinfo_write(const struct la_run *r, const char *dir, int status)
+int la_runinfo_write(const struct la_run *r, const char *dir, int status)
 {
-	char path[PG_PATH_MAX + 16], end[256], stamp[64], host[PG_HOST_MAX];
+	struct pg_runinfo ri = { .status = status };
+	char err[PG_PATH_MAX + 100];
 	time_t now = time(NULL);
-	FILE *f;
+	int rc = 0;
 
-	snprintf(path, sizeof(path), "%s/run.info", dir);
-	if (!(f = fopen(path, "w")))
-		return;
-	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	gethostname(host, sizeof(host));
-	fprintf(f, "pangaea-run 1\nmode %s\nended %s\nlauncher-host %s\n"
-		"command %s\n", r->o->mode == PANGAEA_MODE_RECORD ? "record" :
-		"replay", stamp, host, r->o->command);
+	snprintf(ri.mode, sizeof(ri.mode), "%s",
+		 r->o->mode == PANGAEA_MODE_RECORD ? "record" : "replay");
+	strftime(ri.ended, sizeof(ri.ended), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	gethostname(ri.launcher_host, sizeof(ri.launcher_host));
+	snprintf(ri.command, sizeof(ri.command), "%s", r->o->command);
 	if (r->o->mode == PANGAEA_MODE_REPLAY)
-		fprintf(f, "replay-of %s\n", r->o->logdir);
-	fprintf(f, "select %s\n", r->o->select[0] ? r->o->select : "all");
-	for (int i = 0; i < r->ntasks; i++) {
+		snprintf(ri.replay_of, sizeof(ri.replay_of), "%s", r->o->logdir);
+	snprintf(ri.select, sizeof(ri.select), "%s", r->o->select);
+	snprintf(ri.diverged, sizeof(ri.diverged), "%s", r->diverged);
+	for (int i = 0; i < r->ntasks && rc == 0; i++) {
 		const struct la_task *t = &r->tasks[i];
+		struct pg_runinfo_task rt = { .ltid = t->ltid, .tid = t->tid,
+					      .how = t->done_how,
+					      .value = t->done_value };
 
-		la_task_end_text(t, end, sizeof(end));
-		fprintf(f, "task %d tid=t%x host=%s program=%s end=%d/%d (%s)\n",
-			t->ltid, t->tid, t->host, t->program, t->done_how,
-			t->done_value, end);
+		snprintf(rt.host, sizeof(rt.host), "%s", t->host);
+		snprintf(rt.program, sizeof(rt.program), "%s", t->program);
+		la_task_end_text(t, rt.end_text, sizeof(rt.end_text));
+		rc = pg_runinfo_add_task(&ri, &rt);
 	}
-	if (r->diverged[0])
-		fprintf(f, "diverged %s\n", r->diverged);
-	fprintf(f, "status %d\n", status);
-	fclose(f);
+	if (rc == 0)
+		rc = pg_runinfo_write(dir, &ri, err, sizeof(err));
+	else
+		snprintf(err, sizeof(err), "cannot write %s/run.info: out of "
+			 "memory", dir);
+	if (rc < 0)
+		la_error("%s", err);
+	pg_runinfo_free(&ri);
+	return rc;
 }

@@ -474,7 +474,9 @@ int la_run(struct la_opts *o)
 	status = run_in_vm(&r, logdir);
 	la_vm_stop(&r);
 	status = summarize(o, logdir, status);
-	la_runinfo_write(&r, logdir, status); /* the final status */
+	/* the final status; a recording whose run.info is lost says so */
+	if (la_runinfo_write(&r, logdir, status) < 0 && status == LA_OK)
+		status = LA_SETUP;
 	free(r.tasks);
 	pg_exec_free(&pg.rexec);
 	return status;

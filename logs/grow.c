@@ -1,29 +1,41 @@
 /*
- * strbuf.c: a growable, always NUL-terminated string, for the writers
- * that build a line or a list before storing it (execution log lines,
- * trace database columns).
+ * grow.c: memory that grows: arrays (pg_grow, for every list that is
+ * appended to) and always NUL-terminated strings (pg_strbuf, for the
+ * writers that build a line or a list before storing it).
  */
 #include "pangaea-logs.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+void *pg_grow(void *v, size_t *cap, size_t need, size_t size, size_t min)
+{
+	size_t n = *cap ? *cap : min ? min : 1;
+
+	if (need <= *cap)
+		return v;
+	while (n < need) {
+		if (n > SIZE_MAX / 2 / size)
+			return NULL;
+		n *= 2;
+	}
+	if (n > SIZE_MAX / size || !(v = realloc(v, n * size)))
+		return NULL;
+	*cap = n;
+	return v;
+}
+
 /* Makes room for N more bytes and the NUL after them; 0 or -1. */
 static int strbuf_reserve(struct pg_strbuf *b, size_t n)
 {
-	size_t cap;
-	char *p;
+	char *p = pg_grow(b->p, &b->cap, b->len + n + 1, 1, 64);
 
-	if (b->len + n + 1 <= b->cap)
-		return 0;
-	cap = (b->len + n + 1) * 2 + 64;
-	p = realloc(b->p, cap);
 	if (!p)
 		return -1;
 	b->p = p;
-	b->cap = cap;
 	return 0;
 }
 

@@ -1,0 +1,159 @@
+/*
+ * event.c: what the events of a log are, in words.  One table per
+ * vocabulary (record kinds, group calls, ends of a task), read both ways
+ * (number -> name, name -> number), and the one rule of which kinds send
+ * and which take a message; every reader (the trace database, the live
+ * view, the dumps, the reports of a diverged replay) asks here.
+ */
+#include "pangaea-logs.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Record kinds: their names (as the trace database stores them) and
+ * what they do with a message. */
+static const struct {
+	const char *name;
+	enum pg_kind_class cls;
+} kinds[PG_REC_LAST + 1] = {
+	[PG_REC_SEND] = { "send", PG_CLASS_SEND },
+	[PG_REC_RECV] = { "recv", PG_CLASS_RECV },
+	[PG_REC_NRECV] = { "nrecv", PG_CLASS_RECV },
+	[PG_REC_TRECV] = { "trecv", PG_CLASS_RECV },
+	[PG_REC_SPAWN] = { "spawn", PG_CLASS_OTHER },
+	[PG_REC_END] = { "end", PG_CLASS_OTHER },
+	[PG_REC_PROBE] = { "probe", PG_CLASS_PROBE },
+	[PG_REC_POLLFAIL] = { "pollfail", PG_CLASS_OTHER },
+	[PG_REC_MCAST] = { "mcast", PG_CLASS_SEND },
+	[PG_REC_BCAST] = { "bcast", PG_CLASS_SEND },
+	[PG_REC_PSEND] = { "psend", PG_CLASS_SEND },
+	[PG_REC_PRECV] = { "precv", PG_CLASS_RECV },
+	[PG_REC_GROUP] = { "group", PG_CLASS_OTHER },
+};
+
+/* Group calls, by enum pg_group_op. */
+static const char *const group_ops[PG_GROUP_LAST + 1] = {
+	[PG_GROUP_JOIN] = "joingroup", [PG_GROUP_LEAVE] = "lvgroup",
+	[PG_GROUP_GETTID] = "gettid", [PG_GROUP_GETINST] = "getinst",
+	[PG_GROUP_GSIZE] = "gsize", [PG_GROUP_BARRIER] = "barrier",
+};
+
+/* Ends of a task, by enum pg_end_how. */
+static const char *const end_hows[PG_END_LAST + 1] = {
+	[PG_END_EXIT] = "pangaea_exit", [PG_END_NO_EXIT] = "exit",
+	[PG_END_SIGNAL] = "signal", [PG_END_DIVERGED] = "diverged",
+};
+
+const char *pg_rec_kind_name(int kind)
+{
+	return kind >= 1 && kind <= PG_REC_LAST ? kinds[kind].name : "?";
+}
+
+int pg_rec_kind_of(const char *name)
+{
+	for (int k = 1; name && k <= PG_REC_LAST; k++)
+		if (strcmp(name, kinds[k].name) == 0)
+			return k;
+	return 0;
+}
+
+enum pg_kind_class pg_rec_kind_class(int kind)
+{
+	return kind >= 1 && kind <= PG_REC_LAST ? kinds[kind].cls
+						: PG_CLASS_OTHER;
+}
+
+const char *pg_group_op_name(int op)
+{
+	return op >= 1 && op <= PG_GROUP_LAST ? group_ops[op] : "?";
+}
+
+int pg_group_op_of(const char *name)
+{
+	for (int op = 1; name && op <= PG_GROUP_LAST; op++)
+		if (strcmp(name, group_ops[op]) == 0)
+			return op;
+	return 0;
+}
+
+const char *pg_end_how_name(int how)
+{
+	return how >= 1 && how <= PG_END_LAST ? end_hows[how] : NULL;
+}
+
+int pg_end_how_of(const char *name)
+{
+	for (int how = 1; name && how <= PG_END_LAST; how++)
+		if (strcmp(name, end_hows[how]) == 0)
+			return how;
+	return 0;
+}
+
+/* Writes " to=[A B ...]" for the destinations of EV into BUF (N bytes). */
+static void describe_dests(const struct pg_event *ev, char *buf, size_t n)
+{
+	size_t k = (size_t)snprintf(buf, n, " to=[");
+
+	for (int i = 0; i < ev->ndest && k < n; i++)
+		k += (size_t)snprintf(buf + k, n - k, "%s%d", i ? " " : "",
+				      ev->dests[i]);
+	if (k < n)
+		snprintf(buf + k, n - k, "]");
+}
+
+int pg_event_same_dests(const struct pg_event *a, const struct pg_event *b)
+{
+	if (a->ndest != b->ndest)
+		return 0;
+	for (int i = 0; i < a->ndest; i++)
+		if (a->dests[i] != b->dests[i])
+			return 0;
+	return 1;
+}
+
+void pg_event_describe(const struct pg_event *ev, char *buf, size_t n)
+{
+	const char *how = pg_end_how_name(ev->how);
+	char d[160], from[32];
+
+	switch (ev->kind) {
+	case PG_REC_SEND:
+	case PG_REC_PSEND:
+		snprintf(buf, n, "%s to=%d tag=%d msg=%u",
+			 ev->kind == PG_REC_SEND ? "send" : "pvm_psend",
+			 ev->peer, ev->tag, ev->msgid);
+		break;
+	case PG_REC_MCAST:
+	case PG_REC_BCAST:
+		describe_dests(ev, d, sizeof(d));
+		snprintf(buf, n, "pvm_%s%s%s%s tag=%d msg=%u",
+			 pg_rec_kind_name(ev->kind),
+			 ev->kind == PG_REC_BCAST ? " group=" : "",
+			 ev->kind == PG_REC_BCAST ? ev->group : "", d, ev->tag,
+			 ev->msgid);
+		break;
+	case PG_REC_GROUP:
+		snprintf(buf, n, "pvm_%s(\"%s\", %d) = %d",
+			 pg_group_op_name(ev->op), ev->group, ev->arg, ev->result);
+		break;
+	case PG_REC_SPAWN:
+		snprintf(buf, n, "spawn #%u", ev->msgid);
+		break;
+	case PG_REC_END:
+		snprintf(buf, n, "end of task (%s %d)", how ? how : "?",
+			 ev->value);
+		break;
+	case PG_REC_POLLFAIL:
+		snprintf(buf, n, "%u failed polls", ev->count);
+		break;
+	default:
+		if (ev->peer == PG_PEER_FOREIGN)
+			snprintf(from, sizeof(from), "a task outside the run");
+		else if (ev->peer == PG_PEER_SYSTEM)
+			snprintf(from, sizeof(from), "pvmd");
+		else
+			snprintf(from, sizeof(from), "%d", ev->peer);
+		snprintf(buf, n, "pvm_%s from=%s msg=%u tag=%d",
+			 pg_rec_kind_name(ev->kind), from, ev->msgid, ev->tag);
+	}
+}

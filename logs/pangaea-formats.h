@@ -1,0 +1,37 @@
+/*
+ * pangaea-formats.h: the version of every format Pangaea writes or sends,
+ * in one place.  Each reader accepts exactly its own version and refuses
+ * any other with a message naming both (docs/FORMATS.md, section 5).
+ *
+ * Bump a version on ANY change of its format's layout or meaning: a new
+ * field, record, message or line, a changed grammar or unit.
+ */
+#ifndef PANGAEA_FORMATS_H
+#define PANGAEA_FORMATS_H
+
+/* task-LTID.comm, the binary communication log (logs/commlog.c):
+ * u32 after the magic. */
+#define PG_COMM_VERSION 2
+
+/* task-LTID.exec, the text execution log (logs/execlog.c): its first line
+ * "pangaea-exec N ltid=L". */
+#define PG_EXEC_VERSION 1
+
+/* run.info, the launcher's account of a run (logs/runinfo.c): its first
+ * line "pangaea-run N". */
+#define PG_RUNINFO_VERSION 1
+
+/* The messages between the library, the launcher and the coordinator
+ * (pangaea_lib/pangaea-protocol.h, pangaea_lib/proto.c): the first int of
+ * every message. */
+#define PG_PROTOCOL_VERSION 2
+
+/* The live stream, coordinator -> viewer (coordinator/viewers.c,
+ * xview/viewlive.c): its first line "V pangaea-live N". */
+#define PG_LIVE_VERSION 1
+
+/* LOGDIR/trace.db, the trace database (logs/tracedb.c): meta
+ * 'schema_version'. */
+#define TDB_SCHEMA_VERSION 1
+
+#endif /* PANGAEA_FORMATS_H */

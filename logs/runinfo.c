@@ -1,0 +1,192 @@
+/*
+ * runinfo.c: run.info, the launcher's account of a run (docs/FORMATS.md,
+ * section 4): text lines "KEY VALUE", the first "pangaea-run VERSION".
+ * The launcher writes it when the run is over; the replay check and the
+ * trace database read it.
+ */
+#include "pangaea-logs.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int pg_runinfo_write(const char *dir, const struct pg_runinfo *ri, char *err,
+		     size_t errlen)
+{
+	char path[PG_PATH_MAX + 16];
+	FILE *f;
+	int bad;
+
+	snprintf(path, sizeof(path), "%s/run.info", dir);
+	if (!(f = fopen(path, "w"))) {
+		snprintf(err, errlen, "cannot write %s: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	fprintf(f, "pangaea-run %d\nmode %s\nended %s\nlauncher-host %s\n"
+		"command %s\n", PG_RUNINFO_VERSION, ri->mode, ri->ended,
+		ri->launcher_host, ri->command);
+	if (ri->replay_of[0])
+		fprintf(f, "replay-of %s\n", ri->replay_of);
+	fprintf(f, "select %s\n", ri->select[0] ? ri->select : "all");
+	for (size_t i = 0; i < ri->ntasks; i++) {
+		const struct pg_runinfo_task *t = &ri->tasks[i];
+
+		fprintf(f, "task %d tid=t%x host=%s program=%s end=%d/%d (%s)\n",
+			t->ltid, (unsigned)t->tid, t->host, t->program, t->how,
+			t->value, t->end_text);
+	}
+	if (ri->diverged[0])
+		fprintf(f, "diverged %s\n", ri->diverged);
+	fprintf(f, "status %d\n", ri->status);
+	bad = ferror(f);
+	if (fclose(f) != 0 || bad) {
+		snprintf(err, errlen, "cannot write %s: %s", path,
+			 strerror(errno ? errno : EIO));
+		return -1;
+	}
+	return 0;
+}
+
+int pg_runinfo_add_task(struct pg_runinfo *ri,
+			const struct pg_runinfo_task *t)
+{
+	struct pg_runinfo_task *v = pg_grow(ri->tasks, &ri->cap,
+					    ri->ntasks + 1, sizeof(*v), 16);
+
+	if (!v)
+		return -1;
+	ri->tasks = v;
+	ri->tasks[ri->ntasks++] = *t;
+	return 0;
+}
+
+/* Parses one "task ..." line of run.info into RI; 0 or -1 (memory). */
+static int read_task(struct pg_runinfo *ri, const char *line)
+{
+	struct pg_runinfo_task t = { 0 };
+	const char *p;
+
+	if (sscanf(line, "task %d tid=t%x", &t.ltid, (unsigned *)&t.tid) != 2)
+		return 0;
+	if ((p = strstr(line, " host=")))
+		sscanf(p, " host=%255s", t.host);
+	if ((p = strstr(line, " program=")))
+		sscanf(p, " program=%4095s", t.program);
+	if ((p = strstr(line, " end=")))
+		sscanf(p, " end=%d/%d", &t.how, &t.value);
+	if ((p = strstr(line, " (")))
+		snprintf(t.end_text, sizeof(t.end_text), "%.*s",
+			 (int)strcspn(p + 2, ")"), p + 2);
+	return pg_runinfo_add_task(ri, &t);
+}
+
+/* Copies the value of LINE into OUT (N bytes) if LINE is "KEY value". */
+static int read_key(const char *line, const char *key, char *out, size_t n)
+{
+	size_t l = strlen(key);
+
+	if (strncmp(line, key, l) != 0 || line[l] != ' ')
+		return 0;
+	snprintf(out, n, "%s", line + l + 1);
+	return 1;
+}
+
+/* Reads the lines of F (the first already checked) into RI; 0 or -1. */
+static int read_lines(FILE *f, struct pg_runinfo *ri)
+{
+	char line[2 * PG_PATH_MAX + 8192];
+
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (read_key(line, "mode", ri->mode, sizeof(ri->mode)) ||
+		    read_key(line, "ended", ri->ended, sizeof(ri->ended)) ||
+		    read_key(line, "launcher-host", ri->launcher_host,
+			     sizeof(ri->launcher_host)) ||
+		    read_key(line, "command", ri->command,
+			     sizeof(ri->command)) ||
+		    read_key(line, "replay-of", ri->replay_of,
+			     sizeof(ri->replay_of)) ||
+		    read_key(line, "select", ri->select, sizeof(ri->select)) ||
+		    read_key(line, "diverged", ri->diverged,
+			     sizeof(ri->diverged)))
+			continue;
+		if (strncmp(line, "status ", 7) == 0)
+			ri->status = atoi(line + 7);
+		else if (strncmp(line, "task ", 5) == 0 && read_task(ri, line) < 0)
+			return -1;
+	}
+	if (strcmp(ri->select, "all") == 0)
+		ri->select[0] = '\0';
+	return 0;
+}
+
+int pg_runinfo_read(const char *dir, struct pg_runinfo *ri, char *err,
+		    size_t errlen)
+{
+	char path[PG_PATH_MAX + 16], head[64];
+	int version = -1, rc;
+	FILE *f;
+
+	memset(ri, 0, sizeof(*ri));
+	snprintf(path, sizeof(path), "%s/run.info", dir);
+	if (!(f = fopen(path, "r"))) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, errlen, "cannot read %s: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	if (!fgets(head, sizeof(head), f) ||
+	    sscanf(head, "pangaea-run %d", &version) != 1) {
+		snprintf(err, errlen, "%s: not a Pangaea run.info (no "
+			 "'pangaea-run' first line)", path);
+		fclose(f);
+		return -1;
+	}
+	if (version != PG_RUNINFO_VERSION) {
+		snprintf(err, errlen, "%s: format version %d, this Pangaea "
+			 "reads version %d", path, version, PG_RUNINFO_VERSION);
+		fclose(f);
+		return -1;
+	}
+	ri->version = version;
+	rc = read_lines(f, ri);
+	fclose(f);
+	if (rc < 0) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		pg_runinfo_free(ri);
+		return -1;
+	}
+	return 1;
+}
+
+const struct pg_runinfo_task *pg_runinfo_task(const struct pg_runinfo *ri,
+					      int ltid)
+{
+	for (size_t i = 0; i < ri->ntasks; i++)
+		if (ri->tasks[i].ltid == ltid)
+			return &ri->tasks[i];
+	return NULL;
+}
+
+int pg_runinfo_check_end(const struct pg_runinfo *ri, int ltid,
+			 const struct pg_comm_reader *r, int ended, char *err,
+			 size_t errlen)
+{
+	const struct pg_runinfo_task *t = pg_runinfo_task(ri, ltid);
+
+	if (ended || !t || t->how <= 0)
+		return 0;
+	snprintf(err, errlen, "%s: truncated: it ends at offset %zu without "
+		 "the end record that run.info says it had", r->path, r->pos);
+	return -1;
+}
+
+void pg_runinfo_free(struct pg_runinfo *ri)
+{
+	free(ri->tasks);
+	ri->tasks = NULL;
+	ri->ntasks = ri->cap = 0;
+}
