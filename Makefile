@@ -97,8 +97,8 @@ endef
 $(foreach e,$(EXAMPLES),$(eval $(call example_rule,$(e))))
 
 # Check suites share tests/checkutil.c (temporary folders, runner).
-$(B)/tests/check_%: $(B)/obj/tests/check_%.o $(B)/obj/tests/checkutil.o $(LIB) \
-		    $(B)/obj/coordinator/registry.o
+$(B)/tests/check_%: $(B)/obj/tests/check_%.o $(B)/obj/tests/checkutil.o \
+		    $(B)/obj/coordinator/registry.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_PVM)
 

@@ -5,12 +5,7 @@
 #ifndef PANGAEA_COORD_H
 #define PANGAEA_COORD_H
 
-/* One task of the run. */
-struct coord_task {
-	int ltid;
-	int tid;
-	int registered; /* the task itself has called pangaea_init */
-};
+#include "pangaea-internal.h"
 
 /* A ltid -> tid request waiting for its task to be spawned. */
 struct coord_waiter {
@@ -20,20 +15,18 @@ struct coord_waiter {
 
 /* All the coordinator knows. */
 struct coord_registry {
-	struct coord_task *tasks;
-	int ntasks, cap;
+	struct pg_ids ids;     /* the run's tasks, tid <-> ltid */
 	struct coord_waiter *waiters;
-	int nwaiters, wcap;
+	size_t nwaiters, wcap;
 };
 
 /* Empties R (no allocation needed before first use). */
 void coord_registry_init(struct coord_registry *r);
 /* Frees what R holds. */
 void coord_registry_free(struct coord_registry *r);
-/* Adds task LTID = TID; 0, or -1 if LTID or TID is already someone else's. */
+/* Adds task LTID = TID (a spawn, or the task's own registration); 0, or
+ * -1 if LTID or TID is already someone else's or memory runs out. */
 int coord_registry_add(struct coord_registry *r, int ltid, int tid);
-/* Marks LTID (with TID) as registered, adding it if unknown; 0 or -1. */
-int coord_registry_register(struct coord_registry *r, int ltid, int tid);
 /* The ltid of TID, or -1 if TID is not a task of the run. */
 int coord_registry_ltid(const struct coord_registry *r, int tid);
 /* The tid of LTID, or 0 if it is not known yet. */

@@ -4,8 +4,6 @@
  * answers registrations and translations until the launcher says QUIT or
  * exits.  It writes no logs.
  */
-#define PANGAEA_NO_WRAP
-#include "pangaea-internal.h"
 #include "coord.h"
 
 #include <event2/event.h>
@@ -22,17 +20,13 @@ struct coord {
 	int status; /* exit status */
 };
 
-/* Sends the int VALUE with TAG to TID. */
+/* Sends the one-int message TAG (ACK, ANSWER) with VALUE to TID. */
 static void reply(int tid, int tag, int value)
 {
-	int v[2] = { PG_PROTOCOL_VERSION, value };
-
-	pvm_initsend(PvmDataDefault);
-	pvm_pkint(v, 2, 1);
-	pvm_send(tid, tag);
+	pg_proto_send(tid, tag, &value);
 }
 
-/* Answers every request waiting for LTID. */
+/* Answers every request waiting for LTID with TID. */
 static void answer_waiters(struct coord *c, int ltid, int tid)
 {
 	int who[32], n;
@@ -44,64 +38,67 @@ static void answer_waiters(struct coord *c, int ltid, int tid)
 	} while (n == 32);
 }
 
-/* Handles SPAWNED from SRC: records the children, forwards to the launcher. */
-static void on_spawned(struct coord *c, int src)
+/* Handles SPAWNED (BUFID) from SRC: records the children, forwards the
+ * message to the launcher, acks. */
+static void on_spawned(struct coord *c, int bufid, int src)
 {
-	int head[2], v[2], status = 0, version = PG_PROTOCOL_VERSION;
-	char host[256], prog[4096];
+	struct pg_spawned_task t;
+	int parent, n, status = 0;
 
-	pvm_upkint(head, 2, 1);
-	int fwd = pvm_mkbuf(PvmDataDefault), old = pvm_setsbuf(fwd);
-
-	pvm_pkint(&version, 1, 1);
-	pvm_pkint(head, 2, 1);
-	for (int i = 0; i < head[1]; i++) {
-		if (pvm_upkint(v, 2, 1) < 0 || pvm_upkstr(host) < 0 ||
-		    pvm_upkstr(prog) < 0)
+	if (pg_proto_upk_spawned(&parent, &n) < 0)
+		n = 0, status = PvmBadMsg;
+	for (int i = 0; i < n; i++) {
+		if (pg_proto_upk_spawned_task(&t) < 0) {
+			status = PvmBadMsg;
 			break;
-		if (coord_registry_add(&c->reg, v[0], v[1]) < 0)
+		}
+		if (coord_registry_add(&c->reg, t.ltid, t.tid) < 0)
 			status = -1;
-		answer_waiters(c, v[0], v[1]);
-		pvm_setsbuf(fwd);
-		pvm_pkint(v, 2, 1);
-		pvm_pkstr(host);
-		pvm_pkstr(prog);
+		answer_waiters(c, t.ltid, t.tid);
 	}
-	pvm_send(c->launcher, PG_TAG_SPAWNED);
-	pvm_setsbuf(old);
-	pvm_freebuf(fwd);
+	if (status != PvmBadMsg)
+		pg_proto_forward(bufid, c->launcher, PG_TAG_SPAWNED);
 	reply(src, PG_TAG_ACK, status);
 }
 
-/* Handles one message (TAG from SRC) already in the receive buffer. */
-static void dispatch(struct coord *c, int tag, int src)
+/* Handles LTID2TID for LTID from SRC: the answer now, or once the task
+ * is known; a request that cannot be kept is answered with an error. */
+static void on_ltid2tid(struct coord *c, int ltid, int src)
 {
-	int v[2], tid;
+	int tid = coord_registry_tid(&c->reg, ltid);
+
+	if (tid)
+		reply(src, PG_TAG_ANSWER, tid);
+	else if (coord_registry_wait(&c->reg, src, ltid) < 0)
+		reply(src, PG_TAG_ANSWER, PvmNoMem);
+}
+
+/* Handles the message BUFID (TAG from SRC), its version checked. */
+static void dispatch(struct coord *c, int bufid, int tag, int src)
+{
+	int v[2];
 
 	switch (tag) {
 	case PG_TAG_REGISTER:
-		pvm_upkint(v, 2, 1);
-		reply(src, PG_TAG_ACK,
-		      coord_registry_register(&c->reg, v[0], v[1]));
+		if (pg_proto_upk(tag, v) < 0)
+			break;
+		reply(src, PG_TAG_ACK, coord_registry_add(&c->reg, v[0], v[1]));
 		answer_waiters(c, v[0], v[1]);
 		break;
 	case PG_TAG_SPAWNED:
-		on_spawned(c, src);
+		on_spawned(c, bufid, src);
 		break;
 	case PG_TAG_TID2LTID:
-		pvm_upkint(v, 1, 1);
-		reply(src, PG_TAG_ANSWER, coord_registry_ltid(&c->reg, v[0]));
+		if (pg_proto_upk(tag, v) == 0)
+			reply(src, PG_TAG_ANSWER,
+			      coord_registry_ltid(&c->reg, v[0]));
 		break;
 	case PG_TAG_EVENTS:
 		coord_viewers_batch(src);
 		break;
 	case PG_TAG_LTID2TID:
-		pvm_upkint(v, 1, 1);
-		tid = coord_registry_tid(&c->reg, v[0]);
-		if (tid)
-			reply(src, PG_TAG_ANSWER, tid);
-		else
-			coord_registry_wait(&c->reg, src, v[0]);
+		if (pg_proto_upk(tag, v) == 0)
+			on_ltid2tid(c, v[0], src);
 		break;
 	default:
 		fprintf(stderr, "pangaea-coord: ignoring message tag %#x from t%x\n",
@@ -113,23 +110,22 @@ static void dispatch(struct coord *c, int tag, int src)
 static void drain(evutil_socket_t fd, short what, void *arg)
 {
 	struct coord *c = arg;
-	int b, len, tag, src, version;
+	int b, tag, src, version;
 
 	(void)fd;
 	(void)what;
 	while ((b = pvm_nrecv(-1, -1)) > 0) {
-		pvm_bufinfo(b, &len, &tag, &src);
-		if (tag == PG_TAG_QUIT) { /* from the launcher or its exit notify */
-			event_base_loopbreak(c->base);
-			return;
-		}
-		if (pvm_upkint(&version, 1, 1) < 0 || version != PG_PROTOCOL_VERSION) {
+		if (pg_proto_check(b, &tag, &src, &version) < 0) {
 			fprintf(stderr, "pangaea-coord: message from t%x has protocol "
 				"version %d, expected %d\n", src, version,
 				PG_PROTOCOL_VERSION);
 			continue;
 		}
-		dispatch(c, tag, src);
+		if (tag == PG_TAG_QUIT) { /* from the launcher or its exit notify */
+			event_base_loopbreak(c->base);
+			return;
+		}
+		dispatch(c, b, tag, src);
 	}
 	if (b < 0) {
 		fprintf(stderr, "pangaea-coord: lost the PVM daemon (%d)\n", b);
@@ -143,7 +139,7 @@ static int coord_start(struct coord *c)
 {
 	const char *ctx = getenv(PG_ENV_CONTEXT);
 	struct timeval tick = { 0, 100000 };
-	int *fds, version = PG_PROTOCOL_VERSION;
+	int *fds;
 
 	pg_pvmtmp_clear_own(); /* before libpvm picks its file names */
 	if (pvm_mytid() < 0)
@@ -154,6 +150,7 @@ static int coord_start(struct coord *c)
 			"launcher, not by hand\n");
 		return -1;
 	}
+	pg_proto_open(atoi(ctx));
 	pvm_setcontext(atoi(ctx));
 	pvm_notify(PvmTaskExit, PG_TAG_QUIT, 1, &c->launcher);
 	if (pvm_getfds(&fds) < 1 || !(c->base = event_base_new()))
@@ -165,9 +162,7 @@ static int coord_start(struct coord *c)
 	if (!c->readable || !c->tick || event_add(c->readable, NULL) < 0 ||
 	    event_add(c->tick, &tick) < 0)
 		return -1;
-	pvm_initsend(PvmDataDefault);
-	pvm_pkint(&version, 1, 1);
-	return pvm_send(c->launcher, PG_TAG_HELLO) < 0 ? -1 : 0;
+	return pg_proto_send(c->launcher, PG_TAG_HELLO, NULL) < 0 ? -1 : 0;
 }
 
 int main(void)

@@ -17,10 +17,6 @@
  * T0 and T1 are wall-clock ns (call entry and exit), KIND as in the trace
  * database (send, recv, ...).
  */
-#define PANGAEA_NO_WRAP
-#include "pangaea.h"
-#include "pangaea-logs.h"
-#include "pangaea-protocol.h"
 #include "coord.h"
 
 #include <errno.h>
@@ -195,24 +191,21 @@ static int format_event(int ltid, const int *v, int avail, char *out, size_t n)
 
 void coord_viewers_batch(int src)
 {
-	int head[2], nints, *ints = NULL, used;
-	char host[PG_HOST_MAX], prog[PG_PATH_MAX], line[8192];
+	struct pg_live_head h;
+	int nints, *ints, used;
+	char line[8192];
 
 	if (!cv.listener)
 		return;
-	if (pvm_upkint(head, 2, 1) < 0 || pvm_upkstr(host) < 0 ||
-	    pvm_upkstr(prog) < 0 || pvm_upkint(&nints, 1, 1) < 0 ||
-	    nints < 0 || nints > (1 << 24) ||
-	    !(ints = malloc((size_t)(nints ? nints : 1) * sizeof(int))) ||
-	    pvm_upkint(ints, nints, 1) < 0) {
+	if (pg_proto_upk_events(&h, &ints, &nints) < 0) {
 		fprintf(stderr, "pangaea-coord: bad event batch from t%x\n", src);
-		free(ints);
 		return;
 	}
 	viewers_add(line, (size_t)snprintf(line, sizeof(line), "T %d %d %s %s\n",
-					   head[0], head[1], host, prog));
+					   h.ltid, h.parent_ltid, h.host,
+					   h.program));
 	for (int i = 0; i < nints; i += used)
-		if (!(used = format_event(head[0], ints + i, nints - i, line,
+		if (!(used = format_event(h.ltid, ints + i, nints - i, line,
 					  sizeof(line))))
 			break;
 	free(ints);

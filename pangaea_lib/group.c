@@ -9,8 +9,7 @@
  * recorded answer, translating an ltid back into this run's tid.  A
  * broadcast is logged with the members it reached, and replayed as a send
  * to those same tasks, whoever is in the group at that moment.  Reduce,
- * gather and scatter are done here, in instance order (see
- * pangaea_pvm_reduce).
+ * gather and scatter are done in collect.c, over these calls.
  *
  * Programs that use groups link with -lgpvm3, as they would without
  * Pangaea; this file is only pulled from libpangaea.a when they do.
@@ -27,29 +26,20 @@ int gs_get_tidlist(char *group, int msgtag, int *ntids, int **tids,
 /* Whether group calls of this task are logged (always, if selected). */
 static int group_logged(void)
 {
-	return pg.mode && pg.task_selected;
+	return pg_me->mode && pg_select_task_logged();
 }
 
-/* Replay: takes the recorded group call that must come now, which must be
- * OP on GROUP with ARG; diverges otherwise.  Returns the recorded result. */
+/* Replay: the recorded answer of the group call OP on GROUP with ARG,
+ * which must come now; stops the task if another call does. */
 static int replay_group(int op, const char *group, int arg)
 {
-	struct pg_event want, got = { .kind = PG_REC_GROUP, .op = op,
-				      .arg = arg };
-	char w[512], g[512];
+	struct pg_call call = { .ev = { .kind = PG_REC_GROUP, .op = op,
+					.arg = arg } };
+	struct pg_event want;
 
-	snprintf(got.group, sizeof(got.group), "%s", group ? group : "");
-	pg_event_describe(&got, g, sizeof(g));
-	if (!pg_replay_peek(&want))
-		pg_diverge("the recording ends here; the program called %s", g);
-	if (want.kind != PG_REC_GROUP || want.op != op || want.arg != arg ||
-	    strcmp(want.group, got.group) != 0) {
-		pg_event_describe(&want, w, sizeof(w));
-		/* the answer part of the call we describe is not known yet */
-		*strrchr(g, '=') = '\0';
-		pg_diverge("the log expects %s; the program called %s", w, g);
-	}
-	pg_replay_take();
+	snprintf(call.ev.group, sizeof(call.ev.group), "%s", group ? group : "");
+	if (pg_replay_expect(&call, &want, NULL) == PG_REPLAY_DIVERGED)
+		return pg_task_diverged();
 	return want.result;
 }
 
@@ -75,7 +65,7 @@ static int group_call(int op, char *group, int arg, int real, uint64_t t0)
 {
 	int result = real;
 
-	if (pg.mode == PANGAEA_MODE_REPLAY)
+	if (pg_me->mode == PANGAEA_MODE_REPLAY)
 		result = replay_group(op, group, arg);
 	log_group(op, group, arg, result, t0);
 	return result;
@@ -123,7 +113,7 @@ int pangaea_pvm_gsize(char *group)
 		return pvm_gsize(group);
 	pg_delay();
 	t0 = pg_now();
-	if (pg.mode == PANGAEA_MODE_REPLAY)
+	if (pg_me->mode == PANGAEA_MODE_REPLAY)
 		return group_call(PG_GROUP_GSIZE, group, 0, 0, t0);
 	return group_call(PG_GROUP_GSIZE, group, 0, pvm_gsize(group), t0);
 }
@@ -137,7 +127,7 @@ int pangaea_pvm_gettid(char *group, int inst)
 		return pvm_gettid(group, inst);
 	pg_delay();
 	t0 = pg_now();
-	if (pg.mode == PANGAEA_MODE_REPLAY) {
+	if (pg_me->mode == PANGAEA_MODE_REPLAY) {
 		ltid = group_call(PG_GROUP_GETTID, group, inst, 0, t0);
 		return ltid < 0 ? ltid : pg_tid_of(ltid);
 	}
@@ -155,7 +145,7 @@ int pangaea_pvm_getinst(char *group, int tid)
 		return pvm_getinst(group, tid);
 	pg_delay();
 	t0 = pg_now();
-	if (pg.mode == PANGAEA_MODE_REPLAY)
+	if (pg_me->mode == PANGAEA_MODE_REPLAY)
 		return group_call(PG_GROUP_GETINST, group, pg_ltid_of(tid), 0, t0);
 	return group_call(PG_GROUP_GETINST, group, pg_ltid_of(tid),
 			  pvm_getinst(group, tid), t0);
@@ -170,7 +160,7 @@ static int bcast_members(char *group, int tag, int **tids)
 	if (rc < 0)
 		return rc;
 	for (int i = 0; i < n; i++)
-		if ((*tids)[i] != pg.mytid && (*tids)[i] > 0)
+		if ((*tids)[i] != pg_me->mytid && (*tids)[i] > 0)
 			(*tids)[k++] = (*tids)[i];
 	if (k == 0) {
 		free(*tids);
@@ -205,11 +195,11 @@ int pangaea_pvm_bcast(char *group, int tag)
 {
 	int *tids = NULL, n, rc;
 
-	if (!pg.mode)
+	if (!pg_me->mode)
 		return pvm_bcast(group, tag);
 	/* not logged (selection, suspension): today's members, but still
 	 * with a message id, so that receivers can match it */
-	n = pg.mode == PANGAEA_MODE_REPLAY && pg_logged(tag)
+	n = pg_me->mode == PANGAEA_MODE_REPLAY && pg_logged(tag)
 		    ? bcast_replay_members(group, tag, &tids)
 		    : bcast_members(group, tag, &tids);
 	if (n < 0)
@@ -217,241 +207,4 @@ int pangaea_pvm_bcast(char *group, int tag)
 	rc = pg_send_logged(PG_REC_BCAST, tids, n, tag, group);
 	free(tids);
 	return rc > 0 ? 0 : rc;
-}
-
-/* Packs (PACK) or unpacks the COUNT items of type DT at BUF with PVM's
- * function for that type; >= 0, or a PVM error. */
-static int coll_pack(int pack, void *buf, int count, int dt)
-{
-	switch (dt) {
-	case PVM_BYTE:
-		return pack ? pvm_pkbyte(buf, count, 1) : pvm_upkbyte(buf, count, 1);
-	case PVM_SHORT:
-		return pack ? pvm_pkshort(buf, count, 1) : pvm_upkshort(buf, count, 1);
-	case PVM_USHORT:
-		return pack ? pvm_pkushort(buf, count, 1)
-			    : pvm_upkushort(buf, count, 1);
-	case PVM_INT:
-		return pack ? pvm_pkint(buf, count, 1) : pvm_upkint(buf, count, 1);
-	case PVM_UINT:
-		return pack ? pvm_pkuint(buf, count, 1) : pvm_upkuint(buf, count, 1);
-	case PVM_LONG:
-		return pack ? pvm_pklong(buf, count, 1) : pvm_upklong(buf, count, 1);
-	case PVM_ULONG:
-		return pack ? pvm_pkulong(buf, count, 1)
-			    : pvm_upkulong(buf, count, 1);
-	case PVM_FLOAT:
-		return pack ? pvm_pkfloat(buf, count, 1) : pvm_upkfloat(buf, count, 1);
-	case PVM_CPLX:
-		return pack ? pvm_pkcplx(buf, count, 1) : pvm_upkcplx(buf, count, 1);
-	case PVM_DOUBLE:
-		return pack ? pvm_pkdouble(buf, count, 1)
-			    : pvm_upkdouble(buf, count, 1);
-	case PVM_DCPLX:
-		return pack ? pvm_pkdcplx(buf, count, 1)
-			    : pvm_upkdcplx(buf, count, 1);
-	default:
-		return PvmBadParam;
-	}
-}
-
-/* The collective operations Pangaea does itself (PG_TAG_COLLECT). */
-enum { COLL_REDUCE = 1, COLL_GATHER, COLL_SCATTER };
-
-/* Sends the COUNT items of type DT at DATA to TID for the collective OP
- * with MSGTAG, in Pangaea's context; 0 or a PVM error. */
-static int coll_send(int op, int tid, const void *data, int count, int dt,
-		     int msgtag)
-{
-	struct pg_chan_saved saved;
-	int head[4] = { op, msgtag, count, dt }, rc;
-
-	pg_chan_enter(&saved);
-	rc = pg_chan_initsend();
-	if (rc >= 0)
-		rc = pvm_pkint(head, 4, 1);
-	if (rc >= 0)
-		rc = coll_pack(1, (void *)data, count, dt);
-	if (rc >= 0)
-		rc = pg_chan_send(tid, PG_TAG_COLLECT);
-	pg_chan_leave(&saved);
-	return rc < 0 ? rc : 0;
-}
-
-/* Receives from TID the COUNT items of type DT of the collective OP with
- * MSGTAG into BUF; 0 or a PVM error (PvmMismatch: the calls differ). */
-static int coll_take(int op, int tid, void *buf, int count, int dt,
-		     int msgtag)
-{
-	struct pg_chan_saved saved;
-	int head[4], rc;
-
-	pg_chan_enter(&saved);
-	rc = pg_chan_recv(tid, PG_TAG_COLLECT);
-	if (rc >= 0)
-		rc = pvm_upkint(head, 4, 1);
-	if (rc >= 0 && (head[0] != op || head[1] != msgtag ||
-			head[2] != count || head[3] != dt))
-		rc = PvmMismatch;
-	if (rc >= 0)
-		rc = coll_pack(0, buf, count, dt);
-	pg_chan_leave(&saved);
-	return rc < 0 ? rc : 0;
-}
-
-/* Checks the arguments of a collective call and finds this task's
- * instance in GROUP; the instance, or a PVM error. */
-static int coll_start(const void *data, int count, int dt, int msgtag,
-		      char *group)
-{
-	if (!data || !group || count <= 0 || msgtag < 0 ||
-	    pg_item_size(dt) < 0)
-		return PvmBadParam;
-	return pangaea_pvm_getinst(group, pg.mytid);
-}
-
-/* The root's part of a reduce: combines the other members' values into
- * DATA with FUNC in instance order; 0 or a PVM error. */
-static int reduce_root(void (*func)(int *, void *, void *, int *, int *),
-		       void *data, int count, int dt, int msgtag, char *group,
-		       int me)
-{
-	int n = pangaea_pvm_gsize(group), got = 1, rc = 0, info = 0;
-	void *y;
-
-	if (n < 0)
-		return n;
-	y = malloc((size_t)count * (size_t)pg_item_size(dt));
-	if (!y)
-		return PvmNoMem;
-	/* instances may have holes (a member left): look a little further */
-	for (int inst = 0; rc == 0 && got < n && inst < 2 * n + 64; inst++) {
-		int tid = inst == me ? -1 : pangaea_pvm_gettid(group, inst);
-
-		if (tid < 0)
-			continue;
-		rc = coll_take(COLL_REDUCE, tid, y, count, dt, msgtag);
-		if (rc == 0) {
-			func(&dt, data, y, &count, &info);
-			rc = info < 0 ? info : 0;
-			got++;
-		}
-	}
-	free(y);
-	return rc ? rc : got < n ? PvmNoInst : 0;
-}
-
-/*
- * Under Pangaea, pvm_reduce, pvm_gather and pvm_scatter are done here
- * rather than in libgpvm3.  libgpvm3's reduce combines the values in
- * arrival order (a wildcard receive in the group context, out of
- * Pangaea's sight), so a floating-point sum could differ between a
- * recording and its replay; its gather and scatter place the data by the
- * group server's real instance numbers, which replay cannot make the same
- * when tasks joined in a race.  Here the root exchanges with each member
- * by tid, in instance order, with the tids from pvm_gettid: logged, and
- * on replay answered from the log.  So the result depends only on the
- * recorded members and instances.  The messages travel in Pangaea's
- * context; FIFO order between two tasks keeps successive calls apart.
- */
-int pangaea_pvm_reduce(void (*func)(int *, void *, void *, int *, int *),
-		       void *data, int count, int datatype, int msgtag,
-		       char *group, int rootginst)
-{
-	int me, root;
-
-	if (!pg.mode)
-		return pvm_reduce(func, data, count, datatype, msgtag, group,
-				  rootginst);
-	if (!func)
-		return PvmBadParam;
-	if ((me = coll_start(data, count, datatype, msgtag, group)) < 0)
-		return me;
-	if (me == rootginst)
-		return reduce_root(func, data, count, datatype, msgtag, group,
-				   me);
-	if ((root = pangaea_pvm_gettid(group, rootginst)) < 0)
-		return root;
-	return coll_send(COLL_REDUCE, root, data, count, datatype, msgtag);
-}
-
-/* The members of GROUP in instance order into a malloc'ed *TIDS, with
- * no holes (as PVM's gather and scatter want); their number or an error. */
-static int coll_members(char *group, int **tids)
-{
-	int n = pangaea_pvm_gsize(group);
-
-	if (n <= 0)
-		return n < 0 ? n : PvmNoInst;
-	*tids = malloc((size_t)n * sizeof(int));
-	if (!*tids)
-		return PvmNoMem;
-	for (int i = 0; i < n; i++)
-		if (((*tids)[i] = pangaea_pvm_gettid(group, i)) < 0) {
-			int rc = (*tids)[i];
-
-			free(*tids);
-			*tids = NULL;
-			return rc;
-		}
-	return n;
-}
-
-/* The common part of gather (OP COLL_GATHER: every member's DATA into
- * its instance's slot of the root's RESULT) and scatter (COLL_SCATTER:
- * the root's DATA, slot by slot, into every member's RESULT). */
-static int gather_scatter(int op, void *result, void *data, int count,
-			  int dt, int msgtag, char *group, int rootginst)
-{
-	size_t slot = (size_t)count * (size_t)pg_item_size(dt);
-	int gather = op == COLL_GATHER, me, n, rc = 0, *tids = NULL;
-	char *slots = gather ? result : data;
-
-	if ((me = coll_start(gather ? data : result, count, dt, msgtag,
-			     group)) < 0)
-		return me;
-	if (me != rootginst) {
-		int root = pangaea_pvm_gettid(group, rootginst);
-
-		if (root < 0)
-			return root;
-		return gather ? coll_send(op, root, data, count, dt, msgtag)
-			      : coll_take(op, root, result, count, dt, msgtag);
-	}
-	if (!slots)
-		return PvmBadParam;
-	if ((n = coll_members(group, &tids)) < 0)
-		return n;
-	for (int i = 0; i < n && rc == 0; i++) {
-		char *at = slots + (size_t)i * slot;
-
-		if (i == me)
-			memcpy(gather ? at : result, gather ? data : at, slot);
-		else if (gather)
-			rc = coll_take(op, tids[i], at, count, dt, msgtag);
-		else
-			rc = coll_send(op, tids[i], at, count, dt, msgtag);
-	}
-	free(tids);
-	return rc;
-}
-
-int pangaea_pvm_gather(void *result, void *data, int count, int datatype,
-		       int msgtag, char *group, int rootginst)
-{
-	if (!pg.mode)
-		return pvm_gather(result, data, count, datatype, msgtag, group,
-				  rootginst);
-	return gather_scatter(COLL_GATHER, result, data, count, datatype,
-			      msgtag, group, rootginst);
-}
-
-int pangaea_pvm_scatter(void *result, void *data, int count, int datatype,
-			int msgtag, char *group, int rootginst)
-{
-	if (!pg.mode)
-		return pvm_scatter(result, data, count, datatype, msgtag, group,
-				   rootginst);
-	return gather_scatter(COLL_SCATTER, result, data, count, datatype,
-			      msgtag, group, rootginst);
 }

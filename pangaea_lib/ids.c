@@ -1,151 +1,69 @@
 /*
- * ids.c: what this task knows of tid <-> ltid, and the questions it asks
- * the coordinator about the rest.
+ * ids.c: what this task knows of tid <-> ltid, the questions it asks the
+ * coordinator about the rest, and who sent a message it received.
  */
 #include "pangaea-internal.h"
 
-#include <stdlib.h>
-#include <string.h>
+#define TIDPVMD_BIT 0x80000000u /* set in the tid of a pvmd */
 
-/* Slot of KEY in M (its own or the free one to use). */
-static int imap_slot(const struct pg_imap *m, int key)
+static struct pg_ids known; /* the pairs this task has learnt */
+
+void pg_ids_learn(int tid, int ltid)
 {
-	unsigned h = (unsigned)key * 2654435761u;
-	int i = (int)(h & (unsigned)(m->cap - 1));
-
-	while (m->used[i] && m->keys[i] != key)
-		i = (i + 1) & (m->cap - 1);
-	return i;
+	pg_ids_add(&known, tid, ltid); /* out of memory: asked again later */
 }
 
-/* Frees the arrays of M. */
-static void imap_free(struct pg_imap *m)
+void pg_ids_forget(void)
 {
-	free(m->keys);
-	free(m->vals);
-	free(m->used);
-	memset(m, 0, sizeof(*m));
-}
-
-static int imap_put(struct pg_imap *m, int key, int val);
-
-/* Doubles M; 0 or -1. */
-static int imap_grow(struct pg_imap *m)
-{
-	struct pg_imap big = { 0 };
-
-	big.cap = m->cap ? m->cap * 2 : 64;
-	big.keys = calloc((size_t)big.cap, sizeof(int));
-	big.vals = calloc((size_t)big.cap, sizeof(int));
-	big.used = calloc((size_t)big.cap, 1);
-	if (!big.keys || !big.vals || !big.used) {
-		imap_free(&big);
-		return -1;
-	}
-	for (int i = 0; i < m->cap; i++)
-		if (m->used[i])
-			imap_put(&big, m->keys[i], m->vals[i]);
-	imap_free(m);
-	*m = big;
-	return 0;
-}
-
-/* Sets KEY to VAL in M; 0 or -1. */
-static int imap_put(struct pg_imap *m, int key, int val)
-{
-	int i;
-
-	if ((m->n + 1) * 2 > m->cap && imap_grow(m) < 0)
-		return -1;
-	i = imap_slot(m, key);
-	if (!m->used[i])
-		m->n++;
-	m->used[i] = 1;
-	m->keys[i] = key;
-	m->vals[i] = val;
-	return 0;
-}
-
-/* Value of KEY in M into *VAL; 1 found, 0 not. */
-static int imap_get(const struct pg_imap *m, int key, int *val)
-{
-	int i;
-
-	if (m->cap == 0)
-		return 0;
-	i = imap_slot(m, key);
-	if (!m->used[i])
-		return 0;
-	*val = m->vals[i];
-	return 1;
-}
-
-void pg_ids_add(struct pg_ids *ids, int tid, int ltid)
-{
-	imap_put(&ids->by_tid, tid, ltid);
-	if (ltid >= 0)
-		imap_put(&ids->by_ltid, ltid, tid);
-}
-
-int pg_ids_lookup(const struct pg_ids *ids, int tid)
-{
-	int ltid;
-
-	return imap_get(&ids->by_tid, tid, &ltid) ? ltid : -2;
-}
-
-int pg_ids_lookup_ltid(const struct pg_ids *ids, int ltid)
-{
-	int tid;
-
-	return imap_get(&ids->by_ltid, ltid, &tid) ? tid : 0;
-}
-
-void pg_ids_free(struct pg_ids *ids)
-{
-	imap_free(&ids->by_tid);
-	imap_free(&ids->by_ltid);
-}
-
-/* Asks the coordinator (TAG, VALUE) and returns its int answer, or < 0. */
-static int ids_ask(int tag, int value)
-{
-	struct pg_chan_saved saved;
-	int answer = PvmSysErr, rc;
-
-	pg_chan_enter(&saved);
-	rc = pg_chan_initsend();
-	if (rc >= 0) {
-		pvm_pkint(&value, 1, 1);
-		rc = pg_chan_send(pg.coord_tid, tag);
-	}
-	if (rc >= 0 && pg_chan_recv(pg.coord_tid, PG_TAG_ANSWER) > 0)
-		pvm_upkint(&answer, 1, 1);
-	pg_chan_leave(&saved);
-	return answer;
+	pg_ids_free(&known);
 }
 
 int pg_ltid_of(int tid)
 {
-	int ltid = pg_ids_lookup(&pg.ids, tid);
+	int ltid = pg_ids_lookup(&known, tid);
 
 	if (ltid != -2)
 		return ltid;
-	ltid = ids_ask(PG_TAG_TID2LTID, tid);
-	if (ltid < -1)
+	if (pg_proto_ask(pg_me->coord_tid, PG_TAG_TID2LTID, &tid,
+			 PG_TAG_ANSWER, &ltid) < 0 || ltid < -1)
 		return -1;
-	pg_ids_add(&pg.ids, tid, ltid);
+	pg_ids_learn(tid, ltid);
 	return ltid;
 }
 
 int pg_tid_of(int ltid)
 {
-	int tid = pg_ids_lookup_ltid(&pg.ids, ltid);
+	int tid = pg_ids_lookup_ltid(&known, ltid), rc;
 
 	if (tid)
 		return tid;
-	tid = ids_ask(PG_TAG_LTID2TID, ltid);
+	rc = pg_proto_ask(pg_me->coord_tid, PG_TAG_LTID2TID, &ltid,
+			  PG_TAG_ANSWER, &tid);
+	if (rc < 0)
+		return rc;
 	if (tid > 0)
-		pg_ids_add(&pg.ids, tid, ltid);
+		pg_ids_learn(tid, ltid);
 	return tid;
+}
+
+int pg_peer_of(const struct pvmminfo *mi)
+{
+	if (mi->wid)
+		return pg_ltid_of(mi->src);
+	return ((unsigned)mi->src & TIDPVMD_BIT) ? PG_PEER_SYSTEM
+						  : PG_PEER_FOREIGN;
+}
+
+uint32_t pg_system_ident(int bufid)
+{
+	int saved = pvm_setrbuf(bufid), autoerr = pvm_setopt(PvmAutoErr, 0);
+	int x = 0, l = -1;
+
+	if (pvm_upkint(&x, 1, 1) >= 0 && x > 0)
+		l = pg_ltid_of(x);
+	pvm_setopt(PvmAutoErr, autoerr);
+	pvm_setrbuf(bufid); /* rewinds the unpacking */
+	if (saved != bufid)
+		pvm_setrbuf(saved);
+	return l >= 0 ? (uint32_t)l + 1 : 0;
 }

@@ -10,10 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-
-struct pg_state pg = { .exec_fd = -1, .comm = { .fd = -1 } };
 
 static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL,
 				     SIGABRT, SIGTERM, SIGINT, SIGHUP,
@@ -31,9 +28,9 @@ static void on_signal(int sig)
 static void on_exit_hook(int status, void *arg)
 {
 	(void)arg;
-	if (pg.mode && !pg.ended) {
+	if (pg_me->mode && !pg_log_ended()) {
 		pg_log_end(PG_END_NO_EXIT, status);
-		pg_tell_done(PG_END_NO_EXIT, status);
+		pg_task_tell_done(PG_END_NO_EXIT, status);
 	}
 }
 
@@ -51,114 +48,87 @@ static void install_hooks(void)
 	on_exit(on_exit_hook, NULL);
 }
 
-/* Receives the handover from the parent; 0 or -1 with ERR filled. */
-static int receive_handover(char *err, size_t errlen)
+/* Receives the handover from the parent into ME and sets the task's
+ * delays; 0 or -1 with ERR filled. */
+static int receive_handover(struct pg_self *me, char *err, size_t errlen)
 {
-	struct pg_chan_saved saved;
-	int v[6], rc = -1;
+	struct pg_handover h;
 
-	pg_chan_enter(&saved);
-	if (pg_chan_trecv(pg.parent_tid, PG_TAG_HANDOVER, 60) > 0 &&
-	    pvm_upkint(v, 6, 1) >= 0 &&
-	    pg_upkstr(pg.logdir, sizeof(pg.logdir)) >= 0 &&
-	    pg_upkstr(pg.replaydir, sizeof(pg.replaydir)) >= 0 &&
-	    pg_upkstr(pg.select, sizeof(pg.select)) >= 0)
-		rc = 0;
-	pg_chan_leave(&saved);
-	if (rc < 0) {
+	if (pg_proto_recv_handover(me->parent_tid, 60, &h) <= 0) {
 		snprintf(err, errlen, "no handover from the parent task t%x",
-			 pg.parent_tid);
+			 me->parent_tid);
 		return -1;
 	}
-	pg.ltid = v[0];
-	pg.mode = v[1];
-	pg.coord_tid = v[2];
-	pg.launcher_tid = v[3];
-	pg.flags = v[4];
-	pg.delay_us = v[5];
-	pg.parent_ltid = pg.ltid / PG_LTID_FANOUT;
-	if (pg_select_parse(pg.select, &pg.sel, err, errlen) < 0)
-		return -1;
+	me->ltid = h.ltid;
+	me->mode = h.mode;
+	me->coord_tid = h.coord_tid;
+	me->launcher_tid = h.launcher_tid;
+	me->flags = h.flags;
+	me->parent_ltid = h.ltid / PG_LTID_FANOUT;
+	snprintf(me->logdir, sizeof(me->logdir), "%s", h.logdir);
+	snprintf(me->replaydir, sizeof(me->replaydir), "%s", h.replaydir);
+	snprintf(me->select, sizeof(me->select), "%s", h.select);
+	pg_delay_open(h.delay_us, h.seed, h.ltid);
 	return 0;
 }
 
-/* Registers with the coordinator and waits for its ack; 0 or -1. */
+/* Registers with the coordinator and waits for its ack; 0 or < 0. */
 static int register_task(void)
 {
-	struct pg_chan_saved saved;
-	int v[2] = { pg.ltid, pg.mytid }, status = -1;
+	int v[2] = { pg_me->ltid, pg_me->mytid }, status = -1;
 
-	pg_chan_enter(&saved);
-	if (pg_chan_initsend() >= 0 && pvm_pkint(v, 2, 1) >= 0 &&
-	    pg_chan_send(pg.coord_tid, PG_TAG_REGISTER) >= 0 &&
-	    pg_chan_recv(pg.coord_tid, PG_TAG_ACK) > 0)
-		pvm_upkint(&status, 1, 1);
-	pg_chan_leave(&saved);
+	if (pg_proto_ask(pg_me->coord_tid, PG_TAG_REGISTER, v, PG_TAG_ACK,
+			 &status) < 0)
+		return -1;
 	return status;
 }
 
-/* Creates this task's log files; 0 or -1 with ERR filled. */
-static int open_logs(char *err, size_t errlen)
+/* Finds out who this task is: tids, program, host, and the handover;
+ * 0, or -1 with ERR. */
+static int identify(struct pg_self *me, char *err, size_t errlen)
 {
-	struct pg_comm_header h = { 0 };
-	char path[PG_PATH_MAX];
+	ssize_t n;
 
-	h.ltid = pg.ltid;
-	h.tid = pg.mytid;
-	h.parent_ltid = pg.parent_ltid;
-	h.mode = (uint32_t)pg.mode;
-	h.start_wall_ns = pg.start_wall; /* read with start_mono: one time base */
-	h.start_mono_ns = pg.start_mono;
-	snprintf(h.host, sizeof(h.host), "%s", pg.host);
-	snprintf(h.program, sizeof(h.program), "%s", pg.program);
-	snprintf(h.select, sizeof(h.select), "%s", pg.select);
-	if (pg_log_path(path, sizeof(path), pg.logdir, pg.ltid, "comm") < 0 ||
-	    pg_comm_create(&pg.comm, path, &h, err, errlen) < 0)
+	pg_pvmtmp_clear_own(); /* before libpvm picks its file names */
+	me->mytid = pvm_mytid();
+	if (me->mytid < 0) {
+		snprintf(err, errlen, "cannot reach the PVM daemon (%d)",
+			 me->mytid);
 		return -1;
-	if (pg_log_path(path, sizeof(path), pg.logdir, pg.ltid, "exec") < 0)
-		return -1;
-	pg.exec_fd = pg_exec_create(path, pg.ltid, err, errlen);
-	return pg.exec_fd < 0 ? -1 : 0;
+	}
+	me->parent_tid = pvm_parent();
+	n = readlink("/proc/self/exe", me->program, sizeof(me->program) - 1);
+	me->program[n > 0 ? n : 0] = '\0';
+	pg_pvm_host_of(me->mytid, me->host, sizeof(me->host));
+	return receive_handover(me, err, errlen);
 }
 
-int pg_state_open(char *err, size_t errlen)
+/* Joins the run this task belongs to, if any; 0, or -1 with ERR. */
+static int task_open(char *err, size_t errlen)
 {
 	const char *ctx = getenv(PG_ENV_CONTEXT);
-	struct timespec ts;
-	ssize_t n;
+	struct pg_self *me = pg_self_edit();
 
 	if (!ctx || !*ctx)
 		return 0;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	pg.start_wall = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	pg.start_mono = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	pg.ctx = atoi(ctx);
-	pg_pvmtmp_clear_own(); /* before libpvm picks its file names */
-	pg.mytid = pvm_mytid();
-	if (pg.mytid < 0) {
-		snprintf(err, errlen, "cannot reach the PVM daemon (%d)", pg.mytid);
+	pg_clock_start();
+	pg_proto_open(atoi(ctx));
+	if (identify(me, err, errlen) < 0 || pg_select_open(err, errlen) < 0)
 		return -1;
-	}
-	pg.parent_tid = pvm_parent();
-	n = readlink("/proc/self/exe", pg.program, sizeof(pg.program) - 1);
-	pg.program[n > 0 ? n : 0] = '\0';
-	pg_host_of(pg.mytid, pg.host, sizeof(pg.host));
-	if (receive_handover(err, errlen) < 0)
-		return -1;
-	pg.task_selected = pg_select_task(&pg.sel, pg.ltid, pg.program);
-	pg.rng = (unsigned)pg.mytid ^ (unsigned)ts.tv_nsec;
-	pg_ids_add(&pg.ids, pg.mytid, pg.ltid);
-	pg_ids_add(&pg.ids, pg.parent_tid, pg.parent_ltid);
+	pg_ids_learn(me->mytid, me->ltid);
+	pg_ids_learn(me->parent_tid, me->parent_ltid);
 	if (register_task() < 0) {
 		snprintf(err, errlen, "the coordinator t%x did not answer",
-			 pg.coord_tid);
+			 me->coord_tid);
 		return -1;
 	}
-	if (open_logs(err, errlen) < 0)
+	if (pg_log_open(0, err, errlen) < 0)
 		return -1;
-	if (pg.mode == PANGAEA_MODE_REPLAY && pg_replay_open(err, errlen) < 0)
-		pg_diverge("%s", err);
+	if (me->mode == PANGAEA_MODE_REPLAY &&
+	    pg_replay_open(me->replaydir, me->ltid, err, errlen) < 0) {
+		pg_replay_diverge("%s", err);
+		pg_task_diverged();
+	}
 	install_hooks();
 	return 0;
 }
@@ -169,60 +139,38 @@ int pangaea_init(int *argc, char ***argv)
 
 	(void)argc;
 	(void)argv;
-	if (pg.mode)
+	if (pg_me->mode)
 		return 0;
-	if (pg_state_open(err, sizeof(err)) < 0) {
-		pg.mode = PANGAEA_MODE_OFF;
-		fprintf(stderr, "pangaea: task t%x: %s\n", pg.mytid, err);
+	if (task_open(err, sizeof(err)) < 0) {
+		pg_self_edit()->mode = PANGAEA_MODE_OFF;
+		fprintf(stderr, "pangaea: task t%x: %s\n", pg_me->mytid, err);
 		return PvmSysErr;
 	}
 	return 0;
 }
 
-void pg_tell_done(int how, int value)
-{
-	struct pg_chan_saved saved;
-	int v[3] = { pg.ltid, how, value };
-
-	pg_chan_enter(&saved);
-	if (pg_chan_initsend() >= 0 && pvm_pkint(v, 3, 1) >= 0)
-		pg_chan_send(pg.launcher_tid, PG_TAG_DONE);
-	pg_chan_leave(&saved);
-}
-
 int pangaea_exit(void)
 {
-	struct pg_event want;
+	struct pg_call call = { .ev = { .kind = PG_REC_END,
+					.how = PG_END_EXIT } };
 
-	if (!pg.mode || pg.ended)
+	if (!pg_me->mode || pg_log_ended())
 		return 0;
-	if (pg.mode == PANGAEA_MODE_REPLAY) {
-		char w[256];
-
-		if (!pg_replay_peek(&want))
-			pg_diverge("the recording ends here without an end record "
-				   "(the recorded task was killed); the program "
-				   "called pangaea_exit()");
-		if (!(want.kind == PG_REC_END && want.how == PG_END_EXIT)) {
-			pg_event_describe(&want, w, sizeof(w));
-			pg_diverge("the log expects %s; the program called "
-				   "pangaea_exit()", w);
-		}
-		pg_replay_take();
-	}
+	if (pg_me->mode == PANGAEA_MODE_REPLAY &&
+	    pg_replay_expect(&call, NULL, NULL) == PG_REPLAY_DIVERGED)
+		return pg_task_diverged();
 	pg_log_end(PG_END_EXIT, 0);
-	pg_tell_done(PG_END_EXIT, 0);
-	pg_comm_free(&pg.rlog);
-	pg_exec_free(&pg.rexec);
+	pg_task_tell_done(PG_END_EXIT, 0);
+	pg_replay_close();
 	return 0;
 }
 
 int pangaea_ltid(void)
 {
-	return pg.mode ? pg.ltid : -1;
+	return pg_me->mode ? pg_me->ltid : -1;
 }
 
 int pangaea_mode(void)
 {
-	return pg.mode;
+	return pg_me->mode;
 }

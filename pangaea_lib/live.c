@@ -7,10 +7,12 @@
  * So a busy task sends about one batch per 20 ms (a batch per 64 events
  * or 5 ms cost a quarter more on a run that keeps the cores busy), and a
  * task blocked in a receive has sent what it did before, give or take
- * that gap: the viewer redraws every 150 ms anyway.  Without PANGAEA_LIVE nothing here does more than test one int.
+ * that gap: the viewer redraws every 150 ms anyway.  Without
+ * PANGAEA_LIVE nothing here does more than test one int.
  */
 #include "pangaea-internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,7 +24,8 @@
 static struct {
 	int state;          /* 0 not decided yet, 1 live, -1 off */
 	int *ints;
-	int n, cap, nevents;
+	size_t n, cap;
+	int nevents;
 	uint64_t last_flush; /* pg_now() when the last batch went */
 } live;
 
@@ -30,45 +33,33 @@ static struct {
 static int live_on(void)
 {
 	if (!live.state)
-		live.state = getenv(PG_ENV_LIVE) && pg.coord_tid > 0 ? 1 : -1;
+		live.state = getenv(PG_ENV_LIVE) && pg_me->coord_tid > 0 ? 1 : -1;
 	return live.state > 0;
 }
 
 /* Appends V to the batch; 0, or -1 (and live off) when memory runs out. */
 static int live_put(int v)
 {
-	if (live.n == live.cap) {
-		int cap = live.cap ? 2 * live.cap : 1024;
-		int *p = realloc(live.ints, (size_t)cap * sizeof(*p));
+	int *p = pg_grow(live.ints, &live.cap, live.n + 1, sizeof(*p), 1024);
 
-		if (!p) {
-			live.state = -1;
-			return -1;
-		}
-		live.ints = p;
-		live.cap = cap;
+	if (!p) {
+		live.state = -1;
+		return -1;
 	}
+	live.ints = p;
 	live.ints[live.n++] = v;
 	return 0;
 }
 
 void pg_live_flush(void)
 {
-	struct pg_chan_saved saved;
-	int head[2] = { pg.ltid, pg.parent_ltid };
+	struct pg_live_head h = { pg_me->ltid, pg_me->parent_ltid, "", "" };
 
 	if (live.state <= 0 || live.nevents == 0)
 		return;
-	pg_chan_enter(&saved);
-	if (pg_chan_initsend() > 0) {
-		pvm_pkint(head, 2, 1);
-		pg_pkstr(pg.host);
-		pg_pkstr(pg.program);
-		pvm_pkint(&live.n, 1, 1);
-		pvm_pkint(live.ints, live.n, 1);
-		pg_chan_send(pg.coord_tid, PG_TAG_EVENTS);
-	}
-	pg_chan_leave(&saved);
+	snprintf(h.host, sizeof(h.host), "%s", pg_me->host);
+	snprintf(h.program, sizeof(h.program), "%s", pg_me->program);
+	pg_proto_send_events(pg_me->coord_tid, &h, live.ints, (int)live.n);
 	live.last_flush = pg_now();
 	live.n = 0;
 	live.nevents = 0;
@@ -81,7 +72,7 @@ void pg_live_event(const struct pg_event *ev)
 
 	if (!live_on())
 		return;
-	wall = pg.start_wall + ev->t; /* the time base of the task's log */
+	wall = pg_clock_start_wall() + ev->t; /* the task's log's time base */
 	v[0] = ev->kind;
 	v[1] = ev->peer;
 	v[2] = ev->tag;

@@ -1,6 +1,25 @@
 /*
- * pangaea-internal.h: state and helpers shared by the files of libpangaea
- * and by the launcher, which runs as the run's task 0.
+ * pangaea-internal.h: the layers of libpangaea, for its own files and for
+ * the programs that link it without being an app (the launcher, which is
+ * the run's task 0, and the coordinator).
+ *
+ * The layers call downward only (docs/INTERNALS.md, "Layers"):
+ *
+ *   init.c task0.c            joining and leaving a run (app, launcher)
+ *   wrap.c spawn.c group.c    the wrappers of the PVM calls
+ *     collect.c
+ *   task.c                    the end of a task: DONE, a divergence
+ *   replay.c                  the replay engine: the one decision point
+ *   log.c delay.c             the log writer; the call-entry delay
+ *   live.c                    events for a live viewer
+ *   ids.c                     tid <-> ltid of this task
+ *   proto.c select.c          the protocol layer; the run's selection
+ *   self.c clock.c pvm.c      who this task is; time; PVM helpers;
+ *     idmap.c queue.c         maps and the out-of-order queue
+ *     pvmtmp.c                PVM's temporary files
+ *
+ * Each layer keeps its state to itself; what this task is (its ltid,
+ * mode, run) is written once, when it joins, and read through pg_me.
  */
 #ifndef PANGAEA_INTERNAL_H
 #define PANGAEA_INTERNAL_H
@@ -11,40 +30,189 @@
 #include "pangaea-logs.h"
 
 #include <stdint.h>
+#include <sys/time.h>
 #include <sys/types.h>
 
 #define PG_LTID_FANOUT 1000 /* child ltid = parent * 1000 + k, k < 1000 */
 
-/* A received message kept aside until replay hands it out. */
-struct pg_qmsg {
-	int bufid;
-	int src_tid;
-	int src_ltid;
-	uint32_t msgid;
-	int tag;
-};
+/* ------------------------------------------------------------------ */
+/* pvm.c: small helpers around PVM's own calls. */
 
-/* The out-of-order queue of replay (arrival order). */
-struct pg_queue {
-	struct pg_qmsg *v;
-	int n, cap;
-};
+/* "PVM error CODE, TEXT" (PVM's own text of CODE) in a static buffer. */
+const char *pg_pvm_errtext(int code);
+/* Host name of the host TID runs on, into BUF ("?" if unknown). */
+void pg_pvm_host_of(int tid, char *buf, size_t n);
+/* Bytes of one item of the PVM data type DT, or a negative PVM error. */
+int pg_pvm_item_size(int dt);
+/* Packs (PACK) or unpacks COUNT items of type DT at BUF with PVM's
+ * typed (XDR) packing; >= 0, or a PVM error. */
+int pg_pvm_pack(int pack, void *buf, int count, int dt);
+/* Calls PVM's own receive function of KIND (recv, nrecv, trecv, probe;
+ * precv receives as recv); what it returns. */
+int pg_pvm_recv(int kind, int tid, int tag, struct timeval *tmout);
 
-/* An int -> int hash map (open addressing). */
+/* pvmtmp.c */
+/* The folder of PVM's temporary files: $PVM_TMP, or /tmp. */
+const char *pg_pvmtmp_dir(void);
+/* Removes the pvmtmpPPPPPP.N files (and sockets) of process PID that
+ * belong to our uid, by a scan of the folder: for a pvmd known dead.
+ * Returns how many it removed. */
+int pg_pvmtmp_clear(pid_t pid);
+/* Removes pvmtmp<PID>.0 .. .(PG_PVMTMP_OWN - 1), the names libpvm tries
+ * first, without a scan: for a process of ours known dead.  Returns how
+ * many it removed. */
+#define PG_PVMTMP_OWN 8
+int pg_pvmtmp_clear_first(pid_t pid);
+/* The same for our own pid; call it before the first PVM call (nothing of
+ * ours can be there yet). */
+int pg_pvmtmp_clear_own(void);
+
+/* clock.c: the task's time base. */
+/* Reads both clocks: t = 0 of this task's events is now. */
+void pg_clock_start(void);
+/* Monotonic time in ns since pg_clock_start. */
+uint64_t pg_now(void);
+/* CLOCK_MONOTONIC (ns) at pg_clock_start. */
+uint64_t pg_clock_start_mono(void);
+/* CLOCK_REALTIME (ns) read with it: the wall time of t = 0. */
+uint64_t pg_clock_start_wall(void);
+
+/* self.c: who this task is in its run. */
+struct pg_self {
+	int mode;                 /* enum pangaea_mode; 0 = plain PVM */
+	int ltid, parent_ltid;
+	int mytid, parent_tid;
+	int coord_tid, launcher_tid;
+	int flags;                /* PG_FLAG_* from the handover */
+	char select[PG_SELECT_MAX]; /* the run's -select ("" = everything) */
+	char logdir[PG_PATH_MAX];   /* where this task logs */
+	char replaydir[PG_PATH_MAX]; /* replay: the recording it follows */
+	char program[PG_PATH_MAX];
+	char host[PG_HOST_MAX];
+};
+/* Read-only for every layer; written only while a task joins its run. */
+extern const struct pg_self *const pg_me;
+/* The writable identity: for init.c and task0.c only. */
+struct pg_self *pg_self_edit(void);
+
+/* idmap.c: int -> int hash maps, and tid <-> ltid pairs of them. */
 struct pg_imap {
 	int *keys;
 	int *vals;
 	unsigned char *used;
 	int cap, n;
 };
+/* Sets KEY to VAL in M; 0 or -1 when memory runs out. */
+int pg_imap_put(struct pg_imap *m, int key, int val);
+/* The value of KEY in M into *VAL; 1 found, 0 not. */
+int pg_imap_get(const struct pg_imap *m, int key, int *val);
+/* Frees M's arrays and leaves it empty. */
+void pg_imap_free(struct pg_imap *m);
 
-/* tid <-> ltid pairs this task has learnt. */
+/* tid <-> ltid pairs (a task's own, the coordinator's registry). */
 struct pg_ids {
 	struct pg_imap by_tid;
 	struct pg_imap by_ltid;
 };
+/* Remembers that TID is LTID (LTID -1: not a task of the run); 0 or -1. */
+int pg_ids_add(struct pg_ids *ids, int tid, int ltid);
+/* LTID of TID if known here, else -2. */
+int pg_ids_lookup(const struct pg_ids *ids, int tid);
+/* TID of LTID if known here, else 0. */
+int pg_ids_lookup_ltid(const struct pg_ids *ids, int ltid);
+/* Frees the tables. */
+void pg_ids_free(struct pg_ids *ids);
 
-/* A run-time selection of what is logged (select.c). */
+/* queue.c: messages that arrived during replay before their turn. */
+struct pg_qmsg {
+	int bufid;
+	int src_tid;
+	int src_ltid;             /* or PG_PEER_FOREIGN / PG_PEER_SYSTEM */
+	uint32_t msgid;           /* a pvmd's notice: pg_system_ident */
+	int tag;
+};
+/* In arrival order. */
+struct pg_queue {
+	struct pg_qmsg *v;
+	size_t n, cap;
+};
+/* Appends M; 0 or -1. */
+int pg_queue_push(struct pg_queue *q, const struct pg_qmsg *m);
+/* Whether M is the message from SRC_LTID with MSGID (one without a
+ * Pangaea id, SRC_LTID < 0, must also have TAG). */
+int pg_qmsg_is(const struct pg_qmsg *m, int src_ltid, uint32_t msgid,
+	       int tag);
+/* Index of the first message pg_qmsg_is(SRC_LTID, MSGID, TAG), or -1. */
+int pg_queue_find(const struct pg_queue *q, int src_ltid, uint32_t msgid,
+		  int tag);
+/* Index of the first message a receive filter (TID, TAG; -1 = any)
+ * takes, or -1. */
+int pg_queue_find_filter(const struct pg_queue *q, int tid, int tag);
+/* Removes entry I, returning it. */
+struct pg_qmsg pg_queue_remove(struct pg_queue *q, size_t i);
+/* Frees the queue (not the PVM buffers). */
+void pg_queue_free(struct pg_queue *q);
+
+/* ------------------------------------------------------------------ */
+/* proto.c: Pangaea's own messages (layouts in pangaea-protocol.h).  They
+ * travel in Pangaea's context, in buffers of their own: the app's
+ * context and active buffers are as it left them afterwards.  Every
+ * function returns >= 0, or a negative PVM error (PvmBadVersion: a
+ * message of another protocol version; PvmBadMsg: a malformed one). */
+
+/* Sets the run's context for every message below. */
+void pg_proto_open(int ctx);
+/* The run's context (0 before pg_proto_open). */
+int pg_proto_context(void);
+
+/* Sends the fixed-int message TAG (HELLO, REGISTER, ACK, TID2LTID,
+ * LTID2TID, ANSWER, DONE, QUIT) with its ints V to TID. */
+int pg_proto_send(int tid, int tag, const int *v);
+/* Waits (up to SECONDS, < 0 for ever) for the fixed-int message TAG
+ * from TID (-1 any) and unpacks its ints into V; 1, or 0 on timeout. */
+int pg_proto_recv(int tid, int tag, int seconds, int *v);
+/* Sends the question TAG with V to TID and waits for its one-int
+ * REPLY_TAG answer (ACK or ANSWER) into *ANSWER; 0 or < 0. */
+int pg_proto_ask(int tid, int tag, const int *v, int reply_tag, int *answer);
+/* Sends H to the new child TID. */
+int pg_proto_send_handover(int tid, const struct pg_handover *h);
+/* Waits up to SECONDS for the handover from the parent TID; 1 or 0. */
+int pg_proto_recv_handover(int tid, int seconds, struct pg_handover *h);
+/* Tells the coordinator COORD about the N children T of PARENT_LTID and
+ * waits for its ACK; the coordinator's status (0, or < 0). */
+int pg_proto_tell_spawned(int coord, int parent_ltid,
+			  const struct pg_spawned_task *t, int n);
+/* Sends the divergence REPORT of task LTID to the launcher TID. */
+int pg_proto_send_diverged(int tid, int ltid, const char *report);
+/* Sends a batch of N ints of live events of task H to the coordinator. */
+int pg_proto_send_events(int tid, const struct pg_live_head *h,
+			 const int *ints, int n);
+/* Sends the collective operation's head C and its C->count items at
+ * DATA to TID. */
+int pg_proto_send_collect(int tid, const struct pg_collect *c,
+			  const void *data);
+/* Receives from TID the collective part that must have head C into
+ * DATA; PvmMismatch if the head differs (the calls do not agree). */
+int pg_proto_recv_collect(int tid, const struct pg_collect *c, void *data);
+
+/* A dispatcher (launcher, coordinator) that received BUFID in Pangaea's
+ * context: the one version check.  Sets *TAG and *SRC; 0, or
+ * PvmBadVersion with the version it carries in *VERSION. */
+int pg_proto_check(int bufid, int *tag, int *src, int *version);
+/* Unpacks the ints of the fixed-int message TAG just checked into V. */
+int pg_proto_upk(int tag, int *v);
+/* SPAWNED just checked: its parent and number of tasks, then each task. */
+int pg_proto_upk_spawned(int *parent_ltid, int *n);
+int pg_proto_upk_spawned_task(struct pg_spawned_task *t);
+/* DIVERGED just checked: the task and its report (cut to N bytes). */
+int pg_proto_upk_diverged(int *ltid, char *report, size_t n);
+/* EVENTS just checked: the head and *N ints in a malloc'ed *INTS. */
+int pg_proto_upk_events(struct pg_live_head *h, int **ints, int *n);
+/* Sends the message BUFID, received and checked, on unchanged to TID. */
+int pg_proto_forward(int bufid, int tid, int tag);
+
+/* select.c: selective logging. */
+/* A run-time selection of what is logged. */
 #define PG_SELECT_INTS 64
 #define PG_SELECT_NAMES 8
 struct pg_select {
@@ -54,109 +222,6 @@ struct pg_select {
 	int nprogs;
 	char progs[PG_SELECT_NAMES][64];
 };
-
-/* Everything one task knows about its run. */
-struct pg_state {
-	int mode;                 /* enum pangaea_mode */
-	int ltid, parent_ltid;
-	int mytid, parent_tid;
-	int ctx;                  /* Pangaea's message context */
-	int coord_tid, launcher_tid;
-	int flags;                /* PG_FLAG_* from the handover */
-	int delay_us;             /* random delay before each call, 0 = off */
-	unsigned rng;             /* state of the delay generator */
-	uint32_t next_msgid;      /* id of the last message sent */
-	int nchildren;            /* children spawned so far (ltid suffix) */
-	int spawn_seq;            /* spawn calls so far */
-	uint32_t poll_fails;      /* failed polls not yet written */
-	uint64_t start_mono;      /* CLOCK_MONOTONIC at init, ns */
-	uint64_t start_wall;      /* CLOCK_REALTIME read with it, ns */
-	uint64_t nevents;         /* events logged */
-	int ended;
-	/* Task 0 (the launcher) handles its own divergence: pg_diverge calls
-	 * this with the report instead of ending the process; it must not
-	 * return (the launcher jumps back and stops the run). */
-	void (*diverge_hook)(const char *report);
-	int suspended;            /* PANGAEA_RECORD | PANGAEA_REPLAY bits */
-	int task_selected;        /* this task's events are logged at all */
-	struct pg_select sel;     /* the run's -select */
-	char select[PG_SELECT_MAX]; /* ... as text ("" = everything) */
-	char logdir[PG_PATH_MAX];
-	char replaydir[PG_PATH_MAX];
-	char program[PG_PATH_MAX];
-	char host[PG_HOST_MAX];
-	struct pg_comm_writer comm;
-	int exec_fd;
-	struct pg_ids ids;
-	/* replay */
-	struct pg_comm_reader rlog;
-	struct pg_event next;     /* next recorded event (valid if have_next) */
-	int have_next;
-	uint64_t rindex;          /* number of recorded events consumed */
-	uint32_t fails_left;      /* failures left in the current poll-fail record */
-	struct pg_exec_log rexec;
-	int rexec_pos;
-	struct pg_queue queue;
-};
-
-extern struct pg_state pg;
-
-/* channel.c: Pangaea's own messages, kept apart from the app's. */
-struct pg_chan_saved {
-	int ctx, sbuf, rbuf;
-};
-/* Switches to Pangaea's context, setting the app's buffers aside. */
-void pg_chan_enter(struct pg_chan_saved *s);
-/* Frees Pangaea's buffers and gives the app back its context and buffers. */
-void pg_chan_leave(struct pg_chan_saved *s);
-/* Starts a message (version packed); bufid or negative PVM error. */
-int pg_chan_initsend(void);
-/* Sends the current message to TID with TAG; 0 or negative PVM error. */
-int pg_chan_send(int tid, int tag);
-/* Receives TAG from TID (-1 any), checking the version; bufid or < 0. */
-int pg_chan_recv(int tid, int tag);
-/* Like pg_chan_recv with a timeout in seconds; 0 on timeout. */
-int pg_chan_trecv(int tid, int tag, int seconds);
-/* Packs a C string. */
-int pg_pkstr(const char *s);
-/* Unpacks a string into BUF of N bytes. */
-int pg_upkstr(char *buf, size_t n);
-
-/* ids.c: tid <-> ltid translation. */
-/* Remembers that TID is LTID. */
-void pg_ids_add(struct pg_ids *ids, int tid, int ltid);
-/* LTID of TID if known here, else -2. */
-int pg_ids_lookup(const struct pg_ids *ids, int tid);
-/* TID of LTID if known here, else 0. */
-int pg_ids_lookup_ltid(const struct pg_ids *ids, int ltid);
-/* Frees the tables. */
-void pg_ids_free(struct pg_ids *ids);
-/* LTID of TID, asking the coordinator if needed; -1 not a Pangaea task. */
-int pg_ltid_of(int tid);
-/* TID of LTID, asking the coordinator (waits until it is spawned); <0 error. */
-int pg_tid_of(int ltid);
-
-/* events.c: logging. */
-/* Monotonic time in ns since the task's start. */
-uint64_t pg_now(void);
-/* Sleeps a random 0..delay_us microseconds when delay injection is on. */
-void pg_delay(void);
-/* Appends EV to the communication log, writing pending poll failures first. */
-void pg_log(struct pg_event *ev);
-/* Logs a successful receive of BUFID by the call KIND started at T0. */
-void pg_log_recv(int kind, int bufid, uint64_t t0);
-/* Writes the end record (once) and closes the logs. */
-void pg_log_end(int how, int value);
-
-/* live.c: events for a live viewer (only when PANGAEA_LIVE is set). */
-/* Copies EV, just logged, into the batch for the coordinator. */
-void pg_live_event(const struct pg_event *ev);
-/* Sends the batch if the last one went long enough ago (wrapped calls). */
-void pg_live_tick(void);
-/* Sends the batch now (pangaea_exit; not from a signal handler). */
-void pg_live_flush(void);
-
-/* select.c */
 /* Parses a selection ("tag=5,7 ltid=1 program=racy"); 0, or -1 with ERR. */
 int pg_select_parse(const char *spec, struct pg_select *sel, char *err,
 		    size_t errlen);
@@ -166,81 +231,170 @@ void pg_select_format(const struct pg_select *sel, char *buf, size_t n);
 int pg_select_task(const struct pg_select *sel, int ltid, const char *program);
 /* Whether messages with TAG (a receive's filter, -1 = any) are selected. */
 int pg_select_tag(const struct pg_select *sel, int tag);
+/* Sets this task's selection from pg_me (its -select, ltid, program);
+ * 0, or -1 with ERR. */
+int pg_select_open(char *err, size_t errlen);
+/* Whether this task's events are logged at all. */
+int pg_select_task_logged(void);
 /* Whether a send or receive with TAG is logged (record) or followed
  * (replay) now: task selected, tag selected, not suspended. */
 int pg_logged(int tag);
 
-/* wrap.c */
-/* Bytes of one item of the PVM data type DT, or a negative PVM error. */
-int pg_item_size(int dt);
+/* ------------------------------------------------------------------ */
+/* ids.c: what this task knows of tid <-> ltid, and what it asks the
+ * coordinator. */
+
+/* Remembers that TID is LTID. */
+void pg_ids_learn(int tid, int ltid);
+/* LTID of TID, asking the coordinator if needed; -1 not a Pangaea task. */
+int pg_ltid_of(int tid);
+/* TID of LTID, asking the coordinator (waits until it is spawned); <0 error. */
+int pg_tid_of(int ltid);
 /* Peer of a received message: the sender's ltid, or PG_PEER_FOREIGN /
  * PG_PEER_SYSTEM for messages without a Pangaea id. */
 int pg_peer_of(const struct pvmminfo *mi);
 /* Identifies a pvmd's message BUFID (a pvm_notify notice names a task in
  * its first int): that task's ltid + 1, or 0.  Leaves BUFID rewound. */
 uint32_t pg_system_ident(int bufid);
-/* Calls PVM's own receive function of KIND (recv, nrecv, trecv, probe;
- * precv receives as recv). */
-int pg_real_recv(int kind, int tid, int tag, struct timeval *tmout);
-/* Sends the active buffer as one message (one id) to the N tids, logging
- * it as KIND (send, psend, mcast or bcast to GROUP); PVM's return. */
-int pg_send_logged(int kind, const int *tids, int n, int tag,
-		   const char *group);
+/* Forgets every pair (pangaea_exit). */
+void pg_ids_forget(void);
 
-/* replay.c */
-/* Peeks at the next recorded event; 1, or 0 at the end of the log. */
+/* live.c: events for a live viewer (only when PANGAEA_LIVE is set). */
+/* Copies EV, just logged, into the batch for the coordinator. */
+void pg_live_event(const struct pg_event *ev);
+/* Sends the batch if the last one went long enough ago (wrapped calls). */
+void pg_live_tick(void);
+/* Sends the batch now (pangaea_exit; not from a signal handler). */
+void pg_live_flush(void);
+
+/* ------------------------------------------------------------------ */
+/* log.c: writing this task's logs. */
+
+/* Creates this task's logs in pg_me->logdir: the communication log
+ * unless EXEC_ONLY (the launcher), and the execution log; 0, or -1 with
+ * ERR. */
+int pg_log_open(int exec_only, char *err, size_t errlen);
+/* Appends EV to the communication log, writing pending poll failures
+ * first, and passes it to a live viewer. */
+void pg_log(struct pg_event *ev);
+/* Logs a successful receive of BUFID by the call KIND started at T0. */
+void pg_log_recv(int kind, int bufid, uint64_t t0);
+/* Counts a failed poll (written as one record before the next event). */
+void pg_log_pollfail(void);
+/* Writes the spawn REC to the execution log. */
+void pg_log_spawn(const struct pg_spawn_rec *rec);
+/* Writes the end record (once) and closes the logs. */
+void pg_log_end(int how, int value);
+/* Whether the end record was written. */
+int pg_log_ended(void);
+
+/* delay.c: random delay injection, at the entry of every wrapped call. */
+/* Delays of up to MAX_US microseconds (0: none) from SEED, in this
+ * task's own sequence (LTID). */
+void pg_delay_open(int max_us, unsigned seed, int ltid);
+/* The run's settings, for a child's handover. */
+int pg_delay_max(void);
+unsigned pg_delay_seed(void);
+/* Gives a live viewer its chance (pg_live_tick), then sleeps a random
+ * 0..max microseconds when delays are on. */
+void pg_delay(void);
+
+/* ------------------------------------------------------------------ */
+/* replay.c: the replay engine. */
+
+/* A receive filter's "any sender" (tid -1) in a pg_call. */
+#define PG_PEER_ANY (-1000)
+
+/* A call of the program, as the engine compares it with the recording. */
+struct pg_call {
+	/* kind, and what the call fixes: a send's peer (or dests), tag,
+	 * msgid, group; a receive's filter as peer (an ltid, PG_PEER_ANY)
+	 * and tag (-1 any); a group call's op, group, arg; an end's how */
+	struct pg_event ev;
+	/* spawn: file, argc/argv and ntask of the call */
+	const struct pg_spawn_rec *spawn;
+};
+
+/* What the recording says of a call. */
+enum pg_verdict {
+	PG_REPLAY_DIVERGED = -1, /* not what was recorded: pg_replay_report */
+	PG_REPLAY_FOLLOW = 0,    /* recorded: do what the recording did */
+	PG_REPLAY_POLLFAIL = 1   /* a poll that failed then: fail it again */
+};
+
+/* Opens the recording of task LTID in DIR (the launcher, ltid 0, has
+ * only an execution log); 0, or -1 with ERR. */
+int pg_replay_open(const char *dir, int ltid, char *err, size_t errlen);
+/* Frees what replay holds. */
+void pg_replay_close(void);
+/*
+ * The one place where replay decides: compares CALL with the next
+ * recorded event and consumes it.  FOLLOW: *WANT (may be NULL) is the
+ * recorded event and, for a spawn, *SPAWN the recorded spawn; POLLFAIL;
+ * or DIVERGED, with pg_replay_report() saying how.
+ */
+enum pg_verdict pg_replay_expect(const struct pg_call *call,
+				 struct pg_event *want,
+				 struct pg_spawn_rec **spawn);
+/* Records a divergence found by a wrapper itself (a recorded spawn that
+ * cannot be made again); returns PG_REPLAY_DIVERGED. */
+enum pg_verdict pg_replay_diverge(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+/* The report of the divergence: "replay diverged: task ..., event N: ...". */
+const char *pg_replay_report(void);
+/* The number of the recorded event the replay stopped at. */
+uint64_t pg_replay_position(void);
+/* Looks at the next recorded event without deciding anything; 1, or 0
+ * at the end (or on a damaged log: pg_replay_expect will say so). */
 int pg_replay_peek(struct pg_event *ev);
-/* Consumes the event returned by pg_replay_peek. */
-void pg_replay_take(void);
-/* Stops a diverged replay: reports, logs, and exits the task. */
-void pg_diverge(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-/* Replays a receive call of KIND (PG_REC_*, or 0 for pvm_probe). */
-int pg_replay_recv(int kind, int tid, int tag);
-/* Opens the recorded logs of this task; 0 or -1 with a message. */
-int pg_replay_open(char *err, size_t errlen);
+/* After a FOLLOW for the receive call KIND: receives until the recorded
+ * message WANT is in hand and makes it the active receive buffer (a
+ * probe leaves it queued for the receive that follows); the bufid, or a
+ * PVM error. */
+int pg_replay_take_message(int kind, const struct pg_event *want);
 /* A receive call of KIND outside replay control (suspended or not
  * selected): messages already queued come first, then PVM's. */
 int pg_replay_free_recv(int kind, int tid, int tag, struct timeval *tmout);
 
-/* queue.c */
-/* Appends M; 0 or -1. */
-int pg_queue_push(struct pg_queue *q, const struct pg_qmsg *m);
-/* Index of the message from SRC_LTID with MSGID, or -1. */
-int pg_queue_find(const struct pg_queue *q, int src_ltid, uint32_t msgid);
-/* Removes entry I, returning it. */
-struct pg_qmsg pg_queue_remove(struct pg_queue *q, int i);
-/* Frees the queue (not the PVM buffers). */
-void pg_queue_free(struct pg_queue *q);
+/* ------------------------------------------------------------------ */
+/* task.c: the end of a task. */
 
-/* spawn.c */
-/* Host name of the host TID runs on, into BUF. */
-void pg_host_of(int tid, char *buf, size_t n);
-/* Sends the handover to a child; 0 or < 0. */
-int pg_handover(int tid, int ltid, int flags);
-/* Records and reports a finished spawn call. */
-int pg_spawn_finish(struct pg_spawn_rec *rec, int *tids, uint64_t t0);
-
-/* pvmerr.c */
-/* "PVM error CODE, TEXT" (PVM's own text of CODE) in a static buffer. */
-const char *pg_pvm_errtext(int code);
-
-/* pvmtmp.c */
-/* The folder of PVM's temporary files: $PVM_TMP, or /tmp. */
-const char *pg_pvmtmp_dir(void);
-/* Removes the pvmtmpPPPPPP.N files (and sockets) of process PID that
- * belong to our uid, by a scan of the folder: for a pvmd known dead.
- * Returns how many it removed. */
-int pg_pvmtmp_clear(pid_t pid);
-/* Removes pvmtmp<our pid>.0 .. .(PG_PVMTMP_OWN - 1), the names libpvm
- * tries first, without a scan; call it before the first PVM call (nothing
- * of ours can be there yet).  Returns how many it removed. */
-#define PG_PVMTMP_OWN 8
-int pg_pvmtmp_clear_own(void);
-
-/* init.c */
-/* Sets up a task's state from the handover; 0 or < 0. */
-int pg_state_open(char *err, size_t errlen);
 /* Sends DONE (how, value) to the launcher. */
-void pg_tell_done(int how, int value);
+void pg_task_tell_done(int how, int value);
+/* Stops this task after pg_replay_expect said DIVERGED: logs the end,
+ * sends the report to the launcher and exits (status 3).  The launcher
+ * (task 0) is not stopped: it gets PvmSysErr back from its wrapper and
+ * the report from pg_task0_diverged(). */
+int pg_task_diverged(void);
+
+/* ------------------------------------------------------------------ */
+/* The wrappers. */
+
+/* wrap.c: sends the active buffer as one message (one id) to the N
+ * tids, logging it as KIND (send, psend, mcast or bcast to GROUP);
+ * PVM's return. */
+int pg_send_logged(int kind, const int *tids, int n, int tag,
+		   const char *group);
+
+/* ------------------------------------------------------------------ */
+/* task0.c: the launcher as task 0 of its run. */
+struct pg_task0_config {
+	int mode;                 /* PANGAEA_MODE_RECORD or _REPLAY */
+	const char *logdir;       /* where this run logs (absolute) */
+	const char *replaydir;    /* replay: the recording (absolute) */
+	int delay_us;             /* -delay */
+	unsigned seed;            /* the delays' seed */
+	const char *select;       /* -select, canonical ("" = everything) */
+};
+/* Makes this process task 0 of a new run: enrolls in PVM, creates the
+ * run's context (returned), writes task-0.exec and, on replay, opens the
+ * recording's; the context, or -1 with ERR. */
+int pg_task0_open(const struct pg_task0_config *c, char *err, size_t errlen);
+/* Tells the library the coordinator's tid once it runs. */
+void pg_task0_set_coordinator(int tid);
+/* The report when replaying the launcher's own spawns diverged, or NULL. */
+const char *pg_task0_diverged(void);
+/* Closes task 0's logs and recording. */
+void pg_task0_close(void);
 
 #endif /* PANGAEA_INTERNAL_H */

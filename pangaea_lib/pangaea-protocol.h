@@ -9,13 +9,16 @@
  * context, so it can never match one of these.
  *
  * Every message starts with PG_PROTOCOL_VERSION (packed int,
- * pangaea-formats.h); a receiver that sees another version refuses the
- * message.  Bump the version on any change to the layouts below.
+ * pangaea-formats.h), but for the two that PVM itself writes (EXITED and
+ * QUIT: pvm_notify); a receiver that sees another version refuses the
+ * message.  pangaea_lib/proto.c packs and unpacks every message; bump the
+ * version on any change to the layouts below.
  */
 #ifndef PANGAEA_PROTOCOL_H
 #define PANGAEA_PROTOCOL_H
 
 #include "pangaea-formats.h"
+#include "pangaea-logs.h"
 
 /* Environment variables of a run (the launcher exports CONTEXT and LIVE to
  * every task). */
@@ -23,6 +26,10 @@
 #define PG_ENV_DELAY "PANGAEA_DELAY"     /* max injected delay, microseconds
 					    (read by the launcher; tasks get
 					    it in the handover) */
+#define PG_ENV_SEED "PANGAEA_SEED"       /* seed of the injected delays
+					    (read by the launcher, which
+					    picks and prints one if unset;
+					    tasks get it in the handover) */
 #define PG_ENV_LIVE "PANGAEA_LIVE"       /* a viewer follows the run: the
 					    coordinator's Unix socket path
 					    (unset: no live events at all) */
@@ -32,11 +39,11 @@
  *
  * PG_TAG_HANDOVER   parent -> child, right after pvm_spawn.
  *                   int ltid, int mode, int coord_tid, int launcher_tid,
- *                   int flags, int delay_us, str logdir, str replaydir,
- *                   str selection (the run's -select, "" = all)
- *                   (replaydir is "" when recording; when replaying,
- *                   logdir is where the replay writes, replaydir the
- *                   recording it follows).
+ *                   int flags, int delay_us, int seed, str logdir,
+ *                   str replaydir, str selection (the run's -select,
+ *                   "" = all) (replaydir is "" when recording; when
+ *                   replaying, logdir is where the replay writes,
+ *                   replaydir the recording it follows).
  * PG_TAG_HELLO      coordinator -> launcher, once its loop runs.  (empty)
  * PG_TAG_REGISTER   task -> coordinator at pangaea_init.
  *                   int ltid, int tid.  Answered by PG_TAG_ACK.
@@ -49,16 +56,19 @@
  *                   Answer PG_TAG_ANSWER: int ltid (-1: not a Pangaea task).
  * PG_TAG_LTID2TID   task -> coordinator.  int ltid.  Answered with
  *                   PG_TAG_ANSWER: int tid, once a task with that ltid has
- *                   been spawned (the request waits until then).
+ *                   been spawned (the request waits until then), or a
+ *                   negative PVM error if the coordinator cannot keep the
+ *                   request.
  * PG_TAG_ANSWER     coordinator -> task.  int value.
  * PG_TAG_DONE       task -> launcher when the task ends.
  *                   int ltid, int how (enum pg_end_how), int value.
  * PG_TAG_DIVERGED   task -> launcher when its replay diverges.
  *                   int ltid, str report.
- * PG_TAG_QUIT       launcher -> coordinator: exit now.  (empty; the
- *                   coordinator also asks PVM for it when the launcher exits)
+ * PG_TAG_QUIT       launcher -> coordinator: exit now; also PVM ->
+ *                   coordinator when the launcher exits (pvm_notify).
+ *                   int tid (the launcher's), no version.
  * PG_TAG_EXITED     PVM -> launcher: a task exited (pvm_notify; int tid,
- *                   no version: PVM writes it).
+ *                   no version).
  * PG_TAG_EVENTS     task -> coordinator, only when PANGAEA_LIVE is set: a
  *                   batch of the task's logged events for live viewers.
  *                   int ltid, int parent_ltid, str host, str program,
@@ -67,10 +77,10 @@
  *                   t0 wall ns high/low 32 bits, duration ns high/low)
  *                   followed by its ndest destination ltids.
  * PG_TAG_COLLECT    between a group's root and a member in pvm_reduce,
- *                   pvm_gather and pvm_scatter (group.c).  int op (1
+ *                   pvm_gather and pvm_scatter (collect.c).  int op (1
  *                   reduce, 2 gather, 3 scatter), int msgtag, int count,
- *                   int datatype, then the count values, packed with the
- *                   pvm_pk* function of datatype.
+ *                   int datatype, then the count values, packed with PVM's
+ *                   typed packing of datatype.
  */
 #define PG_LIVE_FIELDS 11
 enum pg_tag {
@@ -92,5 +102,36 @@ enum pg_tag {
 
 /* Bits of the handover flags. */
 #define PG_FLAG_TOPLEVEL 0x1 /* spawned by the launcher: pvm_parent() hides it */
+
+/* PG_TAG_HANDOVER: what a child learns of its run from its parent. */
+struct pg_handover {
+	int ltid, mode, coord_tid, launcher_tid, flags, delay_us;
+	unsigned seed;
+	char logdir[PG_PATH_MAX];
+	char replaydir[PG_PATH_MAX];
+	char select[PG_SELECT_MAX];
+};
+
+/* One task of PG_TAG_SPAWNED. */
+struct pg_spawned_task {
+	int ltid, tid;
+	char host[PG_HOST_MAX];
+	char program[PG_PATH_MAX];
+};
+
+/* The head of a PG_TAG_EVENTS batch: the task that sends it. */
+struct pg_live_head {
+	int ltid, parent_ltid;
+	char host[PG_HOST_MAX];
+	char program[PG_PATH_MAX];
+};
+
+/* The head of a PG_TAG_COLLECT message. */
+struct pg_collect {
+	int op;                   /* enum pg_collect_op */
+	int msgtag, count, datatype;
+};
+enum pg_collect_op { PG_COLLECT_REDUCE = 1, PG_COLLECT_GATHER,
+		     PG_COLLECT_SCATTER };
 
 #endif /* PANGAEA_PROTOCOL_H */

@@ -6,8 +6,9 @@
  * killed leaves its socket, and a task or pvmd killed in a handshake
  * leaves that file; when the pid comes round again (pid_max is 32768
  * here) the new process's libpvm finds its name taken, prints two lines
- * of complaint on stderr and tries the next name.  The complaint lands in the program's output, so a replay
- * would no longer print what its recording printed.
+ * of complaint on stderr and tries the next name.  The complaint lands in
+ * the program's output, so a replay would no longer print what its
+ * recording printed.
  */
 #include "pangaea-internal.h"
 
@@ -63,14 +64,19 @@ int pg_pvmtmp_clear(pid_t pid)
 	return removed;
 }
 
-int pg_pvmtmp_clear_own(void)
+int pg_pvmtmp_clear_first(pid_t pid)
 {
 	char name[48];
 	int removed = 0;
 
-	for (int k = 0; k < PG_PVMTMP_OWN; k++) {
-		snprintf(name, sizeof(name), "pvmtmp%06d.%d", (int)getpid(), k);
+	for (int k = 0; k < PG_PVMTMP_OWN && pid > 0; k++) {
+		snprintf(name, sizeof(name), "pvmtmp%06d.%d", (int)pid, k);
 		removed += remove_ours(pg_pvmtmp_dir(), name);
 	}
 	return removed;
+}
+
+int pg_pvmtmp_clear_own(void)
+{
+	return pg_pvmtmp_clear_first(getpid());
 }

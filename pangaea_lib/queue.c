@@ -1,6 +1,7 @@
 /*
  * queue.c: messages that arrived during replay before their turn, kept in
- * arrival order with the PVM buffer that holds each.
+ * arrival order with the PVM buffer that holds each, and found by what
+ * names a message (sender ltid and id) or by a receive's filter.
  */
 #include "pangaea-internal.h"
 
@@ -9,32 +10,47 @@
 
 int pg_queue_push(struct pg_queue *q, const struct pg_qmsg *m)
 {
-	if (q->n == q->cap) {
-		int cap = q->cap ? q->cap * 2 : 16;
-		struct pg_qmsg *v = realloc(q->v, (size_t)cap * sizeof(*v));
+	struct pg_qmsg *v = pg_grow(q->v, &q->cap, q->n + 1, sizeof(*v), 16);
 
-		if (!v)
-			return -1;
-		q->v = v;
-		q->cap = cap;
-	}
+	if (!v)
+		return -1;
+	q->v = v;
 	q->v[q->n++] = *m;
 	return 0;
 }
 
-int pg_queue_find(const struct pg_queue *q, int src_ltid, uint32_t msgid)
+int pg_qmsg_is(const struct pg_qmsg *m, int src_ltid, uint32_t msgid,
+	       int tag)
 {
-	for (int i = 0; i < q->n; i++)
-		if (q->v[i].src_ltid == src_ltid && q->v[i].msgid == msgid)
-			return i;
+	/* no id: the first of its class with the tag and, for a pvmd's
+	   notice, about the same task */
+	return m->src_ltid == src_ltid && m->msgid == msgid &&
+	       (src_ltid >= 0 || m->tag == tag);
+}
+
+int pg_queue_find(const struct pg_queue *q, int src_ltid, uint32_t msgid,
+		  int tag)
+{
+	for (size_t i = 0; i < q->n; i++)
+		if (pg_qmsg_is(&q->v[i], src_ltid, msgid, tag))
+			return (int)i;
 	return -1;
 }
 
-struct pg_qmsg pg_queue_remove(struct pg_queue *q, int i)
+int pg_queue_find_filter(const struct pg_queue *q, int tid, int tag)
+{
+	for (size_t i = 0; i < q->n; i++)
+		if ((tid == -1 || q->v[i].src_tid == tid) &&
+		    (tag == -1 || q->v[i].tag == tag))
+			return (int)i;
+	return -1;
+}
+
+struct pg_qmsg pg_queue_remove(struct pg_queue *q, size_t i)
 {
 	struct pg_qmsg m = q->v[i];
 
-	memmove(&q->v[i], &q->v[i + 1], (size_t)(q->n - i - 1) * sizeof(m));
+	memmove(&q->v[i], &q->v[i + 1], (q->n - i - 1) * sizeof(m));
 	q->n--;
 	return m;
 }

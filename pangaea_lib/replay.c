@@ -1,9 +1,13 @@
 /*
- * replay.c: following the recorded communication log.  Each receive call
- * gets the message recorded for it (sender ltid + message id); messages
- * that arrive before their turn wait in the queue.  Poll outcomes are
- * replayed exactly: a recorded run of N failed polls fails N times again,
- * and a recorded success waits for its message.
+ * replay.c: the replay engine.  It holds the recording of this task (its
+ * communication and execution logs) and decides, in one place,
+ * pg_replay_expect, whether each call of the program is the one recorded
+ * next: every wrapper asks it, and follows, fails a poll again, or stops
+ * at a divergence.  Receives then get the message recorded for them
+ * (sender ltid + message id); messages that arrive before their turn wait
+ * in the out-of-order queue.  Poll outcomes are replayed exactly: a
+ * recorded run of N failed polls fails N times again, and a recorded
+ * success waits for its message.
  */
 #include "pangaea-internal.h"
 
@@ -11,96 +15,259 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-int pg_replay_open(char *err, size_t errlen)
+/* What replay knows of the recording and where it is in it. */
+static struct {
+	int launcher;              /* task 0: an execution log only */
+	struct pg_comm_reader log; /* the recorded communication log */
+	struct pg_event next;      /* the next recorded event (have_next) */
+	int have_next;
+	uint64_t pos;              /* recorded events consumed */
+	uint32_t fails_left;       /* failures left in the current pollfail */
+	struct pg_exec_log exec;   /* the recorded spawns */
+	int exec_pos;
+	struct pg_queue queue;     /* messages ahead of their turn */
+	char report[1400];         /* the divergence, once there is one */
+} rp;
+
+int pg_replay_open(const char *dir, int ltid, char *err, size_t errlen)
 {
 	char path[PG_PATH_MAX];
 
-	if (pg_log_path(path, sizeof(path), pg.replaydir, pg.ltid, "comm") < 0 ||
-	    pg_comm_open(&pg.rlog, path, err, errlen) < 0)
+	rp.launcher = ltid == 0;
+	if (!rp.launcher &&
+	    (pg_log_path(path, sizeof(path), dir, ltid, "comm") < 0 ||
+	     pg_comm_open(&rp.log, path, err, errlen) < 0))
 		return -1;
-	if (pg_log_path(path, sizeof(path), pg.replaydir, pg.ltid, "exec") < 0 ||
-	    pg_exec_read(path, &pg.rexec, err, errlen) < 0)
+	if (pg_log_path(path, sizeof(path), dir, ltid, "exec") < 0 ||
+	    pg_exec_read(path, &rp.exec, err, errlen) < 0)
 		return -1;
 	return 0;
+}
+
+void pg_replay_close(void)
+{
+	pg_comm_free(&rp.log);
+	pg_exec_free(&rp.exec);
+	rp.have_next = 0;
+}
+
+/* The next recorded event into *EV: 1, 0 at the end of the log, or -1
+ * when the log cannot be read further (ERR says why). */
+static int next_event(struct pg_event *ev, char *err, size_t n)
+{
+	int r;
+
+	if (!rp.have_next) {
+		if (rp.launcher)
+			return 0;
+		r = pg_comm_next(&rp.log, &rp.next, err, n);
+		if (r <= 0)
+			return r;
+		rp.have_next = 1;
+	}
+	*ev = rp.next;
+	return 1;
 }
 
 int pg_replay_peek(struct pg_event *ev)
 {
 	char err[512];
-	int r;
 
-	if (!pg.have_next) {
-		r = pg_comm_next(&pg.rlog, &pg.next, err, sizeof(err));
-		if (r < 0)
-			pg_diverge("the log cannot be read further: %s", err);
-		if (r == 0)
-			return 0;
-		pg.have_next = 1;
-	}
-	*ev = pg.next;
-	return 1;
+	return next_event(ev, err, sizeof(err)) > 0;
 }
 
-void pg_replay_take(void)
+/* Consumes the event next_event returned. */
+static void take(void)
 {
-	pg.have_next = 0;
-	pg.rindex++;
+	rp.have_next = 0;
+	rp.pos++;
 }
 
-void pg_diverge(const char *fmt, ...)
+enum pg_verdict pg_replay_diverge(const char *fmt, ...)
 {
-	struct pg_chan_saved saved;
-	char what[1024], report[1400];
+	char what[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	snprintf(report, sizeof(report),
-		 "replay diverged: task %d (%s on %s), event %llu: %s", pg.ltid,
-		 pg.program, pg.host, (unsigned long long)pg.rindex + 1, what);
-	if (pg.diverge_hook) {
-		pg.diverge_hook(report);
-		_exit(3); /* not reached: the hook does not return */
+	snprintf(rp.report, sizeof(rp.report),
+		 "replay diverged: task %d (%s on %s), event %llu: %s",
+		 pg_me->ltid, pg_me->program, pg_me->host,
+		 (unsigned long long)rp.pos + 1, what);
+	return PG_REPLAY_DIVERGED;
+}
+
+const char *pg_replay_report(void)
+{
+	return rp.report;
+}
+
+uint64_t pg_replay_position(void)
+{
+	return rp.pos + 1;
+}
+
+/* What the program did in CALL, for a report: "did send to=1 ..." or
+ * "called pvm_recv(from=-1, tag=5)". */
+static void call_phrase(const struct pg_call *call, char *buf, size_t n)
+{
+	const struct pg_event *e = &call->ev;
+	char d[256];
+
+	switch (pg_rec_kind_class(e->kind)) {
+	case PG_CLASS_SEND:
+		pg_event_describe(e, d, sizeof(d));
+		snprintf(buf, n, "did %s", d);
+		return;
+	case PG_CLASS_RECV:
+	case PG_CLASS_PROBE:
+		snprintf(buf, n, "called pvm_%s(from=%d, tag=%d)",
+			 pg_rec_kind_name(e->kind),
+			 e->peer == PG_PEER_ANY ? -1 : e->peer, e->tag);
+		return;
+	default:
+		break;
 	}
-	pg_log_end(PG_END_DIVERGED, (int)(pg.rindex + 1));
-	pg_chan_enter(&saved);
-	if (pg_chan_initsend() < 0 || pvm_pkint(&pg.ltid, 1, 1) < 0 ||
-	    pg_pkstr(report) < 0 ||
-	    pg_chan_send(pg.launcher_tid, PG_TAG_DIVERGED) < 0)
-		fprintf(stderr, "pangaea: %s\n", report);
-	pg_chan_leave(&saved);
-	pvm_exit();
-	_exit(3);
+	if (e->kind == PG_REC_GROUP)
+		snprintf(buf, n, "called pvm_%s(\"%s\", %d)",
+			 pg_group_op_name(e->op), e->group, e->arg);
+	else if (e->kind == PG_REC_SPAWN)
+		snprintf(buf, n, "called pvm_spawn(%s)", call->spawn->file);
+	else
+		snprintf(buf, n, "called pangaea_exit()");
 }
 
-/* Describes the receive call KIND(TID, TAG) the program made into BUF. */
-static void call_describe(int kind, int tid, int tag, char *buf, size_t n)
+/* Whether the recorded event W is what CALL does (a receive: W passes
+ * the call's filter). */
+static int call_matches(const struct pg_call *call, const struct pg_event *w)
 {
-	int ltid = tid == -1 ? -1 : pg_ltid_of(tid);
+	const struct pg_event *e = &call->ev;
 
-	snprintf(buf, n, "pvm_%s(from=%d, tag=%d)", pg_rec_kind_name(kind),
-		 ltid, tag);
-}
-
-/* Whether the filter (TID, TAG) of a receive can accept WANT. */
-static int filter_accepts(const struct pg_event *want, int tid, int tag)
-{
-	if (tag != -1 && tag != want->tag)
+	if (w->kind != e->kind)
 		return 0;
-	return tid == -1 || pg_ltid_of(tid) == want->peer;
+	switch (pg_rec_kind_class(e->kind)) {
+	case PG_CLASS_SEND:
+		return w->peer == e->peer && w->tag == e->tag &&
+		       w->msgid == e->msgid && pg_event_same_dests(w, e) &&
+		       strcmp(w->group, e->group) == 0;
+	case PG_CLASS_RECV:
+	case PG_CLASS_PROBE:
+		return (e->tag == -1 || e->tag == w->tag) &&
+		       (e->peer == PG_PEER_ANY || e->peer == w->peer);
+	default:
+		break;
+	}
+	if (e->kind == PG_REC_GROUP)
+		return w->op == e->op && w->arg == e->arg &&
+		       strcmp(w->group, e->group) == 0;
+	return w->how == e->how; /* the end */
 }
 
-/* Whether message M is the one WANT names. */
-static int is_wanted(const struct pg_qmsg *m, const struct pg_event *want)
+/* Whether KIND is a poll, whose failures are recorded. */
+static int is_poll(int kind)
 {
-	if (want->peer < 0) /* no id: the first of its class with the tag and,
-			       for a pvmd's notice, about the same task */
-		return m->src_ltid == want->peer && m->tag == want->tag &&
-		       m->msgid == want->msgid;
-	return m->src_ltid == want->peer && m->msgid == want->msgid;
+	return kind == PG_REC_NRECV || kind == PG_REC_TRECV ||
+	       kind == PG_REC_PROBE;
+}
+
+/* A recorded failed poll W is due: counts it off. */
+static enum pg_verdict fail_again(const struct pg_event *w)
+{
+	if (rp.fails_left == 0)
+		rp.fails_left = w->count ? w->count : 1;
+	if (--rp.fails_left == 0)
+		take();
+	return PG_REPLAY_POLLFAIL;
+}
+
+/* Whether the spawn CALL makes has the recorded REC's arguments. */
+static int same_args(const struct pg_spawn_rec *call,
+		     const struct pg_spawn_rec *rec)
+{
+	char **argv = call->argv;
+	int i, same = 1;
+
+	for (i = 0; argv && argv[i] && i < rec->argc; i++)
+		same &= strcmp(argv[i], rec->argv[i]) == 0;
+	return same && i == rec->argc && (!argv || !argv[i]);
+}
+
+/* The decision for a spawn: the next recorded spawn of the execution log
+ * (and, but for the launcher, the next event) must be this one. */
+static enum pg_verdict expect_spawn(const struct pg_call *call,
+				    struct pg_spawn_rec **spawn)
+{
+	const struct pg_spawn_rec *c = call->spawn;
+	struct pg_spawn_rec *rec;
+	struct pg_event w;
+	char err[512], d[256] = "the end of the recording";
+	int r = 0, args;
+
+	if (rp.exec_pos >= rp.exec.nspawn)
+		return pg_replay_diverge("the program spawns \"%s\" but the "
+					 "recording has no more spawns for "
+					 "this task", c->file);
+	rec = &rp.exec.spawns[rp.exec_pos];
+	if (!rp.launcher && (r = next_event(&w, err, sizeof(err))) < 0)
+		return pg_replay_diverge("the log cannot be read further: %s",
+					 err);
+	if (!rp.launcher && (r == 0 || w.kind != PG_REC_SPAWN ||
+			     w.msgid != (uint32_t)rec->seq)) {
+		if (r > 0)
+			pg_event_describe(&w, d, sizeof(d));
+		return pg_replay_diverge("the log expects %s; the program called "
+					 "pvm_spawn(%s)", d, c->file);
+	}
+	/* the launcher's arguments may be the recording's own */
+	args = same_args(c, rec) || rp.launcher;
+	if (strcmp(c->file, rec->file) != 0 || c->ntask != rec->ntask || !args)
+		return pg_replay_diverge("the log expects spawn #%d of %d x "
+					 "\"%s\"; the program spawned %d x "
+					 "\"%s\"%s", rec->seq, rec->ntask,
+					 rec->file, c->ntask, c->file,
+					 args ? "" : " with other arguments");
+	if (!rp.launcher)
+		take();
+	rp.exec_pos++;
+	*spawn = rec;
+	return PG_REPLAY_FOLLOW;
+}
+
+enum pg_verdict pg_replay_expect(const struct pg_call *call,
+				 struct pg_event *want,
+				 struct pg_spawn_rec **spawn)
+{
+	struct pg_event w;
+	char err[512], what[512], d[256];
+	int r;
+
+	if (call->ev.kind == PG_REC_SPAWN)
+		return expect_spawn(call, spawn);
+	r = next_event(&w, err, sizeof(err));
+	if (r < 0)
+		return pg_replay_diverge("the log cannot be read further: %s",
+					 err);
+	call_phrase(call, what, sizeof(what));
+	if (r == 0 && call->ev.kind == PG_REC_END)
+		return pg_replay_diverge("the recording ends here without an "
+					 "end record (the recorded task was "
+					 "killed); the program %s", what);
+	if (r == 0)
+		return pg_replay_diverge("the recording ends here; the program "
+					 "%s", what);
+	if (w.kind == PG_REC_POLLFAIL && is_poll(call->ev.kind))
+		return fail_again(&w);
+	if (!call_matches(call, &w)) {
+		pg_event_describe(&w, d, sizeof(d));
+		return pg_replay_diverge("the log expects %s; the program %s",
+					 d, what);
+	}
+	take();
+	if (want)
+		*want = w;
+	return PG_REPLAY_FOLLOW;
 }
 
 /* Receives messages into the queue until WANT is there; its index or < 0. */
@@ -126,100 +293,46 @@ static int fetch(const struct pg_event *want)
 		m.src_ltid = pg_peer_of(&mi);
 		if (m.src_ltid == PG_PEER_SYSTEM)
 			m.msgid = pg_system_ident(b);
-		if (pg_queue_push(&pg.queue, &m) < 0) {
+		if (pg_queue_push(&rp.queue, &m) < 0) {
 			b = PvmNoMem;
 			break;
 		}
-		if (is_wanted(&m, want)) {
+		if (pg_qmsg_is(&m, want->peer, want->msgid, want->tag)) {
 			pvm_setrbuf(saved);
-			return pg.queue.n - 1;
+			return (int)rp.queue.n - 1;
 		}
 	}
 	pvm_setrbuf(saved);
 	return b < 0 ? b : PvmSysErr;
 }
 
-/* Index in the queue of the message WANT names, fetching it if needed. */
-static int find_wanted(const struct pg_event *want)
+/* Makes the queued message I the active receive buffer (a probe leaves
+ * it queued for the receive that follows); its bufid. */
+static int hand_out(int kind, size_t i)
 {
-	for (int i = 0; i < pg.queue.n; i++)
-		if (is_wanted(&pg.queue.v[i], want))
-			return i;
-	return fetch(want);
-}
+	int b = rp.queue.v[i].bufid, old;
 
-/* Replays a failed poll of KIND; returns 0 as PVM would. */
-static int replay_fail(int kind, const struct pg_event *want)
-{
-	int b;
-
-	if (pg.fails_left == 0)
-		pg.fails_left = want->count;
-	if (--pg.fails_left == 0)
-		pg_replay_take();
-	pg.poll_fails++;
-	if (kind != PG_REC_PROBE && (b = pvm_getrbuf()) > 0)
-		pvm_freebuf(b); /* nrecv and trecv clear the active buffer */
-	return 0;
-}
-
-int pg_replay_recv(int kind, int tid, int tag)
-{
-	struct pg_event want, ev;
-	char w[256], got[256];
-	uint64_t t0 = pg_now();
-	int i, b, old;
-
-	if (!pg_replay_peek(&want)) {
-		call_describe(kind, tid, tag, got, sizeof(got));
-		pg_diverge("the recording ends here; the program called %s", got);
-	}
-	if (kind != PG_REC_RECV && want.kind == PG_REC_POLLFAIL)
-		return replay_fail(kind, &want);
-	if (want.kind != kind || !filter_accepts(&want, tid, tag)) {
-		call_describe(kind, tid, tag, got, sizeof(got));
-		pg_event_describe(&want, w, sizeof(w));
-		pg_diverge("the log expects %s; the program called %s", w, got);
-	}
-	i = find_wanted(&want);
-	if (i < 0)
-		return i;
-	pg_replay_take();
-	b = pg.queue.v[i].bufid;
-	ev = want;
-	ev.t = t0;
-	ev.dur = pg_now() - t0;
-	pg_log(&ev);
 	if (kind == PG_REC_PROBE)
-		return b; /* stays queued for the receive that follows */
-	pg_queue_remove(&pg.queue, i);
+		return b;
+	pg_queue_remove(&rp.queue, i);
 	old = pvm_setrbuf(b);
 	if (old > 0 && old != b)
 		pvm_freebuf(old);
 	return b;
 }
 
-/* Whether the queued message M passes the filter (TID, TAG). */
-static int filter_takes(const struct pg_qmsg *m, int tid, int tag)
+int pg_replay_take_message(int kind, const struct pg_event *want)
 {
-	return (tid == -1 || m->src_tid == tid) && (tag == -1 || m->tag == tag);
+	int i = pg_queue_find(&rp.queue, want->peer, want->msgid, want->tag);
+
+	if (i < 0)
+		i = fetch(want);
+	return i < 0 ? i : hand_out(kind, (size_t)i);
 }
 
 int pg_replay_free_recv(int kind, int tid, int tag, struct timeval *tmout)
 {
-	int b, old;
+	int i = pg_queue_find_filter(&rp.queue, tid, tag);
 
-	for (int i = 0; i < pg.queue.n; i++) {
-		if (!filter_takes(&pg.queue.v[i], tid, tag))
-			continue;
-		b = pg.queue.v[i].bufid;
-		if (kind == PG_REC_PROBE)
-			return b;
-		pg_queue_remove(&pg.queue, i);
-		old = pvm_setrbuf(b);
-		if (old > 0 && old != b)
-			pvm_freebuf(old);
-		return b;
-	}
-	return pg_real_recv(kind, tid, tag, tmout);
+	return i < 0 ? pg_pvm_recv(kind, tid, tag, tmout) : hand_out(kind, (size_t)i);
 }

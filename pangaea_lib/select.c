@@ -24,6 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+static struct pg_select run_sel; /* this task's run's selection */
+static int task_selected;        /* this task's events are logged at all */
+static int suspended;            /* PANGAEA_RECORD | PANGAEA_REPLAY bits */
+
 /* Appends the ints of the comma list S (up to END) to V; 0 or -1. */
 static int parse_ints(const char *s, const char *end, int *v, int *n, int max)
 {
@@ -145,27 +149,41 @@ int pg_select_tag(const struct pg_select *sel, int tag)
 	return !sel->ntags || tag == -1 || has_int(sel->tags, sel->ntags, tag);
 }
 
+int pg_select_open(char *err, size_t errlen)
+{
+	if (pg_select_parse(pg_me->select, &run_sel, err, errlen) < 0)
+		return -1;
+	task_selected = pg_select_task(&run_sel, pg_me->ltid, pg_me->program);
+	return 0;
+}
+
+int pg_select_task_logged(void)
+{
+	return task_selected;
+}
+
 int pg_logged(int tag)
 {
-	int bit = pg.mode == PANGAEA_MODE_REPLAY ? PANGAEA_REPLAY : PANGAEA_RECORD;
+	int bit = pg_me->mode == PANGAEA_MODE_REPLAY ? PANGAEA_REPLAY
+						     : PANGAEA_RECORD;
 
-	return pg.task_selected && !(pg.suspended & bit) &&
-	       pg_select_tag(&pg.sel, tag);
+	return task_selected && !(suspended & bit) &&
+	       pg_select_tag(&run_sel, tag);
 }
 
 int pangaea_suspend(int what)
 {
-	int old = pg.suspended;
+	int old = suspended;
 
-	if (pg.mode)
-		pg.suspended |= what & (PANGAEA_RECORD | PANGAEA_REPLAY);
+	if (pg_me->mode)
+		suspended |= what & (PANGAEA_RECORD | PANGAEA_REPLAY);
 	return old;
 }
 
 int pangaea_resume(int what)
 {
-	int old = pg.suspended;
+	int old = suspended;
 
-	pg.suspended &= ~what;
+	suspended &= ~what;
 	return old;
 }

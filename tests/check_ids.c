@@ -171,17 +171,17 @@ END_TEST
  */
 START_TEST(test_translate_known)
 {
-	pg_ids_add(&pg.ids, 0x40001, 0);
-	pg_ids_add(&pg.ids, 0x40002, 1);
-	pg_ids_add(&pg.ids, 0x40003, 1001);
-	pg_ids_add(&pg.ids, 0x40007, -1);
+	pg_ids_learn(0x40001, 0);
+	pg_ids_learn(0x40002, 1);
+	pg_ids_learn(0x40003, 1001);
+	pg_ids_learn(0x40007, -1);
 	ck_assert_int_eq(pg_ltid_of(0x40002), 1);
 	ck_assert_int_eq(pg_ltid_of(0x40003), 1001);
 	ck_assert_int_eq(pg_ltid_of(0x40001), 0);
 	ck_assert_int_eq(pg_ltid_of(0x40007), -1);
 	ck_assert_int_eq(pg_tid_of(1001), 0x40003);
 	ck_assert_int_eq(pg_tid_of(1), 0x40002);
-	pg_ids_free(&pg.ids);
+	pg_ids_forget();
 }
 END_TEST
 

@@ -20,18 +20,15 @@ static void teardown(void)
 	coord_registry_free(&reg);
 }
 
-/* The entry of LTID in REG, or NULL (to look at the registered flag). */
-static const struct coord_task *entry(int ltid)
+/* How many tasks REG knows. */
+static int ntasks(void)
 {
-	for (int i = 0; i < reg.ntasks; i++)
-		if (reg.tasks[i].ltid == ltid)
-			return &reg.tasks[i];
-	return NULL;
+	return reg.ids.by_ltid.n;
 }
 
 START_TEST(test_empty)
 {
-	ck_assert_int_eq(reg.ntasks, 0);
+	ck_assert_int_eq(ntasks(), 0);
 	ck_assert_int_eq(coord_registry_ltid(&reg, 0x40001), -1);
 	ck_assert_int_eq(coord_registry_tid(&reg, 1), 0);
 	ck_assert_int_eq(coord_registry_tid(&reg, 0), 0);
@@ -43,7 +40,7 @@ START_TEST(test_add_lookup_both_ways)
 	ck_assert_int_eq(coord_registry_add(&reg, 0, 0x40001), 0);
 	ck_assert_int_eq(coord_registry_add(&reg, 1, 0x40002), 0);
 	ck_assert_int_eq(coord_registry_add(&reg, 1001, 0x80003), 0);
-	ck_assert_int_eq(reg.ntasks, 3);
+	ck_assert_int_eq(ntasks(), 3);
 	ck_assert_int_eq(coord_registry_ltid(&reg, 0x40001), 0);
 	ck_assert_int_eq(coord_registry_ltid(&reg, 0x40002), 1);
 	ck_assert_int_eq(coord_registry_ltid(&reg, 0x80003), 1001);
@@ -53,8 +50,6 @@ START_TEST(test_add_lookup_both_ways)
 	/* unknown ones */
 	ck_assert_int_eq(coord_registry_ltid(&reg, 0x40004), -1);
 	ck_assert_int_eq(coord_registry_tid(&reg, 2), 0);
-	/* added tasks are not registered until they say so */
-	ck_assert_int_eq(entry(1)->registered, 0);
 }
 END_TEST
 
@@ -63,7 +58,7 @@ START_TEST(test_add_twice_same)
 {
 	ck_assert_int_eq(coord_registry_add(&reg, 5, 0x40005), 0);
 	ck_assert_int_eq(coord_registry_add(&reg, 5, 0x40005), 0);
-	ck_assert_int_eq(reg.ntasks, 1);
+	ck_assert_int_eq(ntasks(), 1);
 	ck_assert_int_eq(coord_registry_tid(&reg, 5), 0x40005);
 }
 END_TEST
@@ -80,7 +75,7 @@ START_TEST(test_add_conflicts)
 	/* both taken, crossed */
 	ck_assert_int_eq(coord_registry_add(&reg, 5, 0x40006), -1);
 	/* nothing changed */
-	ck_assert_int_eq(reg.ntasks, 2);
+	ck_assert_int_eq(ntasks(), 2);
 	ck_assert_int_eq(coord_registry_tid(&reg, 5), 0x40005);
 	ck_assert_int_eq(coord_registry_tid(&reg, 6), 0x40006);
 	ck_assert_int_eq(coord_registry_tid(&reg, 7), 0);
@@ -89,33 +84,30 @@ START_TEST(test_add_conflicts)
 }
 END_TEST
 
-/* Registering an unknown ltid adds it, registered. */
+/* A task's own registration of an ltid its parent has not reported yet
+ * adds it. */
 START_TEST(test_register_unknown)
 {
-	ck_assert_int_eq(coord_registry_register(&reg, 1002, 0x40010), 0);
-	ck_assert_int_eq(reg.ntasks, 1);
+	ck_assert_int_eq(coord_registry_add(&reg, 1002, 0x40010), 0);
+	ck_assert_int_eq(ntasks(), 1);
 	ck_assert_int_eq(coord_registry_tid(&reg, 1002), 0x40010);
 	ck_assert_int_eq(coord_registry_ltid(&reg, 0x40010), 1002);
-	ck_assert_ptr_nonnull(entry(1002));
-	ck_assert_int_eq(entry(1002)->registered, 1);
 }
 END_TEST
 
-/* Registering a task its parent already reported marks it; a clash is refused. */
+/* Registering a task its parent already reported changes nothing; a
+ * clash is refused. */
 START_TEST(test_register_known)
 {
 	ck_assert_int_eq(coord_registry_add(&reg, 1001, 0x40011), 0);
 	ck_assert_int_eq(coord_registry_add(&reg, 1002, 0x40012), 0);
-	ck_assert_int_eq(coord_registry_register(&reg, 1001, 0x40011), 0);
-	ck_assert_int_eq(reg.ntasks, 2);
-	ck_assert_int_eq(entry(1001)->registered, 1);
-	ck_assert_int_eq(entry(1002)->registered, 0);
+	ck_assert_int_eq(coord_registry_add(&reg, 1001, 0x40011), 0);
+	ck_assert_int_eq(ntasks(), 2);
 	/* 1002 claims another tid; 1003 claims 1001's tid */
-	ck_assert_int_eq(coord_registry_register(&reg, 1002, 0x40099), -1);
-	ck_assert_int_eq(coord_registry_register(&reg, 1003, 0x40011), -1);
-	ck_assert_int_eq(entry(1002)->registered, 0);
-	ck_assert_ptr_null(entry(1003));
-	ck_assert_int_eq(reg.ntasks, 2);
+	ck_assert_int_eq(coord_registry_add(&reg, 1002, 0x40099), -1);
+	ck_assert_int_eq(coord_registry_add(&reg, 1003, 0x40011), -1);
+	ck_assert_int_eq(coord_registry_tid(&reg, 1003), 0);
+	ck_assert_int_eq(ntasks(), 2);
 }
 END_TEST
 
@@ -210,22 +202,19 @@ START_TEST(test_thousand_tasks)
 	for (int i = 0; i < 1000; i++) {
 		int ltid = 1000 + i * 7, tid = 0x40000 + i * 13;
 
-		ck_assert_int_eq(i % 2 ? coord_registry_add(&reg, ltid, tid)
-				       : coord_registry_register(&reg, ltid, tid),
-				 0);
+		ck_assert_int_eq(coord_registry_add(&reg, ltid, tid), 0);
 	}
-	ck_assert_int_eq(reg.ntasks, 1000);
+	ck_assert_int_eq(ntasks(), 1000);
 	for (int i = 0; i < 1000; i++) {
 		int ltid = 1000 + i * 7, tid = 0x40000 + i * 13;
 
 		ck_assert_int_eq(coord_registry_tid(&reg, ltid), tid);
 		ck_assert_int_eq(coord_registry_ltid(&reg, tid), ltid);
-		ck_assert_int_eq(entry(ltid)->registered, i % 2 == 0);
 	}
 	ck_assert_int_eq(coord_registry_add(&reg, 1000 + 999 * 7, 1), -1);
 	ck_assert_int_eq(coord_registry_add(&reg, 1, 0x40000 + 500 * 13), -1);
 	ck_assert_int_eq(coord_registry_tid(&reg, 1001), 0);
-	ck_assert_int_eq(reg.ntasks, 1000);
+	ck_assert_int_eq(ntasks(), 1000);
 }
 END_TEST
 
@@ -237,9 +226,9 @@ START_TEST(test_free_reuse)
 	ck_assert_int_eq(coord_registry_add(&reg, 1, 2), 0);
 	ck_assert_int_eq(coord_registry_wait(&reg, 3, 4), 0);
 	coord_registry_free(&reg);
-	ck_assert_int_eq(reg.ntasks, 0);
+	ck_assert_int_eq(ntasks(), 0);
 	ck_assert_int_eq(reg.nwaiters, 0);
-	ck_assert_ptr_null(reg.tasks);
+	ck_assert_ptr_null(reg.ids.by_ltid.keys);
 	ck_assert_ptr_null(reg.waiters);
 	ck_assert_int_eq(coord_registry_tid(&reg, 1), 0);
 	ck_assert_int_eq(coord_registry_take_waiters(&reg, 4, out, 2), 0);

@@ -34,11 +34,13 @@ struct la_opts {
 	int spawn_flags;        /* -flags: PvmTaskDebug, PvmTaskTrace, ... */
 	int ntask;
 	int delay_us;
+	unsigned seed;          /* of the delays: PANGAEA_SEED, or picked */
 	int quiet;
 	char select[PG_SELECT_MAX]; /* -select, canonical form */
 	int nprog;
 	struct la_prog *progs;
 	char command[8192];     /* the command line, for run.info */
+	struct pg_exec_log recorded; /* -replay: the recording's task-0.exec */
 };
 
 /* What the launcher knows of a task of the run. */
@@ -53,12 +55,16 @@ struct la_task {
 /* The run in progress. */
 struct la_run {
 	struct la_opts *o;
+	char replaydir[PG_PATH_MAX]; /* -replay: the recording (absolute) */
 	int started_vm;         /* we started the pvmd: halt it at the end */
 	pid_t pvmd_pid;         /* this host's pvmd, 0 if not found */
+	int ctx;                /* the run's (Pangaea's) message context */
 	int coord_tid;
 	int coord_exited;
 	struct la_task *tasks;
-	int ntasks, cap;
+	int ntasks;
+	size_t cap;
+	struct pg_imap by_tid, by_ltid; /* tid, ltid -> index in tasks */
 	int nstarted;           /* tasks the launcher itself started */
 	char diverged[1400];    /* first divergence report */
 	int lost_pvmd;
@@ -87,8 +93,13 @@ int la_vm_start(struct la_run *r);
  * launcher watches the daemon's process itself.
  */
 int la_vm_alive(const struct la_run *r);
+/* Whether process PID of this host has ended (gone, or a zombie). */
+int la_vm_process_gone(pid_t pid);
 /* Leaves the virtual machine, halting it if we started it. */
 void la_vm_stop(struct la_run *r);
+/* Sets NAME=VALUE and adds NAME to PVM_EXPORT, so that every task spawned
+ * from now on gets it. */
+void la_vm_export(const char *name, const char *value);
 /*
  * After the pvmd is lost: SIGKILLs every process of ours on this host
  * whose environment has our PVM_VMID and our PANGAEA_CONTEXT, i.e. the
@@ -129,6 +140,11 @@ void la_tasks_settle(struct la_run *r, const char *logdir);
 int la_tasks_report(const struct la_run *r);
 /* Describes how task T ended into BUF. */
 void la_task_end_text(const struct la_task *t, char *buf, size_t n);
+/* Frees the table of tasks. */
+void la_tasks_free(struct la_run *r);
+/* Removes the PVM temporary files left by tasks of this host that ended
+ * in their handshake with the pvmd (killed at the start of a run). */
+void la_tasks_tidy(const struct la_run *r);
 
 /* run.c */
 /* Runs the programs of O under Pangaea; the launcher's exit status. */

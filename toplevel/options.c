@@ -6,12 +6,14 @@
  */
 #include "launcher.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 void la_usage(FILE *f)
@@ -121,6 +123,7 @@ void la_opts_free(struct la_opts *o)
 	free(o->progs);
 	o->progs = NULL;
 	o->nprog = 0;
+	pg_exec_free(&o->recorded);
 }
 
 /* Reads a positive integer option value; 0 or -1. */
@@ -238,6 +241,31 @@ static void keep_command(int argc, char **argv, struct la_opts *o)
 				      "%s%s", i ? " " : "", argv[i]);
 }
 
+/* The delays' seed: PANGAEA_SEED if set, else one picked now; 0 or -1. */
+static int seed_arg(struct la_opts *o)
+{
+	const char *env = getenv(PG_ENV_SEED);
+	struct timespec ts;
+	unsigned long v;
+	char *end;
+
+	if (env && *env) {
+		errno = 0;
+		v = strtoul(env, &end, 10);
+		if (*end || errno || v > UINT_MAX) {
+			la_error("%s needs a number from 0 to %u", PG_ENV_SEED,
+				 UINT_MAX);
+			return -1;
+		}
+		o->seed = (unsigned)v;
+		return 0;
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	o->seed = (unsigned)ts.tv_nsec ^ ((unsigned)getpid() << 16) ^
+		  (unsigned)ts.tv_sec;
+	return 0;
+}
+
 int la_parse(int argc, char **argv, struct la_opts *o)
 {
 	const char *env = getenv(PG_ENV_DELAY);
@@ -246,7 +274,8 @@ int la_parse(int argc, char **argv, struct la_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->ntask = 1;
 	snprintf(o->logdir, sizeof(o->logdir), "pangaea-logs");
-	if (env && int_arg(PG_ENV_DELAY, env, &o->delay_us, 0) < 0)
+	if ((env && int_arg(PG_ENV_DELAY, env, &o->delay_us, 0) < 0) ||
+	    seed_arg(o) < 0)
 		return -1;
 	keep_command(argc, argv, o);
 	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++)

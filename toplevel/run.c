@@ -6,7 +6,6 @@
 
 #include <libgen.h>
 #include <poll.h>
-#include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,21 +22,6 @@ static void on_interrupt(int sig)
 	interrupted = sig;
 }
 
-/* Exports PANGAEA_CONTEXT=CTX to every task spawned from now on. */
-static void export_context(int ctx)
-{
-	const char *old = getenv("PVM_EXPORT");
-	char num[32], exp[4096];
-
-	snprintf(num, sizeof(num), "%d", ctx);
-	setenv(PG_ENV_CONTEXT, num, 1);
-	if (old && strstr(old, PG_ENV_CONTEXT))
-		return;
-	snprintf(exp, sizeof(exp), "%s%s%s", old ? old : "", old && *old ? ":" : "",
-		 PG_ENV_CONTEXT);
-	setenv("PVM_EXPORT", exp, 1);
-}
-
 /* Spawns the coordinator (in Pangaea's context) and waits for HELLO. */
 static int start_coordinator(struct la_run *r)
 {
@@ -48,7 +32,7 @@ static int start_coordinator(struct la_run *r)
 	self[k > 0 ? k : 0] = '\0';
 	snprintf(path, sizeof(path), "%s/pangaea-coord", dirname(self));
 	n = pvm_spawn(path, NULL, flags, (char *)r->o->coord_host, 1, &tid);
-	if (n != 1 || pg_chan_trecv(tid, PG_TAG_HELLO, 15) <= 0) {
+	if (n != 1 || pg_proto_recv(tid, PG_TAG_HELLO, 15, NULL) <= 0) {
 		la_error("cannot start the coordinator %s%s%s (%s)", path,
 			 r->o->coord_host ? " on " : "",
 			 r->o->coord_host ? r->o->coord_host : "",
@@ -58,7 +42,8 @@ static int start_coordinator(struct la_run *r)
 			pvm_kill(tid);
 		return -1;
 	}
-	r->coord_tid = pg.coord_tid = tid;
+	r->coord_tid = tid;
+	pg_task0_set_coordinator(tid);
 	pvm_notify(PvmTaskExit, PG_TAG_EXITED, 1, &tid);
 	return 0;
 }
@@ -66,57 +51,30 @@ static int start_coordinator(struct la_run *r)
 /* Makes the launcher task 0 of the run (logs in LOGDIR); 0 or -1. */
 static int setup_task0(struct la_run *r, const char *logdir)
 {
-	struct timespec ts;
-	char err[PG_PATH_MAX + 100], path[PG_PATH_MAX];
+	struct pg_task0_config c = {
+		.mode = r->o->mode, .logdir = logdir,
+		.replaydir = r->o->mode == PANGAEA_MODE_REPLAY ? r->replaydir
+							       : NULL,
+		.delay_us = r->o->delay_us, .seed = r->o->seed,
+		.select = r->o->select
+	};
+	char err[PG_PATH_MAX + 100], num[32];
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	pg.start_mono = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	pg.mode = r->o->mode;
-	pg.ltid = 0;
-	pg.mytid = pg.launcher_tid = pvm_mytid();
-	pg.delay_us = r->o->delay_us;
-	pg.task_selected = 1;
-	snprintf(pg.select, sizeof(pg.select), "%s", r->o->select);
 	pvm_setopt(PvmAutoErr, 0); /* the launcher says what went wrong */
-	pg.ctx = pvm_newcontext();
-	if (pg.mytid < 0 || pg.ctx < 0) {
-		la_error("cannot set up PVM (error %d)", pg.mytid < 0 ? pg.mytid : pg.ctx);
-		return -1;
-	}
-	export_context(pg.ctx);
-	snprintf(pg.logdir, sizeof(pg.logdir), "%s", logdir);
-	snprintf(pg.program, sizeof(pg.program), "pangaea");
-	pg_host_of(pg.mytid, pg.host, sizeof(pg.host));
-	pg_log_path(path, sizeof(path), logdir, 0, "exec");
-	if ((pg.exec_fd = pg_exec_create(path, 0, err, sizeof(err))) < 0) {
+	r->ctx = pg_task0_open(&c, err, sizeof(err));
+	if (r->ctx < 0) {
 		la_error("%s", err);
 		return -1;
 	}
+	snprintf(num, sizeof(num), "%d", r->ctx);
+	la_vm_export(PG_ENV_CONTEXT, num); /* every task of the run gets it */
 	return 0;
-}
-
-/* Where a divergence of the launcher's own spawns (task 0: a recorded
- * host that is gone, say) jumps back to, and the run it belongs to. */
-static sigjmp_buf diverge_jump;
-static struct la_run *diverge_run;
-
-/* pg_diverge's hook in the launcher: keeps the report and jumps back. */
-static void launcher_diverged(const char *report)
-{
-	snprintf(diverge_run->diverged, sizeof(diverge_run->diverged), "%s",
-		 report);
-	la_error("%s", report);
-	siglongjmp(diverge_jump, 1);
 }
 
 /* Spawns the programs of the command line as tasks 1..N; 0, -1 error,
  * -2 the replay of these spawns diverged (r->diverged says how). */
 static int start_programs(struct la_run *r)
 {
-	diverge_run = r;
-	pg.diverge_hook = launcher_diverged;
-	if (sigsetjmp(diverge_jump, 1))
-		return -2;
 	for (int i = 0; i < r->o->nprog; i++) {
 		struct la_prog *p = &r->o->progs[i];
 		int tids[r->o->ntask > 0 ? r->o->ntask : 1], n;
@@ -124,10 +82,16 @@ static int start_programs(struct la_run *r)
 		int flags = r->o->spawn_flags | (r->o->host ? PvmTaskHost :
 						 r->o->arch ? PvmTaskArch : 0);
 
-		if (r->o->mode == PANGAEA_MODE_REPLAY && i < pg.rexec.nspawn)
-			flags = pg.rexec.spawns[i].flags; /* where: as recorded */
+		if (r->o->mode == PANGAEA_MODE_REPLAY && i < r->o->recorded.nspawn)
+			flags = r->o->recorded.spawns[i].flags; /* where: as recorded */
 		n = pangaea_pvm_spawn(p->path, p->argv, flags, (char *)where,
 				      r->o->ntask, tids);
+		if (n < 0 && pg_task0_diverged()) {
+			snprintf(r->diverged, sizeof(r->diverged), "%s",
+				 pg_task0_diverged());
+			la_error("%s", r->diverged);
+			return -2;
+		}
 		if (n != r->o->ntask) {
 			la_error("cannot start %s%s%s%s: %s", p->path,
 				 where ? " on " : "",
@@ -144,16 +108,16 @@ static int start_programs(struct la_run *r)
 /* Handles a SPAWNED message forwarded by the coordinator. */
 static void on_spawned(struct la_run *r)
 {
-	int head[2], v[2];
-	char host[PG_HOST_MAX], prog[PG_PATH_MAX];
+	struct pg_spawned_task t;
+	int parent, n;
 
-	pvm_upkint(head, 2, 1);
-	for (int i = 0; i < head[1]; i++) {
-		if (pvm_upkint(v, 2, 1) < 0 || pg_upkstr(host, sizeof(host)) < 0 ||
-		    pg_upkstr(prog, sizeof(prog)) < 0)
+	if (pg_proto_upk_spawned(&parent, &n) < 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		if (pg_proto_upk_spawned_task(&t) < 0)
 			return;
-		la_task_add(r, v[0], v[1], host, prog);
-		pvm_notify(PvmTaskExit, PG_TAG_EXITED, 1, &v[1]);
+		la_task_add(r, t.ltid, t.tid, t.host, t.program);
+		pvm_notify(PvmTaskExit, PG_TAG_EXITED, 1, &t.tid);
 	}
 }
 
@@ -163,7 +127,7 @@ static void on_diverged(struct la_run *r)
 	char report[sizeof(r->diverged)];
 	int ltid;
 
-	if (pvm_upkint(&ltid, 1, 1) < 0 || pg_upkstr(report, sizeof(report)) < 0)
+	if (pg_proto_upk_diverged(&ltid, report, sizeof(report)) < 0)
 		return;
 	if (!r->diverged[0]) {
 		snprintf(r->diverged, sizeof(r->diverged), "%s", report);
@@ -172,32 +136,28 @@ static void on_diverged(struct la_run *r)
 	}
 }
 
-/* Handles one message of Pangaea's context (TAG from SRC). */
-static void handle(struct la_run *r, int tag, int src)
+/* Handles the message BUFID of Pangaea's context. */
+static void handle(struct la_run *r, int bufid)
 {
-	int v[3], version;
+	int v[3], tag, src, version;
 	struct la_task *t;
 
-	if (tag == PG_TAG_EXITED) {
-		if (pvm_upkint(v, 1, 1) < 0)
-			return;
-		if (v[0] == r->coord_tid)
-			r->coord_exited = 1;
-		else if ((t = la_task_by_tid(r, v[0])))
-			t->exited = 1;
-		return;
-	}
-	if (pvm_upkint(&version, 1, 1) < 0 || version != PG_PROTOCOL_VERSION) {
+	if (pg_proto_check(bufid, &tag, &src, &version) < 0) {
 		la_error("ignoring a message from t%x with protocol version %d",
 			 src, version);
 		return;
 	}
-	if (tag == PG_TAG_SPAWNED)
+	if (tag == PG_TAG_EXITED && pg_proto_upk(tag, v) == 0) {
+		if (v[0] == r->coord_tid)
+			r->coord_exited = 1;
+		else if ((t = la_task_by_tid(r, v[0])))
+			t->exited = 1;
+	} else if (tag == PG_TAG_SPAWNED) {
 		on_spawned(r);
-	else if (tag == PG_TAG_DIVERGED)
+	} else if (tag == PG_TAG_DIVERGED) {
 		on_diverged(r);
-	else if (tag == PG_TAG_DONE && pvm_upkint(v, 3, 1) >= 0 &&
-		 (t = la_task_by_ltid(r, v[0]))) {
+	} else if (tag == PG_TAG_DONE && pg_proto_upk(tag, v) == 0 &&
+		   (t = la_task_by_ltid(r, v[0]))) {
 		t->done_how = v[1];
 		t->done_value = v[2];
 	}
@@ -231,7 +191,7 @@ static int next_message(const struct la_run *r, int ms)
 static void wait_tasks(struct la_run *r)
 {
 	time_t killed_at = 0;
-	int b, len, tag, src;
+	int b;
 
 	while (!la_tasks_all_exited(r, r->nstarted)) {
 		/* the reader of our output went away (`pangaea ... | head`) */
@@ -256,40 +216,36 @@ static void wait_tasks(struct la_run *r)
 			la_tasks_kill(r);
 			return;
 		}
-		if (b > 0 && pvm_bufinfo(b, &len, &tag, &src) >= 0)
-			handle(r, tag, src);
+		if (b > 0)
+			handle(r, b);
 	}
 }
 
 /* Picks up messages still in flight (DONE after the exit notify). */
 static void drain(struct la_run *r)
 {
-	int b, len, tag, src;
+	int b;
 
 	while (!r->lost_pvmd && (b = next_message(r, 50)) > 0)
-		if (pvm_bufinfo(b, &len, &tag, &src) >= 0)
-			handle(r, tag, src);
+		handle(r, b);
 }
 
 /* Tells the coordinator to quit and waits briefly for it. */
 static void stop_coordinator(struct la_run *r)
 {
-	struct pg_chan_saved saved;
 	time_t t0 = time(NULL);
+	int me = pvm_mytid();
 
 	if (!r->coord_tid || r->coord_exited || r->lost_pvmd)
 		return;
-	pg_chan_enter(&saved);
-	if (pg_chan_initsend() >= 0)
-		pg_chan_send(r->coord_tid, PG_TAG_QUIT);
-	pg_chan_leave(&saved);
+	pg_proto_send(r->coord_tid, PG_TAG_QUIT, &me);
 	while (!r->coord_exited && time(NULL) - t0 < 5) {
-		int b = next_message(r, 200), len, tag, src;
+		int b = next_message(r, 200);
 
 		if (b < 0)
 			break;
-		if (b > 0 && pvm_bufinfo(b, &len, &tag, &src) >= 0)
-			handle(r, tag, src);
+		if (b > 0)
+			handle(r, b);
 	}
 	if (!r->coord_exited)
 		pvm_kill(r->coord_tid);
@@ -324,12 +280,12 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 		return LA_SETUP;
 	pvm_catchout(stdout);
 	pvm_setopt(PvmShowTids, 0);
-	pvm_setcontext(pg.ctx);
+	pvm_setcontext(r->ctx);
 	if (start_coordinator(r) == 0) {
 		pvm_setcontext(0);
 		if (start_programs(r) == 0)
 			status = LA_OK;
-		pvm_setcontext(pg.ctx);
+		pvm_setcontext(r->ctx);
 		if (status != LA_OK)
 			la_tasks_kill(r);
 		wait_tasks(r);
@@ -340,10 +296,11 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 		else if (r->diverged[0])
 			status = LA_DIVERGED;
 		stop_coordinator(r);
+		if (!r->lost_pvmd)
+			la_tasks_tidy(r);
 	}
 	fflush(stdout);
-	if (pg.exec_fd >= 0)
-		close(pg.exec_fd);
+	pg_task0_close();
 	return status;
 }
 
@@ -383,21 +340,24 @@ static int replay_prepare(struct la_opts *o)
 	if (la_logdir_check(o->logdir) < 0 || replay_selection(o) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s/task-0.exec", o->logdir);
-	if (pg_exec_read(path, &pg.rexec, err, sizeof(err)) < 0) {
+	if (pg_exec_read(path, &o->recorded, err, sizeof(err)) < 0) {
 		la_error("refusing to replay: %s", err);
 		return -1;
 	}
-	if (nprog && nprog != pg.rexec.nspawn) {
+	if (nprog && nprog != o->recorded.nspawn) {
 		la_error("the recording in %s ran %d program(s); you gave %d",
-			 o->logdir, pg.rexec.nspawn, nprog);
+			 o->logdir, o->recorded.nspawn, nprog);
 		return -1;
 	}
 	if (!nprog) {
 		free(o->progs);
-		o->progs = calloc((size_t)pg.rexec.nspawn + 1, sizeof(*o->progs));
+		o->progs = calloc((size_t)o->recorded.nspawn + 1,
+				  sizeof(*o->progs));
+		if (!o->progs)
+			return -1;
 	}
-	for (int i = 0; i < pg.rexec.nspawn; i++) {
-		struct pg_spawn_rec *s = &pg.rexec.spawns[i];
+	for (int i = 0; i < o->recorded.nspawn; i++) {
+		struct pg_spawn_rec *s = &o->recorded.spawns[i];
 
 		if (nprog && strcmp(o->progs[i].path, s->file) != 0) {
 			la_error("the recording in %s ran %s, not %s", o->logdir,
@@ -411,7 +371,7 @@ static int replay_prepare(struct la_opts *o)
 		}
 		o->ntask = s->ntask;
 	}
-	o->nprog = pg.rexec.nspawn;
+	o->nprog = o->recorded.nspawn;
 	if (!o->outdir[0])
 		la_logdir_replay_name(o->logdir, o->outdir, sizeof(o->outdir));
 	return 0;
@@ -450,19 +410,20 @@ int la_run(struct la_opts *o)
 
 	if (o->mode == PANGAEA_MODE_REPLAY && replay_prepare(o) < 0)
 		return LA_SETUP;
-	if (o->mode == PANGAEA_MODE_REPLAY) {
-		snprintf(pg.replaydir, sizeof(pg.replaydir), "%s", o->logdir);
-		if (!realpath(o->logdir, pg.replaydir))
-			return LA_SETUP;
-	}
+	if (o->mode == PANGAEA_MODE_REPLAY && !realpath(o->logdir, r.replaydir))
+		return LA_SETUP;
 	if (la_logdir_prepare(o->mode == PANGAEA_MODE_RECORD ? o->logdir :
 			      o->outdir) < 0 ||
 	    !realpath(o->mode == PANGAEA_MODE_RECORD ? o->logdir : o->outdir,
 		      logdir))
 		return LA_SETUP;
 	if (o->mode == PANGAEA_MODE_REPLAY)
-		la_say(o, "replaying %s; this replay logs into %s", pg.replaydir,
+		la_say(o, "replaying %s; this replay logs into %s", r.replaydir,
 		       logdir);
+	if (o->delay_us > 0)
+		la_say(o, "random delays of up to %d us, seed %u (%s=%u "
+		       "repeats them)", o->delay_us, o->seed, PG_ENV_SEED,
+		       o->seed);
 	signal(SIGINT, on_interrupt);
 	signal(SIGTERM, on_interrupt);
 	/* a closed output must not kill us before we have stopped the run
@@ -477,7 +438,6 @@ int la_run(struct la_opts *o)
 	/* the final status; a recording whose run.info is lost says so */
 	if (la_runinfo_write(&r, logdir, status) < 0 && status == LA_OK)
 		status = LA_SETUP;
-	free(r.tasks);
-	pg_exec_free(&pg.rexec);
+	la_tasks_free(&r);
 	return status;
 }

@@ -16,15 +16,13 @@ struct la_task *la_task_add(struct la_run *r, int ltid, int tid,
 
 	if ((t = la_task_by_ltid(r, ltid)))
 		return t;
-	if (r->ntasks == r->cap) {
-		int cap = r->cap ? r->cap * 2 : 16;
-		struct la_task *v = realloc(r->tasks, (size_t)cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		r->tasks = v;
-		r->cap = cap;
-	}
+	t = pg_grow(r->tasks, &r->cap, (size_t)r->ntasks + 1, sizeof(*t), 16);
+	if (!t)
+		return NULL;
+	r->tasks = t;
+	if (pg_imap_put(&r->by_tid, tid, r->ntasks) < 0 ||
+	    pg_imap_put(&r->by_ltid, ltid, r->ntasks) < 0)
+		return NULL;
 	t = &r->tasks[r->ntasks++];
 	memset(t, 0, sizeof(*t));
 	t->ltid = ltid;
@@ -39,18 +37,28 @@ struct la_task *la_task_add(struct la_run *r, int ltid, int tid,
 
 struct la_task *la_task_by_tid(struct la_run *r, int tid)
 {
-	for (int i = 0; i < r->ntasks; i++)
-		if (r->tasks[i].tid == tid)
-			return &r->tasks[i];
-	return NULL;
+	int i;
+
+	return pg_imap_get(&r->by_tid, tid, &i) && i < r->ntasks ? &r->tasks[i]
+								 : NULL;
 }
 
 struct la_task *la_task_by_ltid(struct la_run *r, int ltid)
 {
-	for (int i = 0; i < r->ntasks; i++)
-		if (r->tasks[i].ltid == ltid)
-			return &r->tasks[i];
-	return NULL;
+	int i;
+
+	return pg_imap_get(&r->by_ltid, ltid, &i) && i < r->ntasks
+		       ? &r->tasks[i] : NULL;
+}
+
+void la_tasks_free(struct la_run *r)
+{
+	free(r->tasks);
+	r->tasks = NULL;
+	r->ntasks = 0;
+	r->cap = 0;
+	pg_imap_free(&r->by_tid);
+	pg_imap_free(&r->by_ltid);
 }
 
 int la_tasks_all_exited(const struct la_run *r, int min)
@@ -173,4 +181,18 @@ int la_tasks_report(const struct la_run *r)
 		bad++;
 	}
 	return bad;
+}
+
+void la_tasks_tidy(const struct la_run *r)
+{
+	char here[PG_HOST_MAX];
+
+	pg_pvm_host_of(pvm_mytid(), here, sizeof(here));
+	for (int i = 0; i < r->ntasks; i++) {
+		const struct la_task *t = &r->tasks[i];
+
+		if (t->pid > 0 && strcmp(t->host, here) == 0 &&
+		    la_vm_process_gone(t->pid))
+			pg_pvmtmp_clear_first(t->pid);
+	}
 }

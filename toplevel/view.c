@@ -77,20 +77,6 @@ static int live_dir(char *dir, size_t n)
 	       st.st_uid == getuid() && (st.st_mode & 077) == 0 ? 0 : -1;
 }
 
-/* Sets NAME=VALUE and adds NAME to PVM_EXPORT, so every task gets it. */
-static void export_env(const char *name, const char *value)
-{
-	const char *old = getenv("PVM_EXPORT");
-	char exp[4096];
-
-	setenv(name, value, 1);
-	if (old && strstr(old, name))
-		return;
-	snprintf(exp, sizeof(exp), "%s%s%s", old ? old : "",
-		 old && *old ? ":" : "", name);
-	setenv("PVM_EXPORT", exp, 1);
-}
-
 int la_view_display(int argc, char **argv)
 {
 	const char *dir = "pangaea-logs";
@@ -142,7 +128,7 @@ int la_view_start(struct la_opts *o)
 		la_logdir_replay_name(o->logdir, o->outdir, sizeof(o->outdir));
 	dir = o->mode == PANGAEA_MODE_RECORD ? o->logdir : o->outdir;
 	if (given && *given) {
-		export_env(PG_ENV_LIVE, given);
+		la_vm_export(PG_ENV_LIVE, given);
 		return 0;
 	}
 	if (!getenv("DISPLAY")) {
@@ -156,7 +142,7 @@ int la_view_start(struct la_opts *o)
 	}
 	snprintf(sock, sizeof(sock), "%s/live-%d.sock", sdir, (int)getpid());
 	unlink(sock); /* a stale one of an earlier launcher with our pid */
-	export_env(PG_ENV_LIVE, sock);
+	la_vm_export(PG_ENV_LIVE, sock);
 	view_path(view, sizeof(view));
 	if (pipe(fds) < 0 || (pid = fork()) < 0) {
 		la_error("cannot start the viewer: %s", strerror(errno));

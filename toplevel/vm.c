@@ -28,6 +28,19 @@ static void vm_env(void)
 		setenv("PVM_ALLOW_ROOT", "1", 1);
 }
 
+void la_vm_export(const char *name, const char *value)
+{
+	const char *old = getenv("PVM_EXPORT");
+	char exp[4096];
+
+	setenv(name, value, 1);
+	if (old && strstr(old, name))
+		return;
+	snprintf(exp, sizeof(exp), "%s%s%s", old ? old : "",
+		 old && *old ? ":" : "", name);
+	setenv("PVM_EXPORT", exp, 1);
+}
+
 /* Writes the host file of a private VM into PATH; 0 or -1. */
 static int vm_hostfile(const struct la_opts *o, const char *path)
 {
@@ -268,20 +281,25 @@ static int vm_running(void)
 	       WEXITSTATUS(status) == 0;
 }
 
-int la_vm_alive(const struct la_run *r)
+int la_vm_process_gone(pid_t pid)
 {
 	char stat[512], *p;
 
+	if (kill(pid, 0) < 0 && errno == ESRCH)
+		return 1;
+	/* a child stays a zombie until its parent reaps it */
+	snprintf(stat, sizeof(stat), "%d", (int)pid);
+	if (proc_read(stat, "stat", stat, sizeof(stat)) <= 0)
+		return 1;
+	p = strrchr(stat, ')');
+	return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+}
+
+int la_vm_alive(const struct la_run *r)
+{
 	if (r->pvmd_pid <= 0)
 		return 1; /* not found at start: trust libpvm */
-	if (kill(r->pvmd_pid, 0) < 0 && errno == ESRCH)
-		return 0;
-	/* our own child stays a zombie until reaped */
-	snprintf(stat, sizeof(stat), "%d", (int)r->pvmd_pid);
-	if (proc_read(stat, "stat", stat, sizeof(stat)) <= 0)
-		return 0;
-	p = strrchr(stat, ')');
-	return !(p && p[1] == ' ' && p[2] == 'Z');
+	return !la_vm_process_gone(r->pvmd_pid);
 }
 
 

@@ -1,0 +1,97 @@
+/*
+ * pvm.c: small helpers around PVM's own calls: the text of an error, the
+ * host of a task, the size and the packing of PVM's data types, PVM's
+ * receive functions by kind.  No state, nothing of Pangaea's run.
+ */
+#include "pangaea-internal.h"
+
+#include <stdio.h>
+
+/* libpvm keeps its error texts in pvm_errlist (what pvm_perror prints),
+ * which pvm3.h does not declare. */
+extern char *pvm_errlist[];
+extern int pvm_nerr;
+
+/* PVM's data types: the size of an item, and its pvm_packf format (the
+ * typed pack functions do not share one signature; pvm_packf covers them
+ * all, with the same encoding). */
+static const struct {
+	int dt;
+	int size;
+	const char *fmt;
+} types[] = {
+	{ PVM_BYTE, 1, "%*c" },
+	{ PVM_SHORT, sizeof(short), "%*hd" },
+	{ PVM_USHORT, sizeof(short), "%*hud" },
+	{ PVM_INT, sizeof(int), "%*d" },
+	{ PVM_UINT, sizeof(int), "%*ud" },
+	{ PVM_LONG, sizeof(long), "%*ld" },
+	{ PVM_ULONG, sizeof(long), "%*lud" },
+	{ PVM_FLOAT, sizeof(float), "%*f" },
+	{ PVM_CPLX, 2 * sizeof(float), "%*x" },
+	{ PVM_DOUBLE, sizeof(double), "%*lf" },
+	{ PVM_DCPLX, 2 * sizeof(double), "%*lx" },
+};
+
+const char *pg_pvm_errtext(int code)
+{
+	static char buf[48];
+
+	if (code < 0 && -code < pvm_nerr && pvm_errlist[-code])
+		snprintf(buf, sizeof(buf), "PVM error %d, %s", code,
+			 pvm_errlist[-code]);
+	else
+		snprintf(buf, sizeof(buf), "PVM error %d", code);
+	return buf;
+}
+
+void pg_pvm_host_of(int tid, char *buf, size_t n)
+{
+	struct pvmhostinfo *hosts;
+	int nhost, narch, dtid = pvm_tidtohost(tid);
+
+	snprintf(buf, n, "?");
+	if (dtid < 0 || pvm_config(&nhost, &narch, &hosts) < 0)
+		return;
+	for (int i = 0; i < nhost; i++)
+		if (hosts[i].hi_tid == dtid)
+			snprintf(buf, n, "%s", hosts[i].hi_name);
+}
+
+/* The entry of TYPES for DT, or -1 (PVM_STR and unknown types). */
+static int type_index(int dt)
+{
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (types[i].dt == dt)
+			return (int)i;
+	return -1;
+}
+
+int pg_pvm_item_size(int dt)
+{
+	int i = type_index(dt);
+
+	if (i >= 0)
+		return types[i].size;
+	return dt == PVM_STR ? PvmNotImpl : PvmBadParam;
+}
+
+int pg_pvm_pack(int pack, void *buf, int count, int dt)
+{
+	int i = type_index(dt);
+
+	if (i < 0)
+		return PvmBadParam;
+	return pack ? pvm_packf(types[i].fmt, count, buf)
+		    : pvm_unpackf(types[i].fmt, count, buf);
+}
+
+int pg_pvm_recv(int kind, int tid, int tag, struct timeval *tmout)
+{
+	switch (kind) {
+	case PG_REC_NRECV: return pvm_nrecv(tid, tag);
+	case PG_REC_TRECV: return pvm_trecv(tid, tag, tmout);
+	case PG_REC_PROBE: return pvm_probe(tid, tag);
+	default: return pvm_recv(tid, tag);
+	}
+}

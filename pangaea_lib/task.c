@@ -1,0 +1,30 @@
+/*
+ * task.c: how a task of the run ends, as the launcher must hear it: DONE
+ * when it ends on its own, DIVERGED when its replay stops at a call the
+ * recording does not have.
+ */
+#include "pangaea-internal.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+void pg_task_tell_done(int how, int value)
+{
+	int v[3] = { pg_me->ltid, how, value };
+
+	pg_proto_send(pg_me->launcher_tid, PG_TAG_DONE, v);
+}
+
+int pg_task_diverged(void)
+{
+	const char *report = pg_replay_report();
+
+	if (pg_me->ltid == 0)
+		return PvmSysErr; /* the launcher ends the run itself */
+	pg_log_end(PG_END_DIVERGED, (int)pg_replay_position());
+	if (pg_proto_send_diverged(pg_me->launcher_tid, pg_me->ltid,
+				   report) < 0)
+		fprintf(stderr, "pangaea: %s\n", report);
+	pvm_exit();
+	_exit(3);
+}
