@@ -30,15 +30,19 @@ unsigned pg_delay_seed(void)
 	return seed;
 }
 
+unsigned pg_delay_draw(void)
+{
+	if (max_us <= 0)
+		return 0;
+	rng = rng * 1103515245u + 12345u;
+	return (rng >> 8) % (unsigned)(max_us + 1);
+}
+
 void pg_delay(void)
 {
 	unsigned us;
 
 	pg_live_tick();
-	if (max_us <= 0)
-		return;
-	rng = rng * 1103515245u + 12345u;
-	us = (rng >> 8) % (unsigned)(max_us + 1);
-	if (us)
+	if ((us = pg_delay_draw()) > 0)
 		usleep(us);
 }

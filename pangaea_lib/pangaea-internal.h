@@ -295,8 +295,11 @@ void pg_delay_open(int max_us, unsigned seed, int ltid);
 /* The run's settings, for a child's handover. */
 int pg_delay_max(void);
 unsigned pg_delay_seed(void);
-/* Gives a live viewer its chance (pg_live_tick), then sleeps a random
- * 0..max microseconds when delays are on. */
+/* The next delay of this task's sequence, in microseconds (0 when
+ * delays are off). */
+unsigned pg_delay_draw(void);
+/* Gives a live viewer its chance (pg_live_tick), then sleeps the next
+ * delay. */
 void pg_delay(void);
 
 /* ------------------------------------------------------------------ */
