@@ -164,49 +164,56 @@ static int recv_checked(int tid, int tag, int seconds)
 	return rc < 0 ? rc : b;
 }
 
-int pg_proto_send(int tid, int tag, const int *v)
+/* A message's layout: a packer writes MSG into the active send buffer,
+ * an unpacker reads the active receive buffer into MSG; >= 0 or a PVM
+ * error. */
+typedef int (*proto_pack)(const void *msg);
+typedef int (*proto_unpack)(void *msg);
+
+/* Sends the message TAG, laid out by PACK from MSG, to TID; 0 or < 0. */
+static int send_msg(int tid, int tag, proto_pack pack, const void *msg)
 {
 	struct proto_saved s;
-	int n = tag_ints(tag), rc;
+	int rc;
 
-	if (n < 0)
-		return PvmBadParam;
 	enter(&s);
 	rc = begin(tag);
 	if (rc >= 0)
-		rc = pk_ints(v, n);
+		rc = pack(msg);
 	if (rc >= 0)
 		rc = finish(tid, tag);
 	leave(&s);
 	return rc < 0 ? rc : 0;
 }
 
-int pg_proto_recv(int tid, int tag, int seconds, int *v)
+/* Waits up to SECONDS (< 0: no limit) for TAG from TID and reads it with
+ * UNPACK into MSG; 1, 0 on timeout, or < 0. */
+static int recv_msg(int tid, int tag, int seconds, proto_unpack unpack,
+		    void *msg)
 {
 	struct proto_saved s;
-	int n = tag_ints(tag), b;
+	int b, rc;
 
-	if (n < 0)
-		return PvmBadParam;
 	enter(&s);
 	b = recv_checked(tid, tag, seconds);
-	if (b > 0)
-		b = upk_ints(v, n) < 0 ? PvmBadMsg : 1;
+	if (b > 0 && (rc = unpack(msg)) < 0)
+		b = rc;
 	leave(&s);
-	return b;
+	return b > 0 ? 1 : b;
 }
 
-int pg_proto_ask(int tid, int tag, const int *v, int reply_tag, int *answer)
+/* Sends the question TAG (PACK, MSG) to TID and waits for its one-int
+ * answer REPLY_TAG into *ANSWER; 0 or < 0. */
+static int ask_msg(int tid, int tag, proto_pack pack, const void *msg,
+		   int reply_tag, int *answer)
 {
 	struct proto_saved s;
-	int n = tag_ints(tag), rc;
+	int rc;
 
-	if (n < 0 || tag_ints(reply_tag) != 1)
-		return PvmBadParam;
 	enter(&s);
 	rc = begin(tag);
 	if (rc >= 0)
-		rc = pk_ints(v, n);
+		rc = pack(msg);
 	if (rc >= 0)
 		rc = finish(tid, tag);
 	if (rc >= 0)
@@ -217,44 +224,87 @@ int pg_proto_ask(int tid, int tag, const int *v, int reply_tag, int *answer)
 	return rc < 0 ? rc : 0;
 }
 
-int pg_proto_send_handover(int tid, const struct pg_handover *h)
+/* The fixed-int messages: TAG's ints at V. */
+struct proto_ints {
+	int tag;
+	int *v;
+};
+
+/* Packs a fixed-int message (struct proto_ints). */
+static int pack_ints(const void *msg)
 {
+	const struct proto_ints *m = msg;
+
+	return pk_ints(m->v, tag_ints(m->tag));
+}
+
+/* Unpacks a fixed-int message (struct proto_ints). */
+static int unpack_ints(void *msg)
+{
+	struct proto_ints *m = msg;
+
+	return upk_ints(m->v, tag_ints(m->tag));
+}
+
+int pg_proto_send(int tid, int tag, const int *v)
+{
+	struct proto_ints m = { tag, (int *)v };
+
+	if (tag_ints(tag) < 0)
+		return PvmBadParam;
+	return send_msg(tid, tag, pack_ints, &m);
+}
+
+int pg_proto_recv(int tid, int tag, int seconds, int *v)
+{
+	struct proto_ints m = { tag, v };
+
+	if (tag_ints(tag) < 0)
+		return PvmBadParam;
+	return recv_msg(tid, tag, seconds, unpack_ints, &m);
+}
+
+int pg_proto_ask(int tid, int tag, const int *v, int reply_tag, int *answer)
+{
+	struct proto_ints m = { tag, (int *)v };
+
+	if (tag_ints(tag) < 0 || tag_ints(reply_tag) != 1)
+		return PvmBadParam;
+	return ask_msg(tid, tag, pack_ints, &m, reply_tag, answer);
+}
+
+int pg_proto_upk(int tag, int *v)
+{
+	struct proto_ints m = { tag, v };
+
+	return tag_ints(tag) < 0 ? PvmBadParam : unpack_ints(&m);
+}
+
+/* HANDOVER (struct pg_handover). */
+static int pack_handover(const void *msg)
+{
+	const struct pg_handover *h = msg;
 	int v[7] = { h->ltid, h->mode, h->coord_tid, h->launcher_tid,
 		     h->flags, h->delay_us, (int)h->seed };
-	struct proto_saved s;
-	int rc;
+	int rc = pk_ints(v, 7);
 
-	enter(&s);
-	rc = begin(PG_TAG_HANDOVER);
-	if (rc >= 0)
-		rc = pk_ints(v, 7);
 	if (rc >= 0)
 		rc = pk_str(h->logdir);
 	if (rc >= 0)
 		rc = pk_str(h->replaydir);
-	if (rc >= 0)
-		rc = pk_str(h->select);
-	if (rc >= 0)
-		rc = finish(tid, PG_TAG_HANDOVER);
-	leave(&s);
-	return rc < 0 ? rc : 0;
+	return rc < 0 ? rc : pk_str(h->select);
 }
 
-int pg_proto_recv_handover(int tid, int seconds, struct pg_handover *h)
+/* HANDOVER (struct pg_handover). */
+static int unpack_handover(void *msg)
 {
-	struct proto_saved s;
-	int v[7], b;
+	struct pg_handover *h = msg;
+	int v[7];
 
-	enter(&s);
-	b = recv_checked(tid, PG_TAG_HANDOVER, seconds);
-	if (b > 0 && (upk_ints(v, 7) < 0 ||
-		      upk_str(h->logdir, sizeof(h->logdir)) < 0 ||
-		      upk_str(h->replaydir, sizeof(h->replaydir)) < 0 ||
-		      upk_str(h->select, sizeof(h->select)) < 0))
-		b = PvmBadMsg;
-	leave(&s);
-	if (b <= 0)
-		return b;
+	if (upk_ints(v, 7) < 0 || upk_str(h->logdir, sizeof(h->logdir)) < 0 ||
+	    upk_str(h->replaydir, sizeof(h->replaydir)) < 0 ||
+	    upk_str(h->select, sizeof(h->select)) < 0)
+		return PvmBadMsg;
 	h->ltid = v[0];
 	h->mode = v[1];
 	h->coord_tid = v[2];
@@ -262,134 +312,52 @@ int pg_proto_recv_handover(int tid, int seconds, struct pg_handover *h)
 	h->flags = v[4];
 	h->delay_us = v[5];
 	h->seed = (unsigned)v[6];
-	return 1;
+	return 0;
 }
 
-/* Packs one task of SPAWNED. */
-static int pk_spawned_task(const struct pg_spawned_task *t)
+int pg_proto_send_handover(int tid, const struct pg_handover *h)
 {
-	int v[2] = { t->ltid, t->tid }, rc = pk_ints(v, 2);
+	return send_msg(tid, PG_TAG_HANDOVER, pack_handover, h);
+}
 
-	if (rc >= 0)
-		rc = pk_str(t->host);
-	return rc < 0 ? rc : pk_str(t->program);
+int pg_proto_recv_handover(int tid, int seconds, struct pg_handover *h)
+{
+	return recv_msg(tid, PG_TAG_HANDOVER, seconds, unpack_handover, h);
+}
+
+/* SPAWNED: the parent and its N new tasks T. */
+struct proto_spawned {
+	int parent_ltid, n;
+	const struct pg_spawned_task *t;
+};
+
+/* Packs SPAWNED (struct proto_spawned). */
+static int pack_spawned(const void *msg)
+{
+	const struct proto_spawned *m = msg;
+	int head[2] = { m->parent_ltid, m->n }, rc = pk_ints(head, 2);
+
+	for (int i = 0; i < m->n && rc >= 0; i++) {
+		int v[2] = { m->t[i].ltid, m->t[i].tid };
+
+		rc = pk_ints(v, 2);
+		if (rc >= 0)
+			rc = pk_str(m->t[i].host);
+		if (rc >= 0)
+			rc = pk_str(m->t[i].program);
+	}
+	return rc;
 }
 
 int pg_proto_tell_spawned(int coord, int parent_ltid,
 			  const struct pg_spawned_task *t, int n)
 {
-	int head[2] = { parent_ltid, n }, status = PvmSysErr, rc;
-	struct proto_saved s;
+	struct proto_spawned m = { parent_ltid, n, t };
+	int status = PvmSysErr, rc;
 
-	enter(&s);
-	rc = begin(PG_TAG_SPAWNED);
-	if (rc >= 0)
-		rc = pk_ints(head, 2);
-	for (int i = 0; i < n && rc >= 0; i++)
-		rc = pk_spawned_task(&t[i]);
-	if (rc >= 0)
-		rc = finish(coord, PG_TAG_SPAWNED);
-	if (rc >= 0 && recv_checked(coord, PG_TAG_ACK, -1) > 0 &&
-	    upk_ints(&status, 1) < 0)
-		status = PvmBadMsg;
-	leave(&s);
+	rc = ask_msg(coord, PG_TAG_SPAWNED, pack_spawned, &m, PG_TAG_ACK,
+		     &status);
 	return rc < 0 ? rc : status;
-}
-
-int pg_proto_send_diverged(int tid, int ltid, const char *report)
-{
-	struct proto_saved s;
-	int rc;
-
-	enter(&s);
-	rc = begin(PG_TAG_DIVERGED);
-	if (rc >= 0)
-		rc = pk_ints(&ltid, 1);
-	if (rc >= 0)
-		rc = pk_str(report);
-	if (rc >= 0)
-		rc = finish(tid, PG_TAG_DIVERGED);
-	leave(&s);
-	return rc < 0 ? rc : 0;
-}
-
-int pg_proto_send_events(int tid, const struct pg_live_head *h,
-			 const int *ints, int n)
-{
-	int head[2] = { h->ltid, h->parent_ltid };
-	struct proto_saved s;
-	int rc;
-
-	enter(&s);
-	rc = begin(PG_TAG_EVENTS);
-	if (rc >= 0)
-		rc = pk_ints(head, 2);
-	if (rc >= 0)
-		rc = pk_str(h->host);
-	if (rc >= 0)
-		rc = pk_str(h->program);
-	if (rc >= 0)
-		rc = pk_ints(&n, 1);
-	if (rc >= 0)
-		rc = pk_ints(ints, n);
-	if (rc >= 0)
-		rc = finish(tid, PG_TAG_EVENTS);
-	leave(&s);
-	return rc < 0 ? rc : 0;
-}
-
-int pg_proto_send_collect(int tid, const struct pg_collect *c,
-			  const void *data)
-{
-	int head[4] = { c->op, c->msgtag, c->count, c->datatype };
-	struct proto_saved s;
-	int rc;
-
-	enter(&s);
-	rc = begin(PG_TAG_COLLECT);
-	if (rc >= 0)
-		rc = pk_ints(head, 4);
-	if (rc >= 0)
-		rc = pg_pvm_pack(1, (void *)data, c->count, c->datatype);
-	if (rc >= 0)
-		rc = finish(tid, PG_TAG_COLLECT);
-	leave(&s);
-	return rc < 0 ? rc : 0;
-}
-
-int pg_proto_recv_collect(int tid, const struct pg_collect *c, void *data)
-{
-	struct proto_saved s;
-	int head[4], rc;
-
-	enter(&s);
-	rc = recv_checked(tid, PG_TAG_COLLECT, -1);
-	if (rc >= 0)
-		rc = upk_ints(head, 4);
-	if (rc >= 0 && (head[0] != c->op || head[1] != c->msgtag ||
-			head[2] != c->count || head[3] != c->datatype))
-		rc = PvmMismatch;
-	if (rc >= 0)
-		rc = pg_pvm_pack(0, data, c->count, c->datatype);
-	leave(&s);
-	return rc < 0 ? rc : 0;
-}
-
-int pg_proto_check(int bufid, int *tag, int *src, int *version)
-{
-	int len;
-
-	if (pvm_bufinfo(bufid, &len, tag, src) < 0)
-		return PvmNoSuchBuf;
-	*version = PG_PROTOCOL_VERSION;
-	return check_version(*tag, version);
-}
-
-int pg_proto_upk(int tag, int *v)
-{
-	int n = tag_ints(tag);
-
-	return n < 0 ? PvmBadParam : upk_ints(v, n);
 }
 
 int pg_proto_upk_spawned(int *parent_ltid, int *n)
@@ -415,9 +383,61 @@ int pg_proto_upk_spawned_task(struct pg_spawned_task *t)
 	return 0;
 }
 
+/* DIVERGED: task LTID's REPORT. */
+struct proto_diverged {
+	int ltid;
+	const char *report;
+};
+
+/* Packs DIVERGED (struct proto_diverged). */
+static int pack_diverged(const void *msg)
+{
+	const struct proto_diverged *m = msg;
+	int rc = pk_ints(&m->ltid, 1);
+
+	return rc < 0 ? rc : pk_str(m->report);
+}
+
+int pg_proto_send_diverged(int tid, int ltid, const char *report)
+{
+	struct proto_diverged m = { ltid, report };
+
+	return send_msg(tid, PG_TAG_DIVERGED, pack_diverged, &m);
+}
+
 int pg_proto_upk_diverged(int *ltid, char *report, size_t n)
 {
 	return upk_ints(ltid, 1) < 0 || upk_str(report, n) < 0 ? PvmBadMsg : 0;
+}
+
+/* EVENTS: the head H and N ints. */
+struct proto_events {
+	const struct pg_live_head *h;
+	const int *ints;
+	int n;
+};
+
+/* Packs EVENTS (struct proto_events). */
+static int pack_events(const void *msg)
+{
+	const struct proto_events *m = msg;
+	int head[2] = { m->h->ltid, m->h->parent_ltid }, rc = pk_ints(head, 2);
+
+	if (rc >= 0)
+		rc = pk_str(m->h->host);
+	if (rc >= 0)
+		rc = pk_str(m->h->program);
+	if (rc >= 0)
+		rc = pk_ints(&m->n, 1);
+	return rc < 0 ? rc : pk_ints(m->ints, m->n);
+}
+
+int pg_proto_send_events(int tid, const struct pg_live_head *h,
+			 const int *ints, int n)
+{
+	struct proto_events m = { h, ints, n };
+
+	return send_msg(tid, PG_TAG_EVENTS, pack_events, &m);
 }
 
 int pg_proto_upk_events(struct pg_live_head *h, int **ints, int *n)
@@ -439,6 +459,64 @@ int pg_proto_upk_events(struct pg_live_head *h, int **ints, int *n)
 		return PvmBadMsg;
 	}
 	return 0;
+}
+
+/* COLLECT: the head C and C->count items at DATA. */
+struct proto_collect {
+	const struct pg_collect *c;
+	void *data;
+};
+
+/* Packs COLLECT (struct proto_collect). */
+static int pack_collect(const void *msg)
+{
+	const struct proto_collect *m = msg;
+	int head[4] = { m->c->op, m->c->msgtag, m->c->count, m->c->datatype };
+	int rc = pk_ints(head, 4);
+
+	return rc < 0 ? rc : pg_pvm_pack(1, m->data, m->c->count,
+					 m->c->datatype);
+}
+
+/* Unpacks COLLECT (struct proto_collect): PvmMismatch unless its head is
+ * the expected one. */
+static int unpack_collect(void *msg)
+{
+	struct proto_collect *m = msg;
+	int head[4];
+
+	if (upk_ints(head, 4) < 0)
+		return PvmBadMsg;
+	if (head[0] != m->c->op || head[1] != m->c->msgtag ||
+	    head[2] != m->c->count || head[3] != m->c->datatype)
+		return PvmMismatch;
+	return pg_pvm_pack(0, m->data, m->c->count, m->c->datatype);
+}
+
+int pg_proto_send_collect(int tid, const struct pg_collect *c,
+			  const void *data)
+{
+	struct proto_collect m = { c, (void *)data };
+
+	return send_msg(tid, PG_TAG_COLLECT, pack_collect, &m);
+}
+
+int pg_proto_recv_collect(int tid, const struct pg_collect *c, void *data)
+{
+	struct proto_collect m = { c, data };
+	int rc = recv_msg(tid, PG_TAG_COLLECT, -1, unpack_collect, &m);
+
+	return rc < 0 ? rc : 0;
+}
+
+int pg_proto_check(int bufid, int *tag, int *src, int *version)
+{
+	int len;
+
+	if (pvm_bufinfo(bufid, &len, tag, src) < 0)
+		return PvmNoSuchBuf;
+	*version = PG_PROTOCOL_VERSION;
+	return check_version(*tag, version);
 }
 
 int pg_proto_forward(int bufid, int tid, int tag)
