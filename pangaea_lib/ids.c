@@ -13,11 +13,6 @@ void pg_ids_learn(int tid, int ltid)
 	pg_ids_add(&known, tid, ltid); /* out of memory: asked again later */
 }
 
-void pg_ids_forget(void)
-{
-	pg_ids_free(&known);
-}
-
 int pg_ltid_of(int tid)
 {
 	int ltid = pg_ids_lookup(&known, tid);

@@ -162,8 +162,6 @@ void pg_queue_free(struct pg_queue *q);
 
 /* Sets the run's context for every message below. */
 void pg_proto_open(int ctx);
-/* The run's context (0 before pg_proto_open). */
-int pg_proto_context(void);
 
 /* Sends the fixed-int message TAG (HELLO, REGISTER, ACK, TID2LTID,
  * LTID2TID, ANSWER, DONE, QUIT) with its ints V to TID. */
@@ -256,8 +254,6 @@ int pg_peer_of(const struct pvmminfo *mi);
 /* Identifies a pvmd's message BUFID (a pvm_notify notice names a task in
  * its first int): that task's ltid + 1, or 0.  Leaves BUFID rewound. */
 uint32_t pg_system_ident(int bufid);
-/* Forgets every pair (pangaea_exit). */
-void pg_ids_forget(void);
 
 /* live.c: events for a live viewer (only when PANGAEA_LIVE is set). */
 /* Copies EV, just logged, into the batch for the coordinator. */

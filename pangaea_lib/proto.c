@@ -43,11 +43,6 @@ void pg_proto_open(int ctx)
 	proto_ctx = ctx;
 }
 
-int pg_proto_context(void)
-{
-	return proto_ctx;
-}
-
 /* Switches to Pangaea's context, setting the app's buffers aside. */
 static void enter(struct proto_saved *s)
 {

@@ -49,6 +49,7 @@ void pg_replay_close(void)
 {
 	pg_comm_free(&rp.log);
 	pg_exec_free(&rp.exec);
+	pg_queue_free(&rp.queue); /* the messages' buffers stay PVM's */
 	rp.have_next = 0;
 }
 
@@ -334,5 +335,7 @@ int pg_replay_free_recv(int kind, int tid, int tag, struct timeval *tmout)
 {
 	int i = pg_queue_find_filter(&rp.queue, tid, tag);
 
-	return i < 0 ? pg_pvm_recv(kind, tid, tag, tmout) : hand_out(kind, (size_t)i);
+	if (i < 0)
+		return pg_pvm_recv(kind, tid, tag, tmout);
+	return hand_out(kind, (size_t)i);
 }

@@ -123,12 +123,12 @@ static int replay_start(const struct pg_spawn_rec *rec, char **argv,
 		}
 		n = pvm_spawn((char *)rec->file, argv, flags, (char *)s->host, k,
 			      &tids[i]);
-		if (n != k)
-			return pg_replay_diverge("cannot start task %d (%s) on "
-						 "host %s again: %s",
-						 s[n > 0 ? n : 0].ltid, rec->file,
-						 s->host, pg_pvm_errtext(n < 0 ? n :
-							tids[i + n]));
+		if (n == k)
+			continue;
+		return pg_replay_diverge("cannot start task %d (%s) on host %s "
+					 "again: %s", s[n > 0 ? n : 0].ltid,
+					 rec->file, s->host,
+					 pg_pvm_errtext(n < 0 ? n : tids[i + n]));
 	}
 	return 0;
 }

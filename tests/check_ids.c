@@ -181,7 +181,6 @@ START_TEST(test_translate_known)
 	ck_assert_int_eq(pg_ltid_of(0x40007), -1);
 	ck_assert_int_eq(pg_tid_of(1001), 0x40003);
 	ck_assert_int_eq(pg_tid_of(1), 0x40002);
-	pg_ids_forget();
 }
 END_TEST
 
