@@ -306,9 +306,10 @@ void pg_delay(void);
 
 /* A call of the program, as the engine compares it with the recording. */
 struct pg_call {
-	/* kind, and what the call fixes: a send's peer (or dests), tag,
-	 * msgid, group; a receive's filter as peer (an ltid, PG_PEER_ANY)
-	 * and tag (-1 any); a group call's op, group, arg; an end's how */
+	/* kind, and what the call fixes (only these fields are read): a
+	 * send's peer (or dests), tag, msgid, group; a receive's filter as
+	 * peer (an ltid, PG_PEER_ANY) and tag (-1 any); a group call's op,
+	 * group, arg; an end's how */
 	struct pg_event ev;
 	/* spawn: file, argc/argv and ntask of the call */
 	const struct pg_spawn_rec *spawn;

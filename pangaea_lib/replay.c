@@ -53,9 +53,10 @@ void pg_replay_close(void)
 	rp.have_next = 0;
 }
 
-/* The next recorded event into *EV: 1, 0 at the end of the log, or -1
- * when the log cannot be read further (ERR says why). */
-static int next_event(struct pg_event *ev, char *err, size_t n)
+/* Reads the next recorded event into rp.next (unless it is there): 1,
+ * 0 at the end of the log, or -1 when the log cannot be read further
+ * (ERR says why). */
+static int next_event(char *err, size_t n)
 {
 	int r;
 
@@ -67,7 +68,6 @@ static int next_event(struct pg_event *ev, char *err, size_t n)
 			return r;
 		rp.have_next = 1;
 	}
-	*ev = rp.next;
 	return 1;
 }
 
@@ -75,7 +75,10 @@ int pg_replay_peek(struct pg_event *ev)
 {
 	char err[512];
 
-	return next_event(ev, err, sizeof(err)) > 0;
+	if (next_event(err, sizeof(err)) <= 0)
+		return 0;
+	*ev = rp.next;
+	return 1;
 }
 
 /* Consumes the event next_event returned. */
@@ -166,6 +169,31 @@ static int call_matches(const struct pg_call *call, const struct pg_event *w)
 	return w->how == e->how; /* the end */
 }
 
+/* CALL came where the recording had ended. */
+static enum pg_verdict diverge_at_end(const struct pg_call *call)
+{
+	char what[512];
+
+	call_phrase(call, what, sizeof(what));
+	if (call->ev.kind == PG_REC_END)
+		return pg_replay_diverge("the recording ends here without an "
+					 "end record (the recorded task was "
+					 "killed); the program %s", what);
+	return pg_replay_diverge("the recording ends here; the program %s",
+				 what);
+}
+
+/* CALL came where the recording had W. */
+static enum pg_verdict diverge_from(const struct pg_call *call,
+				    const struct pg_event *w)
+{
+	char what[512], d[256];
+
+	call_phrase(call, what, sizeof(what));
+	pg_event_describe(w, d, sizeof(d));
+	return pg_replay_diverge("the log expects %s; the program %s", d, what);
+}
+
 /* Whether KIND is a poll, whose failures are recorded. */
 static int is_poll(int kind)
 {
@@ -201,8 +229,8 @@ static enum pg_verdict expect_spawn(const struct pg_call *call,
 				    struct pg_spawn_rec **spawn)
 {
 	const struct pg_spawn_rec *c = call->spawn;
+	const struct pg_event *w = &rp.next;
 	struct pg_spawn_rec *rec;
-	struct pg_event w;
 	char err[512], d[256] = "the end of the recording";
 	int r = 0, args;
 
@@ -211,13 +239,13 @@ static enum pg_verdict expect_spawn(const struct pg_call *call,
 					 "recording has no more spawns for "
 					 "this task", c->file);
 	rec = &rp.exec.spawns[rp.exec_pos];
-	if (!rp.launcher && (r = next_event(&w, err, sizeof(err))) < 0)
+	if (!rp.launcher && (r = next_event(err, sizeof(err))) < 0)
 		return pg_replay_diverge("the log cannot be read further: %s",
 					 err);
-	if (!rp.launcher && (r == 0 || w.kind != PG_REC_SPAWN ||
-			     w.msgid != (uint32_t)rec->seq)) {
+	if (!rp.launcher && (r == 0 || w->kind != PG_REC_SPAWN ||
+			     w->msgid != (uint32_t)rec->seq)) {
 		if (r > 0)
-			pg_event_describe(&w, d, sizeof(d));
+			pg_event_describe(w, d, sizeof(d));
 		return pg_replay_diverge("the log expects %s; the program called "
 					 "pvm_spawn(%s)", d, c->file);
 	}
@@ -240,34 +268,25 @@ enum pg_verdict pg_replay_expect(const struct pg_call *call,
 				 struct pg_event *want,
 				 struct pg_spawn_rec **spawn)
 {
-	struct pg_event w;
-	char err[512], what[512], d[256];
+	const struct pg_event *w = &rp.next;
+	char err[512];
 	int r;
 
 	if (call->ev.kind == PG_REC_SPAWN)
 		return expect_spawn(call, spawn);
-	r = next_event(&w, err, sizeof(err));
+	r = next_event(err, sizeof(err));
 	if (r < 0)
 		return pg_replay_diverge("the log cannot be read further: %s",
 					 err);
-	call_phrase(call, what, sizeof(what));
-	if (r == 0 && call->ev.kind == PG_REC_END)
-		return pg_replay_diverge("the recording ends here without an "
-					 "end record (the recorded task was "
-					 "killed); the program %s", what);
 	if (r == 0)
-		return pg_replay_diverge("the recording ends here; the program "
-					 "%s", what);
-	if (w.kind == PG_REC_POLLFAIL && is_poll(call->ev.kind))
-		return fail_again(&w);
-	if (!call_matches(call, &w)) {
-		pg_event_describe(&w, d, sizeof(d));
-		return pg_replay_diverge("the log expects %s; the program %s",
-					 d, what);
-	}
-	take();
+		return diverge_at_end(call);
+	if (w->kind == PG_REC_POLLFAIL && is_poll(call->ev.kind))
+		return fail_again(w);
+	if (!call_matches(call, w))
+		return diverge_from(call, w);
 	if (want)
-		*want = w;
+		*want = *w;
+	take();
 	return PG_REPLAY_FOLLOW;
 }
 

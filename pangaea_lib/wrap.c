@@ -122,11 +122,13 @@ int pangaea_pvm_psend(int tid, int tag, void *buf, int len, int datatype)
  * recording says it got, taken from PVM and the queue. */
 static int recv_replay(int kind, int tid, int tag)
 {
-	struct pg_call call = { .ev = { .kind = kind, .tag = tag } };
+	struct pg_call call; /* a receive: only kind, peer and tag are read */
 	uint64_t t0 = pg_now();
 	struct pg_event want;
 	int b;
 
+	call.ev.kind = kind;
+	call.ev.tag = tag;
 	call.ev.peer = tid == -1 ? PG_PEER_ANY : pg_ltid_of(tid);
 	switch (pg_replay_expect(&call, &want, NULL)) {
 	case PG_REPLAY_DIVERGED:
