@@ -3,6 +3,12 @@
 # Each test runs with its own PVM_VMID, in its own temporary folder, and a
 # trap halts any virtual machine of that VMID and kills any task it left,
 # even when the test fails.  Assertions print "FAIL: ..." and count.
+#
+# A test's processes are told apart from those of other tests and runs
+# (on the same build folder too) by their environment: every process the
+# test starts inherits PANGAEA_TEST_ID, and every process of its virtual
+# machine has its PVM_VMID (a pvmd passes its environment on to the tasks
+# it starts).  Nothing is killed by name.
 
 set -u
 B=${B:?build dir}
@@ -13,6 +19,8 @@ export LSAN_OPTIONS="suppressions=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/
 [ "$(id -u)" = 0 ] && export PVM_ALLOW_ROOT=1
 export PVM_VMID="t-$(basename "$0" .sh)-$$"
 VMID=$PVM_VMID
+# (also where a test or a tool picks another PVM_VMID or none)
+export PANGAEA_TEST_ID=$VMID
 T=$(mktemp -d "/tmp/pangaea-test.XXXXXX")
 FAILS=0
 cd "$T" || exit 1
@@ -22,12 +30,69 @@ vm_halt() {
 	( echo halt | PVM_VMID=${1:-$VMID} timeout 10 pvm >/dev/null 2>&1 ) 2>/dev/null
 }
 
+# Whether the environment of process PID holds one of the entries
+# NAME=VALUE given after it (read with builtins only: a command run here
+# would carry the test's environment itself).
+env_has() {
+	local pid=$1 kv e
+	shift
+	while IFS= read -r -d '' kv; do
+		for e in "$@"; do [ "$kv" = "$e" ] && return 0; done
+	done <"/proc/$pid/environ"
+	return 1
+} 2>/dev/null
+
+# test_pids [-u UID] [-x PROGRAM]: the pids of this test's processes: those
+# of UID (default: ours) whose environment names this test (PVM_VMID or
+# PANGAEA_TEST_ID) or whose program lies in the test's folder $T; with -x,
+# only those running PROGRAM (their argv[0]).  Never this shell itself;
+# call it outside a pipeline, whose other commands are the test's too.
+test_pids() {
+	local uid pid arg0 prog=
+	uid=$(id -u)
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-u) uid=$2; shift 2 ;;
+		-x) prog=$2; shift 2 ;;
+		*) echo "test_pids: bad argument $1" >&2; return 2 ;;
+		esac
+	done
+	for pid in $(ps -u "$uid" -o pid=); do
+		[ "$pid" = $$ ] || [ "$pid" = "$BASHPID" ] && continue
+		arg0=
+		{ IFS= read -r -d '' arg0 <"/proc/$pid/cmdline"; } 2>/dev/null
+		[ -z "$arg0" ] && continue # gone, a zombie or a kernel thread
+		[ -n "$prog" ] && [ "$arg0" != "$prog" ] && continue
+		if [[ $arg0 == "$T"/* ]] ||
+		   env_has "$pid" "PVM_VMID=$VMID" "PANGAEA_TEST_ID=$VMID"; then
+			echo "$pid"
+		fi
+	done
+}
+
+# describe_pids PIDS...: "PID COMMAND LINE" of each (for failure messages).
+describe_pids() {
+	[ $# -gt 0 ] && ps -o pid=,args= -p "$(echo "$@" | tr ' ' ',')"
+}
+
+# Removes the log files of launcher-made private VMs (pvml.UID.pangaea-PID)
+# whose launcher is gone; another run's live ones stay.
+stale_pvml() {
+	local f pid
+	for f in /tmp/pvml.$(id -u).pangaea-*; do
+		pid=${f##*pangaea-}
+		[[ $pid =~ ^[0-9]+$ ]] && [ ! -e "/proc/$pid" ] && rm -f "$f"
+	done
+}
+
 # Halts the test's VM and kills what the test's runs left behind.
 cleanup() {
+	local left
 	[ -e "/tmp/pvmd.$(id -u).$VMID" ] && vm_halt "$VMID"
-	pkill -9 -f "^$B/(examples|tests)/" 2>/dev/null
+	left=$(test_pids)
+	[ -n "$left" ] && kill -9 $left 2>/dev/null
 	rm -f "/tmp/pvmd.$(id -u).$VMID" "/tmp/pvml.$(id -u).$VMID"
-	rm -f /tmp/pvml.$(id -u).pangaea-* 2>/dev/null
+	stale_pvml
 	cd / && rm -rf "$T"
 }
 trap cleanup EXIT
@@ -44,17 +109,23 @@ expect_grep() {
 		fail "$1: no line matching '$3' in $2:"; sed 's/^/    | /' "$2" | head -20; fi
 }
 
-# expect_no_leftovers: no pvmd of ours, no task of the build dir running
-# (after up to 5 s: a task that is exiting, e.g. in LeakSanitizer's end
-# of run check, is not left behind).
+# expect_no_leftovers: none of the test's processes (test_pids: its pvmds,
+# tasks, launchers) still running, but for the helpers it keeps on purpose
+# (their pids in HELPERS), after up to 5 s: a task that is exiting, e.g.
+# in LeakSanitizer's end of run check, is not left behind.
+HELPERS=
 expect_no_leftovers() {
-	local left i
+	local left i p
 	for i in $(seq 50); do
-		left=$(pgrep -af "^$B/(examples|tests)/|pvmd3.*pangaea-" | grep -v defunct || true)
+		left=
+		for p in $(test_pids); do
+			[[ " $HELPERS " == *" $p "* ]] || left="$left $p"
+		done
 		[ -z "$left" ] && break
 		sleep 0.1
 	done
-	[ -z "$left" ] && pass "nothing left running" || fail "left running: $left"
+	if [ -z "$left" ]; then pass "nothing left running"
+	else fail "left running:"; describe_pids $left | sed 's/^/    | /'; fi
 	# the test's own virtual machine (other runs on this machine may have theirs)
 	[ -e "/tmp/pvmd.$(id -u).$VMID" ] && fail "pvmd address file left: /tmp/pvmd.$(id -u).$VMID" || true
 }

@@ -8,7 +8,11 @@ timeout 60 "$PANGAEA" -log -logdir rec "$K" 40 >out 2>err &
 pid=$!
 for _ in $(seq 100); do grep -q ready out 2>/dev/null && break; sleep 0.1; done
 expect_grep "the run got going" out "^killme: ready 40$"
-pkill -9 -f "^$K "
+# the run's killme tasks, master and worker, by their environment (the
+# killme tasks of other runs are not ours to kill)
+pids=$(test_pids -x "$K")
+expect_eq "found the run's two killme tasks" "$(echo $pids | wc -w)" 2
+[ -n "$pids" ] && kill -9 $pids
 wait $pid; echo $? >rc
 expect_eq "launcher exits 2 when tasks died" "$(cat rc)" 2
 expect_grep "launcher names the killed master" err "task 1 \(.*killme on .*\) was killed \(no end record"

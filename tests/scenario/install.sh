@@ -5,9 +5,6 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd) # before lib.sh moves to $T
 . "$(dirname "$0")/../lib.sh"
 P=$T/prefix
 
-# Kills what a run of our own racy binary may have left, then cleans up.
-trap 'pkill -9 -f "^$T/racy" 2>/dev/null; cleanup' EXIT
-
 # The build's sanitizers, which a program linked with its library needs too.
 san=
 nm "$B/lib/libpangaea.a" 2>/dev/null | grep -q '__asan_' && san=address

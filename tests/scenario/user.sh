@@ -14,7 +14,9 @@ if [ "$(id -u)" = 0 ]; then
 	cp "$B/examples/racy" "$B/examples/groups" u/examples/
 	cp "$(dirname "$0")/../lsan.supp" u/ # for an ASan build
 	chmod 0711 "$T" && chmod -R a+rX u && chmod 0777 u
+	# (PANGAEA_TEST_ID: lib.sh's test_pids finds what the user's runs left)
 	as_user() { runuser -u "$who" -- env -i PATH=/usr/bin:/bin HOME="$T/u" \
+		PANGAEA_TEST_ID="$PANGAEA_TEST_ID" \
 		LSAN_OPTIONS="suppressions=$T/u/lsan.supp" "$@"; }
 else
 	who=$(id -un)
@@ -23,8 +25,8 @@ else
 	as_user() { env -u PVM_ALLOW_ROOT "$@"; }
 fi
 uid=$(id -u "$who")
-# on failure, end what the user's runs left (lib.sh's cleanup knows $B only)
-trap 'pkill -9 -u "$uid" -f "$T/u/|pvmd3" 2>/dev/null; cleanup' EXIT
+# on failure, end what the user's runs left (lib.sh's cleanup ends our own)
+trap 'left=$(test_pids -u "$uid"); [ -n "$left" ] && kill -9 $left; cleanup' EXIT
 P=$T/u/bin/pangaea
 before=$(ls /tmp | grep -E "^pvm(d|l|tmp)" | sort)
 
@@ -51,7 +53,7 @@ after=$(ls /tmp | grep -E "^pvm(d|l|tmp)" | sort)
 new=$(comm -13 <(echo "$before") <(echo "$after") |
 	while read -r f; do [ "$(stat -c %u "/tmp/$f" 2>/dev/null)" = "$uid" ] && echo "$f"; done)
 expect_eq "no PVM file of $who left in /tmp" "$new" ""
-left=$(pgrep -u "$uid" -af "pvmd|pvmgs|$T/u/" | grep -v defunct || true)
-expect_eq "nothing of $who left running" "$left" ""
+left=$(test_pids -u "$uid")
+expect_eq "nothing of $who left running" "$(describe_pids $left)" ""
 expect_no_leftovers
 finish

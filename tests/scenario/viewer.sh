@@ -19,6 +19,7 @@ export LSAN_OPTIONS="suppressions=$T/lsan.supp:print_suppressions=0"
 for n in $(seq 140 199); do [ -e /tmp/.X$n-lock ] || [ -e /tmp/.X11-unix/X$n ] || break; done
 Xvfb ":$n" -screen 0 1600x900x24 -nolisten tcp >/dev/null 2>&1 &
 XPID=$!
+HELPERS=$XPID # it runs to the end on purpose
 trap 'kill $XPID 2>/dev/null; cleanup' EXIT
 export DISPLAY=":$n"
 for i in $(seq 100); do [ -S /tmp/.X11-unix/X$n ] && break; sleep 0.1; done
