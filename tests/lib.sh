@@ -2,7 +2,8 @@
 #
 # Each test runs with its own PVM_VMID, in its own temporary folder, and a
 # trap halts any virtual machine of that VMID and kills any task it left,
-# even when the test fails.  Assertions print "FAIL: ..." and count.
+# even when the test fails.  Assertions print "ok: ..." or "FAIL: ..." (and
+# count); a check not run says "skip: ...".
 #
 # A test's processes are told apart from those of other tests and runs
 # (on the same build folder too) by their environment: every process the
@@ -99,6 +100,8 @@ trap cleanup EXIT
 
 fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
 pass() { echo "ok: $*"; }
+# skip WHAT WHY: the check WHAT is not run here (counted by run-scenarios.sh).
+skip() { echo "skip: $1 ($2)"; }
 
 # expect_eq WHAT GOT WANT
 expect_eq() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1: got '$2', want '$3'"; fi; }

@@ -8,8 +8,8 @@ u=${PIPESTATUS[0]}
 bash "$here/run-scenarios.sh" "$B" | tee /tmp/pangaea-scen.$$
 s=${PIPESTATUS[0]}
 up=$(sed -n 's/^unit: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' /tmp/pangaea-unit.$$)
-sp=$(sed -n 's/^scenario: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' /tmp/pangaea-scen.$$)
+sp=$(sed -n 's/^scenario: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) checks skipped$/\1 \2 \3/p' /tmp/pangaea-scen.$$)
 rm -f /tmp/pangaea-unit.$$ /tmp/pangaea-scen.$$
-set -- ${up:-0 1} ${sp:-0 1}
-echo "$(( $1 + $3 )) passed, $(( $2 + $4 )) failed"
+set -- ${up:-0 1} ${sp:-0 1 0}
+echo "$(( $1 + $3 )) passed, $(( $2 + $4 )) failed, $5 scenario checks skipped"
 [ "$u" = 0 ] && [ "$s" = 0 ]

@@ -41,6 +41,8 @@ if [ -n "$clean" ]; then
 		expect_eq "clean recording, replay $j: exit 0" "$(cat rc)" 0
 		cmp -s out clean.out && pass "clean replay $j: same output" || fail "clean replay $j: output differs"
 	done
+else
+	skip "3 replays of a clean recording" "no clean run recorded"
 fi
 expect_no_leftovers
 finish

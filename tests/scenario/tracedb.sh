@@ -126,7 +126,7 @@ if [ -x "$B/examples/groups" ]; then
 	expect_eq "groups recording exits 0" "$(cat rc)" 0
 	check_matching groups grp
 else
-	echo "skip: no groups example"
+	skip "the groups recording's message checks" "no $B/examples/groups"
 fi
 
 expect_no_leftovers
