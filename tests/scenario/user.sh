@@ -49,9 +49,21 @@ for prog in "racy -w 3 -m 8" "groups 4 2"; do
 done
 cd "$T"
 
+# The user's PVM files that appeared in /tmp meanwhile and are this test's
+# (another run of this test may be going on): those of the VMs its
+# launchers named, and temporary files (pvmtmpPID.N) of processes now gone.
+vms=" $(sed -n 's/.*PVM_VMID=\(pangaea-[0-9]*\).*/\1/p' u/*.err | tr '\n' ' ') "
+ours() {
+	local f=$1 p
+	[ "$(stat -c %u "/tmp/$f" 2>/dev/null)" = "$uid" ] || return 1
+	case $f in
+	pvmd.*|pvml.*) [[ $vms == *" ${f#pvm?.$uid.} "* ]] ;;
+	pvmtmp*) p=${f#pvmtmp}; p=$((10#${p%%.*})); [ ! -e "/proc/$p" ] ;;
+	esac
+}
 after=$(ls /tmp | grep -E "^pvm(d|l|tmp)" | sort)
 new=$(comm -13 <(echo "$before") <(echo "$after") |
-	while read -r f; do [ "$(stat -c %u "/tmp/$f" 2>/dev/null)" = "$uid" ] && echo "$f"; done)
+	while read -r f; do ours "$f" && echo "$f"; done)
 expect_eq "no PVM file of $who left in /tmp" "$new" ""
 left=$(test_pids -u "$uid")
 expect_eq "nothing of $who left running" "$(describe_pids $left)" ""
