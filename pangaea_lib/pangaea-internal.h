@@ -223,8 +223,9 @@ struct pg_select {
 /* Parses a selection ("tag=5,7 ltid=1 program=racy"); 0, or -1 with ERR. */
 int pg_select_parse(const char *spec, struct pg_select *sel, char *err,
 		    size_t errlen);
-/* Writes SEL in its canonical text form into BUF. */
-void pg_select_format(const struct pg_select *sel, char *buf, size_t n);
+/* Writes SEL in its canonical text form into BUF; 0, or -1 if it did
+ * not fit (BUF holds what did). */
+int pg_select_format(const struct pg_select *sel, char *buf, size_t n);
 /* Whether the task LTID running PROGRAM is selected. */
 int pg_select_task(const struct pg_select *sel, int ltid, const char *program);
 /* Whether messages with TAG (a receive's filter, -1 = any) are selected. */

@@ -27,6 +27,7 @@ static struct {
 	struct pg_exec_log exec;   /* the recorded spawns */
 	int exec_pos;
 	struct pg_queue queue;     /* messages ahead of their turn */
+	char broken[512];          /* why the log cannot be read further */
 	char report[1400];         /* the divergence, once there is one */
 } rp;
 
@@ -34,14 +35,17 @@ int pg_replay_open(const char *dir, int ltid, char *err, size_t errlen)
 {
 	char path[PG_PATH_MAX];
 
+	pg_replay_close();
 	rp.launcher = ltid == 0;
 	if (!rp.launcher &&
 	    (pg_log_path(path, sizeof(path), dir, ltid, "comm") < 0 ||
 	     pg_comm_open(&rp.log, path, err, errlen) < 0))
 		return -1;
 	if (pg_log_path(path, sizeof(path), dir, ltid, "exec") < 0 ||
-	    pg_exec_read(path, &rp.exec, err, errlen) < 0)
+	    pg_exec_read(path, &rp.exec, err, errlen) < 0) {
+		pg_comm_free(&rp.log);
 		return -1;
+	}
 	return 0;
 }
 
@@ -50,24 +54,30 @@ void pg_replay_close(void)
 	pg_comm_free(&rp.log);
 	pg_exec_free(&rp.exec);
 	pg_queue_free(&rp.queue); /* the messages' buffers stay PVM's */
-	rp.have_next = 0;
+	memset(&rp, 0, sizeof(rp));
 }
 
 /* Reads the next recorded event into rp.next (unless it is there): 1,
  * 0 at the end of the log, or -1 when the log cannot be read further
- * (ERR says why). */
+ * (ERR says why, and says it again at every later call). */
 static int next_event(char *err, size_t n)
 {
 	int r;
 
-	if (!rp.have_next) {
-		if (rp.launcher)
-			return 0;
-		r = pg_comm_next(&rp.log, &rp.next, err, n);
-		if (r <= 0)
-			return r;
-		rp.have_next = 1;
+	if (rp.have_next)
+		return 1;
+	if (rp.broken[0]) {
+		snprintf(err, n, "%s", rp.broken);
+		return -1;
 	}
+	if (rp.launcher)
+		return 0;
+	r = pg_comm_next(&rp.log, &rp.next, err, n);
+	if (r < 0)
+		snprintf(rp.broken, sizeof(rp.broken), "%s", err);
+	if (r <= 0)
+		return r;
+	rp.have_next = 1;
 	return 1;
 }
 

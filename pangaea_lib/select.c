@@ -20,6 +20,8 @@
 #include "pangaea-internal.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,14 +30,18 @@ static struct pg_select run_sel; /* this task's run's selection */
 static int task_selected;        /* this task's events are logged at all */
 static int suspended;            /* PANGAEA_RECORD | PANGAEA_REPLAY bits */
 
-/* Appends the ints of the comma list S (up to END) to V; 0 or -1. */
+/* Appends the ints of the comma list S (up to END) to V; 0 or -1 (not
+ * a number, out of an int's range, an empty item, too many). */
 static int parse_ints(const char *s, const char *end, int *v, int *n, int max)
 {
 	while (s < end) {
 		char *e;
-		long x = strtol(s, &e, 10);
+		long x;
 
-		if (e == s || *n >= max || (e < end && *e != ','))
+		errno = 0;
+		x = strtol(s, &e, 10);
+		if (e == s || errno || x < INT_MIN || x > INT_MAX ||
+		    *n >= max || (e < end && (*e != ',' || e + 1 == end)))
 			return -1;
 		v[(*n)++] = (int)x;
 		s = e < end ? e + 1 : e;
@@ -50,8 +56,9 @@ static int parse_names(const char *s, const char *end, struct pg_select *sel)
 		const char *c = memchr(s, ',', (size_t)(end - s));
 		size_t l = (size_t)((c ? c : end) - s);
 
+		/* a base name: a path could never match */
 		if (l == 0 || l >= sizeof(sel->progs[0]) ||
-		    sel->nprogs >= PG_SELECT_NAMES)
+		    sel->nprogs >= PG_SELECT_NAMES || memchr(s, '/', l))
 			return -1;
 		memcpy(sel->progs[sel->nprogs], s, l);
 		sel->progs[sel->nprogs++][l] = '\0';
@@ -111,7 +118,7 @@ static int has_int(const int *a, int n, int v)
 	return 0;
 }
 
-void pg_select_format(const struct pg_select *sel, char *buf, size_t n)
+int pg_select_format(const struct pg_select *sel, char *buf, size_t n)
 {
 	size_t k = 0;
 
@@ -127,6 +134,7 @@ void pg_select_format(const struct pg_select *sel, char *buf, size_t n)
 		k += (size_t)snprintf(buf + k, n - k, "%s%s",
 				      i ? "," : k ? " program=" : "program=",
 				      sel->progs[i]);
+	return k < n ? 0 : -1;
 }
 
 int pg_select_task(const struct pg_select *sel, int ltid, const char *program)

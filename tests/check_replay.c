@@ -948,6 +948,30 @@ START_TEST(test_corrupt_kind)
 }
 END_TEST
 
+/* A damaged record stays damaged: a peek (pvm_bcast's) that meets it
+ * and every call after it hear "cannot be read further", never "the
+ * recording ends here". */
+START_TEST(test_damage_stays)
+{
+	char path[PATH_MAX], want[PATH_MAX + 256];
+	struct pg_event ev;
+	size_t at[4];
+
+	damaged_setup(at, path, sizeof(path));
+	patch_byte(path, at[1], 0x7f);
+	open_task1();
+	follow(call_of(ev_send(PG_REC_SEND, 2, 1, 1)));
+	ck_assert_int_eq(pg_replay_peek(&ev), 0);
+	ck_assert_int_eq(pg_replay_peek(&ev), 0);
+	snprintf(want, sizeof(want),
+		 HEAD(2) "the log cannot be read further: %s: corrupt: unknown "
+			 "record kind 127 at offset %zu", path, at[1]);
+	diverges(call_of(ev_send(PG_REC_SEND, 2, 1, 2)), want);
+	diverges(call_exit(), want);
+	pg_replay_close();
+}
+END_TEST
+
 START_TEST(test_corrupt_before_spawn)
 {
 	/* a damaged record where a spawn is due is reported, not skipped */
@@ -1079,6 +1103,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(end, test_empty_log);
 	tcase_add_test(end, test_truncated_log);
 	tcase_add_test(end, test_corrupt_kind);
+	tcase_add_test(end, test_damage_stays);
 	tcase_add_test(end, test_corrupt_before_spawn);
 	tcase_add_test(end, test_open_refusals);
 	tcase_add_test(end, test_diverge_by_hand);

@@ -189,6 +189,14 @@ static const struct {
 	{ "program=racy,,sor", "program=racy,,sor" },
 	{ "program=,racy", "program=,racy" },
 	{ "ltid=1;tag=five", "tag=five" },
+	/* out of an int's range: never cut to another number */
+	{ "tag=4294967301", "tag=4294967301" },
+	{ "ltid=2147483648", "ltid=2147483648" },
+	{ "tag=-2147483649", "tag=-2147483649" },
+	{ "tag=5,", "tag=5," },
+	/* a path could never match: programs are base names */
+	{ "program=dir/racy", "program=dir/racy" },
+	{ "program=racy,/bin/sor", "program=racy,/bin/sor" },
 };
 #define NBAD_SPECS (int)(sizeof(bad_specs) / sizeof(bad_specs[0]))
 
@@ -309,11 +317,15 @@ END_TEST
 START_TEST(test_format_small_buffer)
 {
 	struct pg_select sel = parse_ok("tag=5,7 ltid=1,1001 program=racy");
-	char buf[32];
+	char buf[40];
 
+	/* "tag=5,7 ltid=1,1001 program=racy" is 32 characters */
+	ck_assert_int_eq(pg_select_format(&sel, buf, 32), -1);
+	ck_assert_int_eq(pg_select_format(&sel, buf, 33), 0);
+	ck_assert_str_eq(buf, "tag=5,7 ltid=1,1001 program=racy");
 	for (size_t n = 1; n <= 20; n++) {
 		memset(buf, '#', sizeof(buf));
-		pg_select_format(&sel, buf, n);
+		ck_assert_int_eq(pg_select_format(&sel, buf, n), -1);
 		ck_assert_msg(memchr(buf, '\0', n) != NULL,
 			      "size %zu: not terminated", n);
 		for (size_t k = n; k < sizeof(buf); k++)

@@ -221,8 +221,11 @@ static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 			la_error("-select: %s", err);
 		else if (!sel.active)
 			o->select[0] = '\0';
-		else
-			pg_select_format(&sel, o->select, sizeof(o->select));
+		else if ((rc = pg_select_format(&sel, o->select,
+						sizeof(o->select))) < 0)
+			la_error("-select: too long: it must fit in %d "
+				 "characters as tag=...,ltid=...,program=...",
+				 (int)sizeof(o->select) - 1);
 	} else {
 		la_error("unknown option: %s", a);
 		return -1;
