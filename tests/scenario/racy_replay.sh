@@ -15,5 +15,18 @@ done
 n=$(sort -u digests | wc -l)
 [ "$n" -ge 3 ] && pass "$n different orders among the 10 recordings" ||
 	fail "only $n different orders among 10 recordings"
+
+# The delays come from a seed the launcher prints; PANGAEA_SEED gives the
+# same one again (and so the same delays in every task).
+pg -replay -logdir rec1 -out rec1.s1 -delay 1500
+seed=$(sed -n 's/.* seed \([0-9]*\) (PANGAEA_SEED=\1 repeats them)$/\1/p' err)
+[ -n "$seed" ] && pass "a delayed replay prints its seed ($seed)" ||
+	fail "no seed line in: $(cat err)"
+PANGAEA_SEED=$seed pg -replay -logdir rec1 -out rec1.s2 -delay 1500
+expect_grep "PANGAEA_SEED is taken" err " seed $seed \(PANGAEA_SEED=$seed repeats them\)$"
+expect_eq "the replay with that seed exits 0" "$(cat rc)" 0
+PANGAEA_SEED=12x pg -replay -logdir rec1 -out rec1.s3 -delay 1500
+expect_eq "a bad PANGAEA_SEED: exit 1" "$(cat rc)" 1
+expect_grep "a bad PANGAEA_SEED: said so" err "^pangaea: error: PANGAEA_SEED needs a number"
 expect_no_leftovers
 finish
