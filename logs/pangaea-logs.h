@@ -266,6 +266,9 @@ int pg_verify_runs(const char *a, const char *b, long *nevents, int *ntasks,
  * DIR cannot be read or memory runs out.
  */
 int pg_run_ltids(const char *dir, const char *suffix, int **out);
+/* Whether LTID is among the N ascending LTIDS (as pg_run_ltids gives
+ * them); 1 or 0. */
+int pg_run_has(const int *ltids, int n, int ltid);
 /* Counts the tasks and events of the run in DIR; 0 or -1 (ERR says why). */
 int pg_run_count(const char *dir, long *nevents, int *ntasks, char *err,
 		 size_t n);
