@@ -35,7 +35,8 @@ LIB := $(B)/lib/libpangaea.a
 
 LAUNCHER_SRC := $(wildcard toplevel/*.c)
 COORD_SRC := $(wildcard coordinator/*.c)
-TRACE_SRC := $(wildcard logs/trace*.c)
+# pangaea-trace: main and its table, the subcommands, the importer
+TRACE_SRC := logs/pangaea-trace.c $(wildcard logs/trace*.c)
 EXAMPLES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard examples/*/*.c)))))
 TEST_PROGS := ctxcheck killme
 CHECK_SUITES := $(patsubst tests/%.c,%,$(wildcard tests/check_*.c))
