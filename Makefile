@@ -110,6 +110,12 @@ $(B)/tests/check_tracedb: $(B)/obj/tests/check_tracedb.o \
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_TRACE)
 
+# The matcher's suite links the matcher.
+$(B)/tests/check_match: $(B)/obj/tests/check_match.o \
+		$(B)/obj/tests/checkutil.o $(B)/obj/logs/match.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) -lm
+
 $(B)/tests/%: $(B)/obj/tests/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_PVM)
