@@ -35,8 +35,8 @@ LIB := $(B)/lib/libpangaea.a
 
 LAUNCHER_SRC := $(wildcard toplevel/*.c)
 COORD_SRC := $(wildcard coordinator/*.c)
-# pangaea-trace: main and its table, the subcommands, the importer
-TRACE_SRC := logs/pangaea-trace.c $(wildcard logs/trace*.c)
+# pangaea-trace: main and its table, the subcommands, the importer, the matcher
+TRACE_SRC := logs/pangaea-trace.c $(wildcard logs/trace*.c) logs/match.c
 EXAMPLES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard examples/*/*.c)))))
 TEST_PROGS := ctxcheck killme
 CHECK_SUITES := $(patsubst tests/%.c,%,$(wildcard tests/check_*.c))
@@ -103,8 +103,8 @@ $(B)/tests/check_%: $(B)/obj/tests/check_%.o $(B)/obj/tests/checkutil.o $(LIB) \
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_PVM)
 
-# The trace database suite also links the importer and SQLite.
-TRACEDB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard logs/tracedb*.c))
+# The trace database suite also links the importer, the matcher and SQLite.
+TRACEDB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard logs/tracedb*.c) logs/match.c)
 $(B)/tests/check_tracedb: $(B)/obj/tests/check_tracedb.o \
 		$(B)/obj/tests/checkutil.o $(TRACEDB_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
