@@ -11,8 +11,8 @@
  */
 #include "tracedb-internal.h"
 
-#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,13 +57,6 @@ static int buf_json(struct pg_strbuf *b, const char *s)
 			rc = pg_strbuf_add(b, (const char *)&c, 1);
 	}
 	return rc ? rc : pg_strbuf_add(b, "\"", 1);
-}
-
-int tdb_path(char *buf, size_t n, const char *logdir)
-{
-	int k = snprintf(buf, n, "%s/%s", logdir, TDB_FILE);
-
-	return k < 0 || (size_t)k >= n ? -1 : 0;
 }
 
 /* Prepares the insert statements of IM; 0 or -1. */
@@ -491,13 +484,55 @@ static int imp_meta(struct tdb_imp *im)
 	return rc ? -1 : 0;
 }
 
-/* Creates the temporary database TMP with the schema, fast settings. */
+/* Makes TMP a new empty file and gives in *BORN the time the file system
+ * stamped it with: when the import began, on the clock of the logs'
+ * own modification times.  0, or -1 with ERR. */
+static int imp_begin(const char *tmp, struct timespec *born, char *err,
+		     size_t errlen)
+{
+	struct stat st;
+	int fd;
+
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "cannot create %s: %s", tmp,
+			 strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	*born = st.st_mtim;
+	return 0;
+}
+
+/* Dates the finished database TMP with BORN (so that tdb_stale counts a
+ * log written during the import as newer) and renames it to DBPATH;
+ * 0, or -1 with ERR. */
+static int imp_install(const char *tmp, const char *dbpath,
+		       const struct timespec *born, char *err, size_t errlen)
+{
+	struct timespec times[2] = { { 0, UTIME_OMIT }, *born };
+
+	if (utimensat(AT_FDCWD, tmp, times, 0) < 0) {
+		snprintf(err, errlen, "cannot date %s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	if (rename(tmp, dbpath) < 0) {
+		snprintf(err, errlen, "cannot rename %s to %s: %s", tmp, dbpath,
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Makes the empty file TMP the database, with the schema, fast settings. */
 static int imp_create(struct tdb_imp *im, const char *tmp, char *err,
 		      size_t errlen)
 {
 	char *msg = NULL;
 
-	unlink(tmp);
 	/* no allocation statistics (a mutex per malloc); fails harmlessly
 	 * once SQLite is initialised */
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
@@ -601,6 +636,7 @@ int tdb_import(const char *logdir, const char *dbpath, int salvage,
 	char path[PG_PATH_MAX], tmp[PG_PATH_MAX + 32];
 	struct tdb_import_stats dummy;
 	struct tdb_imp im = { 0 };
+	struct timespec born = { 0, 0 };
 	double t = now_s();
 	int rc;
 
@@ -616,68 +652,19 @@ int tdb_import(const char *logdir, const char *dbpath, int salvage,
 	im.dir = logdir;
 	im.salvage = salvage;
 	im.st = st;
-	rc = imp_create(&im, tmp, err, errlen);
+	rc = imp_begin(tmp, &born, err, errlen);
+	if (rc == 0)
+		rc = imp_create(&im, tmp, err, errlen);
 	if (rc == 0)
 		rc = imp_all(&im, err, errlen);
 	st->nevents = im.next_ev;
 	imp_free(&im);
-	if (rc == 0 && rename(tmp, dbpath) < 0) {
-		snprintf(err, errlen, "cannot rename %s to %s: %s", tmp, dbpath,
-			 strerror(errno));
-		rc = -1;
-	}
+	if (rc == 0)
+		rc = imp_install(tmp, dbpath, &born, err, errlen);
 	if (rc < 0)
 		unlink(tmp);
 	st->seconds = now_s() - t;
 	return rc;
-}
-
-/* Whether the timespec A is later than B. */
-static int ts_after(const struct timespec *a, const struct timespec *b)
-{
-	return a->tv_sec != b->tv_sec ? a->tv_sec > b->tv_sec
-				      : a->tv_nsec > b->tv_nsec;
-}
-
-/* The schema_version stored in the database at PATH, or -1. */
-static int db_version(const char *path)
-{
-	sqlite3 *db = NULL;
-	sqlite3_stmt *s = NULL;
-	int v = -1;
-
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-	    sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE "
-			       "key='schema_version'", -1, &s, NULL) == SQLITE_OK &&
-	    sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
-	sqlite3_close(db);
-	return v;
-}
-
-int tdb_stale(const char *logdir)
-{
-	char path[PG_PATH_MAX], f[PG_PATH_MAX + 300];
-	struct stat db, st;
-	struct dirent *e;
-	DIR *d;
-	int stale = 0;
-
-	if (tdb_path(path, sizeof(path), logdir) < 0 || stat(path, &db) < 0 ||
-	    db_version(path) != TDB_SCHEMA_VERSION)
-		return 1;
-	if (!(d = opendir(logdir)))
-		return 1;
-	while (!stale && (e = readdir(d))) {
-		if (strncmp(e->d_name, "task-", 5) != 0 &&
-		    strcmp(e->d_name, "run.info") != 0)
-			continue;
-		snprintf(f, sizeof(f), "%s/%s", logdir, e->d_name);
-		stale = stat(f, &st) == 0 && ts_after(&st.st_mtim, &db.st_mtim);
-	}
-	closedir(d);
-	return stale;
 }
 
 int tdb_open(const char *logdir, sqlite3 **db, char *err, size_t errlen)

@@ -25,6 +25,7 @@ struct tdb_import_stats {
 	double seconds;    /* wall time of the import */
 };
 
+/* tracedb.c: the importer. */
 /*
  * Imports the logs of LOGDIR into DBPATH (NULL: LOGDIR/trace.db),
  * replacing it atomically (a temporary file renamed over it).  A corrupt
@@ -35,10 +36,6 @@ struct tdb_import_stats {
 int tdb_import(const char *logdir, const char *dbpath, int salvage,
 	       struct tdb_import_stats *st, char *err, size_t errlen);
 
-/* Whether LOGDIR/trace.db is missing, of another schema version, or
- * older than a log file of LOGDIR (then it must be imported again). */
-int tdb_stale(const char *logdir);
-
 /*
  * Opens LOGDIR's database read-only, importing the logs first when
  * tdb_stale says so (into a private temporary database when LOGDIR is
@@ -46,10 +43,20 @@ int tdb_stale(const char *logdir);
  */
 int tdb_open(const char *logdir, sqlite3 **db, char *err, size_t errlen);
 
+/* tracedb-stale.c: whether the database must be made again (the viewer
+ * links this too, not the importer). */
+/* Whether LOGDIR/trace.db is missing, of another schema version, or
+ * older than a log file of LOGDIR (then it must be imported again);
+ * 1 or 0. */
+int tdb_stale(const char *logdir);
+/* The schema_version stored in the database at PATH, or -1 (none, or
+ * not a database). */
+int tdb_schema_version(const char *path);
 /* Path of LOGDIR's database into BUF; 0, or -1 if it does not fit. */
 int tdb_path(char *buf, size_t n, const char *logdir);
 
-/* SQL (tracedb-schema.c) making the empty tables of the database. */
+/* tracedb-schema.c (the viewer's live database uses it too): */
+/* SQL making the empty tables of the database. */
 const char *tdb_schema_sql(void);
 /* SQL making its indexes (the importer runs it after the inserts). */
 const char *tdb_index_sql(void);
