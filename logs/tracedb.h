@@ -11,6 +11,7 @@
 
 #include <sqlite3.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define TDB_FILE "trace.db"
 
@@ -54,6 +55,23 @@ int tdb_stale(const char *logdir);
 int tdb_schema_version(const char *path);
 /* Path of LOGDIR's database into BUF; 0, or -1 if it does not fit. */
 int tdb_path(char *buf, size_t n, const char *logdir);
+
+/* tracedb-tasks.c: the tasks of a run, as the analysis commands read
+ * them. */
+/* A task that logged events. */
+struct tdb_task {
+	int ltid;
+	int64_t start_wall_ns;   /* wall-clock ns of its t = 0 */
+	char *program, *host;    /* "?" when not known */
+};
+/* Loads the tasks of DB that logged events, by ltid, into *OUT (free it
+ * with tdb_tasks_free); their number, or -1 (sqlite3_errmsg(DB) says
+ * why, or memory ran out). */
+int tdb_tasks_load(sqlite3 *db, struct tdb_task **out);
+/* Index of task LTID among the N tasks T (by ltid), or -1. */
+int tdb_tasks_find(const struct tdb_task *t, int n, int ltid);
+/* Frees the N tasks T. */
+void tdb_tasks_free(struct tdb_task *t, int n);
 
 /* tracedb-schema.c (the viewer's live database uses it too): */
 /* SQL making the empty tables of the database. */
