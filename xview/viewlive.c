@@ -87,7 +87,8 @@ static int live_prepare(void)
 	return 0;
 }
 
-void vdb_live_forget(void)
+/* Finalizes the statements (vdb.forget: the database is closing). */
+static void live_forget(void)
 {
 	for (int q = 0; q < Q_COUNT; q++) {
 		sqlite3_finalize(live_q[q]);
@@ -95,9 +96,10 @@ void vdb_live_forget(void)
 	}
 }
 
-int vdb_live_open(Tcl_Interp *ip)
+int vdb_live_open(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
 	vdb_close();
+	vdb.forget = live_forget;
 	/* one thread uses it: no mutex around every call */
 	if (sqlite3_open_v2(":memory:", &vdb.db, SQLITE_OPEN_READWRITE |
 			    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
@@ -120,15 +122,10 @@ int vdb_live_open(Tcl_Interp *ip)
 int vdb_live_connect(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	const char *path;
+	const char *path = Tcl_GetString(objv[2]);
 	Tcl_Channel ch;
 	int fd;
 
-	if (objc != 3) {
-		Tcl_WrongNumArgs(ip, 2, objv, "PATH");
-		return TCL_ERROR;
-	}
-	path = Tcl_GetString(objv[2]);
 	if (strlen(path) >= sizeof(sa.sun_path)) {
 		Tcl_SetObjResult(ip, Tcl_ObjPrintf("pgdb: socket path too long: %s", path));
 		return TCL_ERROR;
@@ -215,7 +212,8 @@ static int live_event(char *l)
 	rest = l + n;
 	while (*rest == ' ')
 		rest++;
-	t = vdb_task_slot((int)v[0]);
+	if (!(t = vdb_task_slot((int)v[0])))
+		return -1;
 	st = live_stmt(Q_EVENT);
 	sqlite3_bind_int64(st, 1, v[0]);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)t->n + 1);
@@ -231,9 +229,8 @@ static int live_event(char *l)
 		sqlite3_bind_text(st, 11, rest, -1, SQLITE_TRANSIENT);
 	n = sqlite3_step(st);
 	sqlite3_reset(st);
-	if (n != SQLITE_DONE)
+	if (n != SQLITE_DONE || vdb_task_time(t, v[1]) < 0)
 		return -1;
-	vdb_task_time(t, v[1]);
 	if (v[1] < vdb.tmin)
 		vdb.tmin = v[1];
 	if (v[2] > vdb.tmax)
@@ -288,10 +285,6 @@ int vdb_live_add(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 	char *text, *line, *save = NULL;
 	int added = 0;
 
-	if (objc != 3) {
-		Tcl_WrongNumArgs(ip, 2, objv, "TEXT");
-		return TCL_ERROR;
-	}
 	if (!vdb.live)
 		return vdb_fail(ip, "no live database (pgdb live-open)");
 	text = strdup(Tcl_GetString(objv[2]));
