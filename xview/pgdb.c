@@ -21,6 +21,9 @@
  *   pgdb message ID           list of the dict of one message
  *   pgdb find MSGID           flat list of events carrying MSGID:
  *                             id ltid kind t0
+ *   pgdb kinds                flat list kind class ...: every kind of
+ *                             event and what it does with a message
+ *                             (send, recv, probe, other)
  *
  * Live runs (viewlive.c): pgdb live-open makes an empty database in
  * memory, pgdb live-connect PATH returns a Tcl channel reading the
@@ -28,8 +31,28 @@
  * every query above then works on what has arrived so far.
  */
 #include "viewdb.h"
+#include "pangaea-logs.h"
 
 #include <stddef.h>
+
+/* pgdb kinds */
+static int pgdb_kinds(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+{
+	static const char *const classes[] = {
+		[PG_CLASS_OTHER] = "other", [PG_CLASS_SEND] = "send",
+		[PG_CLASS_RECV] = "recv", [PG_CLASS_PROBE] = "probe",
+	};
+	Tcl_Obj *res = Tcl_NewListObj(0, NULL);
+
+	for (int k = 1; k <= PG_REC_LAST; k++) {
+		Tcl_ListObjAppendElement(NULL, res,
+			Tcl_NewStringObj(pg_rec_kind_name(k), -1));
+		Tcl_ListObjAppendElement(NULL, res,
+			Tcl_NewStringObj(classes[pg_rec_kind_class(k)], -1));
+	}
+	Tcl_SetObjResult(ip, res);
+	return TCL_OK;
+}
 
 /* A subcommand: its name (first, for Tcl_GetIndexFromObjStruct), the
  * bounds of its number of arguments, their names, what does it. */
@@ -53,6 +76,7 @@ static const struct pgdb_cmd pgdb_cmds[] = {
 	{ "event", 1, 1, "ID", vdb_cmd_event },
 	{ "message", 1, 1, "ID", vdb_cmd_message },
 	{ "find", 1, 1, "MSGID", vdb_cmd_find },
+	{ "kinds", 0, 0, NULL, pgdb_kinds },
 	{ "live-open", 0, 0, NULL, vdb_live_open },
 	{ "live-connect", 1, 1, "PATH", vdb_live_connect },
 	{ "live-add", 1, 1, "TEXT", vdb_live_add },
@@ -91,6 +115,7 @@ static void pgdb_delete(ClientData cd)
 
 int pgdb_init(Tcl_Interp *interp)
 {
+	vdb_init();
 	Tcl_CreateObjCommand(interp, "pgdb", pgdb_cmd, NULL, pgdb_delete);
 	return TCL_OK;
 }

@@ -21,12 +21,16 @@ namespace eval view {
 		sock "" sock_chan "" sock_lines 0 sock_tries 0 live_via ""
 		sock_redraw 0 sock_part "" live_events 0 live_msgs 0
 	}
-	# kind -> filter class
+	# kind -> what it does with a message: send, recv, probe or other
+	# (C decides, logs/event.c)
+	variable KIND
+	array set KIND [pgdb kinds]
+	# the filters of the toolbar, and kind -> its filter: a kind with a
+	# filter of its own, else its class's (probes go with receives)
+	variable FILTERS {send recv bcast mcast other}
 	variable CLASS
-	array set CLASS {
-		send send psend send recv recv nrecv recv trecv recv precv recv
-		probe recv bcast bcast mcast mcast spawn other end other
-		pollfail other group other
+	foreach {k c} [array get KIND] {
+		set CLASS($k) [expr {$k in $FILTERS ? $k : $c eq "probe" ? "recv" : $c}]
 	}
 	# the PVM call each kind of event comes from
 	variable CALL
@@ -43,6 +47,7 @@ namespace eval view {
 # Builds the main window: menus, toolbar, canvas, scrollbars, details.
 proc view::build {} {
 	variable V
+	variable FILTERS
 	wm title . "Pangaea event graph"
 	wm geometry . 1000x560
 	menu .mb
@@ -71,7 +76,7 @@ proc view::build {} {
 	entry .tb.tasks -width 10 -textvariable view::V(f_tasks)
 	label .tb.lg -text "Tags:"
 	entry .tb.tags -width 8 -textvariable view::V(f_tags)
-	foreach k {send recv bcast mcast other} {
+	foreach k $FILTERS {
 		checkbutton .tb.k$k -text $k -variable view::V(f_$k) \
 			-command view::redraw_later
 	}
@@ -79,7 +84,7 @@ proc view::build {} {
 	entry .tb.find -width 8 -textvariable view::V(find)
 	button .tb.go -text Find -command view::find
 	pack .tb.fit .tb.in .tb.out .tb.lt .tb.tasks .tb.lg .tb.tags -side left
-	foreach k {send recv bcast mcast other} { pack .tb.k$k -side left }
+	foreach k $FILTERS { pack .tb.k$k -side left }
 	pack .tb.lf .tb.find .tb.go -side left
 	bind .tb.tasks <Return> view::redraw_later
 	bind .tb.tags <Return> view::redraw_later
@@ -468,19 +473,29 @@ proc view::draw_events {t1} {
 	}
 }
 
+# What kind KIND does with a message: send, recv, probe or other.
+proc view::kind_class {kind} {
+	variable KIND
+	return [expr {[info exists KIND($kind)] ? $KIND($kind) : "other"}]
+}
+
 # Draws event ID of KIND at X,Y; MATCHED 0 draws it as unmatched.
 proc view::shape {c id kind x y matched} {
 	set r 6
 	set tags [list ev k:$kind e:$id]
 	switch -- $kind {
-		send - psend { set col red3;  set make oval }
-		recv - nrecv - trecv - precv { set col blue3; set make tri }
-		probe { set col blue3; set make tri; set matched 2 }
 		bcast { set col green3; set make square }
 		mcast { set col gold; set make square }
 		spawn { set col gray40; set make diamond }
 		end { set col black; set make bar }
-		default { set col gray55; set make tick }
+		default {
+			switch -- [view::kind_class $kind] {
+				send { set col red3; set make oval }
+				recv { set col blue3; set make tri }
+				probe { set col blue3; set make tri; set matched 2 }
+				default { set col gray55; set make tick }
+			}
+		}
 	}
 	set fill $col; set outline black; set dash {}
 	if {$matched == 0} {
@@ -618,8 +633,9 @@ proc view::event_text {id} {
 	variable CALL
 	set e [pgdb event $id]
 	dict with e {}
-	set send [expr {$kind in {send psend mcast bcast}}]
-	set recv [expr {$kind in {recv nrecv trecv precv probe}}]
+	set class [view::kind_class $kind]
+	set send [expr {$class eq "send"}]
+	set recv [expr {$class in {recv probe}}]
 	set out "event $id: $kind, call $CALL($kind), task ltid $ltid, event #$seq\n"
 	if {$send} {
 		set dsts {}
@@ -643,7 +659,7 @@ proc view::event_text {id} {
 		lappend un "$other: [dict get $m unmatched]"
 	}
 	if {$un ne ""} { append out "unmatched: [join $un {; }]\n" }
-	if {($send || ($recv && $kind ne "probe")) && $messages eq ""} {
+	if {($send || $class eq "recv") && $messages eq ""} {
 		append out "unmatched: no message in the database\n"
 	}
 	return $out

@@ -13,6 +13,7 @@
 
 #include <sqlite3.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -292,15 +293,46 @@ int vdb_cmd_summary(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 	return TCL_OK;
 }
 
-/* Whether an event was matched: a send whose message some receive took, a
-   receive of a logged send; other kinds count as matched. */
-#define VDB_MATCHED_SQL \
-	"CASE WHEN e.kind IN ('send','psend','mcast','bcast') THEN EXISTS(" \
-	"SELECT 1 FROM messages m WHERE m.send_event = e.id AND " \
-	"m.recv_event IS NOT NULL) " \
-	"WHEN e.kind IN ('recv','nrecv','trecv','precv') THEN EXISTS(" \
-	"SELECT 1 FROM messages m WHERE m.recv_event = e.id AND " \
-	"m.send_event IS NOT NULL) ELSE 1 END"
+/* The queries that name kinds of events, made by vdb_init. */
+static char vdb_events_sql[1024], vdb_find_sql[512];
+
+/* Writes the names of the kinds whose class is in CLASSES (a bit per
+ * enum pg_kind_class) as an SQL list, 'send','psend',..., into BUF. */
+static void vdb_kind_list(char *buf, size_t n, unsigned classes)
+{
+	size_t k = 0;
+
+	buf[0] = '\0';
+	for (int kind = 1; kind <= PG_REC_LAST && k < n; kind++)
+		if (classes & 1u << pg_rec_kind_class(kind))
+			k += (size_t)snprintf(buf + k, n - k, "%s'%s'",
+					      k ? "," : "", pg_rec_kind_name(kind));
+}
+
+void vdb_init(void)
+{
+	char send[256], recv[256], any[512];
+
+	vdb_kind_list(send, sizeof(send), 1u << PG_CLASS_SEND);
+	vdb_kind_list(recv, sizeof(recv), 1u << PG_CLASS_RECV);
+	vdb_kind_list(any, sizeof(any), 1u << PG_CLASS_SEND |
+		      1u << PG_CLASS_RECV | 1u << PG_CLASS_PROBE);
+	/* an event is matched if it is a send whose message some receive
+	   took, or a receive of a logged send; other kinds count as matched */
+	snprintf(vdb_events_sql, sizeof(vdb_events_sql),
+		 "SELECT e.id, e.ltid, e.kind, e.t0, e.t1, e.peer, e.tag, "
+		 "e.msgid, e.len, CASE WHEN e.kind IN (%s) THEN EXISTS("
+		 "SELECT 1 FROM messages m WHERE m.send_event = e.id AND "
+		 "m.recv_event IS NOT NULL) WHEN e.kind IN (%s) THEN EXISTS("
+		 "SELECT 1 FROM messages m WHERE m.recv_event = e.id AND "
+		 "m.send_event IS NOT NULL) ELSE 1 END FROM events e "
+		 "WHERE e.t0 BETWEEN ?1 AND ?2 ORDER BY e.t0 LIMIT ?3",
+		 send, recv);
+	/* the events that carry a message: sends, receives, probes */
+	snprintf(vdb_find_sql, sizeof(vdb_find_sql),
+		 "SELECT id, ltid, kind, t0 FROM events WHERE msgid = ?1 AND "
+		 "kind IN (%s) ORDER BY t0", any);
+}
 
 /* Reads T0 T1 ?LIMIT? of OBJV into A (LIMIT default 1000000). */
 static int vdb_window(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[],
@@ -317,10 +349,7 @@ int vdb_cmd_events(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 
 	if (vdb_window(ip, objc, objv, a) != TCL_OK)
 		return TCL_ERROR;
-	return vdb_query(ip, "SELECT e.id, e.ltid, e.kind, e.t0, e.t1, "
-			 "e.peer, e.tag, e.msgid, e.len, " VDB_MATCHED_SQL
-			 " FROM events e WHERE e.t0 BETWEEN ?1 AND ?2 "
-			 "ORDER BY e.t0 LIMIT ?3", a, 3, 0);
+	return vdb_query(ip, vdb_events_sql, a, 3, 0);
 }
 
 /* pgdb messages T0 T1 ?LIMIT?: the matched messages crossing the window. */
@@ -396,10 +425,7 @@ int vdb_cmd_message(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 /* pgdb find MSGID: id ltid kind t0 of each event carrying MSGID. */
 int vdb_cmd_find(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
-	return vdb_by_number(ip, objv, "SELECT id, ltid, kind, t0 FROM events "
-			     "WHERE msgid = ?1 AND kind IN ('send','psend',"
-			     "'mcast','bcast','recv','nrecv','trecv','precv',"
-			     "'probe') ORDER BY t0", 0);
+	return vdb_by_number(ip, objv, vdb_find_sql, 0);
 }
 
 /* pgdb meta: key value ... of the meta table. */

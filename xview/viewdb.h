@@ -40,6 +40,9 @@ extern struct vdb vdb;
 typedef int vdb_cmd_fn(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[]);
 
 /* viewdb.c: the open database. */
+/* Makes the SQL of the queries that name kinds of events, from the kind
+ * classes (logs/event.c); once, before any query. */
+void vdb_init(void);
 /* Sets the interpreter result to "pgdb: MSG" (plus SQLite's error). */
 int vdb_fail(Tcl_Interp *ip, const char *msg);
 /* Frees everything and forgets the database. */
