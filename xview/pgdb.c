@@ -24,6 +24,8 @@
  *   pgdb kinds                flat list kind class ...: every kind of
  *                             event and what it does with a message
  *                             (send, recv, probe, other)
+ *   pgdb stale LOGDIR         1 if LOGDIR/trace.db must be imported again
+ *                             (logs/tracedb-stale.c), else 0
  *
  * Live runs (viewlive.c): pgdb live-open makes an empty database in
  * memory, pgdb live-connect PATH returns a Tcl channel reading the
@@ -32,6 +34,7 @@
  */
 #include "viewdb.h"
 #include "pangaea-logs.h"
+#include "tracedb.h"
 
 #include <stddef.h>
 
@@ -51,6 +54,13 @@ static int pgdb_kinds(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 			Tcl_NewStringObj(classes[pg_rec_kind_class(k)], -1));
 	}
 	Tcl_SetObjResult(ip, res);
+	return TCL_OK;
+}
+
+/* pgdb stale LOGDIR */
+static int pgdb_stale(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+{
+	Tcl_SetObjResult(ip, Tcl_NewBooleanObj(tdb_stale(Tcl_GetString(objv[2]))));
 	return TCL_OK;
 }
 
@@ -77,6 +87,7 @@ static const struct pgdb_cmd pgdb_cmds[] = {
 	{ "message", 1, 1, "ID", vdb_cmd_message },
 	{ "find", 1, 1, "MSGID", vdb_cmd_find },
 	{ "kinds", 0, 0, NULL, pgdb_kinds },
+	{ "stale", 1, 1, "LOGDIR", pgdb_stale },
 	{ "live-open", 0, 0, NULL, vdb_live_open },
 	{ "live-connect", 1, 1, "PATH", vdb_live_connect },
 	{ "live-add", 1, 1, "TEXT", vdb_live_add },

@@ -150,20 +150,13 @@ proc view::open_run {path} {
 	view::fit
 }
 
-# Imports the logs of DIR into DIR/trace.db when that is missing or older
-# than a log (pangaea-trace decides); errors are raised.
+# Imports the logs of DIR into DIR/trace.db (pangaea-trace import) when
+# that is stale: missing, of another schema version or older than a log
+# (the rule of pgdb stale, logs/tracedb-stale.c); errors are raised.
 proc view::import {dir} {
 	set trace [file join [file dirname [info nameofexecutable]] pangaea-trace]
 	if {![file executable $trace]} { set trace pangaea-trace }
-	set db [file join $dir trace.db]
-	set stale [expr {![file exists $db]}]
-	if {!$stale} {
-		set dbt [file mtime $db]
-		foreach f [glob -nocomplain -directory $dir task-*.comm task-*.exec run.info] {
-			if {[file mtime $f] >= $dbt} { set stale 1; break }
-		}
-	}
-	if {$stale} {
+	if {[pgdb stale $dir]} {
 		if {[catch {exec $trace import $dir 2>@1} out]} {
 			error "cannot import $dir: $out"
 		}

@@ -10,6 +10,7 @@
  */
 #include "viewdb.h"
 #include "pangaea-logs.h"
+#include "tracedb.h"
 
 #include <sqlite3.h>
 #include <stdint.h>
@@ -132,12 +133,22 @@ static int vdb_maxlat(void)
 	return rc;
 }
 
-/* pgdb open PATH: a trace database, read-only. */
+/* pgdb open PATH: a trace database of our schema version, read-only. */
 int vdb_cmd_open(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
+	const char *path = Tcl_GetString(objv[2]);
+	int version = tdb_schema_version(path);
+
 	vdb_close();
-	if (sqlite3_open_v2(Tcl_GetString(objv[2]), &vdb.db,
-			    SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+	if (version >= 0 && version != TDB_SCHEMA_VERSION) {
+		Tcl_SetObjResult(ip, Tcl_ObjPrintf("pgdb: %s has schema version "
+				 "%d, this viewer reads version %d: import its "
+				 "logs again (pangaea-trace import LOGDIR)",
+				 path, version, TDB_SCHEMA_VERSION));
+		return TCL_ERROR;
+	}
+	if (sqlite3_open_v2(path, &vdb.db, SQLITE_OPEN_READONLY, NULL) !=
+	    SQLITE_OK) {
 		vdb_fail(ip, "cannot open the trace database");
 		vdb_close();
 		return TCL_ERROR;
