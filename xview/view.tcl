@@ -20,6 +20,7 @@ namespace eval view {
 		force_detail 0 px_per_event 5 live_since 0
 		sock "" sock_chan "" sock_lines 0 sock_tries 0 live_via ""
 		sock_redraw 0 sock_part "" live_events 0 live_msgs 0
+		live_error ""
 	}
 	# kind -> what it does with a message: send, recv, probe or other
 	# (C decides, logs/event.c)
@@ -850,6 +851,8 @@ proc view::sock_try {} {
 			.status configure -text "live: no coordinator on $V(sock); following the logs"
 			set V(sock) ""
 			set V(live_via) logs
+			# nothing came: show the run whole once its logs are read
+			set V(db) ""
 			view::live $V(live_dir) 300
 		}
 		return
@@ -871,7 +874,11 @@ proc view::sock_read {} {
 		if {$cut >= 0} {
 			set whole [string range $V(sock_part) 0 $cut]
 			set V(sock_part) [string range $V(sock_part) [expr {$cut + 1}] end]
-			incr V(sock_lines) [pgdb live-add $whole]
+			if {[catch {pgdb live-add $whole} n]} {
+				view::sock_refused $n
+				return
+			}
+			incr V(sock_lines) $n
 			if {!$V(sock_redraw)} {
 				set V(sock_redraw) 1
 				after 150 view::sock_refresh
@@ -897,6 +904,29 @@ proc view::sock_read {} {
 		}
 		set V(live_via) done
 	}
+}
+
+# The coordinator's stream was refused (MSG says why, e.g. another
+# version of the live stream): stops reading it, says so, and follows the
+# run's log folder instead.
+proc view::sock_refused {msg} {
+	variable V
+	catch {close $V(sock_chan)}
+	set V(sock_chan) ""
+	set V(sock) ""
+	after cancel view::sock_refresh
+	set V(sock_redraw) 0
+	set V(live_error) $msg
+	set V(live_via) logs
+	puts stderr "pangaea-view: $msg"
+	.details delete 1.0 end
+	.details insert end "live view: $msg\nFollowing the run's log folder instead.\n"
+	.status configure -text "live: $msg"
+	# nothing was taken from the stream: show the run whole once its
+	# logs are read
+	pgdb close
+	set V(db) ""
+	if {$V(live_dir) ne ""} { view::live $V(live_dir) 300 }
 }
 
 # Redraws after events arrived, following the run's end unless the user

@@ -2,17 +2,19 @@
  * viewlive.c: a live run in memory.  The coordinator relays the run's
  * events as text lines (coordinator/viewers.c; docs/VIEWER.md):
  *
+ *   V pangaea-live N                     first: the stream's version
  *   T LTID PARENT HOST PROGRAM
  *   E LTID KIND T0 T1 PEER TAG MSGID LEN COUNT [DEST...]
  *
- * `pgdb live-add` puts the events in an in-memory database of the trace
- * schema, so the viewer draws a live run with the same queries as a
- * recorded one.  Each event's message ends go to the importer's matcher
- * (logs/match.c) in the order they come (batches of different tasks
- * arrive in any order): an end that waits gets its messages row at once
- * (its id: the end's number), and the other end, when it comes,
- * completes that row.  So a message has the same kind and times live as
- * after the import.
+ * `pgdb live-add` refuses a stream that does not begin with its version
+ * line or has another version than PG_LIVE_VERSION, and puts the events
+ * in an in-memory database of the trace schema, so the viewer draws a
+ * live run with the same queries as a recorded one.  Each event's message
+ * ends go to the importer's matcher (logs/match.c) in the order they come
+ * (batches of different tasks arrive in any order): an end that waits
+ * gets its messages row at once (its id: the end's number), and the
+ * other end, when it comes, completes that row.  So a message has the
+ * same kind and times live as after the import.
  */
 #include "viewdb.h"
 #include "match.h"
@@ -63,6 +65,7 @@ static const char *const live_q_sql[Q_COUNT] = {
 static struct {
 	sqlite3_stmt *q[Q_COUNT];
 	struct pg_match match;
+	int version;     /* the stream's, once its first line is read */
 	int *dests;      /* the destinations of the event being added */
 	size_t dests_cap;
 } live;
@@ -106,6 +109,7 @@ static void live_forget(void)
 	free(live.dests);
 	live.dests = NULL;
 	live.dests_cap = 0;
+	live.version = 0;
 }
 
 int vdb_live_open(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
@@ -322,14 +326,41 @@ static void live_task(const char *l)
 	live_run(st);
 }
 
-/* Adds the lines of TEXT; the number of events added. */
-static int live_lines(char *text)
+/* Reads the version line L, the stream's first; TCL_OK if it is
+ * PG_LIVE_VERSION's, else TCL_ERROR with the reason. */
+static int live_version(Tcl_Interp *ip, const char *l)
+{
+	int v, n = 0;
+
+	if (sscanf(l, "V pangaea-live %d%n", &v, &n) != 1 || l[n]) {
+		Tcl_SetObjResult(ip, Tcl_ObjPrintf("pgdb: the live stream does "
+				 "not start with its version (\"V pangaea-live "
+				 "%d\"): it comes from a pangaea-coord older "
+				 "than this viewer", PG_LIVE_VERSION));
+		return TCL_ERROR;
+	}
+	if (v != PG_LIVE_VERSION) {
+		Tcl_SetObjResult(ip, Tcl_ObjPrintf("pgdb: the live stream is "
+				 "version %d, this viewer reads version %d: "
+				 "pangaea-coord and pangaea-view come from "
+				 "different builds", v, PG_LIVE_VERSION));
+		return TCL_ERROR;
+	}
+	live.version = v;
+	return TCL_OK;
+}
+
+/* Adds the lines of TEXT (the version line first, once); the number of
+ * events added, or -1 with the reason in IP. */
+static int live_lines(Tcl_Interp *ip, char *text)
 {
 	char *line, *save = NULL;
 	int added = 0;
 
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
+		if (!live.version && live_version(ip, line) != TCL_OK)
+			return -1;
 		if (line[0] == 'E' && line[1] == ' ')
 			added += live_event(line + 2) == 0;
 		else if (line[0] == 'T' && line[1] == ' ')
@@ -349,9 +380,11 @@ int vdb_live_add(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 	if (!text)
 		return vdb_fail(ip, "out of memory");
 	sqlite3_exec(vdb.db, "BEGIN", NULL, NULL, NULL);
-	added = live_lines(text);
+	added = live_lines(ip, text);
 	sqlite3_exec(vdb.db, "COMMIT", NULL, NULL, NULL);
 	free(text);
+	if (added < 0)
+		return TCL_ERROR;
 	Tcl_SetObjResult(ip, Tcl_NewIntObj(added));
 	return TCL_OK;
 }
