@@ -11,47 +11,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Binds V to column I of S, or NULL when there is no END. */
-static void bind_end(sqlite3_stmt *s, int i, const struct pg_match_end *end,
-		     int64_t v)
-{
-	if (end)
-		sqlite3_bind_int64(s, i, v);
-	else
-		sqlite3_bind_null(s, i);
-}
-
 /* Inserts one messages row: S its send end (or NULL), R its receive end
  * (or NULL), WHY the unmatched reason (NULL when both are there); 0, or
  * 1 when the insert failed. */
 static int put_msg(struct tdb_match *tm, const struct pg_match_end *s,
 		   const struct pg_match_end *r, const char *why)
 {
-	const struct pg_match_end *e = s ? s : r;
-	sqlite3_stmt *ins = tm->ins;
 	int rc;
 
-	sqlite3_bind_int64(ins, 1, ++tm->nrows);
-	sqlite3_bind_int(ins, 2, e->src);
-	sqlite3_bind_int(ins, 3, e->dst);
-	sqlite3_bind_int(ins, 4, e->tag);
-	sqlite3_bind_int64(ins, 5, e->msgid);
-	sqlite3_bind_int64(ins, 6, e->len);
-	if (s)
-		sqlite3_bind_text(ins, 7, pg_rec_kind_name(s->kind), -1,
-				  SQLITE_STATIC);
-	else
-		sqlite3_bind_null(ins, 7);
-	bind_end(ins, 8, s, s ? s->ev : 0);
-	bind_end(ins, 9, r, r ? r->ev : 0);
-	bind_end(ins, 10, s, s ? s->t : 0);
-	bind_end(ins, 11, r, r ? r->t : 0);
-	if (why)
-		sqlite3_bind_text(ins, 12, why, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(ins, 12);
-	rc = sqlite3_step(ins);
-	sqlite3_reset(ins);
+	tdb_message_bind(tm->ins, ++tm->nrows, s, r, why);
+	rc = sqlite3_step(tm->ins);
+	sqlite3_reset(tm->ins);
 	if (why)
 		tm->st->nunmatched++;
 	else

@@ -78,5 +78,13 @@ void tdb_tasks_free(struct tdb_task *t, int n);
 const char *tdb_schema_sql(void);
 /* SQL making its indexes (the importer runs it after the inserts). */
 const char *tdb_index_sql(void);
+struct pg_match_end;
+/* Binds the messages row ID of the message whose send end is S and
+ * receive end R (either may be NULL; its kind is the send's) and left
+ * unmatched for WHY (NULL: both ends are there) to the 12 parameters of
+ * ST, in the table's column order. */
+void tdb_message_bind(sqlite3_stmt *st, int64_t id,
+		      const struct pg_match_end *s, const struct pg_match_end *r,
+		      const char *why);
 
 #endif /* PANGAEA_TRACEDB_H */

@@ -161,13 +161,6 @@ int vdb_live_connect(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 	return TCL_OK;
 }
 
-/* Binds V to column I of ST when HAS, else leaves it NULL. */
-static void live_bind(sqlite3_stmt *st, int i, int has, int64_t v)
-{
-	if (has)
-		sqlite3_bind_int64(st, i, v);
-}
-
 /* Adds the messages row of end E, alone so far (WHY: the reason it will
  * stay alone, or NULL); its id is the end's number.  0 or 1. */
 static int live_msg_new(const struct pg_match_end *e, const char *why)
@@ -175,21 +168,7 @@ static int live_msg_new(const struct pg_match_end *e, const char *why)
 	sqlite3_stmt *st = live_stmt(Q_MSG_NEW);
 	int send = pg_match_is_send(e);
 
-	sqlite3_bind_int64(st, 1, e->seq);
-	sqlite3_bind_int(st, 2, e->src);
-	sqlite3_bind_int(st, 3, e->dst);
-	sqlite3_bind_int(st, 4, e->tag);
-	sqlite3_bind_int64(st, 5, e->msgid);
-	sqlite3_bind_int64(st, 6, e->len);
-	if (send)
-		sqlite3_bind_text(st, 7, pg_rec_kind_name(e->kind), -1,
-				  SQLITE_STATIC);
-	live_bind(st, 8, send, e->ev);
-	live_bind(st, 9, !send, e->ev);
-	live_bind(st, 10, send, e->t);
-	live_bind(st, 11, !send, e->t);
-	if (why)
-		sqlite3_bind_text(st, 12, why, -1, SQLITE_STATIC);
+	tdb_message_bind(st, e->seq, send ? e : NULL, send ? NULL : e, why);
 	return live_run(st);
 }
 
