@@ -35,7 +35,8 @@ LIB := $(B)/lib/libpangaea.a
 
 LAUNCHER_SRC := $(wildcard toplevel/*.c)
 COORD_SRC := $(wildcard coordinator/*.c)
-TRACE_SRC := $(wildcard logs/trace*.c)
+# pangaea-trace: main and its table, the subcommands, the importer, the matcher
+TRACE_SRC := logs/pangaea-trace.c $(wildcard logs/trace*.c) logs/match.c
 EXAMPLES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard examples/*/*.c)))))
 TEST_PROGS := ctxcheck killme
 CHECK_SUITES := $(patsubst tests/%.c,%,$(wildcard tests/check_*.c))
@@ -83,8 +84,11 @@ $(B)/obj/xview/view-tcl.c: $(VIEW_TCL)
 	      -e 's/^/"/' -e 's/$$/\\n"/' $^; echo ';'; } > $@
 $(B)/obj/xview/view-tcl.o: $(B)/obj/xview/view-tcl.c
 	$(CC) $(ALL_CFLAGS) -Ixview -c $< -o $@
+# (of the trace database, only the schema, the stale rule and the matcher;
+# the event words and growing arrays from the library)
+VIEW_LOGS_OBJ := $(patsubst %,$(B)/obj/logs/%.o,tracedb-schema tracedb-stale match)
 $(B)/bin/pangaea-view: $(VIEW_SRC:%.c=$(B)/obj/%.o) $(B)/obj/xview/view-tcl.o \
-		      $(B)/obj/logs/tracedb-schema.o
+		      $(VIEW_LOGS_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -ltk8.6 -ltcl8.6 -lsqlite3
 
@@ -102,12 +106,18 @@ $(B)/tests/check_%: $(B)/obj/tests/check_%.o $(B)/obj/tests/checkutil.o \
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_PVM)
 
-# The trace database suite also links the importer and SQLite.
-TRACEDB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard logs/tracedb*.c))
+# The trace database suite also links the importer, the matcher and SQLite.
+TRACEDB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard logs/tracedb*.c) logs/match.c)
 $(B)/tests/check_tracedb: $(B)/obj/tests/check_tracedb.o \
 		$(B)/obj/tests/checkutil.o $(TRACEDB_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_TRACE)
+
+# The matcher's suite links the matcher.
+$(B)/tests/check_match: $(B)/obj/tests/check_match.o \
+		$(B)/obj/tests/checkutil.o $(B)/obj/logs/match.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) -lm
 
 $(B)/tests/%: $(B)/obj/tests/%.o $(LIB)
 	@mkdir -p $(dir $@)

@@ -153,6 +153,7 @@ int coord_viewers_init(struct event_base *base)
 		close(fd);
 		return -1;
 	}
+	evbuffer_add_printf(cv.history, "V pangaea-live %d\n", PG_LIVE_VERSION);
 	return 0;
 }
 

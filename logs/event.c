@@ -89,6 +89,29 @@ int pg_end_how_of(const char *name)
 	return 0;
 }
 
+_Static_assert(PG_REC_LAST < PG_CALL_GROUP, "calls of kinds and of group ops overlap");
+
+int pg_call_of(int kind, int op)
+{
+	if (kind == PG_REC_GROUP)
+		return op >= 1 && op <= PG_GROUP_LAST ? PG_CALL_GROUP + op : 0;
+	if (kind < 1 || kind > PG_REC_LAST || kind == PG_REC_END ||
+	    kind == PG_REC_POLLFAIL)
+		return 0;
+	return kind;
+}
+
+const char *pg_call_name(int call, char *buf, size_t n)
+{
+	if (call > PG_CALL_GROUP && call <= PG_CALL_GROUP + PG_GROUP_LAST)
+		snprintf(buf, n, "pvm_%s", group_ops[call - PG_CALL_GROUP]);
+	else if (call > 0 && pg_call_of(call, 0) == call)
+		snprintf(buf, n, "pvm_%s", kinds[call].name);
+	else
+		return NULL;
+	return buf;
+}
+
 /* Writes " to=[A B ...]" for the destinations of EV into BUF (N bytes). */
 static void describe_dests(const struct pg_event *ev, char *buf, size_t n)
 {

@@ -221,6 +221,16 @@ int pg_group_op_of(const char *name);
 const char *pg_end_how_name(int how);
 /* The end named NAME, or 0. */
 int pg_end_how_of(const char *name);
+/* The PVM calls, numbered for tables: a call that makes a record has its
+ * kind's number, a group call PG_CALL_GROUP + its op. */
+#define PG_CALL_GROUP 20
+#define PG_CALL_MAX (PG_CALL_GROUP + PG_GROUP_LAST + 1) /* numbers < this */
+/* The call of an event of record kind KIND (and group op OP), or 0 when
+ * it is no call of its own (an end, failed polls, an unknown kind). */
+int pg_call_of(int kind, int op);
+/* The name of call CALL ("pvm_send", "pvm_joingroup") into BUF (N
+ * bytes); BUF, or NULL when CALL is no call. */
+const char *pg_call_name(int call, char *buf, size_t n);
 /* Whether A and B have the same destination list (pvm_mcast/pvm_bcast:
  * the same tasks in the same order); 1 or 0. */
 int pg_event_same_dests(const struct pg_event *a, const struct pg_event *b);
@@ -266,6 +276,9 @@ int pg_verify_runs(const char *a, const char *b, long *nevents, int *ntasks,
  * DIR cannot be read or memory runs out.
  */
 int pg_run_ltids(const char *dir, const char *suffix, int **out);
+/* Whether LTID is among the N ascending LTIDS (as pg_run_ltids gives
+ * them); 1 or 0. */
+int pg_run_has(const int *ltids, int n, int ltid);
 /* Counts the tasks and events of the run in DIR; 0 or -1 (ERR says why). */
 int pg_run_count(const char *dir, long *nevents, int *ntasks, char *err,
 		 size_t n);

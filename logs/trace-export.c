@@ -21,20 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EX_NREGION 32 /* kinds 1..13, group ops at 20 + op */
-
-/* A task of the export: its ltid, rank, counts and OTF2 writer. */
-struct ex_task {
-	int ltid;
-	char *program, *host;
-	uint64_t nevents;        /* OTF2 records written */
-	OTF2_EvtWriter *w;
-};
-
-/* The tasks of the run (those with events), sorted by ltid. */
+/* The run as exported: its tasks with events (sorted by ltid; the rank
+ * of a task is its index) and their OTF2 writers and record counts. */
 struct ex_run {
-	struct ex_task *t;
+	struct tdb_task *t;
 	int n;
+	OTF2_EvtWriter **w;
+	uint64_t *nevents;
 	int64_t tmin, tmax;
 };
 
@@ -44,103 +37,48 @@ static int ex_load(sqlite3 *db, struct ex_run *r)
 	sqlite3_stmt *s;
 	int rc;
 
-	if (sqlite3_prepare_v2(db, "SELECT ltid, program, host, "
-			       "(SELECT min(t0) FROM events), "
-			       "(SELECT max(t1) FROM events) FROM tasks "
-			       "WHERE nevents > 0 ORDER BY ltid", -1, &s,
-			       NULL) != SQLITE_OK)
+	if ((r->n = tdb_tasks_load(db, &r->t)) < 0)
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct ex_task *t = realloc(r->t, (size_t)(r->n + 1) * sizeof(*t));
-		const char *p = (const char *)sqlite3_column_text(s, 1);
-		const char *h = (const char *)sqlite3_column_text(s, 2);
-
-		if (!t)
-			break;
-		r->t = t;
-		t = &r->t[r->n++];
-		memset(t, 0, sizeof(*t));
-		t->ltid = sqlite3_column_int(s, 0);
-		t->program = strdup(p ? p : "?");
-		t->host = strdup(h ? h : "?");
-		r->tmin = sqlite3_column_int64(s, 3);
-		r->tmax = sqlite3_column_int64(s, 4);
+	r->w = calloc((size_t)r->n + 1, sizeof(*r->w));
+	r->nevents = calloc((size_t)r->n + 1, sizeof(*r->nevents));
+	if (!r->w || !r->nevents ||
+	    sqlite3_prepare_v2(db, "SELECT min(t0), max(t1) FROM events", -1,
+			       &s, NULL) != SQLITE_OK)
+		return -1;
+	if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		r->tmin = sqlite3_column_int64(s, 0);
+		r->tmax = sqlite3_column_int64(s, 1);
 	}
 	sqlite3_finalize(s);
-	return rc == SQLITE_DONE ? 0 : -1;
+	return rc == SQLITE_ROW ? 0 : -1;
 }
 
 /* Frees the tasks of R. */
 static void ex_free(struct ex_run *r)
 {
-	for (int i = 0; i < r->n; i++) {
-		free(r->t[i].program);
-		free(r->t[i].host);
-	}
-	free(r->t);
+	tdb_tasks_free(r->t, r->n > 0 ? r->n : 0);
+	free(r->w);
+	free(r->nevents);
 }
 
-/* Rank of task LTID in R (index in ltid order), or -1. */
-static int ex_rank(const struct ex_run *r, int ltid)
+/* The call (pg_call_of) of an event of KIND with OP (names), or 0. */
+static int ex_call(const char *kind, const char *op)
 {
-	int lo = 0, hi = r->n - 1;
-
-	while (lo <= hi) {
-		int m = (lo + hi) / 2;
-
-		if (r->t[m].ltid == ltid)
-			return m;
-		if (r->t[m].ltid < ltid)
-			lo = m + 1;
-		else
-			hi = m - 1;
-	}
-	return -1;
+	return pg_call_of(pg_rec_kind_of(kind), pg_group_op_of(op));
 }
 
-/* The region (function slot) of an event of KIND with OP, or -1. */
-static int ex_region(const char *kind, const char *op)
-{
-	if (strcmp(kind, "group") == 0) {
-		for (int o = 1; o <= PG_GROUP_LAST; o++)
-			if (op && strcmp(op, pg_group_op_name(o)) == 0)
-				return 20 + o;
-		return -1;
-	}
-	if (strcmp(kind, "end") == 0 || strcmp(kind, "pollfail") == 0)
-		return -1;
-	for (int k = 1; k <= PG_REC_LAST; k++)
-		if (strcmp(kind, pg_rec_kind_name(k)) == 0)
-			return k;
-	return -1;
-}
-
-/* Whether function slot F is a PVM call (has a region). */
-static int ex_is_call(int f)
-{
-	return (f >= 1 && f < PG_REC_LAST && f != PG_REC_END &&
-		f != PG_REC_POLLFAIL) || (f > 20 && f <= 20 + PG_GROUP_LAST);
-}
-
-/* The OTF2 region of function slot F: the calls numbered densely from 0
- * (OTF2 wants definitions in order), or -1. */
+/* The OTF2 region of call F: the calls numbered densely from 0 (OTF2
+ * wants definitions in order), or -1. */
 static int ex_region_ref(int f)
 {
+	char name[64];
 	int n = 0;
 
-	if (!ex_is_call(f))
+	if (!pg_call_name(f, name, sizeof(name)))
 		return -1;
 	for (int i = 1; i < f; i++)
-		n += ex_is_call(i);
+		n += pg_call_name(i, name, sizeof(name)) != NULL;
 	return n;
-}
-
-/* The PVM function name of region F into BUF. */
-static const char *ex_region_name(int f, char *buf, size_t n)
-{
-	snprintf(buf, n, "pvm_%s", f >= 20 ? pg_group_op_name(f - 20)
-					  : pg_rec_kind_name(f));
-	return buf;
 }
 
 /* OTF2 asks before flushing a buffer: always flush. */
@@ -158,73 +96,71 @@ static OTF2_TimeStamp otf2_post_flush(void *user, OTF2_FileType type,
 	return 0;
 }
 
-/* Writes the OTF2 event records of one event row S of task T. */
-static void otf2_event(const struct ex_run *r, struct ex_task *t,
-		       sqlite3_stmt *s)
+/* Writes the OTF2 event records of one event row S of the task of rank
+ * K: enter, a send per destination or a receive, leave. */
+static void otf2_event(const struct ex_run *r, int k, sqlite3_stmt *s)
 {
 	const char *kind = (const char *)sqlite3_column_text(s, 1);
-	int f = ex_region(kind, (const char *)sqlite3_column_text(s, 2));
+	int f = ex_call(kind, (const char *)sqlite3_column_text(s, 2));
+	enum pg_kind_class cls = pg_rec_kind_class(pg_rec_kind_of(kind));
 	uint64_t t0 = (uint64_t)sqlite3_column_int64(s, 3);
 	uint64_t t1 = (uint64_t)sqlite3_column_int64(s, 4);
-	int peer = ex_rank(r, sqlite3_column_int(s, 5));
+	int peer = tdb_tasks_find(r->t, r->n, sqlite3_column_int(s, 5));
 	uint32_t tag = (uint32_t)sqlite3_column_int(s, 6);
 	uint64_t len = (uint64_t)sqlite3_column_int64(s, 7);
 	const char *d = (const char *)sqlite3_column_text(s, 8);
+	OTF2_EvtWriter *w = r->w[k];
 
-	if (f < 0)
+	if (!f)
 		return;
-	OTF2_EvtWriter_Enter(t->w, NULL, t0, (OTF2_RegionRef)ex_region_ref(f));
-	t->nevents += 2;
-	if ((f == PG_REC_SEND || f == PG_REC_PSEND) && peer >= 0) {
-		OTF2_EvtWriter_MpiSend(t->w, NULL, t0, (uint32_t)peer, 0, tag, len);
-		t->nevents++;
-	} else if (f == PG_REC_MCAST || f == PG_REC_BCAST) {
-		for (char *e; d && *d; d = e) {
-			int rk = ex_rank(r, (int)strtol(d, &e, 10));
+	OTF2_EvtWriter_Enter(w, NULL, t0, (OTF2_RegionRef)ex_region_ref(f));
+	r->nevents[k] += 2;
+	if (cls == PG_CLASS_SEND && d) { /* mcast, bcast: a destination list */
+		for (char *e; *d; d = e) {
+			int rk = tdb_tasks_find(r->t, r->n, (int)strtol(d, &e, 10));
 
 			if (e == d)
 				break;
 			if (rk >= 0) {
-				OTF2_EvtWriter_MpiSend(t->w, NULL, t0, (uint32_t)rk,
+				OTF2_EvtWriter_MpiSend(w, NULL, t0, (uint32_t)rk,
 						       0, tag, len);
-				t->nevents++;
+				r->nevents[k]++;
 			}
 		}
-	} else if ((f == PG_REC_RECV || f == PG_REC_NRECV ||
-		    f == PG_REC_TRECV || f == PG_REC_PRECV) && peer >= 0) {
-		OTF2_EvtWriter_MpiRecv(t->w, NULL, t1, (uint32_t)peer, 0, tag, len);
-		t->nevents++;
+	} else if (cls == PG_CLASS_SEND && peer >= 0) {
+		OTF2_EvtWriter_MpiSend(w, NULL, t0, (uint32_t)peer, 0, tag, len);
+		r->nevents[k]++;
+	} else if (cls == PG_CLASS_RECV && peer >= 0) {
+		OTF2_EvtWriter_MpiRecv(w, NULL, t1, (uint32_t)peer, 0, tag, len);
+		r->nevents[k]++;
 	}
-	OTF2_EvtWriter_Leave(t->w, NULL, t1, (OTF2_RegionRef)ex_region_ref(f));
+	OTF2_EvtWriter_Leave(w, NULL, t1, (OTF2_RegionRef)ex_region_ref(f));
 }
 
 /* Writes the event files of the archive A; 0 or -1. */
 static int otf2_events(sqlite3 *db, OTF2_Archive *a, struct ex_run *r)
 {
 	sqlite3_stmt *s;
-	struct ex_task *t = NULL;
-	int rc;
+	int rc, k = -1;
 
 	for (int i = 0; i < r->n; i++)
-		if (!(r->t[i].w = OTF2_Archive_GetEvtWriter(a, (uint64_t)r->t[i].ltid)))
+		if (!(r->w[i] = OTF2_Archive_GetEvtWriter(a, (uint64_t)r->t[i].ltid)))
 			return -1;
 	if (sqlite3_prepare_v2(db, "SELECT ltid, kind, op, t0, t1, peer, tag, "
 			       "len, dests FROM events ORDER BY id", -1, &s,
 			       NULL) != SQLITE_OK)
 		return -1;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		int ltid = sqlite3_column_int(s, 0), k;
+		int ltid = sqlite3_column_int(s, 0);
 
-		if (!t || t->ltid != ltid) {
-			if ((k = ex_rank(r, ltid)) < 0)
-				continue;
-			t = &r->t[k];
-		}
-		otf2_event(r, t, s);
+		if ((k < 0 || r->t[k].ltid != ltid) &&
+		    (k = tdb_tasks_find(r->t, r->n, ltid)) < 0)
+			continue;
+		otf2_event(r, k, s);
 	}
 	sqlite3_finalize(s);
 	for (int i = 0; i < r->n; i++)
-		OTF2_Archive_CloseEvtWriter(a, r->t[i].w);
+		OTF2_Archive_CloseEvtWriter(a, r->w[i]);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
@@ -245,11 +181,10 @@ static void otf2_defs(OTF2_Archive *a, const struct ex_run *r)
 	OTF2_GlobalDefWriter_WriteString(g, str++, "machine");
 	OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 1, 2,
 		OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-	for (int f = 1; f < EX_NREGION; f++) {
-		if (!ex_is_call(f))
+	for (int f = 1; f < PG_CALL_MAX; f++) {
+		if (!pg_call_name(f, name, sizeof(name)))
 			continue;
-		OTF2_GlobalDefWriter_WriteString(g, str, ex_region_name(f, name,
-							sizeof(name)));
+		OTF2_GlobalDefWriter_WriteString(g, str, name);
 		OTF2_GlobalDefWriter_WriteRegion(g, (OTF2_RegionRef)ex_region_ref(f),
 			str, str,
 			0, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_MPI,
@@ -257,7 +192,7 @@ static void otf2_defs(OTF2_Archive *a, const struct ex_run *r)
 		str++;
 	}
 	for (int i = 0; r->n && members && ranks && i < r->n; i++) {
-		const struct ex_task *t = &r->t[i];
+		const struct tdb_task *t = &r->t[i];
 
 		snprintf(name, sizeof(name), "task %d %s@%s", t->ltid,
 			 t->program, t->host);
@@ -266,7 +201,7 @@ static void otf2_defs(OTF2_Archive *a, const struct ex_run *r)
 			OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
 			OTF2_UNDEFINED_LOCATION_GROUP);
 		OTF2_GlobalDefWriter_WriteLocation(g, (uint64_t)t->ltid, str,
-			OTF2_LOCATION_TYPE_CPU_THREAD, t->nevents, (uint64_t)i);
+			OTF2_LOCATION_TYPE_CPU_THREAD, r->nevents[i], (uint64_t)i);
 		str++;
 		members[i] = (uint64_t)t->ltid;
 		ranks[i] = (uint64_t)i;
@@ -379,11 +314,10 @@ static int chrome_calls(FILE *f, sqlite3 *db, int64_t t0)
 		return -1;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *kind = (const char *)sqlite3_column_text(s, 2);
-		int fn = ex_region(kind, (const char *)sqlite3_column_text(s, 3));
+		int fn = ex_call(kind, (const char *)sqlite3_column_text(s, 3));
 
-		snprintf(name, sizeof(name), "%s", kind);
-		if (fn > 0)
-			ex_region_name(fn, name, sizeof(name));
+		if (!pg_call_name(fn, name, sizeof(name)))
+			snprintf(name, sizeof(name), "%s", kind);
 		fprintf(f, ",\n{\"name\":\"%s\",\"cat\":\"pvm\",\"ph\":\"X\","
 			"\"pid\":1,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"args\":"
 			"{\"seq\":%lld", name, sqlite3_column_int(s, 0),

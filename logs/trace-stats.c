@@ -22,9 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ST_NFUNC 32   /* kinds 1..13, group ops at 20 + op */
+#define ST_NFUNC PG_CALL_MAX /* the PVM calls, by pg_call_of */
 #define ST_NBUCKET 8  /* decades from 1 us to 1 s */
-#define ST_POLLS 0    /* function slot used for failed polls */
 
 /* Durations (ns) of one function in one task, and its bytes. */
 struct st_func {
@@ -53,7 +52,9 @@ struct st_task {
 
 /* The statistics of a run. */
 struct st_run {
-	struct st_task *t;
+	struct tdb_task *tasks; /* the tasks with events, by ltid */
+	int ntasks;
+	struct st_task *t;      /* those counted: t[i] is tasks[i] */
 	int n;
 	struct st_task all;
 	long nevents;
@@ -64,43 +65,14 @@ static const char *const bucket_names[ST_NBUCKET] = {
 	"10ms-100ms", "100ms-1s", ">=1s"
 };
 
-/* The PVM function name of function slot F. */
-static const char *func_name(int f, char *buf, size_t n)
-{
-	if (f >= 20)
-		snprintf(buf, n, "pvm_%s", pg_group_op_name(f - 20));
-	else
-		snprintf(buf, n, "pvm_%s", pg_rec_kind_name(f));
-	return buf;
-}
-
-/* The function slot of an event of KIND (name) and OP, or -1. */
-static int func_slot(const char *kind, const char *op)
-{
-	if (strcmp(kind, "group") == 0) {
-		for (int o = 1; o <= PG_GROUP_LAST; o++)
-			if (op && strcmp(op, pg_group_op_name(o)) == 0)
-				return 20 + o;
-		return -1;
-	}
-	for (int k = 1; k <= PG_REC_LAST; k++)
-		if (strcmp(kind, pg_rec_kind_name(k)) == 0)
-			return k;
-	return -1;
-}
-
 /* Appends the duration D to F; 0 or -1. */
 static int func_add(struct st_func *f, int64_t d)
 {
-	if (f->n == f->cap) {
-		size_t cap = f->cap ? 2 * f->cap : 64;
-		int64_t *v = realloc(f->v, cap * sizeof(*v));
+	int64_t *v = pg_grow(f->v, &f->cap, f->n + 1, sizeof(*v), 64);
 
-		if (!v)
-			return -1;
-		f->v = v;
-		f->cap = cap;
-	}
+	if (!v)
+		return -1;
+	f->v = v;
 	f->v[f->n++] = d;
 	return 0;
 }
@@ -124,62 +96,54 @@ static void hist_add(struct st_hist *h, int64_t d)
 	h->ns[b] += d;
 }
 
-/* Loads the tasks of DB (those with events) into R; 0 or -1. */
+/* Loads the tasks of DB with events (only task ONLY when it is not -1)
+ * into R; 0 or -1. */
 static int load_tasks(sqlite3 *db, struct st_run *r, int only)
 {
-	sqlite3_stmt *s;
-	int rc;
+	int i;
 
-	if (sqlite3_prepare_v2(db, "SELECT ltid, start_wall_ns FROM tasks "
-			       "WHERE nevents > 0 ORDER BY ltid", -1, &s,
-			       NULL) != SQLITE_OK)
+	if ((r->ntasks = tdb_tasks_load(db, &r->tasks)) < 0)
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct st_task *t;
+	r->n = r->ntasks;
+	if (only >= 0) {
+		struct tdb_task one;
 
-		if (only >= 0 && sqlite3_column_int(s, 0) != only)
-			continue;
-		t = realloc(r->t, (size_t)(r->n + 1) * sizeof(*t));
-		if (!t)
-			break;
-		r->t = t;
-		t = &r->t[r->n++];
-		memset(t, 0, sizeof(*t));
-		t->ltid = sqlite3_column_int(s, 0);
-		t->start = sqlite3_column_int64(s, 1);
-		t->prev_end = t->start;
+		if ((i = tdb_tasks_find(r->tasks, r->ntasks, only)) < 0) {
+			r->n = 0;
+			return 0;
+		}
+		one = r->tasks[i];
+		r->tasks[i] = r->tasks[0];
+		r->tasks[0] = one;
+		r->n = 1;
 	}
-	sqlite3_finalize(s);
-	return rc == SQLITE_DONE ? 0 : -1;
+	if (r->n && !(r->t = calloc((size_t)r->n, sizeof(*r->t))))
+		return -1;
+	for (i = 0; i < r->n; i++) {
+		r->t[i].ltid = r->tasks[i].ltid;
+		r->t[i].start = r->tasks[i].start_wall_ns;
+		r->t[i].prev_end = r->t[i].start;
+	}
+	return 0;
 }
 
-/* The task of R with LTID (tasks are sorted), or NULL. */
+/* The task of R with LTID, or NULL. */
 static struct st_task *find_task(struct st_run *r, int ltid)
 {
-	int lo = 0, hi = r->n - 1;
+	int i = tdb_tasks_find(r->tasks, r->n, ltid);
 
-	while (lo <= hi) {
-		int m = (lo + hi) / 2;
-
-		if (r->t[m].ltid == ltid)
-			return &r->t[m];
-		if (r->t[m].ltid < ltid)
-			lo = m + 1;
-		else
-			hi = m - 1;
-	}
-	return NULL;
+	return i < 0 ? NULL : &r->t[i];
 }
 
-/* Accounts one event of task T: kind K, op OP, times, LEN and COUNT. */
-static int add_event(struct st_task *t, const char *k, const char *op,
-		     int64_t t0, int64_t t1, int64_t len, int64_t ndest,
-		     int64_t count)
+/* Accounts one event of task T: record kind K, group op OP, times, LEN
+ * and COUNT. */
+static int add_event(struct st_task *t, int k, int op, int64_t t0,
+		     int64_t t1, int64_t len, int64_t ndest, int64_t count)
 {
 	int64_t gap;
 	int f;
 
-	if (strcmp(k, "end") == 0) {
+	if (k == PG_REC_END) {
 		gap = t0 - t->prev_end > 0 ? t0 - t->prev_end : 0;
 		t->ended = 1;
 		t->runtime = t0 - t->start;
@@ -187,11 +151,11 @@ static int add_event(struct st_task *t, const char *k, const char *op,
 		t->comp_ns += gap;
 		return 0;
 	}
-	if (strcmp(k, "pollfail") == 0) {
+	if (k == PG_REC_POLLFAIL) {
 		t->polls += count;
 		return 0;
 	}
-	if ((f = func_slot(k, op)) < 0)
+	if (!(f = pg_call_of(k, op)))
 		return 0;
 	gap = t0 - t->prev_end > 0 ? t0 - t->prev_end : 0; /* < 0: overlap */
 	hist_add(&t->comp, gap);
@@ -199,11 +163,10 @@ static int add_event(struct st_task *t, const char *k, const char *op,
 	t->comp_ns += gap;
 	t->comm_ns += t1 - t0;
 	t->prev_end = t1;
-	if (f == PG_REC_SEND || f == PG_REC_PSEND || f == PG_REC_MCAST ||
-	    f == PG_REC_BCAST) {
+	if (pg_rec_kind_class(k) == PG_CLASS_SEND) {
 		t->f[f].bytes += len * (ndest > 0 ? ndest : 1);
 		t->sent += len * (ndest > 0 ? ndest : 1);
-	} else if (f != PG_REC_SPAWN && f < 20 && f != PG_REC_PROBE) {
+	} else if (pg_rec_kind_class(k) == PG_CLASS_RECV) {
 		t->f[f].bytes += len;
 		t->received += len;
 	}
@@ -241,8 +204,10 @@ static int load_events(sqlite3 *db, struct st_run *r)
 		if ((!t || t->ltid != ltid) && !(t = find_task(r, ltid)))
 			continue;
 		r->nevents++;
-		if (add_event(t, (const char *)sqlite3_column_text(s, 1),
-			      (const char *)sqlite3_column_text(s, 2),
+		if (add_event(t, pg_rec_kind_of((const char *)
+						sqlite3_column_text(s, 1)),
+			      pg_group_op_of((const char *)
+					     sqlite3_column_text(s, 2)),
 			      sqlite3_column_int64(s, 3),
 			      sqlite3_column_int64(s, 4),
 			      sqlite3_column_int64(s, 5), d ? count_dests(d) : 0,
@@ -336,7 +301,7 @@ static void print_calls(const struct st_task *t, enum st_fmt fmt)
 		if (!t->f[f].n)
 			continue;
 		summarise(&t->f[f], &s);
-		func_name(f, name, sizeof(name));
+		pg_call_name(f, name, sizeof(name));
 		if (fmt == ST_TEXT)
 			printf("%-14s %5s %8zu %10.1f %10.1f %10.1f %10.1f %10.1f %12.1f %10lld\n",
 			       name, label(t, lb, sizeof(lb)), t->f[f].n,
@@ -493,6 +458,7 @@ static void free_run(struct st_run *r)
 			free(t->f[f].v);
 	}
 	free(r->t);
+	tdb_tasks_free(r->tasks, r->ntasks);
 }
 
 /* Computes and prints the statistics of DB; 0 or -1. */

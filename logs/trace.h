@@ -1,6 +1,7 @@
 /*
  * trace.h: pangaea-trace, the command that reads a run's logs.  One
- * subcommand a file (trace-NAME.c), registered in the table in trace.c.
+ * subcommand a file (trace-NAME.c), registered in the table of
+ * pangaea-trace.c; what they share is in trace.c.
  */
 #ifndef PANGAEA_TRACE_H
 #define PANGAEA_TRACE_H
@@ -21,7 +22,7 @@ extern const struct trace_cmd trace_cmd_verify;
 extern const struct trace_cmd trace_cmd_export;
 extern const struct trace_cmd trace_cmd_sql;
 
-/* Prints "pangaea-trace: MESSAGE" on stderr. */
+/* trace.c: prints "pangaea-trace: MESSAGE" on stderr. */
 void trace_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif /* PANGAEA_TRACE_H */

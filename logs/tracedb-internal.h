@@ -5,48 +5,37 @@
 #ifndef PANGAEA_TRACEDB_INTERNAL_H
 #define PANGAEA_TRACEDB_INTERNAL_H
 
-#include "pangaea-logs.h"
+#include "match.h"
 #include "tracedb.h"
 
 #include <stdint.h>
 
-/* One end of a message: a send to one destination, or a receive. */
-struct tdb_end {
-	int32_t src;     /* sender ltid (negative: foreign or system) */
-	int32_t dst;     /* receiver ltid */
-	uint32_t msgid;  /* sender's message id */
-	int32_t tag;
-	uint32_t len;
-	int32_t kind;    /* enum pg_rec_kind of the event */
-	int64_t ev;      /* events.id */
-	int64_t t;       /* send: its t0; receive: its t1 (message in hand) */
-};
-
-/* The message ends collected while the events are imported. */
-struct tdb_ends {
-	struct tdb_end *v;
-	size_t n, cap;
-};
-
-/* Appends E to L; 0 or -1 when out of memory. */
-int tdb_ends_add(struct tdb_ends *l, const struct tdb_end *e);
-/* Frees L's array. */
-void tdb_ends_free(struct tdb_ends *l);
-
-/* How to explain messages that have only one end. */
-struct tdb_match_ctx {
-	const int *ltids; /* tasks with a communication log, sorted */
-	int nltid;
-	int selective;    /* the run logged a selection of tasks or tags */
+/* The messages table as the import fills it: the matcher's answers for
+ * the events so far, written as rows.  Start from { 0 }. */
+struct tdb_match {
+	sqlite3 *db;
+	sqlite3_stmt *ins;          /* the messages insert statement */
+	struct pg_match match;
+	struct pg_match_run run;    /* explains what is left at the end */
+	int64_t nrows;              /* rows inserted (their ids 1, 2, ...) */
+	struct tdb_import_stats *st; /* counts matched and unmatched */
 };
 
 /*
- * Matches SENDS to RECVS (both sorted here) and inserts one messages row
- * per send destination and per unmatched receive through INS (the
- * messages insert statement); counts into ST.  0, or -1 with ERR.
+ * Feeds the message ends of event EV of task LTID (events.id ID, entry
+ * T0, exit T1) to the matcher and inserts the row of every message it
+ * completes or that cannot be completed (a foreign receive).  0, or -1
+ * with ERR.
  */
-int tdb_match(sqlite3 *db, sqlite3_stmt *ins, struct tdb_ends *sends,
-	      struct tdb_ends *recvs, const struct tdb_match_ctx *ctx,
-	      struct tdb_import_stats *st, char *err, size_t errlen);
+int tdb_match_event(struct tdb_match *tm, int ltid, int64_t id,
+		    const struct pg_event *ev, int64_t t0, int64_t t1,
+		    char *err, size_t errlen);
+
+/* Inserts a row for each end left alone, with its reason, in the order
+ * the ends came; sets the message count.  0, or -1 with ERR. */
+int tdb_match_finish(struct tdb_match *tm, char *err, size_t errlen);
+
+/* Frees what TM holds (not its database or statement). */
+void tdb_match_free(struct tdb_match *tm);
 
 #endif /* PANGAEA_TRACEDB_INTERNAL_H */

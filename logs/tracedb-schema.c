@@ -1,10 +1,13 @@
 /*
  * tracedb-schema.c: the SQL that makes the tables and indexes of the
- * trace database (docs/TRACEDB.md), shared by the importer (tracedb.c)
- * and the viewer's in-memory live database (xview/viewlive.c).  Kept
- * apart so the viewer links this text and nothing else of the importer.
+ * trace database (docs/TRACEDB.md), and how a messages row is made from
+ * the ends of its message, shared by the importer (tracedb.c,
+ * tracedb-match.c) and the viewer's in-memory live database
+ * (xview/viewlive.c).  Kept apart so the viewer links this and nothing
+ * else of the importer.
  */
 #include "tracedb.h"
+#include "match.h"
 
 static const char schema_sql[] =
 	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);"
@@ -39,4 +42,41 @@ const char *tdb_schema_sql(void)
 const char *tdb_index_sql(void)
 {
 	return index_sql;
+}
+
+/* Binds V to parameter I of ST when there is an END, else NULL. */
+static void bind_end(sqlite3_stmt *st, int i, const struct pg_match_end *end,
+		     int64_t v)
+{
+	if (end)
+		sqlite3_bind_int64(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+void tdb_message_bind(sqlite3_stmt *st, int64_t id,
+		      const struct pg_match_end *s, const struct pg_match_end *r,
+		      const char *why)
+{
+	const struct pg_match_end *e = s ? s : r;
+
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int(st, 2, e->src);
+	sqlite3_bind_int(st, 3, e->dst);
+	sqlite3_bind_int(st, 4, e->tag);
+	sqlite3_bind_int64(st, 5, e->msgid);
+	sqlite3_bind_int64(st, 6, e->len);
+	if (s)
+		sqlite3_bind_text(st, 7, pg_rec_kind_name(s->kind), -1,
+				  SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 7);
+	bind_end(st, 8, s, s ? s->ev : 0);
+	bind_end(st, 9, r, r ? r->ev : 0);
+	bind_end(st, 10, s, s ? s->t : 0);
+	bind_end(st, 11, r, r ? r->t : 0);
+	if (why)
+		sqlite3_bind_text(st, 12, why, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 12);
 }

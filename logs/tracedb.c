@@ -5,14 +5,14 @@
  * The import reads every task's logs once, inserts tasks, spawns and
  * events as it goes (one transaction, prepared statements, no journal:
  * the file is a temporary one renamed over trace.db at the end, so a
- * failed import leaves the previous database as it was), keeps the two
- * ends of every message in memory, matches them (tracedb-match.c), and
- * builds the indexes last.
+ * failed import leaves the previous database as it was), hands every
+ * event's message ends to the matcher (tracedb-match.c), which writes the
+ * messages table, and builds the indexes last.
  */
 #include "tracedb-internal.h"
 
-#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +27,7 @@ struct tdb_imp {
 	sqlite3_stmt *ev, *task, *spawn, *msg, *meta;
 	int salvage;
 	int64_t next_ev;
-	struct tdb_ends sends, recvs;
+	struct tdb_match tm;  /* the messages table */
 	struct pg_runinfo ri;
 	int ri_found;         /* run.info was there */
 	int *ltids, nltid;    /* tasks with a .comm log, sorted */
@@ -57,21 +57,6 @@ static int buf_json(struct pg_strbuf *b, const char *s)
 			rc = pg_strbuf_add(b, (const char *)&c, 1);
 	}
 	return rc ? rc : pg_strbuf_add(b, "\"", 1);
-}
-
-int tdb_path(char *buf, size_t n, const char *logdir)
-{
-	int k = snprintf(buf, n, "%s/%s", logdir, TDB_FILE);
-
-	return k < 0 || (size_t)k >= n ? -1 : 0;
-}
-
-/* Compares ints for bsearch. */
-static int int_cmp(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
 }
 
 /* Prepares the insert statements of IM; 0 or -1. */
@@ -167,41 +152,10 @@ static int bind_event_fields(struct tdb_imp *im, sqlite3_stmt *s,
 	return 0;
 }
 
-/* Keeps the message ends of EV (event ID of task LTID) for matching. */
-static int collect_ends(struct tdb_imp *im, int ltid, int64_t id,
-			const struct pg_event *ev, int64_t t0, int64_t t1)
-{
-	struct tdb_end e = { ltid, ev->peer, ev->msgid, ev->tag, ev->len,
-			     ev->kind, id, t0 };
-
-	switch (ev->kind) {
-	case PG_REC_SEND:
-	case PG_REC_PSEND:
-		return tdb_ends_add(&im->sends, &e);
-	case PG_REC_MCAST:
-	case PG_REC_BCAST:
-		for (int i = 0; i < ev->ndest; i++) {
-			e.dst = ev->dests[i];
-			if (tdb_ends_add(&im->sends, &e) < 0)
-				return -1;
-		}
-		return 0;
-	case PG_REC_RECV:
-	case PG_REC_NRECV:
-	case PG_REC_TRECV:
-	case PG_REC_PRECV:
-		e.src = ev->peer;
-		e.dst = ltid;
-		e.t = t1;
-		return tdb_ends_add(&im->recvs, &e);
-	default:
-		return 0;
-	}
-}
-
-/* Inserts event number SEQ of task LTID (started at WALL); 0 or -1. */
+/* Inserts event number SEQ of task LTID (started at WALL) and feeds its
+ * message ends to the matcher; 0 or -1 with ERR. */
 static int put_event(struct tdb_imp *im, int ltid, long seq, uint64_t wall,
-		     const struct pg_event *ev)
+		     const struct pg_event *ev, char *err, size_t errlen)
 {
 	sqlite3_stmt *s = im->ev;
 	int64_t id = ++im->next_ev, t0 = (int64_t)(wall + ev->t),
@@ -213,9 +167,12 @@ static int put_event(struct tdb_imp *im, int ltid, long seq, uint64_t wall,
 	sqlite3_bind_text(s, 4, pg_rec_kind_name(ev->kind), -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 9, t0);
 	sqlite3_bind_int64(s, 10, t1);
-	if (bind_event_fields(im, s, ev) < 0 || step(s) < 0)
+	if (bind_event_fields(im, s, ev) < 0 || step(s) < 0) {
+		snprintf(err, errlen, "cannot insert an event: %s",
+			 sqlite3_errmsg(im->db));
 		return -1;
-	return collect_ends(im, ltid, id, ev, t0, t1);
+	}
+	return tdb_match_event(&im->tm, ltid, id, ev, t0, t1, err, errlen);
 }
 
 /* Adds HOST to the run's host list unless it is there already. */
@@ -307,11 +264,8 @@ static int imp_events(struct tdb_imp *im, struct pg_comm_reader *r, int ltid,
 	while ((rc = pg_comm_next(r, &ev, err, errlen)) > 0) {
 		int64_t t0 = (int64_t)(base + ev.t);
 
-		if (put_event(im, ltid, ++s->n, base, &ev) < 0) {
-			snprintf(err, errlen, "cannot insert an event: %s",
-				 sqlite3_errmsg(im->db));
+		if (put_event(im, ltid, ++s->n, base, &ev, err, errlen) < 0)
 			return -2;
-		}
 		if (s->n == 1)
 			s->first = t0;
 		if (t0 + (int64_t)ev.dur > s->last)
@@ -469,25 +423,20 @@ static int imp_spawns(struct tdb_imp *im, int ltid, char *err, size_t errlen)
 	return rc;
 }
 
-/* Whether LTID is in the sorted array V of N. */
-static int in_list(const int *v, int n, int ltid)
-{
-	return n > 0 && bsearch(&ltid, v, (size_t)n, sizeof(int), int_cmp);
-}
-
 /* Inserts tasks rows for tasks without a communication log: the
  * launcher (task 0) and what run.info lists; 0 or -1. */
 static int imp_other_tasks(struct tdb_imp *im)
 {
 	struct tdb_task_sum none = { 0 };
 
-	if (in_list(im->xltids, im->nx, 0) && !in_list(im->ltids, im->nltid, 0) &&
+	if (pg_run_has(im->xltids, im->nx, 0) &&
+	    !pg_run_has(im->ltids, im->nltid, 0) &&
 	    put_task(im, 0, NULL, 0, &none) < 0)
 		return -1;
 	for (size_t i = 0; i < im->ri.ntasks; i++) {
 		int l = im->ri.tasks[i].ltid;
 
-		if (l != 0 && !in_list(im->ltids, im->nltid, l) &&
+		if (l != 0 && !pg_run_has(im->ltids, im->nltid, l) &&
 		    put_task(im, l, NULL, 0, &none) < 0)
 			return -1;
 	}
@@ -535,13 +484,55 @@ static int imp_meta(struct tdb_imp *im)
 	return rc ? -1 : 0;
 }
 
-/* Creates the temporary database TMP with the schema, fast settings. */
+/* Makes TMP a new empty file and gives in *BORN the time the file system
+ * stamped it with: when the import began, on the clock of the logs'
+ * own modification times.  0, or -1 with ERR. */
+static int imp_begin(const char *tmp, struct timespec *born, char *err,
+		     size_t errlen)
+{
+	struct stat st;
+	int fd;
+
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "cannot create %s: %s", tmp,
+			 strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	*born = st.st_mtim;
+	return 0;
+}
+
+/* Dates the finished database TMP with BORN (so that tdb_stale counts a
+ * log written during the import as newer) and renames it to DBPATH;
+ * 0, or -1 with ERR. */
+static int imp_install(const char *tmp, const char *dbpath,
+		       const struct timespec *born, char *err, size_t errlen)
+{
+	struct timespec times[2] = { { 0, UTIME_OMIT }, *born };
+
+	if (utimensat(AT_FDCWD, tmp, times, 0) < 0) {
+		snprintf(err, errlen, "cannot date %s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	if (rename(tmp, dbpath) < 0) {
+		snprintf(err, errlen, "cannot rename %s to %s: %s", tmp, dbpath,
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Makes the empty file TMP the database, with the schema, fast settings. */
 static int imp_create(struct tdb_imp *im, const char *tmp, char *err,
 		      size_t errlen)
 {
 	char *msg = NULL;
 
-	unlink(tmp);
 	/* no allocation statistics (a mutex per malloc); fails harmlessly
 	 * once SQLite is initialised */
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
@@ -571,7 +562,6 @@ fail:
 /* Imports every log of IM->dir into the open database; 0 or -1. */
 static int imp_all(struct tdb_imp *im, char *err, size_t errlen)
 {
-	struct tdb_match_ctx ctx;
 	char *msg = NULL;
 
 	im->nltid = pg_run_ltids(im->dir, "comm", &im->ltids);
@@ -585,6 +575,8 @@ static int imp_all(struct tdb_imp *im, char *err, size_t errlen)
 		return -1;
 	if (imp_open_logs(im, err, errlen) < 0)
 		return -1;
+	im->tm = (struct tdb_match){ .db = im->db, .ins = im->msg, .st = im->st,
+		.run = { im->ltids, im->nltid, im->selective } };
 	for (int i = 0; i < im->nltid; i++)
 		if (imp_task(im, i, err, errlen) < 0)
 			return -1;
@@ -595,9 +587,7 @@ static int imp_all(struct tdb_imp *im, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot insert: %s", sqlite3_errmsg(im->db));
 		return -1;
 	}
-	ctx = (struct tdb_match_ctx){ im->ltids, im->nltid, im->selective };
-	if (tdb_match(im->db, im->msg, &im->sends, &im->recvs, &ctx, im->st,
-		      err, errlen) < 0)
+	if (tdb_match_finish(&im->tm, err, errlen) < 0)
 		return -1;
 	if (sqlite3_exec(im->db, tdb_index_sql(), NULL, NULL, &msg) !=
 		    SQLITE_OK ||
@@ -622,8 +612,7 @@ static void imp_free(struct tdb_imp *im)
 		pg_comm_free(&im->rd[i]);
 	free(im->rd);
 	free(im->rd_ok);
-	tdb_ends_free(&im->sends);
-	tdb_ends_free(&im->recvs);
+	tdb_match_free(&im->tm);
 	pg_runinfo_free(&im->ri);
 	free(im->ltids);
 	free(im->xltids);
@@ -647,6 +636,7 @@ int tdb_import(const char *logdir, const char *dbpath, int salvage,
 	char path[PG_PATH_MAX], tmp[PG_PATH_MAX + 32];
 	struct tdb_import_stats dummy;
 	struct tdb_imp im = { 0 };
+	struct timespec born = { 0, 0 };
 	double t = now_s();
 	int rc;
 
@@ -662,68 +652,19 @@ int tdb_import(const char *logdir, const char *dbpath, int salvage,
 	im.dir = logdir;
 	im.salvage = salvage;
 	im.st = st;
-	rc = imp_create(&im, tmp, err, errlen);
+	rc = imp_begin(tmp, &born, err, errlen);
+	if (rc == 0)
+		rc = imp_create(&im, tmp, err, errlen);
 	if (rc == 0)
 		rc = imp_all(&im, err, errlen);
 	st->nevents = im.next_ev;
 	imp_free(&im);
-	if (rc == 0 && rename(tmp, dbpath) < 0) {
-		snprintf(err, errlen, "cannot rename %s to %s: %s", tmp, dbpath,
-			 strerror(errno));
-		rc = -1;
-	}
+	if (rc == 0)
+		rc = imp_install(tmp, dbpath, &born, err, errlen);
 	if (rc < 0)
 		unlink(tmp);
 	st->seconds = now_s() - t;
 	return rc;
-}
-
-/* Whether the timespec A is later than B. */
-static int ts_after(const struct timespec *a, const struct timespec *b)
-{
-	return a->tv_sec != b->tv_sec ? a->tv_sec > b->tv_sec
-				      : a->tv_nsec > b->tv_nsec;
-}
-
-/* The schema_version stored in the database at PATH, or -1. */
-static int db_version(const char *path)
-{
-	sqlite3 *db = NULL;
-	sqlite3_stmt *s = NULL;
-	int v = -1;
-
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-	    sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE "
-			       "key='schema_version'", -1, &s, NULL) == SQLITE_OK &&
-	    sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
-	sqlite3_close(db);
-	return v;
-}
-
-int tdb_stale(const char *logdir)
-{
-	char path[PG_PATH_MAX], f[PG_PATH_MAX + 300];
-	struct stat db, st;
-	struct dirent *e;
-	DIR *d;
-	int stale = 0;
-
-	if (tdb_path(path, sizeof(path), logdir) < 0 || stat(path, &db) < 0 ||
-	    db_version(path) != TDB_SCHEMA_VERSION)
-		return 1;
-	if (!(d = opendir(logdir)))
-		return 1;
-	while (!stale && (e = readdir(d))) {
-		if (strncmp(e->d_name, "task-", 5) != 0 &&
-		    strcmp(e->d_name, "run.info") != 0)
-			continue;
-		snprintf(f, sizeof(f), "%s/%s", logdir, e->d_name);
-		stale = stat(f, &st) == 0 && ts_after(&st.st_mtim, &db.st_mtim);
-	}
-	closedir(d);
-	return stale;
 }
 
 int tdb_open(const char *logdir, sqlite3 **db, char *err, size_t errlen)

@@ -11,6 +11,7 @@
 
 #include <sqlite3.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define TDB_FILE "trace.db"
 
@@ -25,6 +26,7 @@ struct tdb_import_stats {
 	double seconds;    /* wall time of the import */
 };
 
+/* tracedb.c: the importer. */
 /*
  * Imports the logs of LOGDIR into DBPATH (NULL: LOGDIR/trace.db),
  * replacing it atomically (a temporary file renamed over it).  A corrupt
@@ -35,10 +37,6 @@ struct tdb_import_stats {
 int tdb_import(const char *logdir, const char *dbpath, int salvage,
 	       struct tdb_import_stats *st, char *err, size_t errlen);
 
-/* Whether LOGDIR/trace.db is missing, of another schema version, or
- * older than a log file of LOGDIR (then it must be imported again). */
-int tdb_stale(const char *logdir);
-
 /*
  * Opens LOGDIR's database read-only, importing the logs first when
  * tdb_stale says so (into a private temporary database when LOGDIR is
@@ -46,12 +44,47 @@ int tdb_stale(const char *logdir);
  */
 int tdb_open(const char *logdir, sqlite3 **db, char *err, size_t errlen);
 
+/* tracedb-stale.c: whether the database must be made again (the viewer
+ * links this too, not the importer). */
+/* Whether LOGDIR/trace.db is missing, of another schema version, or
+ * older than a log file of LOGDIR (then it must be imported again);
+ * 1 or 0. */
+int tdb_stale(const char *logdir);
+/* The schema_version stored in the database at PATH, or -1 (none, or
+ * not a database). */
+int tdb_schema_version(const char *path);
 /* Path of LOGDIR's database into BUF; 0, or -1 if it does not fit. */
 int tdb_path(char *buf, size_t n, const char *logdir);
 
-/* SQL (tracedb-schema.c) making the empty tables of the database. */
+/* tracedb-tasks.c: the tasks of a run, as the analysis commands read
+ * them. */
+/* A task that logged events. */
+struct tdb_task {
+	int ltid;
+	int64_t start_wall_ns;   /* wall-clock ns of its t = 0 */
+	char *program, *host;    /* "?" when not known */
+};
+/* Loads the tasks of DB that logged events, by ltid, into *OUT (free it
+ * with tdb_tasks_free); their number, or -1 (sqlite3_errmsg(DB) says
+ * why, or memory ran out). */
+int tdb_tasks_load(sqlite3 *db, struct tdb_task **out);
+/* Index of task LTID among the N tasks T (by ltid), or -1. */
+int tdb_tasks_find(const struct tdb_task *t, int n, int ltid);
+/* Frees the N tasks T. */
+void tdb_tasks_free(struct tdb_task *t, int n);
+
+/* tracedb-schema.c (the viewer's live database uses it too): */
+/* SQL making the empty tables of the database. */
 const char *tdb_schema_sql(void);
 /* SQL making its indexes (the importer runs it after the inserts). */
 const char *tdb_index_sql(void);
+struct pg_match_end;
+/* Binds the messages row ID of the message whose send end is S and
+ * receive end R (either may be NULL; its kind is the send's) and left
+ * unmatched for WHY (NULL: both ends are there) to the 12 parameters of
+ * ST, in the table's column order. */
+void tdb_message_bind(sqlite3_stmt *st, int64_t id,
+		      const struct pg_match_end *s, const struct pg_match_end *r,
+		      const char *why);
 
 #endif /* PANGAEA_TRACEDB_H */

@@ -7,11 +7,12 @@
 #include "pangaea-logs.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Compares ints for qsort. */
+/* Compares ltids for qsort and bsearch. */
 static int cmp_ltid(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
@@ -23,7 +24,8 @@ int pg_run_ltids(const char *dir, const char *suffix, int **out)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	int n = 0, cap = 0, *v = NULL, ltid, end;
+	size_t n = 0, cap = 0;
+	int *v = NULL, *nv, ltid, end;
 
 	*out = NULL;
 	if (!d)
@@ -32,23 +34,26 @@ int pg_run_ltids(const char *dir, const char *suffix, int **out)
 		if (sscanf(e->d_name, "task-%d%n", &ltid, &end) != 1 ||
 		    e->d_name[end] != '.' || strcmp(e->d_name + end + 1, suffix))
 			continue;
-		if (n == cap) {
-			int *nv = realloc(v, (size_t)(cap = cap ? 2 * cap : 64) *
-						     sizeof(int));
-			if (!nv) {
-				free(v);
-				closedir(d);
-				return -1;
-			}
-			v = nv;
+		if (n >= INT_MAX ||
+		    !(nv = pg_grow(v, &cap, n + 1, sizeof(int), 64))) {
+			free(v);
+			closedir(d);
+			return -1;
 		}
+		v = nv;
 		v[n++] = ltid;
 	}
 	closedir(d);
 	if (n > 1)
-		qsort(v, (size_t)n, sizeof(int), cmp_ltid);
+		qsort(v, n, sizeof(int), cmp_ltid);
 	*out = v;
-	return n;
+	return (int)n;
+}
+
+int pg_run_has(const int *ltids, int n, int ltid)
+{
+	return n > 0 &&
+	       bsearch(&ltid, ltids, (size_t)n, sizeof(int), cmp_ltid) != NULL;
 }
 
 /* Whether two events are the same as far as the program could tell. */

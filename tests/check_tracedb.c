@@ -2,7 +2,8 @@
  * check_tracedb.c: unit tests of the trace database importer
  * (logs/tracedb.c, logs/tracedb-match.c) on synthetic runs written with
  * the real log writers: tables, message matching and its explanations,
- * times, re-import, staleness, and refusal or salvage of damaged logs.
+ * receives imported before their sends, times, re-import, staleness, and
+ * refusal or salvage of damaged logs.
  */
 #include "pangaea-logs.h"
 #include "tracedb.h"
@@ -285,6 +286,44 @@ START_TEST(test_matching)
 }
 END_TEST
 
+START_TEST(test_received_first)
+{
+	/* task 1's log (imported first) has the receives of task 2's bcast
+	 * and of a send of task 3 that comes after; task 3 sends one more
+	 * that nobody receives */
+	struct pg_event r[] = { ev(PG_REC_RECV, 2, 22, 4, 100, 10),
+				ev(PG_REC_RECV, 3, 5, 1, 120, 10), ev_end(300) };
+	struct pg_event b[] = { ev(PG_REC_BCAST, 0, 22, 4, 50, 5), ev_end(300) };
+	struct pg_event c[] = { ev(PG_REC_RECV, 2, 22, 4, 60, 10),
+				ev(PG_REC_SEND, 1, 5, 1, 70, 5),
+				ev(PG_REC_SEND, 1, 5, 2, 80, 5), ev_end(300) };
+	int dests[] = { 1, 3 };
+	char buf[64];
+
+	b[0].ndest = 2;
+	b[0].dests = dests;
+	snprintf(b[0].group, sizeof(b[0].group), "ring");
+	write_task(1, 0, 0, 1000000000ULL, "", r, 3);
+	write_task(2, 0, 0, 1000000000ULL, "", b, 2);
+	write_task(3, 0, 0, 1000000000ULL, "", c, 4);
+	import_ok(0);
+	/* the message's kind is its send's, whichever end came first */
+	ck_assert_int_eq(q("SELECT count(*) FROM messages WHERE kind='bcast' "
+			   "AND recv_event IS NOT NULL"), 2);
+	ck_assert_int_eq(q("SELECT count(*) FROM messages WHERE kind='send' "
+			   "AND recv_event IS NOT NULL"), 1);
+	/* sent at the send's entry, in hand at the receive's exit */
+	ck_assert_int_eq(q("SELECT t_send FROM messages WHERE dst=1 AND src=2"),
+			 WALL + 50000);
+	ck_assert_int_eq(q("SELECT t_recv FROM messages WHERE dst=1 AND src=2"),
+			 WALL + 110000);
+	/* rows in the order messages were completed, the one left alone last */
+	ck_assert_str_eq(qs("SELECT unmatched FROM messages ORDER BY id DESC "
+			    "LIMIT 1", buf, 64), "not received");
+	ck_assert_int_eq(q("SELECT count(*) FROM messages"), 4);
+}
+END_TEST
+
 START_TEST(test_times_and_clock_offset)
 {
 	struct pg_event e[] = { ev(PG_REC_SEND, 2, 1, 1, 100, 5), ev_end(200) };
@@ -441,6 +480,7 @@ static Suite *tracedb_suite(void)
 	cku_add_tmp_fixtures(tc);
 	tcase_add_test(tc, test_tables);
 	tcase_add_test(tc, test_matching);
+	tcase_add_test(tc, test_received_first);
 	tcase_add_test(tc, test_times_and_clock_offset);
 	tcase_add_test(tc, test_selection_explains);
 	tcase_add_test(tc, test_reimport_replaces);

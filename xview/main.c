@@ -55,7 +55,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pangaea-view: %s\n", Tcl_GetStringResult(ip));
 		return 1;
 	}
-	view_db_init(ip);
+	pgdb_init(ip);
 	view_set_argv(ip, argc, argv);
 	if (Tcl_Eval(ip, view_tcl_source) != TCL_OK) {
 		const char *info = Tcl_GetVar2(ip, "errorInfo", NULL, TCL_GLOBAL_ONLY);

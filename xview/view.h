@@ -11,7 +11,8 @@
 /* The Tcl source of the viewer, made from view.tcl at build time. */
 extern const char view_tcl_source[];
 
-/* Registers the `pgdb` command (the trace database) in INTERP; TCL_OK. */
-int view_db_init(Tcl_Interp *interp);
+/* Registers the `pgdb` command (the trace database, xview/pgdb.c) in
+ * INTERP; TCL_OK. */
+int pgdb_init(Tcl_Interp *interp);
 
 #endif /* PANGAEA_VIEW_H */

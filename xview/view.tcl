@@ -20,13 +20,18 @@ namespace eval view {
 		force_detail 0 px_per_event 5 live_since 0
 		sock "" sock_chan "" sock_lines 0 sock_tries 0 live_via ""
 		sock_redraw 0 sock_part "" live_events 0 live_msgs 0
+		live_error ""
 	}
-	# kind -> filter class
+	# kind -> what it does with a message: send, recv, probe or other
+	# (C decides, logs/event.c)
+	variable KIND
+	array set KIND [pgdb kinds]
+	# the filters of the toolbar, and kind -> its filter: a kind with a
+	# filter of its own, else its class's (probes go with receives)
+	variable FILTERS {send recv bcast mcast other}
 	variable CLASS
-	array set CLASS {
-		send send psend send recv recv nrecv recv trecv recv precv recv
-		probe recv bcast bcast mcast mcast spawn other end other
-		pollfail other group other
+	foreach {k c} [array get KIND] {
+		set CLASS($k) [expr {$k in $FILTERS ? $k : $c eq "probe" ? "recv" : $c}]
 	}
 	# the PVM call each kind of event comes from
 	variable CALL
@@ -43,6 +48,7 @@ namespace eval view {
 # Builds the main window: menus, toolbar, canvas, scrollbars, details.
 proc view::build {} {
 	variable V
+	variable FILTERS
 	wm title . "Pangaea event graph"
 	wm geometry . 1000x560
 	menu .mb
@@ -71,7 +77,7 @@ proc view::build {} {
 	entry .tb.tasks -width 10 -textvariable view::V(f_tasks)
 	label .tb.lg -text "Tags:"
 	entry .tb.tags -width 8 -textvariable view::V(f_tags)
-	foreach k {send recv bcast mcast other} {
+	foreach k $FILTERS {
 		checkbutton .tb.k$k -text $k -variable view::V(f_$k) \
 			-command view::redraw_later
 	}
@@ -79,7 +85,7 @@ proc view::build {} {
 	entry .tb.find -width 8 -textvariable view::V(find)
 	button .tb.go -text Find -command view::find
 	pack .tb.fit .tb.in .tb.out .tb.lt .tb.tasks .tb.lg .tb.tags -side left
-	foreach k {send recv bcast mcast other} { pack .tb.k$k -side left }
+	foreach k $FILTERS { pack .tb.k$k -side left }
 	pack .tb.lf .tb.find .tb.go -side left
 	bind .tb.tasks <Return> view::redraw_later
 	bind .tb.tags <Return> view::redraw_later
@@ -145,20 +151,13 @@ proc view::open_run {path} {
 	view::fit
 }
 
-# Imports the logs of DIR into DIR/trace.db when that is missing or older
-# than a log (pangaea-trace decides); errors are raised.
+# Imports the logs of DIR into DIR/trace.db (pangaea-trace import) when
+# that is stale: missing, of another schema version or older than a log
+# (the rule of pgdb stale, logs/tracedb-stale.c); errors are raised.
 proc view::import {dir} {
 	set trace [file join [file dirname [info nameofexecutable]] pangaea-trace]
 	if {![file executable $trace]} { set trace pangaea-trace }
-	set db [file join $dir trace.db]
-	set stale [expr {![file exists $db]}]
-	if {!$stale} {
-		set dbt [file mtime $db]
-		foreach f [glob -nocomplain -directory $dir task-*.comm task-*.exec run.info] {
-			if {[file mtime $f] >= $dbt} { set stale 1; break }
-		}
-	}
-	if {$stale} {
+	if {[pgdb stale $dir]} {
 		if {[catch {exec $trace import $dir 2>@1} out]} {
 			error "cannot import $dir: $out"
 		}
@@ -468,19 +467,29 @@ proc view::draw_events {t1} {
 	}
 }
 
+# What kind KIND does with a message: send, recv, probe or other.
+proc view::kind_class {kind} {
+	variable KIND
+	return [expr {[info exists KIND($kind)] ? $KIND($kind) : "other"}]
+}
+
 # Draws event ID of KIND at X,Y; MATCHED 0 draws it as unmatched.
 proc view::shape {c id kind x y matched} {
 	set r 6
 	set tags [list ev k:$kind e:$id]
 	switch -- $kind {
-		send - psend { set col red3;  set make oval }
-		recv - nrecv - trecv - precv { set col blue3; set make tri }
-		probe { set col blue3; set make tri; set matched 2 }
 		bcast { set col green3; set make square }
 		mcast { set col gold; set make square }
 		spawn { set col gray40; set make diamond }
 		end { set col black; set make bar }
-		default { set col gray55; set make tick }
+		default {
+			switch -- [view::kind_class $kind] {
+				send { set col red3; set make oval }
+				recv { set col blue3; set make tri }
+				probe { set col blue3; set make tri; set matched 2 }
+				default { set col gray55; set make tick }
+			}
+		}
 	}
 	set fill $col; set outline black; set dash {}
 	if {$matched == 0} {
@@ -618,8 +627,9 @@ proc view::event_text {id} {
 	variable CALL
 	set e [pgdb event $id]
 	dict with e {}
-	set send [expr {$kind in {send psend mcast bcast}}]
-	set recv [expr {$kind in {recv nrecv trecv precv probe}}]
+	set class [view::kind_class $kind]
+	set send [expr {$class eq "send"}]
+	set recv [expr {$class in {recv probe}}]
 	set out "event $id: $kind, call $CALL($kind), task ltid $ltid, event #$seq\n"
 	if {$send} {
 		set dsts {}
@@ -643,7 +653,7 @@ proc view::event_text {id} {
 		lappend un "$other: [dict get $m unmatched]"
 	}
 	if {$un ne ""} { append out "unmatched: [join $un {; }]\n" }
-	if {($send || ($recv && $kind ne "probe")) && $messages eq ""} {
+	if {($send || $class eq "recv") && $messages eq ""} {
 		append out "unmatched: no message in the database\n"
 	}
 	return $out
@@ -841,6 +851,8 @@ proc view::sock_try {} {
 			.status configure -text "live: no coordinator on $V(sock); following the logs"
 			set V(sock) ""
 			set V(live_via) logs
+			# nothing came: show the run whole once its logs are read
+			set V(db) ""
 			view::live $V(live_dir) 300
 		}
 		return
@@ -862,7 +874,11 @@ proc view::sock_read {} {
 		if {$cut >= 0} {
 			set whole [string range $V(sock_part) 0 $cut]
 			set V(sock_part) [string range $V(sock_part) [expr {$cut + 1}] end]
-			incr V(sock_lines) [pgdb live-add $whole]
+			if {[catch {pgdb live-add $whole} n]} {
+				view::sock_refused $n
+				return
+			}
+			incr V(sock_lines) $n
 			if {!$V(sock_redraw)} {
 				set V(sock_redraw) 1
 				after 150 view::sock_refresh
@@ -888,6 +904,29 @@ proc view::sock_read {} {
 		}
 		set V(live_via) done
 	}
+}
+
+# The coordinator's stream was refused (MSG says why, e.g. another
+# version of the live stream): stops reading it, says so, and follows the
+# run's log folder instead.
+proc view::sock_refused {msg} {
+	variable V
+	catch {close $V(sock_chan)}
+	set V(sock_chan) ""
+	set V(sock) ""
+	after cancel view::sock_refresh
+	set V(sock_redraw) 0
+	set V(live_error) $msg
+	set V(live_via) logs
+	puts stderr "pangaea-view: $msg"
+	.details delete 1.0 end
+	.details insert end "live view: $msg\nFollowing the run's log folder instead.\n"
+	.status configure -text "live: $msg"
+	# nothing was taken from the stream: show the run whole once its
+	# logs are read
+	pgdb close
+	set V(db) ""
+	if {$V(live_dir) ne ""} { view::live $V(live_dir) 300 }
 }
 
 # Redraws after events arrived, following the run's end unless the user

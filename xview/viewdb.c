@@ -1,38 +1,20 @@
 /*
- * viewdb.c: the `pgdb` Tcl command, the viewer's window onto a run's trace
- * database (schema in docs/VIEWER.md and logs/trace-import.c).
- *
- *   pgdb open PATH            open PATH read-only; loads each task's event
- *                             times into memory for fast counting
- *   pgdb close
- *   pgdb meta                 dict of the meta table
- *   pgdb tasks                list of dicts, one per task, by ltid
- *   pgdb range                {tmin tmax}: first entry, last exit (wall ns)
- *   pgdb count T0 T1 ?LTIDS?  events whose entry lies in [T0, T1]
- *   pgdb summary T0 T1 N ?LTIDS?  {ltid {c1 .. cN} ...}: events per bin
- *   pgdb events T0 T1 ?LIMIT? flat list, 10 fields an event:
- *                             id ltid kind t0 t1 peer tag msgid len matched
- *   pgdb messages T0 T1 ?LIMIT?  flat list of matched messages crossing
- *                             the window, 9 fields: id src dst send_event
- *                             recv_event t_send t_recv kind tag
- *   pgdb event ID             dict of the event and its messages
- *   pgdb message ID           dict of one message
- *   pgdb find MSGID           flat list of events carrying MSGID:
- *                             id ltid kind t0
- *
- * Live runs (viewlive.c): pgdb live-open makes an empty database in
- * memory, pgdb live-connect PATH returns a Tcl channel reading the
- * coordinator's socket, pgdb live-add TEXT adds the lines read from it;
- * every query above then works on what has arrived so far.
+ * viewdb.c: the viewer's window onto a run's trace database (schema in
+ * docs/TRACEDB.md): the database open (a file read-only, or the live
+ * view's in memory), each task's event times kept in memory, and the
+ * queries behind the pgdb subcommands (pgdb.c lists them).
  *
  * Only `count` and `summary` touch every event of the window, and they use
  * the in-memory arrays (binary search), so a zoomed-out picture of a
  * million events costs the same as one of a thousand.
  */
 #include "viewdb.h"
+#include "pangaea-logs.h"
+#include "tracedb.h"
 
 #include <sqlite3.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,13 +28,13 @@ int vdb_fail(Tcl_Interp *ip, const char *msg)
 	return TCL_ERROR;
 }
 
-/* Frees everything and forgets the database. */
 void vdb_close(void)
 {
+	if (vdb.forget)
+		vdb.forget();
 	for (int i = 0; i < vdb.ntasks; i++)
 		free(vdb.tasks[i].t);
 	free(vdb.tasks);
-	vdb_live_forget();
 	if (vdb.db)
 		sqlite3_close(vdb.db);
 	memset(&vdb, 0, sizeof(vdb));
@@ -60,34 +42,37 @@ void vdb_close(void)
 
 struct vdb_task *vdb_task_slot(int ltid)
 {
+	struct vdb_task *v;
+
 	if (vdb.ntasks && vdb.tasks[vdb.ntasks - 1].ltid == ltid)
 		return &vdb.tasks[vdb.ntasks - 1];
 	for (int i = 0; i < vdb.ntasks; i++)
 		if (vdb.tasks[i].ltid == ltid)
 			return &vdb.tasks[i];
-	vdb.tasks = realloc(vdb.tasks, (size_t)(vdb.ntasks + 1) * sizeof(*vdb.tasks));
-	if (!vdb.tasks)
-		abort();
-	memset(&vdb.tasks[vdb.ntasks], 0, sizeof(*vdb.tasks));
-	vdb.tasks[vdb.ntasks].ltid = ltid;
-	return &vdb.tasks[vdb.ntasks++];
+	if (!(v = pg_grow(vdb.tasks, &vdb.tasks_cap, (size_t)vdb.ntasks + 1,
+			  sizeof(*v), 16)))
+		return NULL;
+	vdb.tasks = v;
+	v = &vdb.tasks[vdb.ntasks++];
+	memset(v, 0, sizeof(*v));
+	v->ltid = ltid;
+	return v;
 }
 
-void vdb_task_time(struct vdb_task *t, int64_t v)
+int vdb_task_time(struct vdb_task *t, int64_t v)
 {
+	int64_t *a = pg_grow(t->t, &t->cap, t->n + 1, sizeof(*a), 256);
 	size_t i;
 
-	if (t->n == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 256;
-		t->t = realloc(t->t, t->cap * sizeof(*t->t));
-		if (!t->t)
-			abort();
-	}
+	if (!a)
+		return -1;
+	t->t = a;
 	/* in order nearly always; a late one is moved into place */
-	for (i = t->n; i > 0 && t->t[i - 1] > v; i--)
-		t->t[i] = t->t[i - 1];
-	t->t[i] = v;
+	for (i = t->n; i > 0 && a[i - 1] > v; i--)
+		a[i] = a[i - 1];
+	a[i] = v;
 	t->n++;
+	return 0;
 }
 
 /*
@@ -106,8 +91,10 @@ static int vdb_load_times(void)
 			       &st, NULL) != SQLITE_OK)
 		goto out;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		vdb_task_time(vdb_task_slot(sqlite3_column_int(st, 0)),
-			      sqlite3_column_int64(st, 1));
+		struct vdb_task *t = vdb_task_slot(sqlite3_column_int(st, 0));
+
+		if (!t || vdb_task_time(t, sqlite3_column_int64(st, 1)) < 0)
+			break;
 		if (sqlite3_column_int64(st, 2) > vdb.tmax)
 			vdb.tmax = sqlite3_column_int64(st, 2);
 	}
@@ -146,16 +133,22 @@ static int vdb_maxlat(void)
 	return rc;
 }
 
-/* pgdb open PATH */
-static int vdb_cmd_open(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+/* pgdb open PATH: a trace database of our schema version, read-only. */
+int vdb_cmd_open(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
-	if (objc != 3) {
-		Tcl_WrongNumArgs(ip, 2, objv, "PATH");
+	const char *path = Tcl_GetString(objv[2]);
+	int version = tdb_schema_version(path);
+
+	vdb_close();
+	if (version >= 0 && version != TDB_SCHEMA_VERSION) {
+		Tcl_SetObjResult(ip, Tcl_ObjPrintf("pgdb: %s has schema version "
+				 "%d, this viewer reads version %d: import its "
+				 "logs again (pangaea-trace import LOGDIR)",
+				 path, version, TDB_SCHEMA_VERSION));
 		return TCL_ERROR;
 	}
-	vdb_close();
-	if (sqlite3_open_v2(Tcl_GetString(objv[2]), &vdb.db,
-			    SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(path, &vdb.db, SQLITE_OPEN_READONLY, NULL) !=
+	    SQLITE_OK) {
 		vdb_fail(ip, "cannot open the trace database");
 		vdb_close();
 		return TCL_ERROR;
@@ -261,14 +254,10 @@ static int vdb_task_wanted(Tcl_Interp *ip, Tcl_Obj *ltids, int ltid)
 }
 
 /* pgdb count T0 T1 ?LTIDS? */
-static int vdb_cmd_count(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+int vdb_cmd_count(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
 	int64_t w[2], total = 0;
 
-	if (objc < 4 || objc > 5) {
-		Tcl_WrongNumArgs(ip, 2, objv, "T0 T1 ?LTIDS?");
-		return TCL_ERROR;
-	}
 	if (vdb_ints(ip, objv + 2, 2, w) != TCL_OK)
 		return TCL_ERROR;
 	for (int i = 0; i < vdb.ntasks; i++)
@@ -280,15 +269,11 @@ static int vdb_cmd_count(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 }
 
 /* pgdb summary T0 T1 NBINS ?LTIDS? */
-static int vdb_cmd_summary(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+int vdb_cmd_summary(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
 	int64_t w[3];
 	Tcl_Obj *res;
 
-	if (objc < 5 || objc > 6) {
-		Tcl_WrongNumArgs(ip, 2, objv, "T0 T1 NBINS ?LTIDS?");
-		return TCL_ERROR;
-	}
 	if (vdb_ints(ip, objv + 2, 3, w) != TCL_OK)
 		return TCL_ERROR;
 	if (w[2] < 1 || w[2] > 100000 || w[1] < w[0]) {
@@ -319,33 +304,72 @@ static int vdb_cmd_summary(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 	return TCL_OK;
 }
 
-/* Whether an event was matched: a send whose message some receive took, a
-   receive of a logged send; other kinds count as matched. */
-#define VDB_MATCHED_SQL \
-	"CASE WHEN e.kind IN ('send','psend','mcast','bcast') THEN EXISTS(" \
-	"SELECT 1 FROM messages m WHERE m.send_event = e.id AND " \
-	"m.recv_event IS NOT NULL) " \
-	"WHEN e.kind IN ('recv','nrecv','trecv','precv') THEN EXISTS(" \
-	"SELECT 1 FROM messages m WHERE m.recv_event = e.id AND " \
-	"m.send_event IS NOT NULL) ELSE 1 END"
+/* The queries that name kinds of events, made by vdb_init. */
+static char vdb_events_sql[1024], vdb_find_sql[512];
 
-/* pgdb events T0 T1 ?LIMIT? and pgdb messages T0 T1 ?LIMIT? */
-static int vdb_cmd_window(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[],
-			  int messages)
+/* Writes the names of the kinds whose class is in CLASSES (a bit per
+ * enum pg_kind_class) as an SQL list, 'send','psend',..., into BUF. */
+static void vdb_kind_list(char *buf, size_t n, unsigned classes)
 {
-	int64_t a[5] = { 0, 0, 1000000, 0, 0 };
+	size_t k = 0;
 
-	if (objc < 4 || objc > 5) {
-		Tcl_WrongNumArgs(ip, 2, objv, "T0 T1 ?LIMIT?");
+	buf[0] = '\0';
+	for (int kind = 1; kind <= PG_REC_LAST && k < n; kind++)
+		if (classes & 1u << pg_rec_kind_class(kind))
+			k += (size_t)snprintf(buf + k, n - k, "%s'%s'",
+					      k ? "," : "", pg_rec_kind_name(kind));
+}
+
+void vdb_init(void)
+{
+	char send[256], recv[256], any[512];
+
+	vdb_kind_list(send, sizeof(send), 1u << PG_CLASS_SEND);
+	vdb_kind_list(recv, sizeof(recv), 1u << PG_CLASS_RECV);
+	vdb_kind_list(any, sizeof(any), 1u << PG_CLASS_SEND |
+		      1u << PG_CLASS_RECV | 1u << PG_CLASS_PROBE);
+	/* an event is matched if it is a send whose message some receive
+	   took, or a receive of a logged send; other kinds count as matched */
+	snprintf(vdb_events_sql, sizeof(vdb_events_sql),
+		 "SELECT e.id, e.ltid, e.kind, e.t0, e.t1, e.peer, e.tag, "
+		 "e.msgid, e.len, CASE WHEN e.kind IN (%s) THEN EXISTS("
+		 "SELECT 1 FROM messages m WHERE m.send_event = e.id AND "
+		 "m.recv_event IS NOT NULL) WHEN e.kind IN (%s) THEN EXISTS("
+		 "SELECT 1 FROM messages m WHERE m.recv_event = e.id AND "
+		 "m.send_event IS NOT NULL) ELSE 1 END FROM events e "
+		 "WHERE e.t0 BETWEEN ?1 AND ?2 ORDER BY e.t0 LIMIT ?3",
+		 send, recv);
+	/* the events that carry a message: sends, receives, probes */
+	snprintf(vdb_find_sql, sizeof(vdb_find_sql),
+		 "SELECT id, ltid, kind, t0 FROM events WHERE msgid = ?1 AND "
+		 "kind IN (%s) ORDER BY t0", any);
+}
+
+/* Reads T0 T1 ?LIMIT? of OBJV into A (LIMIT default 1000000). */
+static int vdb_window(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[],
+		      int64_t a[3])
+{
+	a[2] = 1000000;
+	return vdb_ints(ip, objv + 2, objc - 2, a);
+}
+
+/* pgdb events T0 T1 ?LIMIT?: the events whose entry is in the window. */
+int vdb_cmd_events(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+{
+	int64_t a[3];
+
+	if (vdb_window(ip, objc, objv, a) != TCL_OK)
 		return TCL_ERROR;
-	}
-	if (vdb_ints(ip, objv + 2, objc - 2, a) != TCL_OK)
+	return vdb_query(ip, vdb_events_sql, a, 3, 0);
+}
+
+/* pgdb messages T0 T1 ?LIMIT?: the matched messages crossing the window. */
+int vdb_cmd_messages(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+{
+	int64_t a[5];
+
+	if (vdb_window(ip, objc, objv, a) != TCL_OK)
 		return TCL_ERROR;
-	if (!messages)
-		return vdb_query(ip, "SELECT e.id, e.ltid, e.kind, e.t0, e.t1, "
-				 "e.peer, e.tag, e.msgid, e.len, " VDB_MATCHED_SQL
-				 " FROM events e WHERE e.t0 BETWEEN ?1 AND ?2 "
-				 "ORDER BY e.t0 LIMIT ?3", a, 3, 0);
 	/* a message crosses the window if one end is in it or it spans it;
 	   its send lies within maxlat of the window */
 	if (!vdb.db || vdb_maxlat() < 0)
@@ -362,16 +386,12 @@ static int vdb_cmd_window(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[],
 
 /* pgdb event ID: the event's columns, plus `messages`, the list of dicts of
    the messages it sent or received. */
-static int vdb_cmd_event(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+int vdb_cmd_event(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
 	int64_t id;
 	Tcl_Obj *rows, *ev, *msgs;
 	int n;
 
-	if (objc != 3) {
-		Tcl_WrongNumArgs(ip, 2, objv, "ID");
-		return TCL_ERROR;
-	}
 	if (vdb_ints(ip, objv + 2, 1, &id) != TCL_OK ||
 	    vdb_query(ip, "SELECT * FROM events WHERE id = ?1", &id, 1, 1) != TCL_OK)
 		return TCL_ERROR;
@@ -395,23 +415,51 @@ static int vdb_cmd_event(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 	return TCL_OK;
 }
 
-/* pgdb message ID, pgdb find MSGID: one-parameter queries. */
-static int vdb_cmd_one(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[],
-		       const char *sql, int dicts)
+/* Runs SQL with the one number OBJV[2] as ?1: rows as dicts (DICTS) or
+   one flat list. */
+static int vdb_by_number(Tcl_Interp *ip, Tcl_Obj *const objv[],
+			 const char *sql, int dicts)
 {
 	int64_t v;
 
-	if (objc != 3) {
-		Tcl_WrongNumArgs(ip, 2, objv, "NUMBER");
-		return TCL_ERROR;
-	}
 	if (vdb_ints(ip, objv + 2, 1, &v) != TCL_OK)
 		return TCL_ERROR;
 	return vdb_query(ip, sql, &v, 1, dicts);
 }
 
-/* pgdb range */
-static int vdb_cmd_range(Tcl_Interp *ip)
+/* pgdb message ID: a list of the one message's dict. */
+int vdb_cmd_message(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+{
+	return vdb_by_number(ip, objv, "SELECT * FROM messages WHERE id = ?1", 1);
+}
+
+/* pgdb find MSGID: id ltid kind t0 of each event carrying MSGID. */
+int vdb_cmd_find(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+{
+	return vdb_by_number(ip, objv, vdb_find_sql, 0);
+}
+
+/* pgdb meta: key value ... of the meta table. */
+int vdb_cmd_meta(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+{
+	return vdb_query(ip, "SELECT key, value FROM meta", NULL, 0, 0);
+}
+
+/* pgdb tasks: a dict per task, by ltid. */
+int vdb_cmd_tasks(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+{
+	return vdb_query(ip, "SELECT * FROM tasks ORDER BY ltid", NULL, 0, 1);
+}
+
+/* pgdb close */
+int vdb_cmd_close(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+{
+	vdb_close();
+	return TCL_OK;
+}
+
+/* pgdb range: {tmin tmax}, the first entry and the last exit. */
+int vdb_cmd_range(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
 	Tcl_Obj *r[2];
 
@@ -420,57 +468,5 @@ static int vdb_cmd_range(Tcl_Interp *ip)
 	r[0] = Tcl_NewWideIntObj(vdb.tmin);
 	r[1] = Tcl_NewWideIntObj(vdb.tmax);
 	Tcl_SetObjResult(ip, Tcl_NewListObj(2, r));
-	return TCL_OK;
-}
-
-/* The `pgdb` command: dispatches on the subcommand. */
-static int vdb_cmd(ClientData cd, Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
-{
-	static const char *const subs[] = { "open", "close", "meta", "tasks",
-		"range", "count", "summary", "events", "messages", "event",
-		"message", "find", "live-open", "live-connect", "live-add", NULL };
-	int sub;
-
-	(void)cd;
-	if (objc < 2) {
-		Tcl_WrongNumArgs(ip, 1, objv, "subcommand ?arg ...?");
-		return TCL_ERROR;
-	}
-	if (Tcl_GetIndexFromObj(ip, objv[1], subs, "subcommand", 0, &sub) != TCL_OK)
-		return TCL_ERROR;
-	switch (sub) {
-	case 0: return vdb_cmd_open(ip, objc, objv);
-	case 1: vdb_close(); return TCL_OK;
-	case 2: return vdb_query(ip, "SELECT key, value FROM meta", NULL, 0, 0);
-	case 3: return vdb_query(ip, "SELECT * FROM tasks ORDER BY ltid", NULL, 0, 1);
-	case 4: return vdb_cmd_range(ip);
-	case 5: return vdb_cmd_count(ip, objc, objv);
-	case 6: return vdb_cmd_summary(ip, objc, objv);
-	case 7: return vdb_cmd_window(ip, objc, objv, 0);
-	case 8: return vdb_cmd_window(ip, objc, objv, 1);
-	case 9: return vdb_cmd_event(ip, objc, objv);
-	case 10: return vdb_cmd_one(ip, objc, objv,
-				    "SELECT * FROM messages WHERE id = ?1", 1);
-	case 12: return vdb_live_open(ip);
-	case 13: return vdb_live_connect(ip, objc, objv);
-	case 14: return vdb_live_add(ip, objc, objv);
-	case 11: return vdb_cmd_one(ip, objc, objv, "SELECT id, ltid, kind, t0 "
-				    "FROM events WHERE msgid = ?1 AND kind IN ("
-				    "'send','psend','mcast','bcast','recv','nrecv',"
-				    "'trecv','precv','probe') ORDER BY t0", 0);
-	default: return TCL_ERROR;
-	}
-}
-
-/* Frees the database when the interpreter goes. */
-static void vdb_cmd_delete(ClientData cd)
-{
-	(void)cd;
-	vdb_close();
-}
-
-int view_db_init(Tcl_Interp *interp)
-{
-	Tcl_CreateObjCommand(interp, "pgdb", vdb_cmd, NULL, vdb_cmd_delete);
 	return TCL_OK;
 }

@@ -1,6 +1,8 @@
 /*
- * viewdb.h: inside the `pgdb` command (viewdb.c: reading a trace database;
- * viewlive.c: building one in memory from a live run).
+ * viewdb.h: inside the `pgdb` command, in layers: pgdb.c (the command:
+ * its subcommand table) calls viewlive.c (a live run's database, built in
+ * memory) and viewdb.c (the open database and the queries on it);
+ * viewlive.c calls viewdb.c; viewdb.c calls neither.
  */
 #ifndef PANGAEA_VIEWDB_H
 #define PANGAEA_VIEWDB_H
@@ -23,27 +25,40 @@ struct vdb {
 	sqlite3 *db;
 	struct vdb_task *tasks;
 	int ntasks;
+	size_t tasks_cap;
 	int64_t tmin, tmax;
 	int64_t maxlat; /* largest |t_recv - t_send| of a matched message */
 	int live;       /* an in-memory database fed by pgdb live-add */
+	void (*forget)(void); /* called before the database closes, to let
+				 go of what a layer above keeps of it */
 };
 
 extern struct vdb vdb;
 
+/* A pgdb subcommand: OBJV[2..OBJC) are its arguments, as many as its
+ * entry in the table (pgdb.c) allows; a Tcl result code. */
+typedef int vdb_cmd_fn(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[]);
+
+/* viewdb.c: the open database. */
+/* Makes the SQL of the queries that name kinds of events, from the kind
+ * classes (logs/event.c); once, before any query. */
+void vdb_init(void);
 /* Sets the interpreter result to "pgdb: MSG" (plus SQLite's error). */
 int vdb_fail(Tcl_Interp *ip, const char *msg);
 /* Frees everything and forgets the database. */
 void vdb_close(void);
-/* The time array of LTID, added if new. */
+/* The time array of LTID, added if new; NULL when memory runs out. */
 struct vdb_task *vdb_task_slot(int ltid);
-/* Adds entry time V to T's sorted array. */
-void vdb_task_time(struct vdb_task *t, int64_t v);
+/* Adds entry time V to T's sorted array; 0, or -1 when memory runs out. */
+int vdb_task_time(struct vdb_task *t, int64_t v);
+/* pgdb open PATH, close, meta, tasks, range, count T0 T1 ?LTIDS?,
+ * summary T0 T1 NBINS ?LTIDS?, events T0 T1 ?LIMIT?,
+ * messages T0 T1 ?LIMIT?, event ID, message ID, find MSGID. */
+vdb_cmd_fn vdb_cmd_open, vdb_cmd_close, vdb_cmd_meta, vdb_cmd_tasks,
+	vdb_cmd_range, vdb_cmd_count, vdb_cmd_summary, vdb_cmd_events,
+	vdb_cmd_messages, vdb_cmd_event, vdb_cmd_message, vdb_cmd_find;
 
 /* viewlive.c: pgdb live-open, live-connect PATH, live-add TEXT. */
-int vdb_live_open(Tcl_Interp *ip);
-int vdb_live_connect(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[]);
-int vdb_live_add(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[]);
-/* Finalizes the live database's prepared statements (before closing it). */
-void vdb_live_forget(void);
+vdb_cmd_fn vdb_live_open, vdb_live_connect, vdb_live_add;
 
 #endif /* PANGAEA_VIEWDB_H */

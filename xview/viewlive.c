@@ -1,19 +1,27 @@
 /*
  * viewlive.c: a live run in memory.  The coordinator relays the run's
- * events as text lines (coordinator/viewers.c):
+ * events as text lines (coordinator/viewers.c; docs/VIEWER.md):
  *
+ *   V pangaea-live N                     first: the stream's version
  *   T LTID PARENT HOST PROGRAM
  *   E LTID KIND T0 T1 PEER TAG MSGID LEN COUNT [DEST...]
  *
- * `pgdb live-add` puts them in an in-memory database of the trace schema,
- * matching each receive with its send (either may come first: batches of
- * different tasks arrive in any order), so the viewer draws a live run
- * with the same queries as a recorded one.
+ * `pgdb live-add` refuses a stream that does not begin with its version
+ * line or has another version than PG_LIVE_VERSION, and puts the events
+ * in an in-memory database of the trace schema, so the viewer draws a
+ * live run with the same queries as a recorded one.  Each event's message
+ * ends go to the importer's matcher (logs/match.c) in the order they come
+ * (batches of different tasks arrive in any order): an end that waits
+ * gets its messages row at once (its id: the end's number), and the
+ * other end, when it comes, completes that row.  So a message has the
+ * same kind and times live as after the import.
  */
 #include "viewdb.h"
+#include "match.h"
 #include "tracedb.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -21,25 +29,20 @@
 #include <unistd.h>
 
 /* What the live database adds to the trace schema (tracedb-schema.c):
- * its meta rows, and an index for matching the two ends of a message
- * as they arrive. */
+ * its meta rows. */
 _Static_assert(TDB_SCHEMA_VERSION == 1, "update live_sql's schema_version");
 static const char live_sql[] =
-	"INSERT INTO meta VALUES('schema_version','1'),('mode','live');"
-	"CREATE INDEX messages_key ON messages(src, msgid, dst);";
+	"INSERT INTO meta VALUES('schema_version','1'),('mode','live');";
 
 /* The statements the live database runs for every event, prepared once
  * when it opens: a live run can add tens of thousands of events a second,
  * and preparing each one anew (SQL parsing) cost more than the rest. */
 enum live_q {
-	Q_EVENT,        /* an event row */
-	Q_TASK,         /* a task row, once */
-	Q_SEND_MATCH,   /* a send fills the row its receive made */
-	Q_SEND_NEW,     /* or adds the row */
-	Q_SEND_LAT,     /* the latency of the message a send completed */
-	Q_RECV_MATCH,   /* a receive fills the row its send made */
-	Q_RECV_NEW,     /* or adds the row */
-	Q_RECV_LAT,     /* the latency of the message a receive completed */
+	Q_EVENT,     /* an event row */
+	Q_TASK,      /* a task row, once */
+	Q_MSG_NEW,   /* a message row for an end that waits (or never pairs) */
+	Q_MSG_SEND,  /* a send end completes the row its receive made */
+	Q_MSG_RECV,  /* a receive end completes the row its send made */
 	Q_COUNT
 };
 
@@ -49,55 +52,70 @@ static const char *const live_q_sql[Q_COUNT] = {
 		    "?8, ?9, ?10, ?11)",
 	[Q_TASK] = "INSERT OR IGNORE INTO tasks(ltid, parent_ltid, host, "
 		   "program) VALUES (?1, ?2, ?3, ?4)",
-	[Q_SEND_MATCH] = "UPDATE messages SET send_event = ?4, t_send = ?5 "
-			 "WHERE src = ?1 AND msgid = ?2 AND dst = ?3 AND "
-			 "send_event IS NULL",
-	[Q_SEND_NEW] = "INSERT INTO messages(src, msgid, dst, send_event, "
-		       "t_send, tag, len, kind) VALUES (?1, ?2, ?3, ?4, ?5, "
-		       "?6, ?7, ?8)",
-	[Q_SEND_LAT] = "SELECT abs(t_recv - t_send) FROM messages "
-		       "WHERE send_event = ?1",
-	[Q_RECV_MATCH] = "UPDATE messages SET recv_event = ?4, t_recv = ?5 "
-			 "WHERE src = ?1 AND msgid = ?2 AND dst = ?3 AND "
-			 "recv_event IS NULL",
-	[Q_RECV_NEW] = "INSERT INTO messages(src, msgid, dst, recv_event, "
-		       "t_recv, t_send, tag, len, kind) VALUES (?1, ?2, ?3, "
-		       "?4, ?5, ?5, ?6, ?7, 'send')",
-	[Q_RECV_LAT] = "SELECT abs(t_recv - t_send) FROM messages "
-		       "WHERE recv_event = ?1 AND send_event IS NOT NULL",
+	[Q_MSG_NEW] = "INSERT INTO messages(id, src, dst, tag, msgid, len, "
+		      "kind, send_event, recv_event, t_send, t_recv, unmatched) "
+		      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+	[Q_MSG_SEND] = "UPDATE messages SET kind = ?2, send_event = ?3, "
+		       "t_send = ?4 WHERE id = ?1",
+	[Q_MSG_RECV] = "UPDATE messages SET recv_event = ?2, t_recv = ?3 "
+		       "WHERE id = ?1",
 };
 
-static sqlite3_stmt *live_q[Q_COUNT];
+/* The live view's state besides the database (struct vdb). */
+static struct {
+	sqlite3_stmt *q[Q_COUNT];
+	struct pg_match match;
+	int version;     /* the stream's, once its first line is read */
+	int *dests;      /* the destinations of the event being added */
+	size_t dests_cap;
+} live;
 
 /* Statement Q, ready to bind (reset, bindings cleared). */
 static sqlite3_stmt *live_stmt(enum live_q q)
 {
-	sqlite3_reset(live_q[q]);
-	sqlite3_clear_bindings(live_q[q]);
-	return live_q[q];
+	sqlite3_reset(live.q[q]);
+	sqlite3_clear_bindings(live.q[q]);
+	return live.q[q];
+}
+
+/* Runs statement ST (bound); 0, or 1 if it failed. */
+static int live_run(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : 1;
 }
 
 /* Prepares every statement of live_q_sql; 0 or -1. */
 static int live_prepare(void)
 {
 	for (int q = 0; q < Q_COUNT; q++)
-		if (sqlite3_prepare_v2(vdb.db, live_q_sql[q], -1, &live_q[q],
+		if (sqlite3_prepare_v2(vdb.db, live_q_sql[q], -1, &live.q[q],
 				       NULL) != SQLITE_OK)
 			return -1;
 	return 0;
 }
 
-void vdb_live_forget(void)
+/* Lets go of the statements and the matcher (vdb.forget: the database
+ * is closing). */
+static void live_forget(void)
 {
 	for (int q = 0; q < Q_COUNT; q++) {
-		sqlite3_finalize(live_q[q]);
-		live_q[q] = NULL;
+		sqlite3_finalize(live.q[q]);
+		live.q[q] = NULL;
 	}
+	pg_match_free(&live.match);
+	free(live.dests);
+	live.dests = NULL;
+	live.dests_cap = 0;
+	live.version = 0;
 }
 
-int vdb_live_open(Tcl_Interp *ip)
+int vdb_live_open(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
 	vdb_close();
+	vdb.forget = live_forget;
 	/* one thread uses it: no mutex around every call */
 	if (sqlite3_open_v2(":memory:", &vdb.db, SQLITE_OPEN_READWRITE |
 			    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
@@ -120,15 +138,10 @@ int vdb_live_open(Tcl_Interp *ip)
 int vdb_live_connect(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	const char *path;
+	const char *path = Tcl_GetString(objv[2]);
 	Tcl_Channel ch;
 	int fd;
 
-	if (objc != 3) {
-		Tcl_WrongNumArgs(ip, 2, objv, "PATH");
-		return TCL_ERROR;
-	}
-	path = Tcl_GetString(objv[2]);
 	if (strlen(path) >= sizeof(sa.sun_path)) {
 		Tcl_SetObjResult(ip, Tcl_ObjPrintf("pgdb: socket path too long: %s", path));
 		return TCL_ERROR;
@@ -148,75 +161,83 @@ int vdb_live_connect(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 	return TCL_OK;
 }
 
-/* Runs Q with the int64 parameters A[0..n); the rows it changed, or -1. */
-static int live_exec(enum live_q q, const int64_t *a, int n)
+/* Adds the messages row of end E, alone so far (WHY: the reason it will
+ * stay alone, or NULL); its id is the end's number.  0 or 1. */
+static int live_msg_new(const struct pg_match_end *e, const char *why)
 {
-	sqlite3_stmt *st = live_stmt(q);
-	int rc;
+	sqlite3_stmt *st = live_stmt(Q_MSG_NEW);
+	int send = pg_match_is_send(e);
 
-	for (int i = 0; i < n; i++)
-		sqlite3_bind_int64(st, i + 1, a[i]);
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? sqlite3_changes(vdb.db) : -1;
+	tdb_message_bind(st, e->seq, send ? e : NULL, send ? NULL : e, why);
+	return live_run(st);
 }
 
-/* Widens the longest latency with the message Q finds for event ID. */
-static void live_latency(enum live_q q, int64_t id)
+/* End E completes the row of the end OTHER that waited for it; the
+ * message's latency may be the longest.  0 or 1. */
+static int live_msg_pair(const struct pg_match_end *e,
+			 const struct pg_match_end *other)
 {
-	sqlite3_stmt *st = live_stmt(q);
+	int send = pg_match_is_send(e);
+	sqlite3_stmt *st = live_stmt(send ? Q_MSG_SEND : Q_MSG_RECV);
+	int64_t lat = llabs(e->t - other->t);
 
-	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > vdb.maxlat)
-		vdb.maxlat = sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
-}
-
-/* The send side of message (SRC, MSGID, DST): fills the row a receive
-   made, or adds one.  A = {src, msgid, dst, event, t0, tag, len}. */
-static void live_send(int64_t *a, const char *kind)
-{
-	sqlite3_stmt *st;
-
-	if (live_exec(Q_SEND_MATCH, a, 5) > 0) {
-		live_latency(Q_SEND_LAT, a[3]);
-		return;
+	sqlite3_bind_int64(st, 1, other->seq);
+	if (send) {
+		sqlite3_bind_text(st, 2, pg_rec_kind_name(e->kind), -1,
+				  SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, e->ev);
+		sqlite3_bind_int64(st, 4, e->t);
+	} else {
+		sqlite3_bind_int64(st, 2, e->ev);
+		sqlite3_bind_int64(st, 3, e->t);
 	}
-	st = live_stmt(Q_SEND_NEW);
-	for (int i = 0; i < 7; i++)
-		sqlite3_bind_int64(st, i + 1, a[i]);
-	sqlite3_bind_text(st, 8, kind, -1, SQLITE_STATIC);
-	sqlite3_step(st);
-	sqlite3_reset(st);
+	if (lat > vdb.maxlat)
+		vdb.maxlat = lat;
+	return live_run(st);
 }
 
-/* The receive side: A = {src, msgid, dst, event, t0, tag, len}. */
-static void live_recv(int64_t *a)
+/* The matcher's answer for end E (pg_match_fn): a row for an end alone,
+ * the row completed for a pair; 0, or 1 when the database failed. */
+static int live_msg(void *arg, enum pg_match_what what,
+		    const struct pg_match_end *e, const struct pg_match_end *other)
 {
-	if (live_exec(Q_RECV_MATCH, a, 5) > 0)
-		live_latency(Q_RECV_LAT, a[3]);
-	else
-		live_exec(Q_RECV_NEW, a, 7);
+	static const struct pg_match_run no_logs = { NULL, 0, 0 };
+
+	(void)arg;
+	if (what == PG_MATCH_PAIRED)
+		return live_msg_pair(e, other);
+	return live_msg_new(e, what == PG_MATCH_FOREIGN
+			    ? pg_match_why(&live.match, e, &no_logs) : NULL);
 }
 
-/* Adds event line L ("E ..." without the E); 0 or -1 if malformed. */
-static int live_event(char *l)
+/* Reads the destinations listed in TEXT into EV (live.dests); 0 or -1. */
+static int live_dests(const char *text, struct pg_event *ev)
 {
-	char kind[16], *rest = NULL;
-	long long v[9];
-	int64_t a[7];
-	sqlite3_stmt *st;
-	struct vdb_task *t;
-	int n = 0;
+	char *end;
 
-	if (sscanf(l, "%lld %15s %lld %lld %lld %lld %lld %lld %lld%n", &v[0],
-		   kind, &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &n) != 9)
-		return -1;
-	rest = l + n;
-	while (*rest == ' ')
-		rest++;
-	t = vdb_task_slot((int)v[0]);
-	st = live_stmt(Q_EVENT);
+	ev->ndest = 0;
+	for (long d = strtol(text, &end, 10); end != text;
+	     d = strtol(text, &end, 10)) {
+		int *v = pg_grow(live.dests, &live.dests_cap,
+				 (size_t)ev->ndest + 1, sizeof(int), 16);
+
+		if (!v)
+			return -1;
+		live.dests = v;
+		live.dests[ev->ndest++] = (int)d;
+		text = end;
+	}
+	ev->dests = live.dests;
+	return 0;
+}
+
+/* Inserts the event row of task T: KIND, the fields V (as read), the
+ * destinations DESTS (text, NULL if none); its id, or -1. */
+static int64_t live_event_row(struct vdb_task *t, const char *kind,
+			      const long long v[9], const char *dests)
+{
+	sqlite3_stmt *st = live_stmt(Q_EVENT);
+
 	sqlite3_bind_int64(st, 1, v[0]);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)t->n + 1);
 	sqlite3_bind_text(st, 3, kind, -1, SQLITE_TRANSIENT);
@@ -227,42 +248,44 @@ static int live_event(char *l)
 	sqlite3_bind_int64(st, 8, v[1]);
 	sqlite3_bind_int64(st, 9, v[2]);
 	sqlite3_bind_int64(st, 10, v[7]);
-	if (*rest)
-		sqlite3_bind_text(st, 11, rest, -1, SQLITE_TRANSIENT);
-	n = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (n != SQLITE_DONE)
+	if (dests)
+		sqlite3_bind_text(st, 11, dests, -1, SQLITE_TRANSIENT);
+	if (live_run(st))
 		return -1;
-	vdb_task_time(t, v[1]);
+	return sqlite3_last_insert_rowid(vdb.db);
+}
+
+/* Adds event line L ("E ..." without the E) and its message ends; 0, or
+ * -1 if it is malformed or the database failed. */
+static int live_event(char *l)
+{
+	char kind[16], *rest;
+	long long v[9];
+	struct pg_event ev = { 0 };
+	struct vdb_task *t;
+	int64_t id;
+	int n = 0;
+
+	if (sscanf(l, "%lld %15s %lld %lld %lld %lld %lld %lld %lld%n", &v[0],
+		   kind, &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &n) != 9)
+		return -1;
+	for (rest = l + n; *rest == ' '; rest++)
+		;
+	if (!(t = vdb_task_slot((int)v[0])) ||
+	    (id = live_event_row(t, kind, v, *rest ? rest : NULL)) < 0 ||
+	    vdb_task_time(t, v[1]) < 0 || live_dests(rest, &ev) < 0)
+		return -1;
 	if (v[1] < vdb.tmin)
 		vdb.tmin = v[1];
 	if (v[2] > vdb.tmax)
 		vdb.tmax = v[2];
-	a[3] = sqlite3_last_insert_rowid(vdb.db);
-	a[1] = v[5];
-	a[4] = v[1];
-	a[5] = v[4];
-	a[6] = v[6];
-	if (!strcmp(kind, "send") || !strcmp(kind, "psend")) {
-		a[0] = v[0];
-		a[2] = v[3];
-		live_send(a, kind);
-	} else if (!strcmp(kind, "mcast") || !strcmp(kind, "bcast")) {
-		char *p = rest, *end;
-
-		a[0] = v[0];
-		for (long d = strtol(p, &end, 10); end != p; d = strtol(p, &end, 10)) {
-			a[2] = d;
-			live_send(a, kind);
-			p = end;
-		}
-	} else if ((!strcmp(kind, "recv") || !strcmp(kind, "nrecv") ||
-		    !strcmp(kind, "trecv") || !strcmp(kind, "precv")) && v[3] >= 0) {
-		a[0] = v[3];
-		a[2] = v[0];
-		live_recv(a);
-	}
-	return 0;
+	ev.kind = pg_rec_kind_of(kind);
+	ev.peer = (int)v[3];
+	ev.tag = (int)v[4];
+	ev.msgid = (uint32_t)v[5];
+	ev.len = (uint32_t)v[6];
+	return pg_match_event(&live.match, (int)v[0], id, &ev, v[1], v[2],
+			      live_msg, NULL) ? -1 : 0;
 }
 
 /* Adds task line L ("T ..." without the T), once per task. */
@@ -279,33 +302,68 @@ static void live_task(const char *l)
 	sqlite3_bind_int(st, 2, parent);
 	sqlite3_bind_text(st, 3, host, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 4, l + n, -1, SQLITE_TRANSIENT);
-	sqlite3_step(st);
-	sqlite3_reset(st);
+	live_run(st);
+}
+
+/* Reads the version line L, the stream's first; TCL_OK if it is
+ * PG_LIVE_VERSION's, else TCL_ERROR with the reason. */
+static int live_version(Tcl_Interp *ip, const char *l)
+{
+	int v, n = 0;
+
+	if (sscanf(l, "V pangaea-live %d%n", &v, &n) != 1 || l[n]) {
+		Tcl_SetObjResult(ip, Tcl_ObjPrintf("pgdb: the live stream does "
+				 "not start with its version (\"V pangaea-live "
+				 "%d\"): it comes from a pangaea-coord older "
+				 "than this viewer", PG_LIVE_VERSION));
+		return TCL_ERROR;
+	}
+	if (v != PG_LIVE_VERSION) {
+		Tcl_SetObjResult(ip, Tcl_ObjPrintf("pgdb: the live stream is "
+				 "version %d, this viewer reads version %d: "
+				 "pangaea-coord and pangaea-view come from "
+				 "different builds", v, PG_LIVE_VERSION));
+		return TCL_ERROR;
+	}
+	live.version = v;
+	return TCL_OK;
+}
+
+/* Adds the lines of TEXT (the version line first, once); the number of
+ * events added, or -1 with the reason in IP. */
+static int live_lines(Tcl_Interp *ip, char *text)
+{
+	char *line, *save = NULL;
+	int added = 0;
+
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!live.version && live_version(ip, line) != TCL_OK)
+			return -1;
+		if (line[0] == 'E' && line[1] == ' ')
+			added += live_event(line + 2) == 0;
+		else if (line[0] == 'T' && line[1] == ' ')
+			live_task(line + 2);
+	}
+	return added;
 }
 
 int vdb_live_add(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
-	char *text, *line, *save = NULL;
-	int added = 0;
+	char *text;
+	int added;
 
-	if (objc != 3) {
-		Tcl_WrongNumArgs(ip, 2, objv, "TEXT");
-		return TCL_ERROR;
-	}
 	if (!vdb.live)
 		return vdb_fail(ip, "no live database (pgdb live-open)");
 	text = strdup(Tcl_GetString(objv[2]));
 	if (!text)
 		return vdb_fail(ip, "out of memory");
 	sqlite3_exec(vdb.db, "BEGIN", NULL, NULL, NULL);
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (line[0] == 'E' && line[1] == ' ')
-			added += live_event(line + 2) == 0;
-		else if (line[0] == 'T' && line[1] == ' ')
-			live_task(line + 2);
-	}
+	added = live_lines(ip, text);
 	sqlite3_exec(vdb.db, "COMMIT", NULL, NULL, NULL);
 	free(text);
+	if (added < 0)
+		return TCL_ERROR;
 	Tcl_SetObjResult(ip, Tcl_NewIntObj(added));
 	return TCL_OK;
 }

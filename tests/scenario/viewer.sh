@@ -124,6 +124,90 @@ head -c 11 "$T/view.ps" | grep -q '%!PS-Adobe' && pass "PostScript export" || fa
 [ "$(head -c 4 "$T/view.png" | tail -c 3)" = PNG ] && pass "PNG export" || fail "no PNG"
 head -c 5 "$T/view.pdf" | grep -q '%PDF-' && pass "PDF export" || fail "no PDF"
 
+# ---- the live database without a run: the stream's version line, one
+# matcher with the importer (a bcast whose receives come first is a bcast,
+# a message is in its receiver's hands at the receive's exit), and the
+# stale rule the viewer asks C for
+cp -a rec rec2
+cp rec2/trace.db old.db
+sqlite3 old.db "UPDATE meta SET value='2' WHERE key='schema_version'"
+cat >live.tcl <<'EOF'
+set out [open result6 w]
+pgdb live-open
+puts $out "noversion [catch {pgdb live-add "T 1 0 vm /p\nE 1 send 100 110 2 5 1 8 0\n"} e] $e"
+pgdb live-open
+puts $out "badversion [catch {pgdb live-add "V pangaea-live 999\n"} e] $e"
+pgdb live-open
+# the receives of a bcast before the bcast, over two reads of the socket
+pgdb live-add "V pangaea-live 1\nT 1 0 vm /p\nT 2 1 vm /p\nT 3 1 vm /p\nE 2 recv 150 170 1 22 4 8 0\n"
+pgdb live-add "E 3 trecv 160 180 1 22 4 8 0\nE 1 bcast 100 110 0 22 4 8 0 2 3\nE 2 recv 300 320 -1 9 0 8 0\n"
+foreach {id src dst se re ts tr kind tag} [pgdb messages 0 1000] {
+	puts $out "message $src $dst $kind $ts $tr"
+}
+foreach {id ltid kind t0 t1 peer tag msgid len matched} [pgdb events 0 1000] {
+	if {$peer == -1} {
+		puts $out "foreign [dict get [lindex [dict get [pgdb event $id] messages] 0] unmatched]"
+	}
+}
+puts $out "stale [pgdb stale $::env(T)/rec2]"
+file mtime $::env(T)/rec2/task-1.comm [expr {[clock seconds] + 5}]
+puts $out "stale_log [pgdb stale $::env(T)/rec2]"
+puts $out "stale_none [pgdb stale $::env(T)/nowhere]"
+puts $out "old [catch {pgdb open $::env(T)/old.db} e] $e"
+close $out
+exit 0
+EOF
+view -script live.tcl
+expect_eq "viewer (live database) exits 0" "$(cat vrc)" 0
+expect_grep "a stream without its version line is refused" result6 \
+	'^noversion 1 pgdb: the live stream does not start with its version \("V pangaea-live 1"\)'
+expect_grep "a stream of another version is refused" result6 \
+	'^badversion 1 pgdb: the live stream is version 999, this viewer reads version 1'
+expect_eq "live: a bcast received before it was sent is one message per receiver, of the send's kind, received at the receive's exit" \
+	"$(grep '^message' result6 | sort)" "$(printf 'message 1 2 bcast 100 170\nmessage 1 3 bcast 100 180')"
+expect_grep "live: a receive from outside the run is unmatched as foreign" result6 "^foreign foreign$"
+expect_grep "stale: a freshly imported folder is not" result6 "^stale 0$"
+expect_grep "stale: a log newer than trace.db makes it stale" result6 "^stale_log 1$"
+expect_grep "stale: no trace.db is stale" result6 "^stale_none 1$"
+expect_grep "a database of another schema version is refused" result6 \
+	"^old 1 pgdb: .*old\.db has schema version 2, this viewer reads version 1"
+
+# ---- a coordinator of another live stream version: the viewer says so
+# and follows the run's logs instead
+mkdir -m 700 fakecoord
+cat >fakecoord.py <<'PY'
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.listen(1)
+c, _ = s.accept()
+c.sendall(b"V pangaea-live 999\nT 1 0 vm /p\nE 1 send 100 110 2 5 1 8 0\n")
+time.sleep(3)
+c.close()
+PY
+python3 fakecoord.py "$T/fakecoord/sock" &
+FAKE=$!
+for i in $(seq 50); do [ -S fakecoord/sock ] && break; sleep 0.1; done
+cat >refuse.tcl <<'EOF'
+set out [open result7 w]
+for {set i 0} {$i < 100 && $view::V(live_error) eq ""} {incr i} { vtest::wait 100 }
+for {set i 0} {$i < 100 && [file tail $view::V(db)] ne "trace.db"} {incr i} { vtest::wait 100 }
+puts $out "error $view::V(live_error)"
+puts $out "via $view::V(live_via) db [file tail $view::V(db)] lines $view::V(sock_lines)"
+puts $out "details [string map {"\n" " | "} [vtest::details]]"
+vtest::shot $::env(SHOTS)/viewer-4b-live-version-refused.png
+close $out
+exit 0
+EOF
+view -live rec2 -sock "$T/fakecoord/sock" -script refuse.tcl
+kill $FAKE 2>/dev/null; wait $FAKE 2>/dev/null
+expect_eq "viewer (refused stream) exits 0" "$(cat vrc)" 0
+expect_grep "the viewer refuses another live stream version" result7 \
+	"^error pgdb: the live stream is version 999, this viewer reads version 1"
+expect_grep "and shows why" result7 \
+	"^details live view: pgdb: the live stream is version 999.*Following the run's log folder instead"
+expect_grep "then follows the logs, no event taken from the stream" result7 "^via logs db trace.db lines 0$"
+
 # ---- a groups run: broadcast and multicast squares, one arrow per receiver
 pg -log -logdir grp "$B/examples/groups" 4 2
 expect_eq "groups recorded" "$(cat rc)" 0
@@ -282,6 +366,42 @@ elif ! command -v python3 >/dev/null; then
 else
 	expect_grep "another user cannot connect" stranger.out "^refused 13"
 fi
+
+# ---- a groups run live: every message has the same kind and times in
+# the live view as after the import (one matcher)
+cat >glive.tcl <<'EOF'
+# the live database's messages, just before the viewer turns to the logs
+proc glive_dump {args} {
+	set f [open $::env(T)/glive.live w]
+	lassign [pgdb range] a b
+	foreach {id src dst se re ts tr kind tag} [pgdb messages $a $b 100000000] {
+		set m [lindex [pgdb message $id] 0]
+		set sent [expr {$ts == [dict get [pgdb event $se] t0]}]
+		set got [expr {$tr == [dict get [pgdb event $re] t1]}]
+		puts $f "$src [dict get $m msgid] $dst $kind $sent $got"
+	}
+	close $f
+	trace remove execution view::open_run enter glive_dump
+}
+trace add execution view::open_run enter glive_dump
+for {set i 0} {$i < 600 && $view::V(live_via) ne "done"} {incr i} { vtest::wait 50 }
+set f [open $::env(T)/glive.via w]; puts $f $view::V(live_via); close $f
+exit 0
+EOF
+PANGAEA_VIEW_SCRIPT=$T/glive.tcl pg -log -view -delay 2000 -logdir glive "$B/examples/groups" 4 2
+expect_eq "groups with -view exits 0" "$(cat rc)" 0
+for i in $(seq 200); do [ -s glive.via ] && break; sleep 0.1; done
+expect_eq "the groups viewer followed the run to its end" "$(cat glive.via 2>/dev/null)" done
+$TRACE import glive >/dev/null
+sqlite3 glive/trace.db "SELECT src || ' ' || msgid || ' ' || dst || ' ' || kind || ' ' ||
+	(t_send = (SELECT t0 FROM events WHERE id = send_event)) || ' ' ||
+	(t_recv = (SELECT t1 FROM events WHERE id = recv_event)) FROM messages
+	WHERE send_event IS NOT NULL AND recv_event IS NOT NULL" | sort >glive.imported
+[ "$(grep -cE ' (bcast|mcast) ' glive.imported)" -ge 2 ] &&
+	pass "the live groups run has broadcasts and multicasts" ||
+	fail "no bcast/mcast message in the live groups run"
+expect_eq "live and import agree on every message: ends, kind, send entry, receive exit" \
+	"$(sort glive.live 2>/dev/null)" "$(cat glive.imported)"
 
 # ---- pangaea -display on a missing folder says so
 timeout 20 "$PANGAEA" -display -logdir nowhere >out 2>err; expect_eq "-display nowhere exits 1" $? 1

@@ -1,0 +1,132 @@
+/*
+ * pgdb.c: the `pgdb` Tcl command, the viewer's window onto a run's trace
+ * database: a table of subcommands (name, how many arguments, what they
+ * are, the function), checked and dispatched here, done by viewdb.c (a
+ * database open) and viewlive.c (a live run's).
+ *
+ *   pgdb open PATH            open PATH read-only; loads each task's event
+ *                             times into memory for fast counting
+ *   pgdb close
+ *   pgdb meta                 flat list key value ... of the meta table
+ *   pgdb tasks                list of dicts, one per task, by ltid
+ *   pgdb range                {tmin tmax}: first entry, last exit (wall ns)
+ *   pgdb count T0 T1 ?LTIDS?  events whose entry lies in [T0, T1]
+ *   pgdb summary T0 T1 N ?LTIDS?  {ltid {c1 .. cN} ...}: events per bin
+ *   pgdb events T0 T1 ?LIMIT? flat list, 10 fields an event:
+ *                             id ltid kind t0 t1 peer tag msgid len matched
+ *   pgdb messages T0 T1 ?LIMIT?  flat list of matched messages crossing
+ *                             the window, 9 fields: id src dst send_event
+ *                             recv_event t_send t_recv kind tag
+ *   pgdb event ID             dict of the event and its messages
+ *   pgdb message ID           list of the dict of one message
+ *   pgdb find MSGID           flat list of events carrying MSGID:
+ *                             id ltid kind t0
+ *   pgdb kinds                flat list kind class ...: every kind of
+ *                             event and what it does with a message
+ *                             (send, recv, probe, other)
+ *   pgdb stale LOGDIR         1 if LOGDIR/trace.db must be imported again
+ *                             (logs/tracedb-stale.c), else 0
+ *
+ * Live runs (viewlive.c): pgdb live-open makes an empty database in
+ * memory, pgdb live-connect PATH returns a Tcl channel reading the
+ * coordinator's socket, pgdb live-add TEXT adds the lines read from it;
+ * every query above then works on what has arrived so far.
+ */
+#include "viewdb.h"
+#include "pangaea-logs.h"
+#include "tracedb.h"
+
+#include <stddef.h>
+
+/* pgdb kinds */
+static int pgdb_kinds(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+{
+	static const char *const classes[] = {
+		[PG_CLASS_OTHER] = "other", [PG_CLASS_SEND] = "send",
+		[PG_CLASS_RECV] = "recv", [PG_CLASS_PROBE] = "probe",
+	};
+	Tcl_Obj *res = Tcl_NewListObj(0, NULL);
+
+	for (int k = 1; k <= PG_REC_LAST; k++) {
+		Tcl_ListObjAppendElement(NULL, res,
+			Tcl_NewStringObj(pg_rec_kind_name(k), -1));
+		Tcl_ListObjAppendElement(NULL, res,
+			Tcl_NewStringObj(classes[pg_rec_kind_class(k)], -1));
+	}
+	Tcl_SetObjResult(ip, res);
+	return TCL_OK;
+}
+
+/* pgdb stale LOGDIR */
+static int pgdb_stale(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+{
+	Tcl_SetObjResult(ip, Tcl_NewBooleanObj(tdb_stale(Tcl_GetString(objv[2]))));
+	return TCL_OK;
+}
+
+/* A subcommand: its name (first, for Tcl_GetIndexFromObjStruct), the
+ * bounds of its number of arguments, their names, what does it. */
+struct pgdb_cmd {
+	const char *name;
+	int min, max;
+	const char *args;
+	vdb_cmd_fn *run;
+};
+
+static const struct pgdb_cmd pgdb_cmds[] = {
+	{ "open", 1, 1, "PATH", vdb_cmd_open },
+	{ "close", 0, 0, NULL, vdb_cmd_close },
+	{ "meta", 0, 0, NULL, vdb_cmd_meta },
+	{ "tasks", 0, 0, NULL, vdb_cmd_tasks },
+	{ "range", 0, 0, NULL, vdb_cmd_range },
+	{ "count", 2, 3, "T0 T1 ?LTIDS?", vdb_cmd_count },
+	{ "summary", 3, 4, "T0 T1 NBINS ?LTIDS?", vdb_cmd_summary },
+	{ "events", 2, 3, "T0 T1 ?LIMIT?", vdb_cmd_events },
+	{ "messages", 2, 3, "T0 T1 ?LIMIT?", vdb_cmd_messages },
+	{ "event", 1, 1, "ID", vdb_cmd_event },
+	{ "message", 1, 1, "ID", vdb_cmd_message },
+	{ "find", 1, 1, "MSGID", vdb_cmd_find },
+	{ "kinds", 0, 0, NULL, pgdb_kinds },
+	{ "stale", 1, 1, "LOGDIR", pgdb_stale },
+	{ "live-open", 0, 0, NULL, vdb_live_open },
+	{ "live-connect", 1, 1, "PATH", vdb_live_connect },
+	{ "live-add", 1, 1, "TEXT", vdb_live_add },
+	{ NULL, 0, 0, NULL, NULL }
+};
+
+/* The `pgdb` command: finds the subcommand, checks its arguments, runs it. */
+static int pgdb_cmd(ClientData cd, Tcl_Interp *ip, int objc,
+		    Tcl_Obj *const objv[])
+{
+	const struct pgdb_cmd *c;
+	int i;
+
+	(void)cd;
+	if (objc < 2) {
+		Tcl_WrongNumArgs(ip, 1, objv, "subcommand ?arg ...?");
+		return TCL_ERROR;
+	}
+	if (Tcl_GetIndexFromObjStruct(ip, objv[1], pgdb_cmds, sizeof(*c),
+				      "subcommand", 0, &i) != TCL_OK)
+		return TCL_ERROR;
+	c = &pgdb_cmds[i];
+	if (objc - 2 < c->min || objc - 2 > c->max) {
+		Tcl_WrongNumArgs(ip, 2, objv, c->args);
+		return TCL_ERROR;
+	}
+	return c->run(ip, objc, objv);
+}
+
+/* Frees the database when the interpreter goes. */
+static void pgdb_delete(ClientData cd)
+{
+	(void)cd;
+	vdb_close();
+}
+
+int pgdb_init(Tcl_Interp *interp)
+{
+	vdb_init();
+	Tcl_CreateObjCommand(interp, "pgdb", pgdb_cmd, NULL, pgdb_delete);
+	return TCL_OK;
+}
