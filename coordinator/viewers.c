@@ -9,8 +9,9 @@
  *
  * Tasks send PG_TAG_EVENTS batches; each becomes text lines, kept (up to
  * COORD_VIEW_HISTORY bytes) for viewers that connect later, and written
- * to every viewer:
+ * to every viewer, after the stream's version line (docs/VIEWER.md):
  *
+ *   V pangaea-live N                         first: PG_LIVE_VERSION
  *   T LTID PARENT HOST PROGRAM               a task (repeated per batch)
  *   E LTID KIND T0 T1 PEER TAG MSGID LEN COUNT [DEST...]   an event
  *
