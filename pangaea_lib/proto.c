@@ -165,6 +165,17 @@ static int recv_checked(int tid, int tag, int seconds)
 typedef int (*proto_pack)(const void *msg);
 typedef int (*proto_unpack)(void *msg);
 
+/* Builds the message TAG, laid out by PACK from MSG, and sends it to
+ * TID (between enter and leave); 0 or < 0. */
+static int put_msg(int tid, int tag, proto_pack pack, const void *msg)
+{
+	int rc = begin(tag);
+
+	if (rc >= 0)
+		rc = pack(msg);
+	return rc < 0 ? rc : finish(tid, tag);
+}
+
 /* Sends the message TAG, laid out by PACK from MSG, to TID; 0 or < 0. */
 static int send_msg(int tid, int tag, proto_pack pack, const void *msg)
 {
@@ -172,13 +183,9 @@ static int send_msg(int tid, int tag, proto_pack pack, const void *msg)
 	int rc;
 
 	enter(&s);
-	rc = begin(tag);
-	if (rc >= 0)
-		rc = pack(msg);
-	if (rc >= 0)
-		rc = finish(tid, tag);
+	rc = put_msg(tid, tag, pack, msg);
 	leave(&s);
-	return rc < 0 ? rc : 0;
+	return rc;
 }
 
 /* Waits up to SECONDS (< 0: no limit) for TAG from TID and reads it with
@@ -206,11 +213,7 @@ static int ask_msg(int tid, int tag, proto_pack pack, const void *msg,
 	int rc;
 
 	enter(&s);
-	rc = begin(tag);
-	if (rc >= 0)
-		rc = pack(msg);
-	if (rc >= 0)
-		rc = finish(tid, tag);
+	rc = put_msg(tid, tag, pack, msg);
 	if (rc >= 0)
 		rc = recv_checked(tid, reply_tag, -1);
 	if (rc > 0)
