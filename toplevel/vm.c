@@ -328,25 +328,8 @@ int la_vm_start(struct la_run *r)
  */
 static void vm_wait_gone(pid_t pid)
 {
-	char path[64], state = 0, buf[512];
-
-	for (int i = 0; pid > 0 && i < 300; i++) {
-		FILE *f;
-
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-		f = fopen(path, "r");
-		if (!f)
-			return;
-		if (fgets(buf, sizeof(buf), f)) {
-			const char *p = strrchr(buf, ')');
-
-			state = p && p[1] ? p[2] : 0;
-		}
-		fclose(f);
-		if (state == 'Z' || state == 'X')
-			return;
+	for (int i = 0; pid > 0 && i < 300 && !la_vm_process_gone(pid); i++)
 		usleep(10000);
-	}
 }
 
 void la_vm_stop(struct la_run *r)
