@@ -16,10 +16,12 @@ static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL,
 				     SIGABRT, SIGTERM, SIGINT, SIGHUP,
 				     SIGQUIT, SIGPIPE };
 
-/* Writes the end record for a fatal signal, then dies of it. */
+/* Writes the end record for a fatal signal, then dies of it.  Only
+ * async-signal-safe work here: the end record goes into mapped space the
+ * log reserved beforehand (pg_log_end_signal); no malloc, stdio or PVM. */
 static void on_signal(int sig)
 {
-	pg_log_end(PG_END_SIGNAL, sig);
+	pg_log_end_signal(sig);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
