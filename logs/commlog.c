@@ -310,12 +310,15 @@ int pg_comm_trim_reserved(struct pg_comm_writer *w)
 
 int pg_comm_close(struct pg_comm_writer *w)
 {
+	unsigned char *map = w->map;
 	int rc = 0, e = 0;
 
 	if (w->fd < 0)
 		return 0;
-	if (w->map)
-		munmap(w->map, w->cap);
+	w->map = NULL; /* (pg_comm_append_reserved leaves it alone now) */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (map)
+		munmap(map, w->cap);
 	/* shrinking needs no space; a failure leaves a zero tail, which
 	   readers take as the end, but it is still a failed write */
 	if (ftruncate(w->fd, (off_t)w->used) < 0) {
@@ -327,8 +330,8 @@ int pg_comm_close(struct pg_comm_writer *w)
 		rc = -1;
 	}
 	w->fd = -1;
-	w->map = NULL;
-	errno = e ? e : errno;
+	if (rc < 0)
+		errno = e;
 	return rc;
 }
 
