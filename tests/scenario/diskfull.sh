@@ -1,7 +1,7 @@
-# A log folder on a full disk (a 256 KiB tmpfs): recording and a replay's
-# output stop at once with "cannot write its log: No space left on
-# device" naming the task, exit 2, no SIGBUS in the mapped log, nothing
-# left running, and what did fit is readable.
+# A log folder on a full disk (a 256 KiB tmpfs): a recording, a replay's
+# output and the launcher's own log stop at once with "cannot write its
+# log: No space left on device" naming the task, exit 2, no SIGBUS in the
+# mapped log, nothing left running, and what did fit is readable.
 . "$(dirname "$0")/../lib.sh"
 S=$B/examples/sor
 SOR_RE='task [0-9]+ \(.*sor on [^)]*\): cannot write its log: No space left on device'
@@ -53,6 +53,24 @@ start=$(date +%s)
 pg -replay -logdir rec -out full/rep
 check_full_run "replay" full/rep $(($(date +%s) - start))
 expect_no_leftovers
+# the launcher's own log (task 0's exec log): a spawn line longer than
+# the one page left on the disk
+rm -rf full/rep
+mkdir full/rec0
+dd if=/dev/zero of=full/filler bs=4k 2>/dev/null
+truncate -s -4096 full/filler
+args=$(for i in $(seq 600); do printf 'arg%04d ' "$i"; done)
+start=$(date +%s)
+pg -log -logdir full/rec0 "$S" 4 160 1000 $args
+secs=$(($(date +%s) - start))
+expect_eq "launcher's log: exit 2" "$(cat rc)" 2
+expect_grep "launcher's log: named" err \
+	"task 0 \(the launcher\): cannot write its log: No space left on device"
+[ "$secs" -lt 20 ] && pass "launcher's log: ends at once (${secs} s)" ||
+	fail "launcher's log: took ${secs} s"
+expect_no_leftovers
+rm -f full/filler
+
 umount full && pass "tmpfs unmounted" || fail "tmpfs still busy"
 leftover=$(ls -d /tmp/pvmd.$(id -u).$VMID /tmp/pvml.$(id -u).$VMID 2>/dev/null)
 expect_eq "nothing of the runs left in /tmp" "$leftover" ""
