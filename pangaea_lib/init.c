@@ -155,16 +155,17 @@ int pangaea_exit(void)
 {
 	struct pg_call call = { .ev = { .kind = PG_REC_END,
 					.how = PG_END_EXIT } };
+	int rc;
 
 	if (!pg_me->mode || pg_log_ended())
 		return 0;
 	if (pg_me->mode == PANGAEA_MODE_REPLAY &&
 	    pg_replay_expect(&call, NULL, NULL) == PG_REPLAY_DIVERGED)
 		return pg_task_diverged();
-	pg_log_end(PG_END_EXIT, 0);
+	rc = pg_log_end(PG_END_EXIT, 0);
 	pg_task_tell_done(PG_END_EXIT, 0);
 	pg_replay_close();
-	return 0;
+	return rc < 0 ? PvmSysErr : 0;
 }
 
 int pangaea_ltid(void)
