@@ -181,8 +181,3 @@ int pg_log_ended(void)
 {
 	return ended;
 }
-
-int pg_log_failed(void)
-{
-	return log_errno;
-}

@@ -289,8 +289,6 @@ int pg_log_end(int how, int value);
 void pg_log_end_signal(int sig);
 /* Whether the end record was written (or the end begun). */
 int pg_log_ended(void);
-/* The errno of the first failed write of this task's logs, or 0. */
-int pg_log_failed(void);
 
 /* delay.c: random delay injection, at the entry of every wrapped call. */
 /* Delays of up to MAX_US microseconds (0: none) from SEED, in this
