@@ -2,13 +2,14 @@
  * check_commlog.c: unit tests of the binary communication log
  * (logs/commlog.c): writer, reader, crash safety, refusals and size.
  */
-#include "pangaea-logs.h"
+#include "pangaea-internal.h" /* pangaea-logs.h, and log.c for the crash path */
 #include "checkutil.h"
 
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -917,6 +918,65 @@ START_TEST(test_append_reserved)
 }
 END_TEST
 
+/* A fatal signal's handler, as init.c's: the end record, from log.c. */
+static void end_from_handler(int sig)
+{
+	pg_log_end_signal(sig);
+}
+
+/*
+ * The crash path is async-signal-safe: with a live viewer on and its
+ * batch one event short of full, the end record written from a real
+ * signal handler lands in the log, and nothing is allocated or sent on
+ * the way (the end used to go through pg_log and the live batch: a
+ * realloc and a pvm_send inside the handler).
+ */
+START_TEST(test_signal_end_is_signal_safe)
+{
+	struct pg_self *me = pg_self_edit();
+	struct sigaction sa;
+	struct mallinfo2 before, after;
+	struct pg_comm_reader r;
+	struct pg_event ev;
+	char path[PATH_MAX], err[512] = "";
+	int n = 0, rc;
+
+	me->mode = PANGAEA_MODE_RECORD;
+	me->ltid = 7;
+	me->coord_tid = 0x40002; /* live events on: a coordinator ... */
+	setenv(PG_ENV_LIVE, "/nonexistent/live.sock", 1); /* ... and a viewer */
+	snprintf(me->logdir, sizeof(me->logdir), "%s", cku_dir);
+	ck_assert_msg(pg_log_open(0, err, sizeof(err)) == 0, "%s", err);
+	for (int i = 0; i < 1023; i++) { /* a batch is 1024 events */
+		ev = stream_event(i);
+		pg_log(&ev);
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = end_from_handler;
+	sigemptyset(&sa.sa_mask);
+	ck_assert_int_eq(sigaction(SIGUSR1, &sa, NULL), 0);
+	before = mallinfo2();
+	raise(SIGUSR1);
+	after = mallinfo2();
+	ck_assert(pg_log_ended());
+	ck_assert_msg(after.uordblks == before.uordblks &&
+		      after.hblkhd == before.hblkhd,
+		      "the signal path allocated (%zu -> %zu bytes in use)",
+		      before.uordblks, after.uordblks);
+	cku_in_dir(path, sizeof(path), "task-7.comm");
+	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
+	while ((rc = pg_comm_next(&r, &ev, err, sizeof(err))) == 1 &&
+	       ev.kind != PG_REC_END)
+		n++;
+	ck_assert_msg(rc == 1, "no end record (%s)", err);
+	ck_assert_int_eq(n, 1023);
+	ck_assert_int_eq(ev.how, PG_END_SIGNAL);
+	ck_assert_int_eq(ev.value, SIGUSR1);
+	ck_assert_int_eq(file_size(path), (off_t)r.pos); /* trimmed */
+	pg_comm_free(&r);
+}
+END_TEST
+
 static Suite *commlog_suite(void)
 {
 	Suite *s = suite_create("commlog");
@@ -946,6 +1006,7 @@ static Suite *commlog_suite(void)
 	tcase_add_test(crash, test_disk_full);
 	tcase_add_test(crash, test_disk_full_at_create);
 	tcase_add_test(crash, test_exec_disk_full);
+	tcase_add_test(crash, test_signal_end_is_signal_safe);
 	suite_add_tcase(s, crash);
 
 	cku_add_tmp_fixtures(bad);
