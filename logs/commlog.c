@@ -22,6 +22,7 @@
 #define COMM_FIXED 48        /* bytes before the host string */
 #define COMM_GROW (1 << 20)  /* the mapping grows by this much */
 #define REC_FIXED 64         /* longest record without strings and lists */
+#define PG_COMM_SPARE (2 * REC_FIXED) /* kept for pg_comm_append_reserved */
 
 /* Zigzag-encodes a signed value so small negatives stay short. */
 static uint64_t zz_enc(int64_t v)
@@ -79,24 +80,57 @@ static uint64_t get_le(const unsigned char *p, int n)
 	return v;
 }
 
-/* Makes the file and mapping at least NEED bytes larger than used. */
+/* Reserves the disk blocks of bytes FROM..TO of W's file (growing the
+ * file to TO): 0, or -1 with errno (ENOSPC on a full disk). */
+static int comm_allocate(struct pg_comm_writer *w, size_t from, size_t to)
+{
+	int rc = posix_fallocate(w->fd, (off_t)from, (off_t)(to - from));
+
+	if (rc == 0)
+		return 0;
+	errno = rc;
+	return -1;
+}
+
+/*
+ * Makes the file and mapping at least NEED + PG_COMM_SPARE bytes larger
+ * than used, the spare kept for pg_comm_append_reserved.  Every byte of
+ * the mapping has its disk block allocated first (posix_fallocate), so a
+ * full disk is an error here, never a SIGBUS at a store into the map.
+ * The file grows by COMM_GROW, or, when the disk has no room for that,
+ * by just what is needed.  0, or -1 with errno; W is unchanged on error.
+ */
 static int comm_reserve(struct pg_comm_writer *w, size_t need)
 {
-	size_t cap = w->cap;
+	size_t cap = w->cap, page = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned char *old = w->map;
 	void *m;
 
+	need += PG_COMM_SPARE;
 	if (w->used + need <= w->cap)
 		return 0;
 	while (cap < w->used + need)
 		cap += COMM_GROW;
-	if (ftruncate(w->fd, (off_t)cap) < 0)
+	if (comm_allocate(w, w->cap, cap) < 0) {
+		if (errno != ENOSPC && errno != EFBIG)
+			return -1;
+		cap = (w->used + need + page - 1) / page * page;
+		if (comm_allocate(w, w->cap, cap) < 0)
+			return -1;
+	}
+	/* a signal handler must not touch a mapping being moved
+	   (pg_comm_append_reserved sees NULL meanwhile) */
+	w->map = NULL;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	m = old ? mremap(old, w->cap, cap, MREMAP_MAYMOVE)
+		: mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_SHARED, w->fd, 0);
+	if (m == MAP_FAILED) {
+		w->map = old;
 		return -1;
-	m = w->map ? mremap(w->map, w->cap, cap, MREMAP_MAYMOVE)
-		   : mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_SHARED, w->fd, 0);
-	if (m == MAP_FAILED)
-		return -1;
-	w->map = m;
+	}
 	w->cap = cap;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	w->map = m;
 	return 0;
 }
 
@@ -147,10 +181,12 @@ int pg_comm_create(struct pg_comm_writer *w, const char *path,
 	}
 	n = comm_encode_header(buf, h);
 	if (comm_reserve(w, n) < 0) {
-		snprintf(err, errlen, "cannot map %s: %s", path,
-			 strerror(errno));
+		int e = errno;
+
+		snprintf(err, errlen, "cannot map %s: %s", path, strerror(e));
 		close(w->fd);
 		w->fd = -1;
+		errno = e;
 		return -1;
 	}
 	memcpy(w->map, buf, n);
@@ -233,7 +269,9 @@ int pg_comm_append(struct pg_comm_writer *w, const struct pg_event *ev)
 {
 	size_t n;
 
-	if (w->fd < 0 || comm_reserve(w, comm_bound(ev)) < 0)
+	if (w->fd < 0)
+		return errno = EBADF, -1;
+	if (comm_reserve(w, comm_bound(ev)) < 0)
 		return -1;
 	n = comm_encode(w->map + w->used, ev, w->last_t);
 	w->used += n;
@@ -242,18 +280,59 @@ int pg_comm_append(struct pg_comm_writer *w, const struct pg_event *ev)
 	return 0;
 }
 
-void pg_comm_close(struct pg_comm_writer *w)
+/*
+ * Async-signal-safe: no allocation, no growth, no stdio; only stores into
+ * the mapped space comm_reserve keeps spare (PG_COMM_SPARE) and plain
+ * system calls.
+ */
+int pg_comm_append_reserved(struct pg_comm_writer *w, const struct pg_event *ev)
+{
+	unsigned char *map = w->map;
+	size_t n;
+
+	if (w->fd < 0 || !map || ev->kind == PG_REC_MCAST ||
+	    ev->kind == PG_REC_BCAST || ev->kind == PG_REC_GROUP ||
+	    w->used + REC_FIXED > w->cap)
+		return -1;
+	n = comm_encode(map + w->used, ev, w->last_t);
+	w->used += n;
+	if (ev->t > w->last_t)
+		w->last_t = ev->t;
+	return 0;
+}
+
+int pg_comm_trim_reserved(struct pg_comm_writer *w)
 {
 	if (w->fd < 0)
-		return;
-	if (w->map)
-		munmap(w->map, w->cap);
+		return -1;
+	return ftruncate(w->fd, (off_t)w->used);
+}
+
+int pg_comm_close(struct pg_comm_writer *w)
+{
+	unsigned char *map = w->map;
+	int rc = 0, e = 0;
+
+	if (w->fd < 0)
+		return 0;
+	w->map = NULL; /* (pg_comm_append_reserved leaves it alone now) */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (map)
+		munmap(map, w->cap);
+	/* shrinking needs no space; a failure leaves a zero tail, which
+	   readers take as the end, but it is still a failed write */
 	if (ftruncate(w->fd, (off_t)w->used) < 0) {
-		/* the zero tail stays; readers stop at it */
+		e = errno;
+		rc = -1;
 	}
-	close(w->fd);
+	if (close(w->fd) < 0 && rc == 0) {
+		e = errno;
+		rc = -1;
+	}
 	w->fd = -1;
-	w->map = NULL;
+	if (rc < 0)
+		errno = e;
+	return rc;
 }
 
 /* Reads the whole file PATH into R->data; 0 or -1. */

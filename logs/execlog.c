@@ -95,11 +95,25 @@ static int exec_format(struct pg_strbuf *b, const struct pg_spawn_rec *rec)
 int pg_exec_append(int fd, const struct pg_spawn_rec *rec)
 {
 	struct pg_strbuf b = { 0 };
-	int rc = exec_format(&b, rec);
+	int rc = exec_format(&b, rec), e = ENOMEM;
+	size_t done = 0;
 
-	if (rc == 0 && write(fd, b.p, b.len) != (ssize_t)b.len)
-		rc = -1;
+	/* a short write (disk full) is followed by one that says why */
+	while (rc == 0 && done < b.len) {
+		ssize_t k = write(fd, b.p + done, b.len - done);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			e = k < 0 ? errno : ENOSPC;
+			rc = -1;
+		} else {
+			done += (size_t)k;
+		}
+	}
 	pg_strbuf_free(&b);
+	if (rc < 0)
+		errno = e;
 	return rc;
 }
 

@@ -136,10 +136,20 @@ struct pg_comm_reader {
 /* Creates PATH and writes the header; 0, or -1 with ERR filled. */
 int pg_comm_create(struct pg_comm_writer *w, const char *path,
 		   const struct pg_comm_header *h, char *err, size_t errlen);
-/* Appends EV (kind must be set); 0, or -1 if the file cannot grow. */
+/* Appends EV (kind must be set), reserving its disk space first; 0, or
+ * -1 with errno (ENOSPC: disk full) if the file cannot grow. */
 int pg_comm_append(struct pg_comm_writer *w, const struct pg_event *ev);
-/* Trims the file to its contents and unmaps it. */
-void pg_comm_close(struct pg_comm_writer *w);
+/* Appends EV (not mcast, bcast or group) into the space every append
+ * keeps spare for two such records (a poll count and the end record),
+ * never growing: async-signal-safe.  0, or -1 if there is no room. */
+int pg_comm_append_reserved(struct pg_comm_writer *w,
+			    const struct pg_event *ev);
+/* Trims the file to what is written, leaving it mapped and open
+ * (async-signal-safe); 0 or -1 with errno. */
+int pg_comm_trim_reserved(struct pg_comm_writer *w);
+/* Trims the file to its contents, unmaps and closes it; 0, or -1 with
+ * errno if the trim or the close failed. */
+int pg_comm_close(struct pg_comm_writer *w);
 
 /* Loads PATH and checks magic and version; 0, or -1 with ERR filled. */
 int pg_comm_open(struct pg_comm_reader *r, const char *path, char *err,
@@ -184,7 +194,8 @@ struct pg_exec_log {
 
 /* Creates PATH with its header line; an fd for pg_exec_append, or -1. */
 int pg_exec_create(const char *path, int ltid, char *err, size_t errlen);
-/* Writes REC as one line with a single write(); 0 or -1. */
+/* Writes REC as one line with a single write() (a short one is followed
+ * by another, for the rest or the reason); 0, or -1 with errno. */
 int pg_exec_append(int fd, const struct pg_spawn_rec *rec);
 /* Parses PATH; 0, or -1 with ERR naming the file and line. */
 int pg_exec_read(const char *path, struct pg_exec_log *log, char *err,

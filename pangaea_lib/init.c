@@ -16,10 +16,12 @@ static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL,
 				     SIGABRT, SIGTERM, SIGINT, SIGHUP,
 				     SIGQUIT, SIGPIPE };
 
-/* Writes the end record for a fatal signal, then dies of it. */
+/* Writes the end record for a fatal signal, then dies of it.  Only
+ * async-signal-safe work here: the end record goes into mapped space the
+ * log reserved beforehand (pg_log_end_signal); no malloc, stdio or PVM. */
 static void on_signal(int sig)
 {
-	pg_log_end(PG_END_SIGNAL, sig);
+	pg_log_end_signal(sig);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -153,16 +155,17 @@ int pangaea_exit(void)
 {
 	struct pg_call call = { .ev = { .kind = PG_REC_END,
 					.how = PG_END_EXIT } };
+	int rc;
 
 	if (!pg_me->mode || pg_log_ended())
 		return 0;
 	if (pg_me->mode == PANGAEA_MODE_REPLAY &&
 	    pg_replay_expect(&call, NULL, NULL) == PG_REPLAY_DIVERGED)
 		return pg_task_diverged();
-	pg_log_end(PG_END_EXIT, 0);
+	rc = pg_log_end(PG_END_EXIT, 0);
 	pg_task_tell_done(PG_END_EXIT, 0);
 	pg_replay_close();
-	return 0;
+	return rc < 0 ? PvmSysErr : 0;
 }
 
 int pangaea_ltid(void)

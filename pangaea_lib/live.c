@@ -8,7 +8,10 @@
  * or 5 ms cost a quarter more on a run that keeps the cores busy), and a
  * task blocked in a receive has sent what it did before, give or take
  * that gap: the viewer redraws every 150 ms anyway.  Without
- * PANGAEA_LIVE nothing here does more than test one int.
+ * PANGAEA_LIVE nothing here does more than test one int.  Nothing here
+ * is async-signal-safe (it allocates and sends): the fatal signal
+ * handler never comes here (pg_log_end_signal), so the end record of a
+ * task killed by a signal reaches a viewer through its log only.
  */
 #include "pangaea-internal.h"
 

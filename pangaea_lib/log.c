@@ -4,16 +4,53 @@
  * and written as one record before the next event, every spawn into the
  * execution log, and the end record once.  A live viewer gets each event
  * as it is logged (live.c).
+ *
+ * A failed write (disk full, ...) is never ignored: the first one stops
+ * this task's logging for good (no record after a gap, not even the end
+ * record, so the log does not pass for complete), closes the logs with
+ * what they hold, and tells the launcher (PG_TAG_LOGFAIL), which ends the
+ * run.  The crash path (pg_log_end_signal) writes only into mapped space
+ * reserved beforehand.
  */
 #include "pangaea-internal.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
 
 static struct pg_comm_writer comm = { .fd = -1 };
 static int exec_fd = -1;
-static uint32_t poll_fails; /* failed polls not yet written */
-static int ended;           /* the end record is written */
+static volatile uint32_t poll_fails;   /* failed polls not yet written */
+static volatile sig_atomic_t ended;    /* the end record is written */
+static int log_errno;                  /* the first failed write's errno */
+
+/* Closes both logs, keeping what they hold; 0, or an errno. */
+static int log_close(void)
+{
+	int e = 0;
+
+	if (comm.fd >= 0 && pg_comm_close(&comm) < 0)
+		e = errno;
+	if (exec_fd >= 0 && close(exec_fd) < 0 && !e)
+		e = errno;
+	exec_fd = -1;
+	return e;
+}
+
+/* After a failed write (errno E): stops logging and tells the launcher
+ * (once). */
+static void log_failed(int e)
+{
+	int v[2] = { pg_me->ltid, e ? e : EIO };
+
+	if (log_errno)
+		return;
+	log_errno = v[1];
+	log_close();
+	if (pg_me->launcher_tid > 0)
+		pg_proto_send(pg_me->launcher_tid, PG_TAG_LOGFAIL, v);
+}
 
 int pg_log_open(int exec_only, char *err, size_t errlen)
 {
@@ -33,16 +70,21 @@ int pg_log_open(int exec_only, char *err, size_t errlen)
 		if (pg_log_path(path, sizeof(path), pg_me->logdir, pg_me->ltid,
 				"comm") < 0 ||
 		    pg_comm_create(&comm, path, &h, err, errlen) < 0)
-			return -1;
+			goto failed;
 	}
 	if (pg_log_path(path, sizeof(path), pg_me->logdir, pg_me->ltid,
 			"exec") < 0) {
 		snprintf(err, errlen, "log folder path too long: %s",
 			 pg_me->logdir);
-		return -1;
+		errno = ENAMETOOLONG;
+		goto failed;
 	}
 	exec_fd = pg_exec_create(path, pg_me->ltid, err, errlen);
-	return exec_fd < 0 ? -1 : 0;
+	if (exec_fd >= 0)
+		return 0;
+failed:
+	log_failed(errno);
+	return -1;
 }
 
 void pg_log(struct pg_event *ev)
@@ -55,8 +97,13 @@ void pg_log(struct pg_event *ev)
 
 		poll_fails = 0;
 		pg_log(&f);
+		if (log_errno)
+			return;
 	}
-	pg_comm_append(&comm, ev);
+	if (pg_comm_append(&comm, ev) < 0) {
+		log_failed(errno);
+		return;
+	}
 	pg_live_event(ev);
 }
 
@@ -83,26 +130,51 @@ void pg_log_pollfail(void)
 
 void pg_log_spawn(const struct pg_spawn_rec *rec)
 {
-	if (exec_fd >= 0)
-		pg_exec_append(exec_fd, rec);
+	if (exec_fd >= 0 && pg_exec_append(exec_fd, rec) < 0)
+		log_failed(errno);
 }
 
-void pg_log_end(int how, int value)
+int pg_log_end(int how, int value)
 {
 	struct pg_event ev = { .kind = PG_REC_END, .how = how, .value = value };
+	int e;
 
 	if (ended)
-		return;
+		return log_errno ? -1 : 0;
 	ended = 1;
 	ev.t = pg_now();
 	pg_log(&ev);
 	if (how == PG_END_EXIT)
 		pg_live_flush();
-	pg_comm_close(&comm);
-	if (exec_fd >= 0) {
-		close(exec_fd);
-		exec_fd = -1;
+	if ((e = log_close()))
+		log_failed(e);
+	return log_errno ? -1 : 0;
+}
+
+/*
+ * Async-signal-safe (called from the fatal signal handler): no malloc,
+ * no stdio, no PVM, no live forwarding; the pending poll count and the
+ * end record go into the space pg_comm_append keeps spare in the
+ * mapping, then the file is trimmed.  The mapping and the descriptor are
+ * left to the process's death.
+ */
+void pg_log_end_signal(int sig)
+{
+	struct pg_event ev = { .kind = PG_REC_END, .how = PG_END_SIGNAL,
+			       .value = sig };
+
+	if (ended || log_errno)
+		return;
+	ended = 1;
+	ev.t = pg_now();
+	if (poll_fails) {
+		struct pg_event f = { .kind = PG_REC_POLLFAIL,
+				      .count = poll_fails, .t = ev.t };
+
+		pg_comm_append_reserved(&comm, &f);
 	}
+	pg_comm_append_reserved(&comm, &ev);
+	pg_comm_trim_reserved(&comm);
 }
 
 int pg_log_ended(void)

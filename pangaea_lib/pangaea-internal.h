@@ -269,7 +269,8 @@ void pg_live_flush(void);
 
 /* Creates this task's logs in pg_me->logdir: the communication log
  * unless EXEC_ONLY (the launcher), and the execution log; 0, or -1 with
- * ERR. */
+ * ERR (and the launcher told: PG_TAG_LOGFAIL).  After any failed write
+ * of a log the task logs nothing more and the launcher is told. */
 int pg_log_open(int exec_only, char *err, size_t errlen);
 /* Appends EV to the communication log, writing pending poll failures
  * first, and passes it to a live viewer. */
@@ -280,9 +281,13 @@ void pg_log_recv(int kind, int bufid, uint64_t t0);
 void pg_log_pollfail(void);
 /* Writes the spawn REC to the execution log. */
 void pg_log_spawn(const struct pg_spawn_rec *rec);
-/* Writes the end record (once) and closes the logs. */
-void pg_log_end(int how, int value);
-/* Whether the end record was written. */
+/* Writes the end record (once) and closes the logs; 0, or -1 if a
+ * write of the logs failed (now or before). */
+int pg_log_end(int how, int value);
+/* The end record for the fatal signal SIG, from its handler:
+ * async-signal-safe (no allocation, no stdio, no PVM, no live event). */
+void pg_log_end_signal(int sig);
+/* Whether the end record was written (or the end begun). */
 int pg_log_ended(void);
 
 /* delay.c: random delay injection, at the entry of every wrapped call. */

@@ -81,6 +81,10 @@
  *                   reduce, 2 gather, 3 scatter), int msgtag, int count,
  *                   int datatype, then the count values, packed with PVM's
  *                   typed packing of datatype.
+ * PG_TAG_LOGFAIL    task -> launcher when a write of its logs failed
+ *                   (disk full, ...): int ltid, int errno.  The task logs
+ *                   nothing more; the launcher says so and ends the run.
+ *                   (Task 0, the launcher, sends it to itself.)
  */
 #define PG_LIVE_FIELDS 11
 enum pg_tag {
@@ -97,7 +101,8 @@ enum pg_tag {
 	PG_TAG_QUIT,
 	PG_TAG_EXITED,
 	PG_TAG_EVENTS,
-	PG_TAG_COLLECT
+	PG_TAG_COLLECT,
+	PG_TAG_LOGFAIL
 };
 
 /* Bits of the handover flags. */

@@ -43,7 +43,8 @@ int pangaea_init(int *argc, char ***argv);
 /**
  * Leaves the run: closes the logs and tells the launcher this task ended
  * normally.  Call it just before pvm_exit().  Returns 0, or a negative
- * code if the launcher could not be told.
+ * code if the launcher could not be told or a write of the task's logs
+ * failed (PvmSysErr; the launcher was told and ends the run).
  */
 int pangaea_exit(void);
 

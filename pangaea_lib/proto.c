@@ -28,6 +28,7 @@ static int tag_ints(int tag)
 	case PG_TAG_ACK: case PG_TAG_TID2LTID: case PG_TAG_LTID2TID:
 	case PG_TAG_ANSWER: case PG_TAG_QUIT: case PG_TAG_EXITED: return 1;
 	case PG_TAG_DONE: return 3;
+	case PG_TAG_LOGFAIL: return 2;
 	default: return -1;
 	}
 }

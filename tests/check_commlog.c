@@ -2,18 +2,21 @@
  * check_commlog.c: unit tests of the binary communication log
  * (logs/commlog.c): writer, reader, crash safety, refusals and size.
  */
-#include "pangaea-logs.h"
+#include "pangaea-internal.h" /* pangaea-logs.h, and log.c for the crash path */
 #include "checkutil.h"
 
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -759,6 +762,221 @@ START_TEST(test_names_and_paths)
 }
 END_TEST
 
+/*
+ * Mounts a 256 KiB tmpfs at DIR in a mount namespace of this test's own
+ * process (gone with it, whatever happens); 0, or -1 if this process may
+ * not mount (not root): the caller then skips.
+ */
+static int mount_small_tmpfs(const char *dir)
+{
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	if (unshare(CLONE_NEWNS) < 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    mount("tmpfs", dir, "tmpfs", 0, "size=256k") < 0) {
+		fprintf(stderr, "skip: disk full tests (cannot mount a tmpfs: "
+			"%s)\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* A writer on a full disk: the append that finds no room returns -1 with
+ * ENOSPC (never SIGBUS in the mapping); the end record still fits in
+ * the reserved space; every event before it is readable. */
+START_TEST(test_disk_full)
+{
+	enum { MAX = 200000 };
+	struct pg_event *want = malloc(MAX * sizeof(*want)), end = {
+		.kind = PG_REC_END, .how = PG_END_SIGNAL, .value = SIGSEGV };
+	struct pg_comm_header h;
+	struct pg_comm_writer w;
+	struct pg_comm_reader r;
+	struct pg_event ev;
+	char dir[PATH_MAX], path[PATH_MAX + 16], err[512] = "";
+	int n = 0, e = 0;
+
+	ck_assert_ptr_nonnull(want);
+	cku_in_dir(dir, sizeof(dir), "full");
+	if (mount_small_tmpfs(dir) < 0)
+		return;
+	snprintf(path, sizeof(path), "%s/task-1.comm", dir);
+	fill_header(&h, 1);
+	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
+		      err);
+	for (n = 0; n < MAX; n++) {
+		want[n] = stream_event(n);
+		if (pg_comm_append(&w, &want[n]) < 0) {
+			e = errno;
+			break;
+		}
+	}
+	ck_assert_int_lt(n, MAX);
+	ck_assert_msg(e == ENOSPC, "errno %d (%s), want ENOSPC", e, strerror(e));
+	ck_assert_int_gt(n, 10000); /* it filled the disk first */
+	/* failing leaves the writer as it was: the next append fails too */
+	ck_assert_int_eq(pg_comm_append(&w, &want[n]), -1);
+	end.t = want[n - 1].t + 5;
+	ck_assert_int_eq(pg_comm_append_reserved(&w, &end), 0);
+	ck_assert_int_eq(pg_comm_close(&w), 0);
+	ck_assert_int_eq(file_size(path), (off_t)w.used);
+	want[n] = end;
+	assert_log_holds(path, want, n + 1);
+	ck_assert_int_eq(pg_comm_open(&r, path, err, sizeof(err)), 0);
+	for (int i = 0; i <= n; i++)
+		ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), 1);
+	ck_assert_int_eq(ev.kind, PG_REC_END);
+	ck_assert_int_eq(ev.value, SIGSEGV);
+	pg_comm_free(&r);
+	free(want);
+	umount2(dir, MNT_DETACH);
+}
+END_TEST
+
+/* No room for even the header: pg_comm_create fails with ENOSPC named. */
+START_TEST(test_disk_full_at_create)
+{
+	struct pg_comm_header h;
+	struct pg_comm_writer w;
+	char dir[PATH_MAX], path[PATH_MAX + 16], err[512] = "";
+	int fd;
+
+	cku_in_dir(dir, sizeof(dir), "full");
+	if (mount_small_tmpfs(dir) < 0)
+		return;
+	snprintf(path, sizeof(path), "%s/filler", dir);
+	fd = open(path, O_WRONLY | O_CREAT, 0600);
+	ck_assert_int_ge(fd, 0);
+	while (write(fd, err, sizeof(err)) > 0)
+		;
+	close(fd);
+	snprintf(path, sizeof(path), "%s/task-1.comm", dir);
+	fill_header(&h, 1);
+	ck_assert_int_eq(pg_comm_create(&w, path, &h, err, sizeof(err)), -1);
+	ck_assert_int_eq(errno, ENOSPC);
+	ck_assert_msg(strstr(err, "No space left on device"), "%s", err);
+	ck_assert_int_eq(w.fd, -1);
+	umount2(dir, MNT_DETACH);
+}
+END_TEST
+
+/* The exec log's append on a full disk: -1 with ENOSPC, not a silent
+ * short line. */
+START_TEST(test_exec_disk_full)
+{
+	struct pg_spawn_slot slot = { .ltid = 1, .host = "vm" };
+	char *argv[] = { "a-long-argument-to-fill-the-disk-faster", NULL };
+	struct pg_spawn_rec rec = { .seq = 1, .file = "/bin/prog", .ntask = 1,
+				    .started = 1, .argc = 1, .argv = argv,
+				    .slots = &slot };
+	char dir[PATH_MAX], path[PATH_MAX + 16], err[512] = "";
+	int fd, rc = 0, i;
+
+	cku_in_dir(dir, sizeof(dir), "full");
+	if (mount_small_tmpfs(dir) < 0)
+		return;
+	snprintf(path, sizeof(path), "%s/task-1.exec", dir);
+	fd = pg_exec_create(path, 1, err, sizeof(err));
+	ck_assert_msg(fd >= 0, "%s", err);
+	for (i = 0; i < 100000 && (rc = pg_exec_append(fd, &rec)) == 0; i++)
+		;
+	ck_assert_int_eq(rc, -1);
+	ck_assert_int_eq(errno, ENOSPC);
+	ck_assert_int_gt(i, 1000);
+	close(fd);
+	umount2(dir, MNT_DETACH);
+}
+END_TEST
+
+/* pg_comm_append_reserved never grows the file: it writes into the spare
+ * room every append keeps, and refuses what needs more. */
+START_TEST(test_append_reserved)
+{
+	struct pg_event e = stream_event(1), end = { .kind = PG_REC_END,
+						      .how = PG_END_SIGNAL,
+						      .value = SIGBUS, .t = 99 };
+	struct pg_event mc = { .kind = PG_REC_MCAST, .ndest = 1,
+			       .dests = (int[]){ 2 } };
+	struct pg_comm_header h;
+	struct pg_comm_writer w;
+	char path[PATH_MAX], err[512] = "";
+	size_t cap;
+
+	fill_header(&h, 3);
+	cku_in_dir(path, sizeof(path), "reserved.comm");
+	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
+		      err);
+	/* fill the mapping up to its spare room */
+	while (w.cap - w.used >= 200)
+		ck_assert_int_eq(pg_comm_append(&w, &e), 0);
+	cap = w.cap;
+	ck_assert_int_eq(pg_comm_append_reserved(&w, &mc), -1);
+	ck_assert_int_eq(pg_comm_append_reserved(&w, &end), 0);
+	ck_assert_uint_eq(w.cap, cap);
+	ck_assert_int_eq(pg_comm_trim_reserved(&w), 0);
+	ck_assert_int_eq(file_size(path), (off_t)w.used);
+	ck_assert_int_eq(pg_comm_close(&w), 0);
+}
+END_TEST
+
+/* A fatal signal's handler, as init.c's: the end record, from log.c. */
+static void end_from_handler(int sig)
+{
+	pg_log_end_signal(sig);
+}
+
+/*
+ * The crash path is async-signal-safe: with a live viewer on and its
+ * batch one event short of full, the end record written from a real
+ * signal handler lands in the log, and nothing is allocated or sent on
+ * the way (the end used to go through pg_log and the live batch: a
+ * realloc and a pvm_send inside the handler).
+ */
+START_TEST(test_signal_end_is_signal_safe)
+{
+	struct pg_self *me = pg_self_edit();
+	struct sigaction sa;
+	struct mallinfo2 before, after;
+	struct pg_comm_reader r;
+	struct pg_event ev;
+	char path[PATH_MAX], err[512] = "";
+	int n = 0, rc;
+
+	me->mode = PANGAEA_MODE_RECORD;
+	me->ltid = 7;
+	me->coord_tid = 0x40002; /* live events on: a coordinator ... */
+	setenv(PG_ENV_LIVE, "/nonexistent/live.sock", 1); /* ... and a viewer */
+	snprintf(me->logdir, sizeof(me->logdir), "%s", cku_dir);
+	ck_assert_msg(pg_log_open(0, err, sizeof(err)) == 0, "%s", err);
+	for (int i = 0; i < 1023; i++) { /* a batch is 1024 events */
+		ev = stream_event(i);
+		pg_log(&ev);
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = end_from_handler;
+	sigemptyset(&sa.sa_mask);
+	ck_assert_int_eq(sigaction(SIGUSR1, &sa, NULL), 0);
+	before = mallinfo2();
+	raise(SIGUSR1);
+	after = mallinfo2();
+	ck_assert(pg_log_ended());
+	ck_assert_msg(after.uordblks == before.uordblks &&
+		      after.hblkhd == before.hblkhd,
+		      "the signal path allocated (%zu -> %zu bytes in use)",
+		      before.uordblks, after.uordblks);
+	cku_in_dir(path, sizeof(path), "task-7.comm");
+	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
+	while ((rc = pg_comm_next(&r, &ev, err, sizeof(err))) == 1 &&
+	       ev.kind != PG_REC_END)
+		n++;
+	ck_assert_msg(rc == 1, "no end record (%s)", err);
+	ck_assert_int_eq(n, 1023);
+	ck_assert_int_eq(ev.how, PG_END_SIGNAL);
+	ck_assert_int_eq(ev.value, SIGUSR1);
+	ck_assert_int_eq(file_size(path), (off_t)r.pos); /* trimmed */
+	pg_comm_free(&r);
+}
+END_TEST
+
 static Suite *commlog_suite(void)
 {
 	Suite *s = suite_create("commlog");
@@ -784,6 +1002,11 @@ static Suite *commlog_suite(void)
 	tcase_add_test(crash, test_not_closed);
 	tcase_add_test(crash, test_sigkilled_writer);
 	tcase_add_test(crash, test_growth);
+	tcase_add_test(crash, test_append_reserved);
+	tcase_add_test(crash, test_disk_full);
+	tcase_add_test(crash, test_disk_full_at_create);
+	tcase_add_test(crash, test_exec_disk_full);
+	tcase_add_test(crash, test_signal_end_is_signal_safe);
 	suite_add_tcase(s, crash);
 
 	cku_add_tmp_fixtures(bad);

@@ -69,6 +69,7 @@ struct la_run {
 	char diverged[1400];    /* first divergence report */
 	int lost_pvmd;
 	int interrupted;
+	int logfail;            /* errno of the first PG_TAG_LOGFAIL, or 0 */
 };
 
 /* options.c */

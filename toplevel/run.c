@@ -136,6 +136,30 @@ static void on_diverged(struct la_run *r)
 	}
 }
 
+/* Handles a LOGFAIL: names the task that cannot write its log and why;
+ * the first one ends the run (exit LA_DIED). */
+static void on_logfail(struct la_run *r)
+{
+	char who[PG_PATH_MAX + PG_HOST_MAX + 32];
+	struct la_task *t;
+	int v[2];
+
+	if (pg_proto_upk(PG_TAG_LOGFAIL, v) < 0)
+		return;
+	if ((t = la_task_by_ltid(r, v[0])))
+		snprintf(who, sizeof(who), "task %d (%s on %s)", t->ltid,
+			 t->program, t->host);
+	else
+		snprintf(who, sizeof(who), v[0] == 0 ? "task 0 (the launcher)"
+			 : "task %d", v[0]);
+	la_error("%s: cannot write its log: %s", who, strerror(v[1]));
+	if (!r->logfail) {
+		r->logfail = v[1];
+		la_error("a recorded event would be lost: stopping the run");
+		la_tasks_kill(r);
+	}
+}
+
 /* Handles the message BUFID of Pangaea's context. */
 static void handle(struct la_run *r, int bufid)
 {
@@ -156,6 +180,8 @@ static void handle(struct la_run *r, int bufid)
 		on_spawned(r);
 	} else if (tag == PG_TAG_DIVERGED) {
 		on_diverged(r);
+	} else if (tag == PG_TAG_LOGFAIL) {
+		on_logfail(r);
 	} else if (tag == PG_TAG_DONE && pg_proto_upk(tag, v) == 0 &&
 		   (t = la_task_by_ltid(r, v[0]))) {
 		t->done_how = v[1];
@@ -205,7 +231,7 @@ static void wait_tasks(struct la_run *r)
 			la_tasks_kill(r);
 			killed_at = time(NULL);
 		}
-		if (r->diverged[0] && !killed_at)
+		if ((r->diverged[0] || r->logfail) && !killed_at)
 			killed_at = time(NULL);
 		if (killed_at && time(NULL) - killed_at > KILL_GRACE_S)
 			break;
@@ -266,6 +292,8 @@ static int run_status(struct la_run *r, const char *logdir)
 			       stopped);
 		return LA_DIVERGED;
 	}
+	if (r->logfail)
+		return LA_DIED; /* on_logfail said why */
 	if (r->lost_pvmd || r->interrupted)
 		return la_tasks_report(r), LA_DIED;
 	return la_tasks_report(r) ? LA_DIED : LA_OK;

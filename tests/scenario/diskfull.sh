@@ -1,0 +1,77 @@
+# A log folder on a full disk (a 256 KiB tmpfs): a recording, a replay's
+# output and the launcher's own log stop at once with "cannot write its
+# log: No space left on device" naming the task, exit 2, no SIGBUS in the
+# mapped log, nothing left running, and what did fit is readable.
+. "$(dirname "$0")/../lib.sh"
+S=$B/examples/sor
+SOR_RE='task [0-9]+ \(.*sor on [^)]*\): cannot write its log: No space left on device'
+
+# (unmounted before lib.sh's cleanup removes $T)
+trap 'umount "$T/full" 2>/dev/null; cleanup' EXIT
+mkdir full
+if ! mount -t tmpfs -o size=256k tmpfs full 2>mount.err; then
+	skip "disk full" "cannot mount a tmpfs here: $(cat mount.err)"
+	finish
+	exit
+fi
+
+# checks the run of the launcher that ended with exit status RC in SECS
+# seconds and logged into DIR (WHAT names it)
+check_full_run() {
+	local what=$1 dir=$2 secs=$3
+	expect_eq "$what: exit 2" "$(cat rc)" 2
+	expect_grep "$what: names the task and the error" err "$SOR_RE"
+	[ "$secs" -lt 20 ] && pass "$what: ends at once (${secs} s)" ||
+		fail "$what: took ${secs} s"
+	if grep -Eqi 'signal 7|bus error|SIGBUS' err out; then
+		fail "$what: a SIGBUS"; grep -Ei 'signal 7|bus error|SIGBUS' err out | head -3
+	else pass "$what: no SIGBUS"; fi
+	$TRACE dump "$dir" >d 2>derr; echo $? >drc
+	expect_eq "$what: dump reads what fit" "$(cat drc)" 0
+	[ "$(grep -Ec '^  #[0-9]+ (send|recv|mcast) ' d)" -gt 100 ] &&
+		pass "$what: the events that fit are there" ||
+		fail "$what: $(grep -Ec '^  #[0-9]+ ' d) events readable"
+	grep -q 'end signal 7' d && fail "$what: a task logged SIGBUS" ||
+		pass "$what: no task died of SIGBUS"
+	# the task that could not write stopped logging: no end record after a gap
+	ltid=$(sed -En 's/.*task ([0-9]+) \(.*cannot write its log.*/\1/p' err | head -1)
+	$TRACE dump -task "$ltid" "$dir" >t
+	expect_grep "$what: task $ltid's log ends without an end record" t \
+		"log ends here: no end record"
+}
+
+start=$(date +%s)
+pg -log -logdir full/rec "$S" 4 160 15000
+check_full_run "record" full/rec $(($(date +%s) - start))
+expect_no_leftovers
+
+# a replay whose output folder is full
+rm -rf full/rec
+pg -log -logdir rec "$S" 4 160 1000
+expect_eq "recording to replay exits 0" "$(cat rc)" 0
+start=$(date +%s)
+pg -replay -logdir rec -out full/rep
+check_full_run "replay" full/rep $(($(date +%s) - start))
+expect_no_leftovers
+# the launcher's own log (task 0's exec log): a spawn line longer than
+# the one page left on the disk
+rm -rf full/rep
+mkdir full/rec0
+dd if=/dev/zero of=full/filler bs=4k 2>/dev/null
+truncate -s -4096 full/filler
+args=$(for i in $(seq 600); do printf 'arg%04d ' "$i"; done)
+start=$(date +%s)
+pg -log -logdir full/rec0 "$S" 4 160 1000 $args
+secs=$(($(date +%s) - start))
+expect_eq "launcher's log: exit 2" "$(cat rc)" 2
+expect_grep "launcher's log: named" err \
+	"task 0 \(the launcher\): cannot write its log: No space left on device"
+[ "$secs" -lt 20 ] && pass "launcher's log: ends at once (${secs} s)" ||
+	fail "launcher's log: took ${secs} s"
+expect_no_leftovers
+rm -f full/filler
+
+umount full && pass "tmpfs unmounted" || fail "tmpfs still busy"
+leftover=$(ls -d /tmp/pvmd.$(id -u).$VMID /tmp/pvml.$(id -u).$VMID 2>/dev/null)
+expect_eq "nothing of the runs left in /tmp" "$leftover" ""
+finish
