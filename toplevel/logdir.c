@@ -74,8 +74,9 @@ static int dir_ours(const char *dir)
 }
 
 /* Opens the lock file of DIR (creating it if EXCL) and flocks it,
- * exclusive or shared; the fd, -2 if a shared lock finds no lock file,
- * or -1 (said).  The exclusive holder writes its pid there. */
+ * exclusive or shared; the fd, -2 if a shared lock finds no lock file it
+ * can open (an older recording, or another user's), or -1 (said).  The
+ * exclusive holder writes its pid there. */
 static int dir_lock(const char *dir, int excl)
 {
 	char path[PG_PATH_MAX + 32], pid[32] = "";
@@ -86,8 +87,11 @@ static int dir_lock(const char *dir, int excl)
 	snprintf(path, sizeof(path), "%s/.pangaea-lock", dir);
 	fd = open(path, (excl ? O_RDWR | O_CREAT : O_RDONLY) | O_NOFOLLOW |
 		  O_NONBLOCK | O_CLOEXEC, 0600);
-	if (fd < 0 && !excl && (errno == ENOENT || errno == EACCES))
-		return -2; /* an older recording, or one we may only read */
+	if (!excl && (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+		if (fd >= 0)
+			close(fd);
+		return -2; /* nothing to share a lock on: only read */
+	}
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
 	    st.st_uid != geteuid()) {
 		la_error("cannot lock log folder %s: %s", dir, fd < 0 ?
