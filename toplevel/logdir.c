@@ -50,12 +50,27 @@ static int is_run_file(const char *name)
 	       strncmp(name, "trace.db", 8) == 0; /* and its -journal, -wal */
 }
 
-/* Refuses DIR unless it is a folder of ours; 0 or -1 (said). */
+/* The name of user UID, or "another user". */
+static const char *user_name(uid_t uid)
+{
+	struct passwd *pw = getpwuid(uid);
+
+	return pw ? pw->pw_name : "another user";
+}
+
+/* Refuses DIR unless it is a folder of ours, reached by no link of
+ * another user's (but root's); 0 or -1 (said). */
 static int dir_ours(const char *dir)
 {
-	struct passwd *pw;
 	struct stat st;
 
+	if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode) &&
+	    st.st_uid != geteuid() && st.st_uid != 0) {
+		la_error("refusing log folder %s: it is a link of %s's (uid "
+			 "%u); another user's link is not followed", dir,
+			 user_name(st.st_uid), (unsigned)st.st_uid);
+		return -1;
+	}
 	if (stat(dir, &st) < 0) {
 		la_error("log folder %s: %s", dir, strerror(errno));
 		return -1;
@@ -66,10 +81,9 @@ static int dir_ours(const char *dir)
 	}
 	if (st.st_uid == geteuid())
 		return 0;
-	pw = getpwuid(st.st_uid);
 	la_error("refusing log folder %s: it belongs to %s (uid %u), not to "
 		 "you; another user's folder may hold planted links", dir,
-		 pw ? pw->pw_name : "another user", (unsigned)st.st_uid);
+		 user_name(st.st_uid), (unsigned)st.st_uid);
 	return -1;
 }
 

@@ -37,6 +37,17 @@ untouched && pass "another user's folder: the planted links' target is untouched
 	pass "another user's folder: nothing written there" ||
 	fail "another user's folder holds: $(ls -A other)"
 
+# ---- a log folder that is another user's link to a folder of ours
+mkdir mine && echo keep >mine/task-9.exec
+as_u ln -s "$T/mine" other/mine
+pg -log -logdir other/mine "$SOR" 2 10 5
+expect_eq "another user's link as log folder: exit 1" "$(cat rc)" 1
+expect_grep "another user's link as log folder: refused, naming the owner" err \
+	"refusing log folder other/mine: it is a link of $U's \(uid $uid\)"
+[ "$(cat mine/task-9.exec)" = keep ] && [ "$(ls -A mine)" = task-9.exec ] &&
+	pass "another user's link as log folder: the folder behind it untouched" ||
+	fail "mine holds: $(ls -lA mine)"
+
 # ---- run.info planted during a run, in a folder of ours others may write
 mkdir shared && chmod 0777 shared
 timeout 60 "$PANGAEA" -log -delay 4000 -logdir shared "$SOR" 2 20 300 >out 2>err &
