@@ -118,8 +118,9 @@ int la_logdir_prepare(const char *dir, int logmode);
 int la_logdir_check(const char *dir);
 /* Picks DIR.replay-N (first free N) into OUT. */
 void la_logdir_replay_name(const char *dir, char *out, size_t n);
-/* Writes DIR/run.info describing run R with exit STATUS; 0, or -1 after
- * saying why. */
+/* Writes DIR/run.info describing run R with exit STATUS (temporary file
+ * renamed over it), then gives the run's files R's -logmode if any; 0,
+ * or -1 after saying why. */
 int la_runinfo_write(const struct la_run *r, const char *dir, int status);
 
 /* tasks.c */

@@ -337,7 +337,7 @@ int la_runinfo_write(const struct la_run *r, const char *dir, int status)
 	if (rc < 0)
 		la_error("%s", err);
 	pg_runinfo_free(&ri);
-	if (rc == 0 && r->o->logmode)
-		rc = logdir_chmod(dir, r->o->logmode);
+	if (r->o->logmode && logdir_chmod(dir, r->o->logmode) < 0)
+		rc = -1;
 	return rc;
 }

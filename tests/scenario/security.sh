@@ -84,6 +84,17 @@ expect_eq "recording again into a folder: exit 0" "$(cat rc)" 0
 untouched && [ ! -L priv/task-1.comm ] && [ ! -e priv/.run.info.Ab12Cd ] &&
 	pass "recording again: the old files are removed, a link in them not followed" ||
 	fail "recording again: $(ls -lA priv)"
+# run.info that cannot be written (a folder there that unlink leaves):
+# said, exit 1, no temporary file left
+rm priv/run.info && mkdir -p priv/run.info/x
+pg -log -logdir priv "$SOR" 2 10 5
+expect_eq "run.info cannot be written: exit 1" "$(cat rc)" 1
+expect_grep "run.info cannot be written: said" err \
+	"error: cannot rename it to $T/priv/run.info: Is a directory"
+[ -z "$(ls -A priv | grep '^\.run\.info\.')" ] &&
+	pass "run.info cannot be written: no temporary file left" ||
+	fail "left: $(ls -A priv)"
+rm -r priv/run.info
 umask 0077
 pg -log -logmode 0640 -logdir grp "$SOR" 2 10 5
 umask 0022
