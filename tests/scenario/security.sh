@@ -209,6 +209,8 @@ expect_eq "first recording: dump shows as many events as it said" \
 	"$(sed -nE 's/.*recorded ([0-9]+) events.*/\1/p' err1)"
 expect_grep "first recording: run.info is the first run's" two/run.info \
 	"^command .*-delay 4000 -logdir two .*sor 2 20 300$"
+pg -replay -logdir two
+expect_eq "the lock ends with its launcher: the recording replays" "$(cat rc)" 0
 
 expect_no_leftovers
 finish
