@@ -173,7 +173,10 @@ int pg_comm_create(struct pg_comm_writer *w, const char *path,
 	size_t n;
 
 	memset(w, 0, sizeof(*w));
-	w->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* a new file, never one found there (a planted link): the launcher
+	 * emptied the folder; 0600 as it holds arguments (-logmode later) */
+	w->fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		     0600);
 	if (w->fd < 0) {
 		snprintf(err, errlen, "cannot create %s: %s", path,
 			 strerror(errno));

@@ -42,8 +42,9 @@ static int exec_quote(struct pg_strbuf *b, const char *s)
 int pg_exec_create(const char *path, int ltid, char *err, size_t errlen)
 {
 	char head[256];
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC,
-		      0644);
+	/* new, never a file or link found there; 0600 (see pg_comm_create) */
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND |
+		      O_CLOEXEC, 0600);
 	int n;
 
 	if (fd < 0) {

@@ -7,23 +7,22 @@
 #include "pangaea-logs.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-int pg_runinfo_write(const char *dir, const struct pg_runinfo *ri, char *err,
-		     size_t errlen)
+/* Formats RI as run.info's text into a new buffer *TEXT (*LEN bytes,
+ * free()d by the caller); 0 or -1 (memory). */
+static int runinfo_format(const struct pg_runinfo *ri, char **text,
+			  size_t *len)
 {
-	char path[PG_PATH_MAX + 16];
-	FILE *f;
+	FILE *f = open_memstream(text, len);
 	int bad;
 
-	snprintf(path, sizeof(path), "%s/run.info", dir);
-	if (!(f = fopen(path, "w"))) {
-		snprintf(err, errlen, "cannot write %s: %s", path,
-			 strerror(errno));
+	if (!f)
 		return -1;
-	}
 	fprintf(f, "pangaea-run %d\nmode %s\nended %s\nlauncher-host %s\n"
 		"command %s\n", PG_RUNINFO_VERSION, ri->mode, ri->ended,
 		ri->launcher_host, ri->command);
@@ -42,11 +41,94 @@ int pg_runinfo_write(const char *dir, const struct pg_runinfo *ri, char *err,
 	fprintf(f, "status %d\n", ri->status);
 	bad = ferror(f);
 	if (fclose(f) != 0 || bad) {
-		snprintf(err, errlen, "cannot write %s: %s", path,
-			 strerror(errno ? errno : EIO));
+		free(*text);
+		*text = NULL;
 		return -1;
 	}
 	return 0;
+}
+
+/* Writes LEN bytes of TEXT to FD, then fsyncs it; 0 or -1 with errno. */
+static int write_all(int fd, const char *text, size_t len)
+{
+	while (len > 0) {
+		ssize_t k = write(fd, text, len);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			if (k == 0)
+				errno = EIO;
+			return -1;
+		}
+		text += k;
+		len -= (size_t)k;
+	}
+	return fsync(fd);
+}
+
+/* Flushes the entries of folder DIR to disk; 0 or -1 with errno. */
+static int sync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = fsync(fd) < 0 && errno != EINVAL ? -1 : 0;
+	return close(fd) < 0 || rc < 0 ? -1 : 0;
+}
+
+/*
+ * The text goes into a new temporary file of DIR (mkstemp: O_EXCL, mode
+ * 0600, never a link someone placed there), synced, then renamed over
+ * run.info (which replaces a link, never follows it): a reader sees the
+ * old run.info or the complete new one, and a failed write (a full disk)
+ * is an error, never an empty run.info.
+ */
+int pg_runinfo_write(const char *dir, const struct pg_runinfo *ri, char *err,
+		     size_t errlen)
+{
+	char path[PG_PATH_MAX + 16], tmp[PG_PATH_MAX + 32], *text = NULL;
+	const char *what = "write";
+	size_t len = 0;
+	int fd = -1, rc = -1, renamed = 0;
+
+	snprintf(path, sizeof(path), "%s/run.info", dir);
+	snprintf(tmp, sizeof(tmp), "%s/.run.info.XXXXXX", dir);
+	if (runinfo_format(ri, &text, &len) < 0) {
+		snprintf(err, errlen, "cannot write %s: out of memory", path);
+		return -1;
+	}
+	if ((fd = mkstemp(tmp)) < 0)
+		goto out;
+	if (write_all(fd, text, len) < 0)
+		goto out;
+	rc = close(fd);
+	fd = -1;
+	if (rc < 0)
+		goto out;
+	rc = -1;
+	what = "rename it to";
+	if (rename(tmp, path) < 0)
+		goto out;
+	renamed = 1;
+	what = "sync the folder of";
+	if (sync_dir(dir) < 0)
+		goto out;
+	rc = 0;
+out:
+	if (rc < 0) {
+		int why = errno;
+
+		if (fd >= 0)
+			close(fd);
+		if (!renamed)
+			unlink(tmp);
+		snprintf(err, errlen, "cannot %s %s: %s", what, path,
+			 strerror(why ? why : EIO));
+	}
+	free(text);
+	return rc;
 }
 
 int pg_runinfo_add_task(struct pg_runinfo *ri,

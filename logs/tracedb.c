@@ -484,17 +484,31 @@ static int imp_meta(struct tdb_imp *im)
 	return rc ? -1 : 0;
 }
 
-/* Makes TMP a new empty file and gives in *BORN the time the file system
+/* Makes TMP a new empty file (never a link found there), as private as
+ * the logs of LOGDIR (their run.info's or task-0.exec's mode, 0600 at
+ * least; 0600 without them), and gives in *BORN the time the file system
  * stamped it with: when the import began, on the clock of the logs'
  * own modification times.  0, or -1 with ERR. */
-static int imp_begin(const char *tmp, struct timespec *born, char *err,
-		     size_t errlen)
+static int imp_begin(const char *logdir, const char *tmp,
+		     struct timespec *born, char *err, size_t errlen)
 {
+	char path[PG_PATH_MAX + 16];
+	mode_t mode = 0600;
 	struct stat st;
 	int fd;
 
+	snprintf(path, sizeof(path), "%s/run.info", logdir);
+	if (stat(path, &st) == 0 ||
+	    (snprintf(path, sizeof(path), "%s/task-0.exec", logdir),
+	     stat(path, &st) == 0))
+		mode |= st.st_mode & 0666;
 	unlink(tmp);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
+	if (fd >= 0 && fchmod(fd, mode) < 0) {
+		close(fd);
+		fd = -1;
+	}
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		snprintf(err, errlen, "cannot create %s: %s", tmp,
 			 strerror(errno));
@@ -537,7 +551,7 @@ static int imp_create(struct tdb_imp *im, const char *tmp, char *err,
 	 * once SQLite is initialised */
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 	if (sqlite3_open_v2(tmp, &im->db, SQLITE_OPEN_READWRITE |
-			    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+			    SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK)
 		goto fail;
 	if (sqlite3_exec(im->db,
@@ -652,7 +666,7 @@ int tdb_import(const char *logdir, const char *dbpath, int salvage,
 	im.dir = logdir;
 	im.salvage = salvage;
 	im.st = st;
-	rc = imp_begin(tmp, &born, err, errlen);
+	rc = imp_begin(logdir, tmp, &born, err, errlen);
 	if (rc == 0)
 		rc = imp_create(&im, tmp, err, errlen);
 	if (rc == 0)
@@ -667,10 +681,27 @@ int tdb_import(const char *logdir, const char *dbpath, int salvage,
 	return rc;
 }
 
+/* Makes a private folder (mkdtemp, mode 0700) in $TMPDIR or /tmp into
+ * DIR, and the path of a database there into PATH; 0, or -1 with ERR. */
+static int scratch_path(char *dir, size_t dn, char *path, size_t pn,
+			char *err, size_t errlen)
+{
+	const char *tmpdir = getenv("TMPDIR");
+
+	snprintf(dir, dn, "%s/pangaea-trace.XXXXXX",
+		 tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (!mkdtemp(dir)) {
+		snprintf(err, errlen, "cannot create a temporary folder %s: %s",
+			 dir, strerror(errno));
+		return -1;
+	}
+	snprintf(path, pn, "%s/trace.db", dir);
+	return 0;
+}
+
 int tdb_open(const char *logdir, sqlite3 **db, char *err, size_t errlen)
 {
-	char path[PG_PATH_MAX];
-	const char *tmpdir = getenv("TMPDIR");
+	char path[PG_PATH_MAX], dir[PG_PATH_MAX - 16] = "";
 	int scratch = 0;
 
 	*db = NULL;
@@ -682,16 +713,20 @@ int tdb_open(const char *logdir, sqlite3 **db, char *err, size_t errlen)
 		/* a folder we may not write to gets a private database that
 		 * lives as long as the connection (unlinked once open) */
 		if (access(logdir, W_OK) < 0) {
-			snprintf(path, sizeof(path), "%s/pangaea-trace.%ld.db",
-				 tmpdir && *tmpdir ? tmpdir : "/tmp",
-				 (long)getpid());
+			if (scratch_path(dir, sizeof(dir), path, sizeof(path),
+					 err, errlen) < 0)
+				return -1;
 			scratch = 1;
 		}
 		if (tdb_import(logdir, scratch ? path : NULL, 0, NULL, err,
-			       errlen) < 0)
+			       errlen) < 0) {
+			if (scratch)
+				rmdir(dir);
 			return -1;
+		}
 	}
-	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY |
+			    SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK ||
 	    sqlite3_exec(*db, "SELECT count(*) FROM meta", NULL, NULL,
 			 NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open %s: %s", path,
@@ -699,7 +734,9 @@ int tdb_open(const char *logdir, sqlite3 **db, char *err, size_t errlen)
 		sqlite3_close(*db);
 		*db = NULL;
 	}
-	if (scratch)
+	if (scratch) {
 		unlink(path);
+		rmdir(dir);
+	}
 	return *db ? 0 : -1;
 }

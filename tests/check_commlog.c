@@ -528,6 +528,7 @@ static void write_small_log(const char *path, struct pg_comm_header *h)
 	char err[512] = "";
 
 	fill_header(h, 9);
+	unlink(path); /* pg_comm_create makes only new files */
 	ck_assert_msg(pg_comm_create(&w, path, h, err, sizeof(err)) == 0, "%s",
 		      err);
 	for (int i = 0; i < 3; i++) {
@@ -616,6 +617,42 @@ START_TEST(test_refuse_missing_file)
 	ck_assert_msg(strstr(err, "cannot create"), "message: %s", err);
 	ck_assert_int_eq(pg_comm_append(&w, &(struct pg_event){ .kind = 1 }),
 			 -1);
+}
+END_TEST
+
+/* pg_comm_create makes a new file, mode 0600 whatever the umask; a link
+ * or a file already at the path is refused and left as it was. */
+START_TEST(test_create_new_only)
+{
+	struct pg_comm_writer w;
+	struct pg_comm_header h;
+	char path[PATH_MAX], target[PATH_MAX], err[512] = "", buf[16] = "";
+	struct stat st;
+	mode_t old = umask(0);
+	int fd;
+
+	fill_header(&h, 1);
+	cku_in_dir(target, sizeof(target), "precious");
+	fd = open(target, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	ck_assert_int_eq(write(fd, "secret", 6), 6);
+	close(fd);
+	cku_in_dir(path, sizeof(path), "task-1.comm");
+	ck_assert_int_eq(symlink(target, path), 0);
+	ck_assert_int_eq(pg_comm_create(&w, path, &h, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "cannot create") && strstr(err, path),
+		      "message: %s", err);
+	ck_assert_int_eq(pg_comm_create(&w, target, &h, err, sizeof(err)), -1);
+	fd = open(target, O_RDONLY);
+	ck_assert_int_eq(read(fd, buf, sizeof(buf) - 1), 6);
+	close(fd);
+	ck_assert_str_eq(buf, "secret");
+	cku_in_dir(path, sizeof(path), "task-2.comm");
+	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
+		      err);
+	pg_comm_close(&w);
+	umask(old);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_mode & 07777, 0600);
 }
 END_TEST
 
@@ -1014,6 +1051,7 @@ static Suite *commlog_suite(void)
 	tcase_add_test(bad, test_refuse_other_version);
 	tcase_add_test(bad, test_refuse_corrupt_header);
 	tcase_add_test(bad, test_refuse_missing_file);
+	tcase_add_test(bad, test_create_new_only);
 	tcase_add_test(bad, test_refuse_truncated);
 	tcase_add_test(bad, test_refuse_unknown_kind);
 	suite_add_tcase(s, bad);

@@ -449,6 +449,38 @@ START_TEST(test_refuse_missing)
 }
 END_TEST
 
+/* pg_exec_create makes a new file, mode 0600 whatever the umask; a link
+ * already at the path is refused and its target left as it was. */
+START_TEST(test_create_new_only)
+{
+	char path[PATH_MAX], target[PATH_MAX], err[512] = "", buf[16] = "";
+	struct stat st;
+	mode_t old = umask(0);
+	FILE *f;
+	int fd;
+
+	cku_in_dir(target, sizeof(target), "precious");
+	spit(target, "secret");
+	cku_in_dir(path, sizeof(path), "task-1.exec");
+	ck_assert_int_eq(symlink(target, path), 0);
+	ck_assert_int_eq(pg_exec_create(path, 1, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "cannot create") && strstr(err, path),
+		      "message: %s", err);
+	ck_assert_int_eq(pg_exec_create(target, 1, err, sizeof(err)), -1);
+	f = fopen(target, "r");
+	ck_assert_ptr_nonnull(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	ck_assert_str_eq(buf, "secret");
+	cku_in_dir(path, sizeof(path), "task-2.exec");
+	fd = pg_exec_create(path, 2, err, sizeof(err));
+	ck_assert_msg(fd >= 0, "%s", err);
+	close(fd);
+	umask(old);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_mode & 07777, 0600);
+}
+END_TEST
+
 /*
  * Bad lines after good ones: refused with FILE:LINE, and the records
  * already parsed are freed (ASan's leak check would see them otherwise).
@@ -529,6 +561,7 @@ static Suite *execlog_suite(void)
 	tcase_add_test(bad, test_refuse_other_version);
 	tcase_add_test(bad, test_refuse_empty);
 	tcase_add_test(bad, test_refuse_missing);
+	tcase_add_test(bad, test_create_new_only);
 	tcase_add_loop_test(bad, test_refuse_bad_line, 0, NBAD);
 	tcase_add_test(bad, test_refuse_line_number);
 	suite_add_tcase(s, bad);

@@ -69,6 +69,7 @@ static off_t write_task(int ltid, int parent, long long skew, uint64_t mono,
 	snprintf(h.program, sizeof(h.program), "/bin/prog");
 	snprintf(h.select, sizeof(h.select), "%s", select);
 	snprintf(path, sizeof(path), "%s/task-%d.comm", cku_dir, ltid);
+	unlink(path); /* pg_comm_create makes only new files */
 	ck_assert_int_eq(pg_comm_create(&w, path, &h, err, sizeof(err)), 0);
 	for (int i = 0; i < n; i++)
 		ck_assert_int_eq(pg_comm_append(&w, &e[i]), 0);

@@ -70,6 +70,7 @@ static off_t write_task(const char *run, int ltid, const struct pg_event *ev,
 	snprintf(h.host, sizeof(h.host), "vm");
 	snprintf(h.program, sizeof(h.program), "/bin/prog");
 	ck_assert_int_eq(pg_log_path(path, sizeof(path), run, ltid, "comm"), 0);
+	unlink(path); /* pg_comm_create makes only new files */
 	if (pg_comm_create(&w, path, &h, err, sizeof(err)) < 0)
 		ck_abort_msg("pg_comm_create: %s", err);
 	for (int i = 0; i < n; i++) {

@@ -40,6 +40,7 @@ struct la_opts {
 	int nprog;
 	struct la_prog *progs;
 	char command[8192];     /* the command line, for run.info */
+	int logmode;            /* -logmode: the logs' mode, 0: 0600 */
 	struct pg_exec_log recorded; /* -replay: the recording's task-0.exec */
 };
 
@@ -110,14 +111,17 @@ void la_vm_export(const char *name, const char *value);
 int la_vm_kill_run(void);
 
 /* logdir.c */
-/* Creates and empties the log folder of a recording; 0 or -1. */
-int la_logdir_prepare(const char *dir);
+/* Creates (mode 0700, or LOGMODE's if not 0), checks (ours), locks for
+ * the launcher's lifetime (a second launcher is refused) and empties the
+ * log folder of a run; 0 or -1 (said). */
+int la_logdir_prepare(const char *dir, int logmode);
 /* Checks every log of the recording DIR can be read; 0 or -1. */
 int la_logdir_check(const char *dir);
 /* Picks DIR.replay-N (first free N) into OUT. */
 void la_logdir_replay_name(const char *dir, char *out, size_t n);
-/* Writes DIR/run.info describing run R with exit STATUS; 0, or -1 after
- * saying why. */
+/* Writes DIR/run.info describing run R with exit STATUS (temporary file
+ * renamed over it), then gives the run's files R's -logmode if any; 0,
+ * or -1 after saying why. */
 int la_runinfo_write(const struct la_run *r, const char *dir, int status);
 
 /* tasks.c */

@@ -9,12 +9,24 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pwd.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-/* mkdir -p DIR; 0 or -1 with errno set. */
-static int mkdir_p(const char *dir)
+/* The locks this launcher holds until it exits: on the folder it writes
+ * (exclusive) and on the recording a replay reads (shared); -1 if none. */
+static int lock_out = -1, lock_rec = -1;
+
+/* The mode of a log folder whose files get MODE: an x bit for each r. */
+static mode_t dir_mode(int mode)
+{
+	return (mode_t)(mode | 0700 | (mode & 0444) >> 2);
+}
+
+/* mkdir -p DIR, the last folder with mode MODE; 0 or -1 with errno set. */
+static int mkdir_p(const char *dir, mode_t mode)
 {
 	char tmp[PG_PATH_MAX];
 
@@ -27,35 +39,144 @@ static int mkdir_p(const char *dir)
 			return -1;
 		*p = '/';
 	}
-	return mkdir(tmp, 0755) < 0 && errno != EEXIST ? -1 : 0;
+	return mkdir(tmp, mode) < 0 && errno != EEXIST ? -1 : 0;
 }
 
 /* Whether NAME is one of the files a run writes. */
 static int is_run_file(const char *name)
 {
 	return strncmp(name, "task-", 5) == 0 || strcmp(name, "run.info") == 0 ||
+	       strncmp(name, ".run.info.", 10) == 0 || /* a temporary one */
 	       strncmp(name, "trace.db", 8) == 0; /* and its -journal, -wal */
 }
 
-int la_logdir_prepare(const char *dir)
+/* The name of user UID, or "another user". */
+static const char *user_name(uid_t uid)
+{
+	struct passwd *pw = getpwuid(uid);
+
+	return pw ? pw->pw_name : "another user";
+}
+
+/* Refuses DIR unless it is a folder of ours, reached by no link of
+ * another user's (but root's); 0 or -1 (said). */
+static int dir_ours(const char *dir)
+{
+	struct stat st;
+
+	if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode) &&
+	    st.st_uid != geteuid() && st.st_uid != 0) {
+		la_error("refusing log folder %s: it is a link of %s's (uid "
+			 "%u); another user's link is not followed", dir,
+			 user_name(st.st_uid), (unsigned)st.st_uid);
+		return -1;
+	}
+	if (stat(dir, &st) < 0) {
+		la_error("log folder %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		la_error("log folder %s is not a folder", dir);
+		return -1;
+	}
+	if (st.st_uid == geteuid())
+		return 0;
+	la_error("refusing log folder %s: it belongs to %s (uid %u), not to "
+		 "you; another user's folder may hold planted links", dir,
+		 user_name(st.st_uid), (unsigned)st.st_uid);
+	return -1;
+}
+
+/* Opens the lock file of DIR (creating it if EXCL) and flocks it,
+ * exclusive or shared; the fd, -2 if a shared lock finds no lock file it
+ * can open (an older recording, or another user's), or -1 (said).  The
+ * exclusive holder writes its pid there. */
+static int dir_lock(const char *dir, int excl)
+{
+	char path[PG_PATH_MAX + 32], pid[32] = "";
+	struct stat st;
+	ssize_t k;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/.pangaea-lock", dir);
+	fd = open(path, (excl ? O_RDWR | O_CREAT : O_RDONLY) | O_NOFOLLOW |
+		  O_NONBLOCK | O_CLOEXEC, 0600);
+	if (!excl && (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+		if (fd >= 0)
+			close(fd);
+		return -2; /* nothing to share a lock on: only read */
+	}
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid()) {
+		la_error("cannot lock log folder %s: %s", dir, fd < 0 ?
+			 strerror(errno) : "its .pangaea-lock is not a file of ours");
+		goto fail;
+	}
+	if (flock(fd, (excl ? LOCK_EX : LOCK_SH) | LOCK_NB) < 0) {
+		int why = errno;
+
+		if ((k = pread(fd, pid, sizeof(pid) - 1, 0)) > 0)
+			pid[strcspn(pid, "\n")] = '\0';
+		if (why == EWOULDBLOCK)
+			la_error("log folder %s is in use by another pangaea "
+				 "(pid %s)", dir, pid[0] ? pid : "unknown");
+		else
+			la_error("cannot lock log folder %s: %s", dir,
+				 strerror(why));
+		goto fail;
+	}
+	k = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	if (excl && (ftruncate(fd, 0) < 0 || pwrite(fd, pid, (size_t)k, 0) != k)) {
+		la_error("cannot write %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	return fd;
+fail:
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+/* Checks that we can create files in DIR (without following any link);
+ * 0 or -1 (said). */
+static int dir_writable(const char *dir)
+{
+	char path[PG_PATH_MAX + 32];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/.pangaea-write-test", dir);
+	if (unlink(path) < 0 && errno != ENOENT)
+		goto fail;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
+	if (fd < 0 || close(fd) < 0 || unlink(path) < 0)
+		goto fail;
+	return 0;
+fail:
+	la_error("cannot write to log folder %s: %s", dir, strerror(errno));
+	return -1;
+}
+
+int la_logdir_prepare(const char *dir, int logmode)
 {
 	char path[PG_PATH_MAX + 300];
 	struct dirent *e;
 	DIR *d;
-	int fd;
 
-	if (mkdir_p(dir) < 0) {
+	if (mkdir_p(dir, dir_mode(logmode & 0777)) < 0) {
 		la_error("cannot create log folder %s: %s", dir, strerror(errno));
 		return -1;
 	}
-	snprintf(path, sizeof(path), "%s/.pangaea-write-test", dir);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || close(fd) < 0 || unlink(path) < 0) {
-		la_error("cannot write to log folder %s: %s", dir, strerror(errno));
+	if (dir_ours(dir) < 0 || (lock_out = dir_lock(dir, 1)) < 0 ||
+	    dir_writable(dir) < 0)
+		return -1;
+	if (logmode && chmod(dir, dir_mode(logmode)) < 0) {
+		la_error("cannot set the mode of %s: %s", dir, strerror(errno));
 		return -1;
 	}
 	if (!(d = opendir(dir)))
 		return -1;
+	/* a recording that was here before: unlink never follows a link */
 	while ((e = readdir(d)))
 		if (is_run_file(e->d_name)) {
 			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
@@ -63,6 +184,39 @@ int la_logdir_prepare(const char *dir)
 		}
 	closedir(d);
 	return 0;
+}
+
+/* Gives every file of the run in DIR the mode MODE, following no link
+ * and touching no file that is not ours; 0 or -1 (said). */
+static int logdir_chmod(const char *dir, int mode)
+{
+	char path[PG_PATH_MAX + 300];
+	struct dirent *e;
+	struct stat st;
+	DIR *d = opendir(dir);
+	int fd, rc = 0;
+
+	while (d && (e = readdir(d)))
+		if (is_run_file(e->d_name) && e->d_name[0] != '.') {
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+				  O_CLOEXEC);
+			if (fd < 0 && errno == ENOENT)
+				continue;
+			if (fd < 0 || fstat(fd, &st) < 0 ||
+			    !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+			    fchmod(fd, (mode_t)(mode | 0600)) < 0) {
+				la_error("cannot set the mode of %s: %s", path,
+					 fd < 0 || errno ? strerror(errno) :
+					 "not a file of ours");
+				rc = -1;
+			}
+			if (fd >= 0)
+				close(fd);
+		}
+	if (d)
+		closedir(d);
+	return d ? rc : -1;
 }
 
 /*
@@ -96,6 +250,11 @@ int la_logdir_check(const char *dir)
 	DIR *d = opendir(dir);
 	int rc = 0;
 
+	/* a recording still being written is not replayed */
+	if (d && lock_rec == -1 && (lock_rec = dir_lock(dir, 0)) == -1) {
+		closedir(d);
+		return -1;
+	}
 	snprintf(path, sizeof(path), "%s/task-0.exec", dir);
 	if (!d || access(path, R_OK) < 0) {
 		la_error("%s is not a Pangaea recording (no %s)", dir,
@@ -178,5 +337,7 @@ int la_runinfo_write(const struct la_run *r, const char *dir, int status)
 	if (rc < 0)
 		la_error("%s", err);
 	pg_runinfo_free(&ri);
+	if (r->o->logmode && logdir_chmod(dir, r->o->logmode) < 0)
+		rc = -1;
 	return rc;
 }

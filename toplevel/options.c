@@ -33,6 +33,8 @@ void la_usage(FILE *f)
 	      "  -delay USEC   random delay of 0..USEC before every wrapped PVM call\n"
 	      "  -select SPEC  log only some events: \"tag=N,.. ltid=N,.. program=NAME,..\"\n"
 	      "                (-replay uses the recording's; giving another is refused)\n"
+	      "  -logmode MODE the logs' mode, octal (default 0600; the folder gets\n"
+	      "                an x bit for each r: 0640 makes it 0750)\n"
 	      "  -view         show the run's event graph live (pangaea-view)\n"
 	      "  -q            no status lines, only the program's output\n"
 	      "  -h, --help    this text;  --version  the version\n", f);
@@ -176,6 +178,22 @@ static int flags_arg(const char *list, int *flags)
 	return 0;
 }
 
+/* Reads -logmode's octal MODE (0600..0777, owner rw kept) into OUT;
+ * 0 or -1. */
+static int mode_arg(const char *s, int *out)
+{
+	char *end;
+	long v = strtol(s, &end, 8);
+
+	if (!*s || *end || v < 0 || v > 0777 || (v & 0600) != 0600) {
+		la_error("-logmode needs an octal mode from 0600 to 0777 "
+			 "(the owner keeps read and write), not %s", s);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
 /* Handles option ARGV[*I] (advancing past its value); 0 or -1. */
 static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 {
@@ -193,7 +211,7 @@ static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 			 strcmp(a, "-coord") && strcmp(a, "-host") &&
 			 strcmp(a, "-arch") && strcmp(a, "-flags") &&
 			 strcmp(a, "-n") && strcmp(a, "-delay") &&
-			 strcmp(a, "-select") ?
+			 strcmp(a, "-select") && strcmp(a, "-logmode") ?
 			 "unknown option" : "missing value for option", a);
 		return -1;
 	} else if (strcmp(a, "-logdir") == 0) {
@@ -210,6 +228,8 @@ static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 		rc = flags_arg(v, &o->spawn_flags);
 	} else if (strcmp(a, "-n") == 0) {
 		rc = int_arg(a, v, &o->ntask, 1);
+	} else if (strcmp(a, "-logmode") == 0) {
+		rc = mode_arg(v, &o->logmode);
 	} else if (strcmp(a, "-delay") == 0) {
 		rc = int_arg(a, v, &o->delay_us, 0);
 	} else if (strcmp(a, "-select") == 0) {

@@ -441,7 +441,7 @@ int la_run(struct la_opts *o)
 	if (o->mode == PANGAEA_MODE_REPLAY && !realpath(o->logdir, r.replaydir))
 		return LA_SETUP;
 	if (la_logdir_prepare(o->mode == PANGAEA_MODE_RECORD ? o->logdir :
-			      o->outdir) < 0 ||
+			      o->outdir, o->logmode) < 0 ||
 	    !realpath(o->mode == PANGAEA_MODE_RECORD ? o->logdir : o->outdir,
 		      logdir))
 		return LA_SETUP;

@@ -8,8 +8,12 @@
  *
  * With -view, the tasks also send their events to the coordinator, which
  * relays them to the viewer over a Unix socket: PANGAEA_LIVE names it, in
- * a folder only this user can enter ($XDG_RUNTIME_DIR/pangaea or
- * /tmp/pangaea-UID, mode 0700).  When PANGAEA_LIVE is already set (the
+ * a folder only this user can enter (ours, mode 0700, checked): the first
+ * such of $XDG_RUNTIME_DIR/pangaea and TMP/pangaea-UID, else a fresh
+ * TMP/pangaea-UID.XXXXXX (mkdtemp, removed when the launcher exits), TMP
+ * being $TMPDIR or /tmp; a
+ * folder someone else made there is passed over, and the launcher says
+ * which folder it uses.  When PANGAEA_LIVE is already set (the
  * viewer's spawn dialog started us), the viewer is already there: the
  * launcher only passes the variable on.
  *
@@ -59,22 +63,76 @@ static void quiet_stdio(void)
 		close(fd);
 }
 
-/* Makes (or checks) the private folder of live sockets into DIR; 0 or -1. */
-static int live_dir(char *dir, size_t n)
+/* The live socket this launcher named and the mkdtemp folder of live
+ * sockets, removed at exit ("" if none). */
+static char live_sock[PATH_MAX], live_tmp[PATH_MAX - 128];
+
+/* Removes the live socket (a coordinator ended before it did so) and the
+ * mkdtemp folder (atexit); a viewer keeps its connection. */
+static void live_remove(void)
 {
-	const char *run = getenv("XDG_RUNTIME_DIR");
+	if (live_sock[0])
+		unlink(live_sock);
+	if (live_tmp[0])
+		rmdir(live_tmp);
+}
+
+/* Makes DIR (mode 0700) or finds it there; 0 if it is then a folder of
+ * ours that nobody else can enter, else -1 with why into WHY (N). */
+static int live_dir_try(const char *dir, char *why, size_t n)
+{
 	struct stat st;
 
-	if (run && *run && access(run, W_OK) == 0)
-		snprintf(dir, n, "%s/pangaea", run);
-	else
-		snprintf(dir, n, "/tmp/pangaea-%u", (unsigned)getuid());
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+		snprintf(why, n, "%s", strerror(errno));
 		return -1;
+	}
 	/* an existing folder must be ours and closed to others: a stranger
 	   could have made it to catch our socket */
-	return lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
-	       st.st_uid == getuid() && (st.st_mode & 077) == 0 ? 0 : -1;
+	if (lstat(dir, &st) < 0) {
+		snprintf(why, n, "%s", strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode) && st.st_uid == getuid() &&
+	    (st.st_mode & 077) == 0)
+		return 0;
+	snprintf(why, n, "%s of uid %u, mode %04o", S_ISDIR(st.st_mode) ?
+		 "a folder" : S_ISLNK(st.st_mode) ? "a link" : "a file",
+		 (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+	return -1;
+}
+
+/* Picks the private folder of live sockets into DIR (N bytes) and says
+ * which, and why the ones before it were passed over; 0 or -1 (said). */
+static int live_dir(const struct la_opts *o, char *dir, size_t n)
+{
+	const char *run = getenv("XDG_RUNTIME_DIR"), *tmp = getenv("TMPDIR");
+	char why[128];
+
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	if (run && *run && access(run, W_OK) == 0) {
+		snprintf(dir, n, "%s/pangaea", run);
+		if (live_dir_try(dir, why, sizeof(why)) == 0)
+			goto found;
+		la_say(o, "not using %s for the live view's socket (%s)", dir, why);
+	}
+	snprintf(dir, n, "%s/pangaea-%u", tmp, (unsigned)getuid());
+	if (live_dir_try(dir, why, sizeof(why)) == 0)
+		goto found;
+	la_say(o, "not using %s for the live view's socket (%s)", dir, why);
+	snprintf(live_tmp, sizeof(live_tmp), "%s/pangaea-%u.XXXXXX", tmp,
+		 (unsigned)getuid());
+	if (!mkdtemp(live_tmp)) {
+		la_error("cannot make a private folder for the viewer's socket "
+			 "(%s): %s", live_tmp, strerror(errno));
+		live_tmp[0] = '\0';
+		return -1;
+	}
+	snprintf(dir, n, "%s", live_tmp);
+found:
+	la_say(o, "the live view's socket is in %s", dir);
+	return 0;
 }
 
 int la_view_display(int argc, char **argv)
@@ -135,13 +193,12 @@ int la_view_start(struct la_opts *o)
 		la_error("-view needs a display, and DISPLAY is not set");
 		return -1;
 	}
-	if (live_dir(sdir, sizeof(sdir)) < 0) {
-		la_error("cannot make a private folder for the viewer's socket (%s)",
-			 sdir);
+	if (live_dir(o, sdir, sizeof(sdir)) < 0)
 		return -1;
-	}
 	snprintf(sock, sizeof(sock), "%s/live-%d.sock", sdir, (int)getpid());
 	unlink(sock); /* a stale one of an earlier launcher with our pid */
+	snprintf(live_sock, sizeof(live_sock), "%s", sock);
+	atexit(live_remove);
 	la_vm_export(PG_ENV_LIVE, sock);
 	view_path(view, sizeof(view));
 	if (pipe(fds) < 0 || (pid = fork()) < 0) {

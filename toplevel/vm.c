@@ -45,10 +45,15 @@ void la_vm_export(const char *name, const char *value)
 static int vm_hostfile(const struct la_opts *o, const char *path)
 {
 	char host[PG_HOST_MAX], dir[PG_PATH_MAX];
-	FILE *f = fopen(path, "w");
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		      0600);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
 
-	if (!f)
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return -1;
+	}
 	gethostname(host, sizeof(host));
 	fputs("* ep=", f);
 	for (int i = 0; i < o->nprog; i++) {
