@@ -58,7 +58,7 @@ expect_no_leftovers
 rm -rf full/rep
 mkdir full/rec0
 dd if=/dev/zero of=full/filler bs=4k 2>/dev/null
-truncate -s -4096 full/filler
+truncate -s -8192 full/filler  # a page for the lock file, one for the log
 args=$(for i in $(seq 600); do printf 'arg%04d ' "$i"; done)
 start=$(date +%s)
 pg -log -logdir full/rec0 "$S" 4 160 1000 $args
