@@ -62,7 +62,7 @@ proc view::build {} {
 	.mb.f add command -label "Export PDF..." -command {view::export_dialog pdf}
 	.mb.f add command -label "Export PNG..." -command {view::export_dialog png}
 	.mb.f add separator
-	.mb.f add command -label Quit -command {exit 0}
+	.mb.f add command -label Quit -command {view::sock_tmp_remove; exit 0}
 	.mb add cascade -label View -menu .mb.v -underline 0
 	menu .mb.v -tearoff 0
 	.mb.v add command -label "Fit all" -command view::fit
@@ -801,23 +801,49 @@ proc view::live_stop {} {
 	set V(live_dir) ""
 }
 
-# A folder for live sockets that only this user can enter (made if
-# needed); errors if it exists with other rights.
+# Removes the temporary folder of live sockets, if sock_dir made one.
+proc view::sock_tmp_remove {} {
+	variable V
+	if {[info exists V(sock_tmp)]} {
+		file delete -force $V(sock_tmp)
+		unset V(sock_tmp)
+	}
+}
+
+# The private folder for live sockets: $XDG_RUNTIME_DIR/pangaea or
+# $TMPDIR/pangaea-UID when it is a folder of ours with mode 0700 (made
+# if missing), else a fresh temporary one (said on stderr, removed when
+# the viewer ends).  Raises an error if none can be made.
 proc view::sock_dir {} {
+	variable V
+	if {[info exists V(sock_tmp)]} {
+		return $V(sock_tmp)
+	}
+	set tried {}
 	if {[info exists ::env(XDG_RUNTIME_DIR)] && [file writable $::env(XDG_RUNTIME_DIR)]} {
-		set d [file join $::env(XDG_RUNTIME_DIR) pangaea]
-	} else {
-		set d /tmp/pangaea-[exec id -u]
+		lappend tried [file join $::env(XDG_RUNTIME_DIR) pangaea]
 	}
-	if {![file exists $d]} {
-		file mkdir $d
-		file attributes $d -permissions 0700
+	set tmp [expr {[info exists ::env(TMPDIR)] && $::env(TMPDIR) ne "" ?
+		       $::env(TMPDIR) : "/tmp"}]
+	lappend tried [file join $tmp pangaea-[exec id -u]]
+	foreach d $tried {
+		if {![file exists $d] && [catch {exec mkdir -m 0700 $d}]} {
+			continue
+		}
+		# a folder of ours, mode 0700, not a link: else another user
+		# could read or block our sockets
+		if {[file type $d] eq "directory" && [file owned $d] &&
+		    !([file attributes $d -permissions] & 0077)} {
+			return $d
+		}
+		puts stderr "pangaea-view: not using $d for live sockets\
+			(not a private folder of yours)"
 	}
-	if {[file type $d] ne "directory" || ![file owned $d] ||
-	    ([file attributes $d -permissions] & 0077)} {
-		error "$d must be a folder of yours with mode 0700"
-	}
-	return $d
+	# a fresh private folder (mktemp -d makes it 0700), removed at exit
+	set V(sock_tmp) [exec mktemp -d [file join $tmp pangaea-[exec id -u].XXXXXX]]
+	puts stderr "pangaea-view: live sockets are in $V(sock_tmp)"
+	bind . <Destroy> {+if {"%W" eq "."} view::sock_tmp_remove}
+	return $V(sock_tmp)
 }
 
 # Follows a run through the coordinator's socket PATH (pangaea -view):

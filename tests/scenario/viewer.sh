@@ -296,8 +296,17 @@ close $out
 exit 0
 EOF
 export B ARCH=$(/usr/lib/pvm3/lib/pvmgetarch)
-view -script spawn.tcl
+# the usual socket folder is not private (as if another user had made it
+# first): the dialog must pass it over for a fresh folder of its own
+mkdir -p tmpd/pangaea-$(id -u) && chmod 0777 tmpd/pangaea-$(id -u)
+TMPDIR=$T/tmpd XDG_RUNTIME_DIR= view -script spawn.tcl
 expect_eq "viewer (spawn) exits 0" "$(cat vrc)" 0
+expect_grep "the dialog passed over a folder others can write" verr \
+	"not using $T/tmpd/pangaea-$(id -u) for live sockets"
+expect_grep "and said where its sockets are" verr \
+	"live sockets are in $T/tmpd/pangaea-$(id -u)\\.[A-Za-z0-9]{6}\$"
+left=$(ls -d tmpd/pangaea-$(id -u).* 2>/dev/null)
+expect_eq "its temporary folder is gone when the viewer ends" "$left" ""
 [ -s verr ] && sed 's/^/    verr| /' verr | head -20
 live=$(grep '^live_events_while_running' result3 | cut -d' ' -f2)
 [ "${live:-0}" -gt 0 ] && pass "events arrived while the run was going ($live)" ||
