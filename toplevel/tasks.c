@@ -55,6 +55,9 @@ void la_tasks_free(struct la_run *r)
 {
 	free(r->tasks);
 	r->tasks = NULL;
+	free(r->watches);
+	r->watches = NULL;
+	r->nwatches = r->wcap = 0;
 	r->ntasks = 0;
 	r->cap = 0;
 	pg_imap_free(&r->by_tid);
@@ -92,8 +95,7 @@ void la_tasks_kill(struct la_run *r)
 	}
 }
 
-/* Reads how task T ended from the end record of its log in LOGDIR. */
-static void settle_from_log(struct la_task *t, const char *logdir)
+void la_task_settle(struct la_task *t, const char *logdir)
 {
 	char path[PG_PATH_MAX], err[PG_PATH_MAX + 100];
 	struct pg_comm_reader rd;
@@ -138,7 +140,7 @@ void la_tasks_settle(struct la_run *r, const char *logdir)
 		add_from_logs(r, logdir);
 	for (int i = 0; i < r->ntasks; i++)
 		if (r->tasks[i].done_how == 0)
-			settle_from_log(&r->tasks[i], logdir);
+			la_task_settle(&r->tasks[i], logdir);
 }
 
 void la_task_end_text(const struct la_task *t, char *buf, size_t n)
@@ -173,12 +175,14 @@ int la_tasks_report(const struct la_run *r)
 	for (int i = 0; i < r->ntasks; i++) {
 		const struct la_task *t = &r->tasks[i];
 
-		if (t->done_how == PG_END_EXIT)
+		if (t->done_how == PG_END_EXIT || t->handled)
+			continue;
+		bad++;
+		if (t->said)
 			continue;
 		la_task_end_text(t, end, sizeof(end));
 		la_error("task %d (%s on %s) %s", t->ltid, t->program, t->host,
 			 end);
-		bad++;
 	}
 	return bad;
 }
