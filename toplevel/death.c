@@ -173,13 +173,14 @@ void la_death_watch(struct la_run *r)
 	free(tids);
 }
 
-/* The ltid of a living task that watches T, or -1. */
+/* The ltid of a task that watches T and outlived it, or -1. */
 static int watcher_of(struct la_run *r, const struct la_task *t)
 {
 	for (size_t i = 0; i < r->nwatches; i++) {
 		struct la_task *w = la_task_by_ltid(r, r->watches[i].watcher);
 
-		if (r->watches[i].tid == t->tid && w && !w->exited)
+		if (r->watches[i].tid == t->tid && w &&
+		    (!w->exited || w->gone_at > t->gone_at))
 			return w->ltid;
 	}
 	return -1;
@@ -201,39 +202,49 @@ static void settle(struct la_run *r, struct la_task *t)
 	}
 }
 
-/* Says how T died; 1 if that stops the run. */
-static int say_death(struct la_run *r, struct la_task *t)
+/* Says how T died (la_task_end_text's words, as the final report would). */
+static void say_death(struct la_task *t)
 {
 	char prog[PG_PATH_MAX], end[256];
-	int watcher = watcher_of(r, t);
 
 	snprintf(prog, sizeof(prog), "%s", t->program);
-	if (t->done_how == PG_END_NO_EXIT)
-		snprintf(end, sizeof(end), "exited without pangaea_exit "
-			 "(status %d)", t->done_value);
-	else if (t->done_how == PG_END_SIGNAL)
-		snprintf(end, sizeof(end), "was killed by signal %d (%s)",
-			 t->done_value, strsignal(t->done_value));
-	else
-		snprintf(end, sizeof(end), "was killed (no end record: SIGKILL "
-			 "or _exit)");
+	la_task_end_text(t, end, sizeof(end));
 	la_error("task %d (%s on %s) %s at %.2f s", t->ltid, basename(prog),
 		 t->host, end, t->gone_at);
 	t->said = 1;
-	if (watcher >= 0) {
-		t->handled = 1;
-		la_say(r->o, "task %d watches task %d (pvm_notify): the run goes on",
-		       watcher, t->ltid);
-		return 0;
-	}
-	la_error("no task of the run watches task %d (pvm_notify): stopping "
-		 "the run", t->ltid);
-	return 1;
 }
 
-int la_death_check(struct la_run *r)
+/* Whether T ended otherwise than through pangaea_exit or a divergence
+ * (said by its DIVERGED), once its end is settled. */
+static int died(struct la_run *r, struct la_task *t)
+{
+	settle(r, t);
+	t->checked = 1;
+	return t->done_how != PG_END_EXIT && t->done_how != PG_END_DIVERGED;
+}
+
+/* Stops the run for the death of T: also says the deaths of the tasks
+ * already gone with it (killed together), then kills the others. */
+static void stop_run(struct la_run *r, const struct la_task *t)
+{
+	la_error("no task of the run watches task %d (pvm_notify): stopping "
+		 "the run", t->ltid);
+	for (int i = 0; i < r->ntasks; i++) {
+		struct la_task *u = &r->tasks[i];
+
+		if (u->exited && !u->checked && u->gone_at > 0 && died(r, u))
+			say_death(u);
+	}
+	r->died = 1;
+	la_tasks_kill(r);
+}
+
+/* la_death_check and la_death_finish: FINAL looks at every gone task
+ * at once, without waiting for its last messages. */
+static int check(struct la_run *r, int final)
 {
 	double now = la_death_now() - r->t0;
+	int watcher;
 
 	if (r->died || r->diverged[0] || r->lost_pvmd)
 		return 0;
@@ -241,18 +252,31 @@ int la_death_check(struct la_run *r)
 		struct la_task *t = &r->tasks[i];
 		double waited = now - t->gone_at;
 
-		if (!t->exited || t->checked || t->gone_at == 0 ||
-		    waited < SETTLE_S || (!t->have_wstatus && waited < GIVE_UP_S))
+		if (!t->exited || t->checked || t->gone_at == 0)
 			continue;
-		settle(r, t);
-		t->checked = 1;
-		if (t->done_how == PG_END_EXIT || t->done_how == PG_END_DIVERGED)
-			continue; /* nothing to say, or said by DIVERGED */
-		if (say_death(r, t)) {
-			r->died = 1;
-			la_tasks_kill(r);
+		if (!final && (waited < SETTLE_S ||
+			       (!t->have_wstatus && waited < GIVE_UP_S)))
+			continue;
+		if (!died(r, t))
+			continue;
+		say_death(t);
+		if ((watcher = watcher_of(r, t)) < 0) {
+			stop_run(r, t);
 			return 1;
 		}
+		t->handled = 1;
+		la_say(r->o, "task %d watches task %d (pvm_notify): the run goes on",
+		       watcher, t->ltid);
 	}
 	return 0;
+}
+
+int la_death_check(struct la_run *r)
+{
+	return check(r, 0);
+}
+
+void la_death_finish(struct la_run *r)
+{
+	check(r, 1);
 }

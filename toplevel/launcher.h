@@ -186,6 +186,9 @@ void la_death_gone(struct la_run *r, struct la_task *t);
  * pvm_notify.  Returns 1 if it stopped the run, else 0.
  */
 int la_death_check(struct la_run *r);
+/* At the end of the run (every task gone, the last messages drained):
+ * la_death_check for the tasks it had not looked at yet. */
+void la_death_finish(struct la_run *r);
 
 /* run.c */
 /* Runs the programs of O under Pangaea; the launcher's exit status. */

@@ -302,6 +302,8 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 		wait_tasks(r);
 		drain(r);
 		r->interrupted = interrupted != 0;
+		if (!r->interrupted)
+			la_death_finish(r);
 		if (status == LA_OK)
 			status = run_status(r, logdir);
 		else if (r->diverged[0])
