@@ -19,7 +19,6 @@
 #include <pvmtev.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 
 #define SETTLE_S 0.1  /* after PVM says a task is gone, wait this long for
@@ -186,20 +185,13 @@ static int watcher_of(struct la_run *r, const struct la_task *t)
 	return -1;
 }
 
-/* Fills in how T ended from its wait status where its log has nothing. */
+/* Fills in how T ended from its log, if the launcher has not heard it
+ * (its wait status, when known, stays apart: run.info's end kinds say
+ * what the log holds). */
 static void settle(struct la_run *r, struct la_task *t)
 {
 	if (t->done_how == 0)
 		la_task_settle(t, r->logdir);
-	if (t->done_how != 0 || !t->have_wstatus)
-		return;
-	if (WIFSIGNALED(t->wstatus)) {
-		t->done_how = PG_END_SIGNAL;
-		t->done_value = WTERMSIG(t->wstatus);
-	} else if (WIFEXITED(t->wstatus)) {
-		t->done_how = PG_END_NO_EXIT;
-		t->done_value = WEXITSTATUS(t->wstatus);
-	}
 }
 
 /* Says how T died (la_task_end_text's words, as the final report would). */

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 struct la_task *la_task_add(struct la_run *r, int ltid, int tid,
 			    const char *host, const char *program)
@@ -162,8 +163,16 @@ void la_task_end_text(const struct la_task *t, char *buf, size_t n)
 			 t->done_value);
 		break;
 	default:
-		snprintf(buf, n, "was killed (no end record in its log: "
-			 "SIGKILL, pvm_kill or a lost daemon)");
+		if (t->have_wstatus && WIFSIGNALED(t->wstatus))
+			snprintf(buf, n, "was killed by signal %d (%s)",
+				 WTERMSIG(t->wstatus), strsignal(WTERMSIG(t->wstatus)));
+		else if (t->have_wstatus && WIFEXITED(t->wstatus))
+			snprintf(buf, n, "exited with status %d without calling "
+				 "pangaea_exit() (no end record: _exit?)",
+				 WEXITSTATUS(t->wstatus));
+		else
+			snprintf(buf, n, "was killed (no end record in its log: "
+				 "SIGKILL, pvm_kill or a lost daemon)");
 	}
 }
 

@@ -79,6 +79,13 @@ expect_grep "watched death: the program's own result" out \
 	"^watcher: 3 of 4 workers answered, sum=26$"
 grep -q "stopping the run" err && fail "watched death: the run was stopped" ||
 	pass "watched death: the run was not stopped"
+cp out watched.out
+pg -replay -logdir watched -out watched.rep
+expect_eq "watched death: its replay exits 0" "$(cat rc)" 0
+cmp -s out watched.out && pass "watched death: the replay prints the same" ||
+	fail "watched death: the replay prints otherwise"
+expect_grep "watched death: the replay reproduces it" err \
+	"replay reproduced all [0-9]+ events of 5 tasks"
 expect_no_leftovers
 
 # 4. the launcher itself SIGKILLed: the coordinator ends the run and halts
