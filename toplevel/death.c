@@ -54,6 +54,12 @@ void la_death_trace_setup(const struct la_run *r)
 
 void la_death_gone(struct la_run *r, struct la_task *t)
 {
+	int status;
+
+	if (!t->have_wstatus && pg_imap_get(&r->early_ends, t->tid, &status)) {
+		t->wstatus = status;
+		t->have_wstatus = 1;
+	}
 	t->exited = 1;
 	if (t->gone_at == 0)
 		t->gone_at = la_death_now() - r->t0;
@@ -84,8 +90,10 @@ static void ended(struct la_run *r, int tid, int status)
 {
 	struct la_task *t = la_task_by_tid(r, tid);
 
-	if (!t)
+	if (!t) { /* its SPAWNED is still on its way: its EXITED will follow */
+		pg_imap_put(&r->early_ends, tid, status);
 		return;
+	}
 	t->wstatus = status;
 	t->have_wstatus = 1;
 	la_death_gone(r, t);

@@ -86,6 +86,8 @@ struct la_run {
 	int died;               /* a task's death ended the run */
 	struct la_watch *watches;
 	size_t nwatches, wcap;
+	struct pg_imap early_ends; /* tid -> wait status, for a task whose
+				      end came before its SPAWNED */
 };
 
 /* options.c */

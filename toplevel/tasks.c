@@ -63,6 +63,7 @@ void la_tasks_free(struct la_run *r)
 	r->cap = 0;
 	pg_imap_free(&r->by_tid);
 	pg_imap_free(&r->by_ltid);
+	pg_imap_free(&r->early_ends);
 }
 
 int la_tasks_all_exited(const struct la_run *r, int min)
