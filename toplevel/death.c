@@ -223,12 +223,14 @@ static int died(struct la_run *r, struct la_task *t)
 	return t->done_how != PG_END_EXIT && t->done_how != PG_END_DIVERGED;
 }
 
-/* Stops the run for the death of T: also says the deaths of the tasks
- * already gone with it (killed together), then kills the others. */
+/* Stops the run for the death of T (saying so if tasks still run): also
+ * says the deaths of the tasks already gone with it (killed together),
+ * then kills the others. */
 static void stop_run(struct la_run *r, const struct la_task *t)
 {
-	la_error("no task of the run watches task %d (pvm_notify): stopping "
-		 "the run", t->ltid);
+	if (!la_tasks_all_exited(r, 0))
+		la_error("no task of the run watches task %d (pvm_notify): "
+			 "stopping the run", t->ltid);
 	for (int i = 0; i < r->ntasks; i++) {
 		struct la_task *u = &r->tasks[i];
 

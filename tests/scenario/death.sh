@@ -114,4 +114,28 @@ left=$(ls /tmp/pvmtmp"$(printf %06d "${pvmd:-0}")".* 2>/dev/null)
 [ -z "$left" ] && pass "launcher killed: no pvmtmp file of the pvmd left" ||
 	fail "launcher killed: left $left"
 expect_no_leftovers
+
+# 5. the same in a virtual machine the launcher joined: the coordinator
+#    kills the run's tasks and leaves the machine running
+printf '* ep=%s\n%s\n' "$B/examples" "$(hostname)" >hosts
+echo quit | timeout 20 pvm hosts >/dev/null 2>&1
+timeout 60 "$PANGAEA" -log -logdir joined "$S" 4 160 15000 >out 2>err &
+pid=$!
+sleep 1.5
+expect_grep "joined VM: the launcher joined it" err "joined the running virtual machine"
+launcher=$(test_pids -x "$PANGAEA")
+[ -n "$launcher" ] && kill -9 $launcher
+wait $pid 2>/dev/null
+for _ in $(seq 100); do
+	[ -z "$(test_pids -x "$S")$(test_pids -x "$B/bin/pangaea-coord")" ] && break
+	sleep 0.1
+done
+[ -z "$(test_pids -x "$S")" ] && pass "joined VM: the run's tasks are gone" ||
+	fail "joined VM: sor tasks left"
+[ -z "$(test_pids -x "$B/bin/pangaea-coord")" ] && pass "joined VM: the coordinator is gone" ||
+	fail "joined VM: the coordinator is left"
+[ -e "/tmp/pvmd.$(id -u).$VMID" ] && pass "joined VM: the machine still runs" ||
+	fail "joined VM: the machine was halted"
+vm_halt
+expect_no_leftovers
 finish
