@@ -51,6 +51,22 @@ vm_files_gone && pass "killed worker: the VM's files are gone" ||
 	fail "killed worker: the VM's files are left"
 expect_no_leftovers
 
+# 1b. the same in a replay (of a complete recording)
+pg -log -logdir sor6k "$S" 4 160 6000
+expect_eq "sor recording exits 0" "$(cat rc)" 0
+timeout 60 "$PANGAEA" -replay -logdir sor6k >out 2>err &
+pid=$!
+w=
+for _ in $(seq 100); do w=$(worker_pid "$S"); [ -n "$w" ] && break; sleep 0.1; done
+sleep 0.3
+[ -n "$w" ] && kill -9 "$w"
+wait $pid; echo $? >rc
+expect_eq "replay, killed worker: launcher exits 2" "$(cat rc)" 2
+expect_grep "replay, killed worker: named with its signal" err \
+	"^pangaea: error: task 100[1-3] \(sor on [^)]*\) was killed by signal 9 \(Killed\) at [0-9.]+ s$"
+expect_grep "replay, killed worker: the run is stopped" err "stopping the run"
+expect_no_leftovers
+
 # 2. a worker exits without pangaea_exit while its master waits for it
 t0=$(now_ms)
 pg -log -logdir noexit "$W" -nowatch -exit 3 2
