@@ -3,12 +3,19 @@
  * a PVM task; runs a libevent loop over PVM's socket (pvm_getfds) and
  * answers registrations and translations until the launcher says QUIT or
  * exits.  It writes no logs.
+ *
+ * A launcher that dies without saying QUIT (SIGKILL) cannot end its run:
+ * the coordinator does, killing the run's tasks, and with -halt-vm (the
+ * launcher started a private virtual machine) halting that machine and
+ * removing the daemon's files, so that nothing of the run is left.
  */
 #include "coord.h"
 
 #include <event2/event.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /* The coordinator's state. */
@@ -17,6 +24,8 @@ struct coord {
 	struct event_base *base;
 	struct event *readable, *tick;
 	int launcher;
+	int launcher_died; /* its exit notify came, not its QUIT */
+	int halt_vm;       /* -halt-vm: the launcher started the VM */
 	int status; /* exit status */
 };
 
@@ -122,6 +131,7 @@ static void drain(evutil_socket_t fd, short what, void *arg)
 			continue;
 		}
 		if (tag == PG_TAG_QUIT) { /* from the launcher or its exit notify */
+			c->launcher_died = src != c->launcher;
 			event_base_loopbreak(c->base);
 			return;
 		}
@@ -165,10 +175,53 @@ static int coord_start(struct coord *c)
 	return pg_proto_send(c->launcher, PG_TAG_HELLO, NULL) < 0 ? -1 : 0;
 }
 
-int main(void)
+/* Removes what the private pvmd PVMD of this host leaves once halted:
+ * its address file, its log and its temporary files. */
+static void remove_vm_files(pid_t pvmd)
+{
+	const char *vmid = getenv("PVM_VMID");
+	char path[PG_PATH_MAX];
+
+	if (!vmid)
+		return;
+	snprintf(path, sizeof(path), "%s/pvmd.%d.%s", pg_pvmtmp_dir(),
+		 (int)getuid(), vmid);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/pvml.%d.%s", pg_pvmtmp_dir(),
+		 (int)getuid(), vmid);
+	unlink(path);
+	pg_pvmtmp_clear(pvmd);
+}
+
+/* The launcher died: kills the run's tasks and, with -halt-vm, halts the
+ * virtual machine (the pvmd, our parent, ends every task) and waits up to
+ * 3 s for it to go before removing its files. */
+static void end_orphaned_run(struct coord *c)
+{
+	const struct pg_imap *m = &c->reg.ids.by_tid;
+	pid_t pvmd = getppid();
+	int me = pvm_mytid();
+
+	fprintf(stderr, "pangaea-coord: the launcher t%x died: ending its run%s\n",
+		c->launcher, c->halt_vm ? " and halting its virtual machine" : "");
+	for (int i = 0; i < m->cap; i++)
+		if (m->used[i] && m->keys[i] != me)
+			pvm_kill(m->keys[i]);
+	if (!c->halt_vm)
+		return;
+	signal(SIGTERM, SIG_IGN); /* a halting pvmd SIGTERMs its tasks */
+	pvm_halt();
+	for (int i = 0; i < 300 && getppid() == pvmd; i++)
+		usleep(10000);
+	if (getppid() != pvmd)
+		remove_vm_files(pvmd);
+}
+
+int main(int argc, char **argv)
 {
 	struct coord c = { .status = 0 };
 
+	c.halt_vm = argc > 1 && strcmp(argv[1], "-halt-vm") == 0;
 	coord_registry_init(&c.reg);
 	if (coord_start(&c) < 0) {
 		if (c.readable)
@@ -182,6 +235,11 @@ int main(void)
 	}
 	coord_viewers_init(c.base); /* a failure is said; the run goes on */
 	event_base_dispatch(c.base);
+	if (c.launcher_died) {
+		end_orphaned_run(&c);
+		if (c.halt_vm) /* the pvmd has gone: nothing to leave */
+			_exit(c.status);
+	}
 	coord_viewers_finish();
 	coord_registry_free(&c.reg);
 	event_free(c.readable);

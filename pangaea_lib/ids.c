@@ -49,16 +49,41 @@ int pg_peer_of(const struct pvmminfo *mi)
 						  : PG_PEER_FOREIGN;
 }
 
+/* The first int of message BUFID into *X, read from a copy: libpvm's
+ * pvm_setrbuf does not rewind a buffer already unpacked from, so reading
+ * BUFID itself would take that int from the app.  0 or < 0. */
+static int peek_first_int(int bufid, int *x)
+{
+	int s = pvm_mkbuf(PvmDataDefault), copy = -1, rc = -1, saved_s, saved_r;
+
+	if (s < 0)
+		return s;
+	saved_s = pvm_setsbuf(s);
+	if (pvm_pkmesg(bufid) >= 0) {
+		pvm_setsbuf(saved_s);
+		saved_r = pvm_setrbuf(s);
+		copy = pvm_upkmesg();
+		if (copy > 0 && pvm_setrbuf(copy) >= 0)
+			rc = pvm_upkint(x, 1, 1);
+		if (copy > 0)
+			pvm_freebuf(copy);
+		pvm_setrbuf(saved_r);
+	} else {
+		pvm_setsbuf(saved_s);
+	}
+	pvm_freebuf(s);
+	return rc < 0 ? -1 : 0;
+}
+
 uint32_t pg_system_ident(int bufid)
 {
-	int saved = pvm_setrbuf(bufid), autoerr = pvm_setopt(PvmAutoErr, 0);
+	int saved = pvm_getrbuf(), autoerr = pvm_setopt(PvmAutoErr, 0);
 	int x = 0, l = -1;
 
-	if (pvm_upkint(&x, 1, 1) >= 0 && x > 0)
+	if (peek_first_int(bufid, &x) == 0 && x > 0)
 		l = pg_ltid_of(x);
 	pvm_setopt(PvmAutoErr, autoerr);
-	pvm_setrbuf(bufid); /* rewinds the unpacking */
-	if (saved != bufid)
+	if (pvm_getrbuf() != saved)
 		pvm_setrbuf(saved);
 	return l >= 0 ? (uint32_t)l + 1 : 0;
 }

@@ -9,8 +9,8 @@
  * context, so it can never match one of these.
  *
  * Every message starts with PG_PROTOCOL_VERSION (packed int,
- * pangaea-formats.h), but for the two that PVM itself writes (EXITED and
- * QUIT: pvm_notify); a receiver that sees another version refuses the
+ * pangaea-formats.h), but for the three that PVM itself writes (EXITED and
+ * QUIT: pvm_notify; ENDTASK: PVM tracing); a receiver that sees another version refuses the
  * message.  pangaea_lib/proto.c packs and unpacks every message; bump the
  * version on any change to the layouts below.
  */
@@ -85,6 +85,17 @@
  *                   (disk full, ...): int ltid, int errno.  The task logs
  *                   nothing more; the launcher says so and ends the run.
  *                   (Task 0, the launcher, sends it to itself.)
+ * PG_TAG_WATCH      task -> launcher after the app's pvm_notify(PvmTaskExit,
+ *                   ...) (notify.c): the task handles those tasks' deaths
+ *                   itself, so the launcher lets the run go on when one
+ *                   of them dies while the watcher lives.
+ *                   int ltid (the watcher), int n, then n tids (watched).
+ * PG_TAG_ENDTASK    a pvmd -> launcher: PVM's trace events (pvmtev.h) for
+ *                   the tasks of the run, whose children's trace
+ *                   destination the launcher set to itself in this
+ *                   context: TEV_ENDTASK carries a task's wait status
+ *                   (TEV_DID_TST), so a SIGKILL can be named.  PVM's own
+ *                   layout, no version (toplevel/death.c reads it).
  */
 #define PG_LIVE_FIELDS 11
 enum pg_tag {
@@ -102,7 +113,9 @@ enum pg_tag {
 	PG_TAG_EXITED,
 	PG_TAG_EVENTS,
 	PG_TAG_COLLECT,
-	PG_TAG_LOGFAIL
+	PG_TAG_LOGFAIL,
+	PG_TAG_WATCH,
+	PG_TAG_ENDTASK
 };
 
 /* Bits of the handover flags. */

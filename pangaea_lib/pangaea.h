@@ -81,6 +81,9 @@ int pangaea_pvm_nrecv(int tid, int tag);
 int pangaea_pvm_trecv(int tid, int tag, struct timeval *tmout);
 int pangaea_pvm_probe(int tid, int tag);
 int pangaea_pvm_parent(void);
+/* Also tells the launcher that this task handles the exits of TIDS
+ * (PvmTaskExit): their deaths then do not end the run. */
+int pangaea_pvm_notify(int what, int msgtag, int cnt, int *tids);
 int pangaea_pvm_mcast(int *tids, int ntask, int tag);
 int pangaea_pvm_psend(int tid, int tag, void *buf, int len, int datatype);
 int pangaea_pvm_precv(int tid, int tag, void *buf, int len, int datatype,
@@ -109,6 +112,7 @@ int pangaea_pvm_scatter(void *result, void *data, int count, int datatype,
 #define pvm_trecv pangaea_pvm_trecv
 #define pvm_probe pangaea_pvm_probe
 #define pvm_parent pangaea_pvm_parent
+#define pvm_notify pangaea_pvm_notify
 #define pvm_mcast pangaea_pvm_mcast
 #define pvm_psend pangaea_pvm_psend
 #define pvm_precv pangaea_pvm_precv

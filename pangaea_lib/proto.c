@@ -36,7 +36,8 @@ static int tag_ints(int tag)
 /* Whether messages of TAG start with the version (PVM writes the others). */
 static int versioned(int tag)
 {
-	return tag != PG_TAG_QUIT && tag != PG_TAG_EXITED;
+	return tag != PG_TAG_QUIT && tag != PG_TAG_EXITED &&
+	       tag != PG_TAG_ENDTASK;
 }
 
 void pg_proto_open(int ctx)
@@ -407,6 +408,47 @@ int pg_proto_send_diverged(int tid, int ltid, const char *report)
 int pg_proto_upk_diverged(int *ltid, char *report, size_t n)
 {
 	return upk_ints(ltid, 1) < 0 || upk_str(report, n) < 0 ? PvmBadMsg : 0;
+}
+
+/* WATCH: task LTID asked PVM to tell it of the exit of the N tasks TIDS. */
+struct proto_watch {
+	int ltid, n;
+	const int *tids;
+};
+
+/* Packs WATCH (struct proto_watch). */
+static int pack_watch(const void *msg)
+{
+	const struct proto_watch *m = msg;
+	int head[2] = { m->ltid, m->n }, rc = pk_ints(head, 2);
+
+	return rc < 0 ? rc : pk_ints(m->tids, m->n);
+}
+
+int pg_proto_send_watch(int tid, int ltid, const int *tids, int n)
+{
+	struct proto_watch m = { ltid, n, tids };
+
+	return send_msg(tid, PG_TAG_WATCH, pack_watch, &m);
+}
+
+int pg_proto_upk_watch(int *ltid, int **tids, int *n)
+{
+	int head[2];
+
+	*tids = NULL;
+	if (upk_ints(head, 2) < 0 || head[1] < 0 || head[1] > (1 << 20))
+		return PvmBadMsg;
+	*ltid = head[0];
+	*n = head[1];
+	if (!(*tids = malloc((size_t)(*n ? *n : 1) * sizeof(int))))
+		return PvmNoMem;
+	if (upk_ints(*tids, *n) < 0) {
+		free(*tids);
+		*tids = NULL;
+		return PvmBadMsg;
+	}
+	return 0;
 }
 
 /* EVENTS: the head H and N ints. */

@@ -51,6 +51,18 @@ struct la_task {
 	char program[PG_PATH_MAX];
 	int exited;             /* PVM said it is gone */
 	int done_how, done_value; /* from PG_TAG_DONE or its log; 0 unknown */
+	int wstatus;            /* its wait status, from PVM's trace event */
+	int have_wstatus;
+	double gone_at;         /* seconds into the run when PVM said it is
+				   gone; 0 while it runs */
+	int checked;            /* la_death_check looked at its end */
+	int said;               /* its death was said the moment it came */
+	int handled;            /* ... and a task that watches it lives on */
+};
+
+/* A pvm_notify(PvmTaskExit) of the run: WATCHER is told of TID's exit. */
+struct la_watch {
+	int tid, watcher;       /* watched tid, watcher's ltid */
 };
 
 /* The run in progress. */
@@ -71,6 +83,13 @@ struct la_run {
 	int lost_pvmd;
 	int interrupted;
 	int logfail;            /* errno of the first PG_TAG_LOGFAIL, or 0 */
+	const char *logdir;     /* where this run logs */
+	double t0;              /* when the run started (la_death_now) */
+	int died;               /* a task's death ended the run */
+	struct la_watch *watches;
+	size_t nwatches, wcap;
+	struct pg_imap early_ends; /* tid -> wait status, for a task whose
+				      end came before its SPAWNED */
 };
 
 /* options.c */
@@ -141,7 +160,12 @@ void la_tasks_kill(struct la_run *r);
  * a lost pvmd, first adds the tasks that have a log in LOGDIR but whose
  * SPAWNED never arrived. */
 void la_tasks_settle(struct la_run *r, const char *logdir);
-/* Prints a line for each task that did not end normally; count of them. */
+/* Fills in how task T ended from the end record of its log in LOGDIR,
+ * if it has one. */
+void la_task_settle(struct la_task *t, const char *logdir);
+/* Prints a line for each task that did not end normally and was not said
+ * at once; the count of those that did not end normally, but for those
+ * whose death the program handled (pvm_notify). */
 int la_tasks_report(const struct la_run *r);
 /* Describes how task T ended into BUF. */
 void la_task_end_text(const struct la_task *t, char *buf, size_t n);
@@ -150,6 +174,28 @@ void la_tasks_free(struct la_run *r);
 /* Removes the PVM temporary files left by tasks of this host that ended
  * in their handshake with the pvmd (killed at the start of a run). */
 void la_tasks_tidy(const struct la_run *r);
+
+/* death.c */
+/* Seconds on a monotonic clock. */
+double la_death_now(void);
+/* Has PVM send the launcher, in the run's context, the trace event that
+ * tells each task's wait status when it ends (TEV_ENDTASK). */
+void la_death_trace_setup(const struct la_run *r);
+/* Handles a PG_TAG_ENDTASK message (PVM's trace events) just received. */
+void la_death_trace(struct la_run *r);
+/* Handles a PG_TAG_WATCH message just checked. */
+void la_death_watch(struct la_run *r);
+/* Notes that PVM said task T is gone. */
+void la_death_gone(struct la_run *r, struct la_task *t);
+/*
+ * Says at once each task that died without pangaea_exit, and how; stops
+ * the run (la_tasks_kill) if no living task watches the dead one with
+ * pvm_notify.  Returns 1 if it stopped the run, else 0.
+ */
+int la_death_check(struct la_run *r);
+/* At the end of the run (every task gone, the last messages drained):
+ * la_death_check for the tasks it had not looked at yet. */
+void la_death_finish(struct la_run *r);
 
 /* run.c */
 /* Runs the programs of O under Pangaea; the launcher's exit status. */

@@ -22,16 +22,18 @@ static void on_interrupt(int sig)
 	interrupted = sig;
 }
 
-/* Spawns the coordinator (in Pangaea's context) and waits for HELLO. */
+/* Spawns the coordinator (in Pangaea's context) and waits for HELLO.  If
+ * we started the virtual machine, it halts it should we die (-halt-vm). */
 static int start_coordinator(struct la_run *r)
 {
-	char self[PG_PATH_MAX], path[PG_PATH_MAX + 32];
+	char self[PG_PATH_MAX], path[PG_PATH_MAX + 32], halt[] = "-halt-vm";
+	char *argv[2] = { r->started_vm ? halt : NULL, NULL };
 	int tid, n, flags = r->o->coord_host ? PvmTaskHost : PvmTaskDefault;
 	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
 	self[k > 0 ? k : 0] = '\0';
 	snprintf(path, sizeof(path), "%s/pangaea-coord", dirname(self));
-	n = pvm_spawn(path, NULL, flags, (char *)r->o->coord_host, 1, &tid);
+	n = pvm_spawn(path, argv, flags, (char *)r->o->coord_host, 1, &tid);
 	if (n != 1 || pg_proto_recv(tid, PG_TAG_HELLO, 15, NULL) <= 0) {
 		la_error("cannot start the coordinator %s%s%s (%s)", path,
 			 r->o->coord_host ? " on " : "",
@@ -175,7 +177,11 @@ static void handle(struct la_run *r, int bufid)
 		if (v[0] == r->coord_tid)
 			r->coord_exited = 1;
 		else if ((t = la_task_by_tid(r, v[0])))
-			t->exited = 1;
+			la_death_gone(r, t);
+	} else if (tag == PG_TAG_ENDTASK) {
+		la_death_trace(r);
+	} else if (tag == PG_TAG_WATCH) {
+		la_death_watch(r);
 	} else if (tag == PG_TAG_SPAWNED) {
 		on_spawned(r);
 	} else if (tag == PG_TAG_DIVERGED) {
@@ -233,6 +239,8 @@ static void wait_tasks(struct la_run *r)
 		}
 		if ((r->diverged[0] || r->logfail) && !killed_at)
 			killed_at = time(NULL);
+		if (!killed_at && la_death_check(r)) /* says each death at once */
+			killed_at = time(NULL);
 		if (killed_at && time(NULL) - killed_at > KILL_GRACE_S)
 			break;
 		b = next_message(r, 200);
@@ -281,16 +289,17 @@ static void stop_coordinator(struct la_run *r)
 static int run_status(struct la_run *r, const char *logdir)
 {
 	la_tasks_settle(r, logdir);
-	if (r->diverged[0]) {
+	if (r->diverged[0] || r->died) {
 		int stopped = 0;
 
 		for (int i = 0; i < r->ntasks; i++)
 			stopped += r->tasks[i].done_how != PG_END_EXIT &&
-				   r->tasks[i].done_how != PG_END_DIVERGED;
+				   r->tasks[i].done_how != PG_END_DIVERGED &&
+				   !r->tasks[i].said;
 		if (stopped)
 			la_say(r->o, "stopped the %d other running task(s) of the run",
 			       stopped);
-		return LA_DIVERGED;
+		return r->diverged[0] ? LA_DIVERGED : LA_DIED;
 	}
 	if (r->logfail)
 		return LA_DIED; /* on_logfail said why */
@@ -306,6 +315,8 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 
 	if (setup_task0(r, logdir) < 0)
 		return LA_SETUP;
+	r->logdir = logdir;
+	la_death_trace_setup(r);
 	pvm_catchout(stdout);
 	pvm_setopt(PvmShowTids, 0);
 	pvm_setcontext(r->ctx);
@@ -319,6 +330,8 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 		wait_tasks(r);
 		drain(r);
 		r->interrupted = interrupted != 0;
+		if (!r->interrupted)
+			la_death_finish(r);
 		if (status == LA_OK)
 			status = run_status(r, logdir);
 		else if (r->diverged[0])
@@ -432,7 +445,7 @@ static int summarize(struct la_opts *o, const char *logdir, int status)
 
 int la_run(struct la_opts *o)
 {
-	struct la_run r = { .o = o };
+	struct la_run r = { .o = o, .t0 = la_death_now() };
 	char logdir[PG_PATH_MAX];
 	int status;
 

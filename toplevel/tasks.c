@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 struct la_task *la_task_add(struct la_run *r, int ltid, int tid,
 			    const char *host, const char *program)
@@ -55,10 +56,14 @@ void la_tasks_free(struct la_run *r)
 {
 	free(r->tasks);
 	r->tasks = NULL;
+	free(r->watches);
+	r->watches = NULL;
+	r->nwatches = r->wcap = 0;
 	r->ntasks = 0;
 	r->cap = 0;
 	pg_imap_free(&r->by_tid);
 	pg_imap_free(&r->by_ltid);
+	pg_imap_free(&r->early_ends);
 }
 
 int la_tasks_all_exited(const struct la_run *r, int min)
@@ -92,8 +97,7 @@ void la_tasks_kill(struct la_run *r)
 	}
 }
 
-/* Reads how task T ended from the end record of its log in LOGDIR. */
-static void settle_from_log(struct la_task *t, const char *logdir)
+void la_task_settle(struct la_task *t, const char *logdir)
 {
 	char path[PG_PATH_MAX], err[PG_PATH_MAX + 100];
 	struct pg_comm_reader rd;
@@ -138,7 +142,7 @@ void la_tasks_settle(struct la_run *r, const char *logdir)
 		add_from_logs(r, logdir);
 	for (int i = 0; i < r->ntasks; i++)
 		if (r->tasks[i].done_how == 0)
-			settle_from_log(&r->tasks[i], logdir);
+			la_task_settle(&r->tasks[i], logdir);
 }
 
 void la_task_end_text(const struct la_task *t, char *buf, size_t n)
@@ -160,8 +164,16 @@ void la_task_end_text(const struct la_task *t, char *buf, size_t n)
 			 t->done_value);
 		break;
 	default:
-		snprintf(buf, n, "was killed (no end record in its log: "
-			 "SIGKILL, pvm_kill or a lost daemon)");
+		if (t->have_wstatus && WIFSIGNALED(t->wstatus))
+			snprintf(buf, n, "was killed by signal %d (%s)",
+				 WTERMSIG(t->wstatus), strsignal(WTERMSIG(t->wstatus)));
+		else if (t->have_wstatus && WIFEXITED(t->wstatus))
+			snprintf(buf, n, "exited with status %d without calling "
+				 "pangaea_exit() (no end record: _exit?)",
+				 WEXITSTATUS(t->wstatus));
+		else
+			snprintf(buf, n, "was killed (no end record in its log: "
+				 "SIGKILL, pvm_kill or a lost daemon)");
 	}
 }
 
@@ -173,12 +185,14 @@ int la_tasks_report(const struct la_run *r)
 	for (int i = 0; i < r->ntasks; i++) {
 		const struct la_task *t = &r->tasks[i];
 
-		if (t->done_how == PG_END_EXIT)
+		if (t->done_how == PG_END_EXIT || t->handled)
+			continue;
+		bad++;
+		if (t->said)
 			continue;
 		la_task_end_text(t, end, sizeof(end));
 		la_error("task %d (%s on %s) %s", t->ltid, t->program, t->host,
 			 end);
-		bad++;
 	}
 	return bad;
 }

@@ -15,7 +15,7 @@ expect_eq "found the run's two killme tasks" "$(echo $pids | wc -w)" 2
 [ -n "$pids" ] && kill -9 $pids
 wait $pid; echo $? >rc
 expect_eq "launcher exits 2 when tasks died" "$(cat rc)" 2
-expect_grep "launcher names the killed master" err "task 1 \(.*killme on .*\) was killed \(no end record"
+expect_grep "launcher names the killed master" err "task 1 \(.*killme on .*\) was killed( by signal 9| \(no end record)"
 expect_grep "launcher names the killed worker" err "task 1001 \(.*killme on .*\) was killed"
 $TRACE dump -task 1001 rec >w
 expect_eq "worker: all 40 sends readable" "$(grep -c ' send to=1 tag=1 ' w)" 40
