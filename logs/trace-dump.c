@@ -7,6 +7,7 @@
 #include "trace.h"
 #include "tracedb.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,14 +172,15 @@ static int dump_merged(const char *dir)
 		rc = SQLITE_OK;
 	}
 	if (rc != SQLITE_DONE)
-		trace_error("cannot read the trace database: %s",
+		trace_error("%s/%s: cannot read it: %s", dir, TDB_FILE,
 			    sqlite3_errmsg(db));
 	sqlite3_finalize(s);
 	sqlite3_close(db);
 	return rc != SQLITE_DONE;
 }
 
-/* Dumps task LTID of DIR; 0, or -1 if its log is unreadable. */
+/* Dumps task LTID of DIR; 0, or -1 if one of its logs is refused (the
+ * comm log is dumped after a refused exec log, without its spawns). */
 static int dump_task(const char *dir, int ltid)
 {
 	char path[PG_PATH_MAX], err[PG_PATH_MAX + 100];
@@ -186,11 +188,13 @@ static int dump_task(const char *dir, int ltid)
 	struct pg_exec_log x = { 0 };
 	struct pg_event ev;
 	long n = 0;
-	int rc;
+	int rc, ended = 0, bad_exec = 0;
 
 	if (pg_log_path(path, sizeof(path), dir, ltid, "exec") == 0 &&
-	    pg_exec_read(path, &x, err, sizeof(err)) < 0)
+	    pg_exec_read(path, &x, err, sizeof(err)) < 0) {
 		trace_error("%s", err);
+		bad_exec = 1;
+	}
 	if (pg_log_path(path, sizeof(path), dir, ltid, "comm") < 0 ||
 	    pg_comm_open(&r, path, err, sizeof(err)) < 0) {
 		trace_error("%s", err);
@@ -202,15 +206,17 @@ static int dump_task(const char *dir, int ltid)
 	       r.hdr.parent_ltid, r.hdr.mode == 2 ? "replay" : "record",
 	       r.hdr.flags & PG_COMM_LOOSE_POLLS ? "loose" : "exact",
 	       r.hdr.select[0] ? ", selection " : "", r.hdr.select);
-	while ((rc = pg_comm_next(&r, &ev, err, sizeof(err))) > 0)
+	while ((rc = pg_comm_next(&r, &ev, err, sizeof(err))) > 0) {
 		dump_event(++n, &ev, &x);
-	if (rc == 0 && ev.kind != PG_REC_END)
+		ended = ev.kind == PG_REC_END;
+	}
+	if (rc == 0 && !ended)
 		printf("  (log ends here: no end record)\n");
 	if (rc < 0)
 		trace_error("%s", err);
 	pg_comm_free(&r);
 	pg_exec_free(&x);
-	return rc < 0 ? -1 : 0;
+	return rc < 0 || bad_exec ? -1 : 0;
 }
 
 /* Dumps every task of DIR in ltid order; 0 or 1. */
@@ -219,7 +225,8 @@ static int dump_all(const char *dir)
 	int *ltids, n = pg_run_ltids(dir, "comm", &ltids), rc = 0;
 
 	if (n < 0) {
-		trace_error("cannot open log folder %s", dir);
+		trace_error("cannot open log folder %s: %s", dir,
+			    strerror(errno));
 		return 1;
 	}
 	if (n == 0) {
