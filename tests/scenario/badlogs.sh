@@ -47,6 +47,16 @@ rm -rf fifo && cp -r rec fifo && rm fifo/task-1.exec && mkfifo fifo/task-1.exec
 bounded "FIFO task-1.exec: dump -task 1" 1 \
 	"fifo/task-1.exec: not a regular file \(a FIFO\)" "$TRACE" dump -task 1 fifo
 
+# a FIFO as trace.db (made from the logs) is stale: stats makes a new one
+rm -rf fifo && cp -r rec fifo && mkfifo fifo/trace.db
+t0=$(date +%s%N)
+timeout -k 2 $LIMIT "$TRACE" stats fifo >out 2>err
+rc=$?
+expect_eq "FIFO trace.db: stats exit 0 ($((($(date +%s%N) - t0) / 1000000)) ms)" "$rc" 0
+expect_grep "FIFO trace.db: stats printed" out "^PVM calls"
+[ -f fifo/trace.db ] && [ ! -p fifo/trace.db ] && pass "FIFO trace.db: replaced by a database" ||
+	fail "FIFO trace.db: still not a regular file"
+
 # --- a folder where a log should be --------------------------------------
 rm -rf dir && cp -r rec dir && rm dir/task-1001.exec && mkdir dir/task-1001.exec
 bounded "folder task-1001.exec: dump" 1 "dir/task-1001.exec: is a directory" \
