@@ -283,14 +283,16 @@ static int comm_load(struct pg_comm_reader *r, const char *path, char *err,
 
 		if (k < 0 && errno == EINTR)
 			continue;
-		if (k <= 0) {
+		if (k < 0) {
 			snprintf(err, errlen, "cannot read %s at offset %zu: %s",
-				 path, got, k < 0 ? strerror(errno)
-						  : "it became shorter");
+				 path, got, strerror(errno));
 			goto out;
 		}
+		if (k == 0) /* trimmed meanwhile: its writer closed it */
+			break;
 		got += (size_t)k;
 	}
+	r->size = got;
 	rc = 0;
 out:
 	close(fd);
