@@ -104,6 +104,20 @@ static int read_key(const char *line, const char *key, char *out, size_t n)
 	return 1;
 }
 
+/* Reads the exit status S (0..255) into RI; 0, or -1 if it is none. */
+static int read_status(struct pg_runinfo *ri, const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (end == s || *end || errno || v < 0 || v > 255)
+		return -1;
+	ri->status = (int)v;
+	return 0;
+}
+
 /* Reads the lines of F (the first already checked) into RI; 0, or -1
  * with ERR naming PATH and the line. */
 static int read_lines(FILE *f, const char *path, struct pg_runinfo *ri,
@@ -134,9 +148,13 @@ static int read_lines(FILE *f, const char *path, struct pg_runinfo *ri,
 		    read_key(line, "diverged", ri->diverged,
 			     sizeof(ri->diverged)))
 			continue;
-		if (strncmp(line, "status ", 7) == 0)
-			ri->status = atoi(line + 7);
-		else if (strncmp(line, "task ", 5) == 0 &&
+		if (strncmp(line, "status ", 7) == 0) {
+			if (read_status(ri, line + 7) < 0) {
+				snprintf(err, errlen, "%s:%d: cannot parse this "
+					 "status line", path, lineno);
+				return -1;
+			}
+		} else if (strncmp(line, "task ", 5) == 0 &&
 			 (rc = read_task(ri, line, lineno)) < 0) {
 			snprintf(err, errlen, "%s:%d: %s", path, lineno,
 				 rc == -1 ? "out of memory"

@@ -535,6 +535,10 @@ START_TEST(test_refuse_phantom_task)
 	import_refused(where, "task line");
 	write_runinfo("task 1002 tid=t40002 end=7/0\n");
 	import_refused(where, "task line");
+	/* and so is a status that is not an exit status */
+	snprintf(where, sizeof(where), "%s/run.info:5:", cku_dir);
+	write_runinfo("task 1002 tid=t40002 end=0/0\nstatus 4294967296\n");
+	import_refused(where, "status line");
 }
 END_TEST
 
