@@ -358,8 +358,8 @@ static int comm_decode_header(struct pg_comm_reader *r, char *err,
 	h->version = (uint32_t)get_le(d + 8, 4);
 	if (h->version != PG_COMM_VERSION) {
 		snprintf(err, errlen,
-			 "%s: log format version %u, this Pangaea reads version %d",
-			 r->path, h->version, PG_COMM_VERSION);
+			 "%s: log format version %u, this Pangaea reads version %d "
+			 "(offset 8)", r->path, h->version, PG_COMM_VERSION);
 		return -1;
 	}
 	total = get_le(d + 12, 4);

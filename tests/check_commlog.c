@@ -577,7 +577,8 @@ START_TEST(test_refuse_other_version)
 	write_small_log(path, &h);
 	patch_byte(path, 8, PG_COMM_VERSION + 1);
 	ck_assert_int_eq(pg_comm_open(&r, path, err, sizeof(err)), -1);
-	ck_assert_msg(strstr(err, "version"), "message: %s", err);
+	ck_assert_msg(strstr(err, "version") && strstr(err, "(offset 8)"),
+		      "message: %s", err);
 	ck_assert_ptr_null(r.data); /* nothing left allocated */
 }
 END_TEST
