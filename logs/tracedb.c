@@ -426,7 +426,7 @@ static int imp_spawns(struct tdb_imp *im, int ltid, char *err, size_t errlen)
 	struct pg_exec_log x = { 0 };
 	struct pg_strbuf kids = { 0 };
 	sqlite3_stmt *q = im->spawn;
-	int rc = 0, i;
+	int rc = 0, seq = 0;
 
 	if (pg_log_path(path, sizeof(path), im->dir, ltid, "exec") < 0 ||
 	    pg_exec_read(path, &x, err, errlen) < 0) {
@@ -435,9 +435,10 @@ static int imp_spawns(struct tdb_imp *im, int ltid, char *err, size_t errlen)
 		imp_note(im, err);
 		return 0;
 	}
-	for (i = 0; i < x.nspawn && rc == 0; i++) {
+	for (int i = 0; i < x.nspawn && rc == 0; i++) {
 		const struct pg_spawn_rec *s = &x.spawns[i];
 
+		seq = s->seq;
 		if ((rc = spawn_texts(im, s, &kids)) < 0 ||
 		    (rc = imp_kids(im, s)) < 0)
 			break;
@@ -454,8 +455,7 @@ static int imp_spawns(struct tdb_imp *im, int ltid, char *err, size_t errlen)
 	}
 	if (rc < 0)
 		snprintf(err, errlen, "%s: cannot insert spawn %d: %s", path,
-			 x.spawns[i < x.nspawn ? i : x.nspawn - 1].seq,
-			 sqlite3_errmsg(im->db));
+			 seq, sqlite3_errmsg(im->db));
 	pg_strbuf_free(&kids);
 	pg_exec_free(&x);
 	return rc;
@@ -480,8 +480,8 @@ static int imp_other_tasks(struct tdb_imp *im, char *err, size_t errlen)
 			continue;
 		if (!imp_is_kid(im, t->ltid)) {
 			snprintf(err, errlen, "%s/run.info:%d: task %d has no "
-				 "log and no spawn of the run started it",
-				 im->dir, t->line, t->ltid);
+				 "communication log and no spawn of the run "
+				 "started it", im->dir, t->line, t->ltid);
 			if (!im->salvage)
 				return -1;
 			imp_note(im, err);

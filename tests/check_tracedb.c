@@ -516,7 +516,7 @@ START_TEST(test_refuse_phantom_task)
 	write_runinfo("task 1 tid=t40001 host=vm program=/bin/prog end=1/0 (ok)\n"
 		      "task 1005 tid=t40005 host=vm program=/bin/prog end=0/0 "
 		      "(was killed)\n");
-	import_refused(where, "task 1005 has no log and no spawn");
+	import_refused(where, "task 1005 has no communication log and no spawn");
 	/* salvage leaves it out and says so */
 	import_ok(1);
 	ck_assert_int_eq(q("SELECT count(*) FROM tasks WHERE ltid=1005"), 0);
