@@ -300,18 +300,21 @@ out:
 }
 
 /* Whether the log R was found under the name of another task than its
- * header's ltid (task-7.comm holding task 8); 1 or 0.  A file not named
- * task-N.comm is not judged. */
+ * header's ltid (task-7.comm holding task 8); 1 or 0.  A file whose name
+ * is not task-*.comm is not judged. */
 static int comm_misnamed(const struct pg_comm_reader *r)
 {
 	const char *base = strrchr(r->path, '/');
-	int ltid, end = 0;
+	char want[32];
+	size_t n;
 
 	base = base ? base + 1 : r->path;
-	if (sscanf(base, "task-%d.comm%n", &ltid, &end) != 1 || end == 0 ||
-	    base[end] != '\0')
+	n = strlen(base);
+	if (strncmp(base, "task-", 5) != 0 || n < 10 ||
+	    strcmp(base + n - 5, ".comm") != 0)
 		return 0;
-	return ltid != r->hdr.ltid;
+	snprintf(want, sizeof(want), "task-%d.comm", r->hdr.ltid);
+	return strcmp(base, want) != 0;
 }
 
 /* Checks the values of the decoded header of R; 0, or -1 with ERR

@@ -273,17 +273,21 @@ static int parse_spawn(struct lex *l, struct pg_spawn_rec *rec)
 }
 
 /* Whether PATH is named after another task than LTID (task-7.exec
- * holding ltid=8); 1 or 0.  A file not named task-N.exec is not judged. */
+ * holding ltid=8); 1 or 0.  A file whose name is not task-*.exec is not
+ * judged. */
 static int exec_misnamed(const char *path, int ltid)
 {
 	const char *base = strrchr(path, '/');
-	int n, end = 0;
+	char want[32];
+	size_t n;
 
 	base = base ? base + 1 : path;
-	if (sscanf(base, "task-%d.exec%n", &n, &end) != 1 || end == 0 ||
-	    base[end] != '\0')
+	n = strlen(base);
+	if (strncmp(base, "task-", 5) != 0 || n < 10 ||
+	    strcmp(base + n - 5, ".exec") != 0)
 		return 0;
-	return n != ltid;
+	snprintf(want, sizeof(want), "task-%d.exec", ltid);
+	return strcmp(base, want) != 0;
 }
 
 /* Parses the first line; 0 or -1 with ERR filled. */
