@@ -81,6 +81,21 @@ grep -q '4294968297@' badexec/task-1.exec || fail "could not edit task-1.exec"
 bounded "ltid past 32 bits: import" 1 "badexec/task-1.exec:3: cannot parse" \
 	"$TRACE" import badexec
 
+# --- a log with its header and no record (dump read an uninitialised
+# kind there: valgrind sees it) -------------------------------------------
+rm -rf hdronly && cp -r rec hdronly
+hl=$(od -An -tu4 -j12 -N4 rec/task-1001.comm | tr -d ' ')
+truncate -s "$hl" hdronly/task-1001.comm
+if command -v valgrind >/dev/null; then
+	valgrind -q --error-exitcode=99 "$TRACE" dump -task 1001 hdronly >out 2>err
+	expect_eq "header-only log: dump under valgrind exits 0" "$?" 0
+else
+	skip "dump of a header-only log under valgrind" "no valgrind"
+	"$TRACE" dump -task 1001 hdronly >out 2>err
+fi
+expect_grep "header-only log: called cut (run.info says it ended)" out \
+	"log ends here: no end record, but run.info says the task ended \(pangaea_exit\): the log was cut"
+
 # --- logs swapped between two tasks --------------------------------------
 rm -rf swapped && cp -r rec swapped
 mv swapped/task-1001.comm swapped/tmp && mv swapped/task-1002.comm swapped/task-1001.comm &&
