@@ -435,13 +435,16 @@ static int comm_get(struct pg_comm_reader *r, uint64_t *v, int n)
 	return 0;
 }
 
-/* Reads a string (varint length, bytes) into OUT; 0 or -1 if cut off. */
+/* Reads a string (varint length, bytes) into OUT; 0, -1 cut off, or -2
+ * a length no group name has (PG_GROUP_MAX or more) that is not cut. */
 static int comm_get_str(struct pg_comm_reader *r, char *out)
 {
 	uint64_t l;
 
-	if (comm_get(r, &l, 1) < 0 || l >= PG_GROUP_MAX || l > r->size - r->pos)
+	if (comm_get(r, &l, 1) < 0 || l > r->size - r->pos)
 		return -1;
+	if (l >= PG_GROUP_MAX)
+		return -2;
 	memcpy(out, r->data + r->pos, l);
 	out[l] = '\0';
 	r->pos += l;
@@ -529,10 +532,13 @@ static int comm_next_group(struct pg_comm_reader *r, struct pg_event *ev,
 			   char *err, size_t errlen)
 {
 	uint64_t v[5];
+	int rc;
 
-	if (comm_get(r, v, 1) < 0 || comm_get_str(r, ev->group) < 0 ||
-	    comm_get(r, v + 1, 4) < 0)
+	if (comm_get(r, v, 1) < 0 || (rc = comm_get_str(r, ev->group)) == -1 ||
+	    (rc == 0 && comm_get(r, v + 1, 4) < 0))
 		return 0;
+	if (rc < 0)
+		return comm_corrupt(r, "a group name too long", err, errlen);
 	if (v[0] < 1 || v[0] > PG_GROUP_LAST)
 		return comm_corrupt(r, "unknown group call", err, errlen);
 	ev->op = (int)v[0];
@@ -551,8 +557,10 @@ static int comm_next_cast(struct pg_comm_reader *r, struct pg_event *ev,
 	uint64_t v[5];
 	int rc;
 
-	if ((kind == PG_REC_BCAST && comm_get_str(r, ev->group) < 0) ||
-	    comm_get(r, v, 5) < 0)
+	if (kind == PG_REC_BCAST && (rc = comm_get_str(r, ev->group)) < 0)
+		return rc == -1 ? 0 : comm_corrupt(r, "a group name too long",
+						   err, errlen);
+	if (comm_get(r, v, 5) < 0)
 		return 0;
 	if (fit_int(v[0], &ev->tag) < 0 || fit_u32(v[1], &ev->msgid) < 0 ||
 	    fit_u32(v[2], &ev->len) < 0)

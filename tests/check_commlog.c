@@ -979,6 +979,36 @@ START_TEST(test_refuse_impossible_times)
 }
 END_TEST
 
+/* A group name longer than any group's is corrupt, not "cut off". */
+START_TEST(test_refuse_long_group_name)
+{
+	unsigned char raw[2 + 2 + PG_GROUP_MAX + 8];
+	char path[PATH_MAX];
+	size_t at, n = 0;
+
+	raw[n++] = PG_REC_GROUP;
+	raw[n++] = PG_GROUP_JOIN;
+	n += pg_varint_put(raw + n, PG_GROUP_MAX);
+	memset(raw + n, 'g', PG_GROUP_MAX);
+	n += PG_GROUP_MAX;
+	memset(raw + n, 0, 4); /* arg, result, dt, dur */
+	n += 4;
+	cku_in_dir(path, sizeof(path), "task-1.comm");
+	at = write_raw_log(path, 1, raw, n);
+	assert_record_refused(path, "a group name too long", at);
+	/* a bcast: the name first, then tag, msgid, len, dt, dur, ndest */
+	n = 0;
+	raw[n++] = PG_REC_BCAST;
+	n += pg_varint_put(raw + n, PG_GROUP_MAX);
+	memset(raw + n, 'g', PG_GROUP_MAX);
+	n += PG_GROUP_MAX;
+	memset(raw + n, 0, 6);
+	n += 6;
+	at = write_raw_log(path, 1, raw, n);
+	assert_record_refused(path, "a group name too long", at);
+}
+END_TEST
+
 static Suite *commlog_suite(void)
 {
 	Suite *s = suite_create("commlog");
@@ -1018,6 +1048,7 @@ static Suite *commlog_suite(void)
 	tcase_add_test(bad, test_refuse_unknown_how_and_op);
 	tcase_add_test(bad, test_refuse_past_32_bits);
 	tcase_add_test(bad, test_refuse_impossible_times);
+	tcase_add_test(bad, test_refuse_long_group_name);
 	suite_add_tcase(s, bad);
 
 	cku_add_tmp_fixtures(size);
