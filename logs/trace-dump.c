@@ -8,6 +8,7 @@
 #include "tracedb.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,17 +283,24 @@ static int dump_run(int argc, char **argv)
 	char err[PG_PATH_MAX + 200];
 	struct pg_runinfo ri;
 	const char *dir = argv[argc - 1];
+	char *end = NULL;
+	long ltid = 0;
 	int rc, bad;
 
 	if (argc == 3 && strcmp(argv[1], "--merged") == 0)
 		return dump_merged(argv[2]);
-	if (!(argc == 2 || (argc == 4 && strcmp(argv[1], "-task") == 0))) {
+	if (argc == 4 && strcmp(argv[1], "-task") == 0) {
+		errno = 0;
+		ltid = strtol(argv[2], &end, 10);
+	}
+	if (!(argc == 2 || (end && end != argv[2] && !*end && !errno &&
+			    ltid >= INT_MIN && ltid <= INT_MAX))) {
 		trace_error("usage: pangaea-trace %s", trace_cmd_dump.usage);
 		return 1;
 	}
 	if ((bad = pg_runinfo_read(dir, &ri, err, sizeof(err)) < 0))
 		trace_error("%s", err);
-	rc = argc == 4 ? dump_task(dir, atoi(argv[2]), &ri) < 0
+	rc = argc == 4 ? dump_task(dir, (int)ltid, &ri) < 0
 		       : dump_all(dir, &ri);
 	pg_runinfo_free(&ri);
 	return rc || bad;
