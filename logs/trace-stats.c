@@ -17,6 +17,8 @@
 #include "trace.h"
 #include "tracedb.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -575,6 +577,20 @@ out:
 	return rc;
 }
 
+/* Reads the ltid S (0 or more, an int) into *OUT; 0 or -1. */
+static int stats_ltid(const char *s, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (end == s || *end || errno || v < 0 || v > INT_MAX)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
 /* Entry point of "stats": 0 printed, 1 error. */
 static int stats_run(int argc, char **argv)
 {
@@ -588,8 +604,9 @@ static int stats_run(int argc, char **argv)
 			fmt = ST_CSV;
 		else if (strcmp(argv[i], "--json") == 0)
 			fmt = ST_JSON;
-		else if (strcmp(argv[i], "-task") == 0 && i + 1 < argc - 1)
-			only = atoi(argv[++i]);
+		else if (strcmp(argv[i], "-task") == 0 && i + 1 < argc - 1 &&
+			 stats_ltid(argv[i + 1], &only) == 0)
+			i++;
 		else
 			break;
 	if (i != argc - 1) {
