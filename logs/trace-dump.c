@@ -238,7 +238,7 @@ static int dump_launcher(const char *dir)
 		trace_error("%s", err);
 		return -1;
 	}
-	printf("task 0 pangaea (the launcher: spawns only)\n");
+	printf("launcher (task 0, no communication log): its spawns\n");
 	for (int i = 0; i < x.nspawn; i++) {
 		printf("  spawn #%d", x.spawns[i].seq);
 		dump_spawn(&x, (unsigned)x.spawns[i].seq);
