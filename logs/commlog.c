@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -338,29 +339,90 @@ int pg_comm_close(struct pg_comm_writer *w)
 	return rc;
 }
 
-/* Reads the whole file PATH into R->data; 0 or -1. */
+/* Reads the whole file PATH into R->data (a regular file only: a FIFO
+ * or a folder is refused, never waited on); 0 or -1. */
 static int comm_load(struct pg_comm_reader *r, const char *path, char *err,
 		     size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
+	int fd = pg_open_log(path, err, errlen), rc = -1;
 	struct stat st;
+	size_t got = 0;
 
-	if (!f || fstat(fileno(f), &st) < 0) {
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0) {
 		snprintf(err, errlen, "cannot read %s: %s", path,
 			 strerror(errno));
-		if (f)
-			fclose(f);
-		return -1;
+		goto out;
 	}
 	r->size = (size_t)st.st_size;
-	r->data = malloc(r->size ? r->size : 1);
-	if (!r->data || fread(r->data, 1, r->size, f) != r->size) {
-		snprintf(err, errlen, "cannot read %s", path);
-		fclose(f);
-		return -1;
+	if (!(r->data = malloc(r->size ? r->size : 1))) {
+		snprintf(err, errlen, "cannot read %s: out of memory", path);
+		goto out;
 	}
-	fclose(f);
-	return 0;
+	while (got < r->size) {
+		ssize_t k = read(fd, r->data + got, r->size - got);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			snprintf(err, errlen, "cannot read %s at offset %zu: %s",
+				 path, got, strerror(errno));
+			goto out;
+		}
+		if (k == 0) /* trimmed meanwhile: its writer closed it */
+			break;
+		got += (size_t)k;
+	}
+	r->size = got;
+	rc = 0;
+out:
+	close(fd);
+	return rc;
+}
+
+/* Whether the log R was found under the name of another task than its
+ * header's ltid (task-7.comm holding task 8); 1 or 0.  A file whose name
+ * is not task-*.comm is not judged. */
+static int comm_misnamed(const struct pg_comm_reader *r)
+{
+	const char *base = strrchr(r->path, '/');
+	char want[32];
+	size_t n;
+
+	base = base ? base + 1 : r->path;
+	n = strlen(base);
+	if (strncmp(base, "task-", 5) != 0 || n < 10 ||
+	    strcmp(base + n - 5, ".comm") != 0)
+		return 0;
+	snprintf(want, sizeof(want), "task-%d.comm", r->hdr.ltid);
+	return strcmp(base, want) != 0;
+}
+
+/* Checks the values of the decoded header of R; 0, or -1 with ERR
+ * naming the file and the field's offset. */
+static int comm_check_header(struct pg_comm_reader *r, size_t flags_at,
+			     char *err, size_t errlen)
+{
+	const struct pg_comm_header *h = &r->hdr;
+
+	if (comm_misnamed(r))
+		snprintf(err, errlen, "%s: header (offset 16) says task %d, "
+			 "not the task its name says", r->path, h->ltid);
+	else if (h->mode != 1 && h->mode != 2)
+		snprintf(err, errlen, "%s: corrupt header: unknown mode %u at "
+			 "offset 28", r->path, h->mode);
+	else if (h->start_wall_ns >= PG_WALL_MAX ||
+		 h->start_mono_ns >= PG_WALL_MAX)
+		snprintf(err, errlen, "%s: corrupt header: a start time at "
+			 "offset %d is beyond 2^62 ns", r->path,
+			 h->start_wall_ns >= PG_WALL_MAX ? 32 : 40);
+	else if (h->flags & ~PG_COMM_LOOSE_POLLS)
+		snprintf(err, errlen, "%s: corrupt header: unknown flags 0x%x "
+			 "at offset %zu", r->path, h->flags, flags_at);
+	else
+		return 0;
+	return -1;
 }
 
 /* Decodes the header of R->data; 0, or -1 with ERR filled. */
@@ -369,18 +431,20 @@ static int comm_decode_header(struct pg_comm_reader *r, char *err,
 {
 	struct pg_comm_header *h = &r->hdr;
 	const unsigned char *d = r->data;
-	size_t n, hl, pl, sl, total;
+	const char *what;
+	size_t n, hl, pl, sl, total, at;
 
 	if (r->size < COMM_FIXED + 4 || memcmp(d, PG_COMM_MAGIC, 8) != 0) {
-		snprintf(err, errlen, "%s: not a Pangaea communication log",
-			 r->path);
+		snprintf(err, errlen, "%s: not a Pangaea communication log "
+			 "(%s at offset 0)", r->path, r->size < COMM_FIXED + 4 ?
+			 "too short for a header" : "no magic");
 		return -1;
 	}
 	h->version = (uint32_t)get_le(d + 8, 4);
 	if (h->version != PG_COMM_VERSION) {
 		snprintf(err, errlen,
-			 "%s: log format version %u, this Pangaea reads version %d",
-			 r->path, h->version, PG_COMM_VERSION);
+			 "%s: log format version %u, this Pangaea reads version %d "
+			 "(offset 8)", r->path, h->version, PG_COMM_VERSION);
 		return -1;
 	}
 	total = get_le(d + 12, 4);
@@ -390,14 +454,20 @@ static int comm_decode_header(struct pg_comm_reader *r, char *err,
 	h->mode = (uint32_t)get_le(d + 28, 4);
 	h->start_wall_ns = get_le(d + 32, 8);
 	h->start_mono_ns = get_le(d + 40, 8);
-	n = COMM_FIXED;
+	n = at = COMM_FIXED;
+	what = "header length past the end of the file";
+	if (total > r->size)
+		goto bad_len;
 	hl = get_le(d + n, 2);
-	if (total > r->size || hl >= PG_HOST_MAX || n + 4 + hl > total)
+	what = "host name too long";
+	if (hl >= PG_HOST_MAX || n + 4 + hl > total)
 		goto bad;
 	memcpy(h->host, d + n + 2, hl);
 	h->host[hl] = '\0';
 	n += 2 + hl;
 	pl = get_le(d + n, 2);
+	at = n;
+	what = "program name too long";
 	if (pl >= PG_PATH_MAX || n + 2 + pl + 6 > total)
 		goto bad;
 	memcpy(h->program, d + n + 2, pl);
@@ -405,14 +475,19 @@ static int comm_decode_header(struct pg_comm_reader *r, char *err,
 	n += 2 + pl;
 	h->flags = (uint32_t)get_le(d + n, 4);
 	sl = get_le(d + n + 4, 2);
+	at = n + 4;
+	what = "selection does not end where the header length says";
 	if (sl >= PG_SELECT_MAX || n + 6 + sl != total)
 		goto bad;
 	memcpy(h->select, d + n + 6, sl);
 	h->select[sl] = '\0';
 	r->pos = total;
-	return 0;
+	return comm_check_header(r, n, err, errlen);
+bad_len:
+	at = 12;
 bad:
-	snprintf(err, errlen, "%s: corrupt header", r->path);
+	snprintf(err, errlen, "%s: corrupt header: %s (offset %zu)", r->path,
+		 what, at);
 	return -1;
 }
 
@@ -442,21 +517,61 @@ static int comm_get(struct pg_comm_reader *r, uint64_t *v, int n)
 	return 0;
 }
 
-/* Reads a string (varint length, bytes) into OUT; 0 or -1 if cut off. */
+/* Reads a string (varint length, bytes) into OUT; 0, -1 cut off, or -2
+ * a length no group name has (PG_GROUP_MAX or more) that is not cut. */
 static int comm_get_str(struct pg_comm_reader *r, char *out)
 {
 	uint64_t l;
 
-	if (comm_get(r, &l, 1) < 0 || l >= PG_GROUP_MAX || l > r->size - r->pos)
+	if (comm_get(r, &l, 1) < 0 || l > r->size - r->pos)
 		return -1;
+	if (l >= PG_GROUP_MAX)
+		return -2;
 	memcpy(out, r->data + r->pos, l);
 	out[l] = '\0';
 	r->pos += l;
 	return 0;
 }
 
+/* Gives the zigzag-coded V as an int in *OUT; 0, or -1 when it is past
+ * 32 bits. */
+static int fit_int(uint64_t v, int *out)
+{
+	int64_t x = zz_dec(v);
+
+	if (x < INT32_MIN || x > INT32_MAX)
+		return -1;
+	*out = (int)x;
+	return 0;
+}
+
+/* Gives V as a uint32_t in *OUT; 0, or -1 when it is past 32 bits. */
+static int fit_u32(uint64_t v, uint32_t *out)
+{
+	if (v > UINT32_MAX)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* Sets the time of EV from its delta DT after the previous record and
+ * its duration DUR; 0, or -1 when the time since the task's start plus
+ * the duration would pass PG_TIME_MAX (a time that cannot be real). */
+static int comm_time(struct pg_comm_reader *r, struct pg_event *ev,
+		     uint64_t dt, uint64_t dur)
+{
+	/* r->last_t <= PG_TIME_MAX: the sum cannot wrap */
+	if (dt > PG_TIME_MAX || dur > PG_TIME_MAX ||
+	    r->last_t + dt + dur > PG_TIME_MAX)
+		return -1;
+	ev->t = r->last_t + dt;
+	ev->dur = dur;
+	r->last_t = ev->t;
+	return 0;
+}
+
 /* Reads the destinations of an mcast or bcast into R->dests; 0, -1 cut
- * off, -2 an impossible count. */
+ * off, -2 an impossible count or destination. */
 static int comm_get_dests(struct pg_comm_reader *r, struct pg_event *ev)
 {
 	uint64_t n, v;
@@ -476,108 +591,148 @@ static int comm_get_dests(struct pg_comm_reader *r, struct pg_event *ev)
 	for (uint64_t i = 0; i < n; i++) {
 		if (comm_get(r, &v, 1) < 0)
 			return -1;
-		r->dests[i] = (int)zz_dec(v);
+		if (fit_int(v, &r->dests[i]) < 0)
+			return -2;
 	}
 	ev->ndest = (int)n;
 	ev->dests = r->dests;
 	return 0;
 }
 
-/* Reads the rest of a group, mcast or bcast record that began at AT. */
-static int comm_next_long(struct pg_comm_reader *r, struct pg_event *ev,
-			  int kind, size_t at, char *err, size_t errlen)
+/* Fills ERR with a corrupt record of R (at offset R->at) and WHAT is
+ * wrong with it; returns -1. */
+static int comm_corrupt(const struct pg_comm_reader *r, const char *what,
+			char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: corrupt: %s in the %s record at offset %zu",
+		 r->path, what, pg_rec_kind_name(r->data[r->at]), r->at);
+	return -1;
+}
+
+/* Reads the rest of a group record; 1, or -1 with ERR. */
+static int comm_next_group(struct pg_comm_reader *r, struct pg_event *ev,
+			   char *err, size_t errlen)
 {
 	uint64_t v[5];
 	int rc;
 
-	if (kind == PG_REC_GROUP) {
-		if (comm_get(r, v, 1) < 0 || comm_get_str(r, ev->group) < 0 ||
-		    comm_get(r, v + 1, 4) < 0)
-			goto cut;
-		ev->op = (int)v[0];
-		ev->arg = (int)zz_dec(v[1]);
-		ev->result = (int)zz_dec(v[2]);
-		ev->t = r->last_t + v[3];
-		ev->dur = v[4];
-		r->last_t = ev->t;
-		return 1;
-	}
-	if ((kind == PG_REC_BCAST && comm_get_str(r, ev->group) < 0) ||
-	    comm_get(r, v, 5) < 0)
-		goto cut;
-	ev->tag = (int)zz_dec(v[0]);
-	ev->msgid = (uint32_t)v[1];
-	ev->len = (uint32_t)v[2];
-	ev->t = r->last_t + v[3];
-	ev->dur = v[4];
-	r->last_t = ev->t;
+	if (comm_get(r, v, 1) < 0 || (rc = comm_get_str(r, ev->group)) == -1 ||
+	    (rc == 0 && comm_get(r, v + 1, 4) < 0))
+		return 0;
+	if (rc < 0)
+		return comm_corrupt(r, "a group name too long", err, errlen);
+	if (v[0] < 1 || v[0] > PG_GROUP_LAST)
+		return comm_corrupt(r, "unknown group call", err, errlen);
+	ev->op = (int)v[0];
+	if (fit_int(v[1], &ev->arg) < 0 || fit_int(v[2], &ev->result) < 0)
+		return comm_corrupt(r, "a value past 32 bits", err, errlen);
+	if (comm_time(r, ev, v[3], v[4]) < 0)
+		return comm_corrupt(r, "a time beyond 2^61 ns", err, errlen);
+	return 1;
+}
+
+/* Reads the rest of an mcast or bcast record; 1, 0 cut off, or -1
+ * with ERR. */
+static int comm_next_cast(struct pg_comm_reader *r, struct pg_event *ev,
+			  int kind, char *err, size_t errlen)
+{
+	uint64_t v[5];
+	int rc;
+
+	if (kind == PG_REC_BCAST && (rc = comm_get_str(r, ev->group)) < 0)
+		return rc == -1 ? 0 : comm_corrupt(r, "a group name too long",
+						   err, errlen);
+	if (comm_get(r, v, 5) < 0)
+		return 0;
+	if (fit_int(v[0], &ev->tag) < 0 || fit_u32(v[1], &ev->msgid) < 0 ||
+	    fit_u32(v[2], &ev->len) < 0)
+		return comm_corrupt(r, "a value past 32 bits", err, errlen);
+	if (comm_time(r, ev, v[3], v[4]) < 0)
+		return comm_corrupt(r, "a time beyond 2^61 ns", err, errlen);
 	rc = comm_get_dests(r, ev);
 	if (rc == -1)
-		goto cut;
-	if (rc < 0) {
-		snprintf(err, errlen, "%s: corrupt: bad destination count at offset %zu",
-			 r->path, at);
-		return -1;
-	}
+		return 0;
+	if (rc < 0)
+		return comm_corrupt(r, "a bad destination count or destination",
+				    err, errlen);
 	return 1;
-cut:
-	snprintf(err, errlen, "%s: truncated: record at offset %zu is cut off",
-		 r->path, at);
-	return -1;
+}
+
+/* Reads the rest of an end record; 1, 0 cut off, or -1 with ERR. */
+static int comm_next_end(struct pg_comm_reader *r, struct pg_event *ev,
+			 char *err, size_t errlen)
+{
+	uint64_t v[3];
+
+	if (comm_get(r, v, 3) < 0)
+		return 0;
+	if (v[0] < 1 || v[0] > PG_END_LAST)
+		return comm_corrupt(r, "unknown end (how)", err, errlen);
+	ev->how = (int)v[0];
+	if (fit_int(v[1], &ev->value) < 0)
+		return comm_corrupt(r, "a value past 32 bits", err, errlen);
+	if (comm_time(r, ev, v[2], 0) < 0)
+		return comm_corrupt(r, "a time beyond 2^61 ns", err, errlen);
+	r->ended = 1;
+	return 1;
+}
+
+/* Reads the rest of a record of KIND (a known one); 1, 0 cut off, or
+ * -1 with ERR. */
+static int comm_next_body(struct pg_comm_reader *r, struct pg_event *ev,
+			  int kind, char *err, size_t errlen)
+{
+	uint64_t v[6];
+
+	if (kind == PG_REC_END)
+		return comm_next_end(r, ev, err, errlen);
+	if (kind == PG_REC_GROUP)
+		return comm_next_group(r, ev, err, errlen);
+	if (kind == PG_REC_MCAST || kind == PG_REC_BCAST)
+		return comm_next_cast(r, ev, kind, err, errlen);
+	if (kind == PG_REC_POLLFAIL) {
+		if (comm_get(r, v, 2) < 0)
+			return 0;
+		if (fit_u32(v[0], &ev->count) < 0)
+			return comm_corrupt(r, "a count past 32 bits", err,
+					    errlen);
+		if (comm_time(r, ev, v[1], 0) < 0)
+			return comm_corrupt(r, "a time beyond 2^61 ns", err,
+					    errlen);
+		return 1;
+	}
+	if (comm_get(r, v, 6) < 0)
+		return 0;
+	if (fit_int(v[0], &ev->peer) < 0 || fit_int(v[1], &ev->tag) < 0 ||
+	    fit_u32(v[2], &ev->msgid) < 0 || fit_u32(v[3], &ev->len) < 0)
+		return comm_corrupt(r, "a value past 32 bits", err, errlen);
+	if (comm_time(r, ev, v[4], v[5]) < 0)
+		return comm_corrupt(r, "a time beyond 2^61 ns", err, errlen);
+	return 1;
 }
 
 int pg_comm_next(struct pg_comm_reader *r, struct pg_event *ev, char *err,
 		 size_t errlen)
 {
-	size_t at = r->pos;
-	uint64_t v[6];
-	int kind;
+	int kind, rc;
 
 	if (r->ended || r->pos >= r->size || r->data[r->pos] == 0) {
 		r->ended = 1;
 		return 0;
 	}
 	memset(ev, 0, sizeof(*ev));
+	r->at = r->pos;
 	kind = r->data[r->pos++];
 	ev->kind = kind;
-	if (kind == PG_REC_END) {
-		if (comm_get(r, v, 3) < 0)
-			goto cut;
-		ev->how = (int)v[0];
-		ev->value = (int)zz_dec(v[1]);
-		ev->t = r->last_t + v[2];
-		r->last_t = ev->t;
-		r->ended = 1;
-		return 1;
-	}
-	if (kind == PG_REC_POLLFAIL) {
-		if (comm_get(r, v, 2) < 0)
-			goto cut;
-		ev->count = (uint32_t)v[0];
-		ev->t = r->last_t + v[1];
-		r->last_t = ev->t;
-		return 1;
-	}
-	if (kind == PG_REC_GROUP || kind == PG_REC_MCAST || kind == PG_REC_BCAST)
-		return comm_next_long(r, ev, kind, at, err, errlen);
 	if (kind < PG_REC_SEND || kind > PG_REC_LAST) {
 		snprintf(err, errlen, "%s: corrupt: unknown record kind %d at offset %zu",
-			 r->path, kind, at);
+			 r->path, kind, r->at);
 		return -1;
 	}
-	if (comm_get(r, v, 6) < 0)
-		goto cut;
-	ev->peer = (int)zz_dec(v[0]);
-	ev->tag = (int)zz_dec(v[1]);
-	ev->msgid = (uint32_t)v[2];
-	ev->len = (uint32_t)v[3];
-	ev->t = r->last_t + v[4];
-	ev->dur = v[5];
-	r->last_t = ev->t;
-	return 1;
-cut:
+	if ((rc = comm_next_body(r, ev, kind, err, errlen)) != 0)
+		return rc;
 	snprintf(err, errlen, "%s: truncated: record at offset %zu is cut off",
-		 r->path, at);
+		 r->path, r->at);
 	return -1;
 }
 

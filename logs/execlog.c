@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,7 +143,8 @@ static int lex_lit(struct lex *l, const char *word)
 	return 0;
 }
 
-/* Reads a decimal integer; 0 or -1. */
+/* Reads a decimal integer that fits an int; 0 or -1 (none, or past 32
+ * bits: never cut down to its low bits). */
 static int lex_int(struct lex *l, int *out)
 {
 	char *end;
@@ -151,7 +153,7 @@ static int lex_int(struct lex *l, int *out)
 	lex_space(l);
 	errno = 0;
 	v = strtol(l->p, &end, 10);
-	if (end == l->p || errno)
+	if (end == l->p || errno || v < INT_MIN || v > INT_MAX)
 		return -1;
 	l->p = end;
 	*out = (int)v;
@@ -285,20 +287,47 @@ static int parse_spawn(struct lex *l, struct pg_spawn_rec *rec)
 	return *l->p == '\0' || *l->p == '\n' ? 0 : -1;
 }
 
+/* Whether PATH is named after another task than LTID (task-7.exec
+ * holding ltid=8); 1 or 0.  A file whose name is not task-*.exec is not
+ * judged. */
+static int exec_misnamed(const char *path, int ltid)
+{
+	const char *base = strrchr(path, '/');
+	char want[32];
+	size_t n;
+
+	base = base ? base + 1 : path;
+	n = strlen(base);
+	if (strncmp(base, "task-", 5) != 0 || n < 10 ||
+	    strcmp(base + n - 5, ".exec") != 0)
+		return 0;
+	snprintf(want, sizeof(want), "task-%d.exec", ltid);
+	return strcmp(base, want) != 0;
+}
+
 /* Parses the first line; 0 or -1 with ERR filled. */
 static int parse_head(const char *line, const char *path,
 		      struct pg_exec_log *log, char *err, size_t errlen)
 {
+	struct lex l = { line };
 	int version;
 
-	if (sscanf(line, "pangaea-exec %d ltid=%d", &version, &log->ltid) != 2) {
-		snprintf(err, errlen, "%s: not a Pangaea execution log", path);
+	if (lex_lit(&l, "pangaea-exec") < 0 || lex_int(&l, &version) < 0 ||
+	    lex_lit(&l, "ltid=") < 0 || lex_int(&l, &log->ltid) < 0 ||
+	    (lex_space(&l), *l.p != '\n' && *l.p != '\0')) {
+		snprintf(err, errlen, "%s:1: not a Pangaea execution log (no "
+			 "'pangaea-exec VERSION ltid=LTID' first line)", path);
 		return -1;
 	}
 	if (version != PG_EXEC_VERSION) {
 		snprintf(err, errlen,
-			 "%s: log format version %d, this Pangaea reads version %d",
+			 "%s:1: log format version %d, this Pangaea reads version %d",
 			 path, version, PG_EXEC_VERSION);
+		return -1;
+	}
+	if (exec_misnamed(path, log->ltid)) {
+		snprintf(err, errlen, "%s:1: says ltid=%d, not the task its "
+			 "name says", path, log->ltid);
 		return -1;
 	}
 	return 0;
@@ -332,16 +361,20 @@ int pg_exec_read(const char *path, struct pg_exec_log *log, char *err,
 {
 	char *line = NULL;
 	size_t cap = 0;
-	FILE *f = fopen(path, "r");
+	ssize_t len;
+	FILE *f = pg_fopen_log(path, err, errlen);
 	int lineno = 0, rc = -1;
 
 	memset(log, 0, sizeof(*log));
-	if (!f) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+	if (!f)
 		goto out;
-	}
-	while (getline(&line, &cap, f) > 0) {
+	while ((len = getline(&line, &cap, f)) > 0) {
 		lineno++;
+		if (strlen(line) != (size_t)len) {
+			snprintf(err, errlen, "%s:%d: a NUL byte at column %zu",
+				 path, lineno, strlen(line) + 1);
+			goto out;
+		}
 		if (lineno == 1 ? parse_head(line, path, log, err, errlen) < 0
 				: parse_line(line, log) < 0) {
 			if (lineno > 1)
@@ -350,8 +383,13 @@ int pg_exec_read(const char *path, struct pg_exec_log *log, char *err,
 			goto out;
 		}
 	}
+	if (ferror(f)) {
+		snprintf(err, errlen, "cannot read %s after line %d: %s", path,
+			 lineno, strerror(errno));
+		goto out;
+	}
 	if (lineno == 0) {
-		snprintf(err, errlen, "%s: empty execution log", path);
+		snprintf(err, errlen, "%s: empty execution log (0 bytes)", path);
 		goto out;
 	}
 	rc = 0;

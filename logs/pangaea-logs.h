@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define PG_COMM_MAGIC "PGACOMM\n"
 #define PG_HOST_MAX 256
@@ -125,6 +126,7 @@ struct pg_comm_reader {
 	unsigned char *data;
 	size_t size;
 	size_t pos;      /* offset of the next record */
+	size_t at;       /* offset of the record pg_comm_next read last */
 	uint64_t last_t;
 	int ended;       /* an end record or the zero tail was reached */
 	int *dests;      /* destinations of the last mcast/bcast read */
@@ -204,6 +206,22 @@ int pg_exec_read(const char *path, struct pg_exec_log *log, char *err,
 void pg_exec_free(struct pg_exec_log *log);
 /* Frees the argv and slots of one record. */
 void pg_spawn_rec_free(struct pg_spawn_rec *rec);
+
+/* Times a log may hold (docs/FORMATS.md, section 5): a header's start
+ * times are below PG_WALL_MAX ns (2^62, the year 2116), an event's time
+ * since its task's start plus its duration below PG_TIME_MAX ns (2^61,
+ * 73 years).  Readers refuse others: sums of them cannot overflow. */
+#define PG_WALL_MAX ((uint64_t)1 << 62)
+#define PG_TIME_MAX ((uint64_t)1 << 61)
+
+/* openlog.c: the one way a reader opens a log file. */
+/* Opens PATH for reading without blocking (a FIFO) or following a link,
+ * and refuses what is not a regular file ("PATH: not a regular file (a
+ * FIFO)", "PATH: is a directory, not a log").  A blocking fd, or -1 with
+ * ERR naming PATH and errno kept (ENOENT: there is none). */
+int pg_open_log(const char *path, char *err, size_t errlen);
+/* pg_open_log as a stdio stream for reading; NULL with ERR and errno. */
+FILE *pg_fopen_log(const char *path, char *err, size_t errlen);
 
 /* Path of a task's log: DIR/task-LTID.SUFFIX into BUF; 0 or -1 if too long. */
 int pg_log_path(char *buf, size_t n, const char *dir, int ltid,
@@ -302,6 +320,7 @@ struct pg_runinfo_task {
 	char host[PG_HOST_MAX];
 	char program[PG_PATH_MAX];
 	char end_text[256];       /* how it ended, in words */
+	int line;                 /* as read: its line in run.info */
 };
 
 /* What run.info says (a run killed early has none). */

@@ -8,9 +8,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Formats RI as run.info's text into a new buffer *TEXT (*LEN bytes,
@@ -144,20 +146,29 @@ int pg_runinfo_add_task(struct pg_runinfo *ri,
 	return 0;
 }
 
-/* Parses one "task ..." line of run.info into RI; 0 or -1 (memory). */
-static int read_task(struct pg_runinfo *ri, const char *line)
+/* Parses one "task ..." line of run.info, line LINENO, into RI; 0, -1
+ * out of memory, -2 the line is malformed. */
+static int read_task(struct pg_runinfo *ri, const char *line, int lineno)
 {
-	struct pg_runinfo_task t = { 0 };
+	struct pg_runinfo_task t = { .line = lineno };
 	const char *p;
+	char *end;
+	long ltid;
 
-	if (sscanf(line, "task %d tid=t%x", &t.ltid, (unsigned *)&t.tid) != 2)
-		return 0;
+	errno = 0;
+	ltid = strtol(line + 5, &end, 10);
+	if (end == line + 5 || errno || ltid < 0 || ltid > INT_MAX ||
+	    sscanf(end, " tid=t%x", (unsigned *)&t.tid) != 1)
+		return -2;
+	t.ltid = (int)ltid;
 	if ((p = strstr(line, " host=")))
 		sscanf(p, " host=%255s", t.host);
 	if ((p = strstr(line, " program=")))
 		sscanf(p, " program=%4095s", t.program);
-	if ((p = strstr(line, " end=")))
-		sscanf(p, " end=%d/%d", &t.how, &t.value);
+	if ((p = strstr(line, " end=")) &&
+	    (sscanf(p, " end=%d/%d", &t.how, &t.value) != 2 || t.how < 0 ||
+	     t.how > PG_END_LAST))
+		return -2;
 	if ((p = strstr(line, " (")))
 		snprintf(t.end_text, sizeof(t.end_text), "%.*s",
 			 (int)strcspn(p + 2, ")"), p + 2);
@@ -175,13 +186,38 @@ static int read_key(const char *line, const char *key, char *out, size_t n)
 	return 1;
 }
 
-/* Reads the lines of F (the first already checked) into RI; 0 or -1. */
-static int read_lines(FILE *f, struct pg_runinfo *ri)
+/* Reads the exit status S (0..255) into RI; 0, or -1 if it is none. */
+static int read_status(struct pg_runinfo *ri, const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (end == s || *end || errno || v < 0 || v > 255)
+		return -1;
+	ri->status = (int)v;
+	return 0;
+}
+
+/* Reads the lines of F (the first already checked) into RI; 0, or -1
+ * with ERR naming PATH and the line. */
+static int read_lines(FILE *f, const char *path, struct pg_runinfo *ri,
+		      char *err, size_t errlen)
 {
 	char line[2 * PG_PATH_MAX + 8192];
+	int lineno = 1, rc;
 
 	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
+		size_t len = strcspn(line, "\n");
+
+		lineno++;
+		if (line[len] != '\n' && !feof(f)) {
+			snprintf(err, errlen, "%s:%d: line too long", path,
+				 lineno);
+			return -1;
+		}
+		line[len] = '\0';
 		if (read_key(line, "mode", ri->mode, sizeof(ri->mode)) ||
 		    read_key(line, "ended", ri->ended, sizeof(ri->ended)) ||
 		    read_key(line, "launcher-host", ri->launcher_host,
@@ -194,13 +230,52 @@ static int read_lines(FILE *f, struct pg_runinfo *ri)
 		    read_key(line, "diverged", ri->diverged,
 			     sizeof(ri->diverged)))
 			continue;
-		if (strncmp(line, "status ", 7) == 0)
-			ri->status = atoi(line + 7);
-		else if (strncmp(line, "task ", 5) == 0 && read_task(ri, line) < 0)
+		if (strncmp(line, "status ", 7) == 0) {
+			if (read_status(ri, line + 7) < 0) {
+				snprintf(err, errlen, "%s:%d: cannot parse this "
+					 "status line", path, lineno);
+				return -1;
+			}
+		} else if (strncmp(line, "task ", 5) == 0 &&
+			 (rc = read_task(ri, line, lineno)) < 0) {
+			snprintf(err, errlen, "%s:%d: %s", path, lineno,
+				 rc == -1 ? "out of memory"
+					  : "cannot parse this task line");
 			return -1;
+		}
+	}
+	if (ferror(f)) {
+		snprintf(err, errlen, "cannot read %s after line %d: %s", path,
+			 lineno, strerror(errno));
+		return -1;
 	}
 	if (strcmp(ri->select, "all") == 0)
 		ri->select[0] = '\0';
+	return 0;
+}
+
+/* Refuses a task line of RI that claims an end no log of DIR holds: a
+ * task that ended (how > 0) wrote its end record into task-LTID.comm,
+ * so without that file the line is not true.  0, or -1 with ERR naming
+ * PATH and the line. */
+static int check_tasks(const struct pg_runinfo *ri, const char *dir,
+		       const char *path, char *err, size_t errlen)
+{
+	char log[PG_PATH_MAX];
+	struct stat st;
+
+	for (size_t i = 0; i < ri->ntasks; i++) {
+		const struct pg_runinfo_task *t = &ri->tasks[i];
+
+		if (t->how <= 0 || t->ltid == 0 ||
+		    pg_log_path(log, sizeof(log), dir, t->ltid, "comm") < 0 ||
+		    lstat(log, &st) == 0)
+			continue;
+		snprintf(err, errlen, "%s:%d: task %d ended (%s) but has no "
+			 "log task-%d.comm", path, t->line, t->ltid,
+			 pg_end_how_name(t->how), t->ltid);
+		return -1;
+	}
 	return 0;
 }
 
@@ -213,31 +288,27 @@ int pg_runinfo_read(const char *dir, struct pg_runinfo *ri, char *err,
 
 	memset(ri, 0, sizeof(*ri));
 	snprintf(path, sizeof(path), "%s/run.info", dir);
-	if (!(f = fopen(path, "r"))) {
-		if (errno == ENOENT)
-			return 0;
-		snprintf(err, errlen, "cannot read %s: %s", path,
-			 strerror(errno));
-		return -1;
-	}
+	if (!(f = pg_fopen_log(path, err, errlen)))
+		return errno == ENOENT ? 0 : -1;
 	if (!fgets(head, sizeof(head), f) ||
 	    sscanf(head, "pangaea-run %d", &version) != 1) {
-		snprintf(err, errlen, "%s: not a Pangaea run.info (no "
+		snprintf(err, errlen, "%s:1: not a Pangaea run.info (no "
 			 "'pangaea-run' first line)", path);
 		fclose(f);
 		return -1;
 	}
 	if (version != PG_RUNINFO_VERSION) {
-		snprintf(err, errlen, "%s: format version %d, this Pangaea "
+		snprintf(err, errlen, "%s:1: format version %d, this Pangaea "
 			 "reads version %d", path, version, PG_RUNINFO_VERSION);
 		fclose(f);
 		return -1;
 	}
 	ri->version = version;
-	rc = read_lines(f, ri);
+	rc = read_lines(f, path, ri, err, errlen);
 	fclose(f);
+	if (rc == 0)
+		rc = check_tasks(ri, dir, path, err, errlen);
 	if (rc < 0) {
-		snprintf(err, errlen, "%s: out of memory", path);
 		pg_runinfo_free(ri);
 		return -1;
 	}

@@ -7,6 +7,8 @@
 #include "trace.h"
 #include "tracedb.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,26 +173,31 @@ static int dump_merged(const char *dir)
 		rc = SQLITE_OK;
 	}
 	if (rc != SQLITE_DONE)
-		trace_error("cannot read the trace database: %s",
+		trace_error("%s/%s: cannot read it: %s", dir, TDB_FILE,
 			    sqlite3_errmsg(db));
 	sqlite3_finalize(s);
 	sqlite3_close(db);
 	return rc != SQLITE_DONE;
 }
 
-/* Dumps task LTID of DIR; 0, or -1 if its log is unreadable. */
-static int dump_task(const char *dir, int ltid)
+/* Dumps task LTID of DIR (RI: its run.info, for a log without its end
+ * record); 0, or -1 if one of its logs is refused (the comm log is
+ * dumped after a refused exec log, without its spawns). */
+static int dump_task(const char *dir, int ltid, const struct pg_runinfo *ri)
 {
+	const struct pg_runinfo_task *rt = pg_runinfo_task(ri, ltid);
 	char path[PG_PATH_MAX], err[PG_PATH_MAX + 100];
 	struct pg_comm_reader r;
 	struct pg_exec_log x = { 0 };
 	struct pg_event ev;
 	long n = 0;
-	int rc;
+	int rc, ended = 0, bad_exec = 0;
 
 	if (pg_log_path(path, sizeof(path), dir, ltid, "exec") == 0 &&
-	    pg_exec_read(path, &x, err, sizeof(err)) < 0)
+	    pg_exec_read(path, &x, err, sizeof(err)) < 0) {
 		trace_error("%s", err);
+		bad_exec = 1;
+	}
 	if (pg_log_path(path, sizeof(path), dir, ltid, "comm") < 0 ||
 	    pg_comm_open(&r, path, err, sizeof(err)) < 0) {
 		trace_error("%s", err);
@@ -202,47 +209,101 @@ static int dump_task(const char *dir, int ltid)
 	       r.hdr.parent_ltid, r.hdr.mode == 2 ? "replay" : "record",
 	       r.hdr.flags & PG_COMM_LOOSE_POLLS ? "loose" : "exact",
 	       r.hdr.select[0] ? ", selection " : "", r.hdr.select);
-	while ((rc = pg_comm_next(&r, &ev, err, sizeof(err))) > 0)
+	while ((rc = pg_comm_next(&r, &ev, err, sizeof(err))) > 0) {
 		dump_event(++n, &ev, &x);
-	if (rc == 0 && ev.kind != PG_REC_END)
+		ended = ev.kind == PG_REC_END;
+	}
+	if (rc == 0 && !ended && rt && pg_end_how_name(rt->how))
+		printf("  (log ends here: no end record, but run.info says "
+		       "the task ended (%s): the log was cut)\n",
+		       pg_end_how_name(rt->how));
+	else if (rc == 0 && !ended)
 		printf("  (log ends here: no end record)\n");
 	if (rc < 0)
 		trace_error("%s", err);
 	pg_comm_free(&r);
 	pg_exec_free(&x);
-	return rc < 0 ? -1 : 0;
+	return rc < 0 || bad_exec ? -1 : 0;
 }
 
-/* Dumps every task of DIR in ltid order; 0 or 1. */
-static int dump_all(const char *dir)
+/* Dumps the launcher's spawns (task 0 has an exec log and no comm
+ * log); 0, or -1 if its exec log is refused. */
+static int dump_launcher(const char *dir)
 {
-	int *ltids, n = pg_run_ltids(dir, "comm", &ltids), rc = 0;
+	char path[PG_PATH_MAX], err[PG_PATH_MAX + 100];
+	struct pg_exec_log x;
 
-	if (n < 0) {
-		trace_error("cannot open log folder %s", dir);
+	if (pg_log_path(path, sizeof(path), dir, 0, "exec") < 0 ||
+	    pg_exec_read(path, &x, err, sizeof(err)) < 0) {
+		trace_error("%s", err);
+		return -1;
+	}
+	printf("launcher (task 0, no communication log): its spawns\n");
+	for (int i = 0; i < x.nspawn; i++) {
+		printf("  spawn #%d", x.spawns[i].seq);
+		dump_spawn(&x, (unsigned)x.spawns[i].seq);
+		printf("\n");
+	}
+	pg_exec_free(&x);
+	return 0;
+}
+
+/* Dumps every task of DIR in ltid order (the launcher first when it
+ * left an exec log); 0 or 1. */
+static int dump_all(const char *dir, const struct pg_runinfo *ri)
+{
+	int *ltids, *xl, n = pg_run_ltids(dir, "comm", &ltids),
+	    nx = pg_run_ltids(dir, "exec", &xl), rc = 0;
+
+	if (n < 0 || nx < 0) {
+		trace_error("cannot open log folder %s: %s", dir,
+			    strerror(errno));
+		free(ltids);
+		free(xl);
 		return 1;
 	}
 	if (n == 0) {
 		trace_error("%s holds no task logs", dir);
+		free(xl);
 		return 1;
 	}
+	if (pg_run_has(xl, nx, 0) && !pg_run_has(ltids, n, 0))
+		rc |= dump_launcher(dir) < 0;
 	for (int i = 0; i < n; i++)
-		rc |= dump_task(dir, ltids[i]) < 0;
+		rc |= dump_task(dir, ltids[i], ri) < 0;
 	free(ltids);
+	free(xl);
 	return rc;
 }
 
-/* Entry point of "dump". */
+/* Entry point of "dump": 0, or 1 when a log or run.info was refused
+ * (what could be read is printed all the same). */
 static int dump_run(int argc, char **argv)
 {
-	if (argc == 4 && strcmp(argv[1], "-task") == 0)
-		return dump_task(argv[3], atoi(argv[2])) < 0;
+	char err[PG_PATH_MAX + 200];
+	struct pg_runinfo ri;
+	const char *dir = argv[argc - 1];
+	char *end = NULL;
+	long ltid = 0;
+	int rc, bad;
+
 	if (argc == 3 && strcmp(argv[1], "--merged") == 0)
 		return dump_merged(argv[2]);
-	if (argc == 2)
-		return dump_all(argv[1]);
-	trace_error("usage: pangaea-trace %s", trace_cmd_dump.usage);
-	return 1;
+	if (argc == 4 && strcmp(argv[1], "-task") == 0) {
+		errno = 0;
+		ltid = strtol(argv[2], &end, 10);
+	}
+	if (!(argc == 2 || (end && end != argv[2] && !*end && !errno &&
+			    ltid >= INT_MIN && ltid <= INT_MAX))) {
+		trace_error("usage: pangaea-trace %s", trace_cmd_dump.usage);
+		return 1;
+	}
+	if ((bad = pg_runinfo_read(dir, &ri, err, sizeof(err)) < 0))
+		trace_error("%s", err);
+	rc = argc == 4 ? dump_task(dir, (int)ltid, &ri) < 0
+		       : dump_all(dir, &ri);
+	pg_runinfo_free(&ri);
+	return rc || bad;
 }
 
 const struct trace_cmd trace_cmd_dump = {

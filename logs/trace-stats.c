@@ -17,6 +17,8 @@
 #include "trace.h"
 #include "tracedb.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +67,34 @@ static const char *const bucket_names[ST_NBUCKET] = {
 	"10ms-100ms", "100ms-1s", ">=1s"
 };
 
+/* The latest time an event of trace.db may have, in ns of the wall
+ * clock: what the importer can make (a task's start, below 2^62, plus
+ * an event's time and duration, below 2^61).  Later, or negative, times
+ * cannot be real and are refused; so no difference of two overflows. */
+#define ST_TIME_MAX ((int64_t)(PG_WALL_MAX + PG_TIME_MAX))
+
+/* A + B, or INT64_MAX (INT64_MIN) when the sum passes it (the totals
+ * of a trace.db with huge values). */
+static int64_t st_add(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
+/* A - B - C as st_add does it (B and C are not negative). */
+static int64_t st_diff(int64_t a, int64_t b, int64_t c)
+{
+	int64_t r;
+
+	if (__builtin_sub_overflow(a, b, &r) ||
+	    __builtin_sub_overflow(r, c, &r))
+		return INT64_MIN;
+	return r;
+}
+
 /* Appends the duration D to F; 0 or -1. */
 static int func_add(struct st_func *f, int64_t d)
 {
@@ -93,17 +123,30 @@ static void hist_add(struct st_hist *h, int64_t d)
 	int b = bucket(d);
 
 	h->n[b]++;
-	h->ns[b] += d;
+	h->ns[b] = st_add(h->ns[b], d);
 }
 
-/* Loads the tasks of DB with events (only task ONLY when it is not -1)
- * into R; 0 or -1. */
-static int load_tasks(sqlite3 *db, struct st_run *r, int only)
+/* Loads the tasks of DB (the file DBPATH) with events (only task ONLY
+ * when it is not -1) into R; 0, or -1 with ERR naming DBPATH. */
+static int load_tasks(sqlite3 *db, const char *dbpath, struct st_run *r,
+		      int only, char *err, size_t errlen)
 {
 	int i;
 
-	if ((r->ntasks = tdb_tasks_load(db, &r->tasks)) < 0)
+	if ((r->ntasks = tdb_tasks_load(db, &r->tasks)) < 0) {
+		snprintf(err, errlen, "%s: cannot read its tasks: %s", dbpath,
+			 sqlite3_errmsg(db));
 		return -1;
+	}
+	for (i = 0; i < r->ntasks; i++)
+		if (r->tasks[i].start_wall_ns < 0 ||
+		    r->tasks[i].start_wall_ns >= (int64_t)PG_WALL_MAX) {
+			snprintf(err, errlen, "%s: task %d: start_wall_ns %lld "
+				 "cannot be real (not in [0, 2^62))", dbpath,
+				 r->tasks[i].ltid,
+				 (long long)r->tasks[i].start_wall_ns);
+			return -1;
+		}
 	r->n = r->ntasks;
 	if (only >= 0) {
 		struct tdb_task one;
@@ -117,8 +160,11 @@ static int load_tasks(sqlite3 *db, struct st_run *r, int only)
 		r->tasks[0] = one;
 		r->n = 1;
 	}
-	if (r->n && !(r->t = calloc((size_t)r->n, sizeof(*r->t))))
+	if (r->n && !(r->t = calloc((size_t)r->n, sizeof(*r->t)))) {
+		snprintf(err, errlen, "out of memory");
+		r->n = 0;
 		return -1;
+	}
 	for (i = 0; i < r->n; i++) {
 		r->t[i].ltid = r->tasks[i].ltid;
 		r->t[i].start = r->tasks[i].start_wall_ns;
@@ -148,7 +194,7 @@ static int add_event(struct st_task *t, int k, int op, int64_t t0,
 		t->ended = 1;
 		t->runtime = t0 - t->start;
 		hist_add(&t->comp, gap);
-		t->comp_ns += gap;
+		t->comp_ns = st_add(t->comp_ns, gap);
 		return 0;
 	}
 	if (k == PG_REC_POLLFAIL) {
@@ -160,15 +206,17 @@ static int add_event(struct st_task *t, int k, int op, int64_t t0,
 	gap = t0 - t->prev_end > 0 ? t0 - t->prev_end : 0; /* < 0: overlap */
 	hist_add(&t->comp, gap);
 	hist_add(&t->comm, t1 - t0);
-	t->comp_ns += gap;
-	t->comm_ns += t1 - t0;
+	t->comp_ns = st_add(t->comp_ns, gap);
+	t->comm_ns = st_add(t->comm_ns, t1 - t0);
 	t->prev_end = t1;
 	if (pg_rec_kind_class(k) == PG_CLASS_SEND) {
-		t->f[f].bytes += len * (ndest > 0 ? ndest : 1);
-		t->sent += len * (ndest > 0 ? ndest : 1);
+		int64_t b = len * (ndest > 0 ? ndest : 1); /* < 2^32 * 2^30 */
+
+		t->f[f].bytes = st_add(t->f[f].bytes, b);
+		t->sent = st_add(t->sent, b);
 	} else if (pg_rec_kind_class(k) == PG_CLASS_RECV) {
-		t->f[f].bytes += len;
-		t->received += len;
+		t->f[f].bytes = st_add(t->f[f].bytes, len);
+		t->received = st_add(t->received, len);
 	}
 	return func_add(&t->f[f], t1 - t0);
 }
@@ -186,34 +234,64 @@ static int64_t count_dests(const unsigned char *d)
 	return n;
 }
 
-/* Reads every event of DB into the tasks of R; 0 or -1. */
-static int load_events(sqlite3 *db, struct st_run *r)
+/* Whether the times T0, T1, LEN and COUNT of an events row can be real
+ * (see ST_TIME_MAX; len and count are 32-bit in the logs); 1 or 0. */
+static int row_sane(int64_t t0, int64_t t1, int64_t len, int64_t count)
+{
+	return t0 >= 0 && t1 >= t0 && t1 <= ST_TIME_MAX && len >= 0 &&
+	       len <= UINT32_MAX && count >= 0 && count <= UINT32_MAX;
+}
+
+/* Reads every event of DB (the file DBPATH) into the tasks of R; 0, or
+ * -1 with ERR naming DBPATH and the event's id. */
+static int load_events(sqlite3 *db, const char *dbpath, struct st_run *r,
+		       char *err, size_t errlen)
 {
 	sqlite3_stmt *s;
 	struct st_task *t = NULL;
 	int rc;
 
 	if (sqlite3_prepare_v2(db, "SELECT ltid, kind, op, t0, t1, len, dests,"
-			       " count FROM events ORDER BY id", -1, &s,
-			       NULL) != SQLITE_OK)
+			       " count, id FROM events ORDER BY id", -1, &s,
+			       NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: cannot read its events: %s", dbpath,
+			 sqlite3_errmsg(db));
 		return -1;
+	}
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		int ltid = sqlite3_column_int(s, 0);
 		const unsigned char *d = sqlite3_column_text(s, 6);
+		int64_t t0 = sqlite3_column_int64(s, 3),
+			t1 = sqlite3_column_int64(s, 4),
+			len = sqlite3_column_int64(s, 5),
+			count = sqlite3_column_int64(s, 7);
 
 		if ((!t || t->ltid != ltid) && !(t = find_task(r, ltid)))
 			continue;
+		if (!row_sane(t0, t1, len, count)) {
+			snprintf(err, errlen, "%s: event id %lld (task %d): times "
+				 "t0=%lld t1=%lld, len %lld or count %lld cannot "
+				 "be real", dbpath,
+				 (long long)sqlite3_column_int64(s, 8), ltid,
+				 (long long)t0, (long long)t1, (long long)len,
+				 (long long)count);
+			sqlite3_finalize(s);
+			return -1;
+		}
 		r->nevents++;
 		if (add_event(t, pg_rec_kind_of((const char *)
 						sqlite3_column_text(s, 1)),
 			      pg_group_op_of((const char *)
 					     sqlite3_column_text(s, 2)),
-			      sqlite3_column_int64(s, 3),
-			      sqlite3_column_int64(s, 4),
-			      sqlite3_column_int64(s, 5), d ? count_dests(d) : 0,
-			      sqlite3_column_int64(s, 7)) < 0)
-			break;
+			      t0, t1, len, d ? count_dests(d) : 0, count) < 0) {
+			snprintf(err, errlen, "out of memory");
+			sqlite3_finalize(s);
+			return -1;
+		}
 	}
+	if (rc != SQLITE_DONE)
+		snprintf(err, errlen, "%s: cannot read its events: %s", dbpath,
+			 sqlite3_errmsg(db));
 	sqlite3_finalize(s);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
@@ -236,22 +314,22 @@ static int finish_task(struct st_task *t, struct st_task *a)
 		for (size_t i = 0; i < t->f[f].n; i++)
 			if (func_add(&a->f[f], t->f[f].v[i]) < 0)
 				return -1;
-		a->f[f].bytes += t->f[f].bytes;
+		a->f[f].bytes = st_add(a->f[f].bytes, t->f[f].bytes);
 		if (t->f[f].n > 1)
 			qsort(t->f[f].v, t->f[f].n, sizeof(int64_t), cmp_i64);
 	}
 	for (int b = 0; b < ST_NBUCKET; b++) {
 		a->comp.n[b] += t->comp.n[b];
-		a->comp.ns[b] += t->comp.ns[b];
+		a->comp.ns[b] = st_add(a->comp.ns[b], t->comp.ns[b]);
 		a->comm.n[b] += t->comm.n[b];
-		a->comm.ns[b] += t->comm.ns[b];
+		a->comm.ns[b] = st_add(a->comm.ns[b], t->comm.ns[b]);
 	}
 	a->polls += t->polls;
-	a->sent += t->sent;
-	a->received += t->received;
-	a->runtime += t->runtime;
-	a->comp_ns += t->comp_ns;
-	a->comm_ns += t->comm_ns;
+	a->sent = st_add(a->sent, t->sent);
+	a->received = st_add(a->received, t->received);
+	a->runtime = st_add(a->runtime, t->runtime);
+	a->comp_ns = st_add(a->comp_ns, t->comp_ns);
+	a->comm_ns = st_add(a->comm_ns, t->comm_ns);
 	return 0;
 }
 
@@ -271,10 +349,11 @@ static void summarise(const struct st_func *f, struct st_sum *s)
 		return;
 	s->min = f->v[0];
 	s->max = f->v[n - 1];
-	s->median = n % 2 ? f->v[n / 2] : (f->v[n / 2 - 1] + f->v[n / 2]) / 2;
+	s->median = n % 2 ? f->v[n / 2] : f->v[n / 2 - 1] +
+		    (f->v[n / 2] - f->v[n / 2 - 1]) / 2;
 	s->p95 = f->v[(n * 95 + 99) / 100 - 1];
 	for (size_t i = 0; i < n; i++)
-		s->total += f->v[i];
+		s->total = st_add(s->total, f->v[i]);
 	s->mean = (double)s->total / (double)n;
 }
 
@@ -352,12 +431,13 @@ static void print_check(const struct st_task *t, enum st_fmt fmt)
 {
 	char lb[16];
 	const char *l = label(t, lb, sizeof(lb));
-	long long rt = t->runtime, c = t->comp_ns, m = t->comm_ns;
+	long long rt = t->runtime, c = t->comp_ns, m = t->comm_ns,
+		  d = st_diff(rt, c, m);
 
 	if (fmt == ST_TEXT)
 		printf("%5s %12.3f %12.3f %12.3f %12.3f %9ld %12lld %12lld\n",
 		       l, rt / 1e6, c / 1e6, m / 1e6,
-		       (rt - c - m) / 1e6, t->polls, (long long)t->sent,
+		       d / 1e6, t->polls, (long long)t->sent,
 		       (long long)t->received);
 	else if (fmt == ST_CSV)
 		printf("check,%s,runtime,,,,,,,%lld,\n"
@@ -366,13 +446,13 @@ static void print_check(const struct st_task *t, enum st_fmt fmt)
 		       "check,%s,difference,,,,,,,%lld,\n"
 		       "polls,%s,failed,%ld,,,,,,,\n"
 		       "bytes,%s,sent,,,,,,,,%lld\nbytes,%s,received,,,,,,,,%lld\n",
-		       l, rt, l, c, l, m, l, rt - c - m, l, t->polls, l,
+		       l, rt, l, c, l, m, l, d, l, t->polls, l,
 		       (long long)t->sent, l, (long long)t->received);
 	else
 		printf("\"runtime_ns\": %lld, \"computation_ns\": %lld, "
 		       "\"communication_ns\": %lld, \"difference_ns\": %lld, "
 		       "\"failed_polls\": %ld, \"bytes_sent\": %lld, "
-		       "\"bytes_received\": %lld", rt, c, m, rt - c - m, t->polls,
+		       "\"bytes_received\": %lld", rt, c, m, d, t->polls,
 		       (long long)t->sent, (long long)t->received);
 }
 
@@ -461,16 +541,21 @@ static void free_run(struct st_run *r)
 	tdb_tasks_free(r->tasks, r->ntasks);
 }
 
-/* Computes and prints the statistics of DB; 0 or -1. */
-static int stats_db(sqlite3 *db, int only, enum st_fmt fmt)
+/* Computes and prints the statistics of DB, the trace database of
+ * LOGDIR; 0 or -1. */
+static int stats_db(sqlite3 *db, const char *logdir, int only,
+		    enum st_fmt fmt)
 {
+	char err[PG_PATH_MAX + 512], dbpath[PG_PATH_MAX];
 	struct st_run r = { 0 };
 	int rc = -1;
 
 	r.all.ltid = -1;
-	if (load_tasks(db, &r, only) < 0 || load_events(db, &r) < 0) {
-		trace_error("cannot read the trace database: %s",
-			    sqlite3_errmsg(db));
+	if (tdb_path(dbpath, sizeof(dbpath), logdir) < 0)
+		snprintf(dbpath, sizeof(dbpath), "%s", logdir);
+	if (load_tasks(db, dbpath, &r, only, err, sizeof(err)) < 0 ||
+	    load_events(db, dbpath, &r, err, sizeof(err)) < 0) {
+		trace_error("%s", err);
 		goto out;
 	}
 	if (r.n == 0) {
@@ -492,6 +577,20 @@ out:
 	return rc;
 }
 
+/* Reads the ltid S (0 or more, an int) into *OUT; 0 or -1. */
+static int stats_ltid(const char *s, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (end == s || *end || errno || v < 0 || v > INT_MAX)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
 /* Entry point of "stats": 0 printed, 1 error. */
 static int stats_run(int argc, char **argv)
 {
@@ -505,8 +604,9 @@ static int stats_run(int argc, char **argv)
 			fmt = ST_CSV;
 		else if (strcmp(argv[i], "--json") == 0)
 			fmt = ST_JSON;
-		else if (strcmp(argv[i], "-task") == 0 && i + 1 < argc - 1)
-			only = atoi(argv[++i]);
+		else if (strcmp(argv[i], "-task") == 0 && i + 1 < argc - 1 &&
+			 stats_ltid(argv[i + 1], &only) == 0)
+			i++;
 		else
 			break;
 	if (i != argc - 1) {
@@ -517,7 +617,7 @@ static int stats_run(int argc, char **argv)
 		trace_error("%s", err);
 		return 1;
 	}
-	rc = stats_db(db, only, fmt);
+	rc = stats_db(db, argv[i], only, fmt);
 	sqlite3_close(db);
 	return rc < 0;
 }

@@ -4,9 +4,9 @@
  * the viewer (`pgdb stale`).  Kept apart from the importer so that the
  * viewer links this and not the importer.
  *
- * The rule: LOGDIR/trace.db is stale when it is missing, when its schema
- * version is not TDB_SCHEMA_VERSION, or when a task log or run.info of
- * LOGDIR was modified after it.  The importer dates the database with
+ * The rule: LOGDIR/trace.db is stale when it is missing or not a regular
+ * file, when its schema version is not TDB_SCHEMA_VERSION, or when a
+ * task log or run.info of LOGDIR was modified after it.  The importer dates the database with
  * the moment it began to read the logs (tdb_import), so a log that grew
  * while it was being imported (a run still going) counts as newer.
  */
@@ -62,7 +62,10 @@ int tdb_stale(const char *logdir)
 	DIR *d;
 	int stale = 0;
 
-	if (tdb_path(path, sizeof(path), logdir) < 0 || stat(path, &db) < 0 ||
+	/* a trace.db that is not a regular file (a FIFO would block the
+	 * open below) is stale: the import renames a new one over it */
+	if (tdb_path(path, sizeof(path), logdir) < 0 || lstat(path, &db) < 0 ||
+	    !S_ISREG(db.st_mode) ||
 	    tdb_schema_version(path) != TDB_SCHEMA_VERSION)
 		return 1;
 	if (!(d = opendir(logdir)))

@@ -34,6 +34,8 @@ struct tdb_imp {
 	struct pg_comm_reader *rd; /* their logs (rd_ok[i]: opened) */
 	char *rd_ok;
 	int *xltids, nx;      /* tasks with a .exec log, sorted */
+	int *kids;            /* the tasks the spawns started */
+	size_t nkids, kids_cap;
 	int mode, loose, selective;
 	char select[PG_SELECT_MAX];
 	uint64_t start_wall;  /* earliest task start */
@@ -262,10 +264,17 @@ static int imp_events(struct tdb_imp *im, struct pg_comm_reader *r, int ltid,
 	int rc, ended = 0;
 
 	while ((rc = pg_comm_next(r, &ev, err, errlen)) > 0) {
+		/* pg_comm_next bounds t + dur below 2^61 and the header times
+		 * below 2^62 (imp_base too): no sum here overflows */
 		int64_t t0 = (int64_t)(base + ev.t);
+		char why[512];
 
-		if (put_event(im, ltid, ++s->n, base, &ev, err, errlen) < 0)
+		if (put_event(im, ltid, ++s->n, base, &ev, why,
+			      sizeof(why)) < 0) {
+			snprintf(err, errlen, "%s: record at offset %zu: %s",
+				 r->path, r->at, why);
 			return -2;
+		}
 		if (s->n == 1)
 			s->first = t0;
 		if (t0 + (int64_t)ev.dur > s->last)
@@ -349,8 +358,8 @@ static int imp_task(struct tdb_imp *im, int i, char *err, size_t errlen)
 		rc = 0;
 	}
 	if (rc == 0 && put_task(im, ltid, &r->hdr, base, &s) < 0) {
-		snprintf(err, errlen, "cannot insert task %d: %s", ltid,
-			 sqlite3_errmsg(im->db));
+		snprintf(err, errlen, "%s: cannot insert its task %d: %s",
+			 r->path, ltid, sqlite3_errmsg(im->db));
 		rc = -1;
 	}
 	pg_comm_free(r); /* the header stays for imp_base */
@@ -383,6 +392,33 @@ static int spawn_texts(struct tdb_imp *im, const struct pg_spawn_rec *rec,
 	return rc ? -1 : 0;
 }
 
+/* Notes the tasks the spawn REC started (for imp_other_tasks); 0 or
+ * -1 when memory runs out. */
+static int imp_kids(struct tdb_imp *im, const struct pg_spawn_rec *rec)
+{
+	for (int k = 0; k < rec->ntask; k++) {
+		int *v;
+
+		if (rec->slots[k].ltid <= 0)
+			continue;
+		if (!(v = pg_grow(im->kids, &im->kids_cap, im->nkids + 1,
+				  sizeof(*v), 64)))
+			return -1;
+		im->kids = v;
+		im->kids[im->nkids++] = rec->slots[k].ltid;
+	}
+	return 0;
+}
+
+/* Whether a spawn of the run started task LTID; 1 or 0. */
+static int imp_is_kid(const struct tdb_imp *im, int ltid)
+{
+	for (size_t i = 0; i < im->nkids; i++)
+		if (im->kids[i] == ltid)
+			return 1;
+	return 0;
+}
+
 /* Inserts the spawns of task LTID's execution log; 0 or -1 with ERR. */
 static int imp_spawns(struct tdb_imp *im, int ltid, char *err, size_t errlen)
 {
@@ -390,7 +426,7 @@ static int imp_spawns(struct tdb_imp *im, int ltid, char *err, size_t errlen)
 	struct pg_exec_log x = { 0 };
 	struct pg_strbuf kids = { 0 };
 	sqlite3_stmt *q = im->spawn;
-	int rc = 0;
+	int rc = 0, seq = 0;
 
 	if (pg_log_path(path, sizeof(path), im->dir, ltid, "exec") < 0 ||
 	    pg_exec_read(path, &x, err, errlen) < 0) {
@@ -402,7 +438,9 @@ static int imp_spawns(struct tdb_imp *im, int ltid, char *err, size_t errlen)
 	for (int i = 0; i < x.nspawn && rc == 0; i++) {
 		const struct pg_spawn_rec *s = &x.spawns[i];
 
-		if ((rc = spawn_texts(im, s, &kids)) < 0)
+		seq = s->seq;
+		if ((rc = spawn_texts(im, s, &kids)) < 0 ||
+		    (rc = imp_kids(im, s)) < 0)
 			break;
 		sqlite3_bind_int(q, 1, ltid);
 		sqlite3_bind_int(q, 2, s->seq);
@@ -416,31 +454,47 @@ static int imp_spawns(struct tdb_imp *im, int ltid, char *err, size_t errlen)
 		rc = step(q);
 	}
 	if (rc < 0)
-		snprintf(err, errlen, "cannot insert the spawns of task %d: %s",
-			 ltid, sqlite3_errmsg(im->db));
+		snprintf(err, errlen, "%s: cannot insert spawn %d: %s", path,
+			 seq, sqlite3_errmsg(im->db));
 	pg_strbuf_free(&kids);
 	pg_exec_free(&x);
 	return rc;
 }
 
 /* Inserts tasks rows for tasks without a communication log: the
- * launcher (task 0) and what run.info lists; 0 or -1. */
-static int imp_other_tasks(struct tdb_imp *im)
+ * launcher (task 0) and what run.info lists.  A run.info task with no
+ * log must be one a spawn started (killed before it joined the run);
+ * any other is refused (salvage: left out).  0, or -1 with ERR. */
+static int imp_other_tasks(struct tdb_imp *im, char *err, size_t errlen)
 {
 	struct tdb_task_sum none = { 0 };
 
 	if (pg_run_has(im->xltids, im->nx, 0) &&
 	    !pg_run_has(im->ltids, im->nltid, 0) &&
 	    put_task(im, 0, NULL, 0, &none) < 0)
-		return -1;
+		goto db;
 	for (size_t i = 0; i < im->ri.ntasks; i++) {
-		int l = im->ri.tasks[i].ltid;
+		const struct pg_runinfo_task *t = &im->ri.tasks[i];
 
-		if (l != 0 && !pg_run_has(im->ltids, im->nltid, l) &&
-		    put_task(im, l, NULL, 0, &none) < 0)
-			return -1;
+		if (t->ltid == 0 || pg_run_has(im->ltids, im->nltid, t->ltid))
+			continue;
+		if (!imp_is_kid(im, t->ltid)) {
+			snprintf(err, errlen, "%s/run.info:%d: task %d has no "
+				 "communication log and no spawn of the run "
+				 "started it", im->dir, t->line, t->ltid);
+			if (!im->salvage)
+				return -1;
+			imp_note(im, err);
+			continue;
+		}
+		if (put_task(im, t->ltid, NULL, 0, &none) < 0)
+			goto db;
 	}
 	return 0;
+db:
+	snprintf(err, errlen, "%s/trace.db: cannot insert a task: %s",
+		 im->dir, sqlite3_errmsg(im->db));
+	return -1;
 }
 
 /* Inserts the meta row KEY = VALUE (NULL values are left out). */
@@ -576,7 +630,7 @@ fail:
 /* Imports every log of IM->dir into the open database; 0 or -1. */
 static int imp_all(struct tdb_imp *im, char *err, size_t errlen)
 {
-	char *msg = NULL;
+	char *msg = NULL, why[512];
 
 	im->nltid = pg_run_ltids(im->dir, "comm", &im->ltids);
 	im->nx = pg_run_ltids(im->dir, "exec", &im->xltids);
@@ -597,16 +651,22 @@ static int imp_all(struct tdb_imp *im, char *err, size_t errlen)
 	for (int i = 0; i < im->nx; i++)
 		if (imp_spawns(im, im->xltids[i], err, errlen) < 0)
 			return -1;
-	if (imp_other_tasks(im) < 0 || imp_meta(im) < 0) {
-		snprintf(err, errlen, "cannot insert: %s", sqlite3_errmsg(im->db));
+	if (imp_other_tasks(im, err, errlen) < 0)
+		return -1;
+	if (imp_meta(im) < 0) {
+		snprintf(err, errlen, "%s/trace.db: cannot insert its meta "
+			 "rows: %s", im->dir, sqlite3_errmsg(im->db));
 		return -1;
 	}
-	if (tdb_match_finish(&im->tm, err, errlen) < 0)
+	if (tdb_match_finish(&im->tm, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "%s/trace.db: %s", im->dir, why);
 		return -1;
+	}
 	if (sqlite3_exec(im->db, tdb_index_sql(), NULL, NULL, &msg) !=
 		    SQLITE_OK ||
 	    sqlite3_exec(im->db, "COMMIT", NULL, NULL, &msg) != SQLITE_OK) {
-		snprintf(err, errlen, "cannot finish the database: %s", msg);
+		snprintf(err, errlen, "%s/trace.db: cannot finish the "
+			 "database: %s", im->dir, msg ? msg : "?");
 		sqlite3_free(msg);
 		return -1;
 	}
@@ -630,6 +690,7 @@ static void imp_free(struct tdb_imp *im)
 	pg_runinfo_free(&im->ri);
 	free(im->ltids);
 	free(im->xltids);
+	free(im->kids);
 	pg_strbuf_free(&im->hosts);
 	pg_strbuf_free(&im->salvaged);
 	pg_strbuf_free(&im->tmp);

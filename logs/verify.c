@@ -7,6 +7,7 @@
 #include "pangaea-logs.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,19 +21,39 @@ static int cmp_ltid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The ltid of the log file NAME of kind SUFFIX, as pg_log_path names
+ * it (task-LTID.SUFFIX, LTID an int written the one way "%d" does: not
+ * task-01 nor task-4294967297); 0, or -1 if NAME is none. */
+static int run_ltid_of(const char *name, const char *suffix, int *ltid)
+{
+	char canon[64];
+	char *end;
+	long v;
+
+	if (strncmp(name, "task-", 5) != 0)
+		return -1;
+	errno = 0;
+	v = strtol(name + 5, &end, 10);
+	if (end == name + 5 || errno || v < INT_MIN || v > INT_MAX ||
+	    snprintf(canon, sizeof(canon), "task-%ld.%s", v, suffix) >=
+		    (int)sizeof(canon) || strcmp(canon, name) != 0)
+		return -1;
+	*ltid = (int)v;
+	return 0;
+}
+
 int pg_run_ltids(const char *dir, const char *suffix, int **out)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	size_t n = 0, cap = 0;
-	int *v = NULL, *nv, ltid, end;
+	int *v = NULL, *nv, ltid;
 
 	*out = NULL;
 	if (!d)
 		return -1;
 	while ((e = readdir(d))) {
-		if (sscanf(e->d_name, "task-%d%n", &ltid, &end) != 1 ||
-		    e->d_name[end] != '.' || strcmp(e->d_name + end + 1, suffix))
+		if (run_ltid_of(e->d_name, suffix, &ltid) < 0)
 			continue;
 		if (n >= INT_MAX ||
 		    !(nv = pg_grow(v, &cap, n + 1, sizeof(int), 64))) {

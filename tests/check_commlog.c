@@ -127,7 +127,7 @@ static void assert_log_holds(const char *path, const struct pg_event *want,
 	pg_comm_free(&r);
 }
 
-/* Header fields, including 64-bit times and a negative parent, round-trip. */
+/* Header fields, including 62-bit times and a negative parent, round-trip. */
 START_TEST(test_header_round_trip)
 {
 	struct pg_comm_header h, *g;
@@ -140,7 +140,7 @@ START_TEST(test_header_round_trip)
 	h.tid = 0x7fff1234;
 	h.parent_ltid = -1;
 	h.mode = 2;
-	h.start_wall_ns = 0xfedcba9876543210ULL;
+	h.start_wall_ns = 0x3edcba9876543210ULL;
 	h.start_mono_ns = 0x0123456789abcdefULL;
 	snprintf(h.host, sizeof(h.host), "node-17.cluster.example.org");
 	snprintf(h.program, sizeof(h.program), "/home/u/pvm3/bin/LINUX64/sor");
@@ -157,7 +157,7 @@ START_TEST(test_header_round_trip)
 	ck_assert_int_eq(g->tid, 0x7fff1234);
 	ck_assert_int_eq(g->parent_ltid, -1);
 	ck_assert_uint_eq(g->mode, 2);
-	ck_assert_uint_eq(g->start_wall_ns, 0xfedcba9876543210ULL);
+	ck_assert_uint_eq(g->start_wall_ns, 0x3edcba9876543210ULL);
 	ck_assert_uint_eq(g->start_mono_ns, 0x0123456789abcdefULL);
 	ck_assert_str_eq(g->host, "node-17.cluster.example.org");
 	ck_assert_str_eq(g->program, "/home/u/pvm3/bin/LINUX64/sor");
@@ -214,7 +214,7 @@ START_TEST(test_all_kinds_round_trip)
 		  .msgid = UINT32_MAX, .len = 0, .t = 5000, .dur = 0 },
 		{ .kind = PG_REC_TRECV, .peer = 2000001, .tag = INT_MAX,
 		  .msgid = 17, .len = UINT32_MAX, .t = (uint64_t)1 << 40,
-		  .dur = UINT64_MAX },
+		  .dur = PG_TIME_MAX - ((uint64_t)1 << 40) },
 		{ .kind = PG_REC_PROBE, .peer = INT_MIN, .tag = INT_MIN,
 		  .msgid = 0, .len = 1, .t = ((uint64_t)1 << 40) + 1, .dur = 1 },
 		{ .kind = PG_REC_SPAWN, .peer = 0, .tag = 0, .msgid = 1,
@@ -389,12 +389,13 @@ START_TEST(test_byte_layout)
 }
 END_TEST
 
-/* Times are deltas: equal times, big jumps and the full 64-bit range. */
+/* Times are deltas: equal times, big jumps and the whole range a log may
+ * hold (t + dur up to PG_TIME_MAX). */
 START_TEST(test_time_deltas)
 {
 	struct pg_event want[6];
 	static const uint64_t ts[] = { 0, 0, 1, (uint64_t)1 << 35,
-				       ((uint64_t)1 << 63) + 5, UINT64_MAX };
+				       ((uint64_t)1 << 60) + 5, PG_TIME_MAX };
 	struct pg_comm_header h;
 	struct pg_comm_writer w;
 	char path[PATH_MAX], err[512] = "";
@@ -580,7 +581,8 @@ START_TEST(test_refuse_other_version)
 	write_small_log(path, &h);
 	patch_byte(path, 8, PG_COMM_VERSION + 1);
 	ck_assert_int_eq(pg_comm_open(&r, path, err, sizeof(err)), -1);
-	ck_assert_msg(strstr(err, "version"), "message: %s", err);
+	ck_assert_msg(strstr(err, "version") && strstr(err, "(offset 8)"),
+		      "message: %s", err);
 	ck_assert_ptr_null(r.data); /* nothing left allocated */
 }
 END_TEST
@@ -1014,6 +1016,257 @@ START_TEST(test_signal_end_is_signal_safe)
 }
 END_TEST
 
+/* Writes PATH as a log of task LTID with a header only, then the N raw
+ * record bytes RAW; returns the offset of the first record. */
+static size_t write_raw_log(const char *path, int ltid,
+			    const unsigned char *raw, size_t n)
+{
+	struct pg_comm_header h;
+	struct pg_comm_writer w;
+	char err[512] = "";
+	int fd;
+
+	fill_header(&h, ltid);
+	unlink(path); /* logs are created new only */
+	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
+		      err);
+	pg_comm_close(&w);
+	fd = open(path, O_WRONLY | O_APPEND);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, raw, n), (ssize_t)n);
+	close(fd);
+	return header_len(&h);
+}
+
+/* Asserts that the first record of PATH is refused with a message that
+ * holds WHAT and "offset AT" and names PATH. */
+static void assert_record_refused(const char *path, const char *what,
+				  size_t at)
+{
+	struct pg_comm_reader r;
+	struct pg_event ev;
+	char err[512] = "", want[64];
+
+	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "offset %zu", at);
+	ck_assert_msg(strstr(err, what) && strstr(err, want) &&
+		      strstr(err, path), "want '%s' and '%s' and the file: %s",
+		      what, want, err);
+	pg_comm_free(&r);
+}
+
+/* A FIFO, a folder and a symbolic link where a log should be are refused
+ * at once, by name (a plain fopen of a FIFO waits forever). */
+START_TEST(test_refuse_not_regular)
+{
+	struct pg_comm_header h;
+	struct pg_comm_reader r;
+	char path[PATH_MAX], real[PATH_MAX], err[512] = "";
+
+	cku_in_dir(path, sizeof(path), "task-1.comm");
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	alarm(5); /* a blocking open fails the test instead of hanging it */
+	ck_assert_int_eq(pg_comm_open(&r, path, err, sizeof(err)), -1);
+	alarm(0);
+	ck_assert_msg(strstr(err, path) &&
+		      strstr(err, "not a regular file (a FIFO)"), "%s", err);
+
+	cku_in_dir(path, sizeof(path), "task-2.comm");
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	ck_assert_int_eq(pg_comm_open(&r, path, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, path) && strstr(err, "is a directory"), "%s",
+		      err);
+
+	cku_in_dir(real, sizeof(real), "real.comm");
+	write_small_log(real, &h);
+	cku_in_dir(path, sizeof(path), "task-3.comm");
+	ck_assert_int_eq(symlink(real, path), 0);
+	ck_assert_int_eq(pg_comm_open(&r, path, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, path) && strstr(err, "symbolic link"), "%s",
+		      err);
+	ck_assert_int_eq(pg_open_log("/dev/null", err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "a character device"), "%s", err);
+}
+END_TEST
+
+/* A header naming another task than the file's name, an unknown mode or
+ * flags, or a start time past 2^62 ns is refused with the offset. */
+START_TEST(test_refuse_header_values)
+{
+	struct pg_comm_header h;
+	struct pg_comm_writer w;
+	struct pg_comm_reader r;
+	char path[PATH_MAX], err[512] = "", want[64];
+	size_t flags_at;
+
+	fill_header(&h, 8);
+	cku_in_dir(path, sizeof(path), "task-7.comm");
+	ck_assert_int_eq(pg_comm_create(&w, path, &h, err, sizeof(err)), 0);
+	pg_comm_close(&w);
+	ck_assert_int_eq(pg_comm_open(&r, path, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, path) && strstr(err, "offset 16") &&
+		      strstr(err, "task 8"), "%s", err);
+
+	cku_in_dir(path, sizeof(path), "task-9.comm");
+	write_small_log(path, &h); /* task 9: named right */
+	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
+	pg_comm_free(&r);
+	patch_byte(path, 28, 3);
+	ck_assert_int_eq(pg_comm_open(&r, path, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "unknown mode 3 at offset 28"), "%s", err);
+
+	write_small_log(path, &h);
+	flags_at = FIXED_HEADER + 2 + strlen(h.host) + 2 + strlen(h.program);
+	patch_byte(path, (off_t)flags_at, 0x82);
+	ck_assert_int_eq(pg_comm_open(&r, path, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "unknown flags 0x82 at offset %zu",
+		 flags_at);
+	ck_assert_msg(strstr(err, want), "want '%s': %s", want, err);
+
+	write_small_log(path, &h);
+	patch_byte(path, 32 + 7, 0x40); /* start_wall_ns >= 2^62 */
+	ck_assert_int_eq(pg_comm_open(&r, path, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "offset 32") && strstr(err, "2^62"), "%s",
+		      err);
+
+	write_small_log(path, &h);
+	patch_byte(path, FIXED_HEADER + 1, 0x7f); /* host length 32000+ */
+	ck_assert_int_eq(pg_comm_open(&r, path, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "(offset %d)", FIXED_HEADER);
+	ck_assert_msg(strstr(err, "corrupt header") && strstr(err, want),
+		      "want '%s': %s", want, err);
+}
+END_TEST
+
+/* An end record with how 0 or past the last, a group call of op 0 or
+ * past the last, is refused with its offset. */
+START_TEST(test_refuse_unknown_how_and_op)
+{
+	/* end: how, zz(value), dt; group: op, "g", zz(arg), zz(result), dt, dur */
+	static const unsigned char how0[] = { PG_REC_END, 0, 0, 0 };
+	static const unsigned char how9[] = { PG_REC_END, PG_END_LAST + 1, 0, 0 };
+	static const unsigned char op0[] = { PG_REC_GROUP, 0, 1, 'g', 0, 0, 0, 0 };
+	static const unsigned char op9[] = { PG_REC_GROUP, PG_GROUP_LAST + 1,
+					     1, 'g', 0, 0, 0, 0 };
+	static const unsigned char ok[] = { PG_REC_END, PG_END_SIGNAL, 18, 5 };
+	struct pg_comm_reader r;
+	struct pg_event ev;
+	char path[PATH_MAX], err[512] = "";
+	size_t at;
+
+	cku_in_dir(path, sizeof(path), "task-1.comm");
+	at = write_raw_log(path, 1, how0, sizeof(how0));
+	assert_record_refused(path, "unknown end", at);
+	at = write_raw_log(path, 1, how9, sizeof(how9));
+	assert_record_refused(path, "unknown end", at);
+	at = write_raw_log(path, 1, op0, sizeof(op0));
+	assert_record_refused(path, "unknown group call", at);
+	at = write_raw_log(path, 1, op9, sizeof(op9));
+	assert_record_refused(path, "unknown group call", at);
+	/* and the same bytes with known values are read */
+	write_raw_log(path, 1, ok, sizeof(ok));
+	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(pg_comm_next(&r, &ev, err, sizeof(err)) == 1, "%s", err);
+	ck_assert_int_eq(ev.how, PG_END_SIGNAL);
+	ck_assert_int_eq(ev.value, 9);
+	pg_comm_free(&r);
+}
+END_TEST
+
+/* Values past 32 bits are refused, not cut to their low bits. */
+START_TEST(test_refuse_past_32_bits)
+{
+	/* send: zz(peer), zz(tag), msgid, len, dt, dur; 2^32 = 80 80 80 80 10 */
+	static const unsigned char msgid[] = { PG_REC_SEND, 2, 0,
+		0x80, 0x80, 0x80, 0x80, 0x10, 0, 0, 0 };
+	static const unsigned char peer[] = { PG_REC_RECV,
+		0x80, 0x80, 0x80, 0x80, 0x20, 0, 1, 0, 0, 0 };
+	static const unsigned char count[] = { PG_REC_POLLFAIL,
+		0x81, 0x80, 0x80, 0x80, 0x10, 0 };
+	static const unsigned char value[] = { PG_REC_END, PG_END_NO_EXIT,
+		0x80, 0x80, 0x80, 0x80, 0x20, 0 };
+	char path[PATH_MAX];
+	size_t at;
+
+	cku_in_dir(path, sizeof(path), "task-1.comm");
+	at = write_raw_log(path, 1, msgid, sizeof(msgid));
+	assert_record_refused(path, "past 32 bits", at);
+	at = write_raw_log(path, 1, peer, sizeof(peer));
+	assert_record_refused(path, "past 32 bits", at);
+	at = write_raw_log(path, 1, count, sizeof(count));
+	assert_record_refused(path, "past 32 bits", at);
+	at = write_raw_log(path, 1, value, sizeof(value));
+	assert_record_refused(path, "past 32 bits", at);
+}
+END_TEST
+
+/* Times that cannot be real (t + dur past 2^61 ns) are refused. */
+START_TEST(test_refuse_impossible_times)
+{
+	struct pg_event e[] = {
+		{ .kind = PG_REC_SEND, .t = PG_TIME_MAX, .dur = 1 },
+		{ .kind = PG_REC_SEND, .t = 5, .dur = PG_TIME_MAX },
+		{ .kind = PG_REC_RECV, .t = PG_TIME_MAX + 1, .dur = 0 },
+		{ .kind = PG_REC_END, .how = 1, .t = UINT64_MAX },
+	};
+	struct pg_event ok = { .kind = PG_REC_SEND, .t = 1000, .dur = 10 };
+	struct pg_comm_header h;
+	struct pg_comm_writer w;
+	char path[PATH_MAX], err[512] = "";
+
+	fill_header(&h, 1);
+	cku_in_dir(path, sizeof(path), "task-1.comm");
+	for (size_t i = 0; i < sizeof(e) / sizeof(e[0]); i++) {
+		unlink(path); /* logs are created new only */
+		ck_assert_int_eq(pg_comm_create(&w, path, &h, err, sizeof(err)),
+				 0);
+		ck_assert_int_eq(pg_comm_append(&w, &e[i]), 0);
+		pg_comm_close(&w);
+		assert_record_refused(path, "beyond 2^61", header_len(&h));
+	}
+	/* the second record's time counts from the first's */
+	unlink(path);
+	ck_assert_int_eq(pg_comm_create(&w, path, &h, err, sizeof(err)), 0);
+	ck_assert_int_eq(pg_comm_append(&w, &ok), 0);
+	e[0].t = PG_TIME_MAX - 5;
+	e[0].dur = 5;
+	ck_assert_int_eq(pg_comm_append(&w, &e[0]), 0);
+	pg_comm_close(&w);
+	assert_log_holds(path, (struct pg_event[]){ ok, e[0] }, 2);
+}
+END_TEST
+
+/* A group name longer than any group's is corrupt, not "cut off". */
+START_TEST(test_refuse_long_group_name)
+{
+	unsigned char raw[2 + 2 + PG_GROUP_MAX + 8];
+	char path[PATH_MAX];
+	size_t at, n = 0;
+
+	raw[n++] = PG_REC_GROUP;
+	raw[n++] = PG_GROUP_JOIN;
+	n += pg_varint_put(raw + n, PG_GROUP_MAX);
+	memset(raw + n, 'g', PG_GROUP_MAX);
+	n += PG_GROUP_MAX;
+	memset(raw + n, 0, 4); /* arg, result, dt, dur */
+	n += 4;
+	cku_in_dir(path, sizeof(path), "task-1.comm");
+	at = write_raw_log(path, 1, raw, n);
+	assert_record_refused(path, "a group name too long", at);
+	/* a bcast: the name first, then tag, msgid, len, dt, dur, ndest */
+	n = 0;
+	raw[n++] = PG_REC_BCAST;
+	n += pg_varint_put(raw + n, PG_GROUP_MAX);
+	memset(raw + n, 'g', PG_GROUP_MAX);
+	n += PG_GROUP_MAX;
+	memset(raw + n, 0, 6);
+	n += 6;
+	at = write_raw_log(path, 1, raw, n);
+	assert_record_refused(path, "a group name too long", at);
+}
+END_TEST
+
 static Suite *commlog_suite(void)
 {
 	Suite *s = suite_create("commlog");
@@ -1054,6 +1307,12 @@ static Suite *commlog_suite(void)
 	tcase_add_test(bad, test_create_new_only);
 	tcase_add_test(bad, test_refuse_truncated);
 	tcase_add_test(bad, test_refuse_unknown_kind);
+	tcase_add_test(bad, test_refuse_not_regular);
+	tcase_add_test(bad, test_refuse_header_values);
+	tcase_add_test(bad, test_refuse_unknown_how_and_op);
+	tcase_add_test(bad, test_refuse_past_32_bits);
+	tcase_add_test(bad, test_refuse_impossible_times);
+	tcase_add_test(bad, test_refuse_long_group_name);
 	suite_add_tcase(s, bad);
 
 	cku_add_tmp_fixtures(size);

@@ -504,6 +504,13 @@ static const char *const bad_lines[] = {
 	"spawn 2 file=\"a\" flags=0 where=\"\" ntask=0 started=0 argv=[] tasks=[] extra\n",
 	"spawn 2 file=\"a\" flags=0 where=\"\" ntask=0 started=0 argv=[]\n",
 	"spawn 2 file=a flags=0 where=\"\" ntask=0 started=0 argv=[] tasks=[]\n",
+	/* integers past 32 bits: never cut to their low bits (1, 1001) */
+	"spawn 2 file=\"a\" flags=0 where=\"\" ntask=4294967297 started=1 argv=[] tasks=[5@h]\n",
+	"spawn 2 file=\"a\" flags=0 where=\"\" ntask=1 started=1 argv=[] tasks=[4294968297@vm]\n",
+	"spawn 4294967298 file=\"a\" flags=0 where=\"\" ntask=0 started=0 argv=[] tasks=[]\n",
+	"spawn 2 file=\"a\" flags=-4294967296 where=\"\" ntask=0 started=0 argv=[] tasks=[]\n",
+	"spawn 2 file=\"a\" flags=0 where=\"\" ntask=1 started=0 argv=[] tasks=[!-4294967298]\n",
+	"spawn 2 file=\"a\" flags=0 where=\"\" ntask=1 started=99999999999999999999 argv=[] tasks=[5@h]\n",
 };
 #define NBAD ((int)(sizeof(bad_lines) / sizeof(bad_lines[0])))
 
@@ -539,6 +546,68 @@ START_TEST(test_refuse_line_number)
 }
 END_TEST
 
+/* A NUL byte in a line is refused with its line (the rest of the line
+ * would be ignored). */
+START_TEST(test_refuse_nul_byte)
+{
+	static const char text[] =
+		"pangaea-exec 1 ltid=1\n"
+		"spawn 1 file=\"sor\" flags=0 where=\"\" ntask=0 started=0 "
+		"argv=[] tasks=[]\0garbage after the NUL\n";
+	char path[PATH_MAX], where[PATH_MAX + 16];
+	FILE *f;
+
+	cku_in_dir(path, sizeof(path), "task-1.exec");
+	f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(text, 1, sizeof(text) - 1, f),
+			  sizeof(text) - 1);
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(where, sizeof(where), "%s:2:", path);
+	assert_refused(path, (const char *[]){ where, "NUL byte", NULL });
+}
+END_TEST
+
+/* The header line: an ltid past 32 bits, one that is not the file
+ * name's, or anything after it is refused at line 1. */
+START_TEST(test_refuse_bad_head)
+{
+	char path[PATH_MAX], where[PATH_MAX + 16];
+
+	cku_in_dir(path, sizeof(path), "task-1.exec");
+	snprintf(where, sizeof(where), "%s:1:", path);
+	spit(path, "pangaea-exec 1 ltid=4294967297\n");
+	assert_refused(path, (const char *[]){ where, NULL });
+	spit(path, "pangaea-exec 1 ltid=1 and more\n");
+	assert_refused(path, (const char *[]){ where, NULL });
+	cku_in_dir(path, sizeof(path), "task-7.exec");
+	snprintf(where, sizeof(where), "%s:1:", path);
+	spit(path, "pangaea-exec 1 ltid=8\n");
+	assert_refused(path, (const char *[]){ where, "ltid=8", NULL });
+}
+END_TEST
+
+/* A FIFO or a folder where an exec log should be is refused at once by
+ * name: not waited on, and a folder is not "empty". */
+START_TEST(test_refuse_not_regular)
+{
+	char path[PATH_MAX], err[512] = "";
+	struct pg_exec_log log;
+
+	cku_in_dir(path, sizeof(path), "task-1.exec");
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	alarm(5); /* a blocking open fails the test instead of hanging it */
+	assert_refused(path, (const char *[]){ path,
+				 "not a regular file (a FIFO)", NULL });
+	alarm(0);
+	cku_in_dir(path, sizeof(path), "task-2.exec");
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	ck_assert_int_eq(pg_exec_read(path, &log, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, path) && strstr(err, "is a directory") &&
+		      !strstr(err, "empty"), "%s", err);
+}
+END_TEST
+
 static Suite *execlog_suite(void)
 {
 	Suite *s = suite_create("execlog");
@@ -564,6 +633,9 @@ static Suite *execlog_suite(void)
 	tcase_add_test(bad, test_create_new_only);
 	tcase_add_loop_test(bad, test_refuse_bad_line, 0, NBAD);
 	tcase_add_test(bad, test_refuse_line_number);
+	tcase_add_test(bad, test_refuse_nul_byte);
+	tcase_add_test(bad, test_refuse_bad_head);
+	tcase_add_test(bad, test_refuse_not_regular);
 	suite_add_tcase(s, bad);
 	return s;
 }

@@ -473,6 +473,99 @@ START_TEST(test_refuse_not_a_logdir)
 }
 END_TEST
 
+/* Writes DIR/run.info with TASKS (its task lines). */
+static void write_runinfo(const char *tasks)
+{
+	char path[PATH_MAX + 32];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/run.info", cku_dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "pangaea-run 1\nmode record\ncommand pangaea -log prog\n"
+		"%sstatus 0\n", tasks);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* Asserts that importing DIR is refused with a message holding WANT1
+ * and WANT2. */
+static void import_refused(const char *want1, const char *want2)
+{
+	char err[1024] = "";
+
+	alarm(10); /* a blocking open fails the test instead of hanging it */
+	ck_assert_int_eq(tdb_import(cku_dir, NULL, 0, NULL, err, sizeof(err)),
+			 -1);
+	alarm(0);
+	ck_assert_msg(strstr(err, want1) && strstr(err, want2),
+		      "want '%s' and '%s': %s", want1, want2, err);
+}
+
+/* A run.info task line without logs: one that says it ended (its end
+ * record would be in its comm log) or that no spawn started is refused
+ * with its line; one a spawn started that never joined is a task. */
+START_TEST(test_refuse_phantom_task)
+{
+	char where[PATH_MAX + 64], buf[64];
+
+	write_run();
+	snprintf(where, sizeof(where), "%s/run.info:5:", cku_dir);
+	write_runinfo("task 1 tid=t40001 host=vm program=/bin/prog end=1/0 (ok)\n"
+		      "task 1005 tid=t40005 host=vm program=/bin/prog end=1/0 "
+		      "(ended normally)\n");
+	import_refused(where, "task 1005 ended");
+	write_runinfo("task 1 tid=t40001 host=vm program=/bin/prog end=1/0 (ok)\n"
+		      "task 1005 tid=t40005 host=vm program=/bin/prog end=0/0 "
+		      "(was killed)\n");
+	import_refused(where, "task 1005 has no communication log and no spawn");
+	/* salvage leaves it out and says so */
+	import_ok(1);
+	ck_assert_int_eq(q("SELECT count(*) FROM tasks WHERE ltid=1005"), 0);
+	qs("SELECT value FROM meta WHERE key='salvaged'", buf, sizeof(buf));
+	ck_assert_ptr_nonnull(strstr(buf, "run.info:5:"));
+	/* task 1002 was spawned: without its log it is a task killed early */
+	snprintf(where, sizeof(where), "%s/task-1002.comm", cku_dir);
+	ck_assert_int_eq(unlink(where), 0);
+	write_runinfo("task 1002 tid=t40002 host=vm program=/bin/prog end=0/0 "
+		      "(was killed)\n");
+	import_ok(0);
+	ck_assert_int_eq(q("SELECT count(*) FROM tasks WHERE ltid=1002"), 1);
+	/* a malformed task line is refused with its line */
+	snprintf(where, sizeof(where), "%s/run.info:4:", cku_dir);
+	write_runinfo("task 99999999999 tid=t40002\n");
+	import_refused(where, "task line");
+	write_runinfo("task 1002 tid=t40002 end=7/0\n");
+	import_refused(where, "task line");
+	/* and so is a status that is not an exit status */
+	snprintf(where, sizeof(where), "%s/run.info:5:", cku_dir);
+	write_runinfo("task 1002 tid=t40002 end=0/0\nstatus 4294967296\n");
+	import_refused(where, "status line");
+}
+END_TEST
+
+/* A FIFO or a folder in place of a log or run.info is refused at once,
+ * naming it. */
+START_TEST(test_refuse_not_regular)
+{
+	char path[PATH_MAX + 32];
+
+	write_run();
+	snprintf(path, sizeof(path), "%s/run.info", cku_dir);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	import_refused(path, "not a regular file (a FIFO)");
+	ck_assert_int_eq(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/task-1001.comm", cku_dir);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	import_refused(path, "not a regular file (a FIFO)");
+	ck_assert_int_eq(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/task-1.exec", cku_dir);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	import_refused(path, "is a directory");
+}
+END_TEST
+
 static Suite *tracedb_suite(void)
 {
 	Suite *s = suite_create("tracedb");
@@ -489,6 +582,8 @@ static Suite *tracedb_suite(void)
 	tcase_add_test(tc, test_refuse_truncated_keeps_old);
 	tcase_add_test(tc, test_missing_end_vs_runinfo);
 	tcase_add_test(tc, test_refuse_not_a_logdir);
+	tcase_add_test(tc, test_refuse_phantom_task);
+	tcase_add_test(tc, test_refuse_not_regular);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -385,6 +385,31 @@ START_TEST(test_many_tasks)
 }
 END_TEST
 
+/* Only names pg_log_path would make count as logs: not task-01.comm,
+ * nor task-4294967297.comm (once read as task 1). */
+START_TEST(test_run_ltids_names)
+{
+	static const char *const names[] = {
+		"task-1.comm", "task-1001.comm", "task--5.comm", "task-01.comm",
+		"task-4294967297.comm", "task-+7.comm", "task-x.comm",
+		"task-2.comm.bak", "task-3.exec", "task- 4.comm",
+	};
+	char path[PATH_MAX + 64];
+	int *l = NULL, n;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", run_a, names[i]);
+		close(open(path, O_WRONLY | O_CREAT, 0600));
+	}
+	n = pg_run_ltids(run_a, "comm", &l);
+	ck_assert_int_eq(n, 3);
+	ck_assert_int_eq(l[0], -5);
+	ck_assert_int_eq(l[1], 1);
+	ck_assert_int_eq(l[2], 1001);
+	free(l);
+}
+END_TEST
+
 static Suite *verify_suite(void)
 {
 	Suite *s = suite_create("verify");
@@ -403,6 +428,7 @@ static Suite *verify_suite(void)
 	tcase_add_test(tc, test_missing_folder);
 	tcase_add_test(tc, test_run_count);
 	tcase_add_test(tc, test_many_tasks);
+	tcase_add_test(tc, test_run_ltids_names);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -241,45 +241,60 @@ static int check_comm(const struct pg_runinfo *ri, int ltid, const char *path,
 	return rc;
 }
 
+/* Reads task LTID's exec log in DIR; 0, or -1 with ERR filled. */
+static int check_exec(const char *dir, int ltid, char *err, size_t n)
+{
+	char path[PG_PATH_MAX];
+	struct pg_exec_log x;
+
+	if (pg_log_path(path, sizeof(path), dir, ltid, "exec") < 0) {
+		snprintf(err, n, "log folder path too long: %s", dir);
+		return -1;
+	}
+	if (pg_exec_read(path, &x, err, n) < 0)
+		return -1;
+	pg_exec_free(&x);
+	return 0;
+}
+
 int la_logdir_check(const char *dir)
 {
-	char path[PG_PATH_MAX + 300], err[PG_PATH_MAX + 200];
+	char path[PG_PATH_MAX], err[PG_PATH_MAX + 200];
 	struct pg_runinfo ri = { 0 };
-	struct pg_exec_log x;
-	struct dirent *e;
-	DIR *d = opendir(dir);
-	int rc = 0;
+	int *comm = NULL, *exec = NULL, rc = 0;
+	int nc = pg_run_ltids(dir, "comm", &comm),
+	    nx = pg_run_ltids(dir, "exec", &exec);
 
-	/* a recording still being written is not replayed */
-	if (d && lock_rec == -1 && (lock_rec = dir_lock(dir, 0)) == -1) {
-		closedir(d);
-		return -1;
-	}
-	snprintf(path, sizeof(path), "%s/task-0.exec", dir);
-	if (!d || access(path, R_OK) < 0) {
+	if (nc < 0 || nx < 0 || !pg_run_has(exec, nx, 0)) {
 		la_error("%s is not a Pangaea recording (no %s)", dir,
-			 d ? "task-0.exec" : "such folder");
-		if (d)
-			closedir(d);
+			 nc < 0 || nx < 0 ? "such folder" : "task-0.exec");
+		free(comm);
+		free(exec);
 		return -1;
 	}
+	/* a recording still being written is not replayed */
+	if (lock_rec == -1 && (lock_rec = dir_lock(dir, 0)) == -1) {
+		free(comm);
+		free(exec);
+		return -1;
+	}
+	/* run.info first: its task lines judge a log without end record */
 	if (pg_runinfo_read(dir, &ri, err, sizeof(err)) < 0)
 		rc = -1;
-	while (rc == 0 && (e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-
-		if (strncmp(e->d_name, "task-", 5) != 0 || len < 6)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (strcmp(e->d_name + len - 5, ".comm") == 0)
-			rc = check_comm(&ri, atoi(e->d_name + 5), path, err,
-					sizeof(err));
-		else if (strcmp(e->d_name + len - 5, ".exec") == 0 &&
-			 (rc = pg_exec_read(path, &x, err, sizeof(err))) == 0)
-			pg_exec_free(&x);
+	for (int i = 0; rc == 0 && i < nc; i++) {
+		if (pg_log_path(path, sizeof(path), dir, comm[i], "comm") < 0) {
+			snprintf(err, sizeof(err), "log folder path too long: %s",
+				 dir);
+			rc = -1;
+			break;
+		}
+		rc = check_comm(&ri, comm[i], path, err, sizeof(err));
 	}
-	closedir(d);
+	for (int i = 0; rc == 0 && i < nx; i++)
+		rc = check_exec(dir, exec[i], err, sizeof(err));
 	pg_runinfo_free(&ri);
+	free(comm);
+	free(exec);
 	if (rc < 0)
 		la_error("refusing to replay: %s", err);
 	return rc;

@@ -1,0 +1,91 @@
+/*
+ * openlog.c: the one way a reader opens a log file.  A log folder may hold
+ * anything a clumsy or hostile user put there: a FIFO (a plain open would
+ * wait for a writer forever), a device, a folder, a symbolic link.  Every
+ * reader of task-*.comm, task-*.exec and run.info opens its file here:
+ * without blocking, without following a link, and refuses what is not a
+ * regular file, naming it.
+ */
+#include "pangaea-logs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* What the file type of MODE is, in words ("a FIFO", ...). */
+static const char *openlog_type(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFIFO: return "a FIFO";
+	case S_IFCHR: return "a character device";
+	case S_IFBLK: return "a block device";
+	case S_IFSOCK: return "a socket";
+	case S_IFLNK: return "a symbolic link";
+	default: return "of an unknown type";
+	}
+}
+
+int pg_open_log(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd, flags, e;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		if (e == ELOOP)
+			snprintf(err, errlen, "%s: is a symbolic link (a log is "
+				 "never read through one)", path);
+		else
+			snprintf(err, errlen, "cannot read %s: %s", path,
+				 strerror(e));
+		errno = e;
+		return -1;
+	}
+	if (fstat(fd, &st) < 0) {
+		e = errno;
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(e));
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		e = EISDIR;
+		snprintf(err, errlen, "%s: is a directory, not a log", path);
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		e = EINVAL;
+		snprintf(err, errlen, "%s: not a regular file (%s)", path,
+			 openlog_type(st.st_mode));
+		goto fail;
+	}
+	if ((flags = fcntl(fd, F_GETFL)) < 0 ||
+	    fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+		e = errno;
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(e));
+		goto fail;
+	}
+	return fd;
+fail:
+	close(fd);
+	errno = e;
+	return -1;
+}
+
+FILE *pg_fopen_log(const char *path, char *err, size_t errlen)
+{
+	int fd = pg_open_log(path, err, errlen), e;
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	if (!(f = fdopen(fd, "r"))) {
+		e = errno;
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(e));
+		close(fd);
+		errno = e;
+	}
+	return f;
+}
