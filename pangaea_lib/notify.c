@@ -12,14 +12,13 @@
 int pangaea_pvm_notify(int what, int msgtag, int cnt, int *tids)
 {
 	int rc = pvm_notify(what, msgtag, cnt, tids);
+	int cancel = (what & PvmNotifyCancel) != 0;
 
-	/* (a cancelled watch is not told: the launcher keeps counting the
-	   task as watched, which at worst lets a run go on) */
-	if (rc < 0 || !pg_me->mode || what != PvmTaskExit || cnt <= 0 ||
-	    !tids || pg_me->ltid == 0)
+	if (rc < 0 || !pg_me->mode || (what & ~PvmNotifyCancel) != PvmTaskExit ||
+	    cnt <= 0 || !tids || pg_me->ltid == 0)
 		return rc;
-	if (pg_proto_send_watch(pg_me->launcher_tid, pg_me->ltid, tids,
-				cnt) < 0)
+	if (pg_proto_send_watch(pg_me->launcher_tid, pg_me->ltid, msgtag,
+				cancel, tids, cnt) < 0)
 		fprintf(stderr, "pangaea: task %d: cannot tell the launcher "
 			"of its pvm_notify\n", pg_me->ltid);
 	return rc;

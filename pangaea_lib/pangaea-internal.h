@@ -186,8 +186,10 @@ int pg_proto_send_diverged(int tid, int ltid, const char *report);
 int pg_proto_send_events(int tid, const struct pg_live_head *h,
 			 const int *ints, int n);
 /* Tells the launcher TID that task LTID watches the exit of the N tasks
- * TIDS (the app's pvm_notify(PvmTaskExit)). */
-int pg_proto_send_watch(int tid, int ltid, const int *tids, int n);
+ * TIDS with message tag MSGTAG (the app's pvm_notify(PvmTaskExit)), or,
+ * if CANCEL, no longer does (PvmTaskExit | PvmNotifyCancel). */
+int pg_proto_send_watch(int tid, int ltid, int msgtag, int cancel,
+			const int *tids, int n);
 /* Sends the collective operation's head C and its C->count items at
  * DATA to TID. */
 int pg_proto_send_collect(int tid, const struct pg_collect *c,
@@ -209,9 +211,10 @@ int pg_proto_upk_spawned_task(struct pg_spawned_task *t);
 int pg_proto_upk_diverged(int *ltid, char *report, size_t n);
 /* EVENTS just checked: the head and *N ints in a malloc'ed *INTS. */
 int pg_proto_upk_events(struct pg_live_head *h, int **ints, int *n);
-/* WATCH just checked: the watcher and the *N watched tids in a
- * malloc'ed *TIDS. */
-int pg_proto_upk_watch(int *ltid, int **tids, int *n);
+/* WATCH just checked: the watcher, the notify's tag, whether it is a
+ * cancel, and the *N watched tids in a malloc'ed *TIDS. */
+int pg_proto_upk_watch(int *ltid, int *msgtag, int *cancel, int **tids,
+		       int *n);
 /* Sends the message BUFID, received and checked, on unchanged to TID. */
 int pg_proto_forward(int bufid, int tid, int tag);
 

@@ -89,7 +89,9 @@
  *                   ...) (notify.c): the task handles those tasks' deaths
  *                   itself, so the launcher lets the run go on when one
  *                   of them dies while the watcher lives.
- *                   int ltid (the watcher), int n, then n tids (watched).
+ *                   int ltid (the watcher), int msgtag (the notify's),
+ *                   int cancel (1: PvmNotifyCancel, the watch ends),
+ *                   int n, then n tids (watched).
  * PG_TAG_ENDTASK    a pvmd -> launcher: PVM's trace events (pvmtev.h) for
  *                   the tasks of the run, whose children's trace
  *                   destination the launcher set to itself in this

@@ -410,9 +410,10 @@ int pg_proto_upk_diverged(int *ltid, char *report, size_t n)
 	return upk_ints(ltid, 1) < 0 || upk_str(report, n) < 0 ? PvmBadMsg : 0;
 }
 
-/* WATCH: task LTID asked PVM to tell it of the exit of the N tasks TIDS. */
+/* WATCH: task LTID asked PVM to tell it (with MSGTAG) of the exit of
+ * the N tasks TIDS, or CANCEL: no longer. */
 struct proto_watch {
-	int ltid, n;
+	int ltid, msgtag, cancel, n;
 	const int *tids;
 };
 
@@ -420,27 +421,32 @@ struct proto_watch {
 static int pack_watch(const void *msg)
 {
 	const struct proto_watch *m = msg;
-	int head[2] = { m->ltid, m->n }, rc = pk_ints(head, 2);
+	int head[4] = { m->ltid, m->msgtag, m->cancel, m->n },
+	    rc = pk_ints(head, 4);
 
 	return rc < 0 ? rc : pk_ints(m->tids, m->n);
 }
 
-int pg_proto_send_watch(int tid, int ltid, const int *tids, int n)
+int pg_proto_send_watch(int tid, int ltid, int msgtag, int cancel,
+			const int *tids, int n)
 {
-	struct proto_watch m = { ltid, n, tids };
+	struct proto_watch m = { ltid, msgtag, cancel != 0, n, tids };
 
 	return send_msg(tid, PG_TAG_WATCH, pack_watch, &m);
 }
 
-int pg_proto_upk_watch(int *ltid, int **tids, int *n)
+int pg_proto_upk_watch(int *ltid, int *msgtag, int *cancel, int **tids,
+		       int *n)
 {
-	int head[2];
+	int head[4];
 
 	*tids = NULL;
-	if (upk_ints(head, 2) < 0 || head[1] < 0 || head[1] > (1 << 20))
+	if (upk_ints(head, 4) < 0 || head[3] < 0 || head[3] > (1 << 20))
 		return PvmBadMsg;
 	*ltid = head[0];
-	*n = head[1];
+	*msgtag = head[1];
+	*cancel = head[2] != 0;
+	*n = head[3];
 	if (!(*tids = malloc((size_t)(*n ? *n : 1) * sizeof(int))))
 		return PvmNoMem;
 	if (upk_ints(*tids, *n) < 0) {

@@ -165,17 +165,25 @@ void la_death_trace(struct la_run *r)
 
 void la_death_watch(struct la_run *r)
 {
-	int ltid, n, *tids;
+	int ltid, msgtag, cancel, n, *tids;
 	struct la_watch *w;
 
-	if (pg_proto_upk_watch(&ltid, &tids, &n) < 0)
+	if (pg_proto_upk_watch(&ltid, &msgtag, &cancel, &tids, &n) < 0)
 		return;
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; cancel && i < n; i++)
+		/* PVM cancels the watcher's notifies of that tid with that tag */
+		for (size_t j = r->nwatches; j-- > 0;)
+			if (r->watches[j].tid == tids[i] &&
+			    r->watches[j].watcher == ltid &&
+			    r->watches[j].msgtag == msgtag)
+				r->watches[j] = r->watches[--r->nwatches];
+	for (int i = 0; !cancel && i < n; i++) {
 		w = pg_grow(r->watches, &r->wcap, r->nwatches + 1, sizeof(*w), 16);
 		if (!w)
 			break;
 		r->watches = w;
-		r->watches[r->nwatches++] = (struct la_watch){ tids[i], ltid };
+		r->watches[r->nwatches++] = (struct la_watch){ tids[i], ltid,
+								     msgtag };
 	}
 	free(tids);
 }

@@ -63,6 +63,7 @@ struct la_task {
 /* A pvm_notify(PvmTaskExit) of the run: WATCHER is told of TID's exit. */
 struct la_watch {
 	int tid, watcher;       /* watched tid, watcher's ltid */
+	int msgtag;             /* the tag of the watcher's notify */
 };
 
 /* The run in progress. */

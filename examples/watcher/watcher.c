@@ -2,7 +2,7 @@
  * watcher.c - a master that survives the death of a worker (Pangaea
  * example).
  *
- * Usage: watcher [-nowatch] [-exit] WORKERS [DYING]
+ * Usage: watcher [-nowatch | -cancel] [-exit] WORKERS [DYING]
  *
  * The master spawns WORKERS copies of itself (at most 64), asks PVM to
  * tell it of each one's exit (pvm_notify(PvmTaskExit)), and sends worker
@@ -16,7 +16,9 @@
  * Under Pangaea the launcher hears of the pvm_notify: it says the worker's
  * death, but lets the run go on to the master's own result.  -nowatch:
  * the master does not call pvm_notify and waits for every answer, so a
- * dead worker would hang it; the launcher ends such a run.
+ * dead worker would hang it; the launcher ends such a run.  -cancel: the
+ * master watches, then cancels the watch (PvmNotifyCancel) and behaves
+ * as with -nowatch; the launcher must end that run too.
  */
 #include <limits.h>
 #include <signal.h>
@@ -69,8 +71,8 @@ static int worker_of(const int *tids, int n, int tid)
 	return 0;
 }
 
-/* Master: spawns and (if WATCH) watches N workers, of which DYING dies
- * (HOW: 1 SIGKILL, 2 exit). */
+/* Master: spawns and (WATCH 1) watches N workers, of which DYING dies
+ * (HOW: 1 SIGKILL, 2 exit); WATCH 2: watches, then cancels it. */
 static int master(const char *self, int n, int dying, int how, int watch)
 {
 	int tids[MAX_WORKERS], answered[MAX_WORKERS + 1] = { 0 };
@@ -80,6 +82,16 @@ static int master(const char *self, int n, int dying, int how, int watch)
 		die("pvm_spawn", 0);
 	if (watch && pvm_notify(PvmTaskExit, TAG_EXIT, n, tids) < 0)
 		die("pvm_notify", 0);
+	if (watch == 2) {
+		/* PVM then sends each notify at once: take them all */
+		if (pvm_notify(PvmTaskExit | PvmNotifyCancel, TAG_EXIT, n,
+			       tids) < 0)
+			die("pvm_notify cancel", 0);
+		for (w = 0; w < n; w++)
+			if (pvm_recv(-1, TAG_EXIT) < 0)
+				die("pvm_recv cancelled notify", 0);
+		watch = 0;
+	}
 	for (w = 1; w <= n; w++) {
 		int d = w == dying ? how : 0;
 
@@ -129,10 +141,12 @@ int main(int argc, char **argv)
 				how = 2;
 			else if (strcmp(argv[a], "-nowatch") == 0)
 				watch = 0;
+			else if (strcmp(argv[a], "-cancel") == 0)
+				watch = 2;
 		}
 		n = a < argc ? atoi(argv[a]) : 0;
 		if (n < 1 || n > MAX_WORKERS || !realpath(argv[0], self)) {
-			fprintf(stderr, "usage: watcher [-nowatch] [-exit] "
+			fprintf(stderr, "usage: watcher [-nowatch | -cancel] [-exit] "
 				"WORKERS [DYING]\n");
 			pvm_exit();
 			return 1;

@@ -81,6 +81,14 @@ expect_grep "exit without pangaea_exit: the waiting master is stopped" err \
 	fail "exit without pangaea_exit: took ${t} ms"
 expect_no_leftovers
 
+# 2b. the master watched its workers but cancelled it (PvmNotifyCancel):
+#     a dead worker hangs it again, so the launcher must stop the run
+pg -log -logdir cancelled "$W" -cancel 3 2
+expect_eq "cancelled watch: launcher exits 2" "$(cat rc)" 2
+expect_grep "cancelled watch: the death is nobody's business now" err \
+	"no task of the run watches task 1002 \(pvm_notify\): stopping the run"
+expect_no_leftovers
+
 # 3. the master watches its workers (pvm_notify): a worker's death is
 #    said, the run goes on and ends with the program's own result
 pg -log -logdir watched "$W" 4 2
