@@ -283,6 +283,18 @@ int pg_run_has(const int *ltids, int n, int ltid);
 int pg_run_count(const char *dir, long *nevents, int *ntasks, char *err,
 		 size_t n);
 
+/* crosscheck.c: do a recording's logs agree with each other? */
+/*
+ * Checks the logs of the recording in DIR against each other before a
+ * replay: headers name the tasks of their file names, the exec logs'
+ * spawns and the comm logs present agree, run.info lists the tasks with
+ * logs, every recorded receive names a send of its sender's log (ltid,
+ * message id, to this task, same tag) received once.  0 they agree; 1
+ * they contradict each other (ERR: the first contradiction, naming file
+ * and record); -1 a log cannot be read (ERR says why).
+ */
+int pg_crosscheck(const char *dir, char *err, size_t errlen);
+
 /* runinfo.c: run.info, the launcher's account of a run. */
 /* One task of the run as the launcher saw it. */
 struct pg_runinfo_task {
