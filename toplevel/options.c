@@ -34,6 +34,8 @@ void la_usage(FILE *f)
 	      "  -select SPEC  log only some events: \"tag=N,.. ltid=N,.. program=NAME,..\"\n"
 	      "                (-replay uses the recording's; giving another is refused)\n"
 	      "  -view         show the run's event graph live (pangaea-view)\n"
+	      "  -no-deadlock-stop  report a deadlock but let the run wait on\n"
+	      "                (default: report it and end the run, exit 3)\n"
 	      "  -q            no status lines, only the program's output\n"
 	      "  -h, --help    this text;  --version  the version\n", f);
 }
@@ -187,6 +189,9 @@ static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 		takes = 0;
 	} else if (strcmp(a, "-q") == 0) {
 		o->quiet = 1;
+		takes = 0;
+	} else if (strcmp(a, "-no-deadlock-stop") == 0) {
+		o->no_deadlock_stop = 1;
 		takes = 0;
 	} else if (!v) {
 		la_error("%s: %s", strcmp(a, "-logdir") && strcmp(a, "-out") &&

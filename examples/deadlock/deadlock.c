@@ -1,0 +1,141 @@
+/*
+ * deadlock.c - two workers that each wait for the other first (Pangaea
+ * example of a real deadlock).
+ *
+ * Usage: deadlock [-ok]
+ *
+ * The task started by hand (the master) spawns two copies of itself and
+ * tells each the other's tid.  Each worker then waits for a message from
+ * the other (tag 2) before it sends its own, and would then send the
+ * master its number (tag 5); the master waits for both with
+ * pvm_recv(-1, 5).  Nobody ever sends: every task is blocked in a
+ * receive that no task can satisfy.  Under Pangaea the launcher reports
+ * it and ends the run (exit 3).
+ *
+ * -ok: worker 1 first works for 3 s (no PVM call: the others wait for it
+ * all that time, which is no deadlock), then sends before it waits, which
+ * breaks the circle: the run ends normally and the master prints
+ * "deadlock: done".
+ *
+ * Worker W is spawned W-th, so under Pangaea it is logical task 1000+W.
+ */
+#define _DEFAULT_SOURCE
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pangaea.h>
+
+#define TAG_SETUP 1
+#define TAG_PEER 2
+#define TAG_RESULT 5
+
+/* Prints "deadlock: WHAT failed (CODE)" to stderr, leaves PVM, exits 1. */
+static void die(const char *what, int code)
+{
+	fprintf(stderr, "deadlock: %s failed (PVM error %d)\n", what, code);
+	pvm_exit();
+	exit(1);
+}
+
+/* Sends the int V to TID with TAG; dies on failure. */
+static void send_int(int tid, int tag, int v)
+{
+	int rc;
+
+	pvm_initsend(PvmDataDefault);
+	pvm_pkint(&v, 1, 1);
+	if ((rc = pvm_send(tid, tag)) < 0)
+		die("pvm_send", rc);
+}
+
+/* Receives an int from TID with TAG; dies on failure. */
+static int recv_int(int tid, int tag)
+{
+	int b = pvm_recv(tid, tag), v = 0;
+
+	if (b < 0)
+		die("pvm_recv", b);
+	pvm_upkint(&v, 1, 1);
+	return v;
+}
+
+/* A worker: learns its number, its peer and -ok from the master, then
+ * waits for the peer before answering it (worker 1 with -ok: after). */
+static int worker(int parent)
+{
+	int b = pvm_recv(parent, TAG_SETUP), w = 0, peer = 0, ok = 0;
+
+	if (b < 0)
+		die("pvm_recv setup", b);
+	pvm_upkint(&w, 1, 1);
+	pvm_upkint(&peer, 1, 1);
+	pvm_upkint(&ok, 1, 1);
+	if (ok && w == 1) {
+		sleep(3); /* "work": every other task waits meanwhile */
+		send_int(peer, TAG_PEER, w);
+	}
+	recv_int(peer, TAG_PEER); /* waits for the other first */
+	if (!(ok && w == 1))
+		send_int(peer, TAG_PEER, w);
+	send_int(parent, TAG_RESULT, w);
+	return 0;
+}
+
+/* The master: spawns the two workers, introduces them, waits for both. */
+static int master(const char *self, int ok)
+{
+	int tids[2], n = pvm_spawn((char *)self, NULL, PvmTaskDefault, "", 2,
+				   tids);
+
+	if (n != 2)
+		die("pvm_spawn", n < 0 ? n : tids[n > 0 ? n : 0]);
+	for (int w = 1; w <= 2; w++) {
+		int v[3] = { w, tids[2 - w], ok }, rc;
+
+		pvm_initsend(PvmDataDefault);
+		pvm_pkint(v, 3, 1);
+		if ((rc = pvm_send(tids[w - 1], TAG_SETUP)) < 0)
+			die("pvm_send setup", rc);
+	}
+	for (int i = 0; i < 2; i++)
+		printf("deadlock: worker %d answered\n",
+		       recv_int(-1, TAG_RESULT));
+	printf("deadlock: done\n");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	char self[PATH_MAX];
+	int parent, rc, ok = argc > 1 && strcmp(argv[1], "-ok") == 0;
+
+	pangaea_init(&argc, &argv);
+	if (pvm_mytid() < 0)
+		die("pvm_mytid", pvm_mytid());
+	parent = pvm_parent();
+	if (parent == PvmNoParent) {
+		if (argc > 2 || (argc == 2 && !ok)) {
+			fprintf(stderr, "usage: deadlock [-ok]\n");
+			pvm_exit();
+			return 1;
+		}
+		if (!realpath(argv[0], self)) {
+			perror("deadlock: realpath");
+			pvm_exit();
+			return 1;
+		}
+		setvbuf(stdout, NULL, _IOLBF, 0);
+		rc = master(self, ok);
+	} else if (parent < 0) {
+		die("pvm_parent", parent);
+	} else {
+		rc = worker(parent);
+	}
+	pangaea_exit();
+	pvm_exit();
+	return rc;
+}

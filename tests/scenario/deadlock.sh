@@ -1,0 +1,90 @@
+# A run whose tasks all wait for each other (examples/deadlock: two
+# workers each wait for the other first, the master for both) is reported
+# within a few seconds, each task with its call and last event, and ended
+# with exit 3, on record and on replay; -no-deadlock-stop reports it and
+# waits on; a run that waits 3 s for a busy worker (-ok) is not called
+# deadlocked;
+# a replay of logs edited into a circle of waits for recorded messages
+# names the messages.  Nothing is left running.
+. "$(dirname "$0")/../lib.sh"
+D=$B/examples/deadlock
+
+# expect_report WHAT: err holds the report of the three blocked tasks
+expect_report() {
+	expect_grep "$1: reported" err "^pangaea: error: deadlock: every task is blocked:$"
+	expect_grep "$1: the master's call" err \
+		"^  task 1 \(.*deadlock on .*\) in pvm_recv\(from any, tag 5\) since [0-9.]+ s, .*last event #3 send to=1002 tag=1"
+	expect_grep "$1: worker 1's call" err \
+		"^  task 1001 \(.*\) in pvm_recv\(from task 1002, tag 2\) since [0-9.]+ s, .*last event #1 pvm_recv from=1 "
+	expect_grep "$1: worker 2's call" err \
+		"^  task 1002 \(.*\) in pvm_recv\(from task 1001, tag 2\) since [0-9.]+ s, "
+}
+
+start=$(date +%s%N)
+pg -log -logdir rec "$D"
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+expect_eq "record: exit 3" "$(cat rc)" 3
+expect_report record
+[ "$ms" -lt 10000 ] && pass "record: ended in $ms ms" || fail "record: took $ms ms"
+expect_grep "record: run.info says why" rec/run.info "^diverged deadlock: every task"
+perm=$(stat -c %a rec/task-1001.state)
+expect_eq "record: the state file is private" "$perm" 600
+
+start=$(date +%s%N)
+pg -replay -logdir rec
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+expect_eq "replay: exit 3" "$(cat rc)" 3
+expect_report replay
+[ "$ms" -lt 10000 ] && pass "replay: ended in $ms ms" || fail "replay: took $ms ms"
+grep -q "diverged" err && fail "replay: called a divergence" || pass "replay: no divergence"
+
+# -no-deadlock-stop: reported, and the run waits on until interrupted
+timeout 60 "$PANGAEA" -log -no-deadlock-stop -logdir rec2 "$D" >out 2>err &
+pid=$!
+for _ in $(seq 100); do grep -q "every task is blocked" err && break; sleep 0.1; done
+expect_grep "-no-deadlock-stop: reported" err "^pangaea: error: deadlock: every task is blocked:$"
+expect_grep "-no-deadlock-stop: says it waits" err "no-deadlock-stop: the run waits on"
+sleep 2
+kill -0 $pid 2>/dev/null && pass "-no-deadlock-stop: still running 2 s later" ||
+	fail "-no-deadlock-stop: the launcher ended"
+kill -INT $pid
+wait $pid; echo $? >rc
+expect_eq "-no-deadlock-stop: ^C ends it (exit 2)" "$(cat rc)" 2
+
+# a run whose tasks wait 3 s for a worker that computes is not called
+# deadlocked
+pg -log -logdir ok "$D" -ok
+expect_eq "-ok: exit 0" "$(cat rc)" 0
+expect_grep "-ok: done" out "^deadlock: done$"
+grep -q deadlock: err && fail "-ok: a deadlock was reported" || pass "-ok: no report"
+
+# The -ok recording edited into a circle: run without -ok (task-0.exec),
+# worker 1's log receives worker 2's message before sending its own (its
+# records 2 and 3 swapped).  Every receive still names a send that exists
+# (the check lets it through), but each worker waits for the other's.
+cp -r ok cyc
+sed -i 's/argv=\["-ok"\]/argv=[]/' cyc/task-0.exec
+python3 - cyc/task-1001.comm <<'PY'
+import sys
+path = sys.argv[1]
+d = open(path, 'rb').read()
+hl = pos = int.from_bytes(d[12:16], 'little')
+def skip(p):
+    while d[p] & 0x80: p += 1
+    return p + 1
+recs = []
+while pos < len(d) and d[pos] != 0:  # kind, then varints (end: 3)
+    q = pos + 1
+    for _ in range(3 if d[pos] == 6 else 6): q = skip(q)
+    recs.append(d[pos:q]); pos = q
+recs[1], recs[2] = recs[2], recs[1]
+open(path, 'wb').write(d[:hl] + b''.join(recs) + d[pos:])
+PY
+pg -replay -logdir cyc
+expect_eq "circle of waits: exit 3" "$(cat rc)" 3
+expect_grep "circle of waits: worker 1 names the message" err \
+	"^  task 1001 .* in pvm_recv\(from task 1002, tag 2\) .*waiting for message 1 of task 1002 \(blocked\)"
+expect_grep "circle of waits: worker 2 names the message" err \
+	"^  task 1002 .* waiting for message 1 of task 1001 \(blocked\)"
+expect_no_leftovers
+finish
