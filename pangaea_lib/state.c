@@ -88,12 +88,15 @@ void pg_state_block(int call, int src, int tag, const char *group,
 	st->src = src;
 	st->tag = tag;
 	st->since_mono_ns = now;
-	st->since_t = pg_now();
+	st->since_t = now - pg_clock_start_mono();
 	st->deadline_mono_ns = tmout ? now + (uint64_t)tmout->tv_sec *
 					     1000000000u +
 				       (uint64_t)tmout->tv_usec * 1000u : 0;
 	st->want = 0;
-	snprintf(st->group, sizeof(st->group), "%s", group ? group : "");
+	if (group) /* (no snprintf: this runs at every receive) */
+		strncpy(st->group, group, sizeof(st->group) - 1);
+	else
+		st->group[0] = '\0';
 	change_end();
 }
 
