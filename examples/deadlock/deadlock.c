@@ -2,7 +2,7 @@
  * deadlock.c - two workers that each wait for the other first (Pangaea
  * example of a real deadlock).
  *
- * Usage: deadlock [-ok]
+ * Usage: deadlock [-ok] [-busy]
  *
  * The task started by hand (the master) spawns two copies of itself and
  * tells each the other's tid.  Each worker then waits for a message from
@@ -16,6 +16,10 @@
  * all that time, which is no deadlock), then sends before it waits, which
  * breaks the circle: the run ends normally and the master prints
  * "deadlock: done".
+ *
+ * -busy: the master works for 5 s (no PVM call) after it introduced the
+ * workers, before it waits for their answers: without -ok, the workers
+ * are deadlocked while the master still runs.
  *
  * Worker W is spawned W-th, so under Pangaea it is logical task 1000+W.
  */
@@ -85,8 +89,9 @@ static int worker(int parent)
 	return 0;
 }
 
-/* The master: spawns the two workers, introduces them, waits for both. */
-static int master(const char *self, int ok)
+/* The master: spawns the two workers, introduces them, works for 5 s if
+ * BUSY, waits for both. */
+static int master(const char *self, int ok, int busy)
 {
 	int tids[2], n = pvm_spawn((char *)self, NULL, PvmTaskDefault, "", 2,
 				   tids);
@@ -101,6 +106,8 @@ static int master(const char *self, int ok)
 		if ((rc = pvm_send(tids[w - 1], TAG_SETUP)) < 0)
 			die("pvm_send setup", rc);
 	}
+	if (busy)
+		sleep(5); /* "work" */
 	for (int i = 0; i < 2; i++)
 		printf("deadlock: worker %d answered\n",
 		       recv_int(-1, TAG_RESULT));
@@ -111,15 +118,20 @@ static int master(const char *self, int ok)
 int main(int argc, char **argv)
 {
 	char self[PATH_MAX];
-	int parent, rc, ok = argc > 1 && strcmp(argv[1], "-ok") == 0;
+	int parent, rc, ok = 0, busy = 0, bad = 0;
 
 	pangaea_init(&argc, &argv);
+	for (int i = 1; i < argc; i++) {
+		ok |= strcmp(argv[i], "-ok") == 0;
+		busy |= strcmp(argv[i], "-busy") == 0;
+		bad |= strcmp(argv[i], "-ok") != 0 && strcmp(argv[i], "-busy") != 0;
+	}
 	if (pvm_mytid() < 0)
 		die("pvm_mytid", pvm_mytid());
 	parent = pvm_parent();
 	if (parent == PvmNoParent) {
-		if (argc > 2 || (argc == 2 && !ok)) {
-			fprintf(stderr, "usage: deadlock [-ok]\n");
+		if (bad) {
+			fprintf(stderr, "usage: deadlock [-ok] [-busy]\n");
 			pvm_exit();
 			return 1;
 		}
@@ -129,7 +141,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		setvbuf(stdout, NULL, _IOLBF, 0);
-		rc = master(self, ok);
+		rc = master(self, ok, busy);
 	} else if (parent < 0) {
 		die("pvm_parent", parent);
 	} else {

@@ -3,9 +3,9 @@
 # within a few seconds, each task with its call and last event, and ended
 # with exit 3, on record and on replay; -no-deadlock-stop reports it and
 # waits on; a run that waits 3 s for a busy worker (-ok) is not called
-# deadlocked;
-# a replay of logs edited into a circle of waits for recorded messages
-# names the messages.  Nothing is left running.
+# deadlocked; a replay of logs edited into a circle of waits for recorded
+# messages names the messages, also while another task still runs.
+# Nothing is left running.
 . "$(dirname "$0")/../lib.sh"
 D=$B/examples/deadlock
 
@@ -62,9 +62,9 @@ grep -q deadlock: err && fail "-ok: a deadlock was reported" || pass "-ok: no re
 # worker 1's log receives worker 2's message before sending its own (its
 # records 2 and 3 swapped).  Every receive still names a send that exists
 # (the check lets it through), but each worker waits for the other's.
-cp -r ok cyc
-sed -i 's/argv=\["-ok"\]/argv=[]/' cyc/task-0.exec
-python3 - cyc/task-1001.comm <<'PY'
+# swap_1001 DIR: swaps records 2 and 3 of DIR/task-1001.comm
+swap_1001() {
+python3 - "$1/task-1001.comm" <<'PY'
 import sys
 path = sys.argv[1]
 d = open(path, 'rb').read()
@@ -80,11 +80,36 @@ while pos < len(d) and d[pos] != 0:  # kind, then varints (end: 3)
 recs[1], recs[2] = recs[2], recs[1]
 open(path, 'wb').write(d[:hl] + b''.join(recs) + d[pos:])
 PY
+}
+cp -r ok cyc
+sed -i 's/argv=\["-ok"\]/argv=[]/' cyc/task-0.exec
+swap_1001 cyc
 pg -replay -logdir cyc
 expect_eq "circle of waits: exit 3" "$(cat rc)" 3
 expect_grep "circle of waits: worker 1 names the message" err \
 	"^  task 1001 .* in pvm_recv\(from task 1002, tag 2\) .*waiting for message 1 of task 1002 \(blocked\)"
 expect_grep "circle of waits: worker 2 names the message" err \
 	"^  task 1002 .* waiting for message 1 of task 1001 \(blocked\)"
+
+# The same circle while the master still works (-busy: 5 s without a PVM
+# call): only the two workers are stuck, each waiting for the other's
+# recorded message: reported while the master runs
+pg -log -logdir busy "$D" -ok -busy
+expect_eq "-ok -busy: exit 0" "$(cat rc)" 0
+cp -r busy cyc2
+sed -i 's/argv=\["-ok" "-busy"\]/argv=["-busy"]/' cyc2/task-0.exec
+swap_1001 cyc2
+start=$(date +%s%N)
+pg -replay -logdir cyc2
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+expect_eq "circle, master busy: exit 3" "$(cat rc)" 3
+expect_grep "circle, master busy: reported" err \
+	"^pangaea: error: deadlock: tasks wait for messages that no live task will send:$"
+expect_grep "circle, master busy: worker 1 named" err \
+	"^  task 1001 .* waiting for message 1 of task 1002 \(blocked\)"
+grep -q "^  task 1 " err && fail "circle, master busy: the running master was listed" ||
+	pass "circle, master busy: the master is not listed"
+[ "$ms" -lt 4500 ] && pass "circle, master busy: reported in $ms ms, before the master's 5 s" ||
+	fail "circle, master busy: took $ms ms"
 expect_no_leftovers
 finish
