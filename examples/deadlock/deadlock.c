@@ -2,7 +2,7 @@
  * deadlock.c - two workers that each wait for the other first (Pangaea
  * example of a real deadlock).
  *
- * Usage: deadlock [-ok] [-busy]
+ * Usage: deadlock [-ok | -barrier] [-busy]
  *
  * The task started by hand (the master) spawns two copies of itself and
  * tells each the other's tid.  Each worker then waits for a message from
@@ -16,6 +16,9 @@
  * all that time, which is no deadlock), then sends before it waits, which
  * breaks the circle: the run ends normally and the master prints
  * "deadlock: done".
+ *
+ * -barrier: the three tasks join the group "deadlock" and wait at a
+ * barrier for 4 of them: a barrier that can never be passed.
  *
  * -busy: the master works for 5 s (no PVM call) after it introduced the
  * workers, before it waits for their answers: without -ok, the workers
@@ -36,6 +39,10 @@
 #define TAG_SETUP 1
 #define TAG_PEER 2
 #define TAG_RESULT 5
+#define GROUP "deadlock"
+
+/* What the run does (the master tells the workers). */
+enum { RUN_DEADLOCK, RUN_OK, RUN_BARRIER };
 
 /* Prints "deadlock: WHAT failed (CODE)" to stderr, leaves PVM, exits 1. */
 static void die(const char *what, int code)
@@ -67,23 +74,38 @@ static int recv_int(int tid, int tag)
 	return v;
 }
 
-/* A worker: learns its number, its peer and -ok from the master, then
- * waits for the peer before answering it (worker 1 with -ok: after). */
+/* Joins the group and waits at a barrier for one task more than there
+ * are: never returns but on an error. */
+static void barrier(void)
+{
+	int rc = pvm_joingroup(GROUP);
+
+	if (rc < 0)
+		die("pvm_joingroup", rc);
+	if ((rc = pvm_barrier(GROUP, 4)) < 0)
+		die("pvm_barrier", rc);
+}
+
+/* A worker: learns its number, its peer and the kind of run from the
+ * master, then waits for the peer before answering it (worker 1 of an
+ * ok run: after). */
 static int worker(int parent)
 {
-	int b = pvm_recv(parent, TAG_SETUP), w = 0, peer = 0, ok = 0;
+	int b = pvm_recv(parent, TAG_SETUP), w = 0, peer = 0, run = 0;
 
 	if (b < 0)
 		die("pvm_recv setup", b);
 	pvm_upkint(&w, 1, 1);
 	pvm_upkint(&peer, 1, 1);
-	pvm_upkint(&ok, 1, 1);
-	if (ok && w == 1) {
+	pvm_upkint(&run, 1, 1);
+	if (run == RUN_BARRIER)
+		barrier();
+	if (run == RUN_OK && w == 1) {
 		sleep(3); /* "work": every other task waits meanwhile */
 		send_int(peer, TAG_PEER, w);
 	}
 	recv_int(peer, TAG_PEER); /* waits for the other first */
-	if (!(ok && w == 1))
+	if (!(run == RUN_OK && w == 1))
 		send_int(peer, TAG_PEER, w);
 	send_int(parent, TAG_RESULT, w);
 	return 0;
@@ -91,7 +113,7 @@ static int worker(int parent)
 
 /* The master: spawns the two workers, introduces them, works for 5 s if
  * BUSY, waits for both. */
-static int master(const char *self, int ok, int busy)
+static int master(const char *self, int run, int busy)
 {
 	int tids[2], n = pvm_spawn((char *)self, NULL, PvmTaskDefault, "", 2,
 				   tids);
@@ -99,7 +121,7 @@ static int master(const char *self, int ok, int busy)
 	if (n != 2)
 		die("pvm_spawn", n < 0 ? n : tids[n > 0 ? n : 0]);
 	for (int w = 1; w <= 2; w++) {
-		int v[3] = { w, tids[2 - w], ok }, rc;
+		int v[3] = { w, tids[2 - w], run }, rc;
 
 		pvm_initsend(PvmDataDefault);
 		pvm_pkint(v, 3, 1);
@@ -108,6 +130,8 @@ static int master(const char *self, int ok, int busy)
 	}
 	if (busy)
 		sleep(5); /* "work" */
+	if (run == RUN_BARRIER)
+		barrier();
 	for (int i = 0; i < 2; i++)
 		printf("deadlock: worker %d answered\n",
 		       recv_int(-1, TAG_RESULT));
@@ -118,20 +142,25 @@ static int master(const char *self, int ok, int busy)
 int main(int argc, char **argv)
 {
 	char self[PATH_MAX];
-	int parent, rc, ok = 0, busy = 0, bad = 0;
+	int parent, rc, run = RUN_DEADLOCK, busy = 0, bad = 0;
 
 	pangaea_init(&argc, &argv);
 	for (int i = 1; i < argc; i++) {
-		ok |= strcmp(argv[i], "-ok") == 0;
-		busy |= strcmp(argv[i], "-busy") == 0;
-		bad |= strcmp(argv[i], "-ok") != 0 && strcmp(argv[i], "-busy") != 0;
+		if (strcmp(argv[i], "-ok") == 0)
+			run = RUN_OK;
+		else if (strcmp(argv[i], "-barrier") == 0)
+			run = RUN_BARRIER;
+		else if (strcmp(argv[i], "-busy") == 0)
+			busy = 1;
+		else
+			bad = 1;
 	}
 	if (pvm_mytid() < 0)
 		die("pvm_mytid", pvm_mytid());
 	parent = pvm_parent();
 	if (parent == PvmNoParent) {
 		if (bad) {
-			fprintf(stderr, "usage: deadlock [-ok] [-busy]\n");
+			fprintf(stderr, "usage: deadlock [-ok | -barrier] [-busy]\n");
 			pvm_exit();
 			return 1;
 		}
@@ -141,7 +170,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		setvbuf(stdout, NULL, _IOLBF, 0);
-		rc = master(self, ok, busy);
+		rc = master(self, run, busy);
 	} else if (parent < 0) {
 		die("pvm_parent", parent);
 	} else {

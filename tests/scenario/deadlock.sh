@@ -3,8 +3,9 @@
 # within a few seconds, each task with its call and last event, and ended
 # with exit 3, on record and on replay; -no-deadlock-stop reports it and
 # waits on; a run that waits 3 s for a busy worker (-ok) is not called
-# deadlocked; a replay of logs edited into a circle of waits for recorded
-# messages names the messages, also while another task still runs.
+# deadlocked; a barrier that cannot be passed is a deadlock too; a replay
+# of logs edited into a circle of waits for recorded messages names the
+# messages, also while another task still runs.
 # Nothing is left running.
 . "$(dirname "$0")/../lib.sh"
 D=$B/examples/deadlock
@@ -37,6 +38,17 @@ expect_eq "replay: exit 3" "$(cat rc)" 3
 expect_report replay
 [ "$ms" -lt 10000 ] && pass "replay: ended in $ms ms" || fail "replay: took $ms ms"
 grep -q "diverged" err && fail "replay: called a divergence" || pass "replay: no divergence"
+
+# a barrier that can never be passed (for 4 tasks, 3 in the group)
+for mode in log replay; do
+	if [ $mode = log ]; then pg -log -logdir bar "$D" -barrier
+	else pg -replay -logdir bar; fi
+	expect_eq "barrier, $mode: exit 3" "$(cat rc)" 3
+	expect_grep "barrier, $mode: reported" err "^pangaea: error: deadlock: every task is blocked:$"
+	expect_grep "barrier, $mode: the master's call and group" err \
+		"^  task 1 .* in pvm_barrier\(\"deadlock\", 4\) since [0-9.]+ s, last event #4 pvm_joingroup"
+	expect_grep "barrier, $mode: worker 2's" err "^  task 1002 .* in pvm_barrier\(\"deadlock\", 4\)"
+done
 
 # -no-deadlock-stop: reported, and the run waits on until interrupted
 timeout 60 "$PANGAEA" -log -no-deadlock-stop -logdir rec2 "$D" >out 2>err &
