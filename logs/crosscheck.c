@@ -34,7 +34,7 @@ struct cc_task {
 	uint32_t *ids;     /* the ids of its logged sends, ascending */
 	size_t nids, cap;
 	uint32_t maxid;    /* the largest of them */
-	int ended;         /* its log has an end record */
+	int ended;         /* its log has an end record, not a signal's */
 	int nspawn;        /* its spawn records */
 };
 
@@ -157,8 +157,9 @@ static int cc_pass_sends(struct cc *c, struct cc_task *t)
 			     t->ltid, t->ltid / 1000);
 	c->selective |= r.hdr.select[0] != '\0';
 	while (rc == 0 && (k = pg_comm_next(&r, &ev, c->err, c->errlen)) > 0) {
-		if (ev.kind == PG_REC_END)
-			t->ended = 1;
+		if (ev.kind == PG_REC_END) /* a signal may strike between a
+					      send and its record */
+			t->ended = ev.how != PG_END_SIGNAL;
 		else if (ev.kind == PG_REC_SPAWN)
 			t->nspawn++;
 		if (pg_rec_kind_class(ev.kind) != PG_CLASS_SEND)

@@ -298,6 +298,75 @@ START_TEST(test_selective_run)
 }
 END_TEST
 
+START_TEST(test_mcast_and_notices)
+{
+	static int dests[] = { 1001, 1002 };
+	const struct pg_event mcast = { .kind = PG_REC_MCAST, .tag = 7,
+					.msgid = 3, .ndest = 2, .dests = dests };
+	const struct pg_event take = { .kind = PG_REC_RECV, .peer = 1,
+				       .tag = 7, .msgid = 3 };
+	const struct pg_event notice = { .kind = PG_REC_RECV,
+					 .peer = PG_PEER_SYSTEM, .tag = 50,
+					 .msgid = 2 };
+	struct pg_event m[N(master) + 1], w1[N(worker1) + 2],
+		w2[N(worker2) + 2];
+	char err[1024];
+
+	write_run();
+	/* the master mcasts message 3 to both workers, who take it; worker
+	 * 1 also takes a pvmd's notice (no Pangaea id) */
+	memcpy(m, master, sizeof(master));
+	m[N(master) - 1] = mcast;
+	m[N(master)] = master[N(master) - 1];
+	write_comm(1, 1, m, N(m));
+	memcpy(w1, worker1, sizeof(worker1));
+	w1[2] = take;
+	w1[3] = notice;
+	w1[4] = worker1[2];
+	write_comm(1001, 1001, w1, N(w1));
+	memcpy(w2, worker2, sizeof(worker2));
+	w2[2] = take;
+	w2[3] = worker2[2];
+	write_comm(1002, 1002, w2, N(w2) - 1);
+	ck_assert_msg(check(err, sizeof(err)) == 0, "refused: %s", err);
+	/* but a third receive of the mcast is one too many */
+	w2[3] = take;
+	w2[4] = worker2[2];
+	write_comm(1002, 1002, w2, N(w2));
+	ck_assert_int_eq(check(err, sizeof(err)), 1);
+	assert_has(err, "task-1002.comm, record #4");
+	assert_has(err, "that message was received already");
+}
+END_TEST
+
+START_TEST(test_sender_killed)
+{
+	struct pg_event m[N(master)], w[N(worker2)];
+	char err[1024];
+
+	write_run();
+	/* the master took message 2 of 1002, which died (SIGKILL: no end
+	 * record) before it logged that send: no contradiction */
+	memcpy(m, master, sizeof(m));
+	m[3].msgid = 2;
+	write_comm(1, 1, m, N(m));
+	memcpy(w, worker2, sizeof(w));
+	write_comm(1002, 1002, w, N(w) - 1);
+	ck_assert_msg(check(err, sizeof(err)) == 0, "refused: %s", err);
+	/* nor when a signal's end record follows (a crash in the wrapper) */
+	w[2] = (struct pg_event){ .kind = PG_REC_END, .how = PG_END_SIGNAL,
+				  .value = 11 };
+	write_comm(1002, 1002, w, N(w));
+	ck_assert_msg(check(err, sizeof(err)) == 0, "refused: %s", err);
+	/* but a task that ended normally logged all it sent */
+	w[2] = worker2[2];
+	write_comm(1002, 1002, w, N(w));
+	ck_assert_int_eq(check(err, sizeof(err)), 1);
+	assert_has(err, "task-1002.comm has no message 2 (it logged messages 1 "
+		   "to 1)");
+}
+END_TEST
+
 START_TEST(test_unreadable)
 {
 	char err[1024];
@@ -326,6 +395,8 @@ static Suite *crosscheck_suite(void)
 	tcase_add_test(tc, test_log_never_spawned);
 	tcase_add_test(tc, test_runinfo_disagrees);
 	tcase_add_test(tc, test_selective_run);
+	tcase_add_test(tc, test_mcast_and_notices);
+	tcase_add_test(tc, test_sender_killed);
 	tcase_add_test(tc, test_unreadable);
 	suite_add_tcase(s, tc);
 	return s;
