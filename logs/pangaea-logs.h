@@ -286,7 +286,8 @@ int pg_run_count(const char *dir, long *nevents, int *ntasks, char *err,
 /*
  * task-LTID.state: what a task of a run is doing now, for the launcher's
  * deadlock check (docs/FORMATS.md).  A fixed binary layout in the host's
- * byte order (only read on the host that writes it), PG_STATE_SIZE bytes,
+ * byte order (the reader uses differences of its times only: hosts that
+ * share the folder have other clocks), PG_STATE_SIZE bytes,
  * mapped MAP_SHARED by the task (pangaea_lib/state.c) and written around
  * its blocking calls; the launcher reads it (toplevel/deadlock.c).  SEQ
  * is odd while the task writes: a reader that sees it odd, or changed

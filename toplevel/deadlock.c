@@ -74,6 +74,7 @@ static int dl_look(struct la_run *r, uint64_t now, int *nstuck)
 	for (int i = 0; i < r->ntasks; i++) {
 		struct dl_task *d = &dl.t[i];
 		struct pg_state st;
+		uint64_t timeout;
 		int have;
 
 		if (!dl_live(&r->tasks[i])) {
@@ -88,10 +89,13 @@ static int dl_look(struct la_run *r, uint64_t now, int *nstuck)
 		d->have = have;
 		if (have)
 			d->st = st;
+		/* (only differences of the task's clock are used: on another
+		   host sharing the folder, its CLOCK_MONOTONIC is another) */
+		timeout = st.deadline_mono_ns ? st.deadline_mono_ns -
+						st.since_mono_ns : 0;
 		d->stuck = have && st.call &&
-			   (!st.deadline_mono_ns || st.deadline_mono_ns < now) &&
 			   now - d->changed_ns >= DL_QUIET_NS &&
-			   now - st.since_mono_ns >= DL_QUIET_NS;
+			   now - d->changed_ns >= timeout;
 		*nstuck += d->stuck;
 	}
 	return live;

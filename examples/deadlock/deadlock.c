@@ -2,7 +2,7 @@
  * deadlock.c - two workers that each wait for the other first (Pangaea
  * example of a real deadlock).
  *
- * Usage: deadlock [-ok | -barrier] [-busy]
+ * Usage: deadlock [-ok | -barrier] [-busy] [-trecv SECONDS]
  *
  * The task started by hand (the master) spawns two copies of itself and
  * tells each the other's tid.  Each worker then waits for a message from
@@ -23,6 +23,10 @@
  * -busy: the master works for 5 s (no PVM call) after it introduced the
  * workers, before it waits for their answers: without -ok, the workers
  * are deadlocked while the master still runs.
+ *
+ * -trecv SECONDS: the master waits for the answers with pvm_trecv and
+ * that timeout (a wait that ends is no deadlock), then says "deadlock: no
+ * answer in SECONDS s" and ends (exit 1), leaving the workers deadlocked.
  *
  * Worker W is spawned W-th, so under Pangaea it is logical task 1000+W.
  */
@@ -112,9 +116,11 @@ static int worker(int parent)
 }
 
 /* The master: spawns the two workers, introduces them, works for 5 s if
- * BUSY, waits for both. */
-static int master(const char *self, int run, int busy)
+ * BUSY, waits for both (up to TMOUT s each if TMOUT > 0); 0, or 1 if an
+ * answer did not come in time. */
+static int master(const char *self, int run, int busy, int tmout)
 {
+	struct timeval tv = { tmout, 0 };
 	int tids[2], n = pvm_spawn((char *)self, NULL, PvmTaskDefault, "", 2,
 				   tids);
 
@@ -132,9 +138,19 @@ static int master(const char *self, int run, int busy)
 		sleep(5); /* "work" */
 	if (run == RUN_BARRIER)
 		barrier();
-	for (int i = 0; i < 2; i++)
-		printf("deadlock: worker %d answered\n",
-		       recv_int(-1, TAG_RESULT));
+	for (int i = 0; i < 2; i++) {
+		int b = tmout > 0 ? pvm_trecv(-1, TAG_RESULT, &tv) : 1, v = 0;
+
+		if (b < 0)
+			die("pvm_trecv", b);
+		if (b == 0) {
+			printf("deadlock: no answer in %d s\n", tmout);
+			return 1;
+		}
+		v = tmout > 0 ? (pvm_upkint(&v, 1, 1), v)
+			      : recv_int(-1, TAG_RESULT);
+		printf("deadlock: worker %d answered\n", v);
+	}
 	printf("deadlock: done\n");
 	return 0;
 }
@@ -142,7 +158,7 @@ static int master(const char *self, int run, int busy)
 int main(int argc, char **argv)
 {
 	char self[PATH_MAX];
-	int parent, rc, run = RUN_DEADLOCK, busy = 0, bad = 0;
+	int parent, rc, run = RUN_DEADLOCK, busy = 0, bad = 0, tmout = 0;
 
 	pangaea_init(&argc, &argv);
 	for (int i = 1; i < argc; i++) {
@@ -152,6 +168,8 @@ int main(int argc, char **argv)
 			run = RUN_BARRIER;
 		else if (strcmp(argv[i], "-busy") == 0)
 			busy = 1;
+		else if (strcmp(argv[i], "-trecv") == 0 && i + 1 < argc)
+			bad |= (tmout = atoi(argv[++i])) <= 0;
 		else
 			bad = 1;
 	}
@@ -160,7 +178,8 @@ int main(int argc, char **argv)
 	parent = pvm_parent();
 	if (parent == PvmNoParent) {
 		if (bad) {
-			fprintf(stderr, "usage: deadlock [-ok | -barrier] [-busy]\n");
+			fprintf(stderr, "usage: deadlock [-ok | -barrier] [-busy] "
+					"[-trecv SECONDS]\n");
 			pvm_exit();
 			return 1;
 		}
@@ -170,7 +189,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		setvbuf(stdout, NULL, _IOLBF, 0);
-		rc = master(self, run, busy);
+		rc = master(self, run, busy, tmout);
 	} else if (parent < 0) {
 		die("pvm_parent", parent);
 	} else {

@@ -3,7 +3,8 @@
 # within a few seconds, each task with its call and last event, and ended
 # with exit 3, on record and on replay; -no-deadlock-stop reports it and
 # waits on; a run that waits 3 s for a busy worker (-ok) is not called
-# deadlocked; a barrier that cannot be passed is a deadlock too; a replay
+# deadlocked, nor is a pvm_trecv before its timeout; a barrier that
+# cannot be passed is a deadlock too; a replay
 # of logs edited into a circle of waits for recorded messages names the
 # messages, also while another task still runs.
 # Nothing is left running.
@@ -38,6 +39,18 @@ expect_eq "replay: exit 3" "$(cat rc)" 3
 expect_report replay
 [ "$ms" -lt 10000 ] && pass "replay: ended in $ms ms" || fail "replay: took $ms ms"
 grep -q "diverged" err && fail "replay: called a divergence" || pass "replay: no divergence"
+
+# a pvm_trecv with a timeout is no deadlock until it ends: the master
+# waits 4 s, gives up and ends; then the two workers are deadlocked
+start=$(date +%s%N)
+pg -log -logdir tr "$D" -trecv 4
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+expect_eq "trecv: exit 3" "$(cat rc)" 3
+expect_grep "trecv: the master's wait ended" out "^deadlock: no answer in 4 s$"
+[ "$ms" -ge 4000 ] && [ "$ms" -lt 10000 ] && pass "trecv: reported after the timeout ($ms ms)" ||
+	fail "trecv: reported after $ms ms"
+expect_grep "trecv: the workers" err "^  task 1002 .* in pvm_recv\(from task 1001, tag 2\)"
+grep -q "^  task 1 " err && fail "trecv: the ended master was listed" || pass "trecv: the master is not listed"
 
 # a barrier that can never be passed (for 4 tasks, 3 in the group)
 for mode in log replay; do
