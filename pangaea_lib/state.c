@@ -50,11 +50,15 @@ static int state_map(void)
 		  0600);
 	if (fd < 0)
 		return 0;
-	m = ftruncate(fd, PG_STATE_SIZE) < 0 ? MAP_FAILED :
+	/* the blocks are reserved first: on a full disk a store into the
+	   mapping would be a SIGBUS, here it is no state file */
+	m = posix_fallocate(fd, 0, PG_STATE_SIZE) != 0 ? MAP_FAILED :
 	    mmap(NULL, PG_STATE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
-	if (m == MAP_FAILED)
+	if (m == MAP_FAILED) {
+		unlink(path);
 		return 0;
+	}
 	st = m;
 	st->version = PG_STATE_VERSION;
 	st->ltid = pg_me->ltid;
