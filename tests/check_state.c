@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -174,5 +175,6 @@ static Suite *state_suite(void)
 
 int main(void)
 {
+	setenv("CK_FORK", "yes", 1); /* each test a fresh process (above) */
 	return cku_run(state_suite());
 }
