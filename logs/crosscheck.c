@@ -269,14 +269,19 @@ static int cc_exec(struct cc *c, int ltid, struct pg_exec_log *log)
 	for (int i = 0; i < log->nspawn; i++) {
 		const struct pg_spawn_rec *s = &log->spawns[i];
 
-		for (int j = 0; j < s->ntask; j++)
-			if (s->slots[j].ltid > 0 &&
-			    (s->slots[j].ltid / 1000 != ltid ||
-			     !cc_task(c, s->slots[j].ltid)))
+		for (int j = 0; j < s->ntask; j++) {
+			int kid = s->slots[j].ltid;
+
+			if (kid > 0 && kid / 1000 != ltid)
+				return cc_fail(c, 1, "task-%d.exec, spawn #%d "
+					       "started task %d, which is not "
+					       "a child of task %d", ltid,
+					       s->seq, kid, ltid);
+			if (kid > 0 && !cc_task(c, kid))
 				return cc_fail(c, 1, "task-%d.exec, spawn #%d "
 					       "started task %d, which has no "
-					       "comm log", ltid, s->seq,
-					       s->slots[j].ltid);
+					       "comm log", ltid, s->seq, kid);
+		}
 	}
 	return 0;
 }

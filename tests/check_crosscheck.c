@@ -233,6 +233,19 @@ START_TEST(test_spawned_without_log)
 }
 END_TEST
 
+START_TEST(test_child_of_another)
+{
+	static const int kids[] = { 1001, 2001 };
+	char err[1024];
+
+	write_run();
+	write_exec(1, kids, 2); /* task 1 cannot start task 2001 */
+	ck_assert_int_eq(check(err, sizeof(err)), 1);
+	assert_has(err, "task-1.exec, spawn #1 started task 2001, which is not "
+		   "a child of task 1");
+}
+END_TEST
+
 START_TEST(test_log_never_spawned)
 {
 	static const int worker[] = { 1001 };
@@ -392,6 +405,7 @@ static Suite *crosscheck_suite(void)
 	tcase_add_test(tc, test_tag_differs);
 	tcase_add_test(tc, test_sender_without_log);
 	tcase_add_test(tc, test_spawned_without_log);
+	tcase_add_test(tc, test_child_of_another);
 	tcase_add_test(tc, test_log_never_spawned);
 	tcase_add_test(tc, test_runinfo_disagrees);
 	tcase_add_test(tc, test_selective_run);
