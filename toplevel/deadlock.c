@@ -12,6 +12,11 @@
  *   - in replay, a stuck task waits for a recorded message of a task that
  *     has ended, or is stuck itself, and so on round a circle.
  *
+ * and, either way, the I/O counters of this host's pvmd and of the run's
+ * tasks here have not moved for the quiet period either (a long message
+ * in transit moves them; so does any other task talking: a circle of
+ * replay waits is then told once the rest of the run is quiet).
+ *
  * Then it prints the report (each task, its call, since when, its last
  * event, read from its comm log) and ends the run with exit 3, unless
  * -no-deadlock-stop.  A task whose file cannot be read here (not started
@@ -19,6 +24,7 @@
  */
 #include "launcher.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -39,6 +45,8 @@ static struct {
 	size_t cap;
 	int n;                    /* of them filled in */
 	uint64_t last_look;
+	uint64_t io, io_changed_ns; /* the I/O counters' sum, when it moved */
+	char here[PG_HOST_MAX];   /* this host, as PVM names it */
 	int reported;
 } dl;
 
@@ -51,10 +59,47 @@ static uint64_t dl_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Bytes process PID has read and written so far (/proc/PID/io), or 0. */
+static uint64_t dl_io_of(pid_t pid)
+{
+	char path[64], line[128];
+	unsigned long long v, sum = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/io", (int)pid);
+	if (pid <= 0 || !(f = fopen(path, "re")))
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "rchar: %llu", &v) == 1 ||
+		    sscanf(line, "wchar: %llu", &v) == 1)
+			sum += v;
+	fclose(f);
+	return sum;
+}
+
 /* Whether task T of the run is still live (not exited, no DONE). */
 static int dl_live(const struct la_task *t)
 {
 	return !t->exited && !t->done_how;
+}
+
+/* Notes when the I/O counters of this host's pvmd and of the run's live
+ * tasks on this host last moved: a message still in transit (a long one,
+ * through the daemon or straight) moves them, a deadlock does not. */
+static void dl_io_look(struct la_run *r, uint64_t now)
+{
+	uint64_t io;
+
+	if (!dl.here[0])
+		pg_pvm_host_of(pvm_mytid(), dl.here, sizeof(dl.here));
+	io = dl_io_of(r->pvmd_pid);
+	for (int i = 0; i < r->ntasks; i++)
+		if (dl_live(&r->tasks[i]) &&
+		    strcmp(r->tasks[i].host, dl.here) == 0)
+			io += dl_io_of(r->tasks[i].pid);
+	if (io != dl.io || !dl.io_changed_ns)
+		dl.io_changed_ns = now;
+	dl.io = io;
 }
 
 /* Looks at every live task's state; the number of live tasks (*NSTUCK:
@@ -71,6 +116,7 @@ static int dl_look(struct la_run *r, uint64_t now, int *nstuck)
 	if (dl.n < r->ntasks) /* tasks new since the last look */
 		memset(&dl.t[dl.n], 0, (size_t)(r->ntasks - dl.n) * sizeof(*v));
 	dl.n = r->ntasks;
+	dl_io_look(r, now);
 	for (int i = 0; i < r->ntasks; i++) {
 		struct dl_task *d = &dl.t[i];
 		struct pg_state st;
@@ -95,7 +141,8 @@ static int dl_look(struct la_run *r, uint64_t now, int *nstuck)
 						st.since_mono_ns : 0;
 		d->stuck = have && st.call &&
 			   now - d->changed_ns >= DL_QUIET_NS &&
-			   now - d->changed_ns >= timeout;
+			   now - d->changed_ns >= timeout &&
+			   now - dl.io_changed_ns >= DL_QUIET_NS;
 		*nstuck += d->stuck;
 	}
 	return live;
