@@ -300,7 +300,8 @@ struct pg_state {
 	int32_t ltid;
 	uint32_t seq;             /* +1 before and after each change */
 	int32_t call;             /* 0: not blocked; else the call it is
-				     blocked in (pg_call_of numbering) */
+				     blocked in (pg_call_of numbering, or
+				     PG_STATE_COLLECT + a collective op) */
 	int32_t src;              /* its source filter: a PVM tid, -1 any */
 	int32_t tag;              /* its tag filter (-1 any); barrier: count */
 	uint64_t since_mono_ns;   /* CLOCK_MONOTONIC when it blocked */
@@ -314,6 +315,9 @@ struct pg_state {
 	char group[64];           /* barrier: the group */
 };
 #define PG_STATE_SIZE 256     /* the file's size (room to grow) */
+/* pvm_reduce, pvm_gather, pvm_scatter (ops 1, 2, 3 of collect.c) waiting
+ * for a member's part: calls 41, 42, 43 (above every pg_call_of call). */
+#define PG_STATE_COLLECT 40
 
 /* crosscheck.c: do a recording's logs agree with each other? */
 /*

@@ -29,6 +29,9 @@
 #include <string.h>
 #include <time.h>
 
+_Static_assert(PG_CALL_MAX <= PG_STATE_COLLECT,
+	       "the state's collective calls overlap pg_call_of's");
+
 #define DL_QUIET_NS 1500000000ull /* a stuck task's file stays unchanged */
 #define DL_EVERY_NS 250000000ull  /* between two looks */
 
@@ -199,7 +202,13 @@ static void dl_call(struct la_run *r, const struct pg_state *st, char *buf,
 	char name[64], src[64], tag[32];
 	struct la_task *x;
 
-	if (!pg_call_name(st->call, name, sizeof(name)))
+	static const char *const collect[] = { "pvm_reduce", "pvm_gather",
+					       "pvm_scatter" };
+
+	if (st->call > PG_STATE_COLLECT && st->call <= PG_STATE_COLLECT + 3)
+		snprintf(name, sizeof(name), "%s",
+			 collect[st->call - PG_STATE_COLLECT - 1]);
+	else if (!pg_call_name(st->call, name, sizeof(name)))
 		snprintf(name, sizeof(name), "call %d", st->call);
 	if (st->call == PG_CALL_GROUP + PG_GROUP_BARRIER) {
 		snprintf(buf, n, "%s(\"%.63s\", %d)", name, st->group, st->tag);

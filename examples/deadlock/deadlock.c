@@ -2,7 +2,7 @@
  * deadlock.c - two workers that each wait for the other first (Pangaea
  * example of a real deadlock).
  *
- * Usage: deadlock [-ok | -barrier] [-busy] [-trecv SECONDS]
+ * Usage: deadlock [-ok | -barrier | -reduce] [-busy] [-trecv SECONDS]
  *
  * The task started by hand (the master) spawns two copies of itself and
  * tells each the other's tid.  Each worker then waits for a message from
@@ -19,6 +19,10 @@
  *
  * -barrier: the three tasks join the group "deadlock" and wait at a
  * barrier for 4 of them: a barrier that can never be passed.
+ *
+ * -reduce: the three tasks join the group "deadlock", the workers tell
+ * the master so and then wait for each other as above, while the master
+ * sums their numbers with pvm_reduce: it waits for parts never sent.
  *
  * -busy: the master works for 5 s (no PVM call) after it introduced the
  * workers, before it waits for their answers: without -ok, the workers
@@ -43,10 +47,12 @@
 #define TAG_SETUP 1
 #define TAG_PEER 2
 #define TAG_RESULT 5
+#define TAG_JOINED 3
+#define TAG_REDUCE 7
 #define GROUP "deadlock"
 
 /* What the run does (the master tells the workers). */
-enum { RUN_DEADLOCK, RUN_OK, RUN_BARRIER };
+enum { RUN_DEADLOCK, RUN_OK, RUN_BARRIER, RUN_REDUCE };
 
 /* Prints "deadlock: WHAT failed (CODE)" to stderr, leaves PVM, exits 1. */
 static void die(const char *what, int code)
@@ -90,6 +96,22 @@ static void barrier(void)
 		die("pvm_barrier", rc);
 }
 
+/* The master's part of -reduce: joins, waits until both workers have,
+ * and sums 1 from each member into its own (never returns but on an
+ * error: the workers never take part). */
+static void reduce(void)
+{
+	int inst = pvm_joingroup(GROUP), v = 1, rc;
+
+	if (inst < 0)
+		die("pvm_joingroup", inst);
+	recv_int(-1, TAG_JOINED);
+	recv_int(-1, TAG_JOINED);
+	rc = pvm_reduce(PvmSum, &v, 1, PVM_INT, TAG_REDUCE, GROUP, inst);
+	if (rc < 0)
+		die("pvm_reduce", rc);
+}
+
 /* A worker: learns its number, its peer and the kind of run from the
  * master, then waits for the peer before answering it (worker 1 of an
  * ok run: after). */
@@ -104,6 +126,11 @@ static int worker(int parent)
 	pvm_upkint(&run, 1, 1);
 	if (run == RUN_BARRIER)
 		barrier();
+	if (run == RUN_REDUCE) {
+		if ((b = pvm_joingroup(GROUP)) < 0)
+			die("pvm_joingroup", b);
+		send_int(parent, TAG_JOINED, w);
+	}
 	if (run == RUN_OK && w == 1) {
 		sleep(3); /* "work": every other task waits meanwhile */
 		send_int(peer, TAG_PEER, w);
@@ -138,6 +165,8 @@ static int master(const char *self, int run, int busy, int tmout)
 		sleep(5); /* "work" */
 	if (run == RUN_BARRIER)
 		barrier();
+	if (run == RUN_REDUCE)
+		reduce();
 	for (int i = 0; i < 2; i++) {
 		int b = tmout > 0 ? pvm_trecv(-1, TAG_RESULT, &tv) : 1, v = 0;
 
@@ -166,6 +195,8 @@ int main(int argc, char **argv)
 			run = RUN_OK;
 		else if (strcmp(argv[i], "-barrier") == 0)
 			run = RUN_BARRIER;
+		else if (strcmp(argv[i], "-reduce") == 0)
+			run = RUN_REDUCE;
 		else if (strcmp(argv[i], "-busy") == 0)
 			busy = 1;
 		else if (strcmp(argv[i], "-trecv") == 0 && i + 1 < argc)
@@ -178,7 +209,7 @@ int main(int argc, char **argv)
 	parent = pvm_parent();
 	if (parent == PvmNoParent) {
 		if (bad) {
-			fprintf(stderr, "usage: deadlock [-ok | -barrier] [-busy] "
+			fprintf(stderr, "usage: deadlock [-ok | -barrier | -reduce] [-busy] "
 					"[-trecv SECONDS]\n");
 			pvm_exit();
 			return 1;

@@ -4,7 +4,8 @@
 # with exit 3, on record and on replay; -no-deadlock-stop reports it and
 # waits on; a run that waits 3 s for a busy worker (-ok) is not called
 # deadlocked, nor is a pvm_trecv before its timeout; a barrier that
-# cannot be passed is a deadlock too; a replay
+# cannot be passed is a deadlock too, and so is a pvm_reduce that waits
+# for members that never take part; a replay
 # of logs edited into a circle of waits for recorded messages names the
 # messages, also while another task still runs.
 # Nothing is left running.
@@ -61,6 +62,16 @@ for mode in log replay; do
 	expect_grep "barrier, $mode: the master's call and group" err \
 		"^  task 1 .* in pvm_barrier\(\"deadlock\", 4\) since [0-9.]+ s, last event #4 pvm_joingroup"
 	expect_grep "barrier, $mode: worker 2's" err "^  task 1002 .* in pvm_barrier\(\"deadlock\", 4\)"
+done
+
+# a pvm_reduce whose members never take part (they wait for each other)
+for mode in log replay; do
+	if [ $mode = log ]; then pg -log -logdir red "$D" -reduce
+	else pg -replay -logdir red; fi
+	expect_eq "reduce, $mode: exit 3" "$(cat rc)" 3
+	expect_grep "reduce, $mode: the master's call" err \
+		"^  task 1 .* in pvm_reduce\(from task 100[12], tag 7\) since [0-9.]+ s, last event #[0-9]+ pvm_gettid"
+	expect_grep "reduce, $mode: worker 1's" err "^  task 1001 .* in pvm_recv\(from task 1002, tag 2\)"
 done
 
 # -no-deadlock-stop: reported, and the run waits on until interrupted
