@@ -29,7 +29,7 @@ LDFLAGS += $(SANFLAGS)
 
 LIB_SRC := $(wildcard pangaea_lib/*.c) logs/commlog.c logs/execlog.c logs/verify.c \
            logs/event.c logs/runinfo.c \
-           logs/grow.c logs/openlog.c
+           logs/grow.c logs/openlog.c logs/crosscheck.c logs/match.c
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
 LIB := $(B)/lib/libpangaea.a
 

@@ -17,6 +17,10 @@
  * "pangaea-exec N ltid=L". */
 #define PG_EXEC_VERSION 1
 
+/* task-LTID.state, a task's blocking call for the deadlock check
+ * (pangaea_lib/state.c, toplevel/deadlock.c): u32 after the magic. */
+#define PG_STATE_VERSION 1
+
 /* run.info, the launcher's account of a run (logs/runinfo.c): its first
  * line "pangaea-run N". */
 #define PG_RUNINFO_VERSION 1

@@ -312,6 +312,54 @@ int pg_run_has(const int *ltids, int n, int ltid);
 int pg_run_count(const char *dir, long *nevents, int *ntasks, char *err,
 		 size_t n);
 
+/*
+ * task-LTID.state: what a task of a run is doing now, for the launcher's
+ * deadlock check (docs/FORMATS.md).  A fixed binary layout in the host's
+ * byte order (the reader uses differences of its times only: hosts that
+ * share the folder have other clocks), PG_STATE_SIZE bytes,
+ * mapped MAP_SHARED by the task (pangaea_lib/state.c) and written around
+ * its blocking calls; the launcher reads it (toplevel/deadlock.c).  SEQ
+ * is odd while the task writes: a reader that sees it odd, or changed
+ * between two reads of the same copy, reads again later.
+ */
+#define PG_STATE_MAGIC "PGASTAT\n"
+struct pg_state {
+	char magic[8];            /* PG_STATE_MAGIC */
+	uint32_t version;         /* PG_STATE_VERSION */
+	int32_t ltid;
+	uint32_t seq;             /* +1 before and after each change */
+	int32_t call;             /* 0: not blocked; else the call it is
+				     blocked in (pg_call_of numbering, or
+				     PG_STATE_COLLECT + a collective op) */
+	int32_t src;              /* its source filter: a PVM tid, -1 any */
+	int32_t tag;              /* its tag filter (-1 any); barrier: count */
+	uint64_t since_mono_ns;   /* CLOCK_MONOTONIC when it blocked */
+	uint64_t since_t;         /* the same, ns since the task's start */
+	uint64_t deadline_mono_ns; /* pvm_trecv with a timeout: its end; 0 */
+	int32_t want;             /* replay: 1 it waits for the recorded
+				     message WANT_SRC / WANT_MSGID */
+	int32_t want_src;
+	uint32_t want_msgid;
+	uint32_t pad;
+	char group[64];           /* barrier: the group */
+};
+#define PG_STATE_SIZE 256     /* the file's size (room to grow) */
+/* pvm_reduce, pvm_gather, pvm_scatter (ops 1, 2, 3 of collect.c) waiting
+ * for a member's part: calls 41, 42, 43 (above every pg_call_of call). */
+#define PG_STATE_COLLECT 40
+
+/* crosscheck.c: do a recording's logs agree with each other? */
+/*
+ * Checks the logs of the recording in DIR against each other before a
+ * replay: headers name the tasks of their file names, the exec logs'
+ * spawns and the comm logs present agree, run.info lists the tasks with
+ * logs, every recorded receive names a send of its sender's log (ltid,
+ * message id, to this task, same tag) received once.  0 they agree; 1
+ * they contradict each other (ERR: the first contradiction, naming file
+ * and record); -1 a log cannot be read (ERR says why).
+ */
+int pg_crosscheck(const char *dir, char *err, size_t errlen);
+
 /* runinfo.c: run.info, the launcher's account of a run. */
 /* One task of the run as the launcher saw it. */
 struct pg_runinfo_task {

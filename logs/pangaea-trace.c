@@ -14,6 +14,7 @@ static const struct trace_cmd *const cmds[] = {
 	&trace_cmd_verify,
 	&trace_cmd_export,
 	&trace_cmd_sql,
+	&trace_cmd_check,
 };
 
 /* Prints every subcommand's usage to F. */

@@ -34,8 +34,12 @@ static int coll_take(int op, int tid, void *buf, int count, int dt,
 		     int msgtag)
 {
 	struct pg_collect c = { op, msgtag, count, dt };
+	int rc;
 
-	return pg_proto_recv_collect(tid, &c, buf);
+	pg_state_block(PG_STATE_COLLECT + op, tid, msgtag, NULL, NULL);
+	rc = pg_proto_recv_collect(tid, &c, buf);
+	pg_state_unblock();
+	return rc;
 }
 
 /* Checks the arguments of a collective call and finds this task's

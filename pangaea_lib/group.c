@@ -96,13 +96,22 @@ int pangaea_pvm_lvgroup(char *group)
 int pangaea_pvm_barrier(char *group, int count)
 {
 	uint64_t t0;
+	int real;
 
-	if (!group_logged())
+	if (!pg_me->mode)
 		return pvm_barrier(group, count);
+	pg_state_block(PG_CALL_GROUP + PG_GROUP_BARRIER, -1, count, group,
+		       NULL);
+	if (!group_logged()) {
+		real = pvm_barrier(group, count);
+		pg_state_unblock();
+		return real;
+	}
 	pg_delay();
 	t0 = pg_now();
-	return group_call(PG_GROUP_BARRIER, group, count,
-			  pvm_barrier(group, count), t0);
+	real = pvm_barrier(group, count);
+	pg_state_unblock();
+	return group_call(PG_GROUP_BARRIER, group, count, real, t0);
 }
 
 int pangaea_pvm_gsize(char *group)

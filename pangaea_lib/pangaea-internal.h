@@ -13,6 +13,7 @@
  *   log.c delay.c             the log writer; the call-entry delay
  *   live.c                    events for a live viewer
  *   ids.c                     tid <-> ltid of this task
+ *   state.c                   the state file: the blocking call now
  *   proto.c select.c          the protocol layer; the run's selection
  *   self.c clock.c pvm.c      who this task is; time; PVM helpers;
  *     idmap.c queue.c         maps and the out-of-order queue
@@ -273,6 +274,24 @@ void pg_live_tick(void);
 /* Sends the batch now (pangaea_exit; not from a signal handler). */
 void pg_live_flush(void);
 
+/* state.c: this task's state file for the launcher's deadlock check
+ * (struct pg_state in pangaea-logs.h).  Each call is cheap: a few stores
+ * into a shared mapping, made at the first blocking call. */
+/* This task enters the call CALL (pg_call_of numbering) that may block,
+ * with the source filter SRC (a PVM tid, -1 any), TAG (-1 any; barrier:
+ * its count), GROUP (or NULL) and TMOUT (pvm_trecv's, or NULL). */
+void pg_state_block(int call, int src, int tag, const char *group,
+		    const struct timeval *tmout);
+/* Replay: the blocked call waits for the recorded message MSGID of
+ * SRC_LTID. */
+void pg_state_want(int src_ltid, uint32_t msgid);
+/* The blocking call returned. */
+void pg_state_unblock(void);
+/* Reads task LTID's state file in DIR into ST (the launcher; replay, the
+ * recording's); 1, or 0 when there is none or it is not whole (being
+ * written, another version: look again later). */
+int pg_state_read(const char *dir, int ltid, struct pg_state *st);
+
 /* ------------------------------------------------------------------ */
 /* log.c: writing this task's logs. */
 
@@ -334,7 +353,11 @@ struct pg_call {
 enum pg_verdict {
 	PG_REPLAY_DIVERGED = -1, /* not what was recorded: pg_replay_report */
 	PG_REPLAY_FOLLOW = 0,    /* recorded: do what the recording did */
-	PG_REPLAY_POLLFAIL = 1   /* a poll that failed then: fail it again */
+	PG_REPLAY_POLLFAIL = 1,  /* a poll that failed then: fail it again */
+	PG_REPLAY_BLOCK = 2      /* the recording ends with the task killed
+				    while blocked in this very receive (a
+				    deadlock, state.c): block in it again,
+				    outside replay control */
 };
 
 /* Opens the recording of task LTID in DIR (the launcher, ltid 0, has

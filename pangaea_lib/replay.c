@@ -27,6 +27,9 @@ static struct {
 	struct pg_exec_log exec;   /* the recorded spawns */
 	int exec_pos;
 	struct pg_queue queue;     /* messages ahead of their turn */
+	struct pg_state end;       /* the recorded task's state file when
+				      the recording ended (have_end) */
+	int have_end;
 	char broken[512];          /* why the log cannot be read further */
 	char report[1400];         /* the divergence, once there is one */
 } rp;
@@ -41,6 +44,7 @@ int pg_replay_open(const char *dir, int ltid, char *err, size_t errlen)
 	    (pg_log_path(path, sizeof(path), dir, ltid, "comm") < 0 ||
 	     pg_comm_open(&rp.log, path, err, errlen) < 0))
 		return -1;
+	rp.have_end = !rp.launcher && pg_state_read(dir, ltid, &rp.end);
 	if (pg_log_path(path, sizeof(path), dir, ltid, "exec") < 0 ||
 	    pg_exec_read(path, &rp.exec, err, errlen) < 0) {
 		pg_comm_free(&rp.log);
@@ -274,6 +278,27 @@ static enum pg_verdict expect_spawn(const struct pg_call *call,
 	return PG_REPLAY_FOLLOW;
 }
 
+/*
+ * Whether the recording ends (R: 0 no more events, else W is next) with
+ * the task killed while blocked in the receive CALL makes now: its log
+ * has no more events but how it was killed, and its state file says it
+ * was in the same call with the same filter (a deadlock the launcher
+ * ended; the filter's sender is compared as "any" or not, its tid being
+ * the recording's).
+ */
+static int ended_blocked(const struct pg_call *call, int r,
+			 const struct pg_event *w)
+{
+	const struct pg_event *e = &call->ev;
+
+	if (!rp.have_end || !rp.end.call ||
+	    pg_rec_kind_class(e->kind) != PG_CLASS_RECV ||
+	    (r > 0 && !(w->kind == PG_REC_END && w->how == PG_END_SIGNAL)))
+		return 0;
+	return rp.end.call == pg_call_of(e->kind, 0) && rp.end.tag == e->tag &&
+	       (rp.end.src == -1) == (e->peer == PG_PEER_ANY);
+}
+
 enum pg_verdict pg_replay_expect(const struct pg_call *call,
 				 struct pg_event *want,
 				 struct pg_spawn_rec **spawn)
@@ -288,6 +313,8 @@ enum pg_verdict pg_replay_expect(const struct pg_call *call,
 	if (r < 0)
 		return pg_replay_diverge("the log cannot be read further: %s",
 					 err);
+	if (ended_blocked(call, r, w))
+		return PG_REPLAY_BLOCK;
 	if (r == 0)
 		return diverge_at_end(call);
 	if (w->kind == PG_REC_POLLFAIL && is_poll(call->ev.kind))

@@ -118,6 +118,22 @@ int pangaea_pvm_psend(int tid, int tag, void *buf, int len, int datatype)
 	return rc > 0 ? 0 : rc;
 }
 
+/* PVM's receive of KIND (outside replay control: FREE, PVM's then the
+ * replay queue's), the state file telling that it blocks. */
+static int recv_blocking(int kind, int tid, int tag, struct timeval *tmout,
+			 int free)
+{
+	int blocks = kind != PG_REC_NRECV && kind != PG_REC_PROBE, b;
+
+	if (blocks)
+		pg_state_block(pg_call_of(kind, 0), tid, tag, NULL, tmout);
+	b = free ? pg_replay_free_recv(kind, tid, tag, tmout)
+		 : pg_pvm_recv(kind, tid, tag, tmout);
+	if (blocks)
+		pg_state_unblock();
+	return b;
+}
+
 /* A replayed receive call of KIND with the filter (TID, TAG): what the
  * recording says it got, taken from PVM and the queue. */
 static int recv_replay(int kind, int tid, int tag)
@@ -133,6 +149,8 @@ static int recv_replay(int kind, int tid, int tag)
 	switch (pg_replay_expect(&call, &want, NULL)) {
 	case PG_REPLAY_DIVERGED:
 		return pg_task_diverged();
+	case PG_REPLAY_BLOCK: /* as the recording did, till killed */
+		return recv_blocking(kind, tid, tag, NULL, 1);
 	case PG_REPLAY_POLLFAIL:
 		pg_log_pollfail();
 		if (kind != PG_REC_PROBE && (b = pvm_getrbuf()) > 0)
@@ -141,7 +159,10 @@ static int recv_replay(int kind, int tid, int tag)
 	default:
 		break;
 	}
+	pg_state_block(pg_call_of(kind, 0), tid, tag, NULL, NULL);
+	pg_state_want(want.peer, want.msgid);
 	b = pg_replay_take_message(kind, &want);
+	pg_state_unblock();
 	if (b < 0)
 		return b;
 	want.t = t0;
@@ -158,13 +179,12 @@ static int recv_call(int kind, int tid, int tag, struct timeval *tmout)
 
 	pg_delay();
 	if (!pg_logged(tag))
-		return pg_me->mode == PANGAEA_MODE_REPLAY
-			       ? pg_replay_free_recv(kind, tid, tag, tmout)
-			       : pg_pvm_recv(kind, tid, tag, tmout);
+		return recv_blocking(kind, tid, tag, tmout,
+				     pg_me->mode == PANGAEA_MODE_REPLAY);
 	if (pg_me->mode == PANGAEA_MODE_REPLAY)
 		return recv_replay(kind, tid, tag);
 	t0 = pg_now();
-	b = pg_pvm_recv(kind, tid, tag, tmout);
+	b = recv_blocking(kind, tid, tag, tmout, 0);
 	if (b > 0)
 		pg_log_recv(kind, b, t0);
 	else if (b == 0)

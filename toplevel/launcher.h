@@ -13,7 +13,8 @@ enum {
 	LA_OK = 0,
 	LA_SETUP = 1,    /* usage, program, log folder, pvmd, refused log */
 	LA_DIED = 2,     /* a task did not end through pangaea_exit */
-	LA_DIVERGED = 3  /* a replay diverged from its recording */
+	LA_DIVERGED = 3  /* a replay diverged from its recording, or the run
+			    deadlocked */
 };
 
 /* One program of the command line (MPMD runs have several). */
@@ -36,6 +37,7 @@ struct la_opts {
 	int delay_us;
 	unsigned seed;          /* of the delays: PANGAEA_SEED, or picked */
 	int quiet;
+	int no_deadlock_stop;   /* -no-deadlock-stop: report, go on waiting */
 	char select[PG_SELECT_MAX]; /* -select, canonical form */
 	int nprog;
 	struct la_prog *progs;
@@ -197,6 +199,17 @@ int la_death_check(struct la_run *r);
 /* At the end of the run (every task gone, the last messages drained):
  * la_death_check for the tasks it had not looked at yet. */
 void la_death_finish(struct la_run *r);
+/* deadlock.c */
+/*
+ * Called at every turn of the wait for the run's tasks: when every live
+ * task has been blocked in a receive or barrier for the quiet period
+ * (their state files unchanged), or in replay waits for a recorded
+ * message of a task that has ended or is itself stuck, prints the
+ * deadlock report and (unless -no-deadlock-stop) ends the run as a
+ * divergence does (exit 3).  Cheap when called often: it looks at most
+ * every quarter second.
+ */
+void la_deadlock_check(struct la_run *r);
 
 /* run.c */
 /* Runs the programs of O under Pangaea; the launcher's exit status. */

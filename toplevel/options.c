@@ -36,6 +36,8 @@ void la_usage(FILE *f)
 	      "  -logmode MODE the logs' mode, octal (default 0600; the folder gets\n"
 	      "                an x bit for each r: 0640 makes it 0750)\n"
 	      "  -view         show the run's event graph live (pangaea-view)\n"
+	      "  -no-deadlock-stop  report a deadlock but let the run wait on\n"
+	      "                (default: report it and end the run, exit 3)\n"
 	      "  -q            no status lines, only the program's output\n"
 	      "  -h, --help    this text;  --version  the version\n", f);
 }
@@ -205,6 +207,9 @@ static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 		takes = 0;
 	} else if (strcmp(a, "-q") == 0) {
 		o->quiet = 1;
+		takes = 0;
+	} else if (strcmp(a, "-no-deadlock-stop") == 0) {
+		o->no_deadlock_stop = 1;
 		takes = 0;
 	} else if (!v) {
 		la_error("%s: %s", strcmp(a, "-logdir") && strcmp(a, "-out") &&

@@ -252,6 +252,7 @@ static void wait_tasks(struct la_run *r)
 		}
 		if (b > 0)
 			handle(r, b);
+		la_deadlock_check(r);
 	}
 }
 
@@ -380,6 +381,10 @@ static int replay_prepare(struct la_opts *o)
 
 	if (la_logdir_check(o->logdir) < 0 || replay_selection(o) < 0)
 		return -1;
+	if (pg_crosscheck(o->logdir, err, sizeof(err)) != 0) {
+		la_error("refusing to replay: the logs disagree: %s", err);
+		return -1;
+	}
 	snprintf(path, sizeof(path), "%s/task-0.exec", o->logdir);
 	if (pg_exec_read(path, &o->recorded, err, sizeof(err)) < 0) {
 		la_error("refusing to replay: %s", err);

@@ -1,0 +1,283 @@
+/*
+ * deadlock.c: telling a deadlocked run.  Every task publishes the
+ * blocking call it is in, in its state file LOGDIR/task-LTID.state
+ * (pangaea_lib/state.c; struct pg_state): no message is sent for it.
+ * While the launcher waits for the run, it reads those files now and
+ * then.  A task is stuck when it has been blocked (in a receive with no
+ * timeout, or one whose timeout is past, or a barrier) and its file has
+ * not changed for the quiet period.  The run is deadlocked when
+ *
+ *   - every live task is stuck: nothing can wake any of them, and no
+ *     message was in flight (it would have woken its receiver); or
+ *   - in replay, a stuck task waits for a recorded message of a task that
+ *     has ended, or is stuck itself, and so on round a circle.
+ *
+ * and, either way, the I/O counters of this host's pvmd and of the run's
+ * tasks here have not moved for the quiet period either (a long message
+ * in transit moves them; so does any other task talking: a circle of
+ * replay waits is then told once the rest of the run is quiet).
+ *
+ * Then it prints the report (each task, its call, since when, its last
+ * event, read from its comm log) and ends the run with exit 3, unless
+ * -no-deadlock-stop.  A task whose file cannot be read here (not started
+ * yet, another host without a shared log folder) is never called stuck.
+ */
+#include "launcher.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+_Static_assert(PG_CALL_MAX <= PG_STATE_COLLECT,
+	       "the state's collective calls overlap pg_call_of's");
+
+#define DL_QUIET_NS 1500000000ull /* a stuck task's file stays unchanged */
+#define DL_EVERY_NS 250000000ull  /* between two looks */
+
+/* What the check remembers of a task (by its index in the run's table). */
+struct dl_task {
+	int have;                 /* its state was read at the last look */
+	struct pg_state st;
+	uint64_t changed_ns;      /* when its state was last seen to change */
+	int stuck;                /* at the last look */
+};
+
+static struct {
+	struct dl_task *t;        /* one per task of the run's table */
+	size_t cap;
+	int n;                    /* of them filled in */
+	uint64_t last_look;
+	uint64_t io, io_changed_ns; /* the I/O counters' sum, when it moved */
+	char here[PG_HOST_MAX];   /* this host, as PVM names it */
+	int reported;
+} dl;
+
+/* CLOCK_MONOTONIC now, in ns (the tasks' states use the same clock). */
+static uint64_t dl_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Bytes process PID has read and written so far (/proc/PID/io), or 0. */
+static uint64_t dl_io_of(pid_t pid)
+{
+	char path[64], line[128];
+	unsigned long long v, sum = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/io", (int)pid);
+	if (pid <= 0 || !(f = fopen(path, "re")))
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "rchar: %llu", &v) == 1 ||
+		    sscanf(line, "wchar: %llu", &v) == 1)
+			sum += v;
+	fclose(f);
+	return sum;
+}
+
+/* Whether task T of the run is still live (not exited, no DONE). */
+static int dl_live(const struct la_task *t)
+{
+	return !t->exited && !t->done_how;
+}
+
+/* Notes when the I/O counters of this host's pvmd and of the run's live
+ * tasks on this host last moved: a message still in transit (a long one,
+ * through the daemon or straight) moves them, a deadlock does not. */
+static void dl_io_look(struct la_run *r, uint64_t now)
+{
+	uint64_t io;
+
+	if (!dl.here[0])
+		pg_pvm_host_of(pvm_mytid(), dl.here, sizeof(dl.here));
+	io = dl_io_of(r->pvmd_pid);
+	for (int i = 0; i < r->ntasks; i++)
+		if (dl_live(&r->tasks[i]) &&
+		    strcmp(r->tasks[i].host, dl.here) == 0)
+			io += dl_io_of(r->tasks[i].pid);
+	if (io != dl.io || !dl.io_changed_ns)
+		dl.io_changed_ns = now;
+	dl.io = io;
+}
+
+/* Looks at every live task's state; the number of live tasks (*NSTUCK:
+ * of them stuck). */
+static int dl_look(struct la_run *r, uint64_t now, int *nstuck)
+{
+	struct dl_task *v;
+	int live = 0;
+
+	*nstuck = 0;
+	if (!(v = pg_grow(dl.t, &dl.cap, (size_t)r->ntasks + 1, sizeof(*v), 16)))
+		return 0;
+	dl.t = v;
+	if (dl.n < r->ntasks) /* tasks new since the last look */
+		memset(&dl.t[dl.n], 0, (size_t)(r->ntasks - dl.n) * sizeof(*v));
+	dl.n = r->ntasks;
+	dl_io_look(r, now);
+	for (int i = 0; i < r->ntasks; i++) {
+		struct dl_task *d = &dl.t[i];
+		struct pg_state st;
+		uint64_t timeout;
+		int have;
+
+		if (!dl_live(&r->tasks[i])) {
+			d->stuck = 0;
+			continue;
+		}
+		live++;
+		/* the run's log folder: task 0's, as every task's of the run */
+		have = pg_state_read(pg_me->logdir, r->tasks[i].ltid, &st);
+		if (!have || !d->have || st.seq != d->st.seq || !d->changed_ns)
+			d->changed_ns = now;
+		d->have = have;
+		if (have)
+			d->st = st;
+		/* (only differences of the task's clock are used: on another
+		   host sharing the folder, its CLOCK_MONOTONIC is another) */
+		timeout = st.deadline_mono_ns ? st.deadline_mono_ns -
+						st.since_mono_ns : 0;
+		d->stuck = have && st.call &&
+			   now - d->changed_ns >= DL_QUIET_NS &&
+			   now - d->changed_ns >= timeout &&
+			   now - dl.io_changed_ns >= DL_QUIET_NS;
+		*nstuck += d->stuck;
+	}
+	return live;
+}
+
+/* Replay: whether stuck task I waits for a message that will never come:
+ * its sender ended, or is stuck waiting in turn, round to a circle. */
+static int dl_waits_forever(struct la_run *r, int i)
+{
+	for (int hops = 0; hops <= r->ntasks; hops++) {
+		const struct dl_task *d = &dl.t[i];
+		struct la_task *x;
+
+		if (!d->stuck || !d->st.want)
+			return 0;
+		x = la_task_by_ltid(r, d->st.want_src);
+		if (!x)
+			return 0; /* not a task of the run we know */
+		if (!dl_live(x))
+			return 1;
+		i = (int)(x - r->tasks);
+	}
+	return 1; /* every hop was a stuck task: a circle */
+}
+
+/* The last event of task LTID's comm log, in words, into BUF. */
+static void dl_last_event(int ltid, char *buf, size_t n)
+{
+	char path[PG_PATH_MAX], err[PG_PATH_MAX + 100], d[256];
+	struct pg_comm_reader rd;
+	struct pg_event ev, last = { 0 };
+	long k = 0;
+
+	snprintf(buf, n, "no event yet");
+	if (pg_log_path(path, sizeof(path), pg_me->logdir, ltid, "comm") < 0 ||
+	    pg_comm_open(&rd, path, err, sizeof(err)) < 0)
+		return;
+	while (pg_comm_next(&rd, &ev, err, sizeof(err)) > 0) {
+		last = ev;
+		last.dests = NULL;
+		k++;
+	}
+	if (k) {
+		pg_event_describe(&last, d, sizeof(d));
+		snprintf(buf, n, "last event #%ld %s", k, d);
+	}
+	pg_comm_free(&rd);
+}
+
+/* Task T's blocking call, from its state ST, in words into BUF. */
+static void dl_call(struct la_run *r, const struct pg_state *st, char *buf,
+		    size_t n)
+{
+	char name[64], src[64], tag[32];
+	struct la_task *x;
+
+	static const char *const collect[] = { "pvm_reduce", "pvm_gather",
+					       "pvm_scatter" };
+
+	if (st->call > PG_STATE_COLLECT && st->call <= PG_STATE_COLLECT + 3)
+		snprintf(name, sizeof(name), "%s",
+			 collect[st->call - PG_STATE_COLLECT - 1]);
+	else if (!pg_call_name(st->call, name, sizeof(name)))
+		snprintf(name, sizeof(name), "call %d", st->call);
+	if (st->call == PG_CALL_GROUP + PG_GROUP_BARRIER) {
+		snprintf(buf, n, "%s(\"%.63s\", %d)", name, st->group, st->tag);
+		return;
+	}
+	if (st->src == -1)
+		snprintf(src, sizeof(src), "any");
+	else if ((x = la_task_by_tid(r, st->src)))
+		snprintf(src, sizeof(src), "task %d", x->ltid);
+	else
+		snprintf(src, sizeof(src), "t%x", (unsigned)st->src);
+	if (st->tag == -1)
+		snprintf(tag, sizeof(tag), "any");
+	else
+		snprintf(tag, sizeof(tag), "%d", st->tag);
+	snprintf(buf, n, "%s(from %s, tag %s)", name, src, tag);
+}
+
+/* Prints the report line of stuck task I. */
+static void dl_report_task(struct la_run *r, int i)
+{
+	const struct la_task *t = &r->tasks[i];
+	const struct pg_state *st = &dl.t[i].st;
+	char call[400], last[400], want[200] = "";
+	struct la_task *x;
+
+	dl_call(r, st, call, sizeof(call));
+	dl_last_event(t->ltid, last, sizeof(last));
+	if (st->want) {
+		x = la_task_by_ltid(r, st->want_src);
+		snprintf(want, sizeof(want), ", waiting for message %u of task "
+			 "%d (%s)", st->want_msgid, st->want_src,
+			 !x ? "unknown" : !dl_live(x) ? "ended" :
+			 dl.t[x - r->tasks].stuck ? "blocked" : "running");
+	}
+	fprintf(stderr, "  task %d (%s on %s) in %s since %.2f s%s, %s\n",
+		t->ltid, t->program, t->host, call, (double)st->since_t / 1e9,
+		want, last);
+}
+
+void la_deadlock_check(struct la_run *r)
+{
+	uint64_t now = dl_now();
+	int live, nstuck, all, chain = 0;
+
+	if (dl.reported || r->diverged[0] ||
+	    now - dl.last_look < DL_EVERY_NS)
+		return;
+	dl.last_look = now;
+	live = dl_look(r, now, &nstuck);
+	if (!live || !nstuck)
+		return;
+	all = nstuck == live;
+	for (int i = 0; !all && i < r->ntasks; i++)
+		chain |= dl_waits_forever(r, i);
+	if (!all && !chain)
+		return;
+	dl.reported = 1;
+	la_error(all ? "deadlock: every task is blocked:" :
+		 "deadlock: tasks wait for messages that no live task will send:");
+	for (int i = 0; i < r->ntasks; i++)
+		if (dl.t[i].stuck && (all || dl_waits_forever(r, i)))
+			dl_report_task(r, i);
+	if (r->o->no_deadlock_stop) {
+		la_say(r->o, "-no-deadlock-stop: the run waits on (^C ends it)");
+		return;
+	}
+	snprintf(r->diverged, sizeof(r->diverged), "deadlock: %s",
+		 all ? "every task of the run was blocked"
+		     : "tasks waited for messages no live task would send");
+	la_tasks_kill(r);
+}
