@@ -19,13 +19,14 @@ pg -replay -logdir swapped
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 expect_eq "swapped logs: exit 1" "$(cat rc)" 1
 expect_grep "swapped logs: the contradiction named" err \
-	"^pangaea: error: refusing to replay: the logs disagree: swapped/task-1001.comm: its header is task 1002's, not task 1001's"
+	"^pangaea: error: refusing to replay: swapped/task-1001.comm: header \(offset 16\) says task 1002, not the task its name says"
 [ "$ms" -lt 5000 ] && pass "swapped logs: refused in $ms ms" || fail "swapped logs: took $ms ms"
 [ ! -e swapped.replay-1/task-1.comm ] && pass "swapped logs: no task started" ||
 	fail "swapped logs: a task ran"
 $TRACE check swapped >check.out 2>&1
-expect_eq "check: swapped logs exit 1" "$?" 1
-expect_grep "check: swapped logs named" check.out "^contradiction: swapped/task-1001.comm"
+expect_eq "check: swapped logs exit 2 (a log refused by its reader)" "$?" 2
+expect_grep "check: swapped logs named" check.out \
+	"^pangaea-trace: swapped/task-1001.comm: header \(offset 16\) says task 1002"
 
 # the master's first receive from worker 1 (1001) edited to name worker 2
 # (1002): a receive record is kind 2 then the peer as a zigzag varint
