@@ -217,6 +217,10 @@ $(FZ)/fuzz_stats: $(FZ)/obj/tests/fuzz/fuzz_stats.o $(FUZZ_UTIL) \
 		  $(FUZZ_STATS_OBJ) $(FUZZ_LIB)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS_TRACE)
 
+# (writes the comm seed of every record kind: see tests/fuzz/mkcomm.c)
+$(FZ)/mkcomm: $(FZ)/obj/tests/fuzz/mkcomm.o $(FUZZ_LIB)
+	$(FUZZ_CC) $(FUZZ_SAN) -o $@ $^ $(LDLIBS_PVM)
+
 .SECONDARY: $(FUZZ_NAMES:%=$(FZ)/obj/tests/fuzz/fuzz_%.o)
 
 fuzz: $(FUZZ_NAMES:%=$(FZ)/fuzz_%)

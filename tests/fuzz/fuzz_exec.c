@@ -14,6 +14,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static volatile size_t sink; /* what was read of the strings (kept) */
+
 /* Aborts with WHY unless OK. */
 static void require(int ok, const char *why)
 {
@@ -53,5 +55,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			total += strnlen(s->slots[k].host, PG_HOST_MAX);
 	}
 	pg_exec_free(&log);
-	return total == (size_t)-1; /* (uses TOTAL: the strings were read) */
+	sink = total;
+	return 0;
 }
