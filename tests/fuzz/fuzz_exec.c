@@ -1,6 +1,7 @@
 /*
  * fuzz_exec.c: libFuzzer harness of the execution-log parser
- * (logs/execlog.c): the input is a task-1.exec file, parsed with
+ * (logs/execlog.c): the input is a task-LTID.exec file (LTID: the
+ * ltid= of its first line, as in a real run; else 1), parsed with
  * pg_exec_read.  A refusal must say why; what is accepted must hold
  * together (argc strings and a NULL after them, ntask slots, strings
  * ended within their buffers).
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -26,15 +28,35 @@ static void require(int ok, const char *why)
 	}
 }
 
+/* The ltid the first line of the SIZE bytes at DATA names ("ltid=N" in
+ * its first 64 bytes), or 1. */
+static int header_ltid(const uint8_t *data, size_t size)
+{
+	char line[65];
+	const char *p;
+	size_t n = size < 64 ? size : 64;
+
+	memcpy(line, data, n);
+	line[n] = '\0';
+	line[strcspn(line, "\n")] = '\0';
+	p = strstr(line, "ltid=");
+	/* (a value past an int is cut: any name will do) */
+	return p ? (int)strtol(p + 5, NULL, 10) : 1;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const char *path = fz_write("task-1.exec", data, size);
+	char name[32];
+	const char *path;
 	struct pg_exec_log log;
 	char err[PG_PATH_MAX + 512];
 	size_t total = 0;
 
+	snprintf(name, sizeof(name), "task-%d.exec", header_ltid(data, size));
+	path = fz_write(name, data, size);
 	if (pg_exec_read(path, &log, err, sizeof(err)) < 0) {
 		fz_check_err("pg_exec_read", err, sizeof(err));
+		unlink(path);
 		return 0;
 	}
 	require(log.nspawn >= 0 && (log.nspawn == 0 || log.spawns),
@@ -55,6 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			total += strnlen(s->slots[k].host, PG_HOST_MAX);
 	}
 	pg_exec_free(&log);
+	unlink(path);
 	sink = total;
 	return 0;
 }
