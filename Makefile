@@ -188,7 +188,7 @@ FUZZ_CC ?= clang
 FUZZ ?= 1
 FUZZ_SECONDS ?= 60
 FUZZ_CHECK_SECONDS ?= 30
-FUZZ_NAMES := comm exec runinfo proto stats
+FUZZ_NAMES := comm exec runinfo proto stats import
 FZ := $(B)/fuzz
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	    -fno-omit-frame-pointer
@@ -214,6 +214,10 @@ $(FZ)/fuzz_proto: $(FZ)/obj/tests/fuzz/fuzz_proto.o $(FUZZ_UTIL) \
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS_PVM)
 
 $(FZ)/fuzz_stats: $(FZ)/obj/tests/fuzz/fuzz_stats.o $(FUZZ_UTIL) \
+		  $(FUZZ_STATS_OBJ) $(FUZZ_LIB)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS_TRACE)
+
+$(FZ)/fuzz_import: $(FZ)/obj/tests/fuzz/fuzz_import.o $(FUZZ_UTIL) \
 		  $(FUZZ_STATS_OBJ) $(FUZZ_LIB)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS_TRACE)
 
