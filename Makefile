@@ -209,8 +209,15 @@ $(FUZZ_LIB): $(LIB_SRC:%.c=$(FZ)/obj/%.o)
 $(FZ)/fuzz_%: $(FZ)/obj/tests/fuzz/fuzz_%.o $(FUZZ_UTIL) $(FUZZ_LIB)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS_PVM)
 
+# (the launcher's files but its main, as an archive: what the harness
+# calls pulls in what it needs)
+$(FZ)/liblauncher.a: $(patsubst %.c,$(FZ)/obj/%.o,$(filter-out \
+		     toplevel/main.c,$(LAUNCHER_SRC)))
+	rm -f $@ && ar rcs $@ $^
+
 $(FZ)/fuzz_proto: $(FZ)/obj/tests/fuzz/fuzz_proto.o $(FUZZ_UTIL) \
-		  $(FZ)/obj/coordinator/registry.o $(FUZZ_LIB)
+		  $(FZ)/obj/coordinator/registry.o $(FZ)/liblauncher.a \
+		  $(FUZZ_LIB)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS_PVM)
 
 $(FZ)/fuzz_stats: $(FZ)/obj/tests/fuzz/fuzz_stats.o $(FUZZ_UTIL) \

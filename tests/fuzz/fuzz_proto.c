@@ -2,7 +2,10 @@
  * fuzz_proto.c: libFuzzer harness of the protocol unpackers
  * (pangaea_lib/proto.c pg_proto_check, pg_proto_upk*) as the coordinator
  * (coordinator/main.c, with its registry, coordinator/registry.c) and the
- * launcher (toplevel/run.c) call them on the messages they receive.
+ * launcher (toplevel/run.c handle(), with its table of tasks,
+ * toplevel/tasks.c, and its readers of WATCH and of PVM's trace events,
+ * toplevel/death.c la_death_watch, la_death_trace) call them on the
+ * messages they receive.
  *
  * The input is a sequence of messages, each: one byte choosing the tag
  * (its value modulo the number of tags below), two bytes of length (little
@@ -22,6 +25,7 @@
 #include "fuzzutil.h"
 #include "pangaea-protocol.h"
 #include "../../coordinator/coord.h"
+#include "../../toplevel/launcher.h"
 
 #include <pvm3.h>
 #include <stdio.h>
@@ -36,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static const int tags[] = {
 	PG_TAG_REGISTER, PG_TAG_SPAWNED, PG_TAG_TID2LTID, PG_TAG_LTID2TID,
 	PG_TAG_EVENTS, PG_TAG_DONE, PG_TAG_EXITED, PG_TAG_DIVERGED,
-	PG_TAG_QUIT, PG_TAG_HELLO
+	PG_TAG_QUIT, PG_TAG_HELLO, PG_TAG_LOGFAIL, PG_TAG_WATCH, PG_TAG_ENDTASK
 };
 #define NTAGS ((int)(sizeof(tags) / sizeof(tags[0])))
 #define SRC_TID 0x40002 /* the sender every message claims */
@@ -72,10 +76,20 @@ static int make_message(const uint8_t *p, size_t n, int tag)
 	return b;
 }
 
+/* What the messages change: the coordinator's registry, the launcher's
+ * run (its tasks, watches, early ends). */
+struct receivers {
+	struct coord_registry reg;
+	struct la_opts opts;
+	struct la_run run;
+};
+
 /* SPAWNED as the coordinator and the launcher read it: the head, then
- * each task, added to REG and its waiters answered. */
-static void on_spawned(struct coord_registry *reg)
+ * each task, added to the registry (its waiters answered) and to the
+ * launcher's tasks. */
+static void on_spawned(struct receivers *rc)
 {
+	struct coord_registry *reg = &rc->reg;
 	struct pg_spawned_task t;
 	int parent, n, who[32];
 
@@ -92,6 +106,7 @@ static void on_spawned(struct coord_registry *reg)
 		coord_registry_add(reg, t.ltid, t.tid);
 		while (coord_registry_take_waiters(reg, t.ltid, who, 32) == 32)
 			;
+		la_task_add(&rc->run, t.ltid, t.tid, t.host, t.program);
 	}
 }
 
@@ -117,9 +132,11 @@ static void on_events(void)
 }
 
 /* Handles the message in the active receive buffer BUFID as its receiver
- * would. */
-static void handle(struct coord_registry *reg, int bufid)
+ * would (replies, kills and what is printed left out). */
+static void handle(struct receivers *rc, int bufid)
 {
+	struct coord_registry *reg = &rc->reg;
+	struct la_task *t;
 	char report[1400];
 	int v[3], who[32], tag, src, version, tid;
 
@@ -135,7 +152,7 @@ static void handle(struct coord_registry *reg, int bufid)
 		}
 		break;
 	case PG_TAG_SPAWNED:
-		on_spawned(reg);
+		on_spawned(rc);
 		break;
 	case PG_TAG_TID2LTID:
 		if (pg_proto_upk(tag, v) == 0)
@@ -156,17 +173,42 @@ static void handle(struct coord_registry *reg, int bufid)
 			abort();
 		}
 		break;
-	default: /* DONE, EXITED, QUIT, HELLO: fixed ints */
+	case PG_TAG_EXITED:
+		if (pg_proto_upk(tag, v) == 0 &&
+		    (t = la_task_by_tid(&rc->run, v[0])))
+			la_death_gone(&rc->run, t);
+		break;
+	case PG_TAG_DONE:
+		if (pg_proto_upk(tag, v) == 0 &&
+		    (t = la_task_by_ltid(&rc->run, v[0]))) {
+			t->done_how = v[1];
+			t->done_value = v[2];
+		}
+		break;
+	case PG_TAG_LOGFAIL:
+		if (pg_proto_upk(tag, v) == 0)
+			la_task_by_ltid(&rc->run, v[0]);
+		break;
+	case PG_TAG_WATCH:
+		la_death_watch(&rc->run);
+		break;
+	case PG_TAG_ENDTASK:
+		la_death_trace(&rc->run);
+		break;
+	default: /* QUIT, HELLO: fixed ints */
 		pg_proto_upk(tag, v);
 	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct coord_registry reg;
+	static struct receivers rc;
 	size_t pos = 0;
 
-	coord_registry_init(&reg);
+	memset(&rc, 0, sizeof(rc));
+	coord_registry_init(&rc.reg);
+	rc.run.o = &rc.opts;
+	rc.run.lost_pvmd = 1; /* (la_task_add asks no pvmd for the pid) */
 	while (pos + 3 <= size) {
 		int tag = tags[data[pos] % NTAGS];
 		size_t n = (size_t)data[pos + 1] | (size_t)data[pos + 2] << 8;
@@ -177,10 +219,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			n = size - pos;
 		b = make_message(data + pos, n, tag);
 		pos += n;
-		handle(&reg, b);
+		handle(&rc, b);
 		pvm_setrbuf(0);
 		pvm_freebuf(b);
 	}
-	coord_registry_free(&reg);
+	coord_registry_free(&rc.reg);
+	la_tasks_free(&rc.run);
 	return 0;
 }

@@ -19,7 +19,12 @@ VERSION = int(re.search(r"#define PG_PROTOCOL_VERSION (\d+)",
 
 # the harness's tag numbers (the order of fuzz_proto.c's tags[])
 REGISTER, SPAWNED, TID2LTID, LTID2TID, EVENTS, DONE, EXITED, DIVERGED, \
-    QUIT, HELLO = range(10)
+    QUIT, HELLO, LOGFAIL, WATCH, ENDTASK = range(13)
+
+# PVM's trace events (pvmtev.h), as a pvmd sends TEV_ENDTASK
+TEV_MARK_EVENT_DESC, TEV_MARK_EVENT_DESC_END = -5, -6
+TEV_MARK_EVENT_RECORD, TEV_MARK_EVENT_RECORD_END = -7, -8
+TEV_ENDTASK, TEV_DATA_INT, TEV_DID_TID, TEV_DID_TST = 76, 6, 88, 98
 
 
 def ints(*v):
@@ -70,6 +75,19 @@ SEEDS = {
         "task 1002 (racy on vm): event 3: expected recv from 1001 msg=2 "
         "tag=1, got recv from 1003 msg=1 tag=1")),
     "quit": msg(QUIT, ints(0x40001), versioned=False),
+    "logfail": msg(LOGFAIL, ints(1001, 28)),
+    "watch": spawned(1, KIDS) + msg(WATCH, ints(1, 77, 0, 2, 0x40003,
+                                                 0x40004)) +
+    msg(WATCH, ints(1, 77, 1, 1, 0x40004)),
+    # the descriptor of TEV_ENDTASK (name, then did, type, value), then a
+    # bare record of it: task t40003 killed by signal 9
+    "endtask": spawned(1, KIDS) +
+    msg(ENDTASK, ints(TEV_MARK_EVENT_DESC, TEV_ENDTASK) + pstr("endtask") +
+        ints(TEV_DID_TID, TEV_DATA_INT, 0x40004,
+             TEV_DID_TST, TEV_DATA_INT, 0,
+             TEV_MARK_EVENT_DESC_END), versioned=False) +
+    msg(ENDTASK, ints(TEV_MARK_EVENT_RECORD, TEV_ENDTASK, 0x40003, 9,
+                      TEV_MARK_EVENT_RECORD_END), versioned=False),
     # a whole run as the coordinator sees it: a translation that waits,
     # the spawn that answers it, registrations, live events, the end
     "session": msg(HELLO, b"") + msg(REGISTER, ints(1, 0x40002)) +
