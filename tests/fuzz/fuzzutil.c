@@ -44,8 +44,8 @@ const char *fz_write(const char *name, const uint8_t *data, size_t size)
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", fz_dir(), name);
-	unlink(path);
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+	/* (the same file again, not a new one: no inode made each run) */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
 	if (fd < 0) {
 		perror(path);
 		abort();

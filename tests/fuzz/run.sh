@@ -5,14 +5,18 @@
 # finding: a crash, an ASan or UBSan report, a leak, a timeout (10 s for
 # one input) or running out of memory.  New inputs go to FUZZDIR/work/NAME,
 # findings to FUZZDIR/findings/, libFuzzer's output to FUZZDIR/NAME.log; the
-# harnesses' files to a temporary folder removed at the end.
+# harnesses' files to a temporary folder (in /dev/shm when there is one)
+# removed at the end.
 # Ends with one line: "fuzz: N harnesses, E runs, F findings".
 set -u
 FZ=${1:?fuzz build folder}
 SECONDS_EACH=${2:?seconds}
 shift 2
 corpus=$(cd "$(dirname "$0")" && pwd)/corpus
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pangaea-fuzz-run.XXXXXX") || exit 1
+# (in memory when it can: a harness writes a file for every run)
+shm=/dev/shm
+[ -d "$shm" ] && [ -w "$shm" ] || shm=${TMPDIR:-/tmp}
+tmp=$(mktemp -d "$shm/pangaea-fuzz-run.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 export TMPDIR=$tmp
 # (the harnesses print what they read and libpvm what it misses: fd 1, 2)
