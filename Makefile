@@ -3,6 +3,7 @@
 #   make check           install missing packages, build, run every test
 #   make demo            install missing packages, build, record + replay an example
 #   make install PREFIX=DIR
+#   make fuzz            build the libFuzzer harnesses (clang), run each FUZZ_SECONDS
 #   SANITIZE=address|undefined, WERROR=1, BUILDDIR=dir
 
 BUILDDIR ?= build
@@ -48,7 +49,7 @@ TEST_BINS := $(TEST_PROGS:%=$(B)/tests/%) $(CHECK_SUITES:%=$(B)/tests/%)
 BENCH_PROGS := $(filter-out benchlib report,$(patsubst bench/%.c,%,$(wildcard bench/*.c)))
 BENCH_BINS := $(BENCH_PROGS:%=$(B)/bench/%) $(B)/bench/report
 
-.PHONY: all check unit scenario demo deps install clean bench
+.PHONY: all check unit scenario demo deps install clean bench fuzz
 all: $(BINS) $(EXAMPLE_BINS) $(B)/lib/pkgconfig/pangaea.pc
 
 $(B)/obj/%.o: %.c
@@ -148,7 +149,11 @@ scenario: all $(TEST_BINS) $(BENCH_BINS)
 
 check: deps
 	@$(MAKE) --no-print-directory all $(TEST_BINS) $(BENCH_BINS)
-	@bash tests/run-all.sh $(B)
+	@rc=0; bash tests/run-all.sh $(B) || rc=1; \
+	if [ "$(FUZZ)" != 0 ]; then \
+		$(MAKE) --no-print-directory fuzz \
+			FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS) || rc=1; \
+	fi; exit $$rc
 
 demo: deps
 	@$(MAKE) --no-print-directory all
@@ -173,4 +178,63 @@ install: all
 clean:
 	rm -rf $(B)
 
--include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
+# Fuzzing (tests/fuzz/, docs/FUZZING.md): the libFuzzer harnesses, built
+# with clang (ASan + UBSan, any report fatal) into $(B)/fuzz, from their
+# own objects of the sources they test.  `make fuzz` replays the corpus
+# (tests/fuzz/corpus/NAME) then fuzzes each harness FUZZ_SECONDS; `make
+# check` does it for FUZZ_CHECK_SECONDS unless FUZZ=0 (the ASan pass of
+# .ci/run: the harnesses carry ASan and UBSan already).
+FUZZ_CC ?= clang
+FUZZ ?= 1
+FUZZ_SECONDS ?= 60
+FUZZ_CHECK_SECONDS ?= 30
+FUZZ_NAMES := comm exec runinfo proto stats import
+FZ := $(B)/fuzz
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	    -fno-omit-frame-pointer
+FUZZ_CFLAGS := -std=c11 -g -O1 $(filter-out -Wno-format-truncation,$(WARN)) \
+	       $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(CPPFLAGS) -MMD -MP
+FUZZ_LIB := $(FZ)/libpangaea.a
+FUZZ_UTIL := $(FZ)/obj/tests/fuzz/fuzzutil.o
+FUZZ_STATS_OBJ := $(patsubst %.c,$(FZ)/obj/%.o,logs/trace-stats.c \
+	logs/trace.c $(wildcard logs/tracedb*.c) logs/match.c)
+
+$(FZ)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(FUZZ_LIB): $(LIB_SRC:%.c=$(FZ)/obj/%.o)
+	rm -f $@ && ar rcs $@ $^
+
+$(FZ)/fuzz_%: $(FZ)/obj/tests/fuzz/fuzz_%.o $(FUZZ_UTIL) $(FUZZ_LIB)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS_PVM)
+
+# (the launcher's files but its main, as an archive: what the harness
+# calls pulls in what it needs)
+$(FZ)/liblauncher.a: $(patsubst %.c,$(FZ)/obj/%.o,$(filter-out \
+		     toplevel/main.c,$(LAUNCHER_SRC)))
+	rm -f $@ && ar rcs $@ $^
+
+$(FZ)/fuzz_proto: $(FZ)/obj/tests/fuzz/fuzz_proto.o $(FUZZ_UTIL) \
+		  $(FZ)/obj/coordinator/registry.o $(FZ)/liblauncher.a \
+		  $(FUZZ_LIB)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS_PVM)
+
+$(FZ)/fuzz_stats: $(FZ)/obj/tests/fuzz/fuzz_stats.o $(FUZZ_UTIL) \
+		  $(FUZZ_STATS_OBJ) $(FUZZ_LIB)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS_TRACE)
+
+$(FZ)/fuzz_import: $(FZ)/obj/tests/fuzz/fuzz_import.o $(FUZZ_UTIL) \
+		  $(FUZZ_STATS_OBJ) $(FUZZ_LIB)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS_TRACE)
+
+# (writes the comm seed of every record kind: see tests/fuzz/mkcomm.c)
+$(FZ)/mkcomm: $(FZ)/obj/tests/fuzz/mkcomm.o $(FUZZ_LIB)
+	$(FUZZ_CC) $(FUZZ_SAN) -o $@ $^ $(LDLIBS_PVM)
+
+.SECONDARY: $(FUZZ_NAMES:%=$(FZ)/obj/tests/fuzz/fuzz_%.o)
+
+fuzz: $(FUZZ_NAMES:%=$(FZ)/fuzz_%)
+	@bash tests/fuzz/run.sh $(FZ) $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
+-include $(shell find $(B)/obj $(B)/fuzz/obj -name '*.d' 2>/dev/null)

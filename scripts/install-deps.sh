@@ -4,12 +4,16 @@
 # standard input (CI): apt-get runs non-interactively, and sudo is never
 # allowed to wait for a password that nobody can type.
 #
+# (clang and libclang-rt-14-dev, its libFuzzer and sanitizer runtimes,
+# build the fuzzing harnesses of tests/fuzz/: `make fuzz`.)
+#
 # Usage: bash scripts/install-deps.sh
 set -eu
 
 packages="pvm pvm-dev libevent-dev libsqlite3-dev sqlite3 tcl-dev tk-dev
 check pkg-config xvfb x11-apps imagemagick ghostscript make gcc
-libopen-trace-format2-dev otf2-tools xauth xfonts-base fonts-dejavu-core"
+libopen-trace-format2-dev otf2-tools xauth xfonts-base fonts-dejavu-core
+clang libclang-rt-14-dev"
 
 missing=""
 count=0

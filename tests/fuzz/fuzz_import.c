@@ -1,0 +1,36 @@
+/*
+ * fuzz_import.c: libFuzzer harness of "pangaea-trace stats" on a fresh
+ * recording: the input is the one comm log of a log folder
+ * (task-LTID.comm, LTID the one its header names, as fuzz_comm.c), and
+ * the stats subcommand (trace_cmd_stats) finds no trace.db, so tdb_open
+ * imports the log first (logs/tracedb.c, the matcher) and the statistics
+ * are computed from what it imported.  What fuzz_comm.c finds in the
+ * reader this finds too; this adds the importer's and the statistics'
+ * use of the values the reader passes on (times, counts, peers).
+ * The output goes to stdout: run with -close_fd_mask=3 (tests/fuzz/run.sh
+ * does).
+ */
+#include "fuzzutil.h"
+#include "trace.h"
+
+#include <stdio.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *argv[] = { "stats", (char *)fz_dir(), NULL };
+	char name[32];
+	int ltid = 1;
+
+	if (size >= 20) /* the header's ltid: a little-endian int32 at 16 */
+		ltid = (int32_t)((uint32_t)data[16] | (uint32_t)data[17] << 8 |
+				 (uint32_t)data[18] << 16 |
+				 (uint32_t)data[19] << 24);
+	snprintf(name, sizeof(name), "task-%d.comm", ltid);
+	fz_clear();
+	fz_write(name, data, size);
+	trace_cmd_stats.run(2, argv);
+	fflush(stdout);
+	return 0;
+}

@@ -1,0 +1,76 @@
+/*
+ * mkcomm.c: writes the seed tests/fuzz/corpus/comm/seed-every-kind, a
+ * communication log of task 1 written by the library's own writer
+ * (pg_comm_create, pg_comm_append) with one record of every kind, at the
+ * edges of what is legal: group names of PG_GROUP_MAX - 1 bytes, an mcast
+ * to 64 tasks, negative peers and tags, a large poll count.  The recorded
+ * runs of the corpus hold none of these, and one byte more in such a
+ * record is what a reader must refuse.
+ *
+ *     make build/fuzz/mkcomm && build/fuzz/mkcomm tests/fuzz/corpus/comm
+ */
+#include "pangaea-logs.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+	struct pg_comm_header h = { .version = PG_COMM_VERSION, .ltid = 1,
+				    .tid = 0x40002, .parent_ltid = 0,
+				    .mode = 1,
+				    .start_wall_ns = 1700000000000000000ull,
+				    .start_mono_ns = 123456789000ull };
+	struct pg_comm_writer w;
+	struct pg_event ev;
+	char path[PG_PATH_MAX], err[PG_PATH_MAX + 256];
+	int dests[64];
+	uint64_t t = 1000;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: mkcomm CORPUS_FOLDER\n");
+		return 2;
+	}
+	snprintf(h.host, sizeof(h.host), "vm");
+	snprintf(h.program, sizeof(h.program), "/usr/bin/every-kind");
+	snprintf(path, sizeof(path), "%s/seed-every-kind", argv[1]);
+	if (pg_comm_create(&w, path, &h, err, sizeof(err)) < 0) {
+		fprintf(stderr, "mkcomm: %s\n", err);
+		return 1;
+	}
+	for (int i = 0; i < 64; i++)
+		dests[i] = 1001 + i;
+	for (int k = 1; k <= PG_REC_LAST; k++) {
+		if (k == PG_REC_END)
+			continue; /* last */
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = k;
+		ev.peer = k == PG_REC_RECV ? PG_PEER_FOREIGN : 1001;
+		ev.tag = k == PG_REC_PROBE ? -1 : 7;
+		ev.msgid = (uint32_t)k;
+		ev.len = 4096;
+		ev.t = t += 5000;
+		ev.dur = 2500;
+		ev.count = k == PG_REC_POLLFAIL ? 1000000 : 0;
+		ev.op = PG_GROUP_BARRIER;
+		ev.arg = 3;
+		ev.result = 0;
+		if (k == PG_REC_MCAST || k == PG_REC_BCAST) {
+			ev.ndest = 64;
+			ev.dests = dests;
+		}
+		memset(ev.group, 'g', PG_GROUP_MAX - 1);
+		if (pg_comm_append(&w, &ev) < 0) {
+			fprintf(stderr, "mkcomm: cannot append to %s\n", path);
+			return 1;
+		}
+	}
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = PG_REC_END;
+	ev.how = PG_END_EXIT;
+	ev.t = t + 1000;
+	pg_comm_append(&w, &ev);
+	pg_comm_close(&w);
+	printf("mkcomm: wrote %s\n", path);
+	return 0;
+}
