@@ -54,7 +54,8 @@ static int send_args_valid(const int *tids, int n, int tag)
 
 /* The receivers of a multicast to the N TIDS as PVM's pvmmcast finds
  * them (the caller and repeats left out), in the caller's order (the
- * first of repeats), into OUT; their number. */
+ * first of repeats), into OUT; their number.  Quadratic: a list is short
+ * next to the message per receiver PVM sends. */
 static int mcast_receivers(const int *tids, int n, int *out)
 {
 	int k = 0, j;
