@@ -198,14 +198,16 @@ static int bcast_replay(char *group, int tag)
 		pg_delay();
 		return group_call(PG_GROUP_BCAST, group, tag, 0, pg_now());
 	}
-	if (!pg_replay_peek(&want) || want.kind != PG_REC_BCAST ||
-	    want.ndest <= 0) { /* the check reports the difference */
+	if (!pg_replay_peek(&want) || want.kind != PG_REC_BCAST) {
+		/* another call or the end: a bcast never matches it, and the
+		 * check reports the difference */
 		snprintf(call.ev.group, sizeof(call.ev.group), "%s",
 			 group ? group : "");
-		pg_replay_expect(&call, NULL, NULL);
-		return pg_task_diverged();
+		if (pg_replay_expect(&call, NULL, NULL) == PG_REPLAY_DIVERGED)
+			return pg_task_diverged();
+		return PvmSysErr;
 	}
-	tids = malloc((size_t)want.ndest * sizeof(int));
+	tids = malloc((size_t)(want.ndest > 0 ? want.ndest : 1) * sizeof(int));
 	if (!tids)
 		return PvmNoMem;
 	for (int i = 0; i < want.ndest; i++)

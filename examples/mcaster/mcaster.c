@@ -3,12 +3,13 @@
  * it also builds as a plain PVM program with -DMCASTER_PLAIN, to compare
  * what PVM itself delivers).
  *
- * Usage: mcaster [ROUNDS]
+ * Usage: mcaster [ROUNDS [GROUP]]
  *
  * The task started by hand (the master) spawns two copies of itself, the
  * workers A and B, and joins the group "solo" alone.  Then it:
- *   - broadcasts to "solo" (PVM: PvmNoInst, nothing sent) and to a group
- *     that does not exist (the group server's error);
+ *   - broadcasts to GROUP (default "solo": PVM gives PvmNoInst, nothing
+ *     is sent) and to a group that does not exist (the group server's
+ *     error);
  *   - multicasts "1" to [master, A, B, A, a tid of no task]: PVM drops the
  *     master and the repeated A, so A and B get one message each;
  *   - multicasts to [A, -5] (PvmBadParam: nothing sent), to no task
@@ -103,7 +104,7 @@ static void print_report(const char *name, int tid)
 }
 
 /* The master's multicasts to the workers W (and itself, ME). */
-static void master(int me, const int *w, int rounds)
+static void master(int me, const int *w, int rounds, char *group)
 {
 	int nobody = (me & 0x3ffc0000) | 0x3fff0; /* this host, no task */
 	int first[5] = { me, w[0], w[1], w[0], nobody };
@@ -112,7 +113,7 @@ static void master(int me, const int *w, int rounds)
 
 	printf("mcaster: joingroup solo = %d\n", pvm_joingroup("solo"));
 	pack(0);
-	printf("mcaster: bcast solo = %d\n", pvm_bcast("solo", TAG_SOLO));
+	printf("mcaster: bcast %s = %d\n", group, pvm_bcast(group, TAG_SOLO));
 	printf("mcaster: bcast nosuch = %d\n", pvm_bcast("nosuch", TAG_SOLO));
 	pack(1);
 	printf("mcaster: mcast [me A B A nobody] = %d\n",
@@ -139,6 +140,7 @@ static void master(int me, const int *w, int rounds)
 int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 3, me, parent, w[2];
+	char *group = argc > 2 ? argv[2] : "solo";
 	char self[PATH_MAX];
 
 	if (rounds < 0 || rounds > MAX_GOT - 4)
@@ -153,7 +155,7 @@ int main(int argc, char **argv)
 			die("realpath", -1);
 		if (pvm_spawn(self, NULL, PvmTaskDefault, "", 2, w) != 2)
 			die("pvm_spawn", w[0] < 0 ? w[0] : w[1]);
-		master(me, w, rounds);
+		master(me, w, rounds, group);
 		printf("mcaster: done\n");
 		fflush(stdout);
 	}

@@ -65,5 +65,11 @@ expect_eq "one id per multicast, taken once by each of its receivers" \
 $TRACE check rec1 >chk 2>&1
 expect_eq "the logs of the recording agree" "$?" 0
 
+# 4. a replay whose program broadcasts to another group where the log has
+#    the failed broadcast diverges there, with the usual report
+pg -replay -logdir rec1 -out bad "$M" 3 other
+expect_eq "a replay broadcasting elsewhere exits 3" "$(cat rc)" 3
+expect_grep "... and names the recorded failed broadcast" err \
+	'event 3: the log expects pvm_bcast\("solo", 43\) = -21; the program called pvm_bcast\("other", 43\)'
 expect_no_leftovers
 finish
