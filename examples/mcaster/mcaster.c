@@ -3,7 +3,7 @@
  * it also builds as a plain PVM program with -DMCASTER_PLAIN, to compare
  * what PVM itself delivers).
  *
- * Usage: mcaster [ROUNDS [GROUP]]
+ * Usage: mcaster [-direct] [ROUNDS [GROUP]]
  *
  * The task started by hand (the master) spawns two copies of itself, the
  * workers A and B, and joins the group "solo" alone.  Then it:
@@ -17,6 +17,9 @@
  *   - multicasts "2" to [B, B] (B gets it once);
  *   - multicasts "10", "11", ... ROUNDS times (default 3) to [A, B, master];
  *   - multicasts the end to [A, B].
+ * With -direct, the master first sends "0" to A and to B with
+ * PvmRouteDirect, so that its multicasts then go over those task-to-task
+ * routes rather than through the pvmd.
  * Each worker receives with pvm_recv(-1, -1) until the end and reports
  * the values it got (in order) and how many came from itself.  The master
  * prints every return code, both reports and how many messages it finds
@@ -103,6 +106,16 @@ static void print_report(const char *name, int tid)
 	printf(" (%d from itself)\n", self);
 }
 
+/* Sends "0" to each worker of W over a direct route (PvmRouteDirect). */
+static void open_routes(const int *w)
+{
+	ok(pvm_setopt(PvmRoute, PvmRouteDirect), "pvm_setopt");
+	for (int i = 0; i < 2; i++) {
+		pack(0);
+		ok(pvm_send(w[i], TAG_DATA), "pvm_send");
+	}
+}
+
 /* The master's multicasts to the workers W (and itself, ME). */
 static void master(int me, const int *w, int rounds, char *group)
 {
@@ -139,13 +152,15 @@ static void master(int me, const int *w, int rounds, char *group)
 
 int main(int argc, char **argv)
 {
-	int rounds = argc > 1 ? atoi(argv[1]) : 3, me, parent, w[2];
-	char *group = argc > 2 ? argv[2] : "solo";
-	char self[PATH_MAX];
+	int direct, rounds, me, parent, w[2];
+	char self[PATH_MAX], *group;
 
-	if (rounds < 0 || rounds > MAX_GOT - 4)
-		rounds = 3;
 	pangaea_init(&argc, &argv);
+	direct = argc > 1 && strcmp(argv[1], "-direct") == 0;
+	rounds = argc > 1 + direct ? atoi(argv[1 + direct]) : 3;
+	group = argc > 2 + direct ? argv[2 + direct] : "solo";
+	if (rounds < 0 || rounds > MAX_GOT - 8)
+		rounds = 3;
 	me = ok(pvm_mytid(), "pvm_mytid");
 	parent = pvm_parent();
 	if (parent > 0) {
@@ -155,6 +170,8 @@ int main(int argc, char **argv)
 			die("realpath", -1);
 		if (pvm_spawn(self, NULL, PvmTaskDefault, "", 2, w) != 2)
 			die("pvm_spawn", w[0] < 0 ? w[0] : w[1]);
+		if (direct)
+			open_routes(w);
 		master(me, w, rounds, group);
 		printf("mcaster: done\n");
 		fflush(stdout);

@@ -23,21 +23,34 @@ expect_grep "plain PVM: the caller and repeats are left out" plain.lines \
 expect_grep "plain PVM: the broadcast to a solo group is PvmNoInst" \
 	plain.lines '^mcaster: bcast solo = -21$'
 
+# (and with direct task-to-task routes, over which PVM's pvmmcast sends
+# rather than through the pvmd)
+echo quit | timeout 20 pvm hosts >/dev/null 2>&1
+timeout 30 "$T/mcaster-plain" -direct 3 >plaind.out 2>plaind.err
+expect_eq "plain PVM, direct routes: mcaster exits 0" "$?" 0
+vm_halt
+grep '^mcaster:' plaind.out >plain4.lines
+expect_grep "plain PVM, direct routes: A got the route opener and one of each" \
+	plain4.lines '^mcaster: A got 5: 0 1 10 11 12 \(0 from itself\)$'
+
 # 2. recorded: the same codes and deliveries; replayed identically
-for i in 1 2 3; do
+#    (recording 4: with direct routes)
+for i in 1 2 3 4; do
 	start=$(date +%s%N)
-	pg -log -logdir "rec$i" "$M" 3
+	args=3 want=plain.lines
+	[ "$i" = 4 ] && args="-direct 3" want=plain4.lines
+	pg -log -logdir "rec$i" "$M" $args
 	ms=$((($(date +%s%N) - start) / 1000000))
 	expect_eq "recording $i exits 0" "$(cat rc)" 0
 	[ "$ms" -lt 30000 ] && pass "recording $i ends in ${ms} ms" ||
 		fail "recording $i took ${ms} ms"
 	mv out "rec$i.out"
 	grep '^mcaster:' "rec$i.out" >"rec$i.lines"
-	if cmp -s plain.lines "rec$i.lines"; then
+	if cmp -s "$want" "rec$i.lines"; then
 		pass "recording $i: the same codes and deliveries as plain PVM"
 	else
 		fail "recording $i differs from plain PVM:"
-		diff plain.lines "rec$i.lines" | sed 's/^/    | /'
+		diff "$want" "rec$i.lines" | sed 's/^/    | /'
 	fi
 	expect_eq "recording $i: 3 of 3 replays identical" \
 		"$(replays_identical "rec$i" 3 0)" 3
@@ -64,6 +77,12 @@ expect_eq "one id per multicast, taken once by each of its receivers" \
 	"$(cat ids)" " 1:2 2:1 3:2 4:2 5:2 6:2"
 $TRACE check rec1 >chk 2>&1
 expect_eq "the logs of the recording agree" "$?" 0
+# over direct routes too, every message a worker took carries its id
+$TRACE dump rec4 >d4
+expect_eq "direct routes: the workers took 13 messages of the master" \
+	"$(grep -c 'recv from=1 msg=[1-9][0-9]* tag=4[01] ' d4)" 13
+$TRACE check rec4 >chk4 2>&1
+expect_eq "direct routes: the logs of the recording agree" "$?" 0
 
 # 4. a replay whose program broadcasts to another group where the log has
 #    the failed broadcast diverges there, with the usual report
