@@ -13,7 +13,8 @@
  *   - multicasts "1" to [master, A, B, A, a tid of no task]: PVM drops the
  *     master and the repeated A, so A and B get one message each;
  *   - multicasts to [A, -5] (PvmBadParam: nothing sent), to no task
- *     (ntask 0) and to [master] (0, nothing sent);
+ *     (ntask 0) and to [master] (0, nothing sent), sends to -5
+ *     (PvmBadParam);
  *   - multicasts "2" to [B, B] (B gets it once);
  *   - multicasts "10", "11", ... ROUNDS times (default 3) to [A, B, master];
  *   - multicasts the end to [A, B].
@@ -134,6 +135,7 @@ static void master(int me, const int *w, int rounds, char *group)
 	printf("mcaster: mcast [A -5] = %d\n", pvm_mcast(bad, 2, TAG_DATA));
 	printf("mcaster: mcast [] = %d\n", pvm_mcast(bad, 0, TAG_DATA));
 	printf("mcaster: mcast [me] = %d\n", pvm_mcast(&me, 1, TAG_DATA));
+	printf("mcaster: send -5 = %d\n", pvm_send(-5, TAG_DATA));
 	pack(2);
 	printf("mcaster: mcast [B B] = %d\n", pvm_mcast(twice, 2, TAG_DATA));
 	for (int r = 0; r < rounds; r++) {

@@ -26,6 +26,8 @@ expect_grep "plain PVM: the caller and repeats are left out" plain.lines \
 	'^mcaster: A got 4: 1 10 11 12 \(0 from itself\)$'
 expect_grep "plain PVM: the broadcast to a solo group is PvmNoInst" \
 	plain.lines '^mcaster: bcast solo = -21$'
+expect_grep "plain PVM: a send to -5 is PvmBadParam" \
+	plain.lines '^mcaster: send -5 = -2$'
 
 # (and with direct task-to-task routes, over which PVM's pvmmcast sends
 # rather than through the pvmd)
