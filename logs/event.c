@@ -36,6 +36,7 @@ static const char *const group_ops[PG_GROUP_LAST + 1] = {
 	[PG_GROUP_JOIN] = "joingroup", [PG_GROUP_LEAVE] = "lvgroup",
 	[PG_GROUP_GETTID] = "gettid", [PG_GROUP_GETINST] = "getinst",
 	[PG_GROUP_GSIZE] = "gsize", [PG_GROUP_BARRIER] = "barrier",
+	[PG_GROUP_BCAST] = "bcast",
 };
 
 /* Ends of a task, by enum pg_end_how. */

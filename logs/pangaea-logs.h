@@ -54,9 +54,11 @@ enum pg_group_op {
 				 (or a negative PVM error) */
 	PG_GROUP_GETINST = 4, /* pvm_getinst: arg = ltid, result = instance */
 	PG_GROUP_GSIZE = 5,   /* pvm_gsize: result = size */
-	PG_GROUP_BARRIER = 6  /* pvm_barrier: arg = count, result = status */
+	PG_GROUP_BARRIER = 6, /* pvm_barrier: arg = count, result = status */
+	PG_GROUP_BCAST = 7    /* pvm_bcast that sent nothing: arg = tag,
+				 result = PVM's error (PvmNoInst, ...) */
 };
-#define PG_GROUP_LAST PG_GROUP_BARRIER
+#define PG_GROUP_LAST PG_GROUP_BCAST
 
 /* How a task ended: the end record's how (and PG_TAG_DONE's). */
 enum pg_end_how {

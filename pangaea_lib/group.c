@@ -160,60 +160,79 @@ int pangaea_pvm_getinst(char *group, int tid)
 			  pvm_getinst(group, tid), t0);
 }
 
-/* Record: the members of GROUP other than this task, as PVM's pvm_bcast
- * finds them, into a malloc'ed *TIDS; their number or a PVM error. */
+/* Record: the members of GROUP as PVM's pvm_bcast finds them (libgpvm3:
+ * the group server's list, this task's tid taken out once) into a
+ * malloc'ed *TIDS; their number, or PVM's error: PvmNoInst when this task
+ * is the only member, the group server's answer for no such group. */
 static int bcast_members(char *group, int tag, int **tids)
 {
-	int n = 0, rc = gs_get_tidlist(group, tag, &n, tids, 0), k = 0;
+	int n = 0, rc = gs_get_tidlist(group, tag, &n, tids, 0);
 
 	if (rc < 0)
 		return rc;
 	for (int i = 0; i < n; i++)
-		if ((*tids)[i] != pg_me->mytid && (*tids)[i] > 0)
-			(*tids)[k++] = (*tids)[i];
-	if (k == 0) {
+		if ((*tids)[i] == pg_me->mytid) {
+			(*tids)[i] = (*tids)[--n];
+			break;
+		}
+	if (n == 0) {
 		free(*tids);
 		*tids = NULL;
 		return PvmNoInst;
 	}
-	return k;
+	return n;
 }
 
-/* Replay: this run's tids of the tasks the recorded bcast reached; their
- * number (the recorded event must be a bcast of GROUP). */
-static int bcast_replay_members(char *group, int tag, int **tids)
+/* Replay of a logged pvm_bcast(GROUP, TAG): the recorded failure's
+ * answer, or a send to this run's tids of the tasks the recorded bcast
+ * reached (whoever is in the group now); stops the task if the log has
+ * neither here.  PVM's return. */
+static int bcast_replay(char *group, int tag)
 {
+	struct pg_call call = { .ev = { .kind = PG_REC_BCAST, .tag = tag } };
 	struct pg_event want;
-	int n;
+	int *tids, rc;
 
-	if (!pg_replay_peek(&want) || want.kind != PG_REC_BCAST ||
-	    want.ndest <= 0)
-		return 0; /* the send check reports the difference */
-	n = want.ndest;
-	*tids = malloc((size_t)n * sizeof(int));
-	if (!*tids)
+	if (pg_replay_peek(&want) && want.kind == PG_REC_GROUP &&
+	    want.op == PG_GROUP_BCAST) {
+		pg_delay();
+		return group_call(PG_GROUP_BCAST, group, tag, 0, pg_now());
+	}
+	if (!pg_replay_peek(&want) || want.kind != PG_REC_BCAST) {
+		/* another call or the end: a bcast never matches it, and the
+		 * check reports the difference */
+		snprintf(call.ev.group, sizeof(call.ev.group), "%s",
+			 group ? group : "");
+		if (pg_replay_expect(&call, NULL, NULL) == PG_REPLAY_DIVERGED)
+			return pg_task_diverged();
+		return PvmSysErr;
+	}
+	tids = malloc((size_t)(want.ndest > 0 ? want.ndest : 1) * sizeof(int));
+	if (!tids)
 		return PvmNoMem;
-	for (int i = 0; i < n; i++)
-		(*tids)[i] = pg_tid_of(want.dests[i]);
-	(void)group;
-	(void)tag;
-	return n;
+	for (int i = 0; i < want.ndest; i++)
+		tids[i] = pg_tid_of(want.dests[i]);
+	rc = pg_send_logged(PG_REC_BCAST, tids, want.ndest, tag, group);
+	free(tids);
+	return rc > 0 ? 0 : rc;
 }
 
 int pangaea_pvm_bcast(char *group, int tag)
 {
 	int *tids = NULL, n, rc;
+	uint64_t t0;
 
 	if (!pg_me->mode)
 		return pvm_bcast(group, tag);
-	/* not logged (selection, suspension): today's members, but still
-	 * with a message id, so that receivers can match it */
-	n = pg_me->mode == PANGAEA_MODE_REPLAY && pg_logged(tag)
-		    ? bcast_replay_members(group, tag, &tids)
-		    : bcast_members(group, tag, &tids);
-	if (n < 0)
-		return n;
-	rc = pg_send_logged(PG_REC_BCAST, tids, n, tag, group);
+	if (pg_me->mode == PANGAEA_MODE_REPLAY && pg_logged(tag))
+		return bcast_replay(group, tag);
+	/* recording, or not logged (selection, suspension): today's
+	 * members, the message still with an id for its receivers */
+	t0 = pg_now();
+	n = bcast_members(group, tag, &tids);
+	rc = n < 0 ? n : pg_send_logged(PG_REC_BCAST, tids, n, tag, group);
 	free(tids);
+	if (rc < 0 && pg_me->mode == PANGAEA_MODE_RECORD && pg_logged(tag))
+		log_group(PG_GROUP_BCAST, group, tag, rc, t0);
 	return rc > 0 ? 0 : rc;
 }

@@ -409,7 +409,9 @@ int pg_task_diverged(void);
 /* The wrappers. */
 
 /* wrap.c: sends the active buffer as one message (one id) to the N
- * tids, logging it as KIND (send, psend, mcast or bcast to GROUP);
+ * tids (one pvm_mcast for mcast and bcast), logging it as KIND (send,
+ * psend, mcast or bcast to GROUP) with PVM's receivers; a send PVM
+ * refuses or a multicast that reaches nobody is PVM's alone, unlogged.
  * PVM's return. */
 int pg_send_logged(int kind, const int *tids, int n, int tag,
 		   const char *group);

@@ -7,8 +7,11 @@
  *
  * Every message a task sends gets the next id, whether or not it is
  * logged (selection, suspension): ids then agree between a recording and
- * its replays.  Sending the same buffer twice, or to several tasks, is
- * fine: the id is set on the buffer right before each send.
+ * its replays.  Sending the same buffer twice is fine: the id is set on
+ * the buffer right before each send.  A multicast (pvm_mcast, pvm_bcast)
+ * is one real pvm_mcast, one message with one id that every receiver
+ * sees, with PVM's meaning: the caller and repeated tids are left out of
+ * the list, a list with a tid that is no task's sends nothing.
  */
 #include "pangaea-internal.h"
 
@@ -18,14 +21,54 @@
 
 static uint32_t last_msgid; /* id of the last message this task sent */
 
-/* Sends the active buffer to the N tids (PVM's pvm_send each). */
-static int send_all(const int *tids, int n, int tag)
-{
-	int rc = 0;
+/* PVM's tid layout (pvm3 src/global.h): a task's tid has neither of the
+ * top bits and a nonzero local part. */
+#define PG_TID_GID 0x40000000u
+#define PG_TID_PVMD 0x80000000u
+#define PG_TID_LOCAL 0x0003ffffu
 
-	for (int i = 0; i < n && rc >= 0; i++)
-		rc = pvm_send(tids[i], tag);
-	return rc;
+/* Sends the active buffer as KIND to the N TIDS: pvm_send to the first
+ * (send, psend) or one pvm_mcast to all (mcast, bcast); PVM's return. */
+static int send_real(int kind, const int *tids, int n, int tag)
+{
+	if (kind == PG_REC_MCAST || kind == PG_REC_BCAST)
+		return pvm_mcast((int *)tids, n, tag);
+	return pvm_send(tids[0], tag);
+}
+
+/* Whether pvm_send or pvm_mcast to the N TIDS with TAG passes PVM's
+ * checks (lpvm.c): N not negative, TAG not negative, every tid a task's
+ * (not a pvmd's, a multicast address or the tracer's); 1 or 0. */
+static int send_args_valid(const int *tids, int n, int tag)
+{
+	if (n < 0 || tag < 0)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		unsigned t = (unsigned)tids[i];
+
+		if ((t & (PG_TID_GID | PG_TID_PVMD)) || !(t & PG_TID_LOCAL))
+			return 0;
+	}
+	return 1;
+}
+
+/* The receivers of a multicast to the N TIDS as PVM's pvmmcast finds
+ * them (the caller and repeats left out), in the caller's order (the
+ * first of repeats), into OUT; their number.  Quadratic: a list is short
+ * next to the message per receiver PVM sends. */
+static int mcast_receivers(const int *tids, int n, int *out)
+{
+	int k = 0, j;
+
+	for (int i = 0; i < n; i++) {
+		if (tids[i] == pg_me->mytid)
+			continue;
+		for (j = 0; j < k && out[j] != tids[i]; j++)
+			;
+		if (j == k)
+			out[k++] = tids[i];
+	}
+	return k;
 }
 
 /* Fills the receivers of the send CALL (KIND to the N TIDS, of GROUP)
@@ -46,35 +89,32 @@ static void send_receivers(struct pg_call *call, const int *tids, int n,
 	}
 }
 
-int pg_send_logged(int kind, const int *tids, int n, int tag,
-		   const char *group)
+/* The send of KIND to the N TIDS (for a multicast, its receivers
+ * RECV, NR of them) with the id and the record of CALL: checked against
+ * the log in replay, sent, logged if LOGGED; PVM's return. */
+static int send_checked(struct pg_call *call, const int *tids, int n,
+			const int *recv, int nr, int logged, const char *group)
 {
-	struct pg_call call = { .ev = { .kind = kind, .tag = tag } };
-	struct pg_event *ev = &call.ev;
-	int logged = pg_logged(tag), multi = kind == PG_REC_MCAST ||
-					     kind == PG_REC_BCAST;
-	int small[16], *ltids = small, bufid, rc = 0;
+	struct pg_event *ev = &call->ev;
+	int small[16], *ltids = small, bufid = pvm_getsbuf(), rc = 0;
 	struct pvmminfo mi;
 
-	pg_delay();
-	ev->t = pg_now();
-	bufid = pvm_getsbuf();
-	if (bufid <= 0 || pvm_getminfo(bufid, &mi) < 0)
-		return send_all(tids, n, tag); /* PVM reports the error */
+	if (pvm_getminfo(bufid, &mi) < 0)
+		return send_real(ev->kind, tids, n, ev->tag);
 	ev->msgid = last_msgid + 1;
 	ev->len = (uint32_t)mi.len;
 	if (logged) {
-		if (multi && n > 16 && !(ltids = malloc((size_t)n * sizeof(int))))
+		if (nr > 16 && !(ltids = malloc((size_t)nr * sizeof(int))))
 			return PvmNoMem;
-		send_receivers(&call, tids, n, ltids, group);
+		send_receivers(call, recv, nr, ltids, group);
 		if (pg_me->mode == PANGAEA_MODE_REPLAY &&
-		    pg_replay_expect(&call, NULL, NULL) == PG_REPLAY_DIVERGED)
+		    pg_replay_expect(call, NULL, NULL) == PG_REPLAY_DIVERGED)
 			rc = pg_task_diverged();
 	}
 	if (rc == 0) {
 		mi.wid = (int)ev->msgid;
 		pvm_setminfo(bufid, &mi);
-		rc = send_all(tids, n, tag);
+		rc = send_real(ev->kind, tids, n, ev->tag);
 	}
 	if (rc >= 0) {
 		last_msgid++;
@@ -84,6 +124,37 @@ int pg_send_logged(int kind, const int *tids, int n, int tag,
 	}
 	if (ltids != small)
 		free(ltids);
+	return rc;
+}
+
+int pg_send_logged(int kind, const int *tids, int n, int tag,
+		   const char *group)
+{
+	struct pg_call call = { .ev = { .kind = kind, .tag = tag } };
+	int multi = kind == PG_REC_MCAST || kind == PG_REC_BCAST;
+	int small[16], *recv = small, nr = 1, rc;
+
+	pg_delay();
+	call.ev.t = pg_now();
+	/* what PVM refuses, or a multicast that reaches nobody (to itself
+	 * only, or to none), sends nothing: passed to PVM, not logged, no
+	 * message id, alike in every run */
+	if (pvm_getsbuf() <= 0 || !send_args_valid(tids, n, tag))
+		return send_real(kind, tids, n, tag);
+	if (multi) {
+		if (n > 16 && !(recv = malloc((size_t)n * sizeof(int))))
+			return PvmNoMem;
+		nr = mcast_receivers(tids, n, recv);
+	} else {
+		recv = (int *)tids;
+	}
+	if (nr == 0)
+		rc = send_real(kind, tids, n, tag);
+	else
+		rc = send_checked(&call, tids, n, recv, nr, pg_logged(tag),
+				  group);
+	if (recv != small && recv != tids)
+		free(recv);
 	return rc;
 }
 
@@ -98,7 +169,7 @@ int pangaea_pvm_mcast(int *tids, int ntask, int tag)
 {
 	int rc;
 
-	if (!pg_me->mode || ntask <= 0)
+	if (!pg_me->mode)
 		return pvm_mcast(tids, ntask, tag);
 	rc = pg_send_logged(PG_REC_MCAST, tids, ntask, tag, NULL);
 	return rc > 0 ? 0 : rc;

@@ -292,6 +292,8 @@ START_TEST(test_collective_round_trip)
 		  .t = 30, .dur = 7 },
 		{ .kind = PG_REC_GROUP, .op = PG_GROUP_GETTID, .arg = 5,
 		  .result = -19, .group = "", .t = 40, .dur = 8 },
+		{ .kind = PG_REC_GROUP, .op = PG_GROUP_BCAST, .arg = 43,
+		  .result = -21, .group = "solo", .t = 45, .dur = 1 },
 		{ .kind = PG_REC_PRECV, .peer = PG_PEER_SYSTEM, .tag = 9,
 		  .len = 12, .t = 50, .dur = 9 },
 	};

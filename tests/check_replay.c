@@ -358,6 +358,33 @@ START_TEST(test_bcast_group)
 }
 END_TEST
 
+/* A pvm_bcast that sent nothing (no member but the caller) is a group
+ * record with PVM's code: replayed as such, and a broadcast that sends
+ * where it failed, or fails where it sent, diverges. */
+START_TEST(test_bcast_failed)
+{
+	int members[] = { 1002 };
+	struct pg_event log[] = { ev_group(PG_GROUP_BCAST, "solo", 43, -21),
+				  ev_group(PG_GROUP_BCAST, "solo", 43, -21),
+				  ev_multi("solo", members, 1, 43, 1) };
+	struct pg_event w;
+
+	replay_of(log, 3);
+	w = follow(call_of(ev_group(PG_GROUP_BCAST, "solo", 43, 0)));
+	ck_assert_int_eq(w.result, -21);
+	diverges(call_of(ev_multi("solo", members, 1, 43, 1)),
+		 HEAD(2) "the log expects pvm_bcast(\"solo\", 43) = -21; the "
+			 "program did pvm_bcast group=solo to=[1002] tag=43 "
+			 "msg=1");
+	follow(call_of(ev_group(PG_GROUP_BCAST, "solo", 43, 0)));
+	diverges(call_of(ev_group(PG_GROUP_BCAST, "solo", 43, 0)),
+		 HEAD(3) "the log expects pvm_bcast group=solo to=[1002] "
+			 "tag=43 msg=1; the program called pvm_bcast(\"solo\", "
+			 "43)");
+	pg_replay_close();
+}
+END_TEST
+
 /* ------------------------------------------------------------------ */
 /* Receives. */
 
@@ -1073,6 +1100,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(send, test_send_where_receive_recorded);
 	tcase_add_test(send, test_mcast_dests);
 	tcase_add_test(send, test_bcast_group);
+	tcase_add_test(send, test_bcast_failed);
 	suite_add_tcase(s, send);
 
 	cku_add_tmp_fixtures(recv);
