@@ -11,7 +11,7 @@
 
 /* task-LTID.comm, the binary communication log (logs/commlog.c):
  * u32 after the magic. */
-#define PG_COMM_VERSION 2
+#define PG_COMM_VERSION 3
 
 /* task-LTID.exec, the text execution log (logs/execlog.c): its first line
  * "pangaea-exec N ltid=L". */
