@@ -8,7 +8,9 @@
  * Every message a task sends gets the next id, whether or not it is
  * logged (selection, suspension): ids then agree between a recording and
  * its replays.  Sending the same buffer twice, or to several tasks, is
- * fine: the id is set on the buffer right before each send.
+ * fine: the id is set on the buffer right before each send.  A send is
+ * logged before PVM sends it (a send that PVM then refuses has used its
+ * id and its record all the same).
  */
 #include "pangaea-internal.h"
 
@@ -72,15 +74,16 @@ int pg_send_logged(int kind, const int *tids, int n, int tag,
 			rc = pg_task_diverged();
 	}
 	if (rc == 0) {
-		mi.wid = (int)ev->msgid;
-		pvm_setminfo(bufid, &mi);
-		rc = send_all(tids, n, tag);
-	}
-	if (rc >= 0) {
+		/* logged before it leaves: once sent, it may be received and
+		   this task killed (pvm_kill) before a record written after
+		   the send; a receive must never be logged without its send */
 		last_msgid++;
 		ev->dur = pg_now() - ev->t;
 		if (logged)
 			pg_log(ev);
+		mi.wid = (int)ev->msgid;
+		pvm_setminfo(bufid, &mi);
+		rc = send_all(tids, n, tag);
 	}
 	if (ltids != small)
 		free(ltids);
