@@ -1,0 +1,84 @@
+# A task that another task of the run ends with pvm_kill (PVM's `timing`
+# example: the master kills its slave) is killed on purpose: the launcher
+# says who killed whom, lets the run go on and exits 0.  Every replay
+# kills the same slave at the same point of its log: it waits at the end
+# of its recording for the replayed pvm_kill, not running past it (the
+# killer waits, in turn, for its victim to get there), with or without
+# random delays.  Nothing is left running.
+. "$(dirname "$0")/../lib.sh"
+K=$B/examples/killer
+
+# now_ms: milliseconds since the epoch
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+KILLED="^pangaea: task 100[1-9] \(killer on [^)]*\) was killed by task 1 \(pvm_kill\) at [0-9]+\.[0-9]+ s$"
+
+# 1. the master kills the slave that answered first in a middle round
+t0=$(now_ms)
+pg -log -logdir one "$K" 4 6
+t=$(( $(now_ms) - t0 ))
+expect_eq "one killed: recording exits 0" "$(cat rc)" 0
+expect_grep "one killed: said as a kill, with the killer" err "$KILLED"
+expect_eq "one killed: said once" "$(grep -c 'was killed by task' err)" 1
+grep -Eq "error|stopping the run" err &&
+	{ fail "one killed: an error or a stopped run:"; cat err; } ||
+	pass "one killed: no error, the run went on"
+expect_grep "one killed: the master went on to its end" out \
+	"^killer: 6 rounds, victim [1-4], late answers [01], sum=[0-9]+$"
+v=$(sed -n 's/^killer: killed slave \([0-9]\) in round 5$/\1/p' out)
+[ -n "$v" ] && pass "one killed: the master names its victim" ||
+	fail "one killed: no victim in the output"
+expect_grep "one killed: the launcher names that very slave" err \
+	"^pangaea: task 100$v \(killer on"
+expect_grep "one killed: the kill is in the killer's log" \
+	<($TRACE dump one 2>&1) "kill task=100$v "
+expect_grep "one killed: run.info says who killed it" one/run.info \
+	"killed by task 1 \(pvm_kill\)"
+[ "$t" -le 20000 ] && pass "one killed: recorded in ${t} ms" ||
+	fail "one killed: took ${t} ms"
+cp out one.out
+expect_no_leftovers
+
+# 2. its replays: the same slave dies at the same point, every time
+ok=$(replays_identical one 3 0)
+expect_eq "one killed: 3 replays identical (exit 0, output, verify)" "$ok" 3
+expect_grep "one killed: the replay says the kill too" err "$KILLED"
+ok=$(replays_identical one 2 2000)
+expect_eq "one killed: 2 replays with -delay 2000 identical" "$ok" 2
+expect_no_leftovers
+
+# 3. -all: the master also kills every other slave at the end
+pg -log -logdir all "$K" -all 3 4
+expect_eq "all killed: recording exits 0" "$(cat rc)" 0
+expect_eq "all killed: each of the 3 slaves said killed" \
+	"$(grep -cE "$KILLED" err)" 3
+grep -Eq "error|stopping the run" err &&
+	{ fail "all killed: an error or a stopped run:"; cat err; } ||
+	pass "all killed: no error"
+cp out all.out
+ok=$(replays_identical all 2 0)
+expect_eq "all killed: 2 replays identical" "$ok" 2
+ok=$(replays_identical all 1 2000)
+expect_eq "all killed: a replay with -delay 2000 identical" "$ok" 1
+expect_no_leftovers
+
+# 4. the victim took and answered its last token before it was killed
+#    (-pause); replays with long random delays slow it down, so that the
+#    replayed kill would often strike before it got there again: the
+#    killer must wait for its victim to reach the end of its recording
+pg -log -logdir slow "$K" -pause 100 2 3
+expect_eq "slowed victim: recording exits 0" "$(cat rc)" 0
+v=$(sed -n 's/^killer: killed slave \([0-9]\) in round 3$/\1/p' out)
+n=$($TRACE dump slow 2>&1 | awk -v t="task 100$v " \
+	'index($0, t) == 1 { f = 1; next } /^task / { f = 0 } f' |
+	grep -c "send to=1 tag=2 ")
+expect_eq "slowed victim: it answered all 3 tokens before it died" "$n" 3
+cp out slow.out
+t0=$(now_ms)
+ok=$(replays_identical slow 3 300000)
+t=$(( $(now_ms) - t0 ))
+expect_eq "slowed victim: 3 replays with -delay 300000 identical" "$ok" 3
+[ "$t" -le 60000 ] && pass "slowed victim: 3 replays in ${t} ms" ||
+	fail "slowed victim: 3 replays took ${t} ms"
+expect_no_leftovers
+finish
