@@ -2,7 +2,7 @@
  * killer.c - a master that kills its slaves with pvm_kill (Pangaea
  * example), as PVM's own `timing` example kills its slave.
  *
- * Usage: killer [-all] [-pause MS] SLAVES ROUNDS
+ * Usage: killer [-all] [-pause MS] [-spin] SLAVES ROUNDS
  *
  * The master spawns SLAVES copies of itself (at most 32).  Each slave
  * loops on pvm_recv(-1, -1) and answers every token with its number and
@@ -17,7 +17,9 @@
  * end the master tells the others to quit (-all: kills them all too)
  * and prints what it saw.  -pause: the master waits MS milliseconds
  * between sending the tokens and the kill (the victim then surely has
- * taken and answered its last token when it dies).
+ * taken and answered its last token when it dies).  -spin: the victim's
+ * last token tells it to stop calling PVM once it has answered (it
+ * sleeps until it is killed).
  *
  * Under Pangaea the launcher says who killed whom and the run ends
  * normally (exit 0); a replay kills the same slave at the same point.
@@ -43,10 +45,19 @@ static void die(const char *what, int code)
 	exit(1);
 }
 
+/* Sleeps MS milliseconds. */
+static void pause_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (ms > 0 && nanosleep(&ts, &ts) < 0)
+		;
+}
+
 /* Slave: answers tokens until told to quit (or killed). */
 static void slave(int parent)
 {
-	int b, len, tag, src, me = -1, token, answer[2];
+	int b, len, tag, src, me = -1, token, spin, answer[2];
 
 	for (;;) {
 		if ((b = pvm_recv(-1, -1)) < 0 ||
@@ -56,24 +67,32 @@ static void slave(int parent)
 			return;
 		pvm_upkint(&me, 1, 1);
 		pvm_upkint(&token, 1, 1);
+		pvm_upkint(&spin, 1, 1);
 		answer[0] = me;
 		answer[1] = token * me;
 		pvm_initsend(PvmDataDefault);
 		pvm_pkint(answer, 2, 1);
 		if (pvm_send(parent, TAG_ANSWER) < 0)
 			die("pvm_send", 0);
+		while (spin) /* no PVM call any more: only a kill ends it */
+			pause_ms(1000);
 	}
 }
 
-/* Sends token ROUND to every living slave (ALIVE[s] of the N). */
-static void send_tokens(const int *tids, const int *alive, int n, int round)
+/* Sends token ROUND to every living slave (ALIVE[s] of the N); slave
+ * SPIN is told to stop calling PVM after its answer. */
+static void send_tokens(const int *tids, const int *alive, int n, int round,
+			int spin)
 {
 	for (int s = 1; s <= n; s++) {
+		int stop = s == spin;
+
 		if (!alive[s])
 			continue;
 		pvm_initsend(PvmDataDefault);
 		pvm_pkint(&s, 1, 1);
 		pvm_pkint(&round, 1, 1);
+		pvm_pkint(&stop, 1, 1);
 		if (pvm_send(tids[s - 1], TAG_TOKEN) < 0)
 			die("pvm_send token", 0);
 	}
@@ -109,18 +128,11 @@ static int take_answers(const int *alive, int n, int round, long *sum,
 	return first;
 }
 
-/* Sleeps MS milliseconds. */
-static void pause_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	while (ms > 0 && nanosleep(&ts, &ts) < 0)
-		;
-}
-
 /* Master: N slaves, ROUNDS rounds; ALL: kills every slave at the end;
- * PAUSE: milliseconds between the tokens and the kill. */
-static int master(const char *self, int n, int rounds, int all, int pause)
+ * PAUSE: milliseconds between the tokens and the kill; SPIN: the victim
+ * stops calling PVM after its last answer. */
+static int master(const char *self, int n, int rounds, int all, int pause,
+		  int spin)
 {
 	int tids[MAX_SLAVES], alive[MAX_SLAVES + 1] = { 0 };
 	int victim = 0, killed = 0, late = 0, first;
@@ -131,7 +143,8 @@ static int master(const char *self, int n, int rounds, int all, int pause)
 	for (int s = 1; s <= n; s++)
 		alive[s] = 1;
 	for (int round = 1; round <= rounds; round++) {
-		send_tokens(tids, alive, n, round);
+		send_tokens(tids, alive, n, round,
+			    spin && victim && !killed ? victim : 0);
 		if (victim && !killed) {
 			pause_ms(pause);
 			if (pvm_kill(tids[victim - 1]) < 0)
@@ -164,7 +177,7 @@ static int master(const char *self, int n, int rounds, int all, int pause)
 
 int main(int argc, char **argv)
 {
-	int parent, rc = 0, all = 0, pause = 0, a = 1;
+	int parent, rc = 0, all = 0, pause = 0, spin = 0, a = 1;
 
 	pangaea_init(&argc, &argv);
 	if (pvm_mytid() < 0)
@@ -179,6 +192,8 @@ int main(int argc, char **argv)
 				all = 1;
 			else if (strcmp(argv[a], "-pause") == 0 && a + 1 < argc)
 				pause = atoi(argv[++a]);
+			else if (strcmp(argv[a], "-spin") == 0)
+				spin = 1;
 			else
 				break;
 		}
@@ -186,12 +201,12 @@ int main(int argc, char **argv)
 		rounds = a + 1 < argc ? atoi(argv[a + 1]) : 0;
 		if (n < 1 || n > MAX_SLAVES || rounds < 1 || pause < 0 ||
 		    !realpath(argv[0], self)) {
-			fprintf(stderr, "usage: killer [-all] [-pause MS] SLAVES "
-				"ROUNDS\n");
+			fprintf(stderr, "usage: killer [-all] [-pause MS] [-spin] "
+				"SLAVES ROUNDS\n");
 			pvm_exit();
 			return 1;
 		}
-		rc = master(self, n, rounds, all, pause);
+		rc = master(self, n, rounds, all, pause, spin);
 	} else if (parent < 0) {
 		die("pvm_parent", parent);
 	} else {

@@ -81,4 +81,22 @@ expect_eq "slowed victim: 3 replays with -delay 300000 identical" "$ok" 3
 [ "$t" -le 60000 ] && pass "slowed victim: 3 replays in ${t} ms" ||
 	fail "slowed victim: 3 replays took ${t} ms"
 expect_no_leftovers
+
+# 5. the victim stops calling PVM after its last event (-spin): in replay
+#    it never asks to wait for its kill, and its killer must not wait for
+#    it for ever: after 10 s the launcher says so and lets the kill go
+pg -log -logdir spin "$K" -spin -pause 100 2 3
+expect_eq "spinning victim: recording exits 0" "$(cat rc)" 0
+expect_grep "spinning victim: said as a kill" err "$KILLED"
+cp out spin.out
+t0=$(now_ms)
+ok=$(replays_identical spin 1 0)
+t=$(( $(now_ms) - t0 ))
+expect_eq "spinning victim: its replay is identical" "$ok" 1
+expect_grep "spinning victim: the launcher says why the kill waited" err \
+	"^pangaea: error: task 100[12] has not come to the end of its recording 10 s after task 1's pvm_kill of it: killing it now"
+[ "$t" -ge 9000 ] && [ "$t" -le 30000 ] &&
+	pass "spinning victim: the replay ended after the wait (${t} ms)" ||
+	fail "spinning victim: the replay took ${t} ms"
+expect_no_leftovers
 finish
