@@ -7,7 +7,9 @@
  * (sender ltid + message id); messages that arrive before their turn wait
  * in the out-of-order queue.  Poll outcomes are replayed exactly: a
  * recorded run of N failed polls fails N times again, and a recorded
- * success waits for its message.
+ * success waits for its message.  A task whose recording ends where
+ * another task's pvm_kill ended it waits there for the replayed kill
+ * (await_kill), not running past its last event.
  */
 #include "pangaea-internal.h"
 
