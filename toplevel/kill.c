@@ -120,6 +120,11 @@ static void on_killwait(struct la_run *r, int src, int ltid)
 		let_go_on(src);
 		return;
 	}
+	if (pg_imap_get(&k->by_victim, src, &killer)) {
+		/* its kill is asked for or on its way: it waits for it */
+		pg_imap_put(&k->ready, src, 0);
+		return;
+	}
 	load_recorded(r);
 	if (!pg_imap_get(&k->recorded, ltid, &killer) ||
 	    ended(la_task_by_ltid(r, killer))) {
