@@ -2,7 +2,7 @@
  * killer.c - a master that kills its slaves with pvm_kill (Pangaea
  * example), as PVM's own `timing` example kills its slave.
  *
- * Usage: killer [-all] [-pause MS] [-spin] SLAVES ROUNDS
+ * Usage: killer [-all] [-pause MS] [-spin] [-direct] SLAVES ROUNDS
  *
  * The master spawns SLAVES copies of itself (at most 32).  Each slave
  * loops on pvm_recv(-1, -1) and answers every token with its number and
@@ -19,7 +19,9 @@
  * between sending the tokens and the kill (the victim then surely has
  * taken and answered its last token when it dies).  -spin: the victim's
  * last token tells it to stop calling PVM once it has answered (it
- * sleeps until it is killed).
+ * sleeps until it is killed).  -direct: every task routes its messages
+ * straight to their receivers (PvmRouteDirect, as PVM's `timing` does),
+ * not through the pvmds.
  *
  * Under Pangaea the launcher says who killed whom and the run ends
  * normally (exit 0); a replay kills the same slave at the same point.
@@ -130,15 +132,17 @@ static int take_answers(const int *alive, int n, int round, long *sum,
 
 /* Master: N slaves, ROUNDS rounds; ALL: kills every slave at the end;
  * PAUSE: milliseconds between the tokens and the kill; SPIN: the victim
- * stops calling PVM after its last answer. */
+ * stops calling PVM after its last answer; DIRECT: the slaves route
+ * their messages straight. */
 static int master(const char *self, int n, int rounds, int all, int pause,
-		  int spin)
+		  int spin, int direct)
 {
 	int tids[MAX_SLAVES], alive[MAX_SLAVES + 1] = { 0 };
 	int victim = 0, killed = 0, late = 0, first;
+	char opt[] = "-direct", *args[] = { direct ? opt : NULL, NULL };
 	long sum = 0;
 
-	if (pvm_spawn((char *)self, NULL, PvmTaskDefault, "", n, tids) < n)
+	if (pvm_spawn((char *)self, args, PvmTaskDefault, "", n, tids) < n)
 		die("pvm_spawn", 0);
 	for (int s = 1; s <= n; s++)
 		alive[s] = 1;
@@ -177,36 +181,40 @@ static int master(const char *self, int n, int rounds, int all, int pause,
 
 int main(int argc, char **argv)
 {
-	int parent, rc = 0, all = 0, pause = 0, spin = 0, a = 1;
+	int parent, rc = 0, all = 0, pause = 0, spin = 0, direct = 0, a = 1;
 
 	pangaea_init(&argc, &argv);
 	if (pvm_mytid() < 0)
 		die("pvm_mytid", pvm_mytid());
+	for (; a < argc && argv[a][0] == '-'; a++) {
+		if (strcmp(argv[a], "-all") == 0)
+			all = 1;
+		else if (strcmp(argv[a], "-pause") == 0 && a + 1 < argc)
+			pause = atoi(argv[++a]);
+		else if (strcmp(argv[a], "-spin") == 0)
+			spin = 1;
+		else if (strcmp(argv[a], "-direct") == 0)
+			direct = 1;
+		else
+			break;
+	}
+	if (direct)
+		pvm_setopt(PvmRoute, PvmRouteDirect);
 	parent = pvm_parent();
 	if (parent == PvmNoParent) {
 		char self[PATH_MAX];
 		int n, rounds;
 
-		for (; a < argc && argv[a][0] == '-'; a++) {
-			if (strcmp(argv[a], "-all") == 0)
-				all = 1;
-			else if (strcmp(argv[a], "-pause") == 0 && a + 1 < argc)
-				pause = atoi(argv[++a]);
-			else if (strcmp(argv[a], "-spin") == 0)
-				spin = 1;
-			else
-				break;
-		}
 		n = a < argc ? atoi(argv[a]) : 0;
 		rounds = a + 1 < argc ? atoi(argv[a + 1]) : 0;
 		if (n < 1 || n > MAX_SLAVES || rounds < 1 || pause < 0 ||
 		    !realpath(argv[0], self)) {
 			fprintf(stderr, "usage: killer [-all] [-pause MS] [-spin] "
-				"SLAVES ROUNDS\n");
+				"[-direct] SLAVES ROUNDS\n");
 			pvm_exit();
 			return 1;
 		}
-		rc = master(self, n, rounds, all, pause, spin);
+		rc = master(self, n, rounds, all, pause, spin, direct);
 	} else if (parent < 0) {
 		die("pvm_parent", parent);
 	} else {

@@ -73,6 +73,22 @@ ok=$(replays_identical one 2 2000)
 expect_eq "one killed: 2 replays with -delay 2000 identical" "$ok" 2
 expect_no_leftovers
 
+# 2b. the same with messages routed straight (PvmRouteDirect, as PVM's
+#     timing does): the kill's notice to the launcher and the victim's
+#     death notice come different ways, the kill is said all the same
+pg -log -logdir direct "$K" -direct 4 6
+expect_eq "direct routes: recording exits 0" "$(cat rc)" 0
+expect_grep "direct routes: said as a kill" err "$KILLED"
+grep -Eq "error|stopping the run" err &&
+	{ fail "direct routes: an error or a stopped run:"; cat err; } ||
+	pass "direct routes: no error"
+cp out direct.out
+ok=$(replays_identical direct 2 0)
+expect_eq "direct routes: 2 replays identical" "$ok" 2
+ok=$(replays_identical direct 1 2000)
+expect_eq "direct routes: a replay with -delay 2000 identical" "$ok" 1
+expect_no_leftovers
+
 # 3. -all: the master also kills every other slave at the end
 pg -log -logdir all "$K" -all 3 4
 expect_eq "all killed: recording exits 0" "$(cat rc)" 0
