@@ -44,7 +44,8 @@ int pangaea_pvm_kill(int tid)
 	if (logged && pg_me->mode == PANGAEA_MODE_REPLAY &&
 	    pg_replay_expect(&call, NULL, NULL) == PG_REPLAY_DIVERGED)
 		return pg_task_diverged();
-	tell_launcher(tid);
+	if (ev->peer >= 0) /* (a task outside the run is none of its business) */
+		tell_launcher(tid);
 	ev->dur = pg_now() - ev->t;
 	if (logged)
 		pg_log(ev);

@@ -2,7 +2,7 @@
  * killer.c - a master that kills its slaves with pvm_kill (Pangaea
  * example), as PVM's own `timing` example kills its slave.
  *
- * Usage: killer [-all] [-pause MS] [-spin] [-direct] SLAVES ROUNDS
+ * Usage: killer [-all] [-pause MS] [-spin] [-direct] [-foreign] SLAVES ROUNDS
  *
  * The master spawns SLAVES copies of itself (at most 32).  Each slave
  * loops on pvm_recv(-1, -1) and answers every token with its number and
@@ -21,7 +21,8 @@
  * last token tells it to stop calling PVM once it has answered (it
  * sleeps until it is killed).  -direct: every task routes its messages
  * straight to their receivers (PvmRouteDirect, as PVM's `timing` does),
- * not through the pvmds.
+ * not through the pvmds.  -foreign: the master first kills a tid that is
+ * no task (of the run or at all) and says whether PVM refused.
  *
  * Under Pangaea the launcher says who killed whom and the run ends
  * normally (exit 0); a replay kills the same slave at the same point.
@@ -181,7 +182,8 @@ static int master(const char *self, int n, int rounds, int all, int pause,
 
 int main(int argc, char **argv)
 {
-	int parent, rc = 0, all = 0, pause = 0, spin = 0, direct = 0, a = 1;
+	int parent, rc = 0, all = 0, pause = 0, spin = 0, direct = 0;
+	int foreign = 0, a = 1;
 
 	pangaea_init(&argc, &argv);
 	if (pvm_mytid() < 0)
@@ -195,6 +197,8 @@ int main(int argc, char **argv)
 			spin = 1;
 		else if (strcmp(argv[a], "-direct") == 0)
 			direct = 1;
+		else if (strcmp(argv[a], "-foreign") == 0)
+			foreign = 1;
 		else
 			break;
 	}
@@ -210,10 +214,14 @@ int main(int argc, char **argv)
 		if (n < 1 || n > MAX_SLAVES || rounds < 1 || pause < 0 ||
 		    !realpath(argv[0], self)) {
 			fprintf(stderr, "usage: killer [-all] [-pause MS] [-spin] "
-				"[-direct] SLAVES ROUNDS\n");
+				"[-direct] [-foreign] SLAVES ROUNDS\n");
 			pvm_exit();
 			return 1;
 		}
+		if (foreign) /* this host's last local task id: nobody */
+			printf("killer: a kill of no task: %s\n",
+			       pvm_kill((pvm_mytid() & ~0x3ffff) | 0x3fffe) < 0
+			       ? "refused" : "done");
 		rc = master(self, n, rounds, all, pause, spin, direct);
 	} else if (parent < 0) {
 		die("pvm_parent", parent);

@@ -89,6 +89,24 @@ ok=$(replays_identical direct 1 2000)
 expect_eq "direct routes: a replay with -delay 2000 identical" "$ok" 1
 expect_no_leftovers
 
+# 2c. a kill of a tid that is no task of the run is logged and replayed
+#     as it came, without the launcher waiting for a victim
+pg -log -logdir foreign "$K" -foreign 2 3
+expect_eq "no task killed: recording exits 0" "$(cat rc)" 0
+expect_grep "no task killed: PVM's answer" out "^killer: a kill of no task: (refused|done)$"
+expect_grep "no task killed: logged" <($TRACE dump foreign 2>&1) "kill task=-1 "
+cp out foreign.out
+t0=$(now_ms)
+ok=$(replays_identical foreign 1 0)
+t=$(( $(now_ms) - t0 ))
+expect_eq "no task killed: its replay is identical" "$ok" 1
+grep -q "has not come to the end" err &&
+	fail "no task killed: the replayed kill waited for a victim" ||
+	pass "no task killed: the replayed kill waited for nobody"
+[ "$t" -le 8000 ] && pass "no task killed: replayed in ${t} ms" ||
+	fail "no task killed: the replay took ${t} ms"
+expect_no_leftovers
+
 # 3. -all: the master also kills every other slave at the end
 pg -log -logdir all "$K" -all 3 4
 expect_eq "all killed: recording exits 0" "$(cat rc)" 0
