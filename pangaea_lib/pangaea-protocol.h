@@ -98,7 +98,8 @@
  *                   context: TEV_ENDTASK carries a task's wait status
  *                   (TEV_DID_TST), so a SIGKILL can be named.  PVM's own
  *                   layout, no version (toplevel/death.c reads it).
- * PG_TAG_KILLING    task -> launcher, before the app's pvm_kill (kill.c):
+ * PG_TAG_KILLING    task -> launcher, before the app's pvm_kill of a task
+ *                   of the run (kill.c):
  *                   int ltid (the killer), int tid (the victim).  A
  *                   question, answered by PG_TAG_ACK (int 0): the task
  *                   kills only after the answer.  The launcher hears of
