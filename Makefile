@@ -120,6 +120,13 @@ $(B)/tests/check_match: $(B)/obj/tests/check_match.o \
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) -lm
 
+# The launcher's table of tasks (toplevel/tasks.c) with what it calls.
+$(B)/tests/check_tasks: $(B)/obj/tests/check_tasks.o \
+		$(B)/obj/tests/checkutil.o $(B)/obj/toplevel/tasks.o \
+		$(B)/obj/toplevel/vm.o $(B)/obj/toplevel/options.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_PVM)
+
 $(B)/tests/%: $(B)/obj/tests/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_PVM)

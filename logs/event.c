@@ -29,6 +29,7 @@ static const struct {
 	[PG_REC_PSEND] = { "psend", PG_CLASS_SEND },
 	[PG_REC_PRECV] = { "precv", PG_CLASS_RECV },
 	[PG_REC_GROUP] = { "group", PG_CLASS_OTHER },
+	[PG_REC_KILL] = { "kill", PG_CLASS_OTHER },
 };
 
 /* Group calls, by enum pg_group_op. */
@@ -169,6 +170,12 @@ void pg_event_describe(const struct pg_event *ev, char *buf, size_t n)
 		break;
 	case PG_REC_POLLFAIL:
 		snprintf(buf, n, "%u failed polls", ev->count);
+		break;
+	case PG_REC_KILL:
+		if (ev->peer == PG_PEER_FOREIGN)
+			snprintf(buf, n, "pvm_kill of a task outside the run");
+		else
+			snprintf(buf, n, "pvm_kill of task %d", ev->peer);
 		break;
 	default:
 		if (ev->peer == PG_PEER_FOREIGN)

@@ -28,7 +28,7 @@
 /* The messages between the library, the launcher and the coordinator
  * (pangaea_lib/pangaea-protocol.h, pangaea_lib/proto.c): the first int of
  * every message. */
-#define PG_PROTOCOL_VERSION 4
+#define PG_PROTOCOL_VERSION 5
 
 /* The live stream, coordinator -> viewer (coordinator/viewers.c,
  * xview/viewlive.c): its first line "V pangaea-live N". */

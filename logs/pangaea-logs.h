@@ -42,9 +42,11 @@ enum pg_rec_kind {
 	PG_REC_BCAST = 10, /* pvm_bcast to GROUP: its members when it was sent */
 	PG_REC_PSEND = 11, /* pvm_psend (fields as a send) */
 	PG_REC_PRECV = 12, /* successful pvm_precv (fields as a receive) */
-	PG_REC_GROUP = 13  /* a group call: OP on GROUP with ARG gave RESULT */
+	PG_REC_GROUP = 13, /* a group call: OP on GROUP with ARG gave RESULT */
+	PG_REC_KILL = 14   /* pvm_kill of the task PEER (fields as a send's,
+			      tag, msgid and len 0), logged before the kill */
 };
-#define PG_REC_LAST PG_REC_GROUP
+#define PG_REC_LAST PG_REC_KILL
 
 /* Group calls (PG_REC_GROUP's op). */
 enum pg_group_op {

@@ -68,6 +68,9 @@ static void dump_body(const struct pg_event *ev, double t,
 	case PG_REC_POLLFAIL:
 		printf("pollfail count=%u t=%.6f\n", ev->count, t);
 		break;
+	case PG_REC_KILL:
+		printf("kill task=%d t=%.6f\n", ev->peer, t);
+		break;
 	case PG_REC_END:
 		if (ev->how == PG_END_EXIT)
 			printf("end pangaea_exit t=%.6f\n", t);

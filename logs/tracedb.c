@@ -126,6 +126,9 @@ static int bind_event_fields(struct tdb_imp *im, sqlite3_stmt *s,
 	case PG_REC_POLLFAIL:
 		sqlite3_bind_int64(s, 11, ev->count);
 		return 0;
+	case PG_REC_KILL: /* no message: the victim only */
+		sqlite3_bind_int(s, 5, ev->peer);
+		return 0;
 	case PG_REC_GROUP:
 		sqlite3_bind_text(s, 12, ev->group, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_text(s, 13, pg_group_op_name(ev->op), -1,

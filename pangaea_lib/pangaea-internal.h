@@ -7,7 +7,7 @@
  *
  *   init.c task0.c            joining and leaving a run (app, launcher)
  *   wrap.c spawn.c group.c    the wrappers of the PVM calls
- *     collect.c
+ *     collect.c notify.c kill.c
  *   task.c                    the end of a task: DONE, a divergence
  *   replay.c                  the replay engine: the one decision point
  *   log.c delay.c             the log writer; the call-entry delay
@@ -165,7 +165,8 @@ void pg_queue_free(struct pg_queue *q);
 void pg_proto_open(int ctx);
 
 /* Sends the fixed-int message TAG (HELLO, REGISTER, ACK, TID2LTID,
- * LTID2TID, ANSWER, DONE, QUIT) with its ints V to TID. */
+ * LTID2TID, ANSWER, DONE, QUIT, LOGFAIL, KILLING, KILLWAIT) with its
+ * ints V to TID. */
 int pg_proto_send(int tid, int tag, const int *v);
 /* Waits (up to SECONDS, < 0 for ever) for the fixed-int message TAG
  * from TID (-1 any) and unpacks its ints into V; 1, or 0 on timeout. */

@@ -98,6 +98,27 @@
  *                   context: TEV_ENDTASK carries a task's wait status
  *                   (TEV_DID_TST), so a SIGKILL can be named.  PVM's own
  *                   layout, no version (toplevel/death.c reads it).
+ * PG_TAG_KILLING    task -> launcher, before the app's pvm_kill of a task
+ *                   of the run (kill.c):
+ *                   int ltid (the killer), int tid (the victim).  A
+ *                   question, answered by PG_TAG_ACK (int 0): the task
+ *                   kills only after the answer.  The launcher hears of
+ *                   the death through the victim's pvmd (EXITED, the
+ *                   trace event) and, with PvmRouteDirect, the killer's
+ *                   messages may come straight: no order holds between
+ *                   the two paths, but the answer makes the launcher
+ *                   know of the kill before the victim can die of it.
+ *                   In replay the launcher answers once the victim has
+ *                   reached the end of its recording (KILLWAIT) or ended,
+ *                   so that it dies where it died when recorded.
+ * PG_TAG_KILLWAIT   task -> launcher, in replay, when a call comes where
+ *                   the task's recording ends with it killed by SIGTERM:
+ *                   int ltid.  A question answered by PG_TAG_ANSWER, int
+ *                   -1, only when no task of the recording killed it
+ *                   with pvm_kill (or that task ended without doing it):
+ *                   the call then diverges.  Otherwise no answer comes:
+ *                   the task waits in the question until the replayed
+ *                   pvm_kill ends it.
  */
 #define PG_LIVE_FIELDS 11
 enum pg_tag {
@@ -117,7 +138,9 @@ enum pg_tag {
 	PG_TAG_COLLECT,
 	PG_TAG_LOGFAIL,
 	PG_TAG_WATCH,
-	PG_TAG_ENDTASK
+	PG_TAG_ENDTASK,
+	PG_TAG_KILLING,
+	PG_TAG_KILLWAIT
 };
 
 /* Bits of the handover flags. */

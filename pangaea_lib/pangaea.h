@@ -84,6 +84,12 @@ int pangaea_pvm_parent(void);
 /* Also tells the launcher that this task handles the exits of TIDS
  * (PvmTaskExit): their deaths then do not end the run. */
 int pangaea_pvm_notify(int what, int msgtag, int cnt, int *tids);
+/* Also tells the launcher, before the kill, that this task kills TID on
+ * purpose: the victim's death then does not end the run (nor count as
+ * a failure in the launcher's exit status).  The kill is recorded and,
+ * in replay, happens when the victim has reached the point of its
+ * recording where it was killed. */
+int pangaea_pvm_kill(int tid);
 int pangaea_pvm_mcast(int *tids, int ntask, int tag);
 int pangaea_pvm_psend(int tid, int tag, void *buf, int len, int datatype);
 int pangaea_pvm_precv(int tid, int tag, void *buf, int len, int datatype,
@@ -113,6 +119,7 @@ int pangaea_pvm_scatter(void *result, void *data, int count, int datatype,
 #define pvm_probe pangaea_pvm_probe
 #define pvm_parent pangaea_pvm_parent
 #define pvm_notify pangaea_pvm_notify
+#define pvm_kill pangaea_pvm_kill
 #define pvm_mcast pangaea_pvm_mcast
 #define pvm_psend pangaea_pvm_psend
 #define pvm_precv pangaea_pvm_precv

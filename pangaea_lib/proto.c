@@ -29,6 +29,8 @@ static int tag_ints(int tag)
 	case PG_TAG_ANSWER: case PG_TAG_QUIT: case PG_TAG_EXITED: return 1;
 	case PG_TAG_DONE: return 3;
 	case PG_TAG_LOGFAIL: return 2;
+	case PG_TAG_KILLING: return 2;
+	case PG_TAG_KILLWAIT: return 1;
 	default: return -1;
 	}
 }

@@ -7,10 +7,13 @@
  * (sender ltid + message id); messages that arrive before their turn wait
  * in the out-of-order queue.  Poll outcomes are replayed exactly: a
  * recorded run of N failed polls fails N times again, and a recorded
- * success waits for its message.
+ * success waits for its message.  A task whose recording ends where
+ * another task's pvm_kill ended it waits there for the replayed kill
+ * (await_kill), not running past its last event.
  */
 #include "pangaea-internal.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,6 +154,8 @@ static void call_phrase(const struct pg_call *call, char *buf, size_t n)
 	if (e->kind == PG_REC_GROUP)
 		snprintf(buf, n, "called pvm_%s(\"%s\", %d)",
 			 pg_group_op_name(e->op), e->group, e->arg);
+	else if (e->kind == PG_REC_KILL)
+		snprintf(buf, n, "called pvm_kill(task %d)", e->peer);
 	else if (e->kind == PG_REC_SPAWN)
 		snprintf(buf, n, "called pvm_spawn(%s)", call->spawn->file);
 	else
@@ -180,6 +185,8 @@ static int call_matches(const struct pg_call *call, const struct pg_event *w)
 	if (e->kind == PG_REC_GROUP)
 		return w->op == e->op && w->arg == e->arg &&
 		       strcmp(w->group, e->group) == 0;
+	if (e->kind == PG_REC_KILL)
+		return w->peer == e->peer;
 	return w->how == e->how; /* the end */
 }
 
@@ -299,6 +306,55 @@ static int ended_blocked(const struct pg_call *call, int r,
 	       (rp.end.src == -1) == (e->peer == PG_PEER_ANY);
 }
 
+/*
+ * Whether the recording ends at W (the next event, R > 0) with the task
+ * killed by SIGTERM, PVM's pvm_kill, and CALL is not that end: the
+ * recorded task was killed somewhere after its last event.
+ */
+static int killed_here(const struct pg_call *call, int r,
+		       const struct pg_event *w)
+{
+	return r > 0 && w->kind == PG_REC_END && w->how == PG_END_SIGNAL &&
+	       w->value == SIGTERM &&
+	       !(call->ev.kind == PG_REC_END && call->ev.how == w->how);
+}
+
+/* Marks CALL in the state file as the call this task is blocked in. */
+static void block_in(const struct pg_call *call)
+{
+	const struct pg_event *e = &call->ev;
+	int src = -1;
+
+	if (pg_rec_kind_class(e->kind) == PG_CLASS_RECV && e->peer >= 0)
+		src = pg_tid_of(e->peer); /* learnt when the call named it */
+	pg_state_block(pg_call_of(e->kind, e->op), src,
+		       e->kind == PG_REC_GROUP ? e->arg : e->tag,
+		       e->kind == PG_REC_GROUP ? e->group : NULL, NULL);
+}
+
+/*
+ * CALL came where the recording (W next) ends with the task killed by
+ * SIGTERM.  If a task of the recording killed it there with pvm_kill,
+ * the replayed task must die at this very point too: it asks the
+ * launcher (KILLWAIT), which holds back the answer and lets the
+ * killer's replayed pvm_kill go ahead, which ends this task in the
+ * question.  Returns only when no such kill is coming (the launcher's
+ * answer: the recording names no killer, or the killer ended without
+ * it; no launcher to ask, as in unit tests): the caller goes on to
+ * decide as for any other end.
+ */
+static void await_kill(const struct pg_call *call)
+{
+	int ltid = pg_me->ltid, killer = -1;
+
+	if (pg_me->launcher_tid <= 0 || ltid <= 0)
+		return;
+	block_in(call);
+	pg_proto_ask(pg_me->launcher_tid, PG_TAG_KILLWAIT, &ltid,
+		     PG_TAG_ANSWER, &killer);
+	pg_state_unblock();
+}
+
 enum pg_verdict pg_replay_expect(const struct pg_call *call,
 				 struct pg_event *want,
 				 struct pg_spawn_rec **spawn)
@@ -313,6 +369,8 @@ enum pg_verdict pg_replay_expect(const struct pg_call *call,
 	if (r < 0)
 		return pg_replay_diverge("the log cannot be read further: %s",
 					 err);
+	if (killed_here(call, r, w))
+		await_kill(call); /* returns if no pvm_kill ends the task here */
 	if (ended_blocked(call, r, w))
 		return PG_REPLAY_BLOCK;
 	if (r == 0)

@@ -11,7 +11,9 @@
  * the buffer right before each send.  A multicast (pvm_mcast, pvm_bcast)
  * is one real pvm_mcast, one message with one id that every receiver
  * sees, with PVM's meaning: the caller and repeated tids are left out of
- * the list, a list with a tid that is no task's sends nothing.
+ * the list, a list with a tid that is no task's sends nothing.  A send is
+ * logged before PVM sends it (a send that PVM then refuses has used its
+ * id and its record all the same).
  */
 #include "pangaea-internal.h"
 
@@ -112,15 +114,16 @@ static int send_checked(struct pg_call *call, const int *tids, int n,
 			rc = pg_task_diverged();
 	}
 	if (rc == 0) {
-		mi.wid = (int)ev->msgid;
-		pvm_setminfo(bufid, &mi);
-		rc = send_real(ev->kind, tids, n, ev->tag);
-	}
-	if (rc >= 0) {
+		/* logged before it leaves: once sent, it may be received and
+		   this task killed (pvm_kill) before a record written after
+		   the send; a receive must never be logged without its send */
 		last_msgid++;
 		ev->dur = pg_now() - ev->t;
 		if (logged)
 			pg_log(ev);
+		mi.wid = (int)ev->msgid;
+		pvm_setminfo(bufid, &mi);
+		rc = send_real(ev->kind, tids, n, ev->tag);
 	}
 	if (ltids != small)
 		free(ltids);

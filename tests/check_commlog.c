@@ -278,7 +278,8 @@ START_TEST(test_end_values)
 END_TEST
 
 /* Group, mcast and bcast records (version 2) round-trip with their strings
- * and destination lists, and header flags and selection come back. */
+ * and destination lists, and kill records (version 3) with their victim;
+ * header flags and selection come back. */
 START_TEST(test_collective_round_trip)
 {
 	int d1[] = { 1001, 1002, 1003 }, d2[300];
@@ -296,6 +297,8 @@ START_TEST(test_collective_round_trip)
 		  .result = -21, .group = "solo", .t = 45, .dur = 1 },
 		{ .kind = PG_REC_PRECV, .peer = PG_PEER_SYSTEM, .tag = 9,
 		  .len = 12, .t = 50, .dur = 9 },
+		{ .kind = PG_REC_KILL, .peer = 1002, .t = 60, .dur = 10 },
+		{ .kind = PG_REC_KILL, .peer = PG_PEER_FOREIGN, .t = 70 },
 	};
 	struct pg_comm_header h;
 	struct pg_comm_writer w;

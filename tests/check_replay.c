@@ -84,6 +84,14 @@ static struct pg_event ev_spawn(uint32_t seq, uint32_t n)
 	return e;
 }
 
+/* A pvm_kill of the task PEER (-1: outside the run). */
+static struct pg_event ev_kill(int peer)
+{
+	struct pg_event e = { .kind = PG_REC_KILL, .peer = peer };
+
+	return e;
+}
+
 /* An end of the task (HOW, VALUE). */
 static struct pg_event ev_end(int how, int value)
 {
@@ -893,6 +901,61 @@ START_TEST(test_end_killed)
 }
 END_TEST
 
+START_TEST(test_kill_follows)
+{
+	struct pg_event log[] = { ev_kill(1002), ev_kill(-1),
+				  ev_end(PG_END_EXIT, 0) };
+
+	replay_of(log, 3);
+	follow(call_of(ev_kill(1002)));
+	follow(call_of(ev_kill(-1)));
+	follow(call_exit());
+	pg_replay_close();
+}
+END_TEST
+
+/* A kill of another task, a send or a receive where the recording has
+ * a kill (one of them by _i). */
+#define NOTHER_KILLS 3
+START_TEST(test_kill_differs)
+{
+	struct pg_event log[] = { ev_kill(1002), ev_end(PG_END_EXIT, 0) };
+	struct pg_call calls[NOTHER_KILLS] = {
+		call_of(ev_kill(1003)),
+		call_of(ev_send(PG_REC_SEND, 1002, 1, 1)),
+		call_recv(PG_REC_RECV, -1, -1),
+	};
+	static const char *const what[NOTHER_KILLS] = {
+		"called pvm_kill(task 1003)",
+		"did send to=1002 tag=1 msg=1",
+		"called pvm_recv(from=-1, tag=-1)",
+	};
+	char report[512];
+
+	snprintf(report, sizeof(report), HEAD(1) "the log expects pvm_kill of "
+		 "task 1002; the program %s", what[_i]);
+	replay_of(log, 2);
+	diverges(calls[_i], report);
+	pg_replay_close();
+}
+END_TEST
+
+/* A recording that ends with SIGTERM (pvm_kill): without a launcher to
+ * wait for the kill with, a call past the last event diverges. */
+START_TEST(test_end_sigterm_alone)
+{
+	struct pg_event log[] = { ev_recv(PG_REC_RECV, 1, 1, 1),
+				  ev_end(PG_END_SIGNAL, 15) };
+
+	replay_of(log, 2);
+	follow(call_recv(PG_REC_RECV, -1, -1));
+	diverges(call_recv(PG_REC_RECV, -1, -1),
+		 HEAD(2) "the log expects end of task (signal 15); the program "
+			 "called pvm_recv(from=-1, tag=-1)");
+	pg_replay_close();
+}
+END_TEST
+
 START_TEST(test_empty_log)
 {
 	replay_of(NULL, 0);
@@ -1128,6 +1191,9 @@ static Suite *replay_suite(void)
 	tcase_add_test(end, test_end_follows);
 	tcase_add_test(end, test_end_other_how);
 	tcase_add_test(end, test_end_killed);
+	tcase_add_test(end, test_kill_follows);
+	tcase_add_loop_test(end, test_kill_differs, 0, NOTHER_KILLS);
+	tcase_add_test(end, test_end_sigterm_alone);
 	tcase_add_test(end, test_empty_log);
 	tcase_add_test(end, test_truncated_log);
 	tcase_add_test(end, test_corrupt_kind);

@@ -222,6 +222,20 @@ static void say_death(struct la_task *t)
 	t->said = 1;
 }
 
+/* Says that T was killed by another task of the run (pvm_kill): no
+ * failure of the run, which goes on. */
+static void say_killed(struct la_run *r, struct la_task *t)
+{
+	char prog[PG_PATH_MAX], end[256];
+
+	snprintf(prog, sizeof(prog), "%s", t->program);
+	la_task_end_text(t, end, sizeof(end));
+	la_say(r->o, "task %d (%s on %s) %s at %.2f s", t->ltid,
+	       basename(prog), t->host, end, t->gone_at);
+	t->said = 1;
+	t->handled = 1;
+}
+
 /* Whether T ended otherwise than through pangaea_exit or a divergence
  * (said by its DIVERGED), once its end is settled. */
 static int died(struct la_run *r, struct la_task *t)
@@ -242,7 +256,11 @@ static void stop_run(struct la_run *r, const struct la_task *t)
 	for (int i = 0; i < r->ntasks; i++) {
 		struct la_task *u = &r->tasks[i];
 
-		if (u->exited && !u->checked && u->gone_at > 0 && died(r, u))
+		if (!u->exited || u->checked || u->gone_at == 0 || !died(r, u))
+			continue;
+		if (la_task_killed(u))
+			say_killed(r, u);
+		else
 			say_death(u);
 	}
 	r->died = 1;
@@ -269,6 +287,10 @@ static int check(struct la_run *r, int final)
 			continue;
 		if (!died(r, t))
 			continue;
+		if (la_task_killed(t)) {
+			say_killed(r, t);
+			continue;
+		}
 		say_death(t);
 		if ((watcher = watcher_of(r, t)) < 0) {
 			stop_run(r, t);

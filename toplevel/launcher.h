@@ -59,7 +59,30 @@ struct la_task {
 				   gone; 0 while it runs */
 	int checked;            /* la_death_check looked at its end */
 	int said;               /* its death was said the moment it came */
-	int handled;            /* ... and a task that watches it lives on */
+	int handled;            /* ... and a task that watches it lives on,
+				   or another task killed it (pvm_kill) */
+	int killed_by;          /* the ltid of the task whose pvm_kill is
+				   for it (KILLING), 0 none */
+};
+
+/* A replayed pvm_kill waiting for its victim (kill.c): the killer's
+ * question is answered once the victim has come to the end of its
+ * recording. */
+struct la_kill_wait {
+	int killer_tid, killer_ltid, victim_tid;
+	double since;           /* la_death_now() when it asked */
+};
+
+/* What the launcher knows of the run's pvm_kill calls (kill.c). */
+struct la_kills {
+	struct pg_imap by_victim; /* victim tid -> killer ltid (KILLING) */
+	struct pg_imap ready;     /* replay: tid of a victim waiting at the
+				     end of its recording -> its killer */
+	struct la_kill_wait *waits; /* replay: killers not answered yet */
+	size_t nwaits, cap;
+	struct pg_imap recorded;  /* replay: victim ltid -> killer ltid, as
+				     the recording's kill records say */
+	int loaded;               /* ... read (once, at the first KILLWAIT) */
 };
 
 /* A pvm_notify(PvmTaskExit) of the run: WATCHER is told of TID's exit. */
@@ -93,6 +116,7 @@ struct la_run {
 	size_t nwatches, wcap;
 	struct pg_imap early_ends; /* tid -> wait status, for a task whose
 				      end came before its SPAWNED */
+	struct la_kills kills;
 };
 
 /* options.c */
@@ -172,6 +196,13 @@ void la_task_settle(struct la_task *t, const char *logdir);
 int la_tasks_report(const struct la_run *r);
 /* Describes how task T ended into BUF. */
 void la_task_end_text(const struct la_task *t, char *buf, size_t n);
+/* Whether T died of the pvm_kill of another task of the run (its end is
+ * PVM's SIGTERM, or unknown, after a KILLING for it). */
+int la_task_killed(const struct la_task *t);
+/* A task whose log ends in a divergence whose report never came (the
+ * task killed before it could send it): makes it the run's divergence
+ * (exit 3), said as such.  Returns 1 if it found one. */
+int la_tasks_lost_divergence(struct la_run *r);
 /* Frees the table of tasks. */
 void la_tasks_free(struct la_run *r);
 /* Removes the PVM temporary files left by tasks of this host that ended
@@ -199,6 +230,19 @@ int la_death_check(struct la_run *r);
 /* At the end of the run (every task gone, the last messages drained):
  * la_death_check for the tasks it had not looked at yet. */
 void la_death_finish(struct la_run *r);
+/* kill.c */
+/* Handles a KILLING or KILLWAIT message (TAG) from the task SRC just
+ * checked: notes who kills whom, answers the question now or when the
+ * victim is ready (replay). */
+void la_kill_message(struct la_run *r, int tag, int src);
+/* Called at every turn of the wait: answers the killers whose victims
+ * have ended or are ready, or have made them wait too long; lets a
+ * victim's replay go on (diverge) when its killer ended without the
+ * kill. */
+void la_kill_check(struct la_run *r);
+/* Frees what kill.c keeps in R. */
+void la_kill_free(struct la_run *r);
+
 /* deadlock.c */
 /*
  * Called at every turn of the wait for the run's tasks: when every live

@@ -188,6 +188,8 @@ static void handle(struct la_run *r, int bufid)
 		on_diverged(r);
 	} else if (tag == PG_TAG_LOGFAIL) {
 		on_logfail(r);
+	} else if (tag == PG_TAG_KILLING || tag == PG_TAG_KILLWAIT) {
+		la_kill_message(r, tag, src);
 	} else if (tag == PG_TAG_DONE && pg_proto_upk(tag, v) == 0 &&
 		   (t = la_task_by_ltid(r, v[0]))) {
 		t->done_how = v[1];
@@ -252,6 +254,7 @@ static void wait_tasks(struct la_run *r)
 		}
 		if (b > 0)
 			handle(r, b);
+		la_kill_check(r);
 		la_deadlock_check(r);
 	}
 }
@@ -290,13 +293,15 @@ static void stop_coordinator(struct la_run *r)
 static int run_status(struct la_run *r, const char *logdir)
 {
 	la_tasks_settle(r, logdir);
+	la_tasks_lost_divergence(r);
 	if (r->diverged[0] || r->died) {
 		int stopped = 0;
 
 		for (int i = 0; i < r->ntasks; i++)
 			stopped += r->tasks[i].done_how != PG_END_EXIT &&
 				   r->tasks[i].done_how != PG_END_DIVERGED &&
-				   !r->tasks[i].said;
+				   !r->tasks[i].said &&
+				   !la_task_killed(&r->tasks[i]);
 		if (stopped)
 			la_say(r->o, "stopped the %d other running task(s) of the run",
 			       stopped);
@@ -485,5 +490,6 @@ int la_run(struct la_opts *o)
 	if (la_runinfo_write(&r, logdir, status) < 0 && status == LA_OK)
 		status = LA_SETUP;
 	la_tasks_free(&r);
+	la_kill_free(&r);
 	return status;
 }

@@ -13,7 +13,7 @@ struct la_task *la_task_add(struct la_run *r, int ltid, int tid,
 {
 	struct pvmtaskinfo *ti;
 	struct la_task *t;
-	int n;
+	int n, killer;
 
 	if ((t = la_task_by_ltid(r, ltid)))
 		return t;
@@ -30,6 +30,8 @@ struct la_task *la_task_add(struct la_run *r, int ltid, int tid,
 	t->tid = tid;
 	snprintf(t->host, sizeof(t->host), "%s", host);
 	snprintf(t->program, sizeof(t->program), "%s", program);
+	if (pg_imap_get(&r->kills.by_victim, tid, &killer)) /* (KILLING came */
+		t->killed_by = killer;			    /* first) */
 	/* (a dead daemon would not answer: libpvm may wait long for it) */
 	if (!r->lost_pvmd && pvm_tasks(tid, &n, &ti) >= 0 && n == 1)
 		t->pid = ti[0].ti_pid;
@@ -145,8 +147,23 @@ void la_tasks_settle(struct la_run *r, const char *logdir)
 			la_task_settle(&r->tasks[i], logdir);
 }
 
+int la_task_killed(const struct la_task *t)
+{
+	if (!t->killed_by)
+		return 0;
+	if (t->done_how)
+		return t->done_how == PG_END_SIGNAL && t->done_value == SIGTERM;
+	return !t->have_wstatus || (WIFSIGNALED(t->wstatus) &&
+				    WTERMSIG(t->wstatus) == SIGTERM);
+}
+
 void la_task_end_text(const struct la_task *t, char *buf, size_t n)
 {
+	if (la_task_killed(t)) {
+		snprintf(buf, n, "was killed by task %d (pvm_kill)",
+			 t->killed_by);
+		return;
+	}
 	switch (t->done_how) {
 	case PG_END_EXIT:
 		snprintf(buf, n, "ended normally");
@@ -185,7 +202,8 @@ int la_tasks_report(const struct la_run *r)
 	for (int i = 0; i < r->ntasks; i++) {
 		const struct la_task *t = &r->tasks[i];
 
-		if (t->done_how == PG_END_EXIT || t->handled)
+		if (t->done_how == PG_END_EXIT || t->handled ||
+		    la_task_killed(t))
 			continue;
 		bad++;
 		if (t->said)
@@ -195,6 +213,24 @@ int la_tasks_report(const struct la_run *r)
 			 end);
 	}
 	return bad;
+}
+
+int la_tasks_lost_divergence(struct la_run *r)
+{
+	for (int i = 0; !r->diverged[0] && i < r->ntasks; i++) {
+		struct la_task *t = &r->tasks[i];
+
+		if (t->done_how != PG_END_DIVERGED)
+			continue;
+		snprintf(r->diverged, sizeof(r->diverged), "replay diverged: "
+			 "task %d (%s on %s), event %d (its report was lost: "
+			 "the task was killed before it could send it)",
+			 t->ltid, t->program, t->host, t->done_value);
+		la_error("%s", r->diverged);
+		t->said = 1;
+		return 1;
+	}
+	return 0;
 }
 
 void la_tasks_tidy(const struct la_run *r)
