@@ -27,11 +27,19 @@ LDLIBS_PVM := -lgpvm3 -lpvm3 -lm
 LDLIBS_TRACE := -lsqlite3 $(shell pkg-config --libs otf2 2>/dev/null || echo -lopen-trace-format2) -lm
 LDFLAGS += $(SANFLAGS)
 
-LIB_SRC := $(wildcard pangaea_lib/*.c) logs/commlog.c logs/execlog.c logs/verify.c \
+# (preload.c and real.c belong to libpangaea.so only)
+PRELOAD_ONLY := pangaea_lib/preload.c pangaea_lib/real.c
+LIB_SRC := $(filter-out $(PRELOAD_ONLY),$(wildcard pangaea_lib/*.c)) logs/commlog.c logs/execlog.c logs/verify.c \
            logs/event.c logs/runinfo.c \
            logs/grow.c logs/openlog.c logs/crosscheck.c logs/match.c
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
 LIB := $(B)/lib/libpangaea.a
+# libpangaea.so, for LD_PRELOAD into unmodified programs (docs/INTERNALS.md,
+# "The preload path"): the same sources, position independent, each with
+# pangaea_lib/real.h forced in (their PVM calls go to the real functions),
+# plus the entry points (preload.c, without real.h's renaming).
+SO_OBJ := $(LIB_SRC:%.c=$(B)/pic/%.o) $(PRELOAD_ONLY:%.c=$(B)/pic/%.o)
+SOLIB := $(B)/lib/libpangaea.so
 
 LAUNCHER_SRC := $(wildcard toplevel/*.c)
 COORD_SRC := $(wildcard coordinator/*.c)
@@ -49,11 +57,25 @@ BENCH_PROGS := $(filter-out benchlib report,$(patsubst bench/%.c,%,$(wildcard be
 BENCH_BINS := $(BENCH_PROGS:%=$(B)/bench/%) $(B)/bench/report
 
 .PHONY: all check unit scenario demo deps install clean bench
-all: $(BINS) $(EXAMPLE_BINS) $(B)/lib/pkgconfig/pangaea.pc
+all: $(BINS) $(EXAMPLE_BINS) $(SOLIB) $(B)/lib/pkgconfig/pangaea.pc
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(B)/pic/%.o: %.c pangaea_lib/real.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -include pangaea_lib/real.h -c $< -o $@
+
+$(B)/pic/pangaea_lib/preload.o: pangaea_lib/preload.c pangaea_lib/real.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
+
+$(SOLIB): $(SO_OBJ) pangaea_lib/libpangaea.map
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -shared -o $@ $(SO_OBJ) \
+		-Wl,--version-script=pangaea_lib/libpangaea.map \
+		-Wl,-Bsymbolic-functions -Wl,--no-as-needed $(LDLIBS_PVM)
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -163,6 +185,7 @@ install: all
 		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(SOLIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 pangaea_lib/pangaea.h $(DESTDIR)$(PREFIX)/include/
 # (the .pc names the PREFIX of this install, not the one of the build)
 	sed -e 's|@PREFIX@|$(PREFIX)|g' pangaea.pc.in \
@@ -173,4 +196,4 @@ install: all
 clean:
 	rm -rf $(B)
 
--include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(B)/obj $(B)/pic -name '*.d' 2>/dev/null)
