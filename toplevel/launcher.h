@@ -44,6 +44,7 @@ struct la_opts {
 	char command[8192];     /* the command line, for run.info */
 	int logmode;            /* -logmode: the logs' mode, 0: 0600 */
 	struct pg_exec_log recorded; /* -replay: the recording's task-0.exec */
+	char preload[PG_PATH_MAX]; /* libpangaea.so for the tasks, or "" */
 };
 
 /* What the launcher knows of a task of the run. */
@@ -60,6 +61,8 @@ struct la_task {
 	int checked;            /* la_death_check looked at its end */
 	int said;               /* its death was said the moment it came */
 	int handled;            /* ... and a task that watches it lives on */
+	int uninstrumented;     /* it ran and exited but never joined the
+				   run: no log (la_task_settle) */
 };
 
 /* A pvm_notify(PvmTaskExit) of the run: WATCHER is told of TID's exit. */
@@ -210,6 +213,25 @@ void la_death_finish(struct la_run *r);
  * every quarter second.
  */
 void la_deadlock_check(struct la_run *r);
+
+/* program.c */
+/* What a program file is, for the launcher. */
+enum la_prog_kind {
+	LA_PROG_OTHER = 0, /* not an ELF PVM program we can tell (a script) */
+	LA_PROG_SOURCE,    /* built with pangaea.h: records itself */
+	LA_PROG_DYNAMIC,   /* unmodified, links libpvm3.so: gets LD_PRELOAD */
+	LA_PROG_STATIC     /* unmodified, PVM linked in: cannot be recorded */
+};
+/* The kind of the program file PATH (its ELF symbols and needed
+ * libraries). */
+enum la_prog_kind la_program_kind(const char *path);
+/* Before the run: refuses (said, -1) a statically linked unmodified PVM
+ * program; for an unmodified dynamic one, finds libpangaea.so into
+ * O->preload.  0 or -1. */
+int la_programs_check(struct la_opts *o);
+/* Exports LD_PRELOAD=O->preload to every task spawned from now on, if
+ * a program needs it (call it after the coordinator has started). */
+void la_programs_preload(const struct la_opts *o);
 
 /* run.c */
 /* Runs the programs of O under Pangaea; the launcher's exit status. */
