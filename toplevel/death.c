@@ -222,6 +222,19 @@ static void say_death(struct la_task *t)
 	t->said = 1;
 }
 
+/* Says that T ran without Pangaea (no log: a program built otherwise, or
+ * one LD_PRELOAD did not reach).  The run goes on; the recording is
+ * incomplete, which the exit status says (la_tasks_report). */
+static void say_uninstrumented(struct la_task *t)
+{
+	char prog[PG_PATH_MAX], end[256];
+
+	snprintf(prog, sizeof(prog), "%s", t->program);
+	la_task_end_text(t, end, sizeof(end));
+	la_error("task %d (%s on %s) %s", t->ltid, basename(prog), t->host, end);
+	t->said = 1;
+}
+
 /* Whether T ended otherwise than through pangaea_exit or a divergence
  * (said by its DIVERGED), once its end is settled. */
 static int died(struct la_run *r, struct la_task *t)
@@ -242,8 +255,12 @@ static void stop_run(struct la_run *r, const struct la_task *t)
 	for (int i = 0; i < r->ntasks; i++) {
 		struct la_task *u = &r->tasks[i];
 
-		if (u->exited && !u->checked && u->gone_at > 0 && died(r, u))
-			say_death(u);
+		if (u->exited && !u->checked && u->gone_at > 0 && died(r, u)) {
+			if (u->uninstrumented)
+				say_uninstrumented(u);
+			else
+				say_death(u);
+		}
 	}
 	r->died = 1;
 	la_tasks_kill(r);
@@ -269,6 +286,10 @@ static int check(struct la_run *r, int final)
 			continue;
 		if (!died(r, t))
 			continue;
+		if (t->uninstrumented) {
+			say_uninstrumented(t);
+			continue;
+		}
 		say_death(t);
 		if ((watcher = watcher_of(r, t)) < 0) {
 			stop_run(r, t);

@@ -3,10 +3,12 @@
  */
 #include "launcher.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 struct la_task *la_task_add(struct la_run *r, int ltid, int tid,
 			    const char *host, const char *program)
@@ -103,9 +105,14 @@ void la_task_settle(struct la_task *t, const char *logdir)
 	struct pg_comm_reader rd;
 	struct pg_event ev;
 
-	if (pg_log_path(path, sizeof(path), logdir, t->ltid, "comm") < 0 ||
-	    pg_comm_open(&rd, path, err, sizeof(err)) < 0)
+	if (pg_log_path(path, sizeof(path), logdir, t->ltid, "comm") < 0)
 		return;
+	if (pg_comm_open(&rd, path, err, sizeof(err)) < 0) {
+		/* it ran to its exit without ever joining the run */
+		t->uninstrumented = access(path, F_OK) < 0 && errno == ENOENT &&
+				    t->have_wstatus && WIFEXITED(t->wstatus);
+		return;
+	}
 	while (pg_comm_next(&rd, &ev, err, sizeof(err)) > 0)
 		if (ev.kind == PG_REC_END) {
 			t->done_how = ev.how;
@@ -164,7 +171,10 @@ void la_task_end_text(const struct la_task *t, char *buf, size_t n)
 			 t->done_value);
 		break;
 	default:
-		if (t->have_wstatus && WIFSIGNALED(t->wstatus))
+		if (t->uninstrumented)
+			snprintf(buf, n, "is not instrumented: its messages "
+				 "cannot be replayed");
+		else if (t->have_wstatus && WIFSIGNALED(t->wstatus))
 			snprintf(buf, n, "was killed by signal %d (%s)",
 				 WTERMSIG(t->wstatus), strsignal(WTERMSIG(t->wstatus)));
 		else if (t->have_wstatus && WIFEXITED(t->wstatus))
