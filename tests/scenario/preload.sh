@@ -1,0 +1,210 @@
+# Unmodified PVM programs (LD_PRELOAD=libpangaea.so), built here with plain
+# `cc ... -lpvm3`: a master/worker race whose workers are spawned by bare
+# name (found on the pvmd's ep= path) and a program using groups
+# (-lgpvm3) are recorded and replayed identically, each PVM call recorded
+# once (libgpvm3's own traffic with its group server is not); a pangaea.h
+# worker under a preloaded master is recorded once; a statically linked
+# program is refused before the run; a worker built without Pangaea under
+# a pangaea.h master is named "not instrumented" (exit 2) and such a run
+# is never called identical.
+. "$(dirname "$0")/../lib.sh"
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+
+cat >plainracy.c <<'EOF'
+/* plainracy: a master/worker race in plain PVM (no pangaea.h).  The
+ * master spawns 3 workers (argv[1], default plainracy, by bare name),
+ * each sends it 8 numbered messages after random pauses; the master
+ * prints them in the order its wildcard receive got them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+#include <pvm3.h>
+
+int main(int argc, char **argv)
+{
+	int me = pvm_mytid(), parent = pvm_parent(), tids[3], w, s, i;
+	unsigned seed;
+
+	if (me < 0)
+		return 1;
+	if (parent == PvmNoParent) {
+		char *prog = argc > 1 ? argv[1] : "plainracy";
+
+		if (pvm_spawn(prog, NULL, 0, "", 3, tids) != 3) {
+			fprintf(stderr, "spawn failed\n");
+			pvm_exit();
+			return 1;
+		}
+		for (i = 0; i < 3; i++) {
+			pvm_initsend(PvmDataDefault);
+			pvm_pkint(&i, 1, 1);
+			pvm_send(tids[i], 99);
+		}
+		for (i = 0; i < 24; i++) {
+			pvm_recv(-1, 1);
+			pvm_upkint(&w, 1, 1);
+			pvm_upkint(&s, 1, 1);
+			printf("recv worker=%d seq=%d\n", w, s);
+		}
+		printf("done\n");
+		pvm_exit();
+		return 0;
+	}
+	pvm_recv(parent, 99);
+	pvm_upkint(&w, 1, 1);
+	seed = (unsigned)time(NULL) ^ (unsigned)getpid();
+	for (s = 1; s <= 8; s++) {
+		usleep(rand_r(&seed) % 1000);
+		pvm_initsend(PvmDataDefault);
+		pvm_pkint(&w, 1, 1);
+		pvm_pkint(&s, 1, 1);
+		pvm_send(parent, 1);
+	}
+	if (w == 1)
+		pvm_exit(); /* the others leave by returning from main */
+	return 0;
+}
+EOF
+cat >plaingroup.c <<'EOF'
+/* plaingroup: group calls in plain PVM (no pangaea.h; -lgpvm3). */
+#include <stdio.h>
+#include <pvm3.h>
+
+int main(void)
+{
+	int me = pvm_mytid(), tids[2], inst, v, i, from, sum;
+
+	if (me < 0)
+		return 1;
+	inst = pvm_joingroup("g");
+	if (pvm_parent() == PvmNoParent &&
+	    pvm_spawn("plaingroup", NULL, 0, "", 2, tids) != 2) {
+		fprintf(stderr, "spawn failed\n");
+		pvm_exit();
+		return 1;
+	}
+	pvm_barrier("g", 3);
+	if (inst == 0) {
+		v = 42;
+		pvm_initsend(PvmDataDefault);
+		pvm_pkint(&v, 1, 1);
+		pvm_bcast("g", 5);
+		for (i = 0; i < 2; i++) {
+			pvm_recv(-1, 6);
+			pvm_upkint(&from, 1, 1);
+			printf("answer from instance %d\n", from);
+		}
+	} else {
+		pvm_recv(-1, 5);
+		pvm_upkint(&v, 1, 1);
+		pvm_initsend(PvmDataDefault);
+		pvm_pkint(&inst, 1, 1);
+		pvm_send(pvm_gettid("g", 0), 6);
+	}
+	sum = inst;
+	pvm_reduce(PvmSum, &sum, 1, PVM_INT, 7, "g", 0);
+	if (inst == 0)
+		printf("sum of instances %d, size %d\n", sum, pvm_gsize("g"));
+	pvm_barrier("g", 3);
+	pvm_lvgroup("g");
+	pvm_exit();
+	return 0;
+}
+EOF
+# srcracy: the same race built with pangaea.h (pangaea_init, pangaea_exit)
+sed -e 's|#include <pvm3.h>|#include <pangaea.h>|' \
+    -e 's|^int main(int argc, char \*\*argv)|static int body(int argc, char **argv)|' \
+    -e 's|pvm_exit();|pangaea_exit(), pvm_exit();|' plainracy.c >srcracy.c
+cat >>srcracy.c <<'EOF'
+
+int main(int argc, char **argv)
+{
+	int rc;
+
+	pangaea_init(&argc, &argv);
+	rc = body(argc, argv);
+	pangaea_exit();
+	return rc;
+}
+EOF
+cc -o plainracy plainracy.c -lpvm3 &&
+cc -o plaingroup plaingroup.c -lgpvm3 -lpvm3 &&
+cc -I"$SRC/pangaea_lib" -o srcracy srcracy.c "$B/lib/libpangaea.a" -lgpvm3 -lpvm3 -lm &&
+cc -o staticracy plainracy.c /usr/lib/x86_64-linux-gnu/libpvm3.a -ltirpc ||
+	{ fail "cannot build the test programs"; finish; exit; }
+
+# count_events DIR LTID WORD: how many events of task LTID in DIR's dump
+# are WORD (send, recv, bcast, ...).
+count_events() {
+	$TRACE dump "$1" | awk -v t="task $2 " -v w="$3" '
+		/^task / { on = index($0, t) == 1 } on && $2 == w { n++ }
+		END { print n + 0 }'
+}
+
+# 1. the race, unmodified: each worker's log exists (bare-name spawns got
+# LD_PRELOAD) and holds its 8 sends once; replays are identical
+start=$(date +%s)
+pg -log -logdir race ./plainracy
+expect_eq "plain race: recording exits 0" "$(cat rc)" 0
+expect_eq "plain race: 24 messages and done" "$(grep -c '^recv worker=' out) $(tail -1 out)" "24 done"
+expect_grep "plain race: 4 tasks recorded" err "recorded [0-9]+ events of 4 tasks"
+mv out race.out
+for w in 1001 1002 1003; do
+	expect_eq "plain race: task $w recorded its 8 sends once" \
+		"$(count_events race $w send)" 8
+done
+expect_eq "plain race: the master's 24 receives recorded once" \
+	"$(count_events race 1 recv)" 24
+pg -replay -logdir race -out race.r0
+expect_eq "plain race: a replay without delays exits 0, same output" \
+	"$(cat rc) $(cmp -s out race.out && echo same)" "0 same"
+expect_eq "plain race: 3 of 3 delayed replays identical" \
+	"$(replays_identical race 3 1500)" 3
+
+# 2. groups, unmodified: libgpvm3's traffic with its group server passes
+# through once, unrecorded; the program's own messages are recorded
+pg -log -logdir grp ./plaingroup
+expect_eq "plain groups: recording exits 0" "$(cat rc)" 0
+expect_grep "plain groups: the reduce's sum" out "^sum of instances 3, size 3$"
+mv out grp.out
+expect_eq "plain groups: task 1 has 1 bcast, 2 receives, no send" \
+	"$(count_events grp 1 bcast) $(count_events grp 1 recv) $(count_events grp 1 send)" "1 2 0"
+for w in 1001 1002; do
+	expect_eq "plain groups: task $w has 1 receive, 1 send" \
+		"$(count_events grp $w recv) $(count_events grp $w send)" "1 1"
+done
+expect_eq "plain groups: 3 of 3 delayed replays identical" \
+	"$(replays_identical grp 3 1500)" 3
+
+# 3. a pangaea.h worker that gets LD_PRELOAD too records itself, once
+pg -log -logdir mix ./plainracy srcracy
+expect_eq "mixed: recording exits 0" "$(cat rc)" 0
+expect_eq "mixed: no task failed to join (one join per task)" \
+	"$(grep -c '^pangaea: task' err)" 0
+mv out mix.out
+expect_eq "mixed: task 1001 (pangaea.h, preloaded) has its 8 sends once" \
+	"$(count_events mix 1001 send)" 8
+expect_eq "mixed: 2 of 2 delayed replays identical" \
+	"$(replays_identical mix 2 1500)" 2
+
+# 4. a statically linked PVM program is refused before the run
+pg -log -logdir static ./staticracy
+expect_eq "static: exit 1" "$(cat rc)" 1
+expect_grep "static: said why" err "^pangaea: error: .*/staticracy is linked statically with PVM: rebuild it with pangaea.h or link libpvm3 dynamically$"
+grep -q "virtual machine" err && fail "static: a virtual machine was started" ||
+	pass "static: refused before any virtual machine"
+
+# 5. a worker built without Pangaea under a pangaea.h master (no
+# LD_PRELOAD for that run): named at once, exit 2, never "identical"
+pg -log -logdir hole ./srcracy plainracy
+expect_eq "not instrumented: exit 2" "$(cat rc)" 2
+expect_grep "not instrumented: task 1001 named" err "^pangaea: error: task 1001 \(plainracy on [^)]*\) is not instrumented: its messages cannot be replayed$"
+$TRACE verify hole hole >vout 2>&1
+expect_eq "not instrumented: verify does not say identical (exit 1)" "$? $(grep -c identical vout)" "1 0"
+expect_grep "not instrumented: verify names the task" vout "task 1001 of hole has no log"
+
+took=$(( $(date +%s) - start ))
+[ "$took" -lt 60 ] && pass "all runs took ${took}s (< 60)" || fail "runs took ${took}s"
+expect_no_leftovers
+finish
