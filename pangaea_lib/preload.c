@@ -62,13 +62,16 @@ static int preload_is_group_server(void)
 }
 
 /* At a process exit with status 0 that did not call pvm_exit: the task
- * leaves the run normally (PVM does not require pvm_exit). */
+ * leaves the run normally, and PVM too (pvm_exit waits for the pvmd, so
+ * the messages the task sent last are not lost with its exit). */
 static void preload_on_exit(int status, void *arg)
 {
 	(void)arg;
 	if (state == PRELOAD_ACTIVE && status == 0) {
 		depth++;
 		pangaea_exit();
+		state = PRELOAD_OFF;
+		pg_real_pvm_exit();
 		depth--;
 	}
 }
