@@ -34,12 +34,14 @@ LIB_SRC := $(filter-out $(PRELOAD_ONLY),$(wildcard pangaea_lib/*.c)) logs/commlo
            logs/grow.c logs/openlog.c logs/crosscheck.c logs/match.c
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
 LIB := $(B)/lib/libpangaea.a
-# libpangaea.so, for LD_PRELOAD into unmodified programs (docs/INTERNALS.md,
+# lib/pangaea/libpangaea.so, for LD_PRELOAD into unmodified programs (docs/INTERNALS.md,
 # "The preload path"): the same sources, position independent, each with
 # pangaea_lib/real.h forced in (their PVM calls go to the real functions),
 # plus the entry points (preload.c, without real.h's renaming).
 SO_OBJ := $(LIB_SRC:%.c=$(B)/pic/%.o) $(PRELOAD_ONLY:%.c=$(B)/pic/%.o)
-SOLIB := $(B)/lib/libpangaea.so
+# (in a folder of its own, as libfaketime's: -lpangaea stays the static
+# library for programs built with pangaea.h)
+SOLIB := $(B)/lib/pangaea/libpangaea.so
 
 LAUNCHER_SRC := $(wildcard toplevel/*.c)
 COORD_SRC := $(wildcard coordinator/*.c)
@@ -185,7 +187,8 @@ install: all
 		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(SOLIB) $(DESTDIR)$(PREFIX)/lib/
+	install -d $(DESTDIR)$(PREFIX)/lib/pangaea
+	install -m 755 $(SOLIB) $(DESTDIR)$(PREFIX)/lib/pangaea/
 	install -m 644 pangaea_lib/pangaea.h $(DESTDIR)$(PREFIX)/include/
 # (the .pc names the PREFIX of this install, not the one of the build)
 	sed -e 's|@PREFIX@|$(PREFIX)|g' pangaea.pc.in \

@@ -110,7 +110,8 @@ void la_task_settle(struct la_task *t, const char *logdir)
 	if (pg_comm_open(&rd, path, err, sizeof(err)) < 0) {
 		/* it ran to its exit without ever joining the run */
 		t->uninstrumented = access(path, F_OK) < 0 && errno == ENOENT &&
-				    t->have_wstatus && WIFEXITED(t->wstatus);
+				    t->have_wstatus && WIFEXITED(t->wstatus) &&
+				    WEXITSTATUS(t->wstatus) == 0;
 		return;
 	}
 	while (pg_comm_next(&rd, &ev, err, sizeof(err)) > 0)
