@@ -6,7 +6,8 @@
 # worker under a preloaded master is recorded once; a statically linked
 # program is refused before the run; a worker built without Pangaea under
 # a pangaea.h master is named "not instrumented" (exit 2) and such a run
-# is never called identical.
+# is never called identical.  The PVM distribution's master1/slave1
+# (pvm-examples), as packaged and built here unmodified, record and replay.
 . "$(dirname "$0")/../lib.sh"
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 
@@ -212,6 +213,30 @@ expect_grep "not instrumented: task 1001 named" err "^pangaea: error: task 1001 
 $TRACE verify hole hole >vout 2>&1
 expect_eq "not instrumented: verify does not say identical (exit 1)" "$? $(grep -c identical vout)" "1 0"
 expect_grep "not instrumented: verify names the task" vout "task 1001 of hole has no log"
+
+# 6. the PVM distribution's master1/slave1 (Debian pvm-examples): the
+# binaries as packaged, and built here unmodified from their sources
+EX=/usr/share/doc/pvm-examples/examples.tar.gz
+if [ -f "$EX" ] && [ -x /usr/bin/master1 ]; then
+	pg -log -logdir deb /usr/bin/master1
+	expect_eq "Debian's master1: recording exits 0" "$(cat rc)" 0
+	expect_grep "Debian's master1: 4 tasks recorded" err "recorded [0-9]+ events of 4 tasks"
+	mv out deb.out
+	expect_eq "Debian's master1: 3 of 3 replays with -delay 2000 identical" \
+		"$(replays_identical deb 3 2000)" 3
+	tar xzf "$EX" examples/master1.c examples/slave1.c &&
+	cc -w -o master1 examples/master1.c -lpvm3 &&
+	cc -w -o slave1 examples/slave1.c -lpvm3 ||
+		fail "cannot build master1/slave1 from $EX"
+	pg -log -logdir m1 ./master1
+	expect_eq "master1 built here: recording exits 0" "$(cat rc)" 0
+	expect_eq "master1 built here: 3 results printed" "$(grep -c '^I got' out)" 3
+	mv out m1.out
+	expect_eq "master1 built here: 3 of 3 replays with -delay 2000 identical" \
+		"$(replays_identical m1 3 2000)" 3
+else
+	skip "the PVM examples master1/slave1" "pvm-examples is not installed"
+fi
 
 took=$(( $(date +%s) - start ))
 [ "$took" -lt 60 ] && pass "all runs took ${took}s (< 60)" || fail "runs took ${took}s"
