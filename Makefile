@@ -56,7 +56,8 @@ BINS := $(B)/bin/pangaea $(B)/bin/pangaea-coord $(B)/bin/pangaea-trace \
 EXAMPLE_BINS := $(EXAMPLES:%=$(B)/examples/%)
 TEST_BINS := $(TEST_PROGS:%=$(B)/tests/%) $(CHECK_SUITES:%=$(B)/tests/%)
 BENCH_PROGS := $(filter-out benchlib report,$(patsubst bench/%.c,%,$(wildcard bench/*.c)))
-BENCH_BINS := $(BENCH_PROGS:%=$(B)/bench/%) $(B)/bench/report
+BENCH_BINS := $(BENCH_PROGS:%=$(B)/bench/%) $(B)/bench/report \
+	      $(B)/bench/pingpong-preload
 
 .PHONY: all check unit scenario demo deps install clean bench
 all: $(BINS) $(EXAMPLE_BINS) $(SOLIB) $(B)/lib/pkgconfig/pangaea.pc
@@ -156,6 +157,16 @@ $(B)/bench/%: $(B)/obj/bench/%.o $(B)/obj/bench/benchlib.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_PVM)
 .SECONDARY: $(BENCH_PROGS:%=$(B)/obj/bench/%.o) $(B)/obj/bench/benchlib.o
+
+# The ping-pong as an unmodified PVM program (no libpangaea): make bench
+# measures the preload path with it.
+$(B)/obj/bench/%-plain.o: bench/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DBENCH_PLAIN -c $< -o $@
+$(B)/bench/pingpong-preload: $(B)/obj/bench/pingpong-plain.o \
+			     $(B)/obj/bench/benchlib-plain.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_PVM)
 
 $(B)/lib/pkgconfig/pangaea.pc: pangaea.pc.in Makefile
 	@mkdir -p $(dir $@)

@@ -35,7 +35,9 @@ enum preload_state {
 };
 
 static enum preload_state state;
-static __thread int depth; /* wrappers of this thread we are inside */
+/* wrappers of this thread we are inside (initial-exec: the library is
+ * loaded at start, so its TLS is static and read without a call) */
+static __thread int depth __attribute__((tls_model("initial-exec")));
 
 void pg_preload_source_mode(void);
 
