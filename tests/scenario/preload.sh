@@ -7,7 +7,8 @@
 # program is refused before the run; a worker built without Pangaea under
 # a pangaea.h master is named "not instrumented" (exit 2) and such a run
 # is never called identical.  The PVM distribution's master1/slave1
-# (pvm-examples), as packaged and built here unmodified, record and replay.
+# (pvm-examples), as packaged and built here unmodified (C, and Fortran
+# through libfpvm3), record and replay.
 . "$(dirname "$0")/../lib.sh"
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 
@@ -170,6 +171,12 @@ expect_eq "plain race: a replay without delays exits 0, same output" \
 expect_eq "plain race: 3 of 3 delayed replays identical" \
 	"$(replays_identical race 3 1500)" 3
 
+# (workers spawned by path get LD_PRELOAD too)
+pg -log -logdir bypath ./plainracy "$T/plainracy"
+expect_eq "plain race, workers spawned by path: recording exits 0" "$(cat rc)" 0
+expect_grep "plain race, workers spawned by path: 4 tasks recorded" err \
+	"recorded [0-9]+ events of 4 tasks"
+
 # 2. groups, unmodified: libgpvm3's traffic with its group server passes
 # through once, unrecorded; the program's own messages are recorded
 pg -log -logdir grp ./plaingroup
@@ -234,6 +241,25 @@ if [ -f "$EX" ] && [ -x /usr/bin/master1 ]; then
 	mv out m1.out
 	expect_eq "master1 built here: 3 of 3 replays with -delay 2000 identical" \
 		"$(replays_identical m1 3 2000)" 3
+	# Fortran, through libfpvm3 (static, calling the C functions)
+	if command -v gfortran >/dev/null; then
+		tar xzf "$EX" examples/master1.f examples/slave1.f &&
+		sed -i "s|'../include/fpvm3.h'|'/usr/include/fpvm3.h'|" \
+			examples/master1.f examples/slave1.f &&
+		gfortran -fallow-argument-mismatch -w -o fmaster1 \
+			examples/master1.f -lfpvm3 -lgpvm3 -lpvm3 &&
+		gfortran -fallow-argument-mismatch -w -o fslave1 \
+			examples/slave1.f -lfpvm3 -lgpvm3 -lpvm3 ||
+			fail "cannot build master1.f/slave1.f from $EX"
+		pg -log -logdir fm ./fmaster1
+		expect_eq "Fortran master1: recording exits 0" "$(cat rc)" 0
+		expect_grep "Fortran master1: 4 tasks recorded" err "recorded [0-9]+ events of 4 tasks"
+		mv out fm.out
+		expect_eq "Fortran master1: 3 of 3 replays with -delay 2000 identical" \
+			"$(replays_identical fm 3 2000)" 3
+	else
+		skip "Fortran master1/slave1" "no gfortran"
+	fi
 else
 	skip "the PVM examples master1/slave1" "pvm-examples is not installed"
 fi
