@@ -66,17 +66,20 @@ $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
+# (never with SANITIZE: a sanitizer's runtime must come first in a
+# process, and the programs it is preloaded into are not built with it)
+PIC_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(CPPFLAGS) -MMD -MP -fPIC
 $(B)/pic/%.o: %.c pangaea_lib/real.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -fPIC -include pangaea_lib/real.h -c $< -o $@
+	$(CC) $(PIC_CFLAGS) -include pangaea_lib/real.h -c $< -o $@
 
 $(B)/pic/pangaea_lib/preload.o: pangaea_lib/preload.c pangaea_lib/real.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
+	$(CC) $(PIC_CFLAGS) -c $< -o $@
 
 $(SOLIB): $(SO_OBJ) pangaea_lib/libpangaea.map
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -shared -o $@ $(SO_OBJ) \
+	$(CC) $(filter-out $(SANFLAGS),$(LDFLAGS)) -shared -o $@ $(SO_OBJ) \
 		-Wl,--version-script=pangaea_lib/libpangaea.map \
 		-Wl,-Bsymbolic-functions -Wl,--no-as-needed $(LDLIBS_PVM)
 

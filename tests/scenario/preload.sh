@@ -9,8 +9,14 @@
 # is never called identical.  The PVM distribution's master1/slave1
 # (pvm-examples), as packaged and built here unmodified (C, and Fortran
 # through libfpvm3), record and replay.
-. "$(dirname "$0")/../lib.sh"
-SRC=$(cd "$(dirname "$0")/../.." && pwd)
+SRC=$(cd "$(dirname "$0")/../.." && pwd) # before lib.sh moves to $T
+. "$SRC/tests/lib.sh"
+# The build's sanitizers, which a program linked with libpangaea.a needs
+# too (libpangaea.so is built without them).
+san=
+nm "$B/lib/libpangaea.a" 2>/dev/null | grep -q '__asan_' && san=address
+nm "$B/lib/libpangaea.a" 2>/dev/null | grep -q '__ubsan_' && san=${san:+$san,}undefined
+SANFLAGS=${san:+-fsanitize=$san}
 
 cat >plainracy.c <<'EOF'
 /* plainracy: a master/worker race in plain PVM (no pangaea.h).  The
@@ -137,7 +143,7 @@ EOF
 cc -o plainracy plainracy.c -lpvm3 &&
 cc -DWORKERS_EXIT -o plainexit plainracy.c -lpvm3 &&
 cc -o plaingroup plaingroup.c -lgpvm3 -lpvm3 &&
-cc -I"$SRC/pangaea_lib" -o srcracy srcracy.c "$B/lib/libpangaea.a" -lgpvm3 -lpvm3 -lm &&
+cc $SANFLAGS -I"$SRC/pangaea_lib" -o srcracy srcracy.c "$B/lib/libpangaea.a" -lgpvm3 -lpvm3 -lm &&
 cc -o staticracy plainracy.c /usr/lib/x86_64-linux-gnu/libpvm3.a -ltirpc ||
 	{ fail "cannot build the test programs"; finish; exit; }
 
