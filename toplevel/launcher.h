@@ -229,8 +229,9 @@ enum la_prog_kind la_program_kind(const char *path);
  * program; for an unmodified dynamic one, finds libpangaea.so into
  * O->preload.  0 or -1. */
 int la_programs_check(struct la_opts *o);
-/* Exports LD_PRELOAD=O->preload to every task spawned from now on, if
- * a program needs it (call it after the coordinator has started). */
+/* Exports LD_PRELOAD=O->preload (before the user's own LD_PRELOAD, which
+ * stays) to every task spawned from now on, if a program needs it (call
+ * it after the coordinator has started). */
 void la_programs_preload(const struct la_opts *o);
 
 /* run.c */

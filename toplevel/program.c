@@ -183,6 +183,15 @@ int la_programs_check(struct la_opts *o)
 
 void la_programs_preload(const struct la_opts *o)
 {
-	if (o->preload[0])
-		la_vm_export("LD_PRELOAD", o->preload);
+	const char *old = getenv("LD_PRELOAD");
+	char both[2 * PG_PATH_MAX + 2];
+
+	if (!o->preload[0])
+		return;
+	/* the user's own preloads (libfaketime, ...) stay, after ours */
+	if (old && *old && !strstr(old, o->preload))
+		snprintf(both, sizeof(both), "%s:%s", o->preload, old);
+	else
+		snprintf(both, sizeof(both), "%s", o->preload);
+	la_vm_export("LD_PRELOAD", both);
 }

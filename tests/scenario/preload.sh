@@ -183,6 +183,35 @@ expect_eq "plain race, workers spawned by path: recording exits 0" "$(cat rc)" 0
 expect_grep "plain race, workers spawned by path: 4 tasks recorded" err \
 	"recorded [0-9]+ events of 4 tasks"
 
+# (a user's own LD_PRELOAD reaches the tasks too, after ours: mark.so
+# leaves a file PID.PROGRAM in MARK_DIR for each process it is loaded in)
+cat >mark.c <<'EOF'
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+__attribute__((constructor)) static void mark(void)
+{
+	char exe[1024] = "", p[4096];
+	const char *d = getenv("MARK_DIR");
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	exe[n > 0 ? n : 0] = '\0';
+	if (d && snprintf(p, sizeof(p), "%s/%d.%s", d, (int)getpid(),
+			  basename(exe)) < (int)sizeof(p))
+		close(open(p, O_WRONLY | O_CREAT, 0600));
+}
+EOF
+mkdir marks
+cc -shared -fPIC -o mark.so mark.c &&
+	MARK_DIR=$T/marks LD_PRELOAD=$T/mark.so PVM_EXPORT=MARK_DIR \
+	pg -log -logdir marked ./plainracy
+expect_eq "user's LD_PRELOAD: recording exits 0" "$(cat rc)" 0
+expect_grep "user's LD_PRELOAD: 4 tasks recorded" err "recorded [0-9]+ events of 4 tasks"
+expect_eq "user's LD_PRELOAD: loaded in the 4 tasks too" \
+	"$(ls marks | grep -c '\.plainracy$')" 4
+
 # 2. groups, unmodified: libgpvm3's traffic with its group server passes
 # through once, unrecorded; the program's own messages are recorded
 pg -log -logdir grp ./plaingroup
