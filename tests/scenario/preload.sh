@@ -304,6 +304,15 @@ else
 	skip "the PVM examples master1/slave1" "pvm-examples is not installed"
 fi
 
+# 7. outside a run (no PANGAEA_CONTEXT) libpangaea.so passes everything
+# through: the race runs as plain PVM in a VM of our own, logs nothing
+printf '* ep=%s\n%s\n' "$T" "$(hostname)" >hosts
+echo quit | timeout 20 pvm hosts >/dev/null 2>&1
+LD_PRELOAD=$B/lib/pangaea/libpangaea.so timeout 60 ./plainracy >plain.out 2>plain.err
+expect_eq "outside a run, preloaded: exits 0, 24 messages and done, nothing said" \
+	"$? $(grep -c '^recv worker=' plain.out) $(tail -1 plain.out) $(wc -c <plain.err)" "0 24 done 0"
+vm_halt
+
 took=$(( $(date +%s) - start ))
 [ "$took" -lt 60 ] && pass "all runs took ${took}s (< 60)" || fail "runs took ${took}s"
 expect_no_leftovers
