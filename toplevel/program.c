@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -22,26 +23,34 @@
 /* What the ELF image at IMG (SIZE bytes) holds, as flags. */
 enum { HAS_PANGAEA = 1, NEEDS_LIBPVM = 2, DEFINES_PVM = 4 };
 
+/* Whether LEN bytes at OFF lie inside an image of SIZE bytes (without
+ * overflow, whatever the file claims).  (Tables are also checked to be
+ * 8-byte aligned, as the ELF64 structures need.) */
+static int in_image(uint64_t off, uint64_t len, size_t size)
+{
+	return off <= size && len <= size - off;
+}
+
 /* Section I of IMG, or NULL if it lies outside the image. */
 static const Elf64_Shdr *elf_section(const unsigned char *img, size_t size,
 				     unsigned i)
 {
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
-	size_t off = eh->e_shoff + (size_t)i * sizeof(Elf64_Shdr);
 
 	if (i >= eh->e_shnum || eh->e_shentsize != sizeof(Elf64_Shdr) ||
-	    off + sizeof(Elf64_Shdr) > size)
+	    eh->e_shoff % 8 ||
+	    !in_image(eh->e_shoff, (uint64_t)(i + 1) * sizeof(Elf64_Shdr), size))
 		return NULL;
-	return (const Elf64_Shdr *)(img + off);
+	return (const Elf64_Shdr *)(img + eh->e_shoff) + i;
 }
 
 /* The string at OFF of string table STR, or "" if out of bounds. */
 static const char *elf_string(const unsigned char *img, size_t size,
 			      const Elf64_Shdr *str, size_t off)
 {
-	if (!str || str->sh_offset + off >= size || off >= str->sh_size)
-		return "";
-	if (!memchr(img + str->sh_offset + off, '\0', str->sh_size - off))
+	if (!str || !in_image(str->sh_offset, str->sh_size, size) ||
+	    off >= str->sh_size ||
+	    !memchr(img + str->sh_offset + off, '\0', str->sh_size - off))
 		return "";
 	return (const char *)img + str->sh_offset + off;
 }
@@ -54,7 +63,7 @@ static int elf_symbols(const unsigned char *img, size_t size,
 	size_t n = sh->sh_size / sizeof(Elf64_Sym);
 	int flags = 0;
 
-	if (sh->sh_offset + sh->sh_size > size)
+	if (sh->sh_offset % 8 || !in_image(sh->sh_offset, sh->sh_size, size))
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		const Elf64_Sym *s = (const Elf64_Sym *)(img + sh->sh_offset) + i;
@@ -77,7 +86,7 @@ static int elf_needed(const unsigned char *img, size_t size,
 	const Elf64_Shdr *str = elf_section(img, size, sh->sh_link);
 	size_t n = sh->sh_size / sizeof(Elf64_Dyn);
 
-	if (sh->sh_offset + sh->sh_size > size)
+	if (sh->sh_offset % 8 || !in_image(sh->sh_offset, sh->sh_size, size))
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		const Elf64_Dyn *d = (const Elf64_Dyn *)(img + sh->sh_offset) + i;

@@ -250,6 +250,15 @@ expect_grep "static: said why" err "^pangaea: error: .*/staticracy is linked sta
 grep -q "virtual machine" err && fail "static: a virtual machine was started" ||
 	pass "static: refused before any virtual machine"
 
+# (a program whose section headers are nonsense still runs, unpreloaded:
+# the launcher reads the ELF file safely, and the task is named)
+printf '#include <stdio.h>\n#include <pvm3.h>\nint main(void)\n{\n\tif (pvm_mytid() < 0)\n\t\treturn 1;\n\tputs("hello");\n\tpvm_exit();\n\treturn 0;\n}\n' >hello.c
+cc -o badelf hello.c -lpvm3 && printf '\377\377\377\377\377\377\377\177' |
+	dd of=badelf bs=1 seek=40 conv=notrunc 2>/dev/null # e_shoff
+pg -log -logdir badrec ./badelf
+expect_eq "bad section headers: exit 2 (it ran, not instrumented)" "$(cat rc)" 2
+expect_grep "bad section headers: task 1 named" err "task 1 \(badelf on [^)]*\) is not instrumented"
+
 # 5. a worker built without Pangaea under a pangaea.h master (no
 # LD_PRELOAD for that run): named at once, exit 2, never "identical"
 # (these workers call pvm_exit: plain PVM may lose the last messages of a
