@@ -63,6 +63,9 @@ struct la_task {
 	int handled;            /* ... and a task that watches it lives on */
 	int uninstrumented;     /* it ran and exited but never joined the
 				   run: no log (la_task_settle) */
+	double added_at;        /* monotonic seconds when it was added */
+	int join_checked;       /* la_tasks_check_joined looked: 1 joined,
+				   2 said it had not */
 };
 
 /* A pvm_notify(PvmTaskExit) of the run: WATCHER is told of TID's exit. */
@@ -175,6 +178,12 @@ void la_task_settle(struct la_task *t, const char *logdir);
 int la_tasks_report(const struct la_run *r);
 /* Describes how task T ended into BUF. */
 void la_task_end_text(const struct la_task *t, char *buf, size_t n);
+/* Says once, for each running task that has no log LA_JOIN_WAIT_S
+ * seconds after the launcher learnt of it, that it has not joined the run
+ * (not instrumented, or no PVM call yet): a task of the run without
+ * Pangaea that never exits is named too.  Cheap when called often. */
+#define LA_JOIN_WAIT_S 5
+void la_tasks_check_joined(struct la_run *r);
 /* Frees the table of tasks. */
 void la_tasks_free(struct la_run *r);
 /* Removes the PVM temporary files left by tasks of this host that ended

@@ -253,6 +253,7 @@ static void wait_tasks(struct la_run *r)
 		if (b > 0)
 			handle(r, b);
 		la_deadlock_check(r);
+		la_tasks_check_joined(r);
 	}
 }
 

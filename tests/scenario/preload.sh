@@ -259,6 +259,18 @@ pg -log -logdir badrec ./badelf
 expect_eq "bad section headers: exit 2 (it ran, not instrumented)" "$(cat rc)" 2
 expect_grep "bad section headers: task 1 named" err "task 1 \(badelf on [^)]*\) is not instrumented"
 
+# (one that never exits is named after LA_JOIN_WAIT_S: this uninstrumented
+# master thinks it is a worker and waits for its parent forever)
+cp plainexit stuck && printf '\377\377\377\377\377\377\377\177' |
+	dd of=stuck bs=1 seek=40 conv=notrunc 2>/dev/null
+timeout --preserve-status -s INT 9 "$PANGAEA" -log -logdir stuckrec ./stuck >out 2>err
+expect_eq "never joins, never exits: interrupted, exit 2" "$?" 2
+expect_grep "never joins, never exits: named before the interrupt" err \
+	"^pangaea: error: task 1 \(stuck on [^)]*\) has not joined the run after 5 s: if it talks PVM, it is not instrumented"
+expect_eq "never joins, never exits: named once, before the interrupt" \
+	"$(grep -n -e 'has not joined' -e 'interrupted' err | cut -d: -f1 | tr '\n' ' ')" \
+	"$(grep -n 'has not joined' err | cut -d: -f1) $(grep -n 'interrupted' err | cut -d: -f1) "
+
 # 5. a worker built without Pangaea under a pangaea.h master (no
 # LD_PRELOAD for that run): named at once, exit 2, never "identical"
 # (these workers call pvm_exit: plain PVM may lose the last messages of a
