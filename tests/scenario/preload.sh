@@ -42,9 +42,9 @@ int main(int argc, char **argv)
 	if (me < 0)
 		return 1;
 	if (parent == PvmNoParent) {
-		char *prog = argc > 1 ? argv[1] : "plainracy";
+		char *prog = argc > 1 ? argv[1] : (char *)"plainracy";
 
-		if (pvm_spawn(prog, NULL, 0, "", 3, tids) != 3) {
+		if (pvm_spawn(prog, NULL, 0, (char *)"", 3, tids) != 3) {
 			fprintf(stderr, "spawn failed\n");
 			pvm_exit();
 			return 1;
@@ -216,6 +216,20 @@ expect_eq "user's LD_PRELOAD: recording exits 0" "$(cat rc)" 0
 expect_grep "user's LD_PRELOAD: 4 tasks recorded" err "recorded [0-9]+ events of 4 tasks"
 expect_eq "user's LD_PRELOAD: loaded in the 4 tasks too" \
 	"$(ls marks | grep -c '\.plainracy$')" 4
+
+# (the same race compiled as C++ with g++, linked with libpvm3.so)
+if command -v g++ >/dev/null; then
+	g++ -w -x c++ -o cxxracy plainracy.c -lpvm3 ||
+		fail "cannot build the race as C++"
+	pg -log -logdir cxx ./cxxracy cxxracy
+	expect_eq "C++ race: recording exits 0" "$(cat rc)" 0
+	expect_grep "C++ race: 4 tasks recorded" err "recorded [0-9]+ events of 4 tasks"
+	mv out cxx.out
+	expect_eq "C++ race: 2 of 2 delayed replays identical" \
+		"$(replays_identical cxx 2 1500)" 2
+else
+	skip "the race as C++" "no g++"
+fi
 
 # 2. groups, unmodified: libgpvm3's traffic with its group server passes
 # through once, unrecorded; the program's own messages are recorded
