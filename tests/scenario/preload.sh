@@ -8,7 +8,7 @@
 # a pangaea.h master is named "not instrumented" (exit 2) and such a run
 # is never called identical.  The PVM distribution's master1/slave1
 # (pvm-examples), as packaged and built here unmodified (C, and Fortran
-# through libfpvm3), record and replay.
+# through libfpvm3), record and replay; so does the race built as C++.
 SRC=$(cd "$(dirname "$0")/../.." && pwd) # before lib.sh moves to $T
 . "$SRC/tests/lib.sh"
 # The build's sanitizers, which a program linked with libpangaea.a needs
