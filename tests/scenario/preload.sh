@@ -285,6 +285,13 @@ expect_eq "never joins, never exits: named once, before the interrupt" \
 	"$(grep -n -e 'has not joined' -e 'interrupted' err | cut -d: -f1 | tr '\n' ' ')" \
 	"$(grep -n 'has not joined' err | cut -d: -f1) $(grep -n 'interrupted' err | cut -d: -f1) "
 
+# (a launcher without its libpangaea.so refuses an unmodified program)
+mkdir -p nolib/bin && cp "$PANGAEA" "$B/bin/pangaea-coord" nolib/bin/
+timeout 60 nolib/bin/pangaea -log -logdir nolibrec ./plainracy >out 2>err
+expect_eq "no libpangaea.so: exit 1" "$?" 1
+expect_grep "no libpangaea.so: said why" err \
+	"^pangaea: error: .*/plainracy is not built with pangaea.h and cannot get libpangaea.so \(not found next to the launcher, in ../lib/pangaea\)$"
+
 # 5. a worker built without Pangaea under a pangaea.h master (no
 # LD_PRELOAD for that run): named at once, exit 2, never "identical"
 # (these workers call pvm_exit: plain PVM may lose the last messages of a
