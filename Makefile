@@ -28,11 +28,21 @@ LDLIBS_PVM := -lgpvm3 -lpvm3 -lm
 LDLIBS_TRACE := -lsqlite3 $(shell pkg-config --libs otf2 2>/dev/null || echo -lopen-trace-format2) -lm
 LDFLAGS += $(SANFLAGS)
 
-LIB_SRC := $(wildcard pangaea_lib/*.c) logs/commlog.c logs/execlog.c logs/verify.c \
+# (preload.c and real.c belong to libpangaea.so only)
+PRELOAD_ONLY := pangaea_lib/preload.c pangaea_lib/real.c
+LIB_SRC := $(filter-out $(PRELOAD_ONLY),$(wildcard pangaea_lib/*.c)) logs/commlog.c logs/execlog.c logs/verify.c \
            logs/event.c logs/runinfo.c \
            logs/grow.c logs/openlog.c logs/crosscheck.c logs/match.c
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
 LIB := $(B)/lib/libpangaea.a
+# lib/pangaea/libpangaea.so, for LD_PRELOAD into unmodified programs (docs/INTERNALS.md,
+# "The preload path"): the same sources, position independent, each with
+# pangaea_lib/real.h forced in (their PVM calls go to the real functions),
+# plus the entry points (preload.c, without real.h's renaming).
+SO_OBJ := $(LIB_SRC:%.c=$(B)/pic/%.o) $(PRELOAD_ONLY:%.c=$(B)/pic/%.o)
+# (in a folder of its own, as libfaketime's: -lpangaea stays the static
+# library for programs built with pangaea.h)
+SOLIB := $(B)/lib/pangaea/libpangaea.so
 
 LAUNCHER_SRC := $(wildcard toplevel/*.c)
 COORD_SRC := $(wildcard coordinator/*.c)
@@ -47,14 +57,32 @@ BINS := $(B)/bin/pangaea $(B)/bin/pangaea-coord $(B)/bin/pangaea-trace \
 EXAMPLE_BINS := $(EXAMPLES:%=$(B)/examples/%)
 TEST_BINS := $(TEST_PROGS:%=$(B)/tests/%) $(CHECK_SUITES:%=$(B)/tests/%)
 BENCH_PROGS := $(filter-out benchlib report,$(patsubst bench/%.c,%,$(wildcard bench/*.c)))
-BENCH_BINS := $(BENCH_PROGS:%=$(B)/bench/%) $(B)/bench/report
+BENCH_BINS := $(BENCH_PROGS:%=$(B)/bench/%) $(B)/bench/report \
+	      $(B)/bench/pingpong-preload
 
 .PHONY: all check unit scenario demo deps install clean bench fuzz
-all: $(BINS) $(EXAMPLE_BINS) $(B)/lib/pkgconfig/pangaea.pc
+all: $(BINS) $(EXAMPLE_BINS) $(SOLIB) $(B)/lib/pkgconfig/pangaea.pc
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+# (never with SANITIZE: a sanitizer's runtime must come first in a
+# process, and the programs it is preloaded into are not built with it)
+PIC_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(CPPFLAGS) -MMD -MP -fPIC
+$(B)/pic/%.o: %.c pangaea_lib/real.h
+	@mkdir -p $(dir $@)
+	$(CC) $(PIC_CFLAGS) -include pangaea_lib/real.h -c $< -o $@
+
+$(B)/pic/pangaea_lib/preload.o: pangaea_lib/preload.c pangaea_lib/real.h
+	@mkdir -p $(dir $@)
+	$(CC) $(PIC_CFLAGS) -c $< -o $@
+
+$(SOLIB): $(SO_OBJ) pangaea_lib/libpangaea.map
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out $(SANFLAGS),$(LDFLAGS)) -shared -o $@ $(SO_OBJ) \
+		-Wl,--version-script=pangaea_lib/libpangaea.map \
+		-Wl,-Bsymbolic-functions -Wl,--no-as-needed $(LDLIBS_PVM)
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -141,6 +169,16 @@ $(B)/bench/%: $(B)/obj/bench/%.o $(B)/obj/bench/benchlib.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_PVM)
 .SECONDARY: $(BENCH_PROGS:%=$(B)/obj/bench/%.o) $(B)/obj/bench/benchlib.o
 
+# The ping-pong as an unmodified PVM program (no libpangaea): make bench
+# measures the preload path with it.
+$(B)/obj/bench/%-plain.o: bench/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DBENCH_PLAIN -c $< -o $@
+$(B)/bench/pingpong-preload: $(B)/obj/bench/pingpong-plain.o \
+			     $(B)/obj/bench/benchlib-plain.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_PVM)
+
 $(B)/lib/pkgconfig/pangaea.pc: pangaea.pc.in Makefile
 	@mkdir -p $(dir $@)
 	sed -e 's|@PREFIX@|$(PREFIX)|g' $< > $@
@@ -175,6 +213,8 @@ install: all
 		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -d $(DESTDIR)$(PREFIX)/lib/pangaea
+	install -m 755 $(SOLIB) $(DESTDIR)$(PREFIX)/lib/pangaea/
 	install -m 644 pangaea_lib/pangaea.h $(DESTDIR)$(PREFIX)/include/
 # (the .pc names the PREFIX of this install, not the one of the build)
 	sed -e 's|@PREFIX@|$(PREFIX)|g' pangaea.pc.in \
@@ -244,4 +284,4 @@ $(FZ)/mkcomm: $(FZ)/obj/tests/fuzz/mkcomm.o $(FUZZ_LIB)
 fuzz: $(FUZZ_NAMES:%=$(FZ)/fuzz_%)
 	@bash tests/fuzz/run.sh $(FZ) $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
--include $(shell find $(B)/obj $(B)/fuzz/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(B)/obj $(B)/pic $(B)/fuzz/obj -name '*.d' 2>/dev/null)

@@ -13,7 +13,17 @@
 #ifndef BENCH_H
 #define BENCH_H
 
+#ifdef BENCH_PLAIN
+/* An unmodified PVM program (bench/pingpong-preload): plain <pvm3.h>, no
+ * Pangaea call; under the launcher it records through libpangaea.so
+ * (LD_PRELOAD), the preload path. */
+#include <stdio.h>
+#include <pvm3.h>
+#define pangaea_init(argc, argv) ((void)0)
+#define pangaea_exit() ((void)0)
+#else
 #include <pangaea.h>
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

@@ -20,7 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef BENCH_PLAIN
+#define PROG "pingpong-preload" /* the same program, unmodified */
+#else
 #define PROG "pingpong"
+#endif
 #define TAG_PING 1
 #define TAG_STOP 2
 #define TAG_CPU 3

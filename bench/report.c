@@ -375,6 +375,10 @@ static void print_targets(double worst_bytes)
 	       1.05, "x");
 	target("ping-pong replay / plain", ratio_of("pingpong", "roundtrip", 2),
 	       1.10, "x");
+	target("ping-pong preload record / plain",
+	       ratio_of("pingpong-preload", "roundtrip", 1), 1.05, "x");
+	target("ping-pong preload replay / plain",
+	       ratio_of("pingpong-preload", "roundtrip", 2), 1.10, "x");
 	target("pvm_send row record / plain", ratio_of("perfunc", "send", 1),
 	       1.05, "x");
 	target("pvm_send row replay / plain", ratio_of("perfunc", "send", 2),

@@ -32,6 +32,7 @@ RAW=$OUT/raw.csv LOGS=$OUT/logsize.csv PENDING=$OUT/pending.txt
 BENCHES=(
 	"pingpong|bench/pingpong -n $PP"
 	"pingpong-direct|bench/pingpong -n $PP -direct"
+	"pingpong-preload|bench/pingpong-preload -n $PP"
 	"perfunc-p2p|bench/perfunc -set p2p -n 5000"
 	"perfunc-spawn|bench/perfunc -set spawn -n 20"
 	"perfunc-mcast|bench/perfunc -set mcast -n 2000"

@@ -143,6 +143,31 @@ out_a:
 	return rc;
 }
 
+/* Whether every task run.info of DIR lists has a log among LTIDS (N): a
+ * task with neither log nor end record ran without Pangaea (not
+ * instrumented), and what it did cannot be compared.  0, or 1 with DIFF
+ * naming it. */
+static int verify_all_logged(const char *dir, const int *ltids, int nl,
+			     char *diff, size_t n)
+{
+	struct pg_runinfo ri;
+	char err[PG_PATH_MAX + 100];
+	int rc = 0;
+
+	if (pg_runinfo_read(dir, &ri, err, sizeof(err)) <= 0)
+		return 0; /* none: the logs alone are compared */
+	for (size_t i = 0; rc == 0 && i < ri.ntasks; i++)
+		if (ri.tasks[i].how == 0 &&
+		    !pg_run_has(ltids, nl, ri.tasks[i].ltid)) {
+			snprintf(diff, n, "task %d of %s has no log (%s): the "
+				 "run cannot be compared", ri.tasks[i].ltid,
+				 dir, ri.tasks[i].end_text);
+			rc = 1;
+		}
+	pg_runinfo_free(&ri);
+	return rc;
+}
+
 int pg_verify_runs(const char *a, const char *b, long *nevents, int *ntasks,
 		   char *diff, size_t n)
 {
@@ -165,6 +190,10 @@ int pg_verify_runs(const char *a, const char *b, long *nevents, int *ntasks,
 		snprintf(diff, n, "%s has %d tasks, %s has %d", a, na, b, nb);
 		rc = 1;
 	}
+	if (rc == 0)
+		rc = verify_all_logged(a, ta, na, diff, n);
+	if (rc == 0)
+		rc = verify_all_logged(b, tb, nb, diff, n);
 	for (int i = 0; rc == 0 && i < na; i++)
 		rc = verify_task(a, b, ta[i], nevents, diff, n);
 	free(ta);

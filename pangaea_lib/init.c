@@ -3,9 +3,13 @@
  * by a task of its run) finds PANGAEA_CONTEXT in its environment, receives
  * its handover from its parent, registers with the coordinator and opens
  * its logs.  Without that variable the task runs as plain PVM.
+ *
+ * A program built with pangaea.h joins in pangaea_init; in libpangaea.so
+ * (preload.c) the same join runs at the task's first PVM call.
  */
 #include "pangaea-internal.h"
 
+#include <dlfcn.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +103,11 @@ static int identify(struct pg_self *me, char *err, size_t errlen)
 		return -1;
 	}
 	me->parent_tid = pvm_parent();
+	if (me->parent_tid < 0) {
+		snprintf(err, errlen, "started outside the run (no parent "
+			 "task: %s)", pg_pvm_errtext(me->parent_tid));
+		return -1;
+	}
 	n = readlink("/proc/self/exe", me->program, sizeof(me->program) - 1);
 	me->program[n > 0 ? n : 0] = '\0';
 	pg_pvm_host_of(me->mytid, me->host, sizeof(me->host));
@@ -134,6 +143,21 @@ static int task_open(char *err, size_t errlen)
 	install_hooks();
 	return 0;
 }
+
+#ifndef PG_PRELOAD
+/* In a program built with pangaea.h (this is libpangaea.a), before main:
+ * if libpangaea.so is preloaded as well (LD_PRELOAD reaches every task of
+ * a run), tells it that this program records itself, so that nothing is
+ * recorded twice. */
+__attribute__((constructor)) static void init_tell_preload(void)
+{
+	void (*source_mode)(void);
+
+	*(void **)&source_mode = dlsym(RTLD_DEFAULT, "pg_preload_source_mode");
+	if (source_mode)
+		source_mode();
+}
+#endif
 
 int pangaea_init(int *argc, char ***argv)
 {

@@ -236,6 +236,19 @@ static void say_killed(struct la_run *r, struct la_task *t)
 	t->handled = 1;
 }
 
+/* Says that T ran without Pangaea (no log: a program built otherwise, or
+ * one LD_PRELOAD did not reach).  The run goes on; the recording is
+ * incomplete, which the exit status says (la_tasks_report). */
+static void say_uninstrumented(struct la_task *t)
+{
+	char prog[PG_PATH_MAX], end[256];
+
+	snprintf(prog, sizeof(prog), "%s", t->program);
+	la_task_end_text(t, end, sizeof(end));
+	la_error("task %d (%s on %s) %s", t->ltid, basename(prog), t->host, end);
+	t->said = 1;
+}
+
 /* Whether T ended otherwise than through pangaea_exit or a divergence
  * (said by its DIVERGED), once its end is settled. */
 static int died(struct la_run *r, struct la_task *t)
@@ -260,6 +273,8 @@ static void stop_run(struct la_run *r, const struct la_task *t)
 			continue;
 		if (la_task_killed(u))
 			say_killed(r, u);
+		else if (u->uninstrumented)
+			say_uninstrumented(u);
 		else
 			say_death(u);
 	}
@@ -289,6 +304,10 @@ static int check(struct la_run *r, int final)
 			continue;
 		if (la_task_killed(t)) {
 			say_killed(r, t);
+			continue;
+		}
+		if (t->uninstrumented) {
+			say_uninstrumented(t);
 			continue;
 		}
 		say_death(t);

@@ -44,6 +44,7 @@ struct la_opts {
 	char command[8192];     /* the command line, for run.info */
 	int logmode;            /* -logmode: the logs' mode, 0: 0600 */
 	struct pg_exec_log recorded; /* -replay: the recording's task-0.exec */
+	char preload[PG_PATH_MAX]; /* libpangaea.so for the tasks, or "" */
 };
 
 /* What the launcher knows of a task of the run. */
@@ -63,6 +64,11 @@ struct la_task {
 				   or another task killed it (pvm_kill) */
 	int killed_by;          /* the ltid of the task whose pvm_kill is
 				   for it (KILLING), 0 none */
+	int uninstrumented;     /* it ran and exited but never joined the
+				   run: no log (la_task_settle) */
+	double added_at;        /* monotonic seconds when it was added */
+	int join_checked;       /* la_tasks_check_joined looked: 1 joined,
+				   2 said it had not */
 };
 
 /* A replayed pvm_kill waiting for its victim (kill.c): the killer's
@@ -203,6 +209,12 @@ int la_task_killed(const struct la_task *t);
  * task killed before it could send it): makes it the run's divergence
  * (exit 3), said as such.  Returns 1 if it found one. */
 int la_tasks_lost_divergence(struct la_run *r);
+/* Says once, for each running task that has no log LA_JOIN_WAIT_S
+ * seconds after the launcher learnt of it, that it has not joined the run
+ * (not instrumented, or no PVM call yet): a task of the run without
+ * Pangaea that never exits is named too.  Cheap when called often. */
+#define LA_JOIN_WAIT_S 5
+void la_tasks_check_joined(struct la_run *r);
 /* Frees the table of tasks. */
 void la_tasks_free(struct la_run *r);
 /* Removes the PVM temporary files left by tasks of this host that ended
@@ -254,6 +266,26 @@ void la_kill_free(struct la_run *r);
  * every quarter second.
  */
 void la_deadlock_check(struct la_run *r);
+
+/* program.c */
+/* What a program file is, for the launcher. */
+enum la_prog_kind {
+	LA_PROG_OTHER = 0, /* not an ELF PVM program we can tell (a script) */
+	LA_PROG_SOURCE,    /* built with pangaea.h: records itself */
+	LA_PROG_DYNAMIC,   /* unmodified, links libpvm3.so: gets LD_PRELOAD */
+	LA_PROG_STATIC     /* unmodified, PVM linked in: cannot be recorded */
+};
+/* The kind of the program file PATH (its ELF symbols and needed
+ * libraries). */
+enum la_prog_kind la_program_kind(const char *path);
+/* Before the run: refuses (said, -1) a statically linked unmodified PVM
+ * program; for an unmodified dynamic one, finds libpangaea.so into
+ * O->preload.  0 or -1. */
+int la_programs_check(struct la_opts *o);
+/* Exports LD_PRELOAD=O->preload (before the user's own LD_PRELOAD, which
+ * stays) to every task spawned from now on, if a program needs it (call
+ * it after the coordinator has started). */
+void la_programs_preload(const struct la_opts *o);
 
 /* run.c */
 /* Runs the programs of O under Pangaea; the launcher's exit status. */

@@ -256,6 +256,7 @@ static void wait_tasks(struct la_run *r)
 			handle(r, b);
 		la_kill_check(r);
 		la_deadlock_check(r);
+		la_tasks_check_joined(r);
 	}
 }
 
@@ -328,6 +329,7 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 	pvm_setcontext(r->ctx);
 	if (start_coordinator(r) == 0) {
 		pvm_setcontext(0);
+		la_programs_preload(r->o);
 		if (start_programs(r) == 0)
 			status = LA_OK;
 		pvm_setcontext(r->ctx);
@@ -460,6 +462,8 @@ int la_run(struct la_opts *o)
 	int status;
 
 	if (o->mode == PANGAEA_MODE_REPLAY && replay_prepare(o) < 0)
+		return LA_SETUP;
+	if (la_programs_check(o) < 0)
 		return LA_SETUP;
 	if (o->mode == PANGAEA_MODE_REPLAY && !realpath(o->logdir, r.replaydir))
 		return LA_SETUP;

@@ -3,10 +3,23 @@
  */
 #include "launcher.h"
 
+#include <errno.h>
+#include <libgen.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Seconds on a monotonic clock. */
+static double tasks_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 struct la_task *la_task_add(struct la_run *r, int ltid, int tid,
 			    const char *host, const char *program)
@@ -32,6 +45,7 @@ struct la_task *la_task_add(struct la_run *r, int ltid, int tid,
 	snprintf(t->program, sizeof(t->program), "%s", program);
 	if (pg_imap_get(&r->kills.by_victim, tid, &killer)) /* (KILLING came */
 		t->killed_by = killer;			    /* first) */
+	t->added_at = tasks_now();
 	/* (a dead daemon would not answer: libpvm may wait long for it) */
 	if (!r->lost_pvmd && pvm_tasks(tid, &n, &ti) >= 0 && n == 1)
 		t->pid = ti[0].ti_pid;
@@ -52,6 +66,35 @@ struct la_task *la_task_by_ltid(struct la_run *r, int ltid)
 
 	return pg_imap_get(&r->by_ltid, ltid, &i) && i < r->ntasks
 		       ? &r->tasks[i] : NULL;
+}
+
+void la_tasks_check_joined(struct la_run *r)
+{
+	static double last;
+	double now = tasks_now();
+	char path[PG_PATH_MAX], prog[PG_PATH_MAX];
+
+	if (now - last < 0.5 || !r->logdir)
+		return;
+	last = now;
+	for (int i = 0; i < r->ntasks; i++) {
+		struct la_task *t = &r->tasks[i];
+
+		if (t->exited || t->join_checked || t->added_at == 0 ||
+		    now - t->added_at < LA_JOIN_WAIT_S ||
+		    pg_log_path(path, sizeof(path), r->logdir, t->ltid,
+				"comm") < 0)
+			continue;
+		t->join_checked = 1;
+		if (access(path, F_OK) == 0 || errno != ENOENT)
+			continue;
+		t->join_checked = 2;
+		snprintf(prog, sizeof(prog), "%s", t->program);
+		la_error("task %d (%s on %s) has not joined the run after %d s: "
+			 "if it talks PVM, it is not instrumented and its "
+			 "messages cannot be replayed", t->ltid, basename(prog),
+			 t->host, LA_JOIN_WAIT_S);
+	}
 }
 
 void la_tasks_free(struct la_run *r)
@@ -105,9 +148,16 @@ void la_task_settle(struct la_task *t, const char *logdir)
 	struct pg_comm_reader rd;
 	struct pg_event ev;
 
-	if (pg_log_path(path, sizeof(path), logdir, t->ltid, "comm") < 0 ||
-	    pg_comm_open(&rd, path, err, sizeof(err)) < 0)
+	if (pg_log_path(path, sizeof(path), logdir, t->ltid, "comm") < 0)
 		return;
+	if (pg_comm_open(&rd, path, err, sizeof(err)) < 0) {
+		/* it ran to its exit without ever joining the run */
+		t->uninstrumented = t->uninstrumented ||
+				    (access(path, F_OK) < 0 && errno == ENOENT &&
+				    t->have_wstatus && WIFEXITED(t->wstatus) &&
+				    WEXITSTATUS(t->wstatus) == 0);
+		return;
+	}
 	while (pg_comm_next(&rd, &ev, err, sizeof(err)) > 0)
 		if (ev.kind == PG_REC_END) {
 			t->done_how = ev.how;
@@ -181,7 +231,10 @@ void la_task_end_text(const struct la_task *t, char *buf, size_t n)
 			 t->done_value);
 		break;
 	default:
-		if (t->have_wstatus && WIFSIGNALED(t->wstatus))
+		if (t->uninstrumented)
+			snprintf(buf, n, "is not instrumented: its messages "
+				 "cannot be replayed");
+		else if (t->have_wstatus && WIFSIGNALED(t->wstatus))
 			snprintf(buf, n, "was killed by signal %d (%s)",
 				 WTERMSIG(t->wstatus), strsignal(WTERMSIG(t->wstatus)));
 		else if (t->have_wstatus && WIFEXITED(t->wstatus))

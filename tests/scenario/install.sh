@@ -17,6 +17,7 @@ make -s -C "$REPO" BUILDDIR="$B" ${san:+SANITIZE=$san} PREFIX="$P" install \
 expect_eq "make install exits 0" "$?" 0
 [ -s make.out ] && tail -5 make.out | sed 's/^/    | /'
 for f in bin/pangaea bin/pangaea-coord bin/pangaea-trace lib/libpangaea.a \
+	 lib/pangaea/libpangaea.so \
 	 include/pangaea.h lib/pkgconfig/pangaea.pc share/man/man1/pangaea.1 \
 	 share/man/man1/pangaea-trace.1 share/man/man1/pangaea-coord.1; do
 	[ -s "$P/$f" ] && pass "installed $f" || fail "missing $P/$f"

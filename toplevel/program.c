@@ -1,0 +1,206 @@
+/*
+ * program.c: what kind of PVM program the launcher is given, read from
+ * its ELF file before the run.  A program built with pangaea.h records
+ * itself; an unmodified program linked with libpvm3.so gets libpangaea.so
+ * (LD_PRELOAD, exported to every task of the run through PVM_EXPORT); an
+ * unmodified program with PVM linked in statically cannot be recorded and
+ * is refused.
+ */
+#include "launcher.h"
+
+#include <elf.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PRELOAD_LIB "libpangaea.so"
+
+/* What the ELF image at IMG (SIZE bytes) holds, as flags. */
+enum { HAS_PANGAEA = 1, NEEDS_LIBPVM = 2, DEFINES_PVM = 4 };
+
+/* Whether LEN bytes at OFF lie inside an image of SIZE bytes (without
+ * overflow, whatever the file claims).  (Tables are also checked to be
+ * 8-byte aligned, as the ELF64 structures need.) */
+static int in_image(uint64_t off, uint64_t len, size_t size)
+{
+	return off <= size && len <= size - off;
+}
+
+/* Section I of IMG, or NULL if it lies outside the image. */
+static const Elf64_Shdr *elf_section(const unsigned char *img, size_t size,
+				     unsigned i)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+
+	if (i >= eh->e_shnum || eh->e_shentsize != sizeof(Elf64_Shdr) ||
+	    eh->e_shoff % 8 ||
+	    !in_image(eh->e_shoff, (uint64_t)(i + 1) * sizeof(Elf64_Shdr), size))
+		return NULL;
+	return (const Elf64_Shdr *)(img + eh->e_shoff) + i;
+}
+
+/* The string at OFF of string table STR, or "" if out of bounds. */
+static const char *elf_string(const unsigned char *img, size_t size,
+			      const Elf64_Shdr *str, size_t off)
+{
+	if (!str || !in_image(str->sh_offset, str->sh_size, size) ||
+	    off >= str->sh_size ||
+	    !memchr(img + str->sh_offset + off, '\0', str->sh_size - off))
+		return "";
+	return (const char *)img + str->sh_offset + off;
+}
+
+/* The flags of symbol table SH of IMG. */
+static int elf_symbols(const unsigned char *img, size_t size,
+		       const Elf64_Shdr *sh)
+{
+	const Elf64_Shdr *str = elf_section(img, size, sh->sh_link);
+	size_t n = sh->sh_size / sizeof(Elf64_Sym);
+	int flags = 0;
+
+	if (sh->sh_offset % 8 || !in_image(sh->sh_offset, sh->sh_size, size))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		const Elf64_Sym *s = (const Elf64_Sym *)(img + sh->sh_offset) + i;
+		const char *name = elf_string(img, size, str, s->st_name);
+
+		if (s->st_shndx == SHN_UNDEF)
+			continue;
+		if (strcmp(name, "pangaea_init") == 0)
+			flags |= HAS_PANGAEA;
+		else if (strcmp(name, "pvm_mytid") == 0)
+			flags |= DEFINES_PVM;
+	}
+	return flags;
+}
+
+/* The flags of dynamic section SH of IMG (the libraries it needs). */
+static int elf_needed(const unsigned char *img, size_t size,
+		      const Elf64_Shdr *sh)
+{
+	const Elf64_Shdr *str = elf_section(img, size, sh->sh_link);
+	size_t n = sh->sh_size / sizeof(Elf64_Dyn);
+
+	if (sh->sh_offset % 8 || !in_image(sh->sh_offset, sh->sh_size, size))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		const Elf64_Dyn *d = (const Elf64_Dyn *)(img + sh->sh_offset) + i;
+
+		if (d->d_tag == DT_NEEDED &&
+		    strncmp(elf_string(img, size, str, d->d_un.d_val),
+			    "libpvm3.so", 10) == 0)
+			return NEEDS_LIBPVM;
+	}
+	return 0;
+}
+
+/* The flags of the 64-bit ELF image IMG (SIZE bytes); 0 for anything else. */
+static int elf_flags(const unsigned char *img, size_t size)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+	int flags = 0;
+
+	if (size < sizeof(*eh) || memcmp(img, ELFMAG, SELFMAG) != 0 ||
+	    img[EI_CLASS] != ELFCLASS64)
+		return 0;
+	for (unsigned i = 0; i < eh->e_shnum; i++) {
+		const Elf64_Shdr *sh = elf_section(img, size, i);
+
+		if (!sh)
+			break;
+		if (sh->sh_type == SHT_SYMTAB || sh->sh_type == SHT_DYNSYM)
+			flags |= elf_symbols(img, size, sh);
+		else if (sh->sh_type == SHT_DYNAMIC)
+			flags |= elf_needed(img, size, sh);
+	}
+	return flags;
+}
+
+enum la_prog_kind la_program_kind(const char *path)
+{
+	struct stat st;
+	void *img;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), flags = 0;
+
+	if (fd < 0)
+		return LA_PROG_OTHER;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		img = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (img != MAP_FAILED) {
+			flags = elf_flags(img, (size_t)st.st_size);
+			munmap(img, (size_t)st.st_size);
+		}
+	}
+	close(fd);
+	if (flags & HAS_PANGAEA)
+		return LA_PROG_SOURCE;
+	if (flags & NEEDS_LIBPVM)
+		return LA_PROG_DYNAMIC;
+	return flags & DEFINES_PVM ? LA_PROG_STATIC : LA_PROG_OTHER;
+}
+
+/* The path of libpangaea.so that goes with this launcher
+ * (BINDIR/../lib/pangaea, as in the build folder and after make install)
+ * into OUT; 0 or -1. */
+static int preload_path(char *out, size_t n)
+{
+	char self[PG_PATH_MAX], lib[PG_PATH_MAX + 32];
+	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (k <= 0)
+		return -1;
+	self[k] = '\0';
+	snprintf(lib, sizeof(lib), "%s/../lib/pangaea/" PRELOAD_LIB, dirname(self));
+	if (!realpath(lib, out) || strlen(out) >= n || access(out, R_OK) < 0)
+		return -1;
+	return 0;
+}
+
+int la_programs_check(struct la_opts *o)
+{
+	o->preload[0] = '\0';
+	for (int i = 0; i < o->nprog; i++) {
+		const char *path = o->progs[i].path;
+
+		switch (la_program_kind(path)) {
+		case LA_PROG_STATIC:
+			la_error("%s is linked statically with PVM: rebuild it "
+				 "with pangaea.h or link libpvm3 dynamically",
+				 path);
+			return -1;
+		case LA_PROG_DYNAMIC:
+			if (!o->preload[0] &&
+			    preload_path(o->preload, sizeof(o->preload)) < 0) {
+				la_error("%s is not built with pangaea.h and "
+					 "cannot get " PRELOAD_LIB " (not found "
+					 "next to the launcher, in ../lib/pangaea)",
+					 path);
+				return -1;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
+void la_programs_preload(const struct la_opts *o)
+{
+	const char *old = getenv("LD_PRELOAD");
+	char both[2 * PG_PATH_MAX + 2];
+
+	if (!o->preload[0])
+		return;
+	/* the user's own preloads (libfaketime, ...) stay, after ours */
+	if (old && *old && !strstr(old, o->preload))
+		snprintf(both, sizeof(both), "%s:%s", o->preload, old);
+	else
+		snprintf(both, sizeof(both), "%s", o->preload);
+	la_vm_export("LD_PRELOAD", both);
+}
