@@ -14,8 +14,9 @@
 #define PG_COMM_VERSION 2
 
 /* task-LTID.exec, the text execution log (logs/execlog.c): its first line
- * "pangaea-exec N ltid=L". */
-#define PG_EXEC_VERSION 1
+ * "pangaea-exec N ltid=L".  2: the launcher's "start" line (how the
+ * programs of the command line were started); version 1 is still read. */
+#define PG_EXEC_VERSION 2
 
 /* task-LTID.state, a task's blocking call for the deadlock check
  * (pangaea_lib/state.c, toplevel/deadlock.c): u32 after the magic. */

@@ -187,11 +187,22 @@ struct pg_spawn_rec {
 	struct pg_spawn_slot *slots; /* ntask entries */
 };
 
+/* How the launcher started the programs of its command line (the
+ * "start" line of task-0.exec). */
+enum {
+	PG_START_TOGETHER = 0,  /* all at once (no "start" line) */
+	PG_START_STAGED = 1,    /* each once the previous one waits or ended */
+	PG_START_STAGGER = 2    /* each START_MS after the previous one */
+};
+
 /* A task's execution log, as read. */
 struct pg_exec_log {
+	int version;             /* of its head line: 1 or PG_EXEC_VERSION */
 	int ltid;
 	int nspawn;
 	struct pg_spawn_rec *spawns;
+	int start;               /* PG_START_*, from its "start" line */
+	int start_ms;            /* PG_START_STAGGER: the delay */
 };
 
 /* Creates PATH with its header line; an fd for pg_exec_append, or -1. */
@@ -199,6 +210,9 @@ int pg_exec_create(const char *path, int ltid, char *err, size_t errlen);
 /* Writes REC as one line with a single write() (a short one is followed
  * by another, for the rest or the reason); 0, or -1 with errno. */
 int pg_exec_append(int fd, const struct pg_spawn_rec *rec);
+/* Writes the launcher's "start" line for HOW (PG_START_*, MS for
+ * PG_START_STAGGER) with one write(); 0, or -1 with errno. */
+int pg_exec_append_start(int fd, int how, int ms);
 /* Parses PATH; 0, or -1 with ERR naming the file and line. */
 int pg_exec_read(const char *path, struct pg_exec_log *log, char *err,
 		 size_t errlen);

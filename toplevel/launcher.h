@@ -38,6 +38,9 @@ struct la_opts {
 	unsigned seed;          /* of the delays: PANGAEA_SEED, or picked */
 	int quiet;
 	int no_deadlock_stop;   /* -no-deadlock-stop: report, go on waiting */
+	int start;              /* -staged, -stagger: PG_START_* (replay: as
+				   recorded) */
+	int start_ms;           /* -stagger MS */
 	char select[PG_SELECT_MAX]; /* -select, canonical form */
 	int nprog;
 	struct la_prog *progs;
