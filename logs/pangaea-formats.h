@@ -18,6 +18,10 @@
  * programs of the command line were started); version 1 is still read. */
 #define PG_EXEC_VERSION 2
 
+/* stdin.log, the standard input the launcher gave task 1
+ * (logs/stdinlog.c): its first line "pangaea-stdin N". */
+#define PG_STDIN_VERSION 1
+
 /* task-LTID.state, a task's blocking call for the deadlock check
  * (pangaea_lib/state.c, toplevel/deadlock.c): u32 after the magic. */
 #define PG_STATE_VERSION 1
@@ -29,7 +33,7 @@
 /* The messages between the library, the launcher and the coordinator
  * (pangaea_lib/pangaea-protocol.h, pangaea_lib/proto.c): the first int of
  * every message. */
-#define PG_PROTOCOL_VERSION 4
+#define PG_PROTOCOL_VERSION 5 /* 5: PG_TAG_OUTPUT */
 
 /* The live stream, coordinator -> viewer (coordinator/viewers.c,
  * xview/viewlive.c): its first line "V pangaea-live N". */

@@ -221,6 +221,28 @@ void pg_exec_free(struct pg_exec_log *log);
 /* Frees the argv and slots of one record. */
 void pg_spawn_rec_free(struct pg_spawn_rec *rec);
 
+/* stdin.log (logs/stdinlog.c): the standard input given to task 1. */
+#define PG_STDIN_CHUNK_MAX 65536 /* bytes of one "data" record */
+struct pg_stdin_log {
+	char *data;              /* every chunk's bytes, one after another */
+	size_t len;
+	size_t *chunks;          /* the length of each chunk */
+	size_t nchunks;
+	int eof;                 /* the input ended ("eof" record) */
+};
+/* Creates PATH (new, 0600) with its head line; an fd, or -1 with ERR. */
+int pg_stdin_create(const char *path, char *err, size_t errlen);
+/* Writes the chunk DATA (1..PG_STDIN_CHUNK_MAX bytes) with one write();
+ * 0, or -1 with errno. */
+int pg_stdin_append(int fd, const char *data, size_t n);
+/* Writes the end-of-input record; 0, or -1 with errno. */
+int pg_stdin_append_eof(int fd);
+/* Reads PATH into LOG; 0, or -1 with ERR naming the file and offset. */
+int pg_stdin_read(const char *path, struct pg_stdin_log *log, char *err,
+		  size_t errlen);
+/* Frees what pg_stdin_read allocated. */
+void pg_stdin_free(struct pg_stdin_log *log);
+
 /* Times a log may hold (docs/FORMATS.md, section 5): a header's start
  * times are below PG_WALL_MAX ns (2^62, the year 2116), an event's time
  * since its task's start plus its duration below PG_TIME_MAX ns (2^61,

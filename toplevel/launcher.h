@@ -4,6 +4,7 @@
 #ifndef PANGAEA_LAUNCHER_H
 #define PANGAEA_LAUNCHER_H
 
+#include <poll.h>
 #include <stdio.h>
 #include <sys/types.h>
 #include "pangaea-internal.h"
@@ -213,6 +214,33 @@ void la_death_finish(struct la_run *r);
  * every quarter second.
  */
 void la_deadlock_check(struct la_run *r);
+
+/* stdin.c */
+/* Offers the launcher's standard input (record) or the recording's
+ * (replay, read from R's replaydir) to task 1, and creates stdin.log in
+ * R's logdir; 0 or -1 (said). */
+int la_stdin_setup(const struct la_run *r);
+/* Adds to P (room for MAX, at least 2) the descriptors the standard
+ * input relay waits on; how many. */
+int la_stdin_poll(struct pollfd *p, int max);
+/* Does what the relay can do now without blocking: takes task 1's
+ * connection, reads the input (record) or the recorded chunks (replay),
+ * logs them, gives them to the task, ends its input after the last. */
+void la_stdin_step(void);
+/* Closes the relay and stdin.log. */
+void la_stdin_close(void);
+
+/* output.c */
+/* Has the output of every task spawned from now on sent to the launcher
+ * as PG_TAG_OUTPUT in the run's context (instead of pvm_catchout). */
+void la_output_setup(const struct la_run *r);
+/* Handles a PG_TAG_OUTPUT message just checked: writes the task's whole
+ * lines to stdout, keeps a bounded unfinished one. */
+void la_output_take(void);
+/* How many tasks' output streams have begun and not ended. */
+int la_output_open(void);
+/* Writes every unfinished line (with a newline) and forgets the streams. */
+void la_output_finish(void);
 
 /* run.c */
 /* Runs the programs of O under Pangaea; the launcher's exit status. */

@@ -266,7 +266,9 @@ static void handle(struct la_run *r, int bufid)
 			 src, version);
 		return;
 	}
-	if (tag == PG_TAG_EXITED && pg_proto_upk(tag, v) == 0) {
+	if (tag == PG_TAG_OUTPUT) {
+		la_output_take();
+	} else if (tag == PG_TAG_EXITED && pg_proto_upk(tag, v) == 0) {
 		if (v[0] == r->coord_tid)
 			r->coord_exited = 1;
 		else if ((t = la_task_by_tid(r, v[0])))
@@ -296,19 +298,23 @@ static void handle(struct la_run *r, int bufid)
  */
 static int next_message(const struct la_run *r, int ms)
 {
-	struct pollfd p[16];
+	struct pollfd p[20];
 	int *fds, n, b;
 
 	if (!la_vm_alive(r))
 		return PvmSysErr;
+	la_stdin_step(); /* task 1's standard input, as it can take it */
 	if ((b = pvm_nrecv(-1, -1)) != 0)
 		return b;
 	n = pvm_getfds(&fds);
 	if (n < 1)
 		return PvmSysErr;
-	for (int i = 0; i < n && i < 16; i++)
+	n = n < 16 ? n : 16;
+	for (int i = 0; i < n; i++)
 		p[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
-	poll(p, (nfds_t)(n < 16 ? n : 16), ms);
+	n += la_stdin_poll(p + n, 4);
+	poll(p, (nfds_t)n, ms);
+	la_stdin_step();
 	return la_vm_alive(r) ? pvm_nrecv(-1, -1) : PvmSysErr;
 }
 
@@ -349,13 +355,20 @@ static void wait_tasks(struct la_run *r)
 	}
 }
 
-/* Picks up messages still in flight (DONE after the exit notify). */
+/* Picks up messages still in flight (DONE after the exit notify), and
+ * the tasks' last output (up to 2 s for each stream to end), then writes
+ * what is left of it. */
 static void drain(struct la_run *r)
 {
+	double t0 = la_death_now();
 	int b;
 
-	while (!r->lost_pvmd && (b = next_message(r, 50)) > 0)
-		handle(r, b);
+	while (!r->lost_pvmd && ((b = next_message(r, 50)) > 0 ||
+				 (b == 0 && la_output_open() &&
+				  la_death_now() - t0 < 2)))
+		if (b > 0)
+			handle(r, b);
+	la_output_finish();
 }
 
 /* Tells the coordinator to quit and waits briefly for it. */
@@ -410,9 +423,13 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 	if (setup_task0(r, logdir) < 0)
 		return LA_SETUP;
 	r->logdir = logdir;
+	if (la_stdin_setup(r) < 0) {
+		la_stdin_close();
+		pg_task0_close();
+		return LA_SETUP;
+	}
 	la_death_trace_setup(r);
-	pvm_catchout(stdout);
-	pvm_setopt(PvmShowTids, 0);
+	la_output_setup(r); /* not pvm_catchout: see output.c */
 	pvm_setcontext(r->ctx);
 	if (start_coordinator(r) == 0) {
 		pvm_setcontext(0);
@@ -434,7 +451,8 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 		if (!r->lost_pvmd)
 			la_tasks_tidy(r);
 	}
-	fflush(stdout);
+	la_output_finish();
+	la_stdin_close();
 	pg_task0_close();
 	return status;
 }

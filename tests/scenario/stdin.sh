@@ -1,0 +1,85 @@
+# Standard input and output of the run's tasks.  The launcher gives its
+# standard input to task 1 (the pvmd gives tasks /dev/null), records it in
+# stdin.log and replays the recorded bytes whatever its own standard input
+# is.  Task output is relayed by the launcher itself in bounded buffers: a
+# task printing a huge line or partial lines cannot make it grow or crash
+# (libpvm's pvm_catchout assembled lines without bound).
+. "$(dirname "$0")/../lib.sh"
+E=$B/tests/stdinecho
+start=$(date +%s)
+
+printf 'abc\ndef\n' | timeout 60 "$PANGAEA" -log -logdir rec "$E" >out 2>err
+echo $? >rc
+expect_eq "record with piped input: exit 0" "$(cat rc)" 0
+expect_grep "task 1 read the first line" out "line 1: ABC$"
+expect_grep "task 1 read the second line" out "line 2: DEF$"
+expect_grep "task 1 saw the end of input" out "^stdinecho: eof after 2 lines$"
+expect_grep "stdin.log: versioned" rec/stdin.log "^pangaea-stdin 1$"
+expect_grep "stdin.log: the end of input" rec/stdin.log "^eof$"
+expect_eq "stdin.log: mode 0600" "$(stat -c %a rec/stdin.log)" 600
+cp out rec.out
+
+echo "something else" | timeout 60 "$PANGAEA" -replay -logdir rec >out 2>err
+echo $? >rc
+expect_eq "replay with another input: exit 0" "$(cat rc)" 0
+expect_eq "replay with another input: same output" "$(cat out)" "$(cat rec.out)"
+timeout 60 "$PANGAEA" -replay -logdir rec >out 2>err <&-
+echo $? >rc
+expect_eq "replay with stdin closed: exit 0" "$(cat rc)" 0
+expect_eq "replay with stdin closed: same output" "$(cat out)" "$(cat rec.out)"
+# the replay must not wait for its own input: one that never ends
+mkfifo never
+sleep 30 >never &
+HELPERS="$HELPERS $!"
+t0=$(date +%s)
+timeout 60 "$PANGAEA" -replay -logdir rec >out 2>err <never
+echo $? >rc
+expect_eq "replay with an endless stdin: exit 0" "$(cat rc)" 0
+expect_eq "replay with an endless stdin: same output" "$(cat out)" "$(cat rec.out)"
+[ $(($(date +%s) - t0)) -lt 20 ] && pass "replay did not read its own stdin" ||
+	fail "replay waited for its stdin"
+cmp -s rec/stdin.log rec.replay-3/stdin.log && pass "the replay logs the same input" ||
+	fail "the replay's stdin.log differs"
+
+cp -r rec cut && truncate -s -6 cut/stdin.log
+pg -replay -logdir cut
+expect_eq "cut stdin.log: exit 1" "$(cat rc)" 1
+expect_grep "cut stdin.log: said so" err "refusing to replay: .*cut/stdin.log: truncated: the chunk at offset [0-9]+ is cut off"
+
+# recording again into the same folder replaces stdin.log
+printf 'x\n' | timeout 60 "$PANGAEA" -log -logdir rec "$E" >out 2>err
+echo $? >rc
+expect_eq "record again into the folder: exit 0" "$(cat rc)" 0
+expect_grep "record again: the new input" out "line 1: X$"
+
+# output: a 100 KB line, a 48 MB one held open for 3 s (the launcher's
+# memory must not follow it), partial lines for 3 s
+pg -log -logdir long "$E" -noline 100000
+expect_eq "100 KB line: exit 0" "$(cat rc)" 0
+expect_eq "100 KB line: relayed whole" "$(head -1 out | tr -d '\n' | wc -c)" 100000
+timeout 60 "$PANGAEA" -log -logdir huge "$E" -noline 50331648 3 >/dev/null 2>err &
+tpid=$!
+hwm= lpid=
+for _ in $(seq 40); do
+	sleep 0.25
+	[ -z "$lpid" ] && lpid=$(pgrep -P "$tpid") # the launcher, under timeout
+	[ -n "$lpid" ] && h=$(awk '/^VmHWM/ {print $2}' "/proc/$lpid/status" 2>/dev/null) &&
+		[ -n "$h" ] && hwm=$h
+done
+wait $tpid
+echo $? >rc
+expect_eq "48 MB line: exit 0" "$(cat rc)" 0
+[ -n "$hwm" ] && [ "$hwm" -lt 32768 ] && pass "48 MB line: launcher peak memory ${hwm} kB" ||
+	fail "48 MB line: launcher peak memory ${hwm:-unknown} kB (>= 32 MB)"
+pg -log -logdir partial "$E" -partial 3
+expect_eq "partial lines: exit 0" "$(cat rc)" 0
+expect_eq "partial lines: every dot relayed" "$(head -1 out | tr -d '\n' | wc -c)" 60
+expect_grep "partial lines: the end" out "^stdinecho: partial lines done$"
+
+end=$(date +%s)
+[ $((end - start)) -lt 55 ] && pass "bounded time ($((end - start)) s)" ||
+	fail "took $((end - start)) s"
+kill $HELPERS 2>/dev/null
+HELPERS=
+expect_no_leftovers
+finish
