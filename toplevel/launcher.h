@@ -237,8 +237,9 @@ void la_output_setup(const struct la_run *r);
 /* Handles a PG_TAG_OUTPUT message just checked: writes the task's whole
  * lines to stdout, keeps a bounded unfinished one. */
 void la_output_take(void);
-/* How many tasks' output streams have begun and not ended. */
-int la_output_open(void);
+/* How many tasks' output streams, but EXCEPT's (the coordinator, which
+ * is still running), have begun and not ended. */
+int la_output_open(int except);
 /* Writes every unfinished line (with a newline) and forgets the streams. */
 void la_output_finish(void);
 

@@ -110,12 +110,12 @@ void la_output_take(void)
 	}
 }
 
-int la_output_open(void)
+int la_output_open(int except)
 {
 	int k = 0;
 
 	for (size_t i = 0; i < out.n; i++)
-		k += out.t[i].open;
+		k += out.t[i].open && out.t[i].tid != except;
 	return k;
 }
 

@@ -364,7 +364,7 @@ static void drain(struct la_run *r)
 	int b;
 
 	while (!r->lost_pvmd && ((b = next_message(r, 50)) > 0 ||
-				 (b == 0 && la_output_open() &&
+				 (b == 0 && la_output_open(r->coord_tid) &&
 				  la_death_now() - t0 < 2)))
 		if (b > 0)
 			handle(r, b);
