@@ -237,6 +237,9 @@ void la_output_setup(const struct la_run *r);
 /* Handles a PG_TAG_OUTPUT message just checked: writes the task's whole
  * lines to stdout, keeps a bounded unfinished one. */
 void la_output_take(void);
+/* If stdout is a terminal: writes each unfinished line that has not
+ * grown for a moment (a prompt waiting for input), as it is. */
+void la_output_tick(void);
 /* How many tasks' output streams, but EXCEPT's (the coordinator, which
  * is still running), have begun and not ended. */
 int la_output_open(int except);

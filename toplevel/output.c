@@ -6,27 +6,32 @@
  * the launcher receives PVM's output messages itself (PvmOutputTid,
  * PvmOutputContext, PvmOutputCode: PG_TAG_OUTPUT in the run's context)
  * and keeps at most OUT_LINE bytes of a task's unfinished line: a longer
- * line is written out in pieces.
+ * line is written out in pieces.  On a terminal, an unfinished line that
+ * has waited OUT_QUIET_S (a prompt) is written out as it is.
  */
 #include "launcher.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define OUT_LINE 4096          /* an unfinished line kept per task */
 #define OUT_MSG_MAX (1 << 20)  /* larger output messages are refused */
+#define OUT_QUIET_S 0.2        /* a terminal sees a prompt after this */
 
 /* One task's output stream. */
 struct out_task {
 	int tid;
 	int open;                  /* begun (-1/-2) or written, not ended */
 	size_t len;
+	double since;              /* when the unfinished line last grew */
 	char line[OUT_LINE];
 };
 
 static struct {
 	struct out_task *t;
 	size_t n, cap;
+	int tty;                   /* stdout is a terminal */
 } out;
 
 void la_output_setup(const struct la_run *r)
@@ -34,6 +39,7 @@ void la_output_setup(const struct la_run *r)
 	pvm_setopt(PvmOutputTid, pvm_mytid());
 	pvm_setopt(PvmOutputContext, r->ctx);
 	pvm_setopt(PvmOutputCode, PG_TAG_OUTPUT);
+	out.tty = isatty(1);
 }
 
 /* TID's stream, made if new; NULL if out of memory. */
@@ -86,6 +92,21 @@ static void out_add(struct out_task *t, const char *p, size_t n)
 		p += k;
 		n -= k;
 	}
+	t->since = la_death_now();
+}
+
+void la_output_tick(void)
+{
+	double now;
+
+	if (!out.tty)
+		return;
+	now = la_death_now();
+	for (size_t i = 0; i < out.n; i++)
+		if (out.t[i].len && now - out.t[i].since >= OUT_QUIET_S) {
+			out_flush(&out.t[i], 0);
+			fflush(stdout);
+		}
 }
 
 void la_output_take(void)

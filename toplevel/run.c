@@ -313,8 +313,9 @@ static int next_message(const struct la_run *r, int ms)
 	for (int i = 0; i < n; i++)
 		p[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
 	n += la_stdin_poll(p + n, 4);
-	poll(p, (nfds_t)n, ms);
+	poll(p, (nfds_t)n, ms < 100 ? ms : 100); /* a prompt (output.c) */
 	la_stdin_step();
+	la_output_tick();
 	return la_vm_alive(r) ? pvm_nrecv(-1, -1) : PvmSysErr;
 }
 

@@ -76,6 +76,20 @@ expect_eq "partial lines: exit 0" "$(cat rc)" 0
 expect_eq "partial lines: every dot relayed" "$(head -1 out | tr -d '\n' | wc -c)" 60
 expect_grep "partial lines: the end" out "^stdinecho: partial lines done$"
 
+# on a terminal, an unfinished line (a prompt) shows once it waits: the
+# ten x's are there during the task's 3 s pause, before their newline
+if command -v script >/dev/null; then
+	script -qefc "$PANGAEA -log -logdir tty $E -noline 10 3 </dev/null" ts >/dev/null &
+	spid=$!
+	sleep 1.8
+	grep -q xxxxxxxxxx ts && pass "terminal: the unfinished line is shown" ||
+		fail "terminal: the unfinished line is not shown while the task waits"
+	wait $spid
+	expect_grep "terminal: then its newline and the rest" ts "^xxxxxxxxxx.?$"
+else
+	skip "terminal: the unfinished line is shown" "no script(1)"
+fi
+
 end=$(date +%s)
 [ $((end - start)) -lt 55 ] && pass "bounded time ($((end - start)) s)" ||
 	fail "took $((end - start)) s"
