@@ -111,17 +111,16 @@ void la_output_tick(void)
 
 void la_output_take(void)
 {
+	static char p[OUT_MSG_MAX]; /* one message's bytes (pvmds send 4 KB) */
 	struct out_task *t;
 	int tid, n;
-	char *p;
 
 	if (pvm_upkint(&tid, 1, 1) < 0 || pvm_upkint(&n, 1, 1) < 0 ||
 	    n > OUT_MSG_MAX || !(t = out_task(tid)))
 		return;
-	if (n > 0 && (p = malloc((size_t)n))) {
+	if (n > 0) {
 		if (pvm_upkbyte(p, n, 1) == 0)
 			out_add(t, p, (size_t)n);
-		free(p);
 		t->open = 1;
 	} else if (n == 0) { /* its output ended */
 		out_flush(t, 1);
