@@ -42,32 +42,51 @@ static struct {
 	size_t next_chunk, rec_off;
 } in = { .listen_fd = -1, .conn_fd = -1, .log_fd = -1 };
 
-/* Opens the listening socket and exports its address; 0 or -1. */
-static int stdin_listen(void)
+/* Opens a listening socket on any address (IPv6 and IPv4, or IPv4 only
+ * on a host without IPv6) into in.listen_fd; its port, or -1. */
+static int stdin_socket(void)
 {
-	struct sockaddr_in6 a = { .sin6_family = AF_INET6,
-				  .sin6_addr = IN6ADDR_ANY_INIT };
-	socklen_t alen = sizeof(a);
-	unsigned char rnd[16];
-	char host[256], value[400];
-	int off = 0;
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6,
+				   .sin6_addr = IN6ADDR_ANY_INIT };
+	struct sockaddr_in a4 = { .sin_family = AF_INET,
+				  .sin_addr.s_addr = htonl(INADDR_ANY) };
+	socklen_t alen;
+	int off = 0, six;
 
 	in.listen_fd = socket(AF_INET6, SOCK_STREAM | SOCK_NONBLOCK |
 			      SOCK_CLOEXEC, 0);
+	six = in.listen_fd >= 0;
+	if (!six)
+		in.listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK |
+				      SOCK_CLOEXEC, 0);
 	if (in.listen_fd < 0 ||
-	    setsockopt(in.listen_fd, IPPROTO_IPV6, IPV6_V6ONLY, &off,
-		       sizeof(off)) < 0 ||
-	    bind(in.listen_fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
-	    listen(in.listen_fd, 4) < 0 ||
-	    getsockname(in.listen_fd, (struct sockaddr *)&a, &alen) < 0 ||
-	    getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd) ||
+	    (six && setsockopt(in.listen_fd, IPPROTO_IPV6, IPV6_V6ONLY, &off,
+			       sizeof(off)) < 0) ||
+	    (six ? bind(in.listen_fd, (struct sockaddr *)&a6, sizeof(a6))
+		 : bind(in.listen_fd, (struct sockaddr *)&a4, sizeof(a4))) < 0 ||
+	    listen(in.listen_fd, 4) < 0)
+		return -1;
+	alen = six ? sizeof(a6) : sizeof(a4);
+	if (getsockname(in.listen_fd, six ? (struct sockaddr *)&a6 :
+			(struct sockaddr *)&a4, &alen) < 0)
+		return -1;
+	return ntohs(six ? a6.sin6_port : a4.sin_port);
+}
+
+/* Opens the listening socket and exports its address; 0 or -1. */
+static int stdin_listen(void)
+{
+	unsigned char rnd[16];
+	char host[256], value[400];
+	int port = stdin_socket();
+
+	if (port < 0 || getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd) ||
 	    gethostname(host, sizeof(host)) < 0)
 		return -1;
 	host[sizeof(host) - 1] = '\0';
 	for (int i = 0; i < 16; i++)
 		snprintf(in.token + 2 * i, 3, "%02x", rnd[i]);
-	snprintf(value, sizeof(value), "%s %d %s", host, ntohs(a.sin6_port),
-		 in.token);
+	snprintf(value, sizeof(value), "%s %d %s", host, port, in.token);
 	la_vm_export(PG_ENV_STDIN, value);
 	return 0;
 }
@@ -93,10 +112,13 @@ int la_stdin_setup(const struct la_run *r)
 		la_error("%s", err);
 		return -1;
 	}
-	if (stdin_listen() < 0) {
-		la_error("cannot offer the standard input to task 1: %s",
-			 strerror(errno));
-		return -1;
+	if (stdin_listen() < 0) { /* the run goes on, as before stdin.c */
+		la_error("cannot offer the standard input to task 1 (%s): it "
+			 "gets /dev/null", strerror(errno));
+		if (in.listen_fd >= 0)
+			close(in.listen_fd);
+		in.listen_fd = -1;
+		return 0;
 	}
 	in.on = 1;
 	return 0;
