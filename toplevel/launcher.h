@@ -217,10 +217,11 @@ void la_deadlock_check(struct la_run *r);
 
 /* stdin.c */
 /* Offers the launcher's standard input (record) or the recording's
- * (replay, read from R's replaydir) to task 1, and creates stdin.log in
- * R's logdir; 0, or -1 (said) if the recording's stdin.log is refused or
- * stdin.log cannot be created.  If no socket can be offered it says so
- * and returns 0: task 1 gets /dev/null. */
+ * (replay, read from R's replaydir) to task 1, logged into stdin.log in
+ * R's logdir once task 1 comes (a failed write: PG_TAG_LOGFAIL to
+ * itself); 0, or -1 (said) if the recording's stdin.log is refused.  If
+ * no socket can be offered it says so and returns 0: task 1 gets
+ * /dev/null. */
 int la_stdin_setup(const struct la_run *r);
 /* Adds to P (room for MAX, at least 2) the descriptors the standard
  * input relay waits on; how many. */

@@ -8,7 +8,8 @@
  * secret only the run's processes see.  Recording, the launcher then reads
  * its standard input as the socket takes it (a bounded buffer: a task that
  * does not read stops the reading), writes each chunk it read to
- * LOGDIR/stdin.log and, at its end, ends the task's input.  Replaying, it
+ * LOGDIR/stdin.log (created when task 1 comes; a failed write ends the run
+ * as a task's full disk does) and, at its end, ends the task's input.  Replaying, it
  * does not read its standard input: it gives the recorded chunks, and the
  * end of input if it was recorded.  Everything is non-blocking and driven
  * from the launcher's wait loop (la_stdin_poll, la_stdin_step).
@@ -33,6 +34,7 @@ static struct {
 	int replay;
 	int listen_fd, conn_fd, log_fd;
 	char token[33];
+	char log_path[PG_PATH_MAX + 16]; /* stdin.log, made when task 1 comes */
 	char buf[IN_BUF];   /* to send: buf[off..len) */
 	size_t off, len;
 	int ended;          /* record: the input ended (logged); replay: all
@@ -107,11 +109,7 @@ int la_stdin_setup(const struct la_run *r)
 			return -1;
 		}
 	}
-	snprintf(path, sizeof(path), "%s/stdin.log", r->logdir);
-	if ((in.log_fd = pg_stdin_create(path, err, sizeof(err))) < 0) {
-		la_error("%s", err);
-		return -1;
-	}
+	snprintf(in.log_path, sizeof(in.log_path), "%s/stdin.log", r->logdir);
 	if (stdin_listen() < 0) { /* the run goes on, as before stdin.c */
 		la_error("cannot offer the standard input to task 1 (%s): it "
 			 "gets /dev/null", strerror(errno));
@@ -124,23 +122,43 @@ int la_stdin_setup(const struct la_run *r)
 	return 0;
 }
 
-/* Notes in stdin.log the chunk P (N bytes) about to be given; 0 or -1. */
-static int stdin_log(const char *p, size_t n)
+/* A write of stdin.log failed with errno E: no more is logged, and the
+ * launcher, as task 0, tells itself as a task whose log fails does
+ * (PG_TAG_LOGFAIL: the run is ended, the disk full named). */
+static void stdin_log_failed(int e)
 {
-	if (in.log_fd >= 0 && pg_stdin_append(in.log_fd, p, n) < 0) {
-		la_error("cannot write stdin.log: %s", strerror(errno));
+	int v[2] = { 0, e ? e : EIO };
+
+	if (in.log_fd >= 0)
 		close(in.log_fd);
-		in.log_fd = -1;
-		return -1;
-	}
-	return 0;
+	in.log_fd = -2; /* failed: never again */
+	pg_proto_send(pvm_mytid(), PG_TAG_LOGFAIL, v);
+}
+
+/* Creates stdin.log (task 1 has come: from now on its input is logged);
+ * the input it had before, none, is then told apart from a recording
+ * without the file. */
+static void stdin_log_open(void)
+{
+	char err[PG_PATH_MAX + 100];
+
+	if (in.log_fd == -1 &&
+	    (in.log_fd = pg_stdin_create(in.log_path, err, sizeof(err))) < 0)
+		stdin_log_failed(errno);
+}
+
+/* Notes in stdin.log the chunk P (N bytes) about to be given. */
+static void stdin_log(const char *p, size_t n)
+{
+	if (in.log_fd >= 0 && pg_stdin_append(in.log_fd, p, n) < 0)
+		stdin_log_failed(errno);
 }
 
 /* Notes the end of input in stdin.log. */
 static void stdin_log_end(void)
 {
 	if (in.log_fd >= 0 && pg_stdin_append_eof(in.log_fd) < 0)
-		la_error("cannot write stdin.log: %s", strerror(errno));
+		stdin_log_failed(errno);
 }
 
 /* Takes a connection if one waits: task 1 with the token becomes the
@@ -171,6 +189,7 @@ static void stdin_accept(void)
 	in.conn_fd = fd;
 	close(in.listen_fd);
 	in.listen_fd = -1;
+	stdin_log_open();
 }
 
 /* Record: reads what the standard input has, if the buffer has room. */
@@ -276,7 +295,7 @@ void la_stdin_close(void)
 	if (in.conn_fd >= 0)
 		close(in.conn_fd);
 	if (in.log_fd >= 0 && close(in.log_fd) < 0)
-		la_error("cannot write stdin.log: %s", strerror(errno));
+		la_error("cannot write %s: %s", in.log_path, strerror(errno));
 	pg_stdin_free(&in.rec);
 	in.listen_fd = in.conn_fd = in.log_fd = -1;
 	in.on = 0;

@@ -46,6 +46,25 @@ pg -replay -logdir cut
 expect_eq "cut stdin.log: exit 1" "$(cat rc)" 1
 expect_grep "cut stdin.log: said so" err "refusing to replay: .*cut/stdin.log: truncated: the chunk at offset [0-9]+ is cut off"
 
+# stdin.log on a full disk (a 256 KiB tmpfs): 2.4 MB of input fill it
+# long before task 1's own log: the run ends, the launcher named
+trap 'umount "$T/full" 2>/dev/null; cleanup' EXIT
+mkdir full
+if mount -t tmpfs -o size=256k tmpfs full 2>mount.err; then
+	for i in $(seq 600); do printf "%04000d\n" "$i"; done >big.in
+	t0=$(date +%s)
+	timeout 60 "$PANGAEA" -log -logdir full/rec "$E" <big.in >out 2>err
+	echo $? >rc
+	expect_eq "full disk: exit 2" "$(cat rc)" 2
+	expect_grep "full disk: stdin.log named as the launcher's log" err \
+		"task 0 \(the launcher\): cannot write its log: No space left on device"
+	[ $(($(date +%s) - t0)) -lt 20 ] && pass "full disk: ends at once" ||
+		fail "full disk: took $(($(date +%s) - t0)) s"
+	umount full
+else
+	skip "full disk" "cannot mount a tmpfs here: $(cat mount.err)"
+fi
+
 # recording again into the same folder replaces stdin.log
 printf 'x\n' | timeout 60 "$PANGAEA" -log -logdir rec "$E" >out 2>err
 echo $? >rc
