@@ -10,6 +10,8 @@
  *                          seconds (default 0), then prints the newline
  *   stdinecho -partial S   prints a dot every 50 ms for S seconds, with
  *                          no newline
+ *   stdinecho -one         reads one line, prints it, ends (without
+ *                          reading its input to the end)
  */
 #define _DEFAULT_SOURCE /* usleep */
 
@@ -66,6 +68,11 @@ int main(int argc, char **argv)
 			usleep(50000);
 		}
 		printf("\nstdinecho: partial lines done\n");
+	} else if (argc == 2 && strcmp(argv[1], "-one") == 0) {
+		if (fgets(line, sizeof(line), stdin))
+			printf("one line: %s", line);
+		else
+			printf("no line\n");
 	} else if (pvm_parent() > 0 && argc == 2 && strcmp(argv[1], "-worker") == 0) {
 		worker();
 	} else {

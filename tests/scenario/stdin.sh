@@ -41,6 +41,18 @@ expect_eq "replay with an endless stdin: same output" "$(cat out)" "$(cat rec.ou
 cmp -s rec/stdin.log rec.replay-3/stdin.log && pass "the replay logs the same input" ||
 	fail "the replay's stdin.log differs"
 
+# an input still open when the run ends: no "eof" is recorded, and the
+# replay gives the line and leaves the input open too
+(printf 'first\nsecond\n'; sleep 2) | timeout 60 "$PANGAEA" -log -logdir open "$E" -one >out 2>err
+echo "${PIPESTATUS[1]}" >rc
+expect_eq "open input: exit 0" "$(cat rc)" 0
+expect_grep "open input: one line read" out "^one line: first$"
+[ "$(grep -c '^eof$' open/stdin.log)" = 0 ] && pass "open input: no eof recorded" ||
+	fail "open input: an eof was recorded"
+pg -replay -logdir open
+expect_eq "open input, replay: exit 0" "$(cat rc)" 0
+expect_grep "open input, replay: the same line" out "^one line: first$"
+
 cp -r rec cut && truncate -s -6 cut/stdin.log
 pg -replay -logdir cut
 expect_eq "cut stdin.log: exit 1" "$(cat rc)" 1
