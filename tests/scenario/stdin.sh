@@ -43,7 +43,7 @@ cmp -s rec/stdin.log rec.replay-3/stdin.log && pass "the replay logs the same in
 
 # an input still open when the run ends: no "eof" is recorded, and the
 # replay gives the line and leaves the input open too
-(printf 'first\nsecond\n'; sleep 2) | timeout 60 "$PANGAEA" -log -logdir open "$E" -one >out 2>err
+(printf 'first\nsecond\n'; sleep 3) | timeout 60 "$PANGAEA" -log -logdir open "$E" -one >out 2>err
 echo "${PIPESTATUS[1]}" >rc
 expect_eq "open input: exit 0" "$(cat rc)" 0
 expect_grep "open input: one line read" out "^one line: first$"
