@@ -123,6 +123,33 @@ else
 	skip "terminal: the unfinished line is shown" "no script(1)"
 fi
 
+# the launcher SIGKILLed while task 1 waits for input (in read(), not in
+# PVM): the run's VM and tasks go with it (the coordinator ends them)
+mkfifo slow
+sleep 60 >slow &
+HELPERS="$HELPERS $!"
+"$PANGAEA" -log -logdir killed "$E" <slow >out 2>err &
+lpid=$!
+n=0
+for _ in $(seq 50); do
+	n=$(test_pids -x "$E" | wc -l)
+	[ "$n" = 2 ] && break
+	sleep 0.1
+done
+sleep 0.5 # (task 1 in read(), its worker in pvm_recv)
+expect_eq "killed launcher: task 1 and its worker run" "$n" 2
+kill -9 "$lpid"
+wait "$lpid" 2>/dev/null
+left=
+for _ in $(seq 50); do
+	left=
+	for p in $(test_pids); do [[ " $HELPERS " == *" $p "* ]] || left="$left $p"; done
+	[ -z "$left" ] && break
+	sleep 0.2
+done
+[ -z "$left" ] && pass "killed launcher: nothing of the run left" ||
+	{ fail "killed launcher: left running:"; describe_pids $left | sed 's/^/    | /'; }
+
 end=$(date +%s)
 [ $((end - start)) -lt 55 ] && pass "bounded time ($((end - start)) s)" ||
 	fail "took $((end - start)) s"
