@@ -1,8 +1,13 @@
 /*
  * execlog.c: the text execution log, one spawn a line:
  *
- *   pangaea-exec 1 ltid=1
+ *   pangaea-exec 2 ltid=1
  *   spawn 1 file="sor" flags=0 where="" ntask=3 started=3 argv=["4" "100"] tasks=[1001@vm 1002@vm 1003@vm]
+ *
+ * The launcher's log (task-0.exec) may hold, before its spawns, one line
+ * "start staged" or "start stagger=MS": how the programs of the command
+ * line were started (-staged, -stagger); none: all at once.  Version 1
+ * files (no such line) are still read.
  *
  * A failed slot is written !CODE (a negative PVM error).  Strings are
  * double-quoted with C escapes.  Lines starting with '#' are comments.
@@ -94,29 +99,57 @@ static int exec_format(struct pg_strbuf *b, const struct pg_spawn_rec *rec)
 	return rc | pg_strbuf_add(b, "]\n", 2);
 }
 
-int pg_exec_append(int fd, const struct pg_spawn_rec *rec)
+/* Writes B's text with as many write()s as it takes; 0, or -1 with
+ * errno (ENOSPC for a write of 0 bytes). */
+static int exec_write(int fd, const struct pg_strbuf *b)
 {
-	struct pg_strbuf b = { 0 };
-	int rc = exec_format(&b, rec), e = ENOMEM;
 	size_t done = 0;
 
-	/* a short write (disk full) is followed by one that says why */
-	while (rc == 0 && done < b.len) {
-		ssize_t k = write(fd, b.p + done, b.len - done);
+	while (done < b->len) {
+		ssize_t k = write(fd, b->p + done, b->len - done);
 
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0) {
-			e = k < 0 ? errno : ENOSPC;
-			rc = -1;
-		} else {
-			done += (size_t)k;
+			if (k == 0)
+				errno = ENOSPC;
+			return -1;
 		}
+		done += (size_t)k;
 	}
+	return 0;
+}
+
+int pg_exec_append_start(int fd, int how, int ms)
+{
+	struct pg_strbuf b = { 0 };
+	int rc, e;
+
+	if (how == PG_START_STAGED)
+		rc = pg_strbuf_printf(&b, "start staged\n");
+	else if (how == PG_START_STAGGER && ms >= 0)
+		rc = pg_strbuf_printf(&b, "start stagger=%d\n", ms);
+	else
+		return errno = EINVAL, -1;
+	rc = rc ? (errno = ENOMEM, -1) : exec_write(fd, &b);
+	e = errno;
+	pg_strbuf_free(&b);
+	errno = e;
+	return rc;
+}
+
+int pg_exec_append(int fd, const struct pg_spawn_rec *rec)
+{
+	struct pg_strbuf b = { 0 };
+	int rc = exec_format(&b, rec), e = ENOMEM;
+
+	/* a short write (disk full) is followed by one that says why */
+	if (rc == 0 && (rc = exec_write(fd, &b)) < 0)
+		e = errno;
 	pg_strbuf_free(&b);
 	if (rc < 0)
 		errno = e;
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 /* A cursor over one line being parsed. */
@@ -319,18 +352,37 @@ static int parse_head(const char *line, const char *path,
 			 "'pangaea-exec VERSION ltid=LTID' first line)", path);
 		return -1;
 	}
-	if (version != PG_EXEC_VERSION) {
+	if (version != PG_EXEC_VERSION && version != 1) {
 		snprintf(err, errlen,
-			 "%s:1: log format version %d, this Pangaea reads version %d",
-			 path, version, PG_EXEC_VERSION);
+			 "%s:1: log format version %d, this Pangaea reads versions "
+			 "1 to %d", path, version, PG_EXEC_VERSION);
 		return -1;
 	}
+	log->version = version;
 	if (exec_misnamed(path, log->ltid)) {
 		snprintf(err, errlen, "%s:1: says ltid=%d, not the task its "
 			 "name says", path, log->ltid);
 		return -1;
 	}
 	return 0;
+}
+
+/* Parses the text after "start" into LOG: only in a version 2 file, once,
+ * before any spawn; 0 or -1. */
+static int parse_start(struct lex *l, struct pg_exec_log *log)
+{
+	if (log->version < 2 || log->start || log->nspawn)
+		return -1;
+	if (lex_lit(l, "staged") == 0) {
+		log->start = PG_START_STAGED;
+	} else if (lex_lit(l, "stagger=") == 0 &&
+		   lex_int(l, &log->start_ms) == 0 && log->start_ms >= 0) {
+		log->start = PG_START_STAGGER;
+	} else {
+		return -1;
+	}
+	lex_space(l);
+	return *l->p == '\0' || *l->p == '\n' ? 0 : -1;
 }
 
 /* Parses one body line into LOG; 0 or -1. */
@@ -342,6 +394,8 @@ static int parse_line(char *line, struct pg_exec_log *log)
 	lex_space(&l);
 	if (*l.p == '#' || *l.p == '\n' || *l.p == '\0')
 		return 0;
+	if (lex_lit(&l, "start") == 0)
+		return parse_start(&l, log);
 	if (lex_lit(&l, "spawn") < 0)
 		return -1;
 	v = realloc(log->spawns, (size_t)(log->nspawn + 1) * sizeof(*v));

@@ -14,8 +14,13 @@
 #define PG_COMM_VERSION 3
 
 /* task-LTID.exec, the text execution log (logs/execlog.c): its first line
- * "pangaea-exec N ltid=L". */
-#define PG_EXEC_VERSION 1
+ * "pangaea-exec N ltid=L".  2: the launcher's "start" line (how the
+ * programs of the command line were started); version 1 is still read. */
+#define PG_EXEC_VERSION 2
+
+/* stdin.log, the standard input the launcher gave task 1
+ * (logs/stdinlog.c): its first line "pangaea-stdin N". */
+#define PG_STDIN_VERSION 1
 
 /* task-LTID.state, a task's blocking call for the deadlock check
  * (pangaea_lib/state.c, toplevel/deadlock.c): u32 after the magic. */
@@ -28,7 +33,7 @@
 /* The messages between the library, the launcher and the coordinator
  * (pangaea_lib/pangaea-protocol.h, pangaea_lib/proto.c): the first int of
  * every message. */
-#define PG_PROTOCOL_VERSION 5
+#define PG_PROTOCOL_VERSION 6 /* 5: KILLING, KILLWAIT; 6: OUTPUT */
 
 /* The live stream, coordinator -> viewer (coordinator/viewers.c,
  * xview/viewlive.c): its first line "V pangaea-live N". */

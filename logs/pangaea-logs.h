@@ -191,11 +191,22 @@ struct pg_spawn_rec {
 	struct pg_spawn_slot *slots; /* ntask entries */
 };
 
+/* How the launcher started the programs of its command line (the
+ * "start" line of task-0.exec). */
+enum {
+	PG_START_TOGETHER = 0,  /* all at once (no "start" line) */
+	PG_START_STAGED = 1,    /* each once the previous one waits or ended */
+	PG_START_STAGGER = 2    /* each START_MS after the previous one */
+};
+
 /* A task's execution log, as read. */
 struct pg_exec_log {
+	int version;             /* of its head line: 1 or PG_EXEC_VERSION */
 	int ltid;
 	int nspawn;
 	struct pg_spawn_rec *spawns;
+	int start;               /* PG_START_*, from its "start" line */
+	int start_ms;            /* PG_START_STAGGER: the delay */
 };
 
 /* Creates PATH with its header line; an fd for pg_exec_append, or -1. */
@@ -203,6 +214,9 @@ int pg_exec_create(const char *path, int ltid, char *err, size_t errlen);
 /* Writes REC as one line with a single write() (a short one is followed
  * by another, for the rest or the reason); 0, or -1 with errno. */
 int pg_exec_append(int fd, const struct pg_spawn_rec *rec);
+/* Writes the launcher's "start" line for HOW (PG_START_*, MS for
+ * PG_START_STAGGER) with one write(); 0, or -1 with errno. */
+int pg_exec_append_start(int fd, int how, int ms);
 /* Parses PATH; 0, or -1 with ERR naming the file and line. */
 int pg_exec_read(const char *path, struct pg_exec_log *log, char *err,
 		 size_t errlen);
@@ -210,6 +224,28 @@ int pg_exec_read(const char *path, struct pg_exec_log *log, char *err,
 void pg_exec_free(struct pg_exec_log *log);
 /* Frees the argv and slots of one record. */
 void pg_spawn_rec_free(struct pg_spawn_rec *rec);
+
+/* stdin.log (logs/stdinlog.c): the standard input given to task 1. */
+#define PG_STDIN_CHUNK_MAX 65536 /* bytes of one "data" record */
+struct pg_stdin_log {
+	char *data;              /* every chunk's bytes, one after another */
+	size_t len;
+	size_t *chunks;          /* the length of each chunk */
+	size_t nchunks;
+	int eof;                 /* the input ended ("eof" record) */
+};
+/* Creates PATH (new, 0600) with its head line; an fd, or -1 with ERR. */
+int pg_stdin_create(const char *path, char *err, size_t errlen);
+/* Writes the chunk DATA (1..PG_STDIN_CHUNK_MAX bytes) with one write();
+ * 0, or -1 with errno. */
+int pg_stdin_append(int fd, const char *data, size_t n);
+/* Writes the end-of-input record; 0, or -1 with errno. */
+int pg_stdin_append_eof(int fd);
+/* Reads PATH into LOG; 0, or -1 with ERR naming the file and offset. */
+int pg_stdin_read(const char *path, struct pg_stdin_log *log, char *err,
+		  size_t errlen);
+/* Frees what pg_stdin_read allocated. */
+void pg_stdin_free(struct pg_stdin_log *log);
 
 /* Times a log may hold (docs/FORMATS.md, section 5): a header's start
  * times are below PG_WALL_MAX ns (2^62, the year 2116), an event's time

@@ -141,6 +141,7 @@ static int task_open(char *err, size_t errlen)
 		pg_task_diverged();
 	}
 	install_hooks();
+	pg_stdin_attach();
 	return 0;
 }
 

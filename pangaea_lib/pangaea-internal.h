@@ -294,6 +294,13 @@ void pg_state_unblock(void);
 int pg_state_read(const char *dir, int ltid, struct pg_state *st);
 
 /* ------------------------------------------------------------------ */
+/* stdin.c: task 1's standard input. */
+/* At join, in task 1 only: puts the launcher's standard input (the
+ * socket PANGAEA_STDIN names) on fd 0; without it, or if it cannot be
+ * reached (said on stderr), fd 0 stays what PVM gave (/dev/null). */
+void pg_stdin_attach(void);
+
+/* ------------------------------------------------------------------ */
 /* log.c: writing this task's logs. */
 
 /* Creates this task's logs in pg_me->logdir: the communication log

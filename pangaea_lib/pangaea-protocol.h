@@ -30,6 +30,11 @@
 					    (read by the launcher, which
 					    picks and prints one if unset;
 					    tasks get it in the handover) */
+#define PG_ENV_STDIN "PANGAEA_STDIN"     /* "HOST PORT TOKEN": task 1 connects
+					    there at join, sends TOKEN and a
+					    newline, and reads its standard
+					    input from that socket (the
+					    launcher's, toplevel/stdin.c) */
 #define PG_ENV_LIVE "PANGAEA_LIVE"       /* a viewer follows the run: the
 					    coordinator's Unix socket path
 					    (unset: no live events at all) */
@@ -119,6 +124,12 @@
  *                   the call then diverges.  Otherwise no answer comes:
  *                   the task waits in the question until the replayed
  *                   pvm_kill ends it.
+ * PG_TAG_OUTPUT     a pvmd -> launcher: the output of a task of the run
+ *                   (PvmOutputTid/Context/Code, set by the launcher
+ *                   before its spawns and inherited by every child).
+ *                   PVM's own layout, no version: int tid, int n, then
+ *                   n bytes if n > 0 (0: the task's output ended, -1 and
+ *                   -2: it begins) (toplevel/output.c reads it).
  */
 #define PG_LIVE_FIELDS 11
 enum pg_tag {
@@ -140,7 +151,8 @@ enum pg_tag {
 	PG_TAG_WATCH,
 	PG_TAG_ENDTASK,
 	PG_TAG_KILLING,
-	PG_TAG_KILLWAIT
+	PG_TAG_KILLWAIT,
+	PG_TAG_OUTPUT
 };
 
 /* Bits of the handover flags. */

@@ -208,7 +208,7 @@ START_TEST(test_text_form)
 		lines += *p == '\n';
 	/* header, comment, one line per spawn */
 	ck_assert_int_eq(lines, 4);
-	ck_assert_msg(strncmp(text, "pangaea-exec 1 ltid=2\n", 22) == 0,
+	ck_assert_msg(strncmp(text, "pangaea-exec 2 ltid=2\n", 22) == 0,
 		      "header: %s", text);
 	ck_assert_msg(strstr(text, "\nspawn 1 file=\"sor\" flags=0 where=\"\" "
 			     "ntask=3 started=3 argv=[\"4\" \"100\"] "
@@ -420,8 +420,69 @@ START_TEST(test_refuse_other_version)
 	char path[PATH_MAX];
 
 	cku_in_dir(path, sizeof(path), "task-1.exec");
-	spit(path, "pangaea-exec 2 ltid=1\n");
-	assert_refused(path, (const char *[]){ "version", "2", path, NULL });
+	spit(path, "pangaea-exec 3 ltid=1\n");
+	assert_refused(path, (const char *[]){ "version", "3", path, NULL });
+}
+END_TEST
+
+/* The launcher's "start" line (-staged, -stagger) is written before its
+ * spawns and read back; a version 1 file (none) is still read. */
+START_TEST(test_start_line)
+{
+	struct pg_spawn_rec rec;
+	struct pg_exec_log log;
+	char path[PATH_MAX], err[512] = "", *text;
+	int fd;
+
+	cku_in_dir(path, sizeof(path), "task-0.exec");
+	fd = pg_exec_create(path, 0, err, sizeof(err));
+	ck_assert_msg(fd >= 0, "%s", err);
+	sor_rec(&rec);
+	ck_assert_int_eq(pg_exec_append_start(fd, PG_START_STAGGER, 250), 0);
+	ck_assert_int_eq(pg_exec_append(fd, &rec), 0);
+	ck_assert_int_eq(pg_exec_append_start(fd, 99, 0), -1);
+	ck_assert_int_eq(close(fd), 0);
+	text = slurp(path);
+	ck_assert_msg(strstr(text, "\nstart stagger=250\nspawn 1 "), "%s", text);
+	free(text);
+	ck_assert_msg(pg_exec_read(path, &log, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(log.start, PG_START_STAGGER);
+	ck_assert_int_eq(log.start_ms, 250);
+	ck_assert_int_eq(log.nspawn, 1);
+	pg_exec_free(&log);
+
+	spit(path, "pangaea-exec 2 ltid=0\nstart staged\n");
+	ck_assert_msg(pg_exec_read(path, &log, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(log.start, PG_START_STAGED);
+	pg_exec_free(&log);
+	spit(path, "pangaea-exec 1 ltid=0\n");
+	ck_assert_msg(pg_exec_read(path, &log, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(log.start, PG_START_TOGETHER);
+	pg_exec_free(&log);
+}
+END_TEST
+
+/* A "start" line in a version 1 file, twice, after a spawn, or with a
+ * bad value is refused at its line. */
+START_TEST(test_refuse_bad_start)
+{
+	static const char *const bad[] = {
+		"pangaea-exec 1 ltid=0\nstart staged\n",
+		"pangaea-exec 2 ltid=0\nstart staged\nstart staged\n",
+		"pangaea-exec 2 ltid=0\nstart stagger=-5\n",
+		"pangaea-exec 2 ltid=0\nstart stagger=4294967297\n",
+		"pangaea-exec 2 ltid=0\nstart soon\n",
+		"pangaea-exec 2 ltid=0\nstart staged now\n",
+	};
+	char path[PATH_MAX], where[PATH_MAX + 16];
+
+	cku_in_dir(path, sizeof(path), "task-0.exec");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		spit(path, bad[i]);
+		snprintf(where, sizeof(where), "%s:%d: cannot parse", path,
+			 i == 1 ? 3 : 2);
+		assert_refused(path, (const char *[]){ where, NULL });
+	}
 }
 END_TEST
 
@@ -623,11 +684,13 @@ static Suite *execlog_suite(void)
 	tcase_add_test(rw, test_many_records);
 	tcase_add_test(rw, test_long_spawn_line);
 	tcase_add_test(rw, test_long_argument);
+	tcase_add_test(rw, test_start_line);
 	suite_add_tcase(s, rw);
 
 	cku_add_tmp_fixtures(bad);
 	tcase_add_test(bad, test_refuse_not_exec_log);
 	tcase_add_test(bad, test_refuse_other_version);
+	tcase_add_test(bad, test_refuse_bad_start);
 	tcase_add_test(bad, test_refuse_empty);
 	tcase_add_test(bad, test_refuse_missing);
 	tcase_add_test(bad, test_create_new_only);

@@ -4,6 +4,7 @@
 #ifndef PANGAEA_LAUNCHER_H
 #define PANGAEA_LAUNCHER_H
 
+#include <poll.h>
 #include <stdio.h>
 #include <sys/types.h>
 #include "pangaea-internal.h"
@@ -38,6 +39,9 @@ struct la_opts {
 	unsigned seed;          /* of the delays: PANGAEA_SEED, or picked */
 	int quiet;
 	int no_deadlock_stop;   /* -no-deadlock-stop: report, go on waiting */
+	int start;              /* -staged, -stagger: PG_START_* (replay: as
+				   recorded) */
+	int start_ms;           /* -stagger MS */
 	char select[PG_SELECT_MAX]; /* -select, canonical form */
 	int nprog;
 	struct la_prog *progs;
@@ -286,6 +290,39 @@ int la_programs_check(struct la_opts *o);
  * stays) to every task spawned from now on, if a program needs it (call
  * it after the coordinator has started). */
 void la_programs_preload(const struct la_opts *o);
+/* stdin.c */
+/* Offers the launcher's standard input (record) or the recording's
+ * (replay, read from R's replaydir) to task 1, logged into stdin.log in
+ * R's logdir once task 1 comes (a failed write: PG_TAG_LOGFAIL to
+ * itself); 0, or -1 (said) if the recording's stdin.log is refused.  If
+ * no socket can be offered it says so and returns 0: task 1 gets
+ * /dev/null. */
+int la_stdin_setup(const struct la_run *r);
+/* Adds to P (room for MAX, at least 2) the descriptors the standard
+ * input relay waits on; how many. */
+int la_stdin_poll(struct pollfd *p, int max);
+/* Does what the relay can do now without blocking: takes task 1's
+ * connection, reads the input (record) or the recorded chunks (replay),
+ * logs them, gives them to the task, ends its input after the last. */
+void la_stdin_step(void);
+/* Closes the relay and stdin.log. */
+void la_stdin_close(void);
+
+/* output.c */
+/* Has the output of every task spawned from now on sent to the launcher
+ * as PG_TAG_OUTPUT in the run's context (instead of pvm_catchout). */
+void la_output_setup(const struct la_run *r);
+/* Handles a PG_TAG_OUTPUT message just checked: writes the task's whole
+ * lines to stdout, keeps a bounded unfinished one. */
+void la_output_take(void);
+/* If stdout is a terminal: writes each unfinished line that has not
+ * grown for a moment (a prompt waiting for input), as it is. */
+void la_output_tick(void);
+/* How many tasks' output streams, but EXCEPT's (the coordinator, which
+ * is still running), have begun and not ended. */
+int la_output_open(int except);
+/* Writes every unfinished line (with a newline) and forgets the streams. */
+void la_output_finish(void);
 
 /* run.c */
 /* Runs the programs of O under Pangaea; the launcher's exit status. */

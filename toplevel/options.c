@@ -30,6 +30,10 @@ void la_usage(FILE *f)
 	      "  -flags LIST   PVM spawn flags for the programs, comma-separated:\n"
 	      "                debug, trace, mppfront, hostcompl (with -host)\n"
 	      "  -n N          copies of each PROGRAM (default 1)\n"
+	      "  -staged       start each ':' PROGRAM once the tasks of the one before\n"
+	      "                wait in a PVM call (a receive...) or have ended\n"
+	      "  -stagger MS   start each ':' PROGRAM MS milliseconds after the one before\n"
+	      "                (-replay starts them as recorded)\n"
 	      "  -delay USEC   random delay of 0..USEC before every wrapped PVM call\n"
 	      "  -select SPEC  log only some events: \"tag=N,.. ltid=N,.. program=NAME,..\"\n"
 	      "                (-replay uses the recording's; giving another is refused)\n"
@@ -211,12 +215,16 @@ static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 	} else if (strcmp(a, "-no-deadlock-stop") == 0) {
 		o->no_deadlock_stop = 1;
 		takes = 0;
+	} else if (strcmp(a, "-staged") == 0) {
+		o->start = PG_START_STAGED;
+		takes = 0;
 	} else if (!v) {
 		la_error("%s: %s", strcmp(a, "-logdir") && strcmp(a, "-out") &&
 			 strcmp(a, "-coord") && strcmp(a, "-host") &&
 			 strcmp(a, "-arch") && strcmp(a, "-flags") &&
 			 strcmp(a, "-n") && strcmp(a, "-delay") &&
-			 strcmp(a, "-select") && strcmp(a, "-logmode") ?
+			 strcmp(a, "-select") && strcmp(a, "-logmode") &&
+			 strcmp(a, "-stagger") ?
 			 "unknown option" : "missing value for option", a);
 		return -1;
 	} else if (strcmp(a, "-logdir") == 0) {
@@ -237,6 +245,9 @@ static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 		rc = mode_arg(v, &o->logmode);
 	} else if (strcmp(a, "-delay") == 0) {
 		rc = int_arg(a, v, &o->delay_us, 0);
+	} else if (strcmp(a, "-stagger") == 0) {
+		rc = int_arg(a, v, &o->start_ms, 0);
+		o->start = PG_START_STAGGER;
 	} else if (strcmp(a, "-select") == 0) {
 		struct pg_select sel;
 		char err[256];
@@ -319,6 +330,11 @@ int la_parse(int argc, char **argv, struct la_opts *o)
 	}
 	if (o->outdir[0] && o->mode != PANGAEA_MODE_REPLAY) {
 		la_error("-out is for -replay only");
+		return -1;
+	}
+	if (o->start && o->mode == PANGAEA_MODE_REPLAY) {
+		la_error("-staged and -stagger are for -log: a replay starts the "
+			 "programs as they were recorded (task-0.exec)");
 		return -1;
 	}
 	if (o->host && o->arch) {

@@ -4,6 +4,8 @@
  */
 #include "launcher.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <poll.h>
 #include <signal.h>
@@ -73,10 +75,98 @@ static int setup_task0(struct la_run *r, const char *logdir)
 	return 0;
 }
 
-/* Spawns the programs of the command line as tasks 1..N; 0, -1 error,
- * -2 the replay of these spawns diverged (r->diverged says how). */
+static int next_message(const struct la_run *r, int ms);
+static void handle(struct la_run *r, int bufid);
+
+/* Writes how the programs are started (-staged, -stagger) into this run's
+ * task-0.exec, before its spawns; 0 or -1 (said). */
+static int note_start(const struct la_run *r)
+{
+	char path[PG_PATH_MAX + 16];
+	int fd, rc;
+
+	if (!r->o->start)
+		return 0;
+	snprintf(path, sizeof(path), "%s/task-0.exec", r->logdir);
+	fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+	rc = fd < 0 ? -1 : pg_exec_append_start(fd, r->o->start, r->o->start_ms);
+	if (rc < 0)
+		la_error("cannot write %s: %s", path, strerror(errno));
+	if (fd >= 0 && close(fd) < 0 && rc == 0) {
+		la_error("cannot write %s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	return rc;
+}
+
+/* Whether every task of TIDS (N, one program's) waits in a blocking PVM
+ * call (its state file says so) or has ended: when someone starting the
+ * programs from separate shells would start the next one. */
+static int program_settled(struct la_run *r, const int *tids, int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct la_task *t = la_task_by_tid(r, tids[i]);
+		struct pg_state st;
+
+		if (!t)
+			return 0; /* its SPAWNED has not come yet */
+		if (t->exited)
+			continue;
+		if (!pg_state_read(r->logdir, t->ltid, &st) || !st.call)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * -staged, -stagger: handles the run's messages until the program whose
+ * tasks are TIDS (N) has settled, or START_MS have passed.  0, or 1 if
+ * the run is being stopped meanwhile (^C, a death, a divergence...): no
+ * further program is started.
+ */
+static int wait_before_next(struct la_run *r, const struct la_prog *p,
+			    const struct la_prog *next, const int *tids, int n)
+{
+	double t0 = la_death_now();
+	int said = 0, rc = 0, b;
+
+	pvm_setcontext(r->ctx);
+	for (;;) {
+		double waited = la_death_now() - t0;
+
+		if (r->o->start == PG_START_STAGGER ?
+		    waited * 1000 >= r->o->start_ms : program_settled(r, tids, n))
+			break;
+		if (interrupted || r->coord_exited || r->diverged[0] ||
+		    r->logfail || r->died || la_death_check(r)) {
+			rc = 1;
+			break;
+		}
+		if (!said && waited > 5 && r->o->start == PG_START_STAGED) {
+			la_say(r->o, "-staged: %s has not blocked in a PVM call nor "
+			       "ended yet; %s waits", p->path, next->path);
+			said = 1;
+		}
+		if ((b = next_message(r, 50)) < 0) {
+			la_error("lost the PVM daemon (error %d): stopping the run", b);
+			r->lost_pvmd = 1;
+			rc = 1;
+			break;
+		}
+		if (b > 0)
+			handle(r, b);
+	}
+	pvm_setcontext(0);
+	return rc;
+}
+
+/* Spawns the programs of the command line as tasks 1..N (with -staged or
+ * -stagger, one after another); 0, -1 error, -2 the replay of these
+ * spawns diverged (r->diverged says how). */
 static int start_programs(struct la_run *r)
 {
+	if (note_start(r) < 0)
+		return -1;
 	for (int i = 0; i < r->o->nprog; i++) {
 		struct la_prog *p = &r->o->progs[i];
 		int tids[r->o->ntask > 0 ? r->o->ntask : 1], n;
@@ -103,6 +193,9 @@ static int start_programs(struct la_run *r)
 			return -1;
 		}
 		r->nstarted += n;
+		if (r->o->start && i + 1 < r->o->nprog &&
+		    wait_before_next(r, p, &r->o->progs[i + 1], tids, n) != 0)
+			return 0; /* the run is being stopped: wait_tasks ends it */
 	}
 	return 0;
 }
@@ -173,7 +266,9 @@ static void handle(struct la_run *r, int bufid)
 			 src, version);
 		return;
 	}
-	if (tag == PG_TAG_EXITED && pg_proto_upk(tag, v) == 0) {
+	if (tag == PG_TAG_OUTPUT) {
+		la_output_take();
+	} else if (tag == PG_TAG_EXITED && pg_proto_upk(tag, v) == 0) {
 		if (v[0] == r->coord_tid)
 			r->coord_exited = 1;
 		else if ((t = la_task_by_tid(r, v[0])))
@@ -205,19 +300,24 @@ static void handle(struct la_run *r, int bufid)
  */
 static int next_message(const struct la_run *r, int ms)
 {
-	struct pollfd p[16];
+	struct pollfd p[20];
 	int *fds, n, b;
 
 	if (!la_vm_alive(r))
 		return PvmSysErr;
+	la_stdin_step(); /* task 1's standard input, as it can take it */
 	if ((b = pvm_nrecv(-1, -1)) != 0)
 		return b;
 	n = pvm_getfds(&fds);
 	if (n < 1)
 		return PvmSysErr;
-	for (int i = 0; i < n && i < 16; i++)
+	n = n < 16 ? n : 16;
+	for (int i = 0; i < n; i++)
 		p[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
-	poll(p, (nfds_t)(n < 16 ? n : 16), ms);
+	n += la_stdin_poll(p + n, 4);
+	poll(p, (nfds_t)n, ms < 100 ? ms : 100); /* a prompt (output.c) */
+	la_stdin_step();
+	la_output_tick();
 	return la_vm_alive(r) ? pvm_nrecv(-1, -1) : PvmSysErr;
 }
 
@@ -260,13 +360,20 @@ static void wait_tasks(struct la_run *r)
 	}
 }
 
-/* Picks up messages still in flight (DONE after the exit notify). */
+/* Picks up messages still in flight (DONE after the exit notify), and
+ * the tasks' last output (up to 2 s for each stream to end), then writes
+ * what is left of it. */
 static void drain(struct la_run *r)
 {
+	double t0 = la_death_now();
 	int b;
 
-	while (!r->lost_pvmd && (b = next_message(r, 50)) > 0)
-		handle(r, b);
+	while (!r->lost_pvmd && ((b = next_message(r, 50)) > 0 ||
+				 (b == 0 && la_output_open(r->coord_tid) &&
+				  la_death_now() - t0 < 2)))
+		if (b > 0)
+			handle(r, b);
+	la_output_finish();
 }
 
 /* Tells the coordinator to quit and waits briefly for it. */
@@ -323,9 +430,13 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 	if (setup_task0(r, logdir) < 0)
 		return LA_SETUP;
 	r->logdir = logdir;
+	if (la_stdin_setup(r) < 0) {
+		la_stdin_close();
+		pg_task0_close();
+		return LA_SETUP;
+	}
 	la_death_trace_setup(r);
-	pvm_catchout(stdout);
-	pvm_setopt(PvmShowTids, 0);
+	la_output_setup(r); /* not pvm_catchout: see output.c */
 	pvm_setcontext(r->ctx);
 	if (start_coordinator(r) == 0) {
 		pvm_setcontext(0);
@@ -348,7 +459,8 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 		if (!r->lost_pvmd)
 			la_tasks_tidy(r);
 	}
-	fflush(stdout);
+	la_output_finish();
+	la_stdin_close();
 	pg_task0_close();
 	return status;
 }
@@ -425,6 +537,8 @@ static int replay_prepare(struct la_opts *o)
 		o->ntask = s->ntask;
 	}
 	o->nprog = o->recorded.nspawn;
+	o->start = o->recorded.start; /* -staged, -stagger: as recorded */
+	o->start_ms = o->recorded.start_ms;
 	if (!o->outdir[0])
 		la_logdir_replay_name(o->logdir, o->outdir, sizeof(o->outdir));
 	return 0;

@@ -1,0 +1,150 @@
+/*
+ * output.c: relays the output of the run's tasks to the launcher's
+ * standard output.  libpvm's pvm_catchout() assembles each task's output
+ * into lines in a buffer that grows without bound (a task printing
+ * prompts with no newline made it grow until the launcher crashed); here
+ * the launcher receives PVM's output messages itself (PvmOutputTid,
+ * PvmOutputContext, PvmOutputCode: PG_TAG_OUTPUT in the run's context)
+ * and keeps at most OUT_LINE bytes of a task's unfinished line: a longer
+ * line is written out in pieces.  On a terminal, an unfinished line that
+ * has waited OUT_QUIET_S (a prompt) is written out as it is.
+ */
+#include "launcher.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define OUT_LINE 4096          /* an unfinished line kept per task */
+#define OUT_MSG_MAX (1 << 20)  /* larger output messages are refused */
+#define OUT_QUIET_S 0.2        /* a terminal sees a prompt after this */
+
+/* One task's output stream. */
+struct out_task {
+	int tid;
+	int open;                  /* begun (-1/-2) or written, not ended */
+	size_t len;
+	double since;              /* when the unfinished line last grew */
+	char line[OUT_LINE];
+};
+
+static struct {
+	struct out_task *t;
+	size_t n, cap;
+	int tty;                   /* stdout is a terminal */
+} out;
+
+void la_output_setup(const struct la_run *r)
+{
+	pvm_setopt(PvmOutputTid, pvm_mytid());
+	pvm_setopt(PvmOutputContext, r->ctx);
+	pvm_setopt(PvmOutputCode, PG_TAG_OUTPUT);
+	out.tty = isatty(1);
+}
+
+/* TID's stream, made if new; NULL if out of memory. */
+static struct out_task *out_task(int tid)
+{
+	struct out_task *v;
+
+	for (size_t i = 0; i < out.n; i++)
+		if (out.t[i].tid == tid)
+			return &out.t[i];
+	if (!(v = pg_grow(out.t, &out.cap, out.n + 1, sizeof(*v), 16)))
+		return NULL;
+	out.t = v;
+	memset(&v[out.n], 0, sizeof(*v));
+	v[out.n].tid = tid;
+	return &v[out.n++];
+}
+
+/* Writes T's unfinished line, with a newline if NL. */
+static void out_flush(struct out_task *t, int nl)
+{
+	if (t->len)
+		fwrite(t->line, 1, t->len, stdout);
+	if (t->len && nl)
+		fputc('\n', stdout);
+	t->len = 0;
+}
+
+/* Adds the N bytes P of T's output: whole lines are written at once, the
+ * rest kept (written out when the line would pass OUT_LINE bytes). */
+static void out_add(struct out_task *t, const char *p, size_t n)
+{
+	while (n > 0) {
+		const char *nl = memchr(p, '\n', n);
+		size_t k = nl ? (size_t)(nl - p) + 1 : n;
+
+		if (t->len + k > OUT_LINE) { /* a very long line: in pieces */
+			out_flush(t, 0);
+			if (k > OUT_LINE) {
+				fwrite(p, 1, k, stdout);
+				p += k;
+				n -= k;
+				continue;
+			}
+		}
+		memcpy(t->line + t->len, p, k);
+		t->len += k;
+		if (nl)
+			out_flush(t, 0);
+		p += k;
+		n -= k;
+	}
+	t->since = la_death_now();
+}
+
+void la_output_tick(void)
+{
+	double now;
+
+	if (!out.tty)
+		return;
+	now = la_death_now();
+	for (size_t i = 0; i < out.n; i++)
+		if (out.t[i].len && now - out.t[i].since >= OUT_QUIET_S) {
+			out_flush(&out.t[i], 0);
+			fflush(stdout);
+		}
+}
+
+void la_output_take(void)
+{
+	static char p[OUT_MSG_MAX]; /* one message's bytes (pvmds send 4 KB) */
+	struct out_task *t;
+	int tid, n;
+
+	if (pvm_upkint(&tid, 1, 1) < 0 || pvm_upkint(&n, 1, 1) < 0 ||
+	    n > OUT_MSG_MAX || !(t = out_task(tid)))
+		return;
+	if (n > 0) {
+		if (pvm_upkbyte(p, n, 1) == 0)
+			out_add(t, p, (size_t)n);
+		t->open = 1;
+	} else if (n == 0) { /* its output ended */
+		out_flush(t, 1);
+		t->open = 0;
+	} else if (n < 0) {
+		t->open = 1;
+	}
+}
+
+int la_output_open(int except)
+{
+	int k = 0;
+
+	for (size_t i = 0; i < out.n; i++)
+		k += out.t[i].open && out.t[i].tid != except;
+	return k;
+}
+
+void la_output_finish(void)
+{
+	for (size_t i = 0; i < out.n; i++)
+		out_flush(&out.t[i], 1);
+	fflush(stdout);
+	free(out.t);
+	out.t = NULL;
+	out.n = out.cap = 0;
+}
