@@ -4,8 +4,6 @@
  */
 #include "pangaea-internal.h"
 
-#define TIDPVMD_BIT 0x80000000u /* set in the tid of a pvmd */
-
 static struct pg_ids known; /* the pairs this task has learnt */
 
 void pg_ids_learn(int tid, int ltid)
@@ -45,7 +43,7 @@ int pg_peer_of(const struct pvmminfo *mi)
 {
 	if (mi->wid)
 		return pg_ltid_of(mi->src);
-	return ((unsigned)mi->src & TIDPVMD_BIT) ? PG_PEER_SYSTEM
+	return ((unsigned)mi->src & PG_TID_PVMD) ? PG_PEER_SYSTEM
 						  : PG_PEER_FOREIGN;
 }
 

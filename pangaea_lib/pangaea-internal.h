@@ -34,6 +34,12 @@
 #include <sys/time.h>
 #include <sys/types.h>
 
+/* PVM's tid layout (pvm3 src/global.h): a task's tid has neither of the
+ * top bits and a nonzero local part. */
+#define PG_TID_PVMD 0x80000000u  /* set in the tid of a pvmd */
+#define PG_TID_GID 0x40000000u   /* a multicast address */
+#define PG_TID_LOCAL 0x0003ffffu /* the task's part on its host */
+
 #define PG_LTID_FANOUT 1000 /* child ltid = parent * 1000 + k, k < 1000 */
 
 /* ------------------------------------------------------------------ */

@@ -23,12 +23,6 @@
 
 static uint32_t last_msgid; /* id of the last message this task sent */
 
-/* PVM's tid layout (pvm3 src/global.h): a task's tid has neither of the
- * top bits and a nonzero local part. */
-#define PG_TID_GID 0x40000000u
-#define PG_TID_PVMD 0x80000000u
-#define PG_TID_LOCAL 0x0003ffffu
-
 /* Sends the active buffer as KIND to the N TIDS: pvm_send to the first
  * (send, psend) or one pvm_mcast to all (mcast, bcast); PVM's return. */
 static int send_real(int kind, const int *tids, int n, int tag)
@@ -91,14 +85,16 @@ static void send_receivers(struct pg_call *call, const int *tids, int n,
 	}
 }
 
-/* The send of KIND to the N TIDS (for a multicast, its receivers
- * RECV, NR of them) with the id and the record of CALL: checked against
- * the log in replay, sent, logged if LOGGED; PVM's return. */
-static int send_checked(struct pg_call *call, const int *tids, int n,
-			const int *recv, int nr, int logged, const char *group)
+/* The send of the active buffer BUFID as KIND to the N TIDS (for a
+ * multicast, its receivers RECV, NR of them) with the id and the record
+ * of CALL: checked against the log in replay, logged if LOGGED, then
+ * sent; PVM's return. */
+static int send_checked(struct pg_call *call, int bufid, const int *tids,
+			int n, const int *recv, int nr, int logged,
+			const char *group)
 {
 	struct pg_event *ev = &call->ev;
-	int small[16], *ltids = small, bufid = pvm_getsbuf(), rc = 0;
+	int small[16], *ltids = small, rc = 0;
 	struct pvmminfo mi;
 
 	if (pvm_getminfo(bufid, &mi) < 0)
@@ -135,14 +131,14 @@ int pg_send_logged(int kind, const int *tids, int n, int tag,
 {
 	struct pg_call call = { .ev = { .kind = kind, .tag = tag } };
 	int multi = kind == PG_REC_MCAST || kind == PG_REC_BCAST;
-	int small[16], *recv = small, nr = 1, rc;
+	int small[16], *recv = small, nr = 1, bufid, rc;
 
 	pg_delay();
 	call.ev.t = pg_now();
 	/* what PVM refuses, or a multicast that reaches nobody (to itself
 	 * only, or to none), sends nothing: passed to PVM, not logged, no
 	 * message id, alike in every run */
-	if (pvm_getsbuf() <= 0 || !send_args_valid(tids, n, tag))
+	if ((bufid = pvm_getsbuf()) <= 0 || !send_args_valid(tids, n, tag))
 		return send_real(kind, tids, n, tag);
 	if (multi) {
 		if (n > 16 && !(recv = malloc((size_t)n * sizeof(int))))
@@ -154,8 +150,8 @@ int pg_send_logged(int kind, const int *tids, int n, int tag,
 	if (nr == 0)
 		rc = send_real(kind, tids, n, tag);
 	else
-		rc = send_checked(&call, tids, n, recv, nr, pg_logged(tag),
-				  group);
+		rc = send_checked(&call, bufid, tids, n, recv, nr,
+				  pg_logged(tag), group);
 	if (recv != small && recv != tids)
 		free(recv);
 	return rc;
