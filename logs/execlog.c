@@ -99,27 +99,6 @@ static int exec_format(struct pg_strbuf *b, const struct pg_spawn_rec *rec)
 	return rc | pg_strbuf_add(b, "]\n", 2);
 }
 
-/* Writes B's text with as many write()s as it takes; 0, or -1 with
- * errno (ENOSPC for a write of 0 bytes). */
-static int exec_write(int fd, const struct pg_strbuf *b)
-{
-	size_t done = 0;
-
-	while (done < b->len) {
-		ssize_t k = write(fd, b->p + done, b->len - done);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0) {
-			if (k == 0)
-				errno = ENOSPC;
-			return -1;
-		}
-		done += (size_t)k;
-	}
-	return 0;
-}
-
 int pg_exec_append_start(int fd, int how, int ms)
 {
 	struct pg_strbuf b = { 0 };
@@ -131,7 +110,7 @@ int pg_exec_append_start(int fd, int how, int ms)
 		rc = pg_strbuf_printf(&b, "start stagger=%d\n", ms);
 	else
 		return errno = EINVAL, -1;
-	rc = rc ? (errno = ENOMEM, -1) : exec_write(fd, &b);
+	rc = rc ? (errno = ENOMEM, -1) : pg_write_log(fd, b.p, b.len);
 	e = errno;
 	pg_strbuf_free(&b);
 	errno = e;
@@ -144,7 +123,7 @@ int pg_exec_append(int fd, const struct pg_spawn_rec *rec)
 	int rc = exec_format(&b, rec), e = ENOMEM;
 
 	/* a short write (disk full) is followed by one that says why */
-	if (rc == 0 && (rc = exec_write(fd, &b)) < 0)
+	if (rc == 0 && (rc = pg_write_log(fd, b.p, b.len)) < 0)
 		e = errno;
 	pg_strbuf_free(&b);
 	if (rc < 0)

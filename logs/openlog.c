@@ -89,3 +89,23 @@ FILE *pg_fopen_log(const char *path, char *err, size_t errlen)
 	}
 	return f;
 }
+
+int pg_write_log(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n > 0) {
+		ssize_t k = write(fd, c, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			if (k == 0)
+				errno = ENOSPC;
+			return -1;
+		}
+		c += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}

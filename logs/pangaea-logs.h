@@ -254,7 +254,8 @@ void pg_stdin_free(struct pg_stdin_log *log);
 #define PG_WALL_MAX ((uint64_t)1 << 62)
 #define PG_TIME_MAX ((uint64_t)1 << 61)
 
-/* openlog.c: the one way a reader opens a log file. */
+/* openlog.c: the one way a reader opens a log file, and the one way a
+ * writer writes a whole piece of one. */
 /* Opens PATH for reading without blocking (a FIFO) or following a link,
  * and refuses what is not a regular file ("PATH: not a regular file (a
  * FIFO)", "PATH: is a directory, not a log").  A blocking fd, or -1 with
@@ -262,6 +263,9 @@ void pg_stdin_free(struct pg_stdin_log *log);
 int pg_open_log(const char *path, char *err, size_t errlen);
 /* pg_open_log as a stdio stream for reading; NULL with ERR and errno. */
 FILE *pg_fopen_log(const char *path, char *err, size_t errlen);
+/* Writes the N bytes at P to FD with as many write()s as it takes (EINTR
+ * retried); 0, or -1 with errno (ENOSPC for a write of 0 bytes). */
+int pg_write_log(int fd, const void *p, size_t n);
 
 /* Path of a task's log: DIR/task-LTID.SUFFIX into BUF; 0 or -1 if too long. */
 int pg_log_path(char *buf, size_t n, const char *dir, int ltid,

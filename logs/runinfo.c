@@ -50,25 +50,6 @@ static int runinfo_format(const struct pg_runinfo *ri, char **text,
 	return 0;
 }
 
-/* Writes LEN bytes of TEXT to FD, then fsyncs it; 0 or -1 with errno. */
-static int write_all(int fd, const char *text, size_t len)
-{
-	while (len > 0) {
-		ssize_t k = write(fd, text, len);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0) {
-			if (k == 0)
-				errno = EIO;
-			return -1;
-		}
-		text += k;
-		len -= (size_t)k;
-	}
-	return fsync(fd);
-}
-
 /* Flushes the entries of folder DIR to disk; 0 or -1 with errno. */
 static int sync_dir(const char *dir)
 {
@@ -103,7 +84,7 @@ int pg_runinfo_write(const char *dir, const struct pg_runinfo *ri, char *err,
 	}
 	if ((fd = mkstemp(tmp)) < 0)
 		goto out;
-	if (write_all(fd, text, len) < 0)
+	if (pg_write_log(fd, text, len) < 0 || fsync(fd) < 0)
 		goto out;
 	rc = close(fd);
 	fd = -1;

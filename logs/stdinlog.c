@@ -18,25 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Writes N bytes of P to FD whatever it takes; 0, or -1 with errno. */
-static int stdin_write(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t k = write(fd, p, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0) {
-			if (k == 0)
-				errno = ENOSPC;
-			return -1;
-		}
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
 int pg_stdin_create(const char *path, char *err, size_t errlen)
 {
 	char head[32];
@@ -45,7 +26,7 @@ int pg_stdin_create(const char *path, char *err, size_t errlen)
 	int n = snprintf(head, sizeof(head), "pangaea-stdin %d\n",
 			 PG_STDIN_VERSION);
 
-	if (fd < 0 || stdin_write(fd, head, (size_t)n) < 0) {
+	if (fd < 0 || pg_write_log(fd, head, (size_t)n) < 0) {
 		snprintf(err, errlen, "cannot %s %s: %s", fd < 0 ? "create" :
 			 "write", path, strerror(errno));
 		if (fd >= 0)
@@ -67,14 +48,14 @@ int pg_stdin_append(int fd, const char *data, size_t n)
 	k = snprintf(b, 32, "data %zu\n", n);
 	memcpy(b + k, data, n);
 	b[(size_t)k + n] = '\n';
-	rc = stdin_write(fd, b, (size_t)k + n + 1); /* one write: whole chunks */
+	rc = pg_write_log(fd, b, (size_t)k + n + 1); /* one write: whole chunks */
 	free(b);
 	return rc;
 }
 
 int pg_stdin_append_eof(int fd)
 {
-	return stdin_write(fd, "eof\n", 4);
+	return pg_write_log(fd, "eof\n", 4);
 }
 
 /* Reads one "\n"-ended line of at most N-1 bytes from F into BUF; 0 or
