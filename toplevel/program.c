@@ -21,7 +21,14 @@
 #define PRELOAD_LIB "libpangaea.so"
 
 /* What the ELF image at IMG (SIZE bytes) holds, as flags. */
-enum { HAS_PANGAEA = 1, NEEDS_LIBPVM = 2, DEFINES_PVM = 4 };
+enum { HAS_PANGAEA = 1, NEEDS_LIBPVM = 2, DEFINES_PVM = 4, HAS_SYMTAB = 8 };
+
+/* Strings that the code of libpangaea and of a static libpvm3 put in a
+ * program, for stripped programs, whose symbol tables are gone: the name
+ * of the run's context variable, read at every join (with its NUL), and
+ * the start of libpvm's own message prefix ("libpvm [t%x]: ..."). */
+static const char PANGAEA_MARK[] = PG_ENV_CONTEXT;
+static const char LIBPVM_MARK[] = "libpvm [t%x]";
 
 /* Whether LEN bytes at OFF lie inside an image of SIZE bytes (without
  * overflow, whatever the file claims).  (Tables are also checked to be
@@ -113,10 +120,20 @@ static int elf_flags(const unsigned char *img, size_t size)
 
 		if (!sh)
 			break;
+		if (sh->sh_type == SHT_SYMTAB)
+			flags |= HAS_SYMTAB;
 		if (sh->sh_type == SHT_SYMTAB || sh->sh_type == SHT_DYNSYM)
 			flags |= elf_symbols(img, size, sh);
 		else if (sh->sh_type == SHT_DYNAMIC)
 			flags |= elf_needed(img, size, sh);
+	}
+	if (!(flags & (HAS_SYMTAB | HAS_PANGAEA))) {
+		/* stripped: what is linked in shows in its strings */
+		if (memmem(img, size, PANGAEA_MARK, sizeof(PANGAEA_MARK)))
+			flags |= HAS_PANGAEA;
+		else if (!(flags & NEEDS_LIBPVM) &&
+			 memmem(img, size, LIBPVM_MARK, sizeof(LIBPVM_MARK) - 1))
+			flags |= DEFINES_PVM;
 	}
 	return flags;
 }
