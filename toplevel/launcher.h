@@ -142,6 +142,12 @@ void la_say(const struct la_opts *o, const char *fmt, ...)
 /* Prints "pangaea: error: MESSAGE" on stderr. */
 void la_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* hosts.c */
+/* Whether every host that the exec logs of LOGDIR put a task on is in the
+ * virtual machine (joined); 0, or -1 after naming a missing host, a task
+ * of it and the exec log to edit. */
+int la_hosts_check(const char *logdir);
+
 /* vm.c */
 /* Joins the running virtual machine or starts a private one; 0 or -1. */
 int la_vm_start(struct la_run *r);

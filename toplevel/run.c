@@ -601,6 +601,10 @@ int la_run(struct la_opts *o)
 	signal(SIGPIPE, SIG_IGN);
 	if (la_vm_start(&r) < 0)
 		return LA_SETUP;
+	if (o->mode == PANGAEA_MODE_REPLAY && la_hosts_check(o->logdir) < 0) {
+		la_vm_stop(&r);
+		return LA_SETUP;
+	}
 	status = run_in_vm(&r, logdir);
 	la_vm_stop(&r);
 	status = summarize(o, logdir, status);

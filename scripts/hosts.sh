@@ -1,0 +1,202 @@
+#!/bin/bash
+# scripts/hosts.sh: a virtual cluster on this one machine, for multi-host
+# PVM runs (root only).
+#
+#   scripts/hosts.sh up N          make hosts h1 ... hN
+#   scripts/hosts.sh down          remove every host and what joins them
+#   scripts/hosts.sh run HOST CMD  run CMD on HOST (its network, hostname,
+#                                  /tmp and /etc/hosts), with this
+#                                  environment
+#   scripts/hosts.sh list          the hosts that are up, one a line
+#   scripts/hosts.sh rsh HOST [-l USER] [-n] CMD
+#                                  what pvmd's PVM_RSH runs to start a pvmd
+#                                  on another host (like rsh: CMD is one
+#                                  shell command line)
+#
+# Each host is a network namespace (pg-hI) with a veth pair to the bridge
+# pgbr0 (10.77.0.I/24, the root namespace is 10.77.0.254), loopback up,
+# and a keeper process (sleep) that holds a UTS namespace (hostname hI)
+# and a mount namespace with a private tmpfs on /tmp and a hosts file on
+# /etc/hosts that names every host.  `run` enters them with nsenter.
+# The rest of the file system is shared, as with NFS homes: so is
+# $PANGAEA_HOSTS_DIR/shared, a folder for files all hosts must see (a
+# host file, a shared log folder), and this source tree if it lies
+# under /tmp (a fresh clone).
+#
+# pvmd starts a pvmd on another host with `$PVM_RSH HOST -n 'COMMAND'`:
+# with PVM_RSH=scripts/pvm-rsh (which calls `hosts.sh rsh`), the command
+# runs on that host with the caller's environment (PVM_ROOT,
+# PVM_ALLOW_ROOT, PVM_VMID...), as a real rsh would with a shared home.
+# Why not sshd per host: no keys, no daemon to start and stop, and the
+# pvmds still talk UDP over the veths as between real machines.
+#
+# Everything is kept under $PANGAEA_HOSTS_DIR (default /run/pangaea-hosts);
+# `down` removes it all, and a failed `up` removes what it made.  Exit 0
+# on success, 1 on any failure with one line on stderr.
+set -u
+
+DIR=${PANGAEA_HOSTS_DIR:-/run/pangaea-hosts}
+# Folders under /tmp that every host sees (as with NFS): this source tree
+# (where the programs are built), and those of PANGAEA_HOSTS_SHARE (a
+# colon-separated list).  Anything else of /tmp is each host's own.
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+SHARE=
+SH=${PANGAEA_HOSTS_SHARE:-}
+for p in $TOP ${SH//:/ }; do
+	case "$p" in /tmp/?*) SHARE="$SHARE $p" ;; esac
+done
+BR=pgbr0
+NET=10.77.0
+ME=$(basename "$0")
+
+die() {
+	echo "$ME: $*" >&2
+	exit 1
+}
+
+# keeper HOST: the pid of the process that holds HOST's namespaces.
+keeper() {
+	local pid
+	pid=$(cat "$DIR/$1/pid" 2>/dev/null) || return 1
+	kill -0 "$pid" 2>/dev/null || return 1
+	echo "$pid"
+}
+
+hosts_down() {
+	local d pid n
+	for d in "$DIR"/h*; do
+		[ -d "$d" ] || continue
+		n=$(basename "$d")
+		pid=$(cat "$d/pid" 2>/dev/null) && {
+			# everything still running on the host goes with it
+			for p in $(ip netns pids "pg-$n" 2>/dev/null); do
+				kill -9 "$p" 2>/dev/null
+			done
+			kill -9 "$pid" 2>/dev/null
+		}
+		rm -rf "$d"
+	done
+	for n in $(ip netns list 2>/dev/null | awk '/^pg-h[0-9]+/ {print $1}'); do
+		for p in $(ip netns pids "$n" 2>/dev/null); do
+			kill -9 "$p" 2>/dev/null
+		done
+		ip netns del "$n" 2>/dev/null
+	done
+	for v in $(ip -o link show 2>/dev/null | awk -F': ' '/ pgv[0-9]+@/ {sub(/@.*/, "", $2); print $2}'); do
+		ip link del "$v" 2>/dev/null
+	done
+	ip link del "$BR" 2>/dev/null
+	rm -rf "$DIR"
+	return 0
+}
+
+# host_up I: makes host hI (the bridge exists).
+host_up() {
+	local i=$1 n=h$1 ns=pg-h$1 d=$DIR/h$1 pid
+	mkdir -p "$d" || return 1
+	ip netns add "$ns" || return 1
+	ip link add "pgv$i" type veth peer name eth0 netns "$ns" || return 1
+	ip link set "pgv$i" master "$BR" up || return 1
+	ip -n "$ns" addr add "$NET.$i/24" dev eth0 || return 1
+	ip -n "$ns" link set eth0 up || return 1
+	ip -n "$ns" link set lo up || return 1
+	# the keeper: network of the netns, its own hostname and mounts
+	# (the folders shared under /tmp are bound again over the new tmpfs,
+	# from the old /tmp kept at $d/roottmp)
+	local binds=
+	for p in $SHARE; do
+		binds="$binds mkdir -p '$p' && mount --bind '$d/roottmp/${p#/tmp/}' '$p' &&"
+	done
+	mkdir -p "$d/roottmp" || return 1
+	ip netns exec "$ns" unshare --uts --mount --propagation private \
+		sh -c "hostname $n && mount --bind /tmp '$d/roottmp' &&
+		       mount -t tmpfs -o mode=1777 tmpfs /tmp && $binds
+		       mount --bind '$DIR/hosts' /etc/hosts &&
+		       echo ready > '$d/ready' && exec sleep infinity" \
+		</dev/null >/dev/null 2>"$d/keeper.err" &
+	echo $! >"$d/pid"
+	for _ in $(seq 50); do
+		[ -e "$d/ready" ] && return 0
+		kill -0 "$(cat "$d/pid")" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "$ME: host $n: $(head -1 "$d/keeper.err")" >&2
+	return 1
+}
+
+hosts_up() {
+	local n=$1 i
+	case "$n" in
+	'' | *[!0-9]*) die "up N: N must be a number from 1 to 200" ;;
+	esac
+	[ "$n" -ge 1 ] && [ "$n" -le 200 ] || die "up N: N must be a number from 1 to 200"
+	[ "$(id -u)" = 0 ] || die "needs root (network and mount namespaces)"
+	for t in ip unshare nsenter; do
+		command -v "$t" >/dev/null || die "needs $t (Debian: iproute2, util-linux)"
+	done
+	[ -d "$DIR" ] && die "hosts are up already ($DIR): '$ME down' first"
+	mkdir -p "$DIR" || die "cannot make $DIR"
+	{
+		echo "127.0.0.1 localhost"
+		echo "$NET.254 hostsroot"
+		for i in $(seq "$n"); do echo "$NET.$i h$i"; done
+	} >"$DIR/hosts"
+	mkdir -p "$DIR/shared" || die "cannot make $DIR/shared"
+	if ! ip link add "$BR" type bridge 2>"$DIR/err" ||
+		! ip addr add "$NET.254/24" dev "$BR" 2>>"$DIR/err" ||
+		! ip link set "$BR" up 2>>"$DIR/err"; then
+		local why
+		why=$(head -1 "$DIR/err")
+		hosts_down
+		die "cannot make the bridge $BR: $why"
+	fi
+	for i in $(seq "$n"); do
+		if ! host_up "$i" 2>>"$DIR/err"; then
+			local why
+			why=$(grep -v '^$' "$DIR/err" | tail -1)
+			hosts_down
+			die "cannot make host h$i: $why"
+		fi
+	done
+	return 0
+}
+
+# hosts_run HOST CMD...: runs CMD on HOST; its exit status.
+hosts_run() {
+	local pid
+	pid=$(keeper "$1") || die "no host $1 (up: $(hosts_list | tr '\n' ' '))"
+	shift
+	[ $# -gt 0 ] || die "run HOST CMD: no command"
+	nsenter -t "$pid" --net --uts --mount --wd="$PWD" -- "$@"
+}
+
+hosts_list() {
+	local d
+	for d in "$DIR"/h*; do
+		[ -d "$d" ] && keeper "$(basename "$d")" >/dev/null && basename "$d"
+	done | sort -V
+	return 0
+}
+
+# hosts_rsh HOST [-l USER] [-n] CMD...: rsh's calling convention.
+hosts_rsh() {
+	local host=$1
+	shift
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		-n) shift ;;
+		-l) shift 2 ;;
+		*) break ;;
+		esac
+	done
+	hosts_run "$host" /bin/sh -c "$*" </dev/null
+}
+
+case "${1:-}" in
+up) hosts_up "${2:-}" ;;
+down) hosts_down ;;
+run) shift; [ $# -ge 1 ] || die "run HOST CMD..."; hosts_run "$@" ;;
+rsh) shift; [ $# -ge 2 ] || die "rsh HOST CMD"; hosts_rsh "$@" ;;
+list) hosts_list ;;
+*) die "usage: $ME up N | down | run HOST CMD... | list | rsh HOST CMD" ;;
+esac

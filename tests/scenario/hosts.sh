@@ -1,0 +1,100 @@
+# A virtual machine of three hosts on this one computer
+# (scripts/hosts.sh: a network namespace, hostname and /tmp each; pvmds
+# started on the other hosts through PVM_RSH=scripts/pvm-rsh, talking UDP
+# over the veths).  Pangaea records a program whose tasks PVM spreads
+# over the three hosts (Debian's unmodified master1/slave1, through
+# libpangaea.so), with the log folder on storage all hosts share (as NFS
+# would); every replay starts each task on its recorded host and
+# reproduces the run; a replay that needs a host the virtual machine has
+# lost is refused before any task starts, naming the host, a task and the
+# exec log to edit.  `hosts.sh down` leaves nothing behind.
+. "$(dirname "$0")/../lib.sh"
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+HOSTS="bash $TOP/scripts/hosts.sh"
+HD=/run/pangaea-hosts
+MASTER=/usr/bin/master1
+
+if [ ! -x "$MASTER" ]; then
+	fail "no $MASTER (Debian package pvm-examples, scripts/install-deps.sh)"
+	finish
+	exit
+fi
+
+halt_all() {
+	[ -d "$HD/h1" ] &&
+		$HOSTS run h1 sh -c 'echo halt | timeout 10 pvm' >/dev/null 2>&1
+	$HOSTS down
+	cleanup
+}
+trap halt_all EXIT
+
+# 1. the hosts
+if ! $HOSTS up 3 2>up.err; then
+	fail "hosts.sh up 3 (needs root, network and mount namespaces): $(cat up.err)"
+	finish
+	exit
+fi
+pass "hosts.sh up 3"
+expect_eq "hosts: listed" "$($HOSTS list | tr '\n' ' ')" "h1 h2 h3 "
+expect_eq "hosts: own hostnames" \
+	"$(for h in h1 h2 h3; do $HOSTS run $h hostname; done | tr '\n' ' ')" "h1 h2 h3 "
+$HOSTS run h1 touch /tmp/only-on-h1
+$HOSTS run h2 test -e /tmp/only-on-h1 && fail "hosts: h2 sees h1's /tmp" ||
+	pass "hosts: /tmp is each host's own"
+[ -e /tmp/only-on-h1 ] && fail "hosts: this machine sees h1's /tmp" || true
+expect_eq "hosts: h3 known by name on h2" \
+	"$($HOSTS run h2 getent hosts h3 | awk '{print $1}')" "10.77.0.3"
+$HOSTS run h2 test -x "$B/bin/pangaea" && pass "hosts: the build folder is shared" ||
+	fail "hosts: h2 cannot see $B/bin/pangaea"
+
+# 2. a three-host virtual machine, started on h1 from a host file
+S=$HD/shared/$VMID
+mkdir -p "$S" && cd "$S" || exit 1
+printf '* ep=/usr/bin\nh2\nh3\n' >hostfile
+export PVM_RSH=$TOP/scripts/pvm-rsh
+$HOSTS run h1 sh -c "echo conf | timeout 30 pvm $S/hostfile" >conf 2>&1
+expect_eq "vm: three hosts in pvm's conf" "$(grep -c LINUX64 conf)" 3
+printf '#!/bin/sh\nexec bash %s run h1 %s "$@"\n' "$TOP/scripts/hosts.sh" \
+	"$B/bin/pangaea" >pangaea-h1
+chmod +x pangaea-h1
+PANGAEA=$S/pangaea-h1
+
+# 3. record: master1 and nine slave1 spread over the hosts
+pg -log -logdir rec "$MASTER" </dev/null
+expect_eq "record: exit 0" "$(cat rc)" 0
+expect_grep "record: joined the three-host VM" err "joined the running virtual machine"
+expect_eq "record: the master got the nine answers" \
+	"$(grep -c '^I got .* (expecting' out)" 9
+hosts=$(grep -ho '[0-9]*@h[0-9]*' rec/task-*.exec | sed 's/.*@//' | sort -u | tr '\n' ' ')
+expect_eq "record: tasks on every host (exec logs)" "$hosts" "h1 h2 h3 "
+cp out rec.out
+
+# 4. replay: each task on its recorded host, the same run
+OUT_AS_SET=1
+expect_eq "replay: 2 of 2 identical" "$(replays_identical rec 2 0)" 2
+expect_eq "replay: 1 of 1 identical with -delay 2000" \
+	"$(replays_identical rec 1 2000)" 1
+h_rec=$(grep -o '[0-9]*@h[0-9]*' rec/task-1.exec | sort | tr '\n' ' ')
+h_rep=$(grep -o '[0-9]*@h[0-9]*' rec.r1/task-1.exec | sort | tr '\n' ' ')
+expect_eq "replay: the slaves ran on their recorded hosts" "$h_rep" "$h_rec"
+
+# 5. a host of the recording left the VM: refused before anything starts
+$HOSTS run h1 sh -c "echo 'delete h3' | timeout 20 pvm" >/dev/null 2>&1
+pg -replay -logdir rec -out rec.nohost </dev/null
+expect_eq "no host: exit 1" "$(cat rc)" 1
+expect_grep "no host: names the host, a task and the exec log" err \
+	"^pangaea: error: refusing to replay: task [0-9]+ \([a-z0-9]+\) was recorded on host h3, which is not in the virtual machine \(its hosts: h1 h2\): add h3 to it, or move the task to one of them in .*/task-[0-9]+\.exec$"
+[ -s out ] && fail "no host: a task ran: $(head -2 out)" ||
+	pass "no host: no task started"
+expect_eq "no host: said in one line" "$(grep -c error err)" 1
+
+# 6. nothing left: hosts, links, namespaces, processes
+$HOSTS run h1 sh -c 'echo halt | timeout 10 pvm' >/dev/null 2>&1
+cd "$T" || exit 1
+$HOSTS down
+expect_eq "down: no namespaces left" "$(ip netns list | grep -c '^pg-h')" 0
+ip link show pgbr0 >/dev/null 2>&1 && fail "down: the bridge pgbr0 is left" ||
+	pass "down: no bridge left"
+[ -e "$HD" ] && fail "down: $HD is left" || pass "down: $HD removed"
+expect_no_leftovers
+finish
