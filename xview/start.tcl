@@ -121,7 +121,8 @@ proc view::snapshot {view file} {
 	raise .
 	update
 	if {[catch {exec import -window [winfo id $c] $file 2>@1} out]} {
-		error "cannot write $file: $out"
+		# ImageMagick's first line says why
+		error "cannot write $file: [lindex [split $out \n] 0]"
 	}
 	set rows {}
 	if {$view eq "timeline"} {

@@ -1,0 +1,149 @@
+# The viewer's task states and utilization, drawn without a person
+# (pangaea-view --show ... --snapshot FILE.png) under Xvfb: examples/waiter
+# makes each task compute, wait in pvm_recv and wait at a barrier at known
+# moments; the pixels of the snapshots at those moments must be the
+# state's colour (computing green, in PVM yellow, waiting red), and the
+# utilization where both tasks sit in the barrier must hold no computing
+# task.  Bad arguments give one line and exit 1.  The pictures are kept in
+# $B/screenshots/views-*.png.
+. "$(dirname "$0")/../lib.sh"
+VIEW=$B/bin/pangaea-view
+SHOTS=$B/screenshots
+mkdir -p "$SHOTS"
+rm -f "$SHOTS"/views-*.png
+sup=${LSAN_OPTIONS#suppressions=}
+{ cat "${sup%%:*}"; printf 'leak:%s\n' libtk8.6 libtcl8.6 \
+	libfontconfig libX11 libXft libfreetype; } >lsan.supp
+export LSAN_OPTIONS="suppressions=$T/lsan.supp:print_suppressions=0"
+
+for n in $(seq 140 199); do [ -e /tmp/.X$n-lock ] || [ -e /tmp/.X11-unix/X$n ] || break; done
+Xvfb ":$n" -screen 0 1280x900x24 -nolisten tcp >/dev/null 2>&1 &
+XPID=$!
+HELPERS=$XPID
+trap 'kill $XPID 2>/dev/null; cleanup' EXIT
+export DISPLAY=":$n"
+for i in $(seq 100); do [ -S /tmp/.X11-unix/X$n ] && break; sleep 0.1; done
+
+# view ARGS...: pangaea-view, output into vout/verr, status into vrc.
+view() {
+	timeout 60 "$VIEW" "$@" >vout 2>verr
+	echo $? >vrc
+}
+
+# colour FILE X Y: the state whose colour the pixel X,Y of FILE has
+# (computing, pvm, waiting), else "other:R,G,B".
+colour() {
+	local rgb
+	rgb=$(convert "$1" -format '%[pixel:p{'"$2,$3"'}]' info: | tr -dc '0-9,')
+	case $rgb in
+	46,184,46) echo computing ;; 242,208,28) echo pvm ;; 216,48,48) echo waiting ;;
+	*) echo "other:$rgb" ;;
+	esac
+}
+
+# ---- a recorded run of known states
+pg -log -logdir rec "$B/examples/waiter" 300
+expect_eq "waiter recorded" "$(cat rc)" 0
+expect_grep "waiter ran to its end" out '^waiter: done$'
+$TRACE import rec >/dev/null
+q() { sqlite3 rec/trace.db "$1"; }
+T0=$(q "SELECT min(t0) FROM events")
+# ev LTID KIND [OP]: "t0 t1" of the task's first such event
+ev() { q "SELECT t0, t1 FROM events WHERE ltid = $1 AND kind = '$2'
+	${3:+AND op = '$3'} ORDER BY t0 LIMIT 1" | tr '|' ' '; }
+read -r mrecv0 mrecv1 <<<"$(ev 1 recv)"
+read -r wrecv0 wrecv1 <<<"$(ev 1001 recv)"
+read -r wbar0 wbar1 <<<"$(ev 1001 group barrier)"
+read -r mbar0 mbar1 <<<"$(ev 1 group barrier)"
+read -r mjoin0 mjoin1 <<<"$(ev 1 group joingroup)"
+[ $((mrecv1 - mrecv0)) -gt 200000000 ] && [ $((wrecv1 - wrecv0)) -gt 200000000 ] &&
+	[ $((wbar1 - wbar0)) -gt 200000000 ] &&
+	pass "the master waits in pvm_recv, then the worker, then the worker at the barrier (200 ms or more each)" ||
+	fail "waiter's waits are not as planned: $mrecv0 $mrecv1 / $wrecv0 $wrecv1 / $wbar0 $wbar1"
+
+# ---- the whole run as a timeline: the colour at the middle of each stretch
+view --show timeline --snapshot t.png rec
+expect_eq "timeline snapshot exits 0" "$(cat vrc)" 0
+[ -s t.png ] && pass "the timeline snapshot is written" || fail "no t.png"
+cp t.png "$SHOTS/views-timeline.png" 2>/dev/null
+# snapshot t.png view timeline width W height H x0 X0 t0 T ns_per_px S tmin T rows {LTID Y ...}
+eval "$(sed -n 's/^snapshot .* x0 \([0-9.]*\) t0 \([0-9]*\) ns_per_px \([0-9.e+]*\) tmin [0-9]* rows {\(.*\)}$/X0=\1 WT0=\2 NSPX=\3 ROWS="\4"/p' vout)"
+[ -n "${NSPX:-}" ] && pass "the snapshot says how x maps to time" || fail "no map line: $(cat vout)"
+# y of LTID's band (a little under its line)
+rowy() { set -- $ROWS "$1"; local want=${!#}; while [ $# -gt 1 ]; do
+	[ "$1" = "$want" ] && { echo $(($2 + 2)); return; }; shift 2; done; }
+# x of the middle of [A, B]
+midx() { awk -v a="$1" -v b="$2" -v x0="$X0" -v t0="$WT0" -v s="${NSPX:-1}" \
+	'BEGIN { printf "%d", x0 + ((a + b) / 2 - t0) / s }'; }
+m=$(rowy 1); w=$(rowy 1001)
+x=$(midx "$mrecv0" "$mrecv1")
+expect_eq "master waits in pvm_recv while the worker computes: master" "$(colour t.png "$x" "$m")" waiting
+expect_eq "... and the worker computes" "$(colour t.png "$x" "$w")" computing
+x=$(midx "$wrecv0" "$wrecv1")
+expect_eq "worker waits in pvm_recv while the master computes: worker" "$(colour t.png "$x" "$w")" waiting
+expect_eq "... and the master computes" "$(colour t.png "$x" "$m")" computing
+x=$(midx "$wbar0" "$mbar0")
+expect_eq "worker waits at the barrier while the master computes: worker" "$(colour t.png "$x" "$w")" waiting
+expect_eq "... and the master computes" "$(colour t.png "$x" "$m")" computing
+
+# ---- in PVM: the master's pvm_joingroup, shown over its middle half
+a=$(( (mjoin0 - T0) + (mjoin1 - mjoin0) / 4 )); b=$(( (mjoin0 - T0) + 3 * (mjoin1 - mjoin0) / 4 ))
+view --show timeline --range "${a}ns:${b}ns" --snapshot j.png rec
+expect_eq "--range snapshot exits 0" "$(cat vrc)" 0
+eval "$(sed -n 's/^snapshot .* x0 \([0-9.]*\) t0 \([0-9]*\) ns_per_px \([0-9.e+]*\) tmin [0-9]* rows {\(.*\)}$/X0=\1 WT0=\2 NSPX=\3 ROWS="\4"/p' vout)"
+x=$(midx $((T0 + a)) $((T0 + b)))
+expect_eq "the master is in PVM inside pvm_joingroup" "$(colour j.png "$x" "$(rowy 1)")" pvm
+cp j.png "$SHOTS/views-joingroup.png" 2>/dev/null
+
+# ---- utilization: where both tasks are in the barrier, nobody computes
+# the column's colours from the top of the plot (y 30) to its bottom
+column() {
+	local h
+	h=$(identify -format %h "$1")
+	convert "$1" -crop "1x$((h - 16 - 31))+$2+31" -depth 8 txt:- | awk '
+		/#2EB82E/ { g++ } /#F2D01C/ { y++ } /#D83030/ { r++ }
+		END { printf "computing %d pvm %d waiting %d\n", g, y, r }'
+}
+view --show utilization --snapshot u.png rec
+expect_eq "utilization snapshot exits 0" "$(cat vrc)" 0
+[ -s u.png ] && pass "the utilization snapshot is written" || fail "no u.png"
+cp u.png "$SHOTS/views-utilization.png" 2>/dev/null
+eval "$(sed -n 's/^snapshot .* x0 \([0-9.]*\) t0 \([0-9]*\) ns_per_px \([0-9.e+]*\) tmin [0-9]* rows {\(.*\)}$/X0=\1 WT0=\2 NSPX=\3 ROWS="\4"/p' vout)"
+read -r _ g _ y _ r <<<"$(column u.png "$(midx "$mrecv0" "$mrecv1")")"
+[ "$g" -gt 0 ] && [ "$r" -gt 0 ] && [ $(( g - r )) -le 2 ] && [ $(( r - g )) -le 2 ] &&
+	pass "utilization while the master waits: one task computing, one waiting ($g, $r px)" ||
+	fail "utilization while the master waits: computing $g, waiting $r px"
+# both in the barrier: from the later entry to the earlier exit
+lo=$(( (mbar0 > wbar0 ? mbar0 : wbar0) - T0 )); hi=$(( (mbar1 < wbar1 ? mbar1 : wbar1) - T0 ))
+view --show utilization --range "${lo}ns:${hi}ns" --snapshot ub.png rec
+expect_eq "utilization snapshot of the barrier exits 0" "$(cat vrc)" 0
+eval "$(sed -n 's/^snapshot .* x0 \([0-9.]*\) t0 \([0-9]*\) ns_per_px \([0-9.e+]*\) tmin [0-9]* rows {\(.*\)}$/X0=\1 WT0=\2 NSPX=\3 ROWS="\4"/p' vout)"
+read -r _ g _ y _ r <<<"$(column ub.png "$(midx $((T0 + lo)) $((T0 + hi)))")"
+[ "$g" = 0 ] && [ "$y" = 0 ] && [ "$r" -gt 50 ] &&
+	pass "utilization at the barrier: no task computing, every task waiting ($r px)" ||
+	fail "utilization at the barrier: computing $g, in PVM $y, waiting $r px"
+cp ub.png "$SHOTS/views-barrier.png" 2>/dev/null
+
+# ---- bad arguments: one line on stderr, exit 1, no picture
+bad() {
+	rm -f bad.png
+	view "$@"
+	if [ "$(cat vrc)" = 1 ] && [ "$(wc -l <verr)" = 1 ] &&
+	   grep -q '^pangaea-view: ' verr && [ ! -e bad.png ]; then
+		pass "bad arguments ($*): $(cat verr)"
+	else
+		fail "bad arguments ($*): exit $(cat vrc), stderr:"; sed 's/^/    | /' verr
+	fi
+}
+bad --show stats --snapshot bad.png rec
+bad --range 5 --snapshot bad.png rec
+bad --range 300:100 --snapshot bad.png rec
+bad --range 1x:2 --snapshot bad.png rec
+bad --snapshot bad.png
+bad --snapshot bad.png nowhere
+bad --snapshot
+bad --snapshot /nonexistent/dir/bad.png rec
+
+vm_halt
+expect_no_leftovers
+finish
