@@ -5,6 +5,7 @@
 #      (zoomed out = summary, zoomed in = one item per event);
 #   2. the cost of a live view: sor recorded alone vs with -view.
 # Prints one line per measure.  Needs Xvfb, sqlite3, ImageMagick.
+# VIEW_BENCH_LIVE=0: only part 1.
 set -eu
 B=$(cd "${1:-build}" && pwd)
 NMSG=${2:-505000}
@@ -55,6 +56,7 @@ done
 # events to the coordinator, which relays them to the viewer); a short
 # run (35 000 events, shorter than the viewer's start-up, for which the
 # coordinator waits at the end) and a longer one (240 000 events)
+[ "${VIEW_BENCH_LIVE:-1}" = 0 ] && exit 0
 S=$B/examples/sor
 echo quit | timeout 20 pvm >/dev/null 2>&1
 for args in "4 40 1000" "4 160 6000"; do

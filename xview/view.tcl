@@ -570,9 +570,9 @@ proc view::draw_legend {c x y} {
 		set xx [expr {$x + ($i % 2) * 80}]
 		set yy [expr {$y + ($i / 2) * 12}]
 		$c create rectangle $xx [expr {$yy + 1}] [expr {$xx + 9}] \
-			[expr {$yy + 10}] -fill $col -outline gray30 -tags [list label legend]
+			[expr {$yy + 10}] -fill $col -outline gray30 -tags legend
 		$c create text [expr {$xx + 13}] [expr {$yy + 5}] -anchor w \
-			-font {Helvetica 8} -text $name -tags [list label legend]
+			-font {Helvetica 8} -text $name -tags legend
 		incr i
 	}
 }

@@ -29,21 +29,6 @@ static const unsigned char vs_rgb[VS_N][3] = {
 	{ 0x2e, 0xb8, 0x2e }, { 0xf2, 0xd0, 0x1c }, { 0xd8, 0x30, 0x30 },
 };
 
-int vdb_ev_state_of(const char *kind, const char *op)
-{
-	if (!kind)
-		return VDB_EV_PVM;
-	if (!strcmp(kind, "recv") || !strcmp(kind, "precv") ||
-	    !strcmp(kind, "trecv") ||
-	    (!strcmp(kind, "group") && op && !strcmp(op, "barrier")))
-		return VDB_EV_WAIT;
-	if (!strcmp(kind, "pollfail"))
-		return VDB_EV_POLLS;
-	if (!strcmp(kind, "end"))
-		return VDB_EV_END;
-	return VDB_EV_PVM;
-}
-
 /* Bins of the window [W0, W1) (NB of them) where spans are summed. */
 struct vs_bins {
 	int64_t w0, w1;
