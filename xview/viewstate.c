@@ -37,9 +37,12 @@ struct vs_bins {
 	double *acc;   /* acc[bin * VS_N + state]: ns */
 };
 
-/* Adds the span [A, B) in STATE to the bins it overlaps. */
+/* Adds the span [A, E) in STATE to the bins it overlaps.  Times are
+   taken relative to the window's start before they become doubles: wall
+   ns (about 2^61) would lose 256 ns to a double's 53 bits. */
 static void vs_add(struct vs_bins *b, int64_t a, int64_t e, int state)
 {
+	double ra, re;
 	int first, last;
 
 	if (a < b->w0)
@@ -48,16 +51,18 @@ static void vs_add(struct vs_bins *b, int64_t a, int64_t e, int state)
 		e = b->w1;
 	if (e <= a)
 		return;
-	first = (int)((double)(a - b->w0) / b->width);
-	last = (int)((double)(e - b->w0) / b->width);
+	ra = (double)(a - b->w0);
+	re = (double)(e - b->w0);
+	first = (int)(ra / b->width);
+	last = (int)(re / b->width);
 	if (last >= b->nb)
 		last = b->nb - 1;
 	if (first > last)
 		first = last;
 	for (int i = first; i <= last; i++) {
-		double lo = (double)b->w0 + i * b->width, hi = lo + b->width;
-		double x0 = (double)a > lo ? (double)a : lo;
-		double x1 = (double)e < hi ? (double)e : hi;
+		double lo = i * b->width, hi = lo + b->width;
+		double x0 = ra > lo ? ra : lo;
+		double x1 = re < hi ? re : hi;
 
 		if (x1 > x0)
 			b->acc[i * VS_N + state] += x1 - x0;

@@ -7,28 +7,8 @@
 # task.  Bad arguments give one line and exit 1.  The pictures are kept in
 # $B/screenshots/views-*.png.
 . "$(dirname "$0")/../lib.sh"
-VIEW=$B/bin/pangaea-view
-SHOTS=$B/screenshots
-mkdir -p "$SHOTS"
-rm -f "$SHOTS"/views-*.png
-sup=${LSAN_OPTIONS#suppressions=}
-{ cat "${sup%%:*}"; printf 'leak:%s\n' libtk8.6 libtcl8.6 \
-	libfontconfig libX11 libXft libfreetype; } >lsan.supp
-export LSAN_OPTIONS="suppressions=$T/lsan.supp:print_suppressions=0"
-
-for n in $(seq 140 199); do [ -e /tmp/.X$n-lock ] || [ -e /tmp/.X11-unix/X$n ] || break; done
-Xvfb ":$n" -screen 0 1280x900x24 -nolisten tcp >/dev/null 2>&1 &
-XPID=$!
-HELPERS=$XPID
-trap 'kill $XPID 2>/dev/null; cleanup' EXIT
-export DISPLAY=":$n"
-for i in $(seq 100); do [ -S /tmp/.X11-unix/X$n ] && break; sleep 0.1; done
-
-# view ARGS...: pangaea-view, output into vout/verr, status into vrc.
-view() {
-	timeout 60 "$VIEW" "$@" >vout 2>verr
-	echo $? >vrc
-}
+# Tk under a private X server (Xvfb) for the whole test
+view_test views
 
 # colour FILE X Y: the state whose colour the pixel X,Y of FILE has
 # (computing, pvm, waiting), else "other:R,G,B".
@@ -39,6 +19,12 @@ colour() {
 	46,184,46) echo computing ;; 242,208,28) echo pvm ;; 216,48,48) echo waiting ;;
 	*) echo "other:$rgb" ;;
 	esac
+}
+
+# snapmap: X0, WT0, NSPX, ROWS from the line of the last snapshot (vout):
+# snapshot F view V width W height H x0 X0 t0 T ns_per_px S tmin T rows {LTID Y ...}
+snapmap() {
+	eval "$(sed -n 's/^snapshot .* x0 \([0-9.]*\) t0 \([0-9]*\) ns_per_px \([0-9.e+]*\) tmin [0-9]* rows {\(.*\)}$/X0=\1 WT0=\2 NSPX=\3 ROWS="\4"/p' vout)"
 }
 
 # ---- a recorded run of known states
@@ -66,8 +52,7 @@ view --show timeline --snapshot t.png rec
 expect_eq "timeline snapshot exits 0" "$(cat vrc)" 0
 [ -s t.png ] && pass "the timeline snapshot is written" || fail "no t.png"
 cp t.png "$SHOTS/views-timeline.png" 2>/dev/null
-# snapshot t.png view timeline width W height H x0 X0 t0 T ns_per_px S tmin T rows {LTID Y ...}
-eval "$(sed -n 's/^snapshot .* x0 \([0-9.]*\) t0 \([0-9]*\) ns_per_px \([0-9.e+]*\) tmin [0-9]* rows {\(.*\)}$/X0=\1 WT0=\2 NSPX=\3 ROWS="\4"/p' vout)"
+snapmap
 [ -n "${NSPX:-}" ] && pass "the snapshot says how x maps to time" || fail "no map line: $(cat vout)"
 # y of LTID's band (a little under its line)
 rowy() { set -- $ROWS "$1"; local want=${!#}; while [ $# -gt 1 ]; do
@@ -90,7 +75,7 @@ expect_eq "... and the master computes" "$(colour t.png "$x" "$m")" computing
 a=$(( (mjoin0 - T0) + (mjoin1 - mjoin0) / 4 )); b=$(( (mjoin0 - T0) + 3 * (mjoin1 - mjoin0) / 4 ))
 view --show timeline --range "${a}ns:${b}ns" --snapshot j.png rec
 expect_eq "--range snapshot exits 0" "$(cat vrc)" 0
-eval "$(sed -n 's/^snapshot .* x0 \([0-9.]*\) t0 \([0-9]*\) ns_per_px \([0-9.e+]*\) tmin [0-9]* rows {\(.*\)}$/X0=\1 WT0=\2 NSPX=\3 ROWS="\4"/p' vout)"
+snapmap
 x=$(midx $((T0 + a)) $((T0 + b)))
 expect_eq "the master is in PVM inside pvm_joingroup" "$(colour j.png "$x" "$(rowy 1)")" pvm
 cp j.png "$SHOTS/views-joingroup.png" 2>/dev/null
@@ -108,7 +93,7 @@ view --show utilization --snapshot u.png rec
 expect_eq "utilization snapshot exits 0" "$(cat vrc)" 0
 [ -s u.png ] && pass "the utilization snapshot is written" || fail "no u.png"
 cp u.png "$SHOTS/views-utilization.png" 2>/dev/null
-eval "$(sed -n 's/^snapshot .* x0 \([0-9.]*\) t0 \([0-9]*\) ns_per_px \([0-9.e+]*\) tmin [0-9]* rows {\(.*\)}$/X0=\1 WT0=\2 NSPX=\3 ROWS="\4"/p' vout)"
+snapmap
 read -r _ g _ y _ r <<<"$(column u.png "$(midx "$mrecv0" "$mrecv1")")"
 [ "$g" -gt 0 ] && [ "$r" -gt 0 ] && [ $(( g - r )) -le 2 ] && [ $(( r - g )) -le 2 ] &&
 	pass "utilization while the master waits: one task computing, one waiting ($g, $r px)" ||
@@ -117,12 +102,32 @@ read -r _ g _ y _ r <<<"$(column u.png "$(midx "$mrecv0" "$mrecv1")")"
 lo=$(( (mbar0 > wbar0 ? mbar0 : wbar0) - T0 )); hi=$(( (mbar1 < wbar1 ? mbar1 : wbar1) - T0 ))
 view --show utilization --range "${lo}ns:${hi}ns" --snapshot ub.png rec
 expect_eq "utilization snapshot of the barrier exits 0" "$(cat vrc)" 0
-eval "$(sed -n 's/^snapshot .* x0 \([0-9.]*\) t0 \([0-9]*\) ns_per_px \([0-9.e+]*\) tmin [0-9]* rows {\(.*\)}$/X0=\1 WT0=\2 NSPX=\3 ROWS="\4"/p' vout)"
+snapmap
 read -r _ g _ y _ r <<<"$(column ub.png "$(midx $((T0 + lo)) $((T0 + hi)))")"
 [ "$g" = 0 ] && [ "$y" = 0 ] && [ "$r" -gt 50 ] &&
 	pass "utilization at the barrier: no task computing, every task waiting ($r px)" ||
 	fail "utilization at the barrier: computing $g, in PVM $y, waiting $r px"
 cp ub.png "$SHOTS/views-barrier.png" 2>/dev/null
+
+# ---- a poll loop waits: from the event before the failed polls to the
+# exit of the poll that found the message (racy -poll's master)
+pg -log -logdir racy "$B/examples/racy" -w 2 -m 3 -poll
+expect_eq "racy -poll recorded" "$(cat rc)" 0
+$TRACE import racy >/dev/null
+read -r a b <<<"$(sqlite3 racy/trace.db "SELECT q.t1, e.t1 FROM events e
+	JOIN events p ON p.ltid = e.ltid AND p.seq = e.seq - 1
+	JOIN events q ON q.ltid = e.ltid AND q.seq = e.seq - 2
+	WHERE e.ltid = 1 AND p.kind = 'pollfail' ORDER BY e.seq LIMIT 1" | tr '|' ' ')"
+cat >states.tcl <<EOS
+set f [open states.out w]; puts \$f [pgdb states $a $b 1]; close \$f; exit 0
+EOS
+if [ -n "$a" ]; then
+	view -script states.tcl racy/trace.db
+	expect_eq "the poll loop's stretch is all waiting (computing, in PVM, waiting ns)" \
+		"$(cat states.out 2>/dev/null)" "1 {0 0 $((b - a))}"
+else
+	fail "racy -poll logged no failed polls before a receive"
+fi
 
 # ---- bad arguments: one line on stderr, exit 1, no picture
 bad() {
