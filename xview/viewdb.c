@@ -92,26 +92,6 @@ int vdb_task_time(struct vdb_task *t, int64_t v, int64_t v1, int st)
 	return 0;
 }
 
-/* The states rule of viewstate.c, as far as one event says it: blocking
-   receives and barriers wait, failed polls make the stretch up to the
-   next event's exit waiting, the end stops the task, the rest is PVM. */
-int vdb_ev_state_of(const char *kind, const char *op)
-{
-	switch (kind ? pg_rec_kind_of(kind) : 0) {
-	case PG_REC_RECV: case PG_REC_PRECV: case PG_REC_TRECV:
-		return VDB_EV_WAIT;
-	case PG_REC_GROUP:
-		return op && pg_group_op_of(op) == PG_GROUP_BARRIER ?
-		       VDB_EV_WAIT : VDB_EV_PVM;
-	case PG_REC_POLLFAIL:
-		return VDB_EV_POLLS;
-	case PG_REC_END:
-		return VDB_EV_END;
-	default:
-		return VDB_EV_PVM;
-	}
-}
-
 /* Each task's start (tasks.start_wall_ns), when it is before its first
    event; a database without it keeps the first event's time. */
 static void vdb_load_starts(void)
@@ -148,9 +128,9 @@ static int vdb_load_times(void)
 		struct vdb_task *t = vdb_task_slot(sqlite3_column_int(st, 0));
 
 		if (!t || vdb_task_time(t, sqlite3_column_int64(st, 1),
-				sqlite3_column_int64(st, 2), vdb_ev_state_of(
-				(const char *)sqlite3_column_text(st, 3),
-				(const char *)sqlite3_column_text(st, 4))) < 0)
+				sqlite3_column_int64(st, 2), pg_ev_state(
+				pg_rec_kind_of((const char *)sqlite3_column_text(st, 3)),
+				pg_group_op_of((const char *)sqlite3_column_text(st, 4)))) < 0)
 			break;
 		if (sqlite3_column_int64(st, 2) > vdb.tmax)
 			vdb.tmax = sqlite3_column_int64(st, 2);

@@ -8,22 +8,14 @@
 #define PANGAEA_VIEWDB_H
 
 #include "view.h"
+#include "taskstate.h"
 
 #include <sqlite3.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* What an event says of its task's time (viewstate.c states the rule). */
-enum vdb_ev_state {
-	VDB_EV_PVM,   /* its call's time is spent in PVM */
-	VDB_EV_WAIT,  /* its call's time is spent waiting (blocking receive,
-			 barrier) */
-	VDB_EV_POLLS, /* failed polls came before the next event */
-	VDB_EV_END    /* the task ended */
-};
-
 /* One task's events, sorted by entry time: entry T, exit T1 and what the
- * event says of the time (ST, an enum vdb_ev_state); START is when the
+ * event says of the time (ST, an enum pg_ev_state, logs/taskstate.h); START is when the
  * task began (its pangaea_init, else its first event). */
 struct vdb_task {
 	int ltid;
@@ -62,12 +54,9 @@ int vdb_fail(Tcl_Interp *ip, const char *msg);
 void vdb_close(void);
 /* The time array of LTID, added if new; NULL when memory runs out. */
 struct vdb_task *vdb_task_slot(int ltid);
-/* Adds the event of entry V, exit V1 and state ST (an enum vdb_ev_state)
+/* Adds the event of entry V, exit V1 and state ST (an enum pg_ev_state)
  * to T's sorted arrays; 0, or -1 when memory runs out. */
 int vdb_task_time(struct vdb_task *t, int64_t v, int64_t v1, int st);
-/* The enum vdb_ev_state of an event of KIND (a kind's name) whose group
- * call is OP (NULL if none). */
-int vdb_ev_state_of(const char *kind, const char *op);
 /* Index of the first entry time >= V in T's sorted array. */
 size_t vdb_lower(const struct vdb_task *t, int64_t v);
 /* 1 if task LTID passes the filter list LTIDS (NULL = every task). */

@@ -1,18 +1,10 @@
 /*
- * viewstate.c: what each task was doing over time, from its events'
- * entry and exit times (docs/VIEWER.md, "Task states"): between events a
- * task is computing; inside a call it is in PVM, or waiting when the call
- * is a blocking receive (pvm_recv, pvm_precv, pvm_trecv) or a barrier;
- * a run of failed polls makes the stretch from the previous event's exit
- * to the exit of the poll that found the message waiting too (the log
- * keeps the count of failed polls, not when each was made).  A task's
- * states start at its pangaea_init (tasks.start_wall_ns) and stop at its
- * end event.
- *
- * The states are summed per time bin (one bin per pixel column) from the
- * in-memory arrays of viewdb.c, and painted into Tk photo images: a band
- * per task (the fraction of each state per column, stacked) and the
- * utilization (how many tasks are in each state, stacked).
+ * viewstate.c: what each task was doing over time (the rule of
+ * logs/taskstate.c, docs/VIEWER.md "Task states"), summed per time bin
+ * (one bin per pixel column) from the in-memory arrays of viewdb.c, and
+ * painted into Tk photo images: a band per task (the fraction of each
+ * state per column, stacked) and the utilization (how many tasks are in
+ * each state, stacked).
  */
 #include "viewdb.h"
 
@@ -20,8 +12,7 @@
 #include <string.h>
 #include <tk.h>
 
-/* The states, in the order they are stacked. */
-enum { VS_COMPUTE, VS_PVM, VS_WAIT, VS_N };
+#define VS_N PG_ST_N
 
 /* Their colours (R, G, B): XPVM's green and yellow, and red for waiting
    (XPVM's white would not show on the white canvas). */
@@ -69,32 +60,33 @@ static void vs_add(struct vs_bins *b, int64_t a, int64_t e, int state)
 	}
 }
 
-/* Sums task T's time in each state over the bins of B. */
+/* pg_state_fn of vs_task: adds the span to the bins ARG. */
+static void vs_span(void *arg, int64_t a, int64_t e, int state)
+{
+	vs_add(arg, a, e, state);
+}
+
+/* Sums task T's time in each state over the bins of B: from the event
+   before the window (its call may reach into it) to the first event
+   after it (the stretch before that one may). */
 static void vs_task(const struct vdb_task *t, struct vs_bins *b)
 {
+	struct pg_states s;
 	size_t i;
 
 	if (!t->n || t->start >= b->w1)
 		return;
 	i = vdb_lower(t, b->w0);
 	if (i > 0)
-		i--; /* the event before the window: its gap may reach into it */
-	if (i == 0)
-		vs_add(b, t->start, t->t[0], t->st[0] == VDB_EV_POLLS ?
-		       VS_WAIT : VS_COMPUTE);
-	for (; i < t->n && t->t[i] < b->w1; i++) {
-		int polled = i > 0 && t->st[i - 1] == VDB_EV_POLLS;
-		int64_t next;
-
-		if (t->st[i] == VDB_EV_END)
-			return;
-		vs_add(b, t->t[i], t->t1[i], polled || t->st[i] == VDB_EV_WAIT ?
-		       VS_WAIT : VS_PVM);
-		if (i + 1 < t->n) {
-			next = t->t[i + 1];
-			vs_add(b, t->t1[i], next, t->st[i + 1] == VDB_EV_POLLS ?
-			       VS_WAIT : VS_COMPUTE);
-		}
+		i--;
+	pg_states_begin(&s, i ? t->t1[i - 1] : t->start,
+			i && t->st[i - 1] == PG_EVS_POLLS);
+	if (i && t->st[i - 1] == PG_EVS_END)
+		return;
+	for (; i < t->n; i++) {
+		pg_states_event(&s, t->st[i], t->t[i], t->t1[i], vs_span, b);
+		if (t->t[i] >= b->w1)
+			break;
 	}
 }
 
