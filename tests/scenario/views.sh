@@ -129,6 +129,46 @@ else
 	fail "racy -poll logged no failed polls before a receive"
 fi
 
+# ---- statistics as pictures: pangaea-trace stats --plot DIR (SVG, no display)
+$TRACE stats --plot plots rec >sout 2>serr
+expect_eq "stats --plot exits 0" $? 0
+for f in calls granularity overhead sizes states; do
+	if [ -s plots/$f.svg ] && xmllint --noout plots/$f.svg 2>/dev/null &&
+	   grep -q "<rect .*height=\"[1-9]" plots/$f.svg; then
+		pass "stats --plot: $f.svg is SVG with bars"
+	else
+		fail "stats --plot: $f.svg missing, not XML or without bars"
+	fi
+	cp plots/$f.svg "$SHOTS/views-stats-$f.svg" 2>/dev/null
+done
+expect_eq "stats --plot says what it wrote" "$(grep -c '^wrote plots/' sout)" 5
+# the state bars: each task's shares, from the widths of its three rects
+# (master: 600 of its ~940 ms computing; worker: 600 waiting)
+python3 - plots/states.svg >shares <<'EOP'
+import sys, xml.etree.ElementTree as E
+ns = "{http://www.w3.org/2000/svg}"
+row, out = None, {}
+for e in E.parse(sys.argv[1]).getroot():
+    if e.tag == ns + "text" and (e.text or "").startswith(("ltid", "all")):
+        row = e.text; out[row] = []
+    elif e.tag == ns + "rect" and row and e.get("height") == "20":
+        out[row].append(float(e.get("width")))
+for r, w in out.items():
+    print(r.replace(" ", ""), " ".join("%d" % (100 * x / sum(w)) for x in w))
+EOP
+read -r _ mc mp mw <<<"$(grep '^ltid1 ' shares)"
+read -r _ wc wp ww <<<"$(grep '^ltid1001 ' shares)"
+[ "${mc:-0}" -ge 55 ] && [ "${mc:-0}" -le 75 ] && [ "${ww:-0}" -ge 55 ] && [ "${ww:-0}" -le 75 ] &&
+	[ "${mw:-0}" -ge 25 ] && [ "${wc:-0}" -ge 25 ] &&
+	pass "state bars: master computes $mc%, waits $mw%; worker computes $wc%, waits $ww%" ||
+	fail "state bars: $(tr '\n' ';' <shares)"
+$TRACE stats --plot rec >sout 2>serr
+expect_eq "stats --plot DIR without a LOGDIR exits 1" $? 1
+expect_grep "... with the usage" serr 'usage: pangaea-trace stats .*--plot DIR'
+$TRACE stats --plot /proc/no/such rec >sout 2>serr
+expect_eq "stats --plot into a folder it cannot make exits 1" $? 1
+expect_grep "... and says why" serr '^pangaea-trace: cannot make /proc/no/such: '
+
 # ---- bad arguments: one line on stderr, exit 1, no picture
 bad() {
 	rm -f bad.png
