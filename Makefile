@@ -245,7 +245,8 @@ FUZZ_CFLAGS := -std=c11 -g -O1 $(filter-out -Wno-format-truncation,$(WARN)) \
 FUZZ_LIB := $(FZ)/libpangaea.a
 FUZZ_UTIL := $(FZ)/obj/tests/fuzz/fuzzutil.o
 FUZZ_STATS_OBJ := $(patsubst %.c,$(FZ)/obj/%.o,logs/trace-stats.c \
-	logs/trace.c $(wildcard logs/tracedb*.c) logs/match.c)
+	logs/trace.c $(wildcard logs/tracedb*.c) logs/match.c logs/taskstate.c \
+	logs/svgplot.c)
 
 $(FZ)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
