@@ -80,6 +80,14 @@ x=$(midx $((T0 + a)) $((T0 + b)))
 expect_eq "the master is in PVM inside pvm_joingroup" "$(colour j.png "$x" "$(rowy 1)")" pvm
 cp j.png "$SHOTS/views-joingroup.png" 2>/dev/null
 
+# ... and inside its pvm_send of 4 MB (a few us: shown over the call alone)
+read -r msend0 msend1 <<<"$(ev 1 send)"
+a=$((msend0 - T0 + (msend1 - msend0) / 4)); b=$((msend0 - T0 + 3 * (msend1 - msend0) / 4))
+view --show timeline --range "${a}ns:${b}ns" --snapshot s.png rec
+snapmap
+x=$(midx $((T0 + a)) $((T0 + b)))
+expect_eq "the master is in PVM inside pvm_send" "$(colour s.png "$x" "$(rowy 1)")" pvm
+
 # ---- utilization: where both tasks are in the barrier, nobody computes
 # the column's colours from the top of the plot (y 30) to its bottom
 column() {
