@@ -5,7 +5,8 @@
 # allowed to wait for a password that nobody can type.
 #
 # (clang and libclang-rt-14-dev, its libFuzzer and sanitizer runtimes,
-# build the fuzzing harnesses of tests/fuzz/: `make fuzz`.)
+# build the fuzzing harnesses of tests/fuzz/: `make fuzz`; libxml2-utils
+# gives xmllint, which tests/scenario/views.sh checks SVG pictures with.)
 #
 # Usage: bash scripts/install-deps.sh
 set -eu
@@ -13,7 +14,7 @@ set -eu
 packages="pvm pvm-dev pvm-examples gfortran libevent-dev libsqlite3-dev sqlite3 tcl-dev tk-dev
 check pkg-config xvfb x11-apps imagemagick ghostscript make gcc
 libopen-trace-format2-dev otf2-tools xauth xfonts-base fonts-dejavu-core
-clang libclang-rt-14-dev"
+clang libclang-rt-14-dev libxml2-utils"
 
 missing=""
 count=0
