@@ -13,10 +13,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 T=$(mktemp -d /tmp/pangaea-viewbench.XXXXXX)
 export PVM_ROOT=/usr/lib/pvm3 PVM_VMID=viewbench-$$
 [ "$(id -u)" = 0 ] && export PVM_ALLOW_ROOT=1
+# (the folder goes first: halting the VM may take this shell with it; and
+# a console run with no VM would start one only to halt it)
 cleanup() {
 	[ -n "${xpid:-}" ] && kill "$xpid" 2>/dev/null
-	( echo halt | timeout 10 pvm >/dev/null 2>&1 ) 2>/dev/null
-	rm -rf "$T" "/tmp/pvmd.$(id -u).$PVM_VMID"
+	cd / && rm -rf "$T"
+	if [ -e "/tmp/pvmd.$(id -u).$PVM_VMID" ]; then
+		( echo halt | timeout 10 pvm >/dev/null 2>&1 ) 2>/dev/null
+	fi
+	rm -f "/tmp/pvmd.$(id -u).$PVM_VMID" "/tmp/pvml.$(id -u).$PVM_VMID"
 }
 trap cleanup EXIT
 cd "$T"
