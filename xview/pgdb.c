@@ -11,7 +11,6 @@
  *   pgdb tasks                list of dicts, one per task, by ltid
  *   pgdb range                {tmin tmax}: first entry, last exit (wall ns)
  *   pgdb count T0 T1 ?LTIDS?  events whose entry lies in [T0, T1]
- *   pgdb summary T0 T1 N ?LTIDS?  {ltid {c1 .. cN} ...}: events per bin
  *   pgdb events T0 T1 ?LIMIT? flat list, 10 fields an event:
  *                             id ltid kind t0 t1 peer tag msgid len matched
  *   pgdb messages T0 T1 ?LIMIT?  flat list of matched messages crossing
@@ -86,7 +85,6 @@ static const struct pgdb_cmd pgdb_cmds[] = {
 	{ "tasks", 0, 0, NULL, vdb_cmd_tasks },
 	{ "range", 0, 0, NULL, vdb_cmd_range },
 	{ "count", 2, 3, "T0 T1 ?LTIDS?", vdb_cmd_count },
-	{ "summary", 3, 4, "T0 T1 NBINS ?LTIDS?", vdb_cmd_summary },
 	{ "events", 2, 3, "T0 T1 ?LIMIT?", vdb_cmd_events },
 	{ "messages", 2, 3, "T0 T1 ?LIMIT?", vdb_cmd_messages },
 	{ "event", 1, 1, "ID", vdb_cmd_event },

@@ -4,9 +4,10 @@
  * view's in memory), each task's event times kept in memory, and the
  * queries behind the pgdb subcommands (pgdb.c lists them).
  *
- * Only `count` and `summary` touch every event of the window, and they use
- * the in-memory arrays (binary search), so a zoomed-out picture of a
- * million events costs the same as one of a thousand.
+ * Only `count` (and the states of viewstate.c) touch every event of the
+ * window, and they use the in-memory arrays (binary search), so a
+ * zoomed-out picture of a million events costs about the same as one of
+ * a thousand.
  */
 #include "viewdb.h"
 #include "pangaea-logs.h"
@@ -300,42 +301,6 @@ int vdb_cmd_count(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 			total += (int64_t)(vdb_lower(&vdb.tasks[i], w[1] + 1) -
 					   vdb_lower(&vdb.tasks[i], w[0]));
 	Tcl_SetObjResult(ip, Tcl_NewWideIntObj(total));
-	return TCL_OK;
-}
-
-/* pgdb summary T0 T1 NBINS ?LTIDS? */
-int vdb_cmd_summary(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
-{
-	int64_t w[3];
-	Tcl_Obj *res;
-
-	if (vdb_ints(ip, objv + 2, 3, w) != TCL_OK)
-		return TCL_ERROR;
-	if (w[2] < 1 || w[2] > 100000 || w[1] < w[0]) {
-		Tcl_SetObjResult(ip, Tcl_NewStringObj("pgdb: bad window", -1));
-		return TCL_ERROR;
-	}
-	res = Tcl_NewListObj(0, NULL);
-	for (int i = 0; i < vdb.ntasks; i++) {
-		const struct vdb_task *t = &vdb.tasks[i];
-		Tcl_Obj *bins = Tcl_NewListObj(0, NULL);
-		double span = (double)(w[1] - w[0] + 1);
-		size_t prev = vdb_lower(t, w[0]);
-
-		if (!vdb_task_wanted(ip, objc == 6 ? objv[5] : NULL, t->ltid))
-			continue;
-		for (int64_t b = 1; b <= w[2]; b++) {
-			int64_t edge = w[0] + (int64_t)(span * (double)b / (double)w[2]);
-			size_t next = vdb_lower(t, b == w[2] ? w[1] + 1 : edge);
-
-			Tcl_ListObjAppendElement(NULL, bins, Tcl_NewWideIntObj(
-						 (Tcl_WideInt)(next - prev)));
-			prev = next;
-		}
-		Tcl_ListObjAppendElement(NULL, res, Tcl_NewIntObj(t->ltid));
-		Tcl_ListObjAppendElement(NULL, res, bins);
-	}
-	Tcl_SetObjResult(ip, res);
 	return TCL_OK;
 }
 

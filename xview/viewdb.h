@@ -64,10 +64,10 @@ int vdb_task_wanted(Tcl_Interp *ip, Tcl_Obj *ltids, int ltid);
 /* Reads N wide integers of OBJV into OUT; TCL_OK or an error. */
 int vdb_ints(Tcl_Interp *ip, Tcl_Obj *const objv[], int n, int64_t *out);
 /* pgdb open PATH, close, meta, tasks, range, count T0 T1 ?LTIDS?,
- * summary T0 T1 NBINS ?LTIDS?, events T0 T1 ?LIMIT?,
+ * events T0 T1 ?LIMIT?,
  * messages T0 T1 ?LIMIT?, event ID, message ID, find MSGID. */
 vdb_cmd_fn vdb_cmd_open, vdb_cmd_close, vdb_cmd_meta, vdb_cmd_tasks,
-	vdb_cmd_range, vdb_cmd_count, vdb_cmd_summary, vdb_cmd_events,
+	vdb_cmd_range, vdb_cmd_count, vdb_cmd_events,
 	vdb_cmd_messages, vdb_cmd_event, vdb_cmd_message, vdb_cmd_find;
 
 /* viewstate.c: pgdb states T0 T1 ?LTIDS?, paint-states IMG T0 T1 LTID,
