@@ -37,6 +37,7 @@ void vdb_close(void)
 		free(vdb.tasks[i].t);
 		free(vdb.tasks[i].t1);
 		free(vdb.tasks[i].st);
+		free(vdb.tasks[i].ck);
 	}
 	free(vdb.tasks);
 	if (vdb.db)

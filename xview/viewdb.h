@@ -23,6 +23,9 @@ struct vdb_task {
 	unsigned char *st;
 	size_t n, cap, cap1, capst;
 	int64_t start;
+	void *ck;    /* viewstate.c's checkpoints of the states (freed with
+			the task), made when N was CK_N */
+	size_t ck_n;
 };
 
 /* The open database and what we keep of it in memory. */

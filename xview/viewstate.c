@@ -28,66 +28,106 @@ struct vs_bins {
 	double *acc;   /* acc[bin * VS_N + state]: ns */
 };
 
-/* Adds the span [A, E) in STATE to the bins it overlaps.  Times are
-   taken relative to the window's start before they become doubles: wall
-   ns (about 2^61) would lose 256 ns to a double's 53 bits. */
-static void vs_add(struct vs_bins *b, int64_t a, int64_t e, int state)
-{
-	double ra, re;
-	int first, last;
+/* Events between two checkpoints of a task's states. */
+#define VS_CK 32
 
-	if (a < b->w0)
-		a = b->w0;
-	if (e > b->w1)
-		e = b->w1;
-	if (e <= a)
-		return;
-	ra = (double)(a - b->w0);
-	re = (double)(e - b->w0);
-	first = (int)(ra / b->width);
-	last = (int)(re / b->width);
-	if (last >= b->nb)
-		last = b->nb - 1;
-	if (first > last)
-		first = last;
-	for (int i = first; i <= last; i++) {
-		double lo = i * b->width, hi = lo + b->width;
-		double x0 = ra > lo ? ra : lo;
-		double x1 = re < hi ? re : hi;
-
-		if (x1 > x0)
-			b->acc[i * VS_N + state] += x1 - x0;
-	}
-}
-
-/* pg_state_fn of vs_task: adds the span to the bins ARG. */
-static void vs_span(void *arg, int64_t a, int64_t e, int state)
-{
-	vs_add(arg, a, e, state);
-}
-
-/* Sums task T's time in each state over the bins of B: from the event
-   before the window (its call may reach into it) to the first event
-   after it (the stretch before that one may). */
-static void vs_task(const struct vdb_task *t, struct vs_bins *b)
-{
+/* A checkpoint: the states followed up to event k * VS_CK (not fed yet),
+   and the ns spent in each until then. */
+struct vs_ck {
 	struct pg_states s;
-	size_t i;
+	int64_t ns[VS_N];
+};
+
+/* What vs_clip adds to: the ns in each state before time X. */
+struct vs_upto {
+	int64_t x;
+	int64_t *ns;
+};
+
+/* pg_state_fn: adds the span [A, E) to ARG's ns (a struct vs_ck's). */
+static void vs_whole(void *arg, int64_t a, int64_t e, int state)
+{
+	int64_t *ns = arg;
+
+	ns[state] += e - a;
+}
+
+/* pg_state_fn: adds the part of [A, E) before ARG's x (a struct vs_upto). */
+static void vs_clip(void *arg, int64_t a, int64_t e, int state)
+{
+	struct vs_upto *u = arg;
+
+	if (e > u->x)
+		e = u->x;
+	if (e > a)
+		u->ns[state] += e - a;
+}
+
+/* Task T's checkpoints, made again when it has had events since (the
+   live view); NULL when memory runs out.  One pass over its events. */
+static const struct vs_ck *vs_checkpoints(struct vdb_task *t)
+{
+	struct vs_ck *ck = t->ck, cur;
+
+	if (ck && t->ck_n == t->n)
+		return ck;
+	if (!(ck = realloc(t->ck, (t->n / VS_CK + 1) * sizeof(*ck))))
+		return NULL;
+	t->ck = ck;
+	memset(&cur, 0, sizeof(cur));
+	pg_states_begin(&cur.s, t->start, 0);
+	for (size_t i = 0; i < t->n; i++) {
+		if (i % VS_CK == 0)
+			ck[i / VS_CK] = cur;
+		pg_states_event(&cur.s, t->st[i], t->t[i], t->t1[i], vs_whole,
+				cur.ns);
+	}
+	if (t->n % VS_CK == 0)
+		ck[t->n / VS_CK] = cur;
+	t->ck_n = t->n;
+	return ck;
+}
+
+/* The ns task T spent in each state before time X, into NS: from the
+   checkpoint before the events entered before X, those events, and the
+   stretch before the next one. */
+static void vs_until(const struct vdb_task *t, const struct vs_ck *ck,
+		     int64_t x, int64_t ns[VS_N])
+{
+	size_t i = vdb_lower(t, x), j = i / VS_CK * VS_CK;
+	struct vs_ck c = ck[j / VS_CK];
+	struct vs_upto u = { x, c.ns };
+
+	for (; j <= i && j < t->n; j++)
+		pg_states_event(&c.s, t->st[j], t->t[j], t->t1[j], vs_clip, &u);
+	memcpy(ns, c.ns, sizeof(c.ns));
+}
+
+/* Sums task T's time in each state over the bins of B, each the
+   difference of the times before its two edges; 0, or -1 when memory
+   runs out.  A few checkpoints' worth of events a bin, however many
+   events the window holds. */
+static int vs_task(struct vdb_task *t, struct vs_bins *b)
+{
+	const struct vs_ck *ck;
+	int64_t lo[VS_N], hi[VS_N];
 
 	if (!t->n || t->start >= b->w1)
-		return;
-	i = vdb_lower(t, b->w0);
-	if (i > 0)
-		i--;
-	pg_states_begin(&s, i ? t->t1[i - 1] : t->start,
-			i && t->st[i - 1] == PG_EVS_POLLS);
-	if (i && t->st[i - 1] == PG_EVS_END)
-		return;
-	for (; i < t->n; i++) {
-		pg_states_event(&s, t->st[i], t->t[i], t->t1[i], vs_span, b);
-		if (t->t[i] >= b->w1)
-			break;
+		return 0;
+	if (!(ck = vs_checkpoints(t)))
+		return -1;
+	vs_until(t, ck, b->w0, lo);
+	for (int i = 0; i < b->nb; i++) {
+		int64_t edge = i + 1 == b->nb ? b->w1 :
+			       b->w0 + (int64_t)((i + 1) * b->width);
+
+		vs_until(t, ck, edge, hi);
+		for (int s = 0; s < VS_N; s++)
+			if (hi[s] > lo[s])
+				b->acc[i * VS_N + s] += (double)(hi[s] - lo[s]);
+		memcpy(lo, hi, sizeof(lo));
 	}
+	return 0;
 }
 
 /* Fills B for window [W0, W1) in NB bins, summing the tasks LTIDS lets
@@ -109,9 +149,13 @@ static int vs_sum(Tcl_Interp *ip, struct vs_bins *b, int64_t w0, int64_t w1,
 		return TCL_ERROR;
 	}
 	for (int i = 0; i < vdb.ntasks; i++)
-		if (one >= 0 ? vdb.tasks[i].ltid == one :
-		    vdb_task_wanted(ip, ltids, vdb.tasks[i].ltid))
-			vs_task(&vdb.tasks[i], b);
+		if ((one >= 0 ? vdb.tasks[i].ltid == one :
+		     vdb_task_wanted(ip, ltids, vdb.tasks[i].ltid)) &&
+		    vs_task(&vdb.tasks[i], b) < 0) {
+			free(b->acc);
+			Tcl_SetObjResult(ip, Tcl_NewStringObj("pgdb: out of memory", -1));
+			return TCL_ERROR;
+		}
 	return TCL_OK;
 }
 
