@@ -479,20 +479,30 @@ static void print_check(const struct st_task *t, enum st_fmt fmt)
 		       d / 1e6, t->polls, (long long)t->sent,
 		       (long long)t->received);
 	else if (fmt == ST_CSV)
-		printf("check,%s,runtime,,,,,,,%lld,\n"
+		printf("state,%s,computing,,,,,,,%lld,\n"
+		       "state,%s,in_pvm,,,,,,,%lld,\n"
+		       "state,%s,waiting,,,,,,,%lld,\n"
+		       "check,%s,runtime,,,,,,,%lld,\n"
 		       "check,%s,computation,,,,,,,%lld,\n"
 		       "check,%s,communication,,,,,,,%lld,\n"
 		       "check,%s,difference,,,,,,,%lld,\n"
 		       "polls,%s,failed,%ld,,,,,,,\n"
 		       "bytes,%s,sent,,,,,,,,%lld\nbytes,%s,received,,,,,,,,%lld\n",
+		       l, (long long)t->state_ns[PG_ST_COMPUTE], l,
+		       (long long)t->state_ns[PG_ST_PVM], l,
+		       (long long)t->state_ns[PG_ST_WAIT],
 		       l, rt, l, c, l, m, l, d, l, t->polls, l,
 		       (long long)t->sent, l, (long long)t->received);
 	else
 		printf("\"runtime_ns\": %lld, \"computation_ns\": %lld, "
 		       "\"communication_ns\": %lld, \"difference_ns\": %lld, "
 		       "\"failed_polls\": %ld, \"bytes_sent\": %lld, "
-		       "\"bytes_received\": %lld", rt, c, m, d, t->polls,
-		       (long long)t->sent, (long long)t->received);
+		       "\"bytes_received\": %lld, \"computing_ns\": %lld, "
+		       "\"in_pvm_ns\": %lld, \"waiting_ns\": %lld", rt, c, m, d,
+		       t->polls, (long long)t->sent, (long long)t->received,
+		       (long long)t->state_ns[PG_ST_COMPUTE],
+		       (long long)t->state_ns[PG_ST_PVM],
+		       (long long)t->state_ns[PG_ST_WAIT]);
 }
 
 /* Prints the text tables of R. */

@@ -118,19 +118,45 @@ read -r _ g _ y _ r <<<"$(column ub.png "$(midx $((T0 + lo)) $((T0 + hi)))")"
 cp ub.png "$SHOTS/views-barrier.png" 2>/dev/null
 
 # ---- a poll loop waits: from the event before the failed polls to the
-# exit of the poll that found the message (racy -poll's master)
-pg -log -logdir racy "$B/examples/racy" -w 2 -m 3 -poll
+# exit of the poll that found the message (racy -poll's master; its last
+# loop, past several of the viewer's checkpoints of 32 events)
+pg -log -logdir racy "$B/examples/racy" -w 2 -m 30 -poll
 expect_eq "racy -poll recorded" "$(cat rc)" 0
 $TRACE import racy >/dev/null
 read -r a b <<<"$(sqlite3 racy/trace.db "SELECT q.t1, e.t1 FROM events e
 	JOIN events p ON p.ltid = e.ltid AND p.seq = e.seq - 1
 	JOIN events q ON q.ltid = e.ltid AND q.seq = e.seq - 2
-	WHERE e.ltid = 1 AND p.kind = 'pollfail' ORDER BY e.seq LIMIT 1" | tr '|' ' ')"
+	WHERE e.ltid = 1 AND p.kind = 'pollfail' AND e.seq > 64
+	ORDER BY e.seq DESC LIMIT 1" | tr '|' ' ')"
 cat >states.tcl <<EOS
 set f [open states.out w]; puts \$f [pgdb states $a $b 1]; close \$f; exit 0
 EOS
+# the whole life of the master, and its two halves: every ns of it is in
+# one state, as stats says, and the halves add up
+read -r s0 e0 <<<"$(sqlite3 racy/trace.db "SELECT start_wall_ns, (SELECT t0 FROM
+	events WHERE ltid = 1 AND kind = 'end') FROM tasks WHERE ltid = 1" | tr '|' ' ')"
+m0=$(( (s0 + e0) / 2 ))
+cat >>states.tcl <<EOS
+set f [open life.out w]
+foreach {x y} {$s0 $e0 $s0 $m0 $m0 $e0} {
+	lassign [pgdb states \$x \$y 1] l v
+	puts \$f "[tcl::mathop::+ {*}\$v] \$v"
+}
+close \$f
+EOS
+sed -i 's/; exit 0$//' states.tcl; echo "exit 0" >>states.tcl
 if [ -n "$a" ]; then
 	view -script states.tcl racy/trace.db
+	{ read -r all _; read -r sum1 c1 p1 w1; read -r sum2 c2 p2 w2; } <life.out
+	expect_eq "the master's whole life is in some state (ns)" "$all" $((e0 - s0))
+	# pangaea-trace stats follows the rule event by event from the start;
+	# the viewer from its checkpoints: the same ns in each state
+	$TRACE stats --csv racy >racy.csv
+	expect_eq "viewer and stats agree on the master's states (computing, in PVM, waiting ns)" \
+		"$(sed -n 1p life.out | cut -d' ' -f2-)" \
+		"$(awk -F, '$1 == "state" && $2 == 1 { printf "%s%s", s, $10; s = " " }' racy.csv)"
+	expect_eq "... and its two halves add up" "$((c1 + c2)) $((p1 + p2)) $((w1 + w2))" \
+		"$(sed -n 1p life.out | cut -d' ' -f2-)"
 	expect_eq "the poll loop's stretch is all waiting (computing, in PVM, waiting ns)" \
 		"$(cat states.out 2>/dev/null)" "1 {0 0 $((b - a))}"
 else
