@@ -1,7 +1,7 @@
 # start.tcl: pangaea-view's command line and start-up (evaluated last).
 #
 #   pangaea-view [-script FILE] [-spawn] [-live DIR [-sock PATH]]
-#                [--show timeline|utilization] [--range T0:T1]
+#                [--show timeline|utilization|stats] [--range T0:T1]
 #                [--snapshot FILE.png] [LOGDIR | TRACE.db]
 #
 # -script FILE is the test hook: FILE is evaluated once the window is on
@@ -93,11 +93,12 @@ proc view::parse_range {text} {
 }
 
 # Shows VIEW (timeline: the event graph alone; utilization: with the
-# utilization pane) over RANGE ({} the whole run, else {t0 t1} ns from
-# the run's start) at once.
+# utilization pane; stats: with the task states pane) over RANGE ({} the
+# whole run, else {t0 t1} ns from the run's start) at once.
 proc view::show {view range} {
 	variable V
-	set V(util) [expr {$view ne "timeline"}]
+	set V(util) [expr {$view eq "utilization"}]
+	set V(stats) [expr {$view eq "stats"}]
 	view::util_pane
 	update
 	if {$range ne ""} {
@@ -111,13 +112,14 @@ proc view::show {view range} {
 	update
 }
 
-# Writes a PNG picture of VIEW (the canvas of the graph or of the
-# utilization pane) into FILE, through ImageMagick's `import` of the
-# window; prints one line saying how its x maps to time and where each
-# task's row is.  Raises an error if it cannot.
+# Writes a PNG picture of VIEW (the canvas of the graph, of the
+# utilization pane or of the task states pane) into FILE, through
+# ImageMagick's `import` of the window; prints one line saying how its x
+# maps to time (the states pane: where its bars start and how wide they
+# are) and where each task's row is.  Raises an error if it cannot.
 proc view::snapshot {view file} {
 	variable V
-	set c [expr {$view eq "utilization" ? ".u.c" : ".g.c"}]
+	set c [dict get {timeline .g.c utilization .u.c stats .s.c} $view]
 	raise .
 	update
 	if {[catch {exec import -window [winfo id $c] $file 2>@1} out]} {
@@ -127,10 +129,13 @@ proc view::snapshot {view file} {
 	set rows {}
 	if {$view eq "timeline"} {
 		foreach {l y} $V(rowy) { lappend rows $l $y }
+	} elseif {$view eq "stats"} {
+		set rows $V(statsy)
 	}
 	puts [list snapshot $file view $view width [winfo width $c] \
 		height [winfo height $c] x0 [expr {$V(labelw) + $V(margin)}] \
-		t0 $V(t0) ns_per_px $V(scale) tmin $V(tmin) rows $rows]
+		plotw [view::plotw] t0 $V(t0) ns_per_px $V(scale) tmin $V(tmin) \
+		rows $rows]
 }
 
 # Parses ::argv and starts the viewer.
@@ -151,8 +156,8 @@ proc view::main {} {
 			-sock { set sock $val }
 			-spawn { set spawn 1 }
 			-show - --show {
-				if {$val ni {timeline utilization}} {
-					view::fail "--show $val: the views are timeline and utilization"
+				if {$val ni {timeline utilization stats}} {
+					view::fail "--show $val: the views are timeline, utilization and stats"
 				}
 				set show $val
 			}

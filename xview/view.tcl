@@ -20,7 +20,7 @@ namespace eval view {
 		force_detail 0 px_per_event 5 live_since 0
 		sock "" sock_chan "" sock_lines 0 sock_tries 0 live_via ""
 		sock_redraw 0 sock_part "" live_events 0 live_msgs 0
-		live_error "" util 1 bandh 12 utilh 130
+		live_error "" util 1 bandh 12 utilh 130 stats 0
 	}
 	# the task states (xview/viewstate.c): name and colour, in the order
 	# the C side stacks them
@@ -74,6 +74,8 @@ proc view::build {} {
 	.mb.v add command -label "Zoom out (button 3)" -command {view::zoom 2.0}
 	.mb.v add checkbutton -label "Utilization pane" -variable view::V(util) \
 		-command view::util_pane
+	.mb.v add checkbutton -label "Task states pane" -variable view::V(stats) \
+		-command view::util_pane
 
 	frame .tb
 	button .tb.fit -text "Fit all" -command view::fit
@@ -111,6 +113,10 @@ proc view::build {} {
 	canvas .u.c -background white -highlightthickness 0 -width 900 \
 		-height $V(utilh)
 	pack .u.c -side left -fill x -expand 1
+	# the task states pane: a bar per task, its share of each state
+	frame .s
+	canvas .s.c -background white -highlightthickness 0 -width 900 -height 60
+	pack .s.c -side left -fill x -expand 1
 	label .status -anchor w -relief sunken -text "no run open"
 	text .details -height 7 -wrap word -background #f4f4f0
 	pack .tb -side top -fill x
@@ -354,6 +360,7 @@ proc view::redraw {} {
 	view::draw_legend $c 8 3
 	view::draw_selection
 	view::draw_util $rows $t1
+	view::draw_stats $rows $t1
 	set span [expr {double($V(tmax) - $V(tmin))}]
 	.g.hs set [expr {($V(t0) - $V(tmin)) / $span}] [expr {($t1 - $V(tmin)) / $span}]
 	set nr [llength $rows]
@@ -577,15 +584,55 @@ proc view::draw_legend {c x y} {
 	}
 }
 
-# Shows or hides the utilization pane (V(util)).
+# Shows or hides the utilization pane (V(util)) and the task states pane
+# (V(stats)), under the graph in that order.
 proc view::util_pane {} {
 	variable V
-	if {$V(util)} {
-		pack .u -side bottom -fill x -after .status
-	} else {
-		pack forget .u
-	}
+	pack forget .u .s
+	if {$V(stats)} { pack .s -side bottom -fill x -after .status }
+	if {$V(util)} { pack .u -side bottom -fill x -after .status }
 	view::redraw_later
+}
+
+# The task states pane: per task of ROWS, a bar split into its time
+# computing, in PVM and waiting over the graph's window [V(t0), T1],
+# with the percentages; as high as the rows need.
+proc view::draw_stats {rows t1} {
+	variable V
+	variable STATES
+	set c .s.c
+	$c delete all
+	if {!$V(stats) || $rows eq ""} return
+	set h [expr {34 + 22 * [llength $rows]}]
+	if {[$c cget -height] != $h} { $c configure -height $h }
+	set x0 [expr {$V(labelw) + $V(margin)}]
+	set pw [view::plotw]
+	$c create rectangle 0 0 $V(labelw) $h -fill #eeeeea -outline ""
+	view::draw_legend $c 8 3
+	$c create text $x0 14 -anchor w -font {Helvetica 9 bold} \
+		-text "time in each state, [view::fmt_t $V(t0)] .. [view::fmt_t $t1]"
+	set y 30
+	set V(statsy) {}
+	foreach {l v} [pgdb states $V(t0) $t1 $rows] {
+		set sum [tcl::mathop::+ {*}$v]
+		$c create text 8 [expr {$y + 8}] -anchor w -font {Helvetica 9 bold} \
+			-text "[lindex [view::task_label $l] 1]  (ltid $l)"
+		set x $x0
+		foreach n $v {name col} $STATES {
+			if {$sum <= 0} break
+			set w [expr {$pw * double($n) / $sum}]
+			$c create rectangle $x $y [expr {$x + $w}] [expr {$y + 16}] \
+				-fill $col -outline "" -tags [list bar st:$l]
+			if {$w >= 34} {
+				$c create text [expr {$x + $w / 2}] [expr {$y + 8}] \
+					-font {Helvetica 8} -text [format "%.0f%%" \
+					[expr {100.0 * $n / $sum}]]
+			}
+			set x [expr {$x + $w}]
+		}
+		lappend V(statsy) $l [expr {$y + 8}]
+		incr y 22
+	}
 }
 
 # The utilization pane: over the graph's time window [V(t0), T1], how

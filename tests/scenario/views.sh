@@ -21,10 +21,11 @@ colour() {
 	esac
 }
 
-# snapmap: X0, WT0, NSPX, ROWS from the line of the last snapshot (vout):
-# snapshot F view V width W height H x0 X0 t0 T ns_per_px S tmin T rows {LTID Y ...}
+# snapmap: X0, PLOTW, WT0, NSPX, ROWS from the line of the last snapshot
+# (vout): snapshot F view V width W height H x0 X0 plotw P t0 T
+# ns_per_px S tmin T rows {LTID Y ...}
 snapmap() {
-	eval "$(sed -n 's/^snapshot .* x0 \([0-9.]*\) t0 \([0-9]*\) ns_per_px \([0-9.e+]*\) tmin [0-9]* rows {\(.*\)}$/X0=\1 WT0=\2 NSPX=\3 ROWS="\4"/p' vout)"
+	eval "$(sed -n 's/^snapshot .* x0 \([0-9.]*\) plotw \([0-9]*\) t0 \([0-9]*\) ns_per_px \([0-9.e+]*\) tmin [0-9]* rows {\(.*\)}$/X0=\1 PLOTW=\2 WT0=\3 NSPX=\4 ROWS="\5"/p' vout)"
 }
 
 # ---- a recorded run of known states
@@ -163,6 +164,19 @@ else
 	fail "racy -poll logged no failed polls before a receive"
 fi
 
+# ---- the task states pane: a bar per task, its shares of the window
+view --show stats --snapshot st.png rec
+expect_eq "stats snapshot exits 0" "$(cat vrc)" 0
+snapmap
+cp st.png "$SHOTS/views-stats.png" 2>/dev/null
+# x at fraction F of the bars; y of LTID's bar, under its percentage
+bary() { echo $(( $(rowy "$1") + 4 )); }
+fx() { awk -v f="$1" -v x0="$X0" -v w="${PLOTW:-0}" 'BEGIN { printf "%d", x0 + f * w }'; }
+expect_eq "states bar: the master computes at 30% of its bar" "$(colour st.png "$(fx 0.3)" "$(bary 1)")" computing
+expect_eq "... and waits at 90%" "$(colour st.png "$(fx 0.9)" "$(bary 1)")" waiting
+expect_eq "states bar: the worker computes at 15% of its bar" "$(colour st.png "$(fx 0.15)" "$(bary 1001)")" computing
+expect_eq "... and waits at 70%" "$(colour st.png "$(fx 0.7)" "$(bary 1001)")" waiting
+
 # ---- statistics as pictures: pangaea-trace stats --plot DIR (SVG, no display)
 $TRACE stats --plot plots rec >sout 2>serr
 expect_eq "stats --plot exits 0" $? 0
@@ -214,7 +228,7 @@ bad() {
 		fail "bad arguments ($*): exit $(cat vrc), stderr:"; sed 's/^/    | /' verr
 	fi
 }
-bad --show stats --snapshot bad.png rec
+bad --show output --snapshot bad.png rec
 bad --range 5 --snapshot bad.png rec
 bad --range 300:100 --snapshot bad.png rec
 bad --range 1x:2 --snapshot bad.png rec
