@@ -5,8 +5,7 @@
 # allowed to wait for a password that nobody can type.
 #
 # (clang and libclang-rt-14-dev, its libFuzzer and sanitizer runtimes,
-# build the fuzzing harnesses of tests/fuzz/: `make fuzz`; libxml2-utils
-# gives xmllint, which tests/scenario/views.sh checks SVG pictures with.)
+# build the fuzzing harnesses of tests/fuzz/: `make fuzz`.)
 #
 # Usage: bash scripts/install-deps.sh
 set -eu
@@ -14,10 +13,12 @@ set -eu
 packages="pvm pvm-dev pvm-examples gfortran libevent-dev libsqlite3-dev sqlite3 tcl-dev tk-dev
 check pkg-config xvfb x11-apps imagemagick ghostscript make gcc
 libopen-trace-format2-dev otf2-tools xauth xfonts-base fonts-dejavu-core
-clang libclang-rt-14-dev libxml2-utils"
+clang libclang-rt-14-dev"
 
 missing=""
 count=0
+# xmllint (tests/scenario/views.sh checks the SVG pictures of stats --plot)
+packages="$packages libxml2-utils"
 for pkg in $packages; do
 	count=$((count + 1))
 	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |
