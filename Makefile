@@ -48,7 +48,7 @@ SOLIB := $(B)/lib/pangaea/libpangaea.so
 LAUNCHER_SRC := $(wildcard toplevel/*.c)
 COORD_SRC := $(wildcard coordinator/*.c)
 # pangaea-trace: main and its table, the subcommands, the importer, the matcher
-TRACE_SRC := logs/pangaea-trace.c $(wildcard logs/trace*.c) logs/match.c
+TRACE_SRC := logs/pangaea-trace.c $(wildcard logs/trace*.c) logs/match.c logs/taskstate.c logs/svgplot.c
 EXAMPLES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard examples/*/*.c)))))
 TEST_PROGS := ctxcheck killme stdinecho
 CHECK_SUITES := $(patsubst tests/%.c,%,$(wildcard tests/check_*.c))
@@ -116,7 +116,7 @@ $(B)/obj/xview/view-tcl.o: $(B)/obj/xview/view-tcl.c
 	$(CC) $(ALL_CFLAGS) -Ixview -c $< -o $@
 # (of the trace database, only the schema, the stale rule and the matcher;
 # the event words and growing arrays from the library)
-VIEW_LOGS_OBJ := $(patsubst %,$(B)/obj/logs/%.o,tracedb-schema tracedb-stale match)
+VIEW_LOGS_OBJ := $(patsubst %,$(B)/obj/logs/%.o,tracedb-schema tracedb-stale match taskstate)
 $(B)/bin/pangaea-view: $(VIEW_SRC:%.c=$(B)/obj/%.o) $(B)/obj/xview/view-tcl.o \
 		      $(VIEW_LOGS_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
@@ -245,7 +245,8 @@ FUZZ_CFLAGS := -std=c11 -g -O1 $(filter-out -Wno-format-truncation,$(WARN)) \
 FUZZ_LIB := $(FZ)/libpangaea.a
 FUZZ_UTIL := $(FZ)/obj/tests/fuzz/fuzzutil.o
 FUZZ_STATS_OBJ := $(patsubst %.c,$(FZ)/obj/%.o,logs/trace-stats.c \
-	logs/trace.c $(wildcard logs/tracedb*.c) logs/match.c)
+	logs/trace.c $(wildcard logs/tracedb*.c) logs/match.c logs/taskstate.c \
+	logs/svgplot.c)
 
 $(FZ)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -5,6 +5,7 @@
 #      (zoomed out = summary, zoomed in = one item per event);
 #   2. the cost of a live view: sor recorded alone vs with -view.
 # Prints one line per measure.  Needs Xvfb, sqlite3, ImageMagick.
+# VIEW_BENCH_LIVE=0: only part 1.
 set -eu
 B=$(cd "${1:-build}" && pwd)
 NMSG=${2:-505000}
@@ -12,10 +13,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 T=$(mktemp -d /tmp/pangaea-viewbench.XXXXXX)
 export PVM_ROOT=/usr/lib/pvm3 PVM_VMID=viewbench-$$
 [ "$(id -u)" = 0 ] && export PVM_ALLOW_ROOT=1
+# (the folder goes first: halting the VM may take this shell with it; and
+# a console run with no VM would start one only to halt it)
 cleanup() {
 	[ -n "${xpid:-}" ] && kill "$xpid" 2>/dev/null
-	( echo halt | timeout 10 pvm >/dev/null 2>&1 ) 2>/dev/null
-	rm -rf "$T" "/tmp/pvmd.$(id -u).$PVM_VMID"
+	cd / && rm -rf "$T"
+	if [ -e "/tmp/pvmd.$(id -u).$PVM_VMID" ]; then
+		( echo halt | timeout 10 pvm >/dev/null 2>&1 ) 2>/dev/null
+	fi
+	rm -f "/tmp/pvmd.$(id -u).$PVM_VMID" "/tmp/pvml.$(id -u).$PVM_VMID"
 }
 trap cleanup EXIT
 cd "$T"
@@ -55,6 +61,7 @@ done
 # events to the coordinator, which relays them to the viewer); a short
 # run (35 000 events, shorter than the viewer's start-up, for which the
 # coordinator waits at the end) and a longer one (240 000 events)
+[ "${VIEW_BENCH_LIVE:-1}" = 0 ] && exit 0
 S=$B/examples/sor
 echo quit | timeout 20 pvm >/dev/null 2>&1
 for args in "4 40 1000" "4 160 6000"; do

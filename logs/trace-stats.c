@@ -13,9 +13,18 @@
  * that calls overlapped in time (a clock that went back).  Failed
  * polls are counted but have no time of their own: the time they took is
  * computation here.
+ *
+ * With --plot DIR it writes the numbers as SVG pictures into DIR instead
+ * (svgplot.c): time per call, message sizes, granularity and overhead
+ * histograms, and each task's time computing, in PVM and waiting (the
+ * viewer's rule, taskstate.c).
  */
+#include "svgplot.h"
+#include "taskstate.h"
 #include "trace.h"
 #include "tracedb.h"
+
+#include <sys/stat.h>
 
 #include <errno.h>
 #include <limits.h>
@@ -50,6 +59,9 @@ struct st_task {
 	int64_t start, runtime, comp_ns, comm_ns;
 	int64_t prev_end;         /* t1 of the previous call */
 	int ended;
+	struct pg_states states;  /* the task-state rule, followed */
+	int64_t state_ns[PG_ST_N];
+	long sizes[ST_NBUCKET];   /* messages sent, by size (size_names) */
 };
 
 /* The statistics of a run. */
@@ -65,6 +77,11 @@ struct st_run {
 static const char *const bucket_names[ST_NBUCKET] = {
 	"<1us", "1us-10us", "10us-100us", "100us-1ms", "1ms-10ms",
 	"10ms-100ms", "100ms-1s", ">=1s"
+};
+
+static const char *const size_names[ST_NBUCKET] = {
+	"<10B", "10B-100B", "100B-1kB", "1kB-10kB", "10kB-100kB",
+	"100kB-1MB", "1MB-10MB", ">=10MB"
 };
 
 /* The latest time an event of trace.db may have, in ns of the wall
@@ -107,14 +124,29 @@ static int func_add(struct st_func *f, int64_t d)
 	return 0;
 }
 
-/* The histogram bucket of D ns. */
-static int bucket(int64_t d)
+/* The decade bucket of D whose first bucket ends at LIM (1000 for ns:
+   bucket_names; 10 for bytes: size_names). */
+static int bucket_at(int64_t d, int64_t lim)
 {
 	int b = 0;
 
-	for (int64_t lim = 1000; b < ST_NBUCKET - 1 && d >= lim; lim *= 10)
+	for (; b < ST_NBUCKET - 1 && d >= lim; lim *= 10)
 		b++;
 	return b;
+}
+
+/* The histogram bucket of D ns. */
+static int bucket(int64_t d)
+{
+	return bucket_at(d, 1000);
+}
+
+/* pg_state_fn of the tasks: adds the span to ARG, their state_ns. */
+static void state_add(void *arg, int64_t a, int64_t b, int state)
+{
+	int64_t *ns = arg;
+
+	ns[state] = st_add(ns[state], b - a);
 }
 
 /* Counts D ns into H. */
@@ -169,6 +201,7 @@ static int load_tasks(sqlite3 *db, const char *dbpath, struct st_run *r,
 		r->t[i].ltid = r->tasks[i].ltid;
 		r->t[i].start = r->tasks[i].start_wall_ns;
 		r->t[i].prev_end = r->t[i].start;
+		pg_states_begin(&r->t[i].states, r->t[i].start, 0);
 	}
 	return 0;
 }
@@ -189,6 +222,8 @@ static int add_event(struct st_task *t, int k, int op, int64_t t0,
 	int64_t gap;
 	int f;
 
+	pg_states_event(&t->states, pg_ev_state(k, op), t0, t1, state_add,
+			t->state_ns);
 	if (k == PG_REC_END) {
 		gap = t0 - t->prev_end > 0 ? t0 - t->prev_end : 0;
 		t->ended = 1;
@@ -214,6 +249,7 @@ static int add_event(struct st_task *t, int k, int op, int64_t t0,
 
 		t->f[f].bytes = st_add(t->f[f].bytes, b);
 		t->sent = st_add(t->sent, b);
+		t->sizes[bucket_at(len, 10)]++;
 	} else if (pg_rec_kind_class(k) == PG_CLASS_RECV) {
 		t->f[f].bytes = st_add(t->f[f].bytes, len);
 		t->received = st_add(t->received, len);
@@ -323,7 +359,10 @@ static int finish_task(struct st_task *t, struct st_task *a)
 		a->comp.ns[b] = st_add(a->comp.ns[b], t->comp.ns[b]);
 		a->comm.n[b] += t->comm.n[b];
 		a->comm.ns[b] = st_add(a->comm.ns[b], t->comm.ns[b]);
+		a->sizes[b] += t->sizes[b];
 	}
+	for (int s = 0; s < PG_ST_N; s++)
+		a->state_ns[s] = st_add(a->state_ns[s], t->state_ns[s]);
 	a->polls += t->polls;
 	a->sent = st_add(a->sent, t->sent);
 	a->received = st_add(a->received, t->received);
@@ -440,20 +479,30 @@ static void print_check(const struct st_task *t, enum st_fmt fmt)
 		       d / 1e6, t->polls, (long long)t->sent,
 		       (long long)t->received);
 	else if (fmt == ST_CSV)
-		printf("check,%s,runtime,,,,,,,%lld,\n"
+		printf("state,%s,computing,,,,,,,%lld,\n"
+		       "state,%s,in_pvm,,,,,,,%lld,\n"
+		       "state,%s,waiting,,,,,,,%lld,\n"
+		       "check,%s,runtime,,,,,,,%lld,\n"
 		       "check,%s,computation,,,,,,,%lld,\n"
 		       "check,%s,communication,,,,,,,%lld,\n"
 		       "check,%s,difference,,,,,,,%lld,\n"
 		       "polls,%s,failed,%ld,,,,,,,\n"
 		       "bytes,%s,sent,,,,,,,,%lld\nbytes,%s,received,,,,,,,,%lld\n",
+		       l, (long long)t->state_ns[PG_ST_COMPUTE], l,
+		       (long long)t->state_ns[PG_ST_PVM], l,
+		       (long long)t->state_ns[PG_ST_WAIT],
 		       l, rt, l, c, l, m, l, d, l, t->polls, l,
 		       (long long)t->sent, l, (long long)t->received);
 	else
 		printf("\"runtime_ns\": %lld, \"computation_ns\": %lld, "
 		       "\"communication_ns\": %lld, \"difference_ns\": %lld, "
 		       "\"failed_polls\": %ld, \"bytes_sent\": %lld, "
-		       "\"bytes_received\": %lld", rt, c, m, d, t->polls,
-		       (long long)t->sent, (long long)t->received);
+		       "\"bytes_received\": %lld, \"computing_ns\": %lld, "
+		       "\"in_pvm_ns\": %lld, \"waiting_ns\": %lld", rt, c, m, d,
+		       t->polls, (long long)t->sent, (long long)t->received,
+		       (long long)t->state_ns[PG_ST_COMPUTE],
+		       (long long)t->state_ns[PG_ST_PVM],
+		       (long long)t->state_ns[PG_ST_WAIT]);
 }
 
 /* Prints the text tables of R. */
@@ -528,6 +577,147 @@ static void print_run(const struct st_run *r, enum st_fmt fmt)
 	}
 }
 
+/* What a picture of R shows per task (and for the run, the last row):
+   COLS values of T in V. */
+typedef void st_row_fn(const struct st_task *t, double *v);
+
+/* The rows of the picture: granularity, overhead, sizes, states. */
+static void row_comp(const struct st_task *t, double *v)
+{
+	for (int b = 0; b < ST_NBUCKET; b++)
+		v[b] = (double)t->comp.n[b];
+}
+
+static void row_comm(const struct st_task *t, double *v)
+{
+	for (int b = 0; b < ST_NBUCKET; b++)
+		v[b] = (double)t->comm.n[b];
+}
+
+static void row_sizes(const struct st_task *t, double *v)
+{
+	for (int b = 0; b < ST_NBUCKET; b++)
+		v[b] = (double)t->sizes[b];
+}
+
+static void row_states(const struct st_task *t, double *v)
+{
+	for (int s = 0; s < PG_ST_N; s++)
+		v[s] = (double)t->state_ns[s] / 1e6;
+}
+
+/* A picture to write: its file, title, note, columns, rows, and how. */
+struct st_picture {
+	const char *file, *title, *note;
+	int ncols;
+	const char *const *cols;
+	st_row_fn *row;
+	int shares; /* svg_shares, else svg_histograms */
+};
+
+static const char *const state_names[PG_ST_N] = {
+	"computing", "in PVM", "waiting"
+};
+static const char *const state_colours[PG_ST_N] = {
+	"#2eb82e", "#f2d01c", "#d83030"
+};
+
+static const struct st_picture st_pictures[] = {
+	{ "granularity.svg", "Computation granularity",
+	  "number of stretches between two PVM calls, by length", ST_NBUCKET,
+	  bucket_names, row_comp, 0 },
+	{ "overhead.svg", "Communication overhead",
+	  "number of PVM calls, by the time inside the call", ST_NBUCKET,
+	  bucket_names, row_comm, 0 },
+	{ "sizes.svg", "Message sizes", "number of messages sent, by size "
+	  "(bytes, a broadcast or multicast once)", ST_NBUCKET, size_names,
+	  row_sizes, 0 },
+	{ "states.svg", "Task states", "share of each task's run time "
+	  "computing, in PVM and waiting (the viewer's rule)", PG_ST_N,
+	  state_names, row_states, 1 },
+};
+
+/* Writes the table T as a picture (SHARES or histograms) to DIR/FILE and
+   says so; 0 or -1. */
+static int plot_write(const char *dir, const char *file,
+		      const struct svg_table *t, int shares)
+{
+	char path[PG_PATH_MAX], err[PG_PATH_MAX + 128];
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, file) >= (int)sizeof(path)) {
+		trace_error("%s/%s: path too long", dir, file);
+		return -1;
+	}
+	if ((shares ? svg_shares : svg_histograms)(path, t, err, sizeof(err)) < 0) {
+		trace_error("%s", err);
+		return -1;
+	}
+	printf("wrote %s\n", path);
+	return 0;
+}
+
+/* Writes R's pictures into DIR (made if missing); 0 or -1. */
+static int plot_run(const struct st_run *r, const char *dir)
+{
+	int nrows = r->n + 1, rc = -1, ncalls = 0;
+	char (*names)[32] = calloc((size_t)(nrows > ST_NFUNC ? nrows : ST_NFUNC),
+				   sizeof(*names));
+	const char **rows = calloc((size_t)(nrows > ST_NFUNC ? nrows : ST_NFUNC),
+				   sizeof(*rows));
+	double *v = calloc((size_t)(nrows > ST_NFUNC ? nrows : ST_NFUNC) *
+			   ST_NBUCKET, sizeof(*v));
+	struct svg_table t = { 0 };
+
+	if (!names || !rows || !v) {
+		trace_error("out of memory");
+		goto out;
+	}
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+		trace_error("cannot make %s: %s", dir, strerror(errno));
+		goto out;
+	}
+	for (int i = 0; i < nrows; i++) {
+		const struct st_task *task = i < r->n ? &r->t[i] : &r->all;
+
+		if (task->ltid < 0)
+			snprintf(names[i], sizeof(names[i]), "all tasks");
+		else
+			snprintf(names[i], sizeof(names[i]), "ltid %d", task->ltid);
+		rows[i] = names[i];
+	}
+	for (size_t p = 0; p < sizeof(st_pictures) / sizeof(st_pictures[0]); p++) {
+		const struct st_picture *pic = &st_pictures[p];
+
+		for (int i = 0; i < nrows; i++)
+			pic->row(i < r->n ? &r->t[i] : &r->all, v + i * pic->ncols);
+		t = (struct svg_table){ pic->title, pic->note, nrows, pic->ncols,
+					rows, pic->cols, v, state_colours };
+		if (plot_write(dir, pic->file, &t, pic->shares) < 0)
+			goto out;
+	}
+	/* time per call: a row per PVM call of the run */
+	for (int f = 1; f < ST_NFUNC; f++) {
+		if (!r->all.f[f].n)
+			continue;
+		pg_call_name(f, names[ncalls], sizeof(names[ncalls]));
+		rows[ncalls] = names[ncalls];
+		memset(v + ncalls * ST_NBUCKET, 0, ST_NBUCKET * sizeof(*v));
+		for (size_t i = 0; i < r->all.f[f].n; i++)
+			v[ncalls * ST_NBUCKET + bucket(r->all.f[f].v[i])]++;
+		ncalls++;
+	}
+	t = (struct svg_table){ "Time per call", "number of calls of each PVM "
+				"function (all tasks), by the time inside it "
+				"(decades: a log scale)", ncalls, ST_NBUCKET,
+				rows, bucket_names, v, NULL };
+	rc = plot_write(dir, "calls.svg", &t, 0);
+out:
+	free(names);
+	free(rows);
+	free(v);
+	return rc;
+}
+
 /* Frees what R holds. */
 static void free_run(struct st_run *r)
 {
@@ -544,7 +734,7 @@ static void free_run(struct st_run *r)
 /* Computes and prints the statistics of DB, the trace database of
  * LOGDIR; 0 or -1. */
 static int stats_db(sqlite3 *db, const char *logdir, int only,
-		    enum st_fmt fmt)
+		    enum st_fmt fmt, const char *plot)
 {
 	char err[PG_PATH_MAX + 512], dbpath[PG_PATH_MAX];
 	struct st_run r = { 0 };
@@ -570,8 +760,12 @@ static int stats_db(sqlite3 *db, const char *logdir, int only,
 		if (r.all.f[f].n > 1)
 			qsort(r.all.f[f].v, r.all.f[f].n, sizeof(int64_t),
 			      cmp_i64);
-	print_run(&r, fmt);
-	rc = 0;
+	if (plot)
+		rc = plot_run(&r, plot);
+	else {
+		print_run(&r, fmt);
+		rc = 0;
+	}
 out:
 	free_run(&r);
 	return rc;
@@ -596,6 +790,7 @@ static int stats_run(int argc, char **argv)
 {
 	char err[PG_PATH_MAX + 512];
 	enum st_fmt fmt = ST_TEXT;
+	const char *plot = NULL;
 	int only = -1, i = 1, rc;
 	sqlite3 *db;
 
@@ -604,6 +799,9 @@ static int stats_run(int argc, char **argv)
 			fmt = ST_CSV;
 		else if (strcmp(argv[i], "--json") == 0)
 			fmt = ST_JSON;
+		else if (strcmp(argv[i], "--plot") == 0 && i + 1 < argc - 1 &&
+			 argv[i + 1][0])
+			plot = argv[++i];
 		else if (strcmp(argv[i], "-task") == 0 && i + 1 < argc - 1 &&
 			 stats_ltid(argv[i + 1], &only) == 0)
 			i++;
@@ -617,11 +815,11 @@ static int stats_run(int argc, char **argv)
 		trace_error("%s", err);
 		return 1;
 	}
-	rc = stats_db(db, argv[i], only, fmt);
+	rc = stats_db(db, argv[i], only, fmt, plot);
 	sqlite3_close(db);
 	return rc < 0;
 }
 
 const struct trace_cmd trace_cmd_stats = {
-	"stats", "stats [--csv|--json] [-task LTID] LOGDIR", stats_run
+	"stats", "stats [--csv|--json|--plot DIR] [-task LTID] LOGDIR", stats_run
 };

@@ -18,6 +18,8 @@ clang libclang-rt-14-dev iproute2 util-linux"
 
 missing=""
 count=0
+# xmllint (tests/scenario/views.sh checks the SVG pictures of stats --plot)
+packages="$packages libxml2-utils"
 for pkg in $packages; do
 	count=$((count + 1))
 	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |

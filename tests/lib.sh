@@ -166,3 +166,38 @@ replays_identical() {
 
 # finish: the test's exit status.
 finish() { [ "$FAILS" = 0 ]; }
+
+# view_test NAME: for a test of the Tk viewer: VIEW (pangaea-view) and
+# SHOTS (where its pictures go, $B/screenshots, NAME-*.png removed first),
+# then x_display.
+view_test() {
+	VIEW=$B/bin/pangaea-view
+	SHOTS=$B/screenshots
+	mkdir -p "$SHOTS"
+	rm -f "$SHOTS/$1"-*.png
+	x_display
+}
+
+# view ARGS...: pangaea-view, output into vout/verr, status into vrc.
+view() {
+	timeout 120 "$VIEW" "$@" >vout 2>verr
+	echo $? >vrc
+}
+
+# x_display: for a test of the Tk viewer: LeakSanitizer's suppressions for
+# Tk's libraries (they keep what they allocate until exit, in ASan builds)
+# and a private X server (Xvfb) on DISPLAY for the whole test, its pid in
+# XPID (a helper, kept on purpose) and killed at exit.
+x_display() {
+	local sup=${LSAN_OPTIONS#suppressions=} n i
+	{ cat "${sup%%:*}"; printf 'leak:%s\n' libtk8.6 libtcl8.6 \
+		libfontconfig libX11 libXft libfreetype; } >"$T/lsan.supp"
+	export LSAN_OPTIONS="suppressions=$T/lsan.supp:print_suppressions=0"
+	for n in $(seq 140 199); do [ -e /tmp/.X$n-lock ] || [ -e /tmp/.X11-unix/X$n ] || break; done
+	Xvfb ":$n" -screen 0 1600x900x24 -nolisten tcp >/dev/null 2>&1 &
+	XPID=$!
+	HELPERS="$HELPERS $XPID"
+	trap 'kill $XPID 2>/dev/null; cleanup' EXIT
+	export DISPLAY=":$n"
+	for i in $(seq 100); do [ -S /tmp/.X11-unix/X$n ] && break; sleep 0.1; done
+}

@@ -4,7 +4,8 @@
  * in), which reads the command line from ::argv:
  *
  *   pangaea-view [-script FILE] [-spawn] [-live DIR [-sock PATH]]
- *                [LOGDIR | TRACE.db]
+ *                [--show timeline|utilization|stats] [--range T0:T1]
+ *                [--snapshot FILE.png] [LOGDIR | TRACE.db]
  */
 #include "view.h"
 
@@ -21,6 +22,11 @@ static void view_usage(FILE *f)
 	      "  -spawn       open the spawn dialog at start\n"
 	      "  -live DIR    follow the run logging into DIR (as `pangaea -view` does)\n"
 	      "  -sock PATH   with -live: take its events from the coordinator's socket\n"
+	      "  --show timeline|utilization|stats  open that view (utilization, stats:\n"
+	      "               the graph with the utilization or task states pane)\n"
+	      "  --range T0:T1  show that time range (from the run's start; ms, or\n"
+	      "               with a unit ns, us, ms, s: 0.5s:1.2s)\n"
+	      "  --snapshot FILE.png  draw the view, write it to FILE.png, exit\n"
 	      "  -script FILE evaluate the Tcl FILE once the window is up (tests)\n"
 	      "  -h, --help   this text\n", f);
 }

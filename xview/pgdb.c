@@ -11,7 +11,6 @@
  *   pgdb tasks                list of dicts, one per task, by ltid
  *   pgdb range                {tmin tmax}: first entry, last exit (wall ns)
  *   pgdb count T0 T1 ?LTIDS?  events whose entry lies in [T0, T1]
- *   pgdb summary T0 T1 N ?LTIDS?  {ltid {c1 .. cN} ...}: events per bin
  *   pgdb events T0 T1 ?LIMIT? flat list, 10 fields an event:
  *                             id ltid kind t0 t1 peer tag msgid len matched
  *   pgdb messages T0 T1 ?LIMIT?  flat list of matched messages crossing
@@ -21,6 +20,12 @@
  *   pgdb message ID           list of the dict of one message
  *   pgdb find MSGID           flat list of events carrying MSGID:
  *                             id ltid kind t0
+ *   pgdb states T0 T1 ?LTIDS? ltid {computing in-PVM waiting} ...: ns
+ *                             each task spent in each state (viewstate.c)
+ *   pgdb paint-states IMG T0 T1 LTID  paints the photo IMG with the task's
+ *                             states, a pixel column per time bin
+ *   pgdb paint-util IMG T0 T1 NTASKS ?LTIDS?  paints IMG with how many
+ *                             tasks (of NTASKS, its height) are in each
  *   pgdb kinds                flat list kind class ...: every kind of
  *                             event and what it does with a message
  *                             (send, recv, probe, other)
@@ -80,12 +85,14 @@ static const struct pgdb_cmd pgdb_cmds[] = {
 	{ "tasks", 0, 0, NULL, vdb_cmd_tasks },
 	{ "range", 0, 0, NULL, vdb_cmd_range },
 	{ "count", 2, 3, "T0 T1 ?LTIDS?", vdb_cmd_count },
-	{ "summary", 3, 4, "T0 T1 NBINS ?LTIDS?", vdb_cmd_summary },
 	{ "events", 2, 3, "T0 T1 ?LIMIT?", vdb_cmd_events },
 	{ "messages", 2, 3, "T0 T1 ?LIMIT?", vdb_cmd_messages },
 	{ "event", 1, 1, "ID", vdb_cmd_event },
 	{ "message", 1, 1, "ID", vdb_cmd_message },
 	{ "find", 1, 1, "MSGID", vdb_cmd_find },
+	{ "states", 2, 3, "T0 T1 ?LTIDS?", vdb_cmd_states },
+	{ "paint-states", 4, 4, "IMG T0 T1 LTID", vdb_cmd_paint_states },
+	{ "paint-util", 4, 5, "IMG T0 T1 NTASKS ?LTIDS?", vdb_cmd_paint_util },
 	{ "kinds", 0, 0, NULL, pgdb_kinds },
 	{ "stale", 1, 1, "LOGDIR", pgdb_stale },
 	{ "live-open", 0, 0, NULL, vdb_live_open },

@@ -1,7 +1,8 @@
 # start.tcl: pangaea-view's command line and start-up (evaluated last).
 #
 #   pangaea-view [-script FILE] [-spawn] [-live DIR [-sock PATH]]
-#                [LOGDIR | TRACE.db]
+#                [--show timeline|utilization|stats] [--range T0:T1]
+#                [--snapshot FILE.png] [LOGDIR | TRACE.db]
 #
 # -script FILE is the test hook: FILE is evaluated once the window is on
 # the screen, with the helpers of the `vtest` namespace below.
@@ -63,25 +64,127 @@ proc vtest::wait {ms} {
 	vwait ::vtest::done
 }
 
+# Says "pangaea-view: MSG" on stderr and exits 1.
+proc view::fail {msg} {
+	puts stderr "pangaea-view: $msg"
+	exit 1
+}
+
+# Time TEXT (a number with an optional unit ns, us, ms or s; ms if none)
+# in ns; raises an error if it is not one.
+proc view::parse_time {text} {
+	if {![regexp {^\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*(ns|us|ms|s)?\s*$} \
+		$text -> v unit]} {
+		error "not a time: \"$text\" (a number of ms, or with ns, us, ms, s)"
+	}
+	set mult [dict get {ns 1 us 1e3 ms 1e6 s 1e9 "" 1e6} $unit]
+	return [expr {wide($v * $mult)}]
+}
+
+# --range T0:T1 as {t0 t1} in ns from the run's first event.
+proc view::parse_range {text} {
+	if {[llength [split $text :]] != 2} {
+		error "--range wants T0:T1 (times from the run's start, e.g. 100:250 ms), not \"$text\""
+	}
+	lassign [split $text :] a b
+	set a [view::parse_time $a]; set b [view::parse_time $b]
+	if {$b <= $a} { error "--range $text: T1 must come after T0" }
+	return [list $a $b]
+}
+
+# Shows VIEW (timeline: the event graph alone; utilization: with the
+# utilization pane; stats: with the task states pane) over RANGE ({} the
+# whole run, else {t0 t1} ns from the run's start) at once.
+proc view::show {view range} {
+	variable V
+	set V(util) [expr {$view eq "utilization"}]
+	set V(stats) [expr {$view eq "stats"}]
+	view::util_pane
+	update
+	if {$range ne ""} {
+		lassign $range a b
+		view::zoom_to [expr {$V(tmin) + $a}] [expr {$V(tmin) + $b}]
+	} else {
+		view::fit
+	}
+	update
+	view::redraw
+	update
+}
+
+# Writes a PNG picture of VIEW (the canvas of the graph, of the
+# utilization pane or of the task states pane) into FILE, through
+# ImageMagick's `import` of the window; prints one line saying how its x
+# maps to time (the states pane: where its bars start and how wide they
+# are) and where each task's row is.  Raises an error if it cannot.
+proc view::snapshot {view file} {
+	variable V
+	set c [dict get {timeline .g.c utilization .u.c stats .s.c} $view]
+	raise .
+	update
+	if {[catch {exec import -window [winfo id $c] $file 2>@1} out]} {
+		# ImageMagick's first line says why
+		error "cannot write $file: [lindex [split $out \n] 0]"
+	}
+	set rows {}
+	if {$view eq "timeline"} {
+		foreach {l y} $V(rowy) { lappend rows $l $y }
+	} elseif {$view eq "stats"} {
+		set rows $V(statsy)
+	}
+	puts [list snapshot $file view $view width [winfo width $c] \
+		height [winfo height $c] x0 [expr {$V(labelw) + $V(margin)}] \
+		plotw [view::plotw] t0 $V(t0) ns_per_px $V(scale) tmin $V(tmin) \
+		rows $rows]
+}
+
 # Parses ::argv and starts the viewer.
 proc view::main {} {
 	set script ""; set path ""; set live ""; set sock ""; set spawn 0
-	for {set i 0} {$i < [llength $::argv]} {incr i} {
+	set show ""; set range ""; set snap ""
+	set n [llength $::argv]
+	for {set i 0} {$i < $n} {incr i} {
 		set a [lindex $::argv $i]
+		# the options that take a value
+		if {$a in {-script -live -sock -show --show -range --range -snapshot --snapshot}} {
+			if {$i + 1 >= $n} { view::fail "$a wants a value (try -h)" }
+			set val [lindex $::argv [incr i]]
+		}
 		switch -- $a {
-			-script { set script [lindex $::argv [incr i]] }
-			-live { set live [lindex $::argv [incr i]] }
-			-sock { set sock [lindex $::argv [incr i]] }
+			-script { set script $val }
+			-live { set live $val }
+			-sock { set sock $val }
 			-spawn { set spawn 1 }
+			-show - --show {
+				if {$val ni {timeline utilization stats}} {
+					view::fail "--show $val: the views are timeline, utilization and stats"
+				}
+				set show $val
+			}
+			-range - --range {
+				if {[catch {view::parse_range $val} range]} {
+					view::fail $range
+				}
+			}
+			-snapshot - --snapshot { set snap $val }
 			default {
 				if {[string match -* $a]} {
-					puts stderr "pangaea-view: unknown option $a (try -h)"
-					exit 1
+					view::fail "unknown option $a (try -h)"
 				}
 				set path $a
 			}
 		}
 	}
+	if {$snap ne "" && $path eq ""} {
+		view::fail "--snapshot needs a run: a LOGDIR or TRACE.db"
+	}
+	if {$snap ne "" && ($live ne "" || $sock ne "" || $spawn)} {
+		view::fail "--snapshot draws a recorded run: not with -live, -sock or -spawn"
+	}
+	if {$path ne "" && ![file exists $path]} {
+		view::fail "no such log folder or database: $path"
+	}
+	if {$snap ne "" && $show eq ""} { set show timeline }
 	# a viewer started by `pangaea -view` gets its test script this way
 	if {$script eq "" && [info exists ::env(PANGAEA_VIEW_SCRIPT)]} {
 		set script $::env(PANGAEA_VIEW_SCRIPT)
@@ -89,8 +192,15 @@ proc view::main {} {
 	view::build
 	update
 	if {$path ne "" && [catch {view::open_run $path} err]} {
-		puts stderr "pangaea-view: $err"
-		exit 1
+		view::fail $err
+	}
+	if {$show ne "" || $range ne ""} {
+		if {$show eq ""} { set show timeline }
+		view::show $show $range
+	}
+	if {$snap ne ""} {
+		if {[catch {view::snapshot $show $snap} err]} { view::fail $err }
+		exit 0
 	}
 	if {$sock ne ""} {
 		view::live_sock $sock $live

@@ -20,8 +20,11 @@ namespace eval view {
 		force_detail 0 px_per_event 5 live_since 0
 		sock "" sock_chan "" sock_lines 0 sock_tries 0 live_via ""
 		sock_redraw 0 sock_part "" live_events 0 live_msgs 0
-		live_error ""
+		live_error "" util 1 bandh 12 utilh 130 stats 0
 	}
+	# the task states (xview/viewstate.c): name and colour, in the order
+	# the C side stacks them
+	variable STATES {computing #2eb82e "in PVM" #f2d01c waiting #d83030}
 	# kind -> what it does with a message: send, recv, probe or other
 	# (C decides, logs/event.c)
 	variable KIND
@@ -69,6 +72,10 @@ proc view::build {} {
 	.mb.v add command -label "Fit all" -command view::fit
 	.mb.v add command -label "Zoom in (button 2)" -command {view::zoom 0.5}
 	.mb.v add command -label "Zoom out (button 3)" -command {view::zoom 2.0}
+	.mb.v add checkbutton -label "Utilization pane" -variable view::V(util) \
+		-command view::util_pane
+	.mb.v add checkbutton -label "Task states pane" -variable view::V(stats) \
+		-command view::util_pane
 
 	frame .tb
 	button .tb.fit -text "Fit all" -command view::fit
@@ -101,11 +108,21 @@ proc view::build {} {
 	grid .g.hs -row 1 -column 0 -sticky ew
 	grid rowconfigure .g 0 -weight 1
 	grid columnconfigure .g 0 -weight 1
+	# the utilization pane: same time axis as the graph
+	frame .u
+	canvas .u.c -background white -highlightthickness 0 -width 900 \
+		-height $V(utilh)
+	pack .u.c -side left -fill x -expand 1
+	# the task states pane: a bar per task, its share of each state
+	frame .s
+	canvas .s.c -background white -highlightthickness 0 -width 900 -height 60
+	pack .s.c -side left -fill x -expand 1
 	label .status -anchor w -relief sunken -text "no run open"
 	text .details -height 7 -wrap word -background #f4f4f0
 	pack .tb -side top -fill x
 	pack .details -side bottom -fill x
 	pack .status -side bottom -fill x
+	pack .u -side bottom -fill x
 	pack .g -side top -fill both -expand 1
 
 	bind .g.c <Configure> view::redraw_later
@@ -340,7 +357,10 @@ proc view::redraw {} {
 	$c create rectangle 0 0 $V(labelw) [winfo height $c] -fill #eeeeea \
 		-outline "" -tags labelbg
 	$c raise label
+	view::draw_legend $c 8 3
 	view::draw_selection
+	view::draw_util $rows $t1
+	view::draw_stats $rows $t1
 	set span [expr {double($V(tmax) - $V(tmin))}]
 	.g.hs set [expr {($V(t0) - $V(tmin)) / $span}] [expr {($t1 - $V(tmin)) / $span}]
 	set nr [llength $rows]
@@ -398,10 +418,18 @@ proc view::draw_rows {shown} {
 	variable V
 	set c .g.c
 	set w [winfo width $c]
+	set x0 [expr {$V(labelw) + $V(margin)}]
+	set pw [view::plotw]
+	set t1 [view::t [expr {$x0 + $pw}]]
 	foreach l $shown {
 		set y [dict get $V(rowy) $l]
 		lassign [view::task_label $l] host prog ltid
 		$c create line $V(labelw) $y $w $y -fill gray60 -tags taskline
+		# the task's states, a pixel column per time bin
+		set img [view::photo pgstate$l $pw $V(bandh)]
+		pgdb paint-states $img $V(t0) $t1 $l
+		$c create image $x0 [expr {$y - $V(bandh) / 2}] -anchor nw \
+			-image $img -tags [list states st:$l]
 		$c create text 8 [expr {$y - 7}] -anchor w -font {Helvetica 9 bold} \
 			-text "$prog  (ltid $ltid)" -tags [list label row:$l]
 		$c create text 8 [expr {$y + 8}] -anchor w -font {Helvetica 8} \
@@ -521,40 +549,127 @@ proc view::shape {c id kind x y matched} {
 	}
 }
 
-# Zoomed out: per task, a bar per few pixels whose height and shade grow
-# with the number of events in it.
+# Zoomed out: the task lines carry only their states (draw_rows: the
+# fraction of each state per pixel column), no shape per event.
 proc view::draw_summary {shown t1} {
 	variable V
 	set c .g.c
-	set bw 3
-	set nb [expr {max(1, [view::plotw] / $bw)}]
-	set data [pgdb summary $V(t0) $t1 $nb $shown]
-	set max 1
-	foreach {l bins} $data {
-		foreach n $bins { if {$n > $max} { set max $n } }
-	}
-	set lmax [expr {log($max + 1)}]
-	set x0 [expr {$V(labelw) + $V(margin)}]
-	set bwx [expr {double([view::plotw]) / $nb}]
-	foreach {l bins} $data {
-		set y [dict get $V(rowy) $l]
-		set i 0
-		foreach n $bins {
-			if {$n > 0} {
-				set f [expr {log($n + 1) / $lmax}]
-				set h [expr {3 + $f * ($V(rowh) / 2 - 5)}]
-				set g [expr {int(200 - 170 * $f)}]
-				set x [expr {$x0 + $i * $bwx}]
-				$c create rectangle $x [expr {$y - $h}] [expr {$x + $bwx}] \
-					[expr {$y + $h}] -outline "" -tags summary \
-					-fill [format "#%02x%02x%02x" $g $g 255]
-			}
-			incr i
-		}
-	}
 	$c create text [expr {$V(labelw) + 10}] [expr {[winfo height $c] - 4}] \
 		-anchor sw -fill gray30 -font {Helvetica 8} -tags summary \
 		-text "summary: too many events to draw one by one; zoom in (button 2, wheel, drag a range) to see each event"
+}
+
+# The photo image NAME, made or resized to W x H; its name.
+proc view::photo {name w h} {
+	if {$name ni [image names]} {
+		image create photo $name -width $w -height $h
+	} elseif {[image width $name] != $w || [image height $name] != $h} {
+		$name configure -width $w -height $h
+	}
+	return $name
+}
+
+# The colour legend of the states on canvas C, its top left at X,Y.
+proc view::draw_legend {c x y} {
+	variable STATES
+	set i 0
+	foreach {name col} $STATES {
+		set xx [expr {$x + ($i % 2) * 80}]
+		set yy [expr {$y + ($i / 2) * 12}]
+		$c create rectangle $xx [expr {$yy + 1}] [expr {$xx + 9}] \
+			[expr {$yy + 10}] -fill $col -outline gray30 -tags legend
+		$c create text [expr {$xx + 13}] [expr {$yy + 5}] -anchor w \
+			-font {Helvetica 8} -text $name -tags legend
+		incr i
+	}
+}
+
+# Shows or hides the utilization pane (V(util)) and the task states pane
+# (V(stats)), under the graph in that order.
+proc view::util_pane {} {
+	variable V
+	pack forget .u .s
+	if {$V(stats)} { pack .s -side bottom -fill x -after .status }
+	if {$V(util)} { pack .u -side bottom -fill x -after .status }
+	view::redraw_later
+}
+
+# The task states pane: per task of ROWS, a bar split into its time
+# computing, in PVM and waiting over the graph's window [V(t0), T1],
+# with the percentages; as high as the rows need.
+proc view::draw_stats {rows t1} {
+	variable V
+	variable STATES
+	set c .s.c
+	$c delete all
+	if {!$V(stats) || $rows eq ""} return
+	set h [expr {34 + 22 * [llength $rows]}]
+	if {[$c cget -height] != $h} { $c configure -height $h }
+	set x0 [expr {$V(labelw) + $V(margin)}]
+	set pw [view::plotw]
+	$c create rectangle 0 0 $V(labelw) $h -fill #eeeeea -outline ""
+	view::draw_legend $c 8 3
+	$c create text $x0 14 -anchor w -font {Helvetica 9 bold} \
+		-text "time in each state, [view::fmt_t $V(t0)] .. [view::fmt_t $t1]"
+	set y 30
+	set V(statsy) {}
+	foreach {l v} [pgdb states $V(t0) $t1 $rows] {
+		set sum [tcl::mathop::+ {*}$v]
+		$c create text 8 [expr {$y + 8}] -anchor w -font {Helvetica 9 bold} \
+			-text "[lindex [view::task_label $l] 1]  (ltid $l)"
+		set x $x0
+		foreach n $v {name col} $STATES {
+			if {$sum <= 0} break
+			set w [expr {$pw * double($n) / $sum}]
+			$c create rectangle $x $y [expr {$x + $w}] [expr {$y + 16}] \
+				-fill $col -outline "" -tags [list bar st:$l]
+			if {$w >= 34} {
+				$c create text [expr {$x + $w / 2}] [expr {$y + 8}] \
+					-font {Helvetica 8} -text [format "%.0f%%" \
+					[expr {100.0 * $n / $sum}]]
+			}
+			set x [expr {$x + $w}]
+		}
+		lappend V(statsy) $l [expr {$y + 8}]
+		incr y 22
+	}
+}
+
+# The utilization pane: over the graph's time window [V(t0), T1], how
+# many of the tasks ROWS compute, are in PVM or wait (stacked, from the
+# bottom), a pixel column per time bin.
+proc view::draw_util {rows t1} {
+	variable V
+	set c .u.c
+	$c delete all
+	if {!$V(util) || $rows eq ""} return
+	set n [llength $rows]
+	set h [winfo height $c]
+	set top 30; set bot [expr {$h - 16}]
+	set x0 [expr {$V(labelw) + $V(margin)}]
+	set pw [view::plotw]
+	set img [view::photo pgutil $pw [expr {max(1, $bot - $top)}]]
+	pgdb paint-util $img $V(t0) $t1 $n $rows
+	$c create image $x0 $top -anchor nw -image $img -tags util
+	$c create line $x0 $top [expr {$x0 + $pw}] $top -fill gray80 -tags util
+	$c create line $x0 $bot [expr {$x0 + $pw}] $bot -fill gray50 -tags util
+	# the ticks of the graph's time axis
+	if {[info exists V(tick)]} {
+		set first [expr {ceil(($V(t0) - $V(tmin)) / $V(tick)) * $V(tick)}]
+		for {set r $first} {$V(tmin) + $r <= $t1} {set r [expr {$r + $V(tick)}]} {
+			set x [view::x [expr {$V(tmin) + wide($r)}]]
+			$c create line $x $bot $x [expr {$bot + 4}] -fill gray50 -tags util
+			$c create text $x [expr {$bot + 4}] -anchor n -font {Helvetica 8} \
+				-text [view::fmt_step $r $V(tick)] -tags util
+		}
+	}
+	$c create rectangle 0 0 $V(labelw) $h -fill #eeeeea -outline ""
+	view::draw_legend $c 8 3
+	$c create text 8 [expr {($top + $bot) / 2}] -anchor w \
+		-font {Helvetica 9 bold} -text "utilization"
+	$c create text [expr {$V(labelw) - 4}] $top -anchor e -font {Helvetica 8} \
+		-text "$n tasks"
+	$c create text [expr {$V(labelw) - 4}] $bot -anchor e -font {Helvetica 8} -text 0
 }
 
 # Rings the selected event or thickens the selected message.

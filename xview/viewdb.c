@@ -4,9 +4,10 @@
  * view's in memory), each task's event times kept in memory, and the
  * queries behind the pgdb subcommands (pgdb.c lists them).
  *
- * Only `count` and `summary` touch every event of the window, and they use
- * the in-memory arrays (binary search), so a zoomed-out picture of a
- * million events costs the same as one of a thousand.
+ * Only `count` (and the states of viewstate.c) touch every event of the
+ * window, and they use the in-memory arrays (binary search), so a
+ * zoomed-out picture of a million events costs about the same as one of
+ * a thousand.
  */
 #include "viewdb.h"
 #include "pangaea-logs.h"
@@ -32,8 +33,12 @@ void vdb_close(void)
 {
 	if (vdb.forget)
 		vdb.forget();
-	for (int i = 0; i < vdb.ntasks; i++)
+	for (int i = 0; i < vdb.ntasks; i++) {
 		free(vdb.tasks[i].t);
+		free(vdb.tasks[i].t1);
+		free(vdb.tasks[i].st);
+		free(vdb.tasks[i].ck);
+	}
 	free(vdb.tasks);
 	if (vdb.db)
 		sqlite3_close(vdb.db);
@@ -59,20 +64,51 @@ struct vdb_task *vdb_task_slot(int ltid)
 	return v;
 }
 
-int vdb_task_time(struct vdb_task *t, int64_t v)
+int vdb_task_time(struct vdb_task *t, int64_t v, int64_t v1, int st)
 {
-	int64_t *a = pg_grow(t->t, &t->cap, t->n + 1, sizeof(*a), 256);
+	int64_t *a, *a1;
+	unsigned char *s;
 	size_t i;
 
-	if (!a)
+	if (!(a = pg_grow(t->t, &t->cap, t->n + 1, sizeof(*a), 256)))
 		return -1;
 	t->t = a;
+	if (!(a1 = pg_grow(t->t1, &t->cap1, t->n + 1, sizeof(*a1), 256)))
+		return -1;
+	t->t1 = a1;
+	if (!(s = pg_grow(t->st, &t->capst, t->n + 1, sizeof(*s), 256)))
+		return -1;
+	t->st = s;
 	/* in order nearly always; a late one is moved into place */
-	for (i = t->n; i > 0 && a[i - 1] > v; i--)
+	for (i = t->n; i > 0 && a[i - 1] > v; i--) {
 		a[i] = a[i - 1];
+		a1[i] = a1[i - 1];
+		s[i] = s[i - 1];
+	}
 	a[i] = v;
+	a1[i] = v1;
+	s[i] = (unsigned char)st;
+	if (!t->n || v < t->start)
+		t->start = v;
 	t->n++;
 	return 0;
+}
+
+/* Each task's start (tasks.start_wall_ns), when it is before its first
+   event; a database without it keeps the first event's time. */
+static void vdb_load_starts(void)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(vdb.db, "SELECT ltid, start_wall_ns FROM tasks "
+			       "WHERE start_wall_ns > 0", -1, &st, NULL) != SQLITE_OK)
+		return;
+	while (sqlite3_step(st) == SQLITE_ROW)
+		for (int i = 0; i < vdb.ntasks; i++)
+			if (vdb.tasks[i].ltid == sqlite3_column_int(st, 0) &&
+			    sqlite3_column_int64(st, 1) < vdb.tasks[i].start)
+				vdb.tasks[i].start = sqlite3_column_int64(st, 1);
+	sqlite3_finalize(st);
 }
 
 /*
@@ -87,13 +123,16 @@ static int vdb_load_times(void)
 	int rc = -1;
 
 	vdb.tmax = 0;
-	if (sqlite3_prepare_v2(vdb.db, "SELECT ltid, t0, t1 FROM events", -1,
-			       &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(vdb.db, "SELECT ltid, t0, t1, kind, op FROM "
+			       "events", -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct vdb_task *t = vdb_task_slot(sqlite3_column_int(st, 0));
 
-		if (!t || vdb_task_time(t, sqlite3_column_int64(st, 1)) < 0)
+		if (!t || vdb_task_time(t, sqlite3_column_int64(st, 1),
+				sqlite3_column_int64(st, 2), pg_ev_state(
+				pg_rec_kind_of((const char *)sqlite3_column_text(st, 3)),
+				pg_group_op_of((const char *)sqlite3_column_text(st, 4)))) < 0)
 			break;
 		if (sqlite3_column_int64(st, 2) > vdb.tmax)
 			vdb.tmax = sqlite3_column_int64(st, 2);
@@ -106,6 +145,7 @@ static int vdb_load_times(void)
 			vdb.tmin = vdb.tasks[i].t[0];
 	if (!vdb.ntasks)
 		vdb.tmin = vdb.tmax = 0;
+	vdb_load_starts();
 	vdb.maxlat = -1; /* found when first needed (vdb_maxlat) */
 	rc = 0;
 out:
@@ -210,8 +250,7 @@ static int vdb_query(Tcl_Interp *ip, const char *sql, const int64_t *args,
 	return TCL_OK;
 }
 
-/* Reads objv[first..first+n) as wide integers into OUT; TCL_OK or error. */
-static int vdb_ints(Tcl_Interp *ip, Tcl_Obj *const objv[], int n, int64_t *out)
+int vdb_ints(Tcl_Interp *ip, Tcl_Obj *const objv[], int n, int64_t *out)
 {
 	for (int i = 0; i < n; i++) {
 		Tcl_WideInt w;
@@ -223,8 +262,7 @@ static int vdb_ints(Tcl_Interp *ip, Tcl_Obj *const objv[], int n, int64_t *out)
 	return TCL_OK;
 }
 
-/* Index of the first time >= V in T's sorted array. */
-static size_t vdb_lower(const struct vdb_task *t, int64_t v)
+size_t vdb_lower(const struct vdb_task *t, int64_t v)
 {
 	size_t lo = 0, hi = t->n;
 
@@ -239,8 +277,7 @@ static size_t vdb_lower(const struct vdb_task *t, int64_t v)
 	return lo;
 }
 
-/* 1 if task LTID passes the filter list LTIDS (NULL = every task). */
-static int vdb_task_wanted(Tcl_Interp *ip, Tcl_Obj *ltids, int ltid)
+int vdb_task_wanted(Tcl_Interp *ip, Tcl_Obj *ltids, int ltid)
 {
 	Tcl_Obj **v;
 	int n, x;
@@ -265,42 +302,6 @@ int vdb_cmd_count(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 			total += (int64_t)(vdb_lower(&vdb.tasks[i], w[1] + 1) -
 					   vdb_lower(&vdb.tasks[i], w[0]));
 	Tcl_SetObjResult(ip, Tcl_NewWideIntObj(total));
-	return TCL_OK;
-}
-
-/* pgdb summary T0 T1 NBINS ?LTIDS? */
-int vdb_cmd_summary(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
-{
-	int64_t w[3];
-	Tcl_Obj *res;
-
-	if (vdb_ints(ip, objv + 2, 3, w) != TCL_OK)
-		return TCL_ERROR;
-	if (w[2] < 1 || w[2] > 100000 || w[1] < w[0]) {
-		Tcl_SetObjResult(ip, Tcl_NewStringObj("pgdb: bad window", -1));
-		return TCL_ERROR;
-	}
-	res = Tcl_NewListObj(0, NULL);
-	for (int i = 0; i < vdb.ntasks; i++) {
-		const struct vdb_task *t = &vdb.tasks[i];
-		Tcl_Obj *bins = Tcl_NewListObj(0, NULL);
-		double span = (double)(w[1] - w[0] + 1);
-		size_t prev = vdb_lower(t, w[0]);
-
-		if (!vdb_task_wanted(ip, objc == 6 ? objv[5] : NULL, t->ltid))
-			continue;
-		for (int64_t b = 1; b <= w[2]; b++) {
-			int64_t edge = w[0] + (int64_t)(span * (double)b / (double)w[2]);
-			size_t next = vdb_lower(t, b == w[2] ? w[1] + 1 : edge);
-
-			Tcl_ListObjAppendElement(NULL, bins, Tcl_NewWideIntObj(
-						 (Tcl_WideInt)(next - prev)));
-			prev = next;
-		}
-		Tcl_ListObjAppendElement(NULL, res, Tcl_NewIntObj(t->ltid));
-		Tcl_ListObjAppendElement(NULL, res, bins);
-	}
-	Tcl_SetObjResult(ip, res);
 	return TCL_OK;
 }
 

@@ -8,16 +8,24 @@
 #define PANGAEA_VIEWDB_H
 
 #include "view.h"
+#include "taskstate.h"
 
 #include <sqlite3.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* One task's event entry times, sorted. */
+/* One task's events, sorted by entry time: entry T, exit T1 and what the
+ * event says of the time (ST, an enum pg_ev_state, logs/taskstate.h); START is when the
+ * task began (its pangaea_init, else its first event). */
 struct vdb_task {
 	int ltid;
-	int64_t *t;
-	size_t n, cap;
+	int64_t *t, *t1;
+	unsigned char *st;
+	size_t n, cap, cap1, capst;
+	int64_t start;
+	void *ck;    /* viewstate.c's checkpoints of the states (freed with
+			the task), made when N was CK_N */
+	size_t ck_n;
 };
 
 /* The open database and what we keep of it in memory. */
@@ -49,14 +57,25 @@ int vdb_fail(Tcl_Interp *ip, const char *msg);
 void vdb_close(void);
 /* The time array of LTID, added if new; NULL when memory runs out. */
 struct vdb_task *vdb_task_slot(int ltid);
-/* Adds entry time V to T's sorted array; 0, or -1 when memory runs out. */
-int vdb_task_time(struct vdb_task *t, int64_t v);
+/* Adds the event of entry V, exit V1 and state ST (an enum pg_ev_state)
+ * to T's sorted arrays; 0, or -1 when memory runs out. */
+int vdb_task_time(struct vdb_task *t, int64_t v, int64_t v1, int st);
+/* Index of the first entry time >= V in T's sorted array. */
+size_t vdb_lower(const struct vdb_task *t, int64_t v);
+/* 1 if task LTID passes the filter list LTIDS (NULL = every task). */
+int vdb_task_wanted(Tcl_Interp *ip, Tcl_Obj *ltids, int ltid);
+/* Reads N wide integers of OBJV into OUT; TCL_OK or an error. */
+int vdb_ints(Tcl_Interp *ip, Tcl_Obj *const objv[], int n, int64_t *out);
 /* pgdb open PATH, close, meta, tasks, range, count T0 T1 ?LTIDS?,
- * summary T0 T1 NBINS ?LTIDS?, events T0 T1 ?LIMIT?,
+ * events T0 T1 ?LIMIT?,
  * messages T0 T1 ?LIMIT?, event ID, message ID, find MSGID. */
 vdb_cmd_fn vdb_cmd_open, vdb_cmd_close, vdb_cmd_meta, vdb_cmd_tasks,
-	vdb_cmd_range, vdb_cmd_count, vdb_cmd_summary, vdb_cmd_events,
+	vdb_cmd_range, vdb_cmd_count, vdb_cmd_events,
 	vdb_cmd_messages, vdb_cmd_event, vdb_cmd_message, vdb_cmd_find;
+
+/* viewstate.c: pgdb states T0 T1 ?LTIDS?, paint-states IMG T0 T1 LTID,
+ * paint-util IMG T0 T1 NTASKS ?LTIDS?. */
+vdb_cmd_fn vdb_cmd_states, vdb_cmd_paint_states, vdb_cmd_paint_util;
 
 /* viewlive.c: pgdb live-open, live-connect PATH, live-add TEXT. */
 vdb_cmd_fn vdb_live_open, vdb_live_connect, vdb_live_add;

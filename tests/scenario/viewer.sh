@@ -4,31 +4,8 @@
 # racy run started from the spawn dialog in Log mode arriving live.
 # Screenshots go to $B/screenshots/ (look at them).
 . "$(dirname "$0")/../lib.sh"
-VIEW=$B/bin/pangaea-view
-SHOTS=$B/screenshots
-mkdir -p "$SHOTS"
-rm -f "$SHOTS"/viewer-*.png
-# Tk and its libraries keep what they allocate until exit (ASan builds)
-sup=${LSAN_OPTIONS#suppressions=}
-{ cat "${sup%%:*}"; printf 'leak:%s\n' libtk8.6 libtcl8.6 \
-	libfontconfig libX11 libXft libfreetype; } >lsan.supp
-export LSAN_OPTIONS="suppressions=$T/lsan.supp:print_suppressions=0"
-
-# a private X server for the whole test (a viewer started by the launcher
-# outlives the launcher's command)
-for n in $(seq 140 199); do [ -e /tmp/.X$n-lock ] || [ -e /tmp/.X11-unix/X$n ] || break; done
-Xvfb ":$n" -screen 0 1600x900x24 -nolisten tcp >/dev/null 2>&1 &
-XPID=$!
-HELPERS=$XPID # it runs to the end on purpose
-trap 'kill $XPID 2>/dev/null; cleanup' EXIT
-export DISPLAY=":$n"
-for i in $(seq 100); do [ -S /tmp/.X11-unix/X$n ] && break; sleep 0.1; done
-
-# view ARGS...: pangaea-view, output into vout/verr.
-view() {
-	timeout 120 "$VIEW" "$@" >vout 2>verr
-	echo $? >vrc
-}
+# Tk under a private X server (Xvfb) for the whole test
+view_test viewer
 
 # ---- a recorded sor run, opened from its log folder (imported on open)
 pg -log -logdir rec "$B/examples/sor" 4 40 10
