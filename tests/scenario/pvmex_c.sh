@@ -1,0 +1,53 @@
+# The PVM distribution's C examples (pvm-examples: examples.tar.gz and
+# gexamples.tar.gz), built unmodified with their own compile lines
+# (scripts/pvm-examples.sh, once per build folder) and run through the
+# LD_PRELOAD path: each is recorded, replayed three times and once with
+# -delay 2000, every replay with the recording's exit status, output
+# lines (as a multiset; benchmark times masked) and called identical by
+# pangaea-trace verify (tests/lib.sh pvmex_case).  Programs the PVM Readme
+# starts as several copies get -n (spmd, ptest, the bwtests); the rest
+# spawn their own slaves by bare name from the VM's ep= path.
+# docs/EXAMPLES.md lists every example and where it is tested.
+. "$(dirname "$0")/../lib.sh"
+start=$(date +%s)
+pvmex_build || { finish; exit; }
+
+# the times a benchmark measures: bwtest's roundtrip lines, timing's
+# table rows (N, then microseconds), totals and averages
+BW='s/T = [0-9]+ \(us\) +\([0-9.]+ MB\/s\)/T = N (us) (N MB\/s)/'
+TIMING='s/^( ?[0-9]{1,2})( +[0-9]+)+$/\1 T/; s/^ +[0-9.]+ +[0-9.]+$/ T T/; s/(Avg uSec) [0-9]+/\1 T/'
+
+pvmex_case master1 '^I got 300\.0+ from' '' -- "$PX/master1"
+pvmex_case hello '^from t[0-9a-f]+: hello, world from' '' -- "$PX/hello"
+pvmex_case spmd 'token ring done' '' -- -n 4 "$PX/spmd"
+pvmex_case inheritb 'received from 2nd inherit2' '' -- "$PX/inheritb"
+pvmex_case inherita1 'with original context 0' '' -- "$PX/inherita" inherit1
+pvmex_case inherita3 'with original context 0' '' -- "$PX/inherita" inherit3
+pvmex_case ptest '^Data validated from all tasks!' '' -- -n 4 "$PX/ptest" 4 0 4
+for bw in dbwtest ibwtest pbwtest rbwtest; do
+	pvmex_case "$bw" '^t[0-9a-f]+: 100000 doubles received correctly' "$BW" -- \
+		-n 2 "$PX/$bw"
+done
+pvmex_case timing '^RTT Avg uSec' "$TIMING" -- "$PX/timing"
+expect_grep "timing: the master's pvm_kill of its slave named" timing.err \
+	"task 1001 \(timing_slave on [^)]*\) was killed by task 1 \(pvm_kill\)"
+pvmex_case joinleave 'enrolled' '' -- "$PX/joinleave" 200
+pvmex_case ge '^done$' '' -- "$PX/ge" 4
+pvmex_case gexamp ' 3: sync$' '' -- "$PX/gexamp" 4
+pvmex_case thb '^done\.$' '' -- "$PX/thb" 3
+pvmex_case gs 'gs 0x[0-9a-f]+ enrolled' '' -- "$PX/gs" 4
+pvmex_case tst '^left prognosis' '' -- "$PX/tst"
+pvmex_case tjl '^joined group31$' '' -- "$PX/tjl"
+pvmex_case tjf '^joined group31$' '' -- "$PX/tjf"
+
+# ptest started without its arguments prints its usage and calls
+# exit(-1): the launcher names the status the shell would see (255)
+pg -log -logdir ptest-usage "$PX/ptest"
+expect_eq "ptest without arguments: exit 2 (a task failed)" "$(cat rc)" 2
+expect_grep "ptest without arguments: its status as a shell sees it" err \
+	"task 1 \(ptest on [^)]*\) exited with status 255 "
+
+took=$(( $(date +%s) - start ))
+[ "$took" -lt 90 ] && pass "all runs took ${took}s (< 90)" || fail "runs took ${took}s"
+expect_no_leftovers
+finish
