@@ -4,7 +4,8 @@
 # LD_PRELOAD path: each is recorded, replayed three times and once with
 # -delay 2000, every replay with the recording's exit status, output
 # lines (as a multiset; benchmark times masked) and called identical by
-# pangaea-trace verify (tests/lib.sh pvmex_case).  Programs the PVM Readme
+# pangaea-trace verify (tests/lib.sh pvmex_case).  The mailbox programs are
+# in pvmex_interactive.sh.  Programs the PVM Readme
 # starts as several copies get -n (spmd, ptest, the bwtests); the rest
 # spawn their own slaves by bare name from the VM's ep= path.
 # docs/EXAMPLES.md lists every example and where it is tested.
@@ -39,6 +40,8 @@ pvmex_case gs 'gs 0x[0-9a-f]+ enrolled' '' -- "$PX/gs" 4
 pvmex_case tst '^left prognosis' '' -- "$PX/tst"
 pvmex_case tjl '^joined group31$' '' -- "$PX/tjl"
 pvmex_case tjf '^joined group31$' '' -- "$PX/tjf"
+# (starter spawns N copies of a program and polls pvm_tasks until they end)
+pvmex_case starter '^\[t[0-9a-f]+\] EOF$' '' -- "$PX/starter" -n 3 "$PX/hello_other"
 
 # ptest started without its arguments prints its usage and calls
 # exit(-1): the launcher names the status the shell would see (255)

@@ -27,8 +27,12 @@ expect_grep "task012: the start order recorded" task012/task-0.exec "^start stag
 
 if [ "${PANGAEA_TEST_MBOX:-}" = 1 ]; then
 	pvmex_case mbox '^Retrieved Message is a Match\.$' '' -- "$PX/mbox"
+	# lmbi fills the mailbox, gmbi lists it (pvm_getmboxinfo, its only
+	# PVM call: a task must join the run at it)
+	pvmex_case lmbi-gmbi '^gmbi: 3 mbox entries returned\.$' '' -- -staged \
+		"$PX/lmbi" 3 pm e : "$PX/gmbi" '*'
 else
-	skip "mbox" "needs mailbox recording (i-calls)"
+	skip "mbox, lmbi and gmbi" "needs mailbox recording (i-calls)"
 fi
 
 took=$(( $(date +%s) - start ))
