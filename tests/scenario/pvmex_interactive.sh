@@ -44,9 +44,10 @@ expect_eq "-stdin on -replay: refused (exit 1)" "$(cat rc)" 1
 expect_grep "-stdin on -replay: said why" err "^pangaea: error: -stdin is for -log"
 
 # The session that loads a message handler (pvm_addmhf) for (tickle, tag
-# 77, context 5) and hits it: plain PVM always gives the message to the
-# handler ("HIT"); recorded, the server may see "NO HIT" and its replays
-# "HIT": a handler runs inside libpvm, out of the wrappers' control
+# 77, context 5) and hits it at once: whether the ping comes before the
+# server's pvm_addmhf (queued: "NO HIT") or after (the handler takes it:
+# "HIT") is a race that libpvm settles when the message arrives, out of
+# the wrappers' control; recorded mostly "NO HIT", replayed "HIT"
 # (docs/EXAMPLES.md).  Opt-in until message handlers are recorded.
 if [ "${PANGAEA_TEST_MHF:-}" = 1 ]; then
 	printf '1\n77\n5\n1\n4\n77\n5\n1\nhello handler\n9\n8\n' >mhfhit.in
