@@ -43,6 +43,30 @@ pvmex_case tjf '^joined group31$' '' -- "$PX/tjf"
 # (starter spawns N copies of a program and polls pvm_tasks until they end)
 pvmex_case starter '^\[t[0-9a-f]+\] EOF$' '' -- "$PX/starter" -n 3 "$PX/hello_other"
 
+# master1/slave1 edited as README.md says for the source path (pangaea.h,
+# pangaea_init first, pangaea_exit before pvm_exit) and linked with
+# libpangaea.a (with the build's sanitizers, as preload.sh does): they
+# keep recording and replaying as the unmodified ones
+san=
+nm "$B/lib/libpangaea.a" 2>/dev/null | grep -q '__asan_' && san=address
+nm "$B/lib/libpangaea.a" 2>/dev/null | grep -q '__ubsan_' && san=${san:+$san,}undefined
+mkdir src
+for f in master1 slave1; do
+	sed -e 's|#include "pvm3.h"|#include <pangaea.h>|' \
+	    -e 's|^main()|int main(int argc, char **argv)|' \
+	    -e 's|pvm_exit();|pangaea_exit(), pvm_exit();|' \
+	    "$B/pvmex/src/examples/$f.c" |
+		awk '/^int main\(/ { m = 1 } { print } m && /^\{/ {
+			print "\tpangaea_init(&argc, &argv);"; m = 0 }' >"src/$f.c"
+	cc -w ${san:+-fsanitize=$san} -I"$(dirname "$0")/../../pangaea_lib" \
+		-o "src/$f" "src/$f.c" "$B/lib/libpangaea.a" -lgpvm3 -lpvm3 -lm ||
+		fail "cannot build $f with pangaea.h"
+done
+expect_eq "master1/slave1 edited for pangaea.h: pangaea_init in both" \
+	"$(grep -c 'pangaea_init(&argc, &argv);' src/master1.c src/slave1.c | tr '\n' ' ')" \
+	"src/master1.c:1 src/slave1.c:1 "
+pvmex_case srcmaster1 '^I got 300\.0+ from' '' -- "$T/src/master1"
+
 # ptest started without its arguments prints its usage and calls
 # exit(-1): the launcher names the status the shell would see (255)
 pg -log -logdir ptest-usage "$PX/ptest"
