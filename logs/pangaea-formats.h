@@ -18,9 +18,10 @@
  * programs of the command line were started); version 1 is still read. */
 #define PG_EXEC_VERSION 2
 
-/* stdin.log, the standard input the launcher gave task 1
- * (logs/stdinlog.c): its first line "pangaea-stdin N". */
-#define PG_STDIN_VERSION 1
+/* stdin.log, the standard input the launcher gave a task of the run
+ * (logs/stdinlog.c): its first line "pangaea-stdin N ltid=L".  2: the
+ * task's ltid (-stdin); version 1 (no ltid: task 1) is still read. */
+#define PG_STDIN_VERSION 2
 
 /* task-LTID.state, a task's blocking call for the deadlock check
  * (pangaea_lib/state.c, toplevel/deadlock.c): u32 after the magic. */

@@ -225,7 +225,8 @@ void pg_exec_free(struct pg_exec_log *log);
 /* Frees the argv and slots of one record. */
 void pg_spawn_rec_free(struct pg_spawn_rec *rec);
 
-/* stdin.log (logs/stdinlog.c): the standard input given to task 1. */
+/* stdin.log (logs/stdinlog.c): the standard input given to a task (1
+ * unless -stdin said another). */
 #define PG_STDIN_CHUNK_MAX 65536 /* bytes of one "data" record */
 struct pg_stdin_log {
 	char *data;              /* every chunk's bytes, one after another */
@@ -233,9 +234,11 @@ struct pg_stdin_log {
 	size_t *chunks;          /* the length of each chunk */
 	size_t nchunks;
 	int eof;                 /* the input ended ("eof" record) */
+	int ltid;                /* the task that read it (1 in version 1) */
 };
-/* Creates PATH (new, 0600) with its head line; an fd, or -1 with ERR. */
-int pg_stdin_create(const char *path, char *err, size_t errlen);
+/* Creates PATH (new, 0600) with its head line naming task LTID (>= 1);
+ * an fd, or -1 with ERR. */
+int pg_stdin_create(const char *path, int ltid, char *err, size_t errlen);
 /* Writes the chunk DATA (1..PG_STDIN_CHUNK_MAX bytes) with one write();
  * 0, or -1 with errno. */
 int pg_stdin_append(int fd, const char *data, size_t n);

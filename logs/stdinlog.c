@@ -1,8 +1,9 @@
 /*
  * stdinlog.c: stdin.log, the launcher's record of the standard input it
- * gave the first task of the run (docs/FORMATS.md section 6):
+ * gave a task of the run, task 1 unless -stdin named another
+ * (docs/FORMATS.md section 8):
  *
- *   pangaea-stdin 1\n
+ *   pangaea-stdin 2 ltid=L\n                 (version 1: "pangaea-stdin 1", L 1)
  *   data LEN\n  then LEN bytes, then \n      (1 <= LEN <= 65536), any number
  *   eof\n                                    (the input ended), at most once
  *
@@ -18,13 +19,13 @@
 #include <string.h>
 #include <unistd.h>
 
-int pg_stdin_create(const char *path, char *err, size_t errlen)
+int pg_stdin_create(const char *path, int ltid, char *err, size_t errlen)
 {
-	char head[32];
+	char head[48];
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND |
 		      O_CLOEXEC, 0600);
-	int n = snprintf(head, sizeof(head), "pangaea-stdin %d\n",
-			 PG_STDIN_VERSION);
+	int n = snprintf(head, sizeof(head), "pangaea-stdin %d ltid=%d\n",
+			 PG_STDIN_VERSION, ltid);
 
 	if (fd < 0 || pg_write_log(fd, head, (size_t)n) < 0) {
 		snprintf(err, errlen, "cannot %s %s: %s", fd < 0 ? "create" :
@@ -97,7 +98,7 @@ int pg_stdin_read(const char *path, struct pg_stdin_log *log, char *err,
 {
 	char line[64], *chunk = malloc(PG_STDIN_CHUNK_MAX + 1), *end;
 	FILE *f = pg_fopen_log(path, err, errlen);
-	int version = 0, rc = -1;
+	int version = 0, rc = -1, k = 0;
 	long off = 0;
 
 	memset(log, 0, sizeof(*log));
@@ -109,9 +110,18 @@ int pg_stdin_read(const char *path, struct pg_stdin_log *log, char *err,
 			 "'pangaea-stdin VERSION' first line)", path);
 		goto out;
 	}
-	if (version != PG_STDIN_VERSION) {
+	if (version != 1 && version != PG_STDIN_VERSION) {
 		snprintf(err, errlen, "%s: log format version %d, this Pangaea "
-			 "reads version %d", path, version, PG_STDIN_VERSION);
+			 "reads versions 1 to %d", path, version, PG_STDIN_VERSION);
+		goto out;
+	}
+	log->ltid = 1;
+	if (version > 1 &&
+	    (sscanf(line, "pangaea-stdin %*d ltid=%d%n", &log->ltid, &k) != 1 ||
+	     line[k] || log->ltid < 1)) {
+		snprintf(err, errlen, "%s: a version %d first line must be "
+			 "'pangaea-stdin %d ltid=L' (L >= 1)", path, version,
+			 version);
 		goto out;
 	}
 	for (;;) {

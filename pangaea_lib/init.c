@@ -30,13 +30,14 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
-/* Notes a process exit that did not go through pangaea_exit(). */
+/* Notes a process exit that did not go through pangaea_exit(), with the
+ * status its parent sees (exit(-1) is 255). */
 static void on_exit_hook(int status, void *arg)
 {
 	(void)arg;
 	if (pg_me->mode && !pg_log_ended()) {
-		pg_log_end(PG_END_NO_EXIT, status);
-		pg_task_tell_done(PG_END_NO_EXIT, status);
+		pg_log_end(PG_END_NO_EXIT, status & 0377);
+		pg_task_tell_done(PG_END_NO_EXIT, status & 0377);
 	}
 }
 

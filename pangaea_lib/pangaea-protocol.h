@@ -30,7 +30,8 @@
 					    (read by the launcher, which
 					    picks and prints one if unset;
 					    tasks get it in the handover) */
-#define PG_ENV_STDIN "PANGAEA_STDIN"     /* "HOST PORT TOKEN": task 1 connects
+#define PG_ENV_STDIN "PANGAEA_STDIN"     /* "HOST PORT TOKEN LTID": task
+					    LTID (1 without it) connects
 					    there at join, sends TOKEN and a
 					    newline, and reads its standard
 					    input from that socket (the

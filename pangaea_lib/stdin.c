@@ -1,8 +1,9 @@
 /*
- * stdin.c: the standard input of task 1, the first task of a run.  The
- * pvmd gives every task /dev/null; the launcher instead offers its own
- * standard input (record) or the recorded one (replay) on a TCP socket
- * named in PANGAEA_STDIN ("HOST PORT TOKEN").  Task 1 connects at join,
+ * stdin.c: the standard input of task 1, the first task of a run (or of
+ * the task -stdin named).  The pvmd gives every task /dev/null; the
+ * launcher instead offers its own standard input (record) or the recorded
+ * one (replay) on a TCP socket named in PANGAEA_STDIN ("HOST PORT TOKEN
+ * LTID"; without LTID, task 1).  That task connects at join,
  * proves it is the run's with the token, and puts the socket on fd 0: no
  * thread, no helper process, no PVM message in the task.
  */
@@ -40,13 +41,16 @@ void pg_stdin_attach(void)
 	const char *v = getenv(PG_ENV_STDIN);
 	char host[256], port[16], token[80];
 	size_t n;
-	int fd;
+	int fd, ltid = 1, k;
 
-	if (!v || !*v || !pg_me->mode || pg_me->ltid != 1)
+	if (!v || !*v || !pg_me->mode)
 		return;
-	if (sscanf(v, "%255s %15s %64s", host, port, token) != 3) {
-		fprintf(stderr, "pangaea: task 1: bad %s; standard input stays "
-			"/dev/null\n", PG_ENV_STDIN);
+	k = sscanf(v, "%255s %15s %64s %d", host, port, token, &ltid);
+	if (pg_me->ltid != ltid)
+		return;
+	if (k < 3) {
+		fprintf(stderr, "pangaea: task %d: bad %s; standard input stays "
+			"/dev/null\n", ltid, PG_ENV_STDIN);
 		return;
 	}
 	n = strlen(token);
@@ -56,9 +60,9 @@ void pg_stdin_attach(void)
 		fd = stdin_connect("localhost", port);
 	if (fd < 0 || write(fd, token, n) != (ssize_t)n ||
 	    shutdown(fd, SHUT_WR) < 0 || dup2(fd, 0) < 0) {
-		fprintf(stderr, "pangaea: task 1: cannot reach the launcher's "
+		fprintf(stderr, "pangaea: task %d: cannot reach the launcher's "
 			"standard input at %s port %s; it stays /dev/null\n",
-			host, port);
+			ltid, host, port);
 		if (fd >= 0)
 			close(fd);
 		return;

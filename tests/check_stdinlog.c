@@ -37,7 +37,7 @@ START_TEST(test_round_trip)
 
 	memset(big, 'z', sizeof(big));
 	cku_in_dir(path, sizeof(path), "stdin.log");
-	fd = pg_stdin_create(path, err, sizeof(err));
+	fd = pg_stdin_create(path, 1, err, sizeof(err));
 	ck_assert_msg(fd >= 0, "%s", err);
 	ck_assert_int_eq(pg_stdin_append(fd, a, sizeof(a) - 1), 0);
 	ck_assert_int_eq(pg_stdin_append(fd, b, sizeof(b)), 0);
@@ -65,7 +65,35 @@ START_TEST(test_round_trip)
 	ck_assert_int_eq(log.eof, 1);
 	pg_stdin_free(&log);
 	/* created new only */
-	ck_assert_int_eq(pg_stdin_create(path, err, sizeof(err)), -1);
+	ck_assert_int_eq(pg_stdin_create(path, 1, err, sizeof(err)), -1);
+}
+END_TEST
+
+/* The task that read the input: written and read back (-stdin 3); a
+ * version 1 file, which has none, was task 1's. */
+START_TEST(test_ltid)
+{
+	static const char v1[] = "pangaea-stdin 1\ndata 2\nab\neof\n";
+	struct pg_stdin_log log;
+	char path[PATH_MAX], err[512] = "";
+	int fd;
+
+	cku_in_dir(path, sizeof(path), "stdin.log");
+	unlink(path);
+	fd = pg_stdin_create(path, 3, err, sizeof(err));
+	ck_assert_msg(fd >= 0, "%s", err);
+	ck_assert_int_eq(pg_stdin_append(fd, "x\n", 2), 0);
+	ck_assert_int_eq(close(fd), 0);
+	ck_assert_int_eq(pg_stdin_read(path, &log, err, sizeof(err)), 0);
+	ck_assert_int_eq(log.ltid, 3);
+	ck_assert_uint_eq(log.len, 2);
+	pg_stdin_free(&log);
+	spit(path, v1, sizeof(v1) - 1);
+	ck_assert_msg(pg_stdin_read(path, &log, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(log.ltid, 1);
+	ck_assert_int_eq(log.eof, 1);
+	ck_assert(log.len == 2 && memcmp(log.data, "ab", 2) == 0);
+	pg_stdin_free(&log);
 }
 END_TEST
 
@@ -76,7 +104,10 @@ START_TEST(test_refusals)
 		const char *text, *want;
 	} bad[] = {
 		{ "", "not a Pangaea standard input log" },
-		{ "pangaea-stdin 2\n", "version 2" },
+		{ "pangaea-stdin 3 ltid=1\n", "version 3" },
+		{ "pangaea-stdin 2\n", "must be 'pangaea-stdin 2 ltid=L'" },
+		{ "pangaea-stdin 2 ltid=0\n", "(L >= 1)" },
+		{ "pangaea-stdin 2 ltid=2x\n", "must be" },
 		{ "pangaea-stdin 1\ndata 5\nab\n", "truncated: the chunk at offset 16" },
 		{ "pangaea-stdin 1\ndata 0\n\n", "offset 16: not a 'data LEN'" },
 		{ "pangaea-stdin 1\ndata 65537\n", "offset 16: not a 'data LEN'" },
@@ -111,6 +142,7 @@ int main(void)
 	cku_add_tmp_fixtures(tc);
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_refusals);
+	tcase_add_test(tc, test_ltid);
 	suite_add_tcase(s, tc);
 	return cku_run(s);
 }

@@ -201,3 +201,56 @@ x_display() {
 	export DISPLAY=":$n"
 	for i in $(seq 100); do [ -S /tmp/.X11-unix/X$n ] && break; sleep 0.1; done
 }
+
+# pvmex_build: builds the PVM distribution's examples, unmodified, once
+# per build folder (scripts/pvm-examples.sh, into $B/pvmex) and sets PX to
+# the folder of the programs.  Returns 1 after a "skip" line when
+# pvm-examples is not installed, 2 after a FAIL when they do not build.
+pvmex_build() {
+	local top
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	PX=$B/pvmex/bin
+	"$top/scripts/pvm-examples.sh" "$B/pvmex" 2>pvmex-build.err
+	case $? in
+	0) return 0 ;;
+	2) skip "the PVM examples" "pvm-examples is not installed"; return 1 ;;
+	*) fail "the PVM examples do not build:"
+	   sed 's/^/    | /' pvmex-build.err | head -20; return 2 ;;
+	esac
+}
+
+# pvmex_case NAME WANT FILTER -- LAUNCHER-ARGS...: records a run
+# (pangaea -log -logdir NAME LAUNCHER-ARGS, standard input from the file
+# $PVMEX_IN, default /dev/null) and checks it exits 0 with an output line
+# matching WANT (ERE: the program did its work); then replays it three
+# times and once with -delay 2000, each expected to exit 0 with the
+# recording's output lines (as a multiset: tasks print concurrently) and
+# to be called identical by pangaea-trace verify.  FILTER, a sed -E
+# script ('' for none), first masks what the program measures (times,
+# rates), which no replay repeats.
+pvmex_case() {
+	local name=$1 want=$2 filter=${3:-} ok=0 j
+	shift 4
+	pg -log -logdir "$name" "$@" <"${PVMEX_IN:-/dev/null}"
+	expect_eq "$name: recording exits 0" "$(cat rc)" 0
+	expect_grep "$name: the recording's output" out "$want"
+	cp err "$name.err"
+	sed -E "$filter" out | sort >"$name.out"
+	for j in 1 2 3 4; do
+		if [ "$j" = 4 ]; then
+			pg -replay -logdir "$name" -out "$name.r$j" -delay 2000 </dev/null
+		else
+			pg -replay -logdir "$name" -out "$name.r$j" </dev/null
+		fi
+		if [ "$(cat rc)" = 0 ] &&
+		   cmp -s <(sed -E "$filter" out | sort) "$name.out" &&
+		   $TRACE verify "$name" "$name.r$j" >/dev/null 2>&1; then
+			ok=$((ok + 1))
+		else
+			echo "   replay $j of $name: exit $(cat rc)"
+			diff "$name.out" <(sed -E "$filter" out | sort) | head -5
+			grep -v 'random delays of up to' err | head -5
+		fi
+	done
+	expect_eq "$name: 3 replays and 1 with -delay 2000 identical" "$ok" 4
+}

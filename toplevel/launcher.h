@@ -42,6 +42,8 @@ struct la_opts {
 	int start;              /* -staged, -stagger: PG_START_* (replay: as
 				   recorded) */
 	int start_ms;           /* -stagger MS */
+	int stdin_ltid;         /* -stdin LTID: the task given the launcher's
+				   standard input; 0: task 1 */
 	char select[PG_SELECT_MAX]; /* -select, canonical form */
 	int nprog;
 	struct la_prog *progs;

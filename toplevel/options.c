@@ -34,6 +34,8 @@ void la_usage(FILE *f)
 	      "                wait in a PVM call (a receive...) or have ended\n"
 	      "  -stagger MS   start each ':' PROGRAM MS milliseconds after the one before\n"
 	      "                (-replay starts them as recorded)\n"
+	      "  -stdin LTID   give the standard input to task LTID of the command\n"
+	      "                line (default 1; -replay gives it as recorded)\n"
 	      "  -delay USEC   random delay of 0..USEC before every wrapped PVM call\n"
 	      "  -select SPEC  log only some events: \"tag=N,.. ltid=N,.. program=NAME,..\"\n"
 	      "                (-replay uses the recording's; giving another is refused)\n"
@@ -224,7 +226,7 @@ static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 			 strcmp(a, "-arch") && strcmp(a, "-flags") &&
 			 strcmp(a, "-n") && strcmp(a, "-delay") &&
 			 strcmp(a, "-select") && strcmp(a, "-logmode") &&
-			 strcmp(a, "-stagger") ?
+			 strcmp(a, "-stagger") && strcmp(a, "-stdin") ?
 			 "unknown option" : "missing value for option", a);
 		return -1;
 	} else if (strcmp(a, "-logdir") == 0) {
@@ -245,6 +247,8 @@ static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 		rc = mode_arg(v, &o->logmode);
 	} else if (strcmp(a, "-delay") == 0) {
 		rc = int_arg(a, v, &o->delay_us, 0);
+	} else if (strcmp(a, "-stdin") == 0) {
+		rc = int_arg(a, v, &o->stdin_ltid, 1);
 	} else if (strcmp(a, "-stagger") == 0) {
 		rc = int_arg(a, v, &o->start_ms, 0);
 		o->start = PG_START_STAGGER;
@@ -337,6 +341,11 @@ int la_parse(int argc, char **argv, struct la_opts *o)
 			 "programs as they were recorded (task-0.exec)");
 		return -1;
 	}
+	if (o->stdin_ltid && o->mode == PANGAEA_MODE_REPLAY) {
+		la_error("-stdin is for -log: a replay gives the recorded input "
+			 "to the task that read it (stdin.log)");
+		return -1;
+	}
 	if (o->host && o->arch) {
 		la_error("give -host or -arch, not both");
 		return -1;
@@ -351,5 +360,12 @@ int la_parse(int argc, char **argv, struct la_opts *o)
 			 "as recorded (edit task-0.exec to move a task)");
 		return -1;
 	}
-	return parse_programs(argc, argv, i, o);
+	if (parse_programs(argc, argv, i, o) < 0)
+		return -1;
+	if (o->stdin_ltid > o->nprog * o->ntask) {
+		la_error("-stdin %d: the command line starts tasks 1 to %d",
+			 o->stdin_ltid, o->nprog * o->ntask);
+		return -1;
+	}
+	return 0;
 }

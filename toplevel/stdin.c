@@ -1,10 +1,12 @@
 /*
  * stdin.c: the launcher gives its standard input to task 1, the first task
- * of the run, as a shell would (the pvmd gives tasks /dev/null).
+ * of the run, as a shell would (the pvmd gives tasks /dev/null), or to the
+ * task -stdin names (a program that reads its terminal but must start
+ * after another); a replay, to the task the recording's stdin.log names.
  *
- * The launcher listens on a TCP port (any address: task 1 may run on
- * another host) and exports PANGAEA_STDIN="HOST PORT TOKEN"; task 1
- * connects at join (pangaea_lib/stdin.c) and sends the token, a random
+ * The launcher listens on a TCP port (any address: the task may run on
+ * another host) and exports PANGAEA_STDIN="HOST PORT TOKEN LTID"; task
+ * LTID connects at join (pangaea_lib/stdin.c) and sends the token, a random
  * secret only the run's processes see.  Recording, the launcher then reads
  * its standard input as the socket takes it (a bounded buffer: a task that
  * does not read stops the reading), writes each chunk it read to
@@ -40,6 +42,7 @@ static struct {
 	int ended;          /* record: the input ended (logged); replay: all
 			       recorded chunks are in buf */
 	int closed;         /* the task's end is shut: nothing more to do */
+	int ltid;           /* the task given the input */
 	struct pg_stdin_log rec; /* replay: the recording's input */
 	size_t next_chunk, rec_off;
 } in = { .listen_fd = -1, .conn_fd = -1, .log_fd = -1 };
@@ -88,7 +91,8 @@ static int stdin_listen(void)
 	host[sizeof(host) - 1] = '\0';
 	for (int i = 0; i < 16; i++)
 		snprintf(in.token + 2 * i, 3, "%02x", rnd[i]);
-	snprintf(value, sizeof(value), "%s %d %s", host, port, in.token);
+	snprintf(value, sizeof(value), "%s %d %s %d", host, port, in.token,
+		 in.ltid);
 	la_vm_export(PG_ENV_STDIN, value);
 	return 0;
 }
@@ -109,10 +113,12 @@ int la_stdin_setup(const struct la_run *r)
 			return -1;
 		}
 	}
+	in.ltid = in.replay ? (in.rec.ltid ? in.rec.ltid : 1)
+			    : (r->o->stdin_ltid ? r->o->stdin_ltid : 1);
 	snprintf(in.log_path, sizeof(in.log_path), "%s/stdin.log", r->logdir);
 	if (stdin_listen() < 0) { /* the run goes on, as before stdin.c */
-		la_error("cannot offer the standard input to task 1 (%s): it "
-			 "gets /dev/null", strerror(errno));
+		la_error("cannot offer the standard input to task %d (%s): it "
+			 "gets /dev/null", in.ltid, strerror(errno));
 		if (in.listen_fd >= 0)
 			close(in.listen_fd);
 		in.listen_fd = -1;
@@ -135,7 +141,7 @@ static void stdin_log_failed(int e)
 	pg_proto_send(pvm_mytid(), PG_TAG_LOGFAIL, v);
 }
 
-/* Creates stdin.log (task 1 has come: from now on its input is logged);
+/* Creates stdin.log (the task has come: from now on its input is logged);
  * the input it had before, none, is then told apart from a recording
  * without the file. */
 static void stdin_log_open(void)
@@ -143,7 +149,8 @@ static void stdin_log_open(void)
 	char err[PG_PATH_MAX + 100];
 
 	if (in.log_fd == -1 &&
-	    (in.log_fd = pg_stdin_create(in.log_path, err, sizeof(err))) < 0)
+	    (in.log_fd = pg_stdin_create(in.log_path, in.ltid, err,
+					 sizeof(err))) < 0)
 		stdin_log_failed(errno);
 }
 
@@ -161,7 +168,7 @@ static void stdin_log_end(void)
 		stdin_log_failed(errno);
 }
 
-/* Takes a connection if one waits: task 1 with the token becomes the
+/* Takes a connection if one waits: the task with the token becomes the
  * receiver; anything else is closed. */
 static void stdin_accept(void)
 {

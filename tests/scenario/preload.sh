@@ -305,35 +305,24 @@ expect_grep "not instrumented: verify names the task" vout "task 1001 of hole ha
 
 # 6. the PVM distribution's master1/slave1 (Debian pvm-examples): the
 # binaries as packaged, and built here unmodified from their sources
-EX=/usr/share/doc/pvm-examples/examples.tar.gz
-if [ -f "$EX" ] && [ -x /usr/bin/master1 ]; then
+# (scripts/pvm-examples.sh, shared with tests/scenario/pvmex_*.sh, which
+# run the other examples)
+if [ -x /usr/bin/master1 ] && pvmex_build; then
 	pg -log -logdir deb /usr/bin/master1
 	expect_eq "Debian's master1: recording exits 0" "$(cat rc)" 0
 	expect_grep "Debian's master1: 4 tasks recorded" err "recorded [0-9]+ events of 4 tasks"
 	mv out deb.out
 	expect_eq "Debian's master1: 3 of 3 replays with -delay 2000 identical" \
 		"$(replays_identical deb 3 2000)" 3
-	tar xzf "$EX" examples/master1.c examples/slave1.c &&
-	cc -w -o master1 examples/master1.c -lpvm3 &&
-	cc -w -o slave1 examples/slave1.c -lpvm3 ||
-		fail "cannot build master1/slave1 from $EX"
-	pg -log -logdir m1 ./master1
+	pg -log -logdir m1 "$PX/master1"
 	expect_eq "master1 built here: recording exits 0" "$(cat rc)" 0
 	expect_eq "master1 built here: 3 results printed" "$(grep -c '^I got' out)" 3
 	mv out m1.out
 	expect_eq "master1 built here: 3 of 3 replays with -delay 2000 identical" \
 		"$(replays_identical m1 3 2000)" 3
 	# Fortran, through libfpvm3 (static, calling the C functions)
-	if command -v gfortran >/dev/null; then
-		tar xzf "$EX" examples/master1.f examples/slave1.f &&
-		sed -i "s|'../include/fpvm3.h'|'/usr/include/fpvm3.h'|" \
-			examples/master1.f examples/slave1.f &&
-		gfortran -fallow-argument-mismatch -w -o fmaster1 \
-			examples/master1.f -lfpvm3 -lgpvm3 -lpvm3 &&
-		gfortran -fallow-argument-mismatch -w -o fslave1 \
-			examples/slave1.f -lfpvm3 -lgpvm3 -lpvm3 ||
-			fail "cannot build master1.f/slave1.f from $EX"
-		pg -log -logdir fm ./fmaster1
+	if [ -x "$PX/fmaster1" ]; then
+		pg -log -logdir fm "$PX/fmaster1"
 		expect_eq "Fortran master1: recording exits 0" "$(cat rc)" 0
 		expect_grep "Fortran master1: 4 tasks recorded" err "recorded [0-9]+ events of 4 tasks"
 		mv out fm.out
@@ -342,7 +331,7 @@ if [ -f "$EX" ] && [ -x /usr/bin/master1 ]; then
 	else
 		skip "Fortran master1/slave1" "no gfortran"
 	fi
-else
+elif [ ! -x /usr/bin/master1 ]; then
 	skip "the PVM examples master1/slave1" "pvm-examples is not installed"
 fi
 

@@ -14,7 +14,7 @@ expect_eq "record with piped input: exit 0" "$(cat rc)" 0
 expect_grep "task 1 read the first line" out "line 1: ABC$"
 expect_grep "task 1 read the second line" out "line 2: DEF$"
 expect_grep "task 1 saw the end of input" out "^stdinecho: eof after 2 lines$"
-expect_grep "stdin.log: versioned" rec/stdin.log "^pangaea-stdin 1$"
+expect_grep "stdin.log: versioned, names task 1" rec/stdin.log "^pangaea-stdin 2 ltid=1$"
 expect_grep "stdin.log: the end of input" rec/stdin.log "^eof$"
 expect_eq "stdin.log: mode 0600" "$(stat -c %a rec/stdin.log)" 600
 cp out rec.out
