@@ -35,6 +35,8 @@ static void dump_spawn(const struct pg_exec_log *x, unsigned seq)
 static void dump_body(const struct pg_event *ev, double t,
 		      const struct pg_exec_log *x, const char *spawn)
 {
+	char d[PG_GROUP_MAX + 128];
+
 	switch (ev->kind) {
 	case PG_REC_SEND:
 	case PG_REC_PSEND:
@@ -70,6 +72,10 @@ static void dump_body(const struct pg_event *ev, double t,
 		break;
 	case PG_REC_KILL:
 		printf("kill task=%d t=%.6f\n", ev->peer, t);
+		break;
+	case PG_REC_CALL:
+		pg_call_describe(ev, 1, d, sizeof(d));
+		printf("call %s t=%.6f\n", d, t);
 		break;
 	case PG_REC_END:
 		if (ev->how == PG_END_EXIT)
@@ -124,7 +130,12 @@ static void merged_event(sqlite3_stmt *s, struct pg_event *ev, int *dests,
 	ev->arg = sqlite3_column_int(s, 12);
 	ev->result = ev->value = sqlite3_column_int(s, 13);
 	ev->how = pg_end_how_of(op);
-	ev->op = pg_group_op_of(op);
+	ev->op = ev->kind == PG_REC_CALL ? pg_call_op_of(op)
+					 : pg_group_op_of(op);
+	if (ev->kind == PG_REC_CALL) {
+		ev->nblob = ev->len;
+		ev->arg2 = ev->tag;
+	}
 	snprintf(ev->group, sizeof(ev->group), "%s", g ? g : "");
 	ev->dests = dests;
 	for (char *e; d && *d && ev->ndest < ndest_max; d = e) {

@@ -136,6 +136,16 @@ static int bind_event_fields(struct tdb_imp *im, sqlite3_stmt *s,
 		sqlite3_bind_int(s, 14, ev->arg);
 		sqlite3_bind_int(s, 15, ev->result);
 		return 0;
+	case PG_REC_CALL: /* a query, mailbox call or pvm_exit: no message */
+		sqlite3_bind_int(s, 5, ev->peer);
+		sqlite3_bind_int(s, 6, ev->arg2);
+		sqlite3_bind_int(s, 8, ev->nblob);
+		sqlite3_bind_text(s, 12, ev->group, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(s, 13, pg_call_op_name(ev->op), -1,
+				  SQLITE_STATIC);
+		sqlite3_bind_int(s, 14, ev->arg);
+		sqlite3_bind_int(s, 15, ev->result);
+		return 0;
 	case PG_REC_MCAST:
 	case PG_REC_BCAST:
 		pg_strbuf_reset(&im->tmp);

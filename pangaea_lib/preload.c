@@ -134,12 +134,14 @@ int pvm_mytid(void)
 
 int pvm_exit(void)
 {
-	if (preload_enter()) {
-		pangaea_exit();
-		state = PRELOAD_OFF;
-		preload_leave();
-	}
-	return pg_real_pvm_exit();
+	int rc;
+
+	if (!preload_enter())
+		return pg_real_pvm_exit();
+	rc = pangaea_pvm_exit(); /* logs it, leaves the run and PVM */
+	state = PRELOAD_OFF;
+	preload_leave();
+	return rc;
 }
 
 int pvm_spawn(char *file, char **argv, int flags, char *where, int ntask,
@@ -262,4 +264,44 @@ int pvm_scatter(void *result, void *data, int count, int datatype,
 {
 	ROUTE(pangaea_pvm_scatter, pg_real_pvm_scatter,
 	      (result, data, count, datatype, msgtag, group, rootginst));
+}
+
+int pvm_pstat(int tid)
+{
+	ROUTE(pangaea_pvm_pstat, pg_real_pvm_pstat, (tid));
+}
+
+int pvm_mstat(char *host)
+{
+	ROUTE(pangaea_pvm_mstat, pg_real_pvm_mstat, (host));
+}
+
+int pvm_tasks(int where, int *ntask, struct pvmtaskinfo **taskp)
+{
+	ROUTE(pangaea_pvm_tasks, pg_real_pvm_tasks, (where, ntask, taskp));
+}
+
+int pvm_config(int *nhost, int *narch, struct pvmhostinfo **hostp)
+{
+	ROUTE(pangaea_pvm_config, pg_real_pvm_config, (nhost, narch, hostp));
+}
+
+int pvm_putinfo(char *name, int bufid, int flags)
+{
+	ROUTE(pangaea_pvm_putinfo, pg_real_pvm_putinfo, (name, bufid, flags));
+}
+
+int pvm_recvinfo(char *name, int index, int flags)
+{
+	ROUTE(pangaea_pvm_recvinfo, pg_real_pvm_recvinfo, (name, index, flags));
+}
+
+int pvm_getmboxinfo(char *pattern, int *nclasses, struct pvmmboxinfo **classes)
+{
+	ROUTE(pangaea_pvm_getmboxinfo, pg_real_pvm_getmboxinfo, (pattern, nclasses, classes));
+}
+
+int pvm_delinfo(char *name, int index, int flags)
+{
+	ROUTE(pangaea_pvm_delinfo, pg_real_pvm_delinfo, (name, index, flags));
 }
