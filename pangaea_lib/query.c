@@ -21,6 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* libpvm3's last error (pvm_perror reads it); not in pvm3.h. */
+extern int pvm_errno;
+
 /* Memory handed to the program per call op, freed at its next call. */
 static struct {
 	void **p;
@@ -75,6 +78,8 @@ int pg_qcall_replay(struct pg_qcall *q)
 	if (pg_replay_expect(&call, &want, NULL) == PG_REPLAY_DIVERGED)
 		return -1;
 	q->ev.result = want.result;
+	if (want.result < 0) /* as PVM leaves it (pvm_perror reads it) */
+		pvm_errno = want.result;
 	q->len = q->cap = 0;
 	free(q->data);
 	q->data = NULL;
