@@ -14,7 +14,7 @@
  * master looks, with short pauses, three times at: "q.shared"
  * (pvm_recvinfo, what it holds now), the slaves (pvm_pstat: still there
  * or gone), the tasks of the virtual machine (pvm_tasks: how many, which
- * of them are slaves) and the mailbox (pvm_getmboxinfo "q.*": the
+ * of them are slaves, the master's own pid) and the mailbox (pvm_getmboxinfo "q.*": the
  * entries and their owners).  Then it takes the byes, reads every
  * "q.multi" entry, asks pvm_config and pvm_mstat of its host, deletes
  * its entry (pvm_delinfo) and prints "queries: done".  Every line the
@@ -138,6 +138,8 @@ static void look_tasks(const int *tids, int n, int me)
 		printf("[%s", who(ti[i].ti_ptid, tids, n, me, buf, sizeof(buf)));
 		printf(" %s]", base ? base + 1 : ti[i].ti_a_out ? ti[i].ti_a_out
 								: "");
+		if (ti[i].ti_tid == me)
+			printf("(pid %d)", ti[i].ti_pid);
 	}
 	printf("\n");
 }

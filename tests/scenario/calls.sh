@@ -1,0 +1,86 @@
+# The PVM calls whose answers change from run to run without a message:
+# pvm_pstat, pvm_tasks, pvm_config, pvm_mstat, the mailbox (pvm_putinfo,
+# pvm_recvinfo, pvm_getmboxinfo, pvm_delinfo) and pvm_exit.  The example
+# `queries` (a master watching its slaves replace a mailbox entry), built
+# with pangaea.h and built plain (`cc ... -lpvm3`, recorded through
+# libpangaea.so), records and replays identically, with and without
+# random delays: its replays print what the recording saw (the master's
+# pid as pvm_tasks gave it, which no replay has), and pangaea-trace verify
+# calls them identical.  A replay whose program asks another question is
+# stopped as a divergence (exit 3).  PVM's own `mbox` example (from
+# pvm-examples, unmodified), one instance holding an entry while another
+# queries the mailbox, records and replays identically too.
+SRC=$(cd "$(dirname "$0")/../.." && pwd) # before lib.sh moves to $T
+. "$SRC/tests/lib.sh"
+Q=$B/examples/queries
+
+# pid_seen FILE: the master's pid as the first pvm_tasks of FILE shows it
+pid_seen() { sed -n 's/.*me\[[^]]*\](pid \([0-9]*\)).*/\1/p' "$1" | head -1; }
+
+# 1. built with pangaea.h
+pg -log -logdir src "$Q" 2
+expect_eq "source path: recording exits 0" "$(cat rc)" 0
+expect_grep "source path: the master got to its end" out "^queries: done$"
+expect_grep "source path: pvm_tasks lists the master and no Pangaea task" \
+	out "^  pvm_tasks: [1-3]: me\[nobody queries\]\(pid [0-9]+\)( slave [12]\[me queries\])*$"
+cp out src.out
+$TRACE dump src >src.dump 2>&1
+for c in 'pvm_putinfo\("q.shared", flags=4\) = 0' \
+	 'pvm_recvinfo\("q.shared", 0, flags=0\) = [-0-9]+' \
+	 'pvm_pstat\(task 100[12]\) = ' 'pvm_tasks\(0\) = 0 with [0-9]+ bytes' \
+	 'pvm_getmboxinfo\("q.\*"\) = 0' 'pvm_config\(\) = 0' \
+	 'pvm_mstat\("[^"]+"\) = 0' 'pvm_delinfo\("q.shared", 0, flags=0\)'; do
+	expect_grep "source path: the dump shows ${c%%\\(*}" src.dump "call $c"
+done
+expect_eq "source path: 3 replays with delays identical" \
+	"$(replays_identical src 3 2000)" 3
+pg -replay -logdir src -out src.plain
+expect_eq "source path: a replay without delays exits 0" "$(cat rc)" 0
+expect_eq "source path: ... prints what the recording saw" \
+	"$(cmp -s out src.out && echo same)" same
+p=$(pid_seen src.out)
+[ -n "$p" ] && ! [ -e "/proc/$p" ] && [ "$(pid_seen out)" = "$p" ] &&
+	pass "source path: the replay's pvm_tasks gives the recorded pid $p" ||
+	fail "source path: pvm_tasks pid: recorded '$p', replayed '$(pid_seen out)'"
+expect_no_leftovers
+
+# 2. a replay that asks something else diverges there
+pg -replay -logdir src -out src.other "$Q" -other 2
+expect_eq "another question: exit 3" "$(cat rc)" 3
+expect_grep "another question: the report names both calls" err \
+	"replay diverged: task 1 \(.*queries on .*\), event 1: the log expects pvm_putinfo\(\"q.shared\", flags=4\) = 0; the program called pvm_mstat\(\"elsewhere\"\)"
+expect_no_leftovers
+
+# 3. the same program unmodified, through libpangaea.so
+cc -w -DQUERIES_PLAIN -o qplain "$SRC/examples/queries/queries.c" -lpvm3 ||
+	fail "cannot build the plain queries"
+pg -log -logdir pre "$T/qplain" 2
+expect_eq "preload path: recording exits 0" "$(cat rc)" 0
+expect_grep "preload path: the master got to its end" out "^queries: done$"
+cp out pre.out
+$TRACE dump pre >pre.dump 2>&1
+expect_eq "preload path: every task's pvm_exit is an event" \
+	"$(grep -c 'call pvm_exit() = 0' pre.dump)" 3
+expect_grep "preload path: the mailbox calls are events" pre.dump \
+	"call pvm_recvinfo\(\"q.shared\", 0, flags=0\)"
+expect_eq "preload path: 3 replays with delays identical" \
+	"$(replays_identical pre 3 2000)" 3
+expect_no_leftovers
+
+# 4. PVM's mbox example, unmodified: one instance holds its entry for a
+# second while another looks for it (found or not, as it happened)
+if [ -r /usr/share/doc/pvm-examples/examples.tar.gz ]; then
+	tar xzf /usr/share/doc/pvm-examples/examples.tar.gz examples/mbox.c &&
+		cc -w -o mbox examples/mbox.c -lpvm3 || fail "cannot build mbox"
+	pg -log -logdir mboxrec "$T/mbox" sleep=1 : "$T/mbox" query
+	expect_eq "mbox: recording exits 0" "$(cat rc)" 0
+	expect_grep "mbox: the holder found its own entry" out \
+		"^Retrieved Message is a Match\.$"
+	cp out mboxrec.out
+	expect_eq "mbox: 3 replays with delays identical" \
+		"$(OUT_AS_SET=1 replays_identical mboxrec 3 2000)" 3
+	expect_no_leftovers
+else
+	skip "PVM's mbox example" "pvm-examples is not installed"
+fi
+finish
