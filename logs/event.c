@@ -80,12 +80,18 @@ const char *pg_group_op_name(int op)
 	return op >= 1 && op <= PG_GROUP_LAST ? group_ops[op] : "?";
 }
 
+/* The index (1..LAST) of NAME in NAMES, or 0. */
+static int find_name(const char *const *names, int last, const char *name)
+{
+	for (int i = 1; name && i <= last; i++)
+		if (strcmp(name, names[i]) == 0)
+			return i;
+	return 0;
+}
+
 int pg_group_op_of(const char *name)
 {
-	for (int op = 1; name && op <= PG_GROUP_LAST; op++)
-		if (strcmp(name, group_ops[op]) == 0)
-			return op;
-	return 0;
+	return find_name(group_ops, PG_GROUP_LAST, name);
 }
 
 const char *pg_call_op_name(int op)
@@ -95,10 +101,7 @@ const char *pg_call_op_name(int op)
 
 int pg_call_op_of(const char *name)
 {
-	for (int op = 1; name && op <= PG_Q_LAST; op++)
-		if (strcmp(name, call_ops[op]) == 0)
-			return op;
-	return 0;
+	return find_name(call_ops, PG_Q_LAST, name);
 }
 
 const char *pg_end_how_name(int how)
@@ -108,10 +111,7 @@ const char *pg_end_how_name(int how)
 
 int pg_end_how_of(const char *name)
 {
-	for (int how = 1; name && how <= PG_END_LAST; how++)
-		if (strcmp(name, end_hows[how]) == 0)
-			return how;
-	return 0;
+	return find_name(end_hows, PG_END_LAST, name);
 }
 
 _Static_assert(PG_REC_LAST < PG_CALL_GROUP, "calls of kinds and of group ops overlap");

@@ -17,6 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The arguments of a mailbox call. */
+struct mbox_args {
+	char *name;
+	int index, bufid, flags;
+};
+
 /* Begins Q, the mailbox call OP on NAME with ARG and ARG2. */
 static void mbox_begin(struct pg_qcall *q, int op, const char *name, int arg,
 		       int arg2)
@@ -27,40 +33,42 @@ static void mbox_begin(struct pg_qcall *q, int op, const char *name, int arg,
 	q->ev.arg2 = arg2;
 }
 
-/* The answer of Q: PVM's REAL when recording, the recorded one in
- * replay; logged.  What the program sees. */
-static int mbox_status(struct pg_qcall *q, int real)
+/* Recording: pvm_putinfo with the mbox_args at ARG. */
+static int real_putinfo(struct pg_qcall *q, void *arg)
 {
-	if (pg_me->mode == PANGAEA_MODE_REPLAY) {
-		if (pg_qcall_replay(q) < 0)
-			return pg_task_diverged();
-	} else {
-		pg_qcall_record(q, real);
-	}
-	pg_qcall_log(q);
-	return q->ev.result;
+	struct mbox_args *a = arg;
+
+	return pvm_putinfo(a->name, a->bufid, a->flags);
+}
+
+/* Recording: pvm_delinfo with the mbox_args at ARG. */
+static int real_delinfo(struct pg_qcall *q, void *arg)
+{
+	struct mbox_args *a = arg;
+
+	return pvm_delinfo(a->name, a->index, a->flags);
 }
 
 int pangaea_pvm_putinfo(char *name, int bufid, int flags)
 {
+	struct mbox_args a = { name, 0, bufid, flags };
 	struct pg_qcall q;
 
 	if (!pg_qcall_logged())
 		return pvm_putinfo(name, bufid, flags);
 	mbox_begin(&q, PG_Q_PUTINFO, name, flags, 0);
-	return mbox_status(&q, pg_me->mode == PANGAEA_MODE_REPLAY
-				       ? 0 : pvm_putinfo(name, bufid, flags));
+	return pg_qcall_answer(&q, real_putinfo, &a, NULL, NULL);
 }
 
 int pangaea_pvm_delinfo(char *name, int index, int flags)
 {
+	struct mbox_args a = { name, index, 0, flags };
 	struct pg_qcall q;
 
 	if (!pg_qcall_logged())
 		return pvm_delinfo(name, index, flags);
 	mbox_begin(&q, PG_Q_DELINFO, name, index, flags);
-	return mbox_status(&q, pg_me->mode == PANGAEA_MODE_REPLAY
-				       ? 0 : pvm_delinfo(name, index, flags));
+	return pg_qcall_answer(&q, real_delinfo, &a, NULL, NULL);
 }
 
 /* Writes the whole message BUFID into Q's data (pvm_pkmesg into a raw
@@ -93,58 +101,76 @@ static int put_message(struct pg_qcall *q, int bufid)
 	return rc < 0 ? rc : 0;
 }
 
-/* Makes the message whose bytes Q's data holds again, as the active
- * receive buffer; its bufid, or a PVM error. */
-static int get_message(struct pg_qcall *q)
+/* Recording: pvm_recvinfo with the mbox_args at ARG, the message it got
+ * written into Q's data and its bufid kept in the args. */
+static int real_recvinfo(struct pg_qcall *q, void *arg)
 {
-	size_t n;
-	const unsigned char *p = pg_qcall_get_bytes(q, &n);
-	int tmp, saved_s, bufid;
+	struct mbox_args *a = arg;
 
-	if (q->bad)
-		return PvmBadMsg;
-	if ((tmp = pvm_mkbuf(PvmDataRaw)) < 0)
-		return tmp;
+	a->bufid = pvm_recvinfo(a->name, a->index, a->flags);
+	if (a->bufid > 0 && put_message(q, a->bufid) < 0)
+		q->nomem = 1; /* logged without it: a replay will say so */
+	return a->bufid;
+}
+
+/* Replay: makes the message whose bytes Q's data holds again, as the
+ * active receive buffer, its bufid into the mbox_args at OUT; 0 or -1.
+ * (Recording: the message is PVM's own, in hand already.) */
+static int get_message(struct pg_qcall *q, void *out)
+{
+	struct mbox_args *a = out;
+	size_t n;
+	const unsigned char *p;
+	int tmp, saved_s;
+
+	if (pg_me->mode != PANGAEA_MODE_REPLAY)
+		return 0;
+	p = pg_qcall_get_bytes(q, &n);
+	if (q->bad || (tmp = pvm_mkbuf(PvmDataRaw)) < 0)
+		return -1;
 	saved_s = pvm_setsbuf(tmp);
-	bufid = pvm_pkbyte((char *)p, (int)n, 1);
+	a->bufid = pvm_pkbyte((char *)p, (int)n, 1);
 	pvm_setsbuf(saved_s);
-	if (bufid >= 0) {
+	if (a->bufid >= 0) {
 		pvm_setrbuf(tmp);
-		bufid = pvm_upkmesg();
+		a->bufid = pvm_upkmesg();
 	}
 	pvm_freebuf(tmp);
-	if (bufid > 0)
-		pvm_setrbuf(bufid);
-	return bufid;
+	if (a->bufid <= 0)
+		return -1;
+	pvm_setrbuf(a->bufid);
+	return 0;
 }
 
 int pangaea_pvm_recvinfo(char *name, int index, int flags)
 {
+	struct mbox_args a = { name, index, 0, flags };
 	struct pg_qcall q;
-	int bufid = 0;
+	int rc;
 
 	if (!pg_qcall_logged())
 		return pvm_recvinfo(name, index, flags);
 	mbox_begin(&q, PG_Q_RECVINFO, name, index, flags);
-	if (pg_me->mode == PANGAEA_MODE_REPLAY) {
-		if (pg_qcall_replay(&q) < 0)
-			return pg_task_diverged();
-		if (q.ev.result > 0 && (bufid = get_message(&q)) <= 0)
-			return pg_qcall_damaged(&q);
-	} else {
-		bufid = pvm_recvinfo(name, index, flags);
-		if (bufid > 0 && put_message(&q, bufid) < 0)
-			q.nomem = 1; /* logged without it: replay will say so */
-		pg_qcall_record(&q, bufid);
-	}
-	pg_qcall_log(&q);
-	return q.ev.result > 0 ? bufid : q.ev.result;
+	rc = pg_qcall_answer(&q, real_recvinfo, &a, get_message, &a);
+	/* (the recorded bufid is the recording's; the program gets ours) */
+	return rc > 0 ? a.bufid : rc;
 }
 
-/* Writes the classes N, MI (recording) into Q's data. */
-static void put_classes(struct pg_qcall *q, int n,
-			const struct pvmmboxinfo *mi)
+/* What pvm_getmboxinfo gives the program. */
+struct mbox_classes {
+	int n;
+	struct pvmmboxinfo *mi;
+};
+
+/* Recording: pvm_getmboxinfo of the pattern ARG written into Q's data;
+ * PVM's status. */
+static int real_getmboxinfo(struct pg_qcall *q, void *arg)
 {
+	struct pvmmboxinfo *mi;
+	int n = 0, rc = pvm_getmboxinfo(arg, &n, &mi);
+
+	if (rc < 0)
+		return rc;
 	pg_qcall_put_int(q, n);
 	for (int i = 0; i < n; i++) {
 		pg_qcall_put_str(q, mi[i].mi_name);
@@ -155,6 +181,7 @@ static void put_classes(struct pg_qcall *q, int n,
 			pg_qcall_put_int(q, mi[i].mi_flags[j]);
 		}
 	}
+	return rc;
 }
 
 /* Reads class MI (its entries) of Q's data; 0 or -1 (damaged). */
@@ -180,51 +207,33 @@ static int get_class(struct pg_qcall *q, struct pvmmboxinfo *mi)
 	return q->bad ? -1 : 0;
 }
 
-/* Reads the classes of Q's data into *N, *MI; 0 or -1 (damaged). */
-static int get_classes(struct pg_qcall *q, int *n, struct pvmmboxinfo **mi)
+/* Reads the classes of Q's data into the mbox_classes OUT; 0 or -1. */
+static int get_classes(struct pg_qcall *q, void *out)
 {
-	int k = pg_qcall_get_int(q);
-	struct pvmmboxinfo *m;
+	struct mbox_classes *c = out;
 
-	if (k < 0 || (size_t)k > q->rdlen ||
-	    !(m = pg_qcall_keep(q->ev.op, (size_t)k * sizeof(*m) + 1)))
-		return -1;
-	for (int i = 0; i < k; i++)
-		if (get_class(q, &m[i]) < 0)
+	c->mi = pg_qcall_get_array(q, sizeof(*c->mi), &c->n);
+	for (int i = 0; c->mi && i < c->n; i++)
+		if (get_class(q, &c->mi[i]) < 0)
 			return -1;
-	*n = k;
-	*mi = m;
-	return 0;
+	return c->mi ? 0 : -1;
 }
 
 int pangaea_pvm_getmboxinfo(char *pattern, int *nclasses,
 			    struct pvmmboxinfo **classes)
 {
-	struct pvmmboxinfo *mi = NULL;
+	struct mbox_classes c = { 0, NULL };
 	struct pg_qcall q;
-	int n = 0, rc;
+	int rc;
 
 	if (!pg_qcall_logged())
 		return pvm_getmboxinfo(pattern, nclasses, classes);
 	pg_qcall_forget(PG_Q_GETMBOXINFO);
 	mbox_begin(&q, PG_Q_GETMBOXINFO, pattern, 0, 0);
-	if (pg_me->mode == PANGAEA_MODE_REPLAY) {
-		if (pg_qcall_replay(&q) < 0)
-			return pg_task_diverged();
-	} else {
-		rc = pvm_getmboxinfo(pattern, &n, &mi);
-		if (rc >= 0)
-			put_classes(&q, n, mi);
-		pg_qcall_record(&q, rc);
-	}
-	if (q.ev.result >= 0 && get_classes(&q, &n, &mi) < 0)
-		return pg_qcall_damaged(&q);
-	pg_qcall_log(&q);
-	if (q.ev.result >= 0) {
-		if (nclasses)
-			*nclasses = n;
-		if (classes)
-			*classes = mi;
-	}
-	return q.ev.result;
+	rc = pg_qcall_answer(&q, real_getmboxinfo, pattern, get_classes, &c);
+	if (rc >= 0 && nclasses)
+		*nclasses = c.n;
+	if (rc >= 0 && classes)
+		*classes = c.mi;
+	return rc;
 }

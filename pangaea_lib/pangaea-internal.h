@@ -449,6 +449,15 @@ int pg_qcall_replay(struct pg_qcall *q);
 void pg_qcall_record(struct pg_qcall *q, int result);
 /* Logs Q with its answer and frees its data. */
 void pg_qcall_log(struct pg_qcall *q);
+/*
+ * The one path of a recorded call Q: recording, REAL(Q, ARG) makes the
+ * PVM call, writes its data into Q and returns PVM's answer; replay
+ * takes the recorded answer.  Then, if the answer is not an error, GET
+ * (may be NULL) reads the data back into OUT for the program (in both
+ * modes), and the call is logged.  The answer the program gets.
+ */
+int pg_qcall_answer(struct pg_qcall *q, int (*real)(struct pg_qcall *, void *),
+		    void *arg, int (*get)(struct pg_qcall *, void *), void *out);
 /* The data of Q could not be read back: a replay diverges, a recording
  * returns PvmNoMem.  What the wrapper returns. */
 int pg_qcall_damaged(struct pg_qcall *q);
@@ -470,6 +479,10 @@ int pg_qcall_get_int(struct pg_qcall *q);
 const unsigned char *pg_qcall_get_bytes(struct pg_qcall *q, size_t *n);
 char *pg_qcall_get_str(struct pg_qcall *q);
 int pg_qcall_get_tid(struct pg_qcall *q);
+/* Reads a count into *N and gives an array of that many zeroed elements
+ * of SIZE bytes, kept as pg_qcall_keep keeps it; NULL (Q->bad set) when
+ * the count is damaged or memory short. */
+void *pg_qcall_get_array(struct pg_qcall *q, size_t size, int *n);
 
 /* ------------------------------------------------------------------ */
 /* The wrappers. */

@@ -229,28 +229,44 @@ static void q_tid_arg(struct pg_qcall *q, int tid)
 	}
 }
 
-/* The common path of a call that returns a status only (pstat, mstat):
- * REAL gives PVM's answer when recording.  What the program sees. */
-static int q_status(struct pg_qcall *q, int (*real)(void *), void *arg)
+int pg_qcall_answer(struct pg_qcall *q, int (*real)(struct pg_qcall *, void *),
+		    void *arg, int (*get)(struct pg_qcall *, void *), void *out)
 {
 	if (pg_me->mode == PANGAEA_MODE_REPLAY) {
 		if (pg_qcall_replay(q) < 0)
 			return pg_task_diverged();
 	} else {
-		pg_qcall_record(q, real(arg));
+		pg_qcall_record(q, real(q, arg));
 	}
+	if (q->ev.result >= 0 && get && get(q, out) < 0)
+		return pg_qcall_damaged(q);
 	pg_qcall_log(q);
 	return q->ev.result;
 }
 
+void *pg_qcall_get_array(struct pg_qcall *q, size_t size, int *n)
+{
+	int k = pg_qcall_get_int(q);
+	void *a;
+
+	/* (each element takes a byte of the data at least) */
+	if (q->bad || k < 0 || (size_t)k > q->rdlen ||
+	    !(a = pg_qcall_keep(q->ev.op, (size_t)k * size))) {
+		q->bad = 1;
+		return NULL;
+	}
+	*n = k;
+	return a;
+}
+
 /* pvm_pstat of the tid at ARG. */
-static int real_pstat(void *arg)
+static int real_pstat(struct pg_qcall *q, void *arg)
 {
 	return pvm_pstat(*(int *)arg);
 }
 
 /* pvm_mstat of the host named ARG. */
-static int real_mstat(void *arg)
+static int real_mstat(struct pg_qcall *q, void *arg)
 {
 	return pvm_mstat(arg);
 }
@@ -263,7 +279,7 @@ int pangaea_pvm_pstat(int tid)
 		return pvm_pstat(tid);
 	pg_qcall_begin(&q, PG_Q_PSTAT);
 	q_tid_arg(&q, tid);
-	return q_status(&q, real_pstat, &tid);
+	return pg_qcall_answer(&q, real_pstat, &tid, NULL, NULL);
 }
 
 int pangaea_pvm_mstat(char *host)
@@ -274,7 +290,7 @@ int pangaea_pvm_mstat(char *host)
 		return pvm_mstat(host);
 	pg_qcall_begin(&q, PG_Q_MSTAT);
 	snprintf(q.ev.group, sizeof(q.ev.group), "%s", host ? host : "");
-	return q_status(&q, real_mstat, host);
+	return pg_qcall_answer(&q, real_mstat, host, NULL, NULL);
 }
 
 /* Whether TID is one of Pangaea's own tasks, which the program's
@@ -284,11 +300,21 @@ static int q_own_task(int tid)
 	return tid == pg_me->launcher_tid || tid == pg_me->coord_tid;
 }
 
-/* Writes the task list N, TI (recording) into Q's data. */
-static void put_tasks(struct pg_qcall *q, int n, const struct pvmtaskinfo *ti)
-{
-	int shown = 0;
+/* What pvm_tasks and pvm_config give the program. */
+struct q_list {
+	int n, narch;
+	void *list;
+};
 
+/* Recording: pvm_tasks(*ARG) written into Q's data, but for Pangaea's own
+ * tasks; PVM's status. */
+static int real_tasks(struct pg_qcall *q, void *arg)
+{
+	struct pvmtaskinfo *ti;
+	int n = 0, shown = 0, rc = pvm_tasks(*(int *)arg, &n, &ti);
+
+	if (rc < 0)
+		return rc;
 	for (int i = 0; i < n; i++)
 		shown += !q_own_task(ti[i].ti_tid);
 	pg_qcall_put_int(q, shown);
@@ -303,18 +329,16 @@ static void put_tasks(struct pg_qcall *q, int n, const struct pvmtaskinfo *ti)
 		pg_qcall_put_str(q, ti[i].ti_a_out);
 		pg_qcall_put_int(q, ti[i].ti_pid);
 	}
+	return rc;
 }
 
-/* Reads the task list of Q's data into *N, *TI; 0 or -1 (damaged). */
-static int get_tasks(struct pg_qcall *q, int *n, struct pvmtaskinfo **ti)
+/* Reads the task list of Q's data into the q_list OUT; 0 or -1. */
+static int get_tasks(struct pg_qcall *q, void *out)
 {
-	int k = pg_qcall_get_int(q);
-	struct pvmtaskinfo *t;
+	struct q_list *l = out;
+	struct pvmtaskinfo *t = pg_qcall_get_array(q, sizeof(*t), &l->n);
 
-	if (k < 0 || (size_t)k > q->rdlen ||
-	    !(t = pg_qcall_keep(q->ev.op, (size_t)k * sizeof(*t) + 1)))
-		return -1;
-	for (int i = 0; i < k && !q->bad; i++) {
+	for (int i = 0; t && i < l->n && !q->bad; i++) {
 		t[i].ti_tid = pg_qcall_get_tid(q);
 		t[i].ti_ptid = pg_qcall_get_tid(q);
 		t[i].ti_host = pg_qcall_get_int(q);
@@ -322,16 +346,15 @@ static int get_tasks(struct pg_qcall *q, int *n, struct pvmtaskinfo **ti)
 		t[i].ti_a_out = pg_qcall_get_str(q);
 		t[i].ti_pid = pg_qcall_get_int(q);
 	}
-	*n = k;
-	*ti = t;
+	l->list = t;
 	return q->bad ? -1 : 0;
 }
 
 int pangaea_pvm_tasks(int where, int *ntask, struct pvmtaskinfo **taskp)
 {
-	struct pvmtaskinfo *ti = NULL;
+	struct q_list l = { 0 };
 	struct pg_qcall q;
-	int n = 0, rc;
+	int rc;
 
 	if (!pg_qcall_logged())
 		return pvm_tasks(where, ntask, taskp);
@@ -343,31 +366,22 @@ int pangaea_pvm_tasks(int where, int *ntask, struct pvmtaskinfo **taskp)
 		q.ev.peer = PG_PEER_SYSTEM;
 		q.ev.arg = where;
 	}
-	if (pg_me->mode == PANGAEA_MODE_REPLAY) {
-		if (pg_qcall_replay(&q) < 0)
-			return pg_task_diverged();
-	} else {
-		rc = pvm_tasks(where, &n, &ti);
-		if (rc >= 0)
-			put_tasks(&q, n, ti);
-		pg_qcall_record(&q, rc);
-	}
-	if (q.ev.result >= 0 && get_tasks(&q, &n, &ti) < 0)
-		return pg_qcall_damaged(&q);
-	pg_qcall_log(&q);
-	if (q.ev.result >= 0) {
-		if (ntask)
-			*ntask = n;
-		if (taskp)
-			*taskp = ti;
-	}
-	return q.ev.result;
+	rc = pg_qcall_answer(&q, real_tasks, &where, get_tasks, &l);
+	if (rc >= 0 && ntask)
+		*ntask = l.n;
+	if (rc >= 0 && taskp)
+		*taskp = l.list;
+	return rc;
 }
 
-/* Writes the configuration N, NARCH, HI (recording) into Q's data. */
-static void put_config(struct pg_qcall *q, int n, int narch,
-		       const struct pvmhostinfo *hi)
+/* Recording: pvm_config written into Q's data; PVM's status. */
+static int real_config(struct pg_qcall *q, void *arg)
 {
+	struct pvmhostinfo *hi;
+	int n = 0, narch = 0, rc = pvm_config(&n, &narch, &hi);
+
+	if (rc < 0)
+		return rc;
 	pg_qcall_put_int(q, n);
 	pg_qcall_put_int(q, narch);
 	for (int i = 0; i < n; i++) {
@@ -377,62 +391,45 @@ static void put_config(struct pg_qcall *q, int n, int narch,
 		pg_qcall_put_int(q, hi[i].hi_speed);
 		pg_qcall_put_int(q, hi[i].hi_dsig);
 	}
+	return rc;
 }
 
-/* Reads the configuration of Q's data; 0 or -1 (damaged). */
-static int get_config(struct pg_qcall *q, int *n, int *narch,
-		      struct pvmhostinfo **hi)
+/* Reads the configuration of Q's data into the q_list OUT; 0 or -1. */
+static int get_config(struct pg_qcall *q, void *out)
 {
-	int k = pg_qcall_get_int(q);
-	struct pvmhostinfo *h;
+	struct q_list *l = out;
+	struct pvmhostinfo *h = pg_qcall_get_array(q, sizeof(*h), &l->n);
 
-	*narch = pg_qcall_get_int(q);
-	if (k < 0 || (size_t)k > q->rdlen ||
-	    !(h = pg_qcall_keep(q->ev.op, (size_t)k * sizeof(*h) + 1)))
-		return -1;
-	for (int i = 0; i < k && !q->bad; i++) {
+	l->narch = pg_qcall_get_int(q);
+	for (int i = 0; h && i < l->n && !q->bad; i++) {
 		h[i].hi_tid = pg_qcall_get_int(q);
 		h[i].hi_name = pg_qcall_get_str(q);
 		h[i].hi_arch = pg_qcall_get_str(q);
 		h[i].hi_speed = pg_qcall_get_int(q);
 		h[i].hi_dsig = pg_qcall_get_int(q);
 	}
-	*n = k;
-	*hi = h;
+	l->list = h;
 	return q->bad ? -1 : 0;
 }
 
 int pangaea_pvm_config(int *nhost, int *narch, struct pvmhostinfo **hostp)
 {
-	struct pvmhostinfo *hi = NULL;
+	struct q_list l = { 0 };
 	struct pg_qcall q;
-	int n = 0, na = 0, rc;
+	int rc;
 
 	if (!pg_qcall_logged())
 		return pvm_config(nhost, narch, hostp);
 	pg_qcall_forget(PG_Q_CONFIG);
 	pg_qcall_begin(&q, PG_Q_CONFIG);
-	if (pg_me->mode == PANGAEA_MODE_REPLAY) {
-		if (pg_qcall_replay(&q) < 0)
-			return pg_task_diverged();
-	} else {
-		rc = pvm_config(&n, &na, &hi);
-		if (rc >= 0)
-			put_config(&q, n, na, hi);
-		pg_qcall_record(&q, rc);
-	}
-	if (q.ev.result >= 0 && get_config(&q, &n, &na, &hi) < 0)
-		return pg_qcall_damaged(&q);
-	pg_qcall_log(&q);
-	if (q.ev.result >= 0) {
-		if (nhost)
-			*nhost = n;
-		if (narch)
-			*narch = na;
-		if (hostp)
-			*hostp = hi;
-	}
-	return q.ev.result;
+	rc = pg_qcall_answer(&q, real_config, NULL, get_config, &l);
+	if (rc >= 0 && nhost)
+		*nhost = l.n;
+	if (rc >= 0 && narch)
+		*narch = l.narch;
+	if (rc >= 0 && hostp)
+		*hostp = l.list;
+	return rc;
 }
 
 int pg_qcall_damaged(struct pg_qcall *q)
