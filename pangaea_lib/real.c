@@ -193,13 +193,15 @@ int pg_real_pvm_mstat(char *host)
 	return real(host);
 }
 
-int pg_real_pvm_tasks(int where, int *ntask, struct pvmtaskinfo **taskp)
+int pg_real_pvm_tasks(int where, int *ntask,
+		      struct pvmtaskinfo **taskp)
 {
 	REAL(pg_real_pvm_tasks, "pvm_tasks");
 	return real(where, ntask, taskp);
 }
 
-int pg_real_pvm_config(int *nhost, int *narch, struct pvmhostinfo **hostp)
+int pg_real_pvm_config(int *nhost, int *narch,
+		       struct pvmhostinfo **hostp)
 {
 	REAL(pg_real_pvm_config, "pvm_config");
 	return real(nhost, narch, hostp);
@@ -217,7 +219,8 @@ int pg_real_pvm_recvinfo(char *name, int index, int flags)
 	return real(name, index, flags);
 }
 
-int pg_real_pvm_getmboxinfo(char *pattern, int *nclasses, struct pvmmboxinfo **classes)
+int pg_real_pvm_getmboxinfo(char *pattern, int *nclasses,
+			    struct pvmmboxinfo **classes)
 {
 	REAL(pg_real_pvm_getmboxinfo, "pvm_getmboxinfo");
 	return real(pattern, nclasses, classes);

@@ -59,11 +59,14 @@ struct pvmhostinfo;
 struct pvmmboxinfo;
 int pg_real_pvm_pstat(int tid);
 int pg_real_pvm_mstat(char *host);
-int pg_real_pvm_tasks(int where, int *ntask, struct pvmtaskinfo **taskp);
-int pg_real_pvm_config(int *nhost, int *narch, struct pvmhostinfo **hostp);
+int pg_real_pvm_tasks(int where, int *ntask,
+		      struct pvmtaskinfo **taskp);
+int pg_real_pvm_config(int *nhost, int *narch,
+		       struct pvmhostinfo **hostp);
 int pg_real_pvm_putinfo(char *name, int bufid, int flags);
 int pg_real_pvm_recvinfo(char *name, int index, int flags);
-int pg_real_pvm_getmboxinfo(char *pattern, int *nclasses, struct pvmmboxinfo **classes);
+int pg_real_pvm_getmboxinfo(char *pattern, int *nclasses,
+			    struct pvmmboxinfo **classes);
 int pg_real_pvm_delinfo(char *name, int index, int flags);
 
 #ifndef PG_REAL_KEEP_NAMES

@@ -14,10 +14,11 @@
  * master looks, with short pauses, three times at: "q.shared"
  * (pvm_recvinfo, what it holds now), the slaves (pvm_pstat: still there
  * or gone), the tasks of the virtual machine (pvm_tasks: how many, which
- * of them are slaves, the master's own pid) and the mailbox (pvm_getmboxinfo "q.*": the
- * entries and their owners).  Then it takes the byes, reads every
- * "q.multi" entry, asks pvm_config and pvm_mstat of its host, deletes
- * its entry (pvm_delinfo) and prints "queries: done".  Every line the
+ * of them are slaves, the master's own pid) and the mailbox
+ * (pvm_getmboxinfo "q.*": the entries and their owners).  Then it takes
+ * the byes, reads every "q.multi" entry, asks pvm_config and pvm_mstat
+ * of its host, deletes its entry (pvm_delinfo) and prints "queries:
+ * done".  Every line the
  * master prints depends on when the slaves did what.
  *
  * -other: the master asks pvm_mstat of a host named "elsewhere" first

@@ -7,7 +7,8 @@
 # random delays: its replays print what the recording saw (the master's
 # pid as pvm_tasks gave it, which no replay has), and pangaea-trace verify
 # calls them identical.  A replay whose program asks another question is
-# stopped as a divergence (exit 3).  PVM's own `mbox` example (from
+# stopped as a divergence (exit 3).  The mailbox calls PVM's own library
+# makes for itself are not recorded as the program's.  PVM's own `mbox` example (from
 # pvm-examples, unmodified), one instance holding an entry while another
 # queries the mailbox, records and replays identically too.
 SRC=$(cd "$(dirname "$0")/../.." && pwd) # before lib.sh moves to $T
@@ -65,6 +66,36 @@ expect_grep "preload path: the mailbox calls are events" pre.dump \
 	"call pvm_recvinfo\(\"q.shared\", 0, flags=0\)"
 expect_eq "preload path: 3 replays with delays identical" \
 	"$(replays_identical pre 3 2000)" 3
+expect_no_leftovers
+
+# 3b. PVM's own mailbox calls (libpvm3 enrolling a task at its first call,
+# pvm_setopt(PvmNoReset) registering it) are not the program's: its log
+# holds its own calls only, and pvm_tasks shows no task of Pangaea's
+cat >internal.c <<'PROG'
+#include <stdio.h>
+#include <pvm3.h>
+
+int main(void)
+{
+	struct pvmtaskinfo *ti;
+	int nt;
+
+	if (pvm_initsend(PvmDataDefault) < 0) /* the first call: enrols */
+		return 1;
+	pvm_setopt(PvmNoReset, 1);
+	printf("tasks: %d\n", pvm_tasks(0, &nt, &ti) < 0 ? -1 : nt);
+	pvm_exit();
+	return 0;
+}
+PROG
+cc -o internal internal.c -lpvm3 || fail "cannot build internal.c"
+pg -log -logdir int "$T/internal"
+expect_eq "PVM's own calls: recording exits 0" "$(cat rc)" 0
+expect_grep "PVM's own calls: pvm_tasks lists the task alone" out "^tasks: 1$"
+$TRACE dump int >int.dump 2>&1
+expect_eq "PVM's own calls: only the program's are in its log" \
+	"$(sed -n 's/^  #[0-9]* call \(pvm_[a-z]*\).*/\1/p' int.dump | tr '\n' ' ')" \
+	"pvm_tasks pvm_exit "
 expect_no_leftovers
 
 # 4. PVM's mbox example, unmodified: one instance holds its entry for a
