@@ -45,6 +45,34 @@ p=$(pid_seen src.out)
 	fail "source path: pvm_tasks pid: recorded '$p', replayed '$(pid_seen out)'"
 expect_no_leftovers
 
+# 1b. the trace database holds the calls; the viewer shows one's details
+$TRACE import src >/dev/null
+expect_eq "trace db: the calls are events of kind call" \
+	"$($TRACE sql src "SELECT count(*) FROM events WHERE kind='call' AND op='pstat' AND ltid=1")" 6
+if command -v Xvfb >/dev/null && command -v sqlite3 >/dev/null; then
+	CALL_ID=$(sqlite3 src/trace.db "SELECT id FROM events WHERE kind='call' AND op='mstat'")
+	for n in $(seq 140 199); do
+		[ -e /tmp/.X$n-lock ] || [ -e /tmp/.X11-unix/X$n ] || break
+	done
+	Xvfb ":$n" -screen 0 800x600x24 -nolisten tcp >/dev/null 2>&1 &
+	XPID=$!
+	trap 'kill $XPID 2>/dev/null; cleanup' EXIT
+	for _ in $(seq 100); do [ -S /tmp/.X11-unix/X$n ] && break; sleep 0.1; done
+	printf '%s\n' 'set out [open result w]' 'vtest::wait 100' \
+		'puts $out [string map {"\n" " | "} [view::event_text $::env(CALL_ID)]]' \
+		'close $out' 'exit 0' >call.tcl
+	CALL_ID=$CALL_ID DISPLAY=":$n" timeout 60 "$B/bin/pangaea-view" \
+		-script call.tcl src >vout 2>verr
+	expect_eq "viewer: exits 0 on a call event" "$?" 0
+	expect_grep "viewer: the call event's details" result \
+		"call a query, mailbox call or pvm_exit, task ltid 1, .*pvm_mstat [^:]+: 0"
+	kill $XPID 2>/dev/null
+	wait $XPID 2>/dev/null
+	trap cleanup EXIT
+else
+	skip "viewer: a call event's details" "no Xvfb or sqlite3"
+fi
+
 # 2. a replay that asks something else diverges there
 pg -replay -logdir src -out src.other "$Q" -other 2
 expect_eq "another question: exit 3" "$(cat rc)" 3
