@@ -270,6 +270,12 @@ static enum pg_verdict expect_spawn(const struct pg_call *call,
 	char err[512], d[256] = "the end of the recording";
 	int r = 0, args;
 
+	if (rp.exec_pos >= rp.exec.nspawn && !rp.launcher &&
+	    next_event(err, sizeof(err)) > 0 && w->kind != PG_REC_SPAWN) {
+		pg_event_describe(w, d, sizeof(d));
+		return pg_replay_diverge("the log expects %s; the program called "
+					 "pvm_spawn(%s)", d, c->file);
+	}
 	if (rp.exec_pos >= rp.exec.nspawn)
 		return pg_replay_diverge("the program spawns \"%s\" but the "
 					 "recording has no more spawns for "

@@ -4,7 +4,7 @@
  * program with -DQUERIES_PLAIN, the unmodified program of the preload
  * path).
  *
- * Usage: queries [-other] SLAVES
+ * Usage: queries [-other | -quit] SLAVES
  *
  * The master puts the mailbox entry "q.shared" (overwritable) and spawns
  * SLAVES copies of itself (at most 8).  Each slave waits a moment of its
@@ -22,7 +22,8 @@
  * master prints depends on when the slaves did what.
  *
  * -other: the master asks pvm_mstat of a host named "elsewhere" first
- * (a replay of a run without it diverges there).
+ * (a replay of a run without it diverges there).  -quit: the master
+ * leaves PVM (pvm_exit) right after its pvm_putinfo, spawning nobody.
  */
 #define _DEFAULT_SOURCE
 
@@ -181,8 +182,9 @@ static void look_slaves(const int *tids, int n)
 	printf("\n");
 }
 
-/* Master: N slaves; OTHER: asks of another host first. */
-static int master(const char *self, int n, int other)
+/* Master: N slaves; OTHER: asks of another host first; QUIT: leaves
+ * PVM after its first entry. */
+static int master(const char *self, int n, int other, int quit)
 {
 	char slave_arg[] = "-slave", num[16], *args[] = { slave_arg, num, NULL };
 	struct pvmhostinfo *hi;
@@ -193,6 +195,10 @@ static int master(const char *self, int n, int other)
 		printf("queries: mstat elsewhere %d\n", pvm_mstat("elsewhere"));
 	if ((rc = put("q.shared", "master", 0, PvmMboxOverWritable)) < 0)
 		die("pvm_putinfo q.shared", rc);
+	if (quit) {
+		printf("queries: quit: %d\n", pvm_exit());
+		exit(0);
+	}
 	for (int i = 0; i < n; i++) {
 		snprintf(num, sizeof(num), "%d", i + 1);
 		if (pvm_spawn((char *)self, args, PvmTaskDefault, "", 1,
@@ -232,7 +238,7 @@ static int master(const char *self, int n, int other)
 
 int main(int argc, char **argv)
 {
-	int parent, rc = 0, other = 0, a = 1;
+	int parent, rc = 0, other = 0, quit = 0, a = 1;
 
 	pangaea_init(&argc, &argv);
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -250,17 +256,20 @@ int main(int argc, char **argv)
 	if (a < argc && strcmp(argv[a], "-other") == 0) {
 		other = 1;
 		a++;
+	} else if (a < argc && strcmp(argv[a], "-quit") == 0) {
+		quit = 1;
+		a++;
 	}
 	{
 		char self[PATH_MAX];
 		int n = a < argc ? atoi(argv[a]) : 0;
 
 		if (n < 1 || n > MAX_SLAVES || !realpath(argv[0], self)) {
-			fprintf(stderr, "usage: queries [-other] SLAVES\n");
+			fprintf(stderr, "usage: queries [-other | -quit] SLAVES\n");
 			pvm_exit();
 			return 1;
 		}
-		rc = master(self, n, other);
+		rc = master(self, n, other, quit);
 	}
 	pangaea_exit();
 	pvm_exit();

@@ -6,8 +6,8 @@
 # libpangaea.so), records and replays identically, with and without
 # random delays: its replays print what the recording saw (the master's
 # pid as pvm_tasks gave it, which no replay has), and pangaea-trace verify
-# calls them identical.  A replay whose program asks another question is
-# stopped as a divergence (exit 3).  The mailbox calls PVM's own library
+# calls them identical.  A replay whose program asks another question, or
+# leaves PVM at another point, is stopped as a divergence (exit 3).  The mailbox calls PVM's own library
 # makes for itself are not recorded as the program's.  PVM's own `mbox` example (from
 # pvm-examples, unmodified), one instance holding an entry while another
 # queries the mailbox, records and replays identically too.
@@ -78,6 +78,21 @@ pg -replay -logdir src -out src.other "$Q" -other 2
 expect_eq "another question: exit 3" "$(cat rc)" 3
 expect_grep "another question: the report names both calls" err \
 	"replay diverged: task 1 \(.*queries on .*\), event 1: the log expects pvm_putinfo\(\"q.shared\", flags=4\) = 0; the program called pvm_mstat\(\"elsewhere\"\)"
+expect_no_leftovers
+# ... and so does one that leaves PVM elsewhere (pvm_exit is an event)
+pg -replay -logdir src -out src.quit "$Q" -quit 2
+expect_eq "an early pvm_exit: exit 3" "$(cat rc)" 3
+expect_grep "an early pvm_exit: the report names it" err \
+	"event 2: the log expects spawn #1; the program called pvm_exit\(\)"
+pg -log -logdir quit "$Q" -quit 2
+expect_eq "a recorded pvm_exit: recording exits 0" "$(cat rc)" 0
+expect_grep "a recorded pvm_exit: PVM's answer" out "^queries: quit: 0$"
+pg -replay -logdir quit -out quit.r1
+expect_eq "a recorded pvm_exit: its replay exits 0" "$(cat rc)" 0
+pg -replay -logdir quit -out quit.r2 "$Q" 2
+expect_eq "a recorded pvm_exit not made again: exit 3" "$(cat rc)" 3
+expect_grep "a recorded pvm_exit not made again: the report" err \
+	"event 2: the log expects pvm_exit\(\) = 0; the program called pvm_spawn\("
 expect_no_leftovers
 
 # 3. the same program unmodified, through libpangaea.so
