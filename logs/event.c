@@ -104,6 +104,11 @@ int pg_call_op_of(const char *name)
 	return find_name(call_ops, PG_Q_LAST, name);
 }
 
+int pg_op_of(int kind, const char *name)
+{
+	return kind == PG_REC_CALL ? pg_call_op_of(name) : pg_group_op_of(name);
+}
+
 const char *pg_end_how_name(int how)
 {
 	return how >= 1 && how <= PG_END_LAST ? end_hows[how] : NULL;

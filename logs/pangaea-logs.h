@@ -329,6 +329,9 @@ int pg_end_how_of(const char *name);
 const char *pg_call_op_name(int op);
 /* The PG_REC_CALL op named NAME, or 0. */
 int pg_call_op_of(const char *name);
+/* The op named NAME of an event of KIND (a call's or a group call's, as
+ * the trace database stores it), or 0. */
+int pg_op_of(int kind, const char *name);
 /* The call record EV in words into BUF (N bytes): "pvm_pstat(task 2)",
  * with WITH_RESULT " = 0" and the size of its data. */
 void pg_call_describe(const struct pg_event *ev, int with_result, char *buf,

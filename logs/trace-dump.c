@@ -130,8 +130,7 @@ static void merged_event(sqlite3_stmt *s, struct pg_event *ev, int *dests,
 	ev->arg = sqlite3_column_int(s, 12);
 	ev->result = ev->value = sqlite3_column_int(s, 13);
 	ev->how = pg_end_how_of(op);
-	ev->op = ev->kind == PG_REC_CALL ? pg_call_op_of(op)
-					 : pg_group_op_of(op);
+	ev->op = pg_op_of(ev->kind, op);
 	if (ev->kind == PG_REC_CALL) {
 		ev->nblob = ev->len;
 		ev->arg2 = ev->tag;

@@ -49,6 +49,9 @@ expect_no_leftovers
 $TRACE import src >/dev/null
 expect_eq "trace db: the calls are events of kind call" \
 	"$($TRACE sql src "SELECT count(*) FROM events WHERE kind='call' AND op='pstat' AND ltid=1")" 6
+$TRACE export --chrome src.json src >/dev/null
+expect_eq "chrome export: a slice per pvm_pstat" \
+	"$(grep -o '"name": *"pvm_pstat"' src.json | wc -l)" 6
 if command -v Xvfb >/dev/null && command -v sqlite3 >/dev/null; then
 	CALL_ID=$(sqlite3 src/trace.db "SELECT id FROM events WHERE kind='call' AND op='mstat'")
 	for n in $(seq 140 199); do
