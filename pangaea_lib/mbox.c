@@ -109,7 +109,7 @@ static int real_recvinfo(struct pg_qcall *q, void *arg)
 
 	a->bufid = pvm_recvinfo(a->name, a->index, a->flags);
 	if (a->bufid > 0 && put_message(q, a->bufid) < 0)
-		q->nomem = 1; /* logged without it: a replay will say so */
+		q->nomem = 1; /* (the answer becomes PvmNoMem) */
 	return a->bufid;
 }
 

@@ -445,7 +445,8 @@ void pg_qcall_begin(struct pg_qcall *q, int op);
 /* Replay: the recorded answer of Q's call (result, data to read); 0, or
  * -1 when the program diverged (the caller returns pg_task_diverged()). */
 int pg_qcall_replay(struct pg_qcall *q);
-/* Recording: PVM answered RESULT with the data written into Q. */
+/* Recording: PVM answered RESULT with the data written into Q (data
+ * that could not be kept makes the answer PvmNoMem). */
 void pg_qcall_record(struct pg_qcall *q, int result);
 /* Logs Q with its answer and frees its data. */
 void pg_qcall_log(struct pg_qcall *q);
@@ -458,8 +459,8 @@ void pg_qcall_log(struct pg_qcall *q);
  */
 int pg_qcall_answer(struct pg_qcall *q, int (*real)(struct pg_qcall *, void *),
 		    void *arg, int (*get)(struct pg_qcall *, void *), void *out);
-/* The data of Q could not be read back: a replay diverges, a recording
- * returns PvmNoMem.  What the wrapper returns. */
+/* Replay: the recorded data of Q could not be read back: the task
+ * stops as diverged (what the wrapper returns, if ever). */
 int pg_qcall_damaged(struct pg_qcall *q);
 /* Memory of SIZE zeroed bytes given to the program by a call of OP, kept
  * until pg_qcall_forget(OP); NULL when out of memory. */

@@ -91,7 +91,9 @@ int pg_qcall_replay(struct pg_qcall *q)
 
 void pg_qcall_record(struct pg_qcall *q, int result)
 {
-	q->ev.result = result;
+	/* data that could not be kept: the program is told so, and so will
+	   its replays be (the answer logged is the one it got) */
+	q->ev.result = q->nomem && result >= 0 ? PvmNoMem : result;
 	q->rd = q->data;
 	q->rdlen = q->nomem ? 0 : q->len;
 	q->rdpos = 0;
@@ -238,8 +240,12 @@ int pg_qcall_answer(struct pg_qcall *q, int (*real)(struct pg_qcall *, void *),
 	} else {
 		pg_qcall_record(q, real(q, arg));
 	}
-	if (q->ev.result >= 0 && get && get(q, out) < 0)
-		return pg_qcall_damaged(q);
+	if (q->ev.result >= 0 && get && get(q, out) < 0) {
+		if (pg_me->mode == PANGAEA_MODE_REPLAY)
+			return pg_qcall_damaged(q);
+		q->ev.result = PvmNoMem; /* (logged so: see pg_qcall_record) */
+		q->rdlen = 0;
+	}
 	pg_qcall_log(q);
 	return q->ev.result;
 }
@@ -439,10 +445,8 @@ int pg_qcall_damaged(struct pg_qcall *q)
 	free(q->data);
 	q->data = NULL;
 	pg_call_describe(&q->ev, 0, d, sizeof(d));
-	if (pg_me->mode != PANGAEA_MODE_REPLAY)
-		return PvmNoMem; /* (the recording's own data: out of memory) */
 	pg_replay_diverge("the recorded results of %s cannot be read (a "
-			  "damaged log)", d);
+			  "damaged log, or no memory for them)", d);
 	return pg_task_diverged();
 }
 
