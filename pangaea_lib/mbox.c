@@ -102,12 +102,20 @@ static int put_message(struct pg_qcall *q, int bufid)
 }
 
 /* Recording: pvm_recvinfo with the mbox_args at ARG, the message it got
- * written into Q's data and its bufid kept in the args. */
+ * written into Q's data and its bufid kept in the args.  A call that
+ * waits for the entry (PvmMboxWaitForInfo) says so in the task's state
+ * file, as a blocking receive does, for the launcher's deadlock check. */
 static int real_recvinfo(struct pg_qcall *q, void *arg)
 {
 	struct mbox_args *a = arg;
+	int wait = (a->flags & PvmMboxWaitForInfo) != 0;
 
+	if (wait) /* (a task waiting here may be part of a deadlock) */
+		pg_state_block(pg_call_of(PG_REC_CALL, PG_Q_RECVINFO), -1, -1,
+			       a->name, NULL);
 	a->bufid = pvm_recvinfo(a->name, a->index, a->flags);
+	if (wait)
+		pg_state_unblock();
 	if (a->bufid > 0 && put_message(q, a->bufid) < 0)
 		q->nomem = 1; /* (the answer becomes PvmNoMem) */
 	return a->bufid;

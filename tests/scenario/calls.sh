@@ -7,7 +7,8 @@
 # random delays: its replays print what the recording saw (the master's
 # pid as pvm_tasks gave it, which no replay has), and pangaea-trace verify
 # calls them identical.  A replay whose program asks another question, or
-# leaves PVM at another point, is stopped as a divergence (exit 3).  The mailbox calls PVM's own library
+# leaves PVM at another point, is stopped as a divergence (exit 3).  A
+# task waiting for a mailbox entry can be part of a reported deadlock.  The mailbox calls PVM's own library
 # makes for itself are not recorded as the program's.  PVM's own `mbox` example (from
 # pvm-examples, unmodified), one instance holding an entry while another
 # queries the mailbox, records and replays identically too.
@@ -142,6 +143,38 @@ $TRACE dump int >int.dump 2>&1
 expect_eq "PVM's own calls: only the program's are in its log" \
 	"$(sed -n 's/^  #[0-9]* call \(pvm_[a-z]*\).*/\1/p' int.dump | tr '\n' ' ')" \
 	"pvm_tasks pvm_exit "
+expect_no_leftovers
+
+# 3c. a task waiting for a mailbox entry nobody puts (PvmMboxWaitForInfo)
+# while its worker waits for it is a deadlock the launcher reports
+cat >mwait.c <<'PROG'
+#include <stdio.h>
+#include <pvm3.h>
+
+int main(int argc, char **argv)
+{
+	int tid;
+
+	if (pvm_mytid() < 0)
+		return 1;
+	if (pvm_parent() == PvmNoParent) {
+		if (pvm_spawn(argv[0], NULL, 0, "", 1, &tid) != 1)
+			return 1;
+		pvm_recvinfo("never", 0, PvmMboxWaitForInfo);
+		pvm_initsend(PvmDataDefault);
+		pvm_send(tid, 1);
+	} else {
+		pvm_recv(pvm_parent(), 1);
+	}
+	pvm_exit();
+	return 0;
+}
+PROG
+cc -o mwait mwait.c -lpvm3 || fail "cannot build mwait.c"
+pg -log -logdir mwait.rec "$T/mwait"
+expect_eq "waiting in pvm_recvinfo: a deadlock, exit 3" "$(cat rc)" 3
+expect_grep "waiting in pvm_recvinfo: named in the report" err \
+	"^  task 1 \(.*mwait on .*\) in pvm_recvinfo\("
 expect_no_leftovers
 
 # 4. PVM's mbox example, unmodified: one instance holds its entry for a
