@@ -34,6 +34,12 @@ for c in 'pvm_putinfo\("q.shared", flags=4\) = 0' \
 	 'pvm_mstat\("[^"]+"\) = 0' 'pvm_delinfo\("q.shared", 0, flags=0\)'; do
 	expect_grep "source path: the dump shows ${c%%\\(*}" src.dump "call $c"
 done
+expect_grep "source path: the dump shows the tasks pvm_tasks gave" src.dump \
+	"^      [1-3] task\(s\): \[task 1 parent 0 host t[0-9a-f]+ flag [0-9]+ [^ ]*/queries pid $(sed -n 's/.*(pid \([0-9]*\)).*/\1/p' out | head -1)\]"
+expect_grep "source path: the dump shows the hosts pvm_config gave" src.dump \
+	"^      1 host\(s\), 1 arch\(s\): \[t[0-9a-f]+ [^ ]+ [A-Z0-9_]+ speed [0-9]+ dsig 0x[0-9a-f]+\]$"
+expect_grep "source path: the dump shows the mailbox getmboxinfo gave" src.dump \
+	"^      [12] class\(es\): q.shared\{0:task (1|1001|1002) flags [0-9]+\}"
 expect_eq "source path: 3 replays with delays identical" \
 	"$(replays_identical src 3 2000)" 3
 pg -replay -logdir src -out src.plain
@@ -54,25 +60,11 @@ $TRACE export --chrome src.json src >/dev/null
 expect_eq "chrome export: a slice per pvm_pstat" \
 	"$(grep -o '"name": *"pvm_pstat"' src.json | wc -l)" 6
 if command -v Xvfb >/dev/null && command -v sqlite3 >/dev/null; then
-	CALL_ID=$(sqlite3 src/trace.db "SELECT id FROM events WHERE kind='call' AND op='mstat'")
-	for n in $(seq 140 199); do
-		[ -e /tmp/.X$n-lock ] || [ -e /tmp/.X11-unix/X$n ] || break
-	done
-	Xvfb ":$n" -screen 0 800x600x24 -nolisten tcp >/dev/null 2>&1 &
-	XPID=$!
-	trap 'kill $XPID 2>/dev/null; cleanup' EXIT
-	for _ in $(seq 100); do [ -S /tmp/.X11-unix/X$n ] && break; sleep 0.1; done
-	printf '%s\n' 'set out [open result w]' 'vtest::wait 100' \
-		'puts $out [string map {"\n" " | "} [view::event_text $::env(CALL_ID)]]' \
-		'close $out' 'exit 0' >call.tcl
-	CALL_ID=$CALL_ID DISPLAY=":$n" timeout 60 "$B/bin/pangaea-view" \
-		-script call.tcl src >vout 2>verr
+	view_event_text src "$(sqlite3 src/trace.db \
+		"SELECT id FROM events WHERE kind='call' AND op='mstat'")"
 	expect_eq "viewer: exits 0 on a call event" "$?" 0
 	expect_grep "viewer: the call event's details" result \
 		"call a query, mailbox call or pvm_exit, task ltid 1, .*pvm_mstat [^:]+: 0"
-	kill $XPID 2>/dev/null
-	wait $XPID 2>/dev/null
-	trap cleanup EXIT
 else
 	skip "viewer: a call event's details" "no Xvfb or sqlite3"
 fi
