@@ -231,7 +231,9 @@ static int cc_call(struct cc *c, const struct pg_event *ev, int prev_exit)
 		return cc_fail(c, 1, "%s, record #%ld (offset %zu): %s after "
 			       "the task's pvm_exit", c->file, c->rec, c->off,
 			       pg_rec_kind_name(ev->kind));
-	if (ev->kind != PG_REC_CALL || ev->peer <= 0 || cc_task(c, ev->peer))
+	/* (a selective run may leave a task without a log) */
+	if (ev->kind != PG_REC_CALL || ev->peer <= 0 || c->selective ||
+	    cc_task(c, ev->peer))
 		return 0;
 	pg_call_describe(ev, 0, d, sizeof(d));
 	return cc_fail(c, 1, "%s, record #%ld (offset %zu): %s: task %d has "
