@@ -205,8 +205,11 @@ static size_t comm_bound(const struct pg_event *ev)
 
 	if (ev->kind == PG_REC_MCAST || ev->kind == PG_REC_BCAST)
 		n += 5 * (size_t)(ev->ndest > 0 ? ev->ndest : 0);
-	if (ev->kind == PG_REC_BCAST || ev->kind == PG_REC_GROUP)
+	if (ev->kind == PG_REC_BCAST || ev->kind == PG_REC_GROUP ||
+	    ev->kind == PG_REC_CALL)
 		n += strnlen(ev->group, PG_GROUP_MAX);
+	if (ev->kind == PG_REC_CALL)
+		n += 10 + (size_t)ev->nblob;
 	return n;
 }
 
@@ -227,6 +230,21 @@ static size_t comm_encode(unsigned char *p, const struct pg_event *ev,
 	uint64_t dt = ev->t >= last_t ? ev->t - last_t : 0;
 
 	p[n++] = (unsigned char)ev->kind;
+	if (ev->kind == PG_REC_CALL) {
+		n += pg_varint_put(p + n, (uint64_t)ev->op);
+		n += pg_varint_put(p + n, zz_enc(ev->peer));
+		n += pg_varint_put(p + n, zz_enc(ev->arg));
+		n += pg_varint_put(p + n, zz_enc(ev->arg2));
+		n += pg_varint_put(p + n, zz_enc(ev->result));
+		n += put_str(p + n, ev->group);
+		n += pg_varint_put(p + n, ev->nblob);
+		if (ev->nblob)
+			memcpy(p + n, ev->blob, ev->nblob);
+		n += ev->nblob;
+		n += pg_varint_put(p + n, dt);
+		n += pg_varint_put(p + n, ev->dur);
+		return n;
+	}
 	if (ev->kind == PG_REC_GROUP) {
 		n += pg_varint_put(p + n, (uint64_t)ev->op);
 		n += put_str(p + n, ev->group);
@@ -296,7 +314,7 @@ int pg_comm_append_reserved(struct pg_comm_writer *w, const struct pg_event *ev)
 
 	if (w->fd < 0 || !map || ev->kind == PG_REC_MCAST ||
 	    ev->kind == PG_REC_BCAST || ev->kind == PG_REC_GROUP ||
-	    w->used + REC_FIXED > w->cap)
+	    ev->kind == PG_REC_CALL || w->used + REC_FIXED > w->cap)
 		return -1;
 	n = comm_encode(map + w->used, ev, w->last_t);
 	w->used += n;
@@ -441,10 +459,12 @@ static int comm_decode_header(struct pg_comm_reader *r, char *err,
 		return -1;
 	}
 	h->version = (uint32_t)get_le(d + 8, 4);
-	if (h->version != PG_COMM_VERSION) {
+	/* version 3 is version 4 without call records */
+	if (h->version != PG_COMM_VERSION && h->version != 3) {
 		snprintf(err, errlen,
-			 "%s: log format version %u, this Pangaea reads version %d "
-			 "(offset 8)", r->path, h->version, PG_COMM_VERSION);
+			 "%s: log format version %u, this Pangaea reads version "
+			 "%d (and 3) (offset 8)", r->path, h->version,
+			 PG_COMM_VERSION);
 		return -1;
 	}
 	total = get_le(d + 12, 4);
@@ -631,6 +651,39 @@ static int comm_next_group(struct pg_comm_reader *r, struct pg_event *ev,
 	return 1;
 }
 
+/* Reads the rest of a call record (version 4 only); 1, 0 cut off, or
+ * -1 with ERR.  Its data stays in R's buffer (ev->blob). */
+static int comm_next_call(struct pg_comm_reader *r, struct pg_event *ev,
+			  char *err, size_t errlen)
+{
+	uint64_t v[5], t[2], nb;
+	int rc;
+
+	if (r->hdr.version < 4)
+		return comm_corrupt(r, "a call record in a version 3 log", err,
+				    errlen);
+	if (comm_get(r, v, 5) < 0 || (rc = comm_get_str(r, ev->group)) == -1)
+		return 0;
+	if (rc < 0)
+		return comm_corrupt(r, "a name too long", err, errlen);
+	if (comm_get(r, &nb, 1) < 0 || nb > r->size - r->pos)
+		return 0;
+	ev->blob = r->data + r->pos;
+	r->pos += nb;
+	if (comm_get(r, t, 2) < 0)
+		return 0;
+	if (v[0] < 1 || v[0] > PG_Q_LAST)
+		return comm_corrupt(r, "unknown call", err, errlen);
+	ev->op = (int)v[0];
+	if (fit_int(v[1], &ev->peer) < 0 || fit_int(v[2], &ev->arg) < 0 ||
+	    fit_int(v[3], &ev->arg2) < 0 || fit_int(v[4], &ev->result) < 0 ||
+	    fit_u32(nb, &ev->nblob) < 0)
+		return comm_corrupt(r, "a value past 32 bits", err, errlen);
+	if (comm_time(r, ev, t[0], t[1]) < 0)
+		return comm_corrupt(r, "a time beyond 2^61 ns", err, errlen);
+	return 1;
+}
+
 /* Reads the rest of an mcast or bcast record; 1, 0 cut off, or -1
  * with ERR. */
 static int comm_next_cast(struct pg_comm_reader *r, struct pg_event *ev,
@@ -688,6 +741,8 @@ static int comm_next_body(struct pg_comm_reader *r, struct pg_event *ev,
 		return comm_next_end(r, ev, err, errlen);
 	if (kind == PG_REC_GROUP)
 		return comm_next_group(r, ev, err, errlen);
+	if (kind == PG_REC_CALL)
+		return comm_next_call(r, ev, err, errlen);
 	if (kind == PG_REC_MCAST || kind == PG_REC_BCAST)
 		return comm_next_cast(r, ev, kind, err, errlen);
 	if (kind == PG_REC_POLLFAIL) {

@@ -14,7 +14,10 @@
  *   4. every recorded receive names a send of its sender's log (sender
  *      ltid + message id, to this task, with the same tag), received
  *      once.  The pairing is the one matcher's (match.c): the sends of
- *      every log are fed first, then the receives, one log after another.
+ *      every log are fed first, then the receives, one log after another;
+ *   5. every call record (a query, the mailbox, pvm_exit) that names a
+ *      task names one with a log, and a pvm_exit record is followed by
+ *      nothing but the task's end.
  *
  * A selective run (-select, in the comm headers) logs part of its
  * messages: a receive whose send is not logged is then no contradiction,
@@ -218,13 +221,32 @@ static int cc_on_recv(void *arg, enum pg_match_what what,
 	return 0;
 }
 
-/* Pass 2 over task T's log: its receives, fed to the matcher; 0, 1 a
- * contradiction, -1 unreadable. */
+/* Check 5 on the call record EV of the log being read (PREV_EXIT: the
+ * record before it was a pvm_exit); 0 or 1 a contradiction. */
+static int cc_call(struct cc *c, const struct pg_event *ev, int prev_exit)
+{
+	char d[PG_GROUP_MAX + 128];
+
+	if (prev_exit && ev->kind != PG_REC_END)
+		return cc_fail(c, 1, "%s, record #%ld (offset %zu): %s after "
+			       "the task's pvm_exit", c->file, c->rec, c->off,
+			       pg_rec_kind_name(ev->kind));
+	/* (a selective run may leave a task without a log) */
+	if (ev->kind != PG_REC_CALL || ev->peer <= 0 || c->selective ||
+	    cc_task(c, ev->peer))
+		return 0;
+	pg_call_describe(ev, 0, d, sizeof(d));
+	return cc_fail(c, 1, "%s, record #%ld (offset %zu): %s: task %d has "
+		       "no comm log", c->file, c->rec, c->off, d, ev->peer);
+}
+
+/* Pass 2 over task T's log: its receives, fed to the matcher, and its
+ * call records (check 5); 0, 1 a contradiction, -1 unreadable. */
 static int cc_pass_recvs(struct cc *c, struct cc_task *t)
 {
 	struct pg_comm_reader r;
 	struct pg_event ev;
-	int k, rc = 0;
+	int k, rc = 0, prev_exit = 0;
 
 	if (cc_open(c, t->ltid, &r) < 0)
 		return -1;
@@ -235,6 +257,9 @@ static int cc_pass_recvs(struct cc *c, struct cc_task *t)
 		if ((k = pg_comm_next(&r, &ev, c->err, c->errlen)) <= 0)
 			break;
 		c->rec++;
+		if ((rc = cc_call(c, &ev, prev_exit)) != 0)
+			break;
+		prev_exit = ev.kind == PG_REC_CALL && ev.op == PG_Q_EXIT;
 		if (pg_rec_kind_class(ev.kind) != PG_CLASS_RECV)
 			continue;
 		rc = pg_match_event(&c->m, t->ltid, 0, &ev, 0, 0, cc_on_recv, c);

@@ -30,6 +30,16 @@ static const struct {
 	[PG_REC_PRECV] = { "precv", PG_CLASS_RECV },
 	[PG_REC_GROUP] = { "group", PG_CLASS_OTHER },
 	[PG_REC_KILL] = { "kill", PG_CLASS_OTHER },
+	[PG_REC_CALL] = { "call", PG_CLASS_OTHER },
+};
+
+/* Queries, mailbox calls and pvm_exit, by enum pg_call_op. */
+static const char *const call_ops[PG_Q_LAST + 1] = {
+	[PG_Q_PSTAT] = "pstat", [PG_Q_MSTAT] = "mstat",
+	[PG_Q_TASKS] = "tasks", [PG_Q_CONFIG] = "config",
+	[PG_Q_PUTINFO] = "putinfo", [PG_Q_RECVINFO] = "recvinfo",
+	[PG_Q_GETMBOXINFO] = "getmboxinfo", [PG_Q_DELINFO] = "delinfo",
+	[PG_Q_EXIT] = "exit",
 };
 
 /* Group calls, by enum pg_group_op. */
@@ -70,12 +80,33 @@ const char *pg_group_op_name(int op)
 	return op >= 1 && op <= PG_GROUP_LAST ? group_ops[op] : "?";
 }
 
+/* The index (1..LAST) of NAME in NAMES, or 0. */
+static int find_name(const char *const *names, int last, const char *name)
+{
+	for (int i = 1; name && i <= last; i++)
+		if (strcmp(name, names[i]) == 0)
+			return i;
+	return 0;
+}
+
 int pg_group_op_of(const char *name)
 {
-	for (int op = 1; name && op <= PG_GROUP_LAST; op++)
-		if (strcmp(name, group_ops[op]) == 0)
-			return op;
-	return 0;
+	return find_name(group_ops, PG_GROUP_LAST, name);
+}
+
+const char *pg_call_op_name(int op)
+{
+	return op >= 1 && op <= PG_Q_LAST ? call_ops[op] : "?";
+}
+
+int pg_call_op_of(const char *name)
+{
+	return find_name(call_ops, PG_Q_LAST, name);
+}
+
+int pg_op_of(int kind, const char *name)
+{
+	return kind == PG_REC_CALL ? pg_call_op_of(name) : pg_group_op_of(name);
 }
 
 const char *pg_end_how_name(int how)
@@ -85,10 +116,7 @@ const char *pg_end_how_name(int how)
 
 int pg_end_how_of(const char *name)
 {
-	for (int how = 1; name && how <= PG_END_LAST; how++)
-		if (strcmp(name, end_hows[how]) == 0)
-			return how;
-	return 0;
+	return find_name(end_hows, PG_END_LAST, name);
 }
 
 _Static_assert(PG_REC_LAST < PG_CALL_GROUP, "calls of kinds and of group ops overlap");
@@ -97,6 +125,8 @@ int pg_call_of(int kind, int op)
 {
 	if (kind == PG_REC_GROUP)
 		return op >= 1 && op <= PG_GROUP_LAST ? PG_CALL_GROUP + op : 0;
+	if (kind == PG_REC_CALL)
+		return op >= 1 && op <= PG_Q_LAST ? PG_CALL_QUERY + op : 0;
 	if (kind < 1 || kind > PG_REC_LAST || kind == PG_REC_END ||
 	    kind == PG_REC_POLLFAIL)
 		return 0;
@@ -107,6 +137,8 @@ const char *pg_call_name(int call, char *buf, size_t n)
 {
 	if (call > PG_CALL_GROUP && call <= PG_CALL_GROUP + PG_GROUP_LAST)
 		snprintf(buf, n, "pvm_%s", group_ops[call - PG_CALL_GROUP]);
+	else if (call > PG_CALL_QUERY && call <= PG_CALL_QUERY + PG_Q_LAST)
+		snprintf(buf, n, "pvm_%s", call_ops[call - PG_CALL_QUERY]);
 	else if (call > 0 && pg_call_of(call, 0) == call)
 		snprintf(buf, n, "pvm_%s", kinds[call].name);
 	else
@@ -134,6 +166,54 @@ int pg_event_same_dests(const struct pg_event *a, const struct pg_event *b)
 		if (a->dests[i] != b->dests[i])
 			return 0;
 	return 1;
+}
+
+/* Writes the arguments of the call record EV, as the program passed
+ * them, into BUF (N bytes). */
+static void describe_call_args(const struct pg_event *ev, char *buf,
+			       size_t n)
+{
+	switch (ev->op) {
+	case PG_Q_PSTAT:
+	case PG_Q_TASKS:
+		if (ev->peer >= 0)
+			snprintf(buf, n, "task %d", ev->peer);
+		else if (ev->arg == 0)
+			snprintf(buf, n, "0");
+		else
+			snprintf(buf, n, "t%x", (unsigned)ev->arg);
+		break;
+	case PG_Q_MSTAT:
+	case PG_Q_GETMBOXINFO:
+		snprintf(buf, n, "\"%s\"", ev->group);
+		break;
+	case PG_Q_PUTINFO:
+		snprintf(buf, n, "\"%s\", flags=%d", ev->group, ev->arg);
+		break;
+	case PG_Q_RECVINFO:
+	case PG_Q_DELINFO:
+		snprintf(buf, n, "\"%s\", %d, flags=%d", ev->group, ev->arg,
+			 ev->arg2);
+		break;
+	default:
+		snprintf(buf, n, "%s", "");
+	}
+}
+
+void pg_call_describe(const struct pg_event *ev, int with_result, char *buf,
+		      size_t n)
+{
+	char a[PG_GROUP_MAX + 64];
+
+	describe_call_args(ev, a, sizeof(a));
+	if (!with_result)
+		snprintf(buf, n, "pvm_%s(%s)", pg_call_op_name(ev->op), a);
+	else if (ev->nblob)
+		snprintf(buf, n, "pvm_%s(%s) = %d with %u bytes of results",
+			 pg_call_op_name(ev->op), a, ev->result, ev->nblob);
+	else
+		snprintf(buf, n, "pvm_%s(%s) = %d", pg_call_op_name(ev->op), a,
+			 ev->result);
 }
 
 void pg_event_describe(const struct pg_event *ev, char *buf, size_t n)
@@ -170,6 +250,9 @@ void pg_event_describe(const struct pg_event *ev, char *buf, size_t n)
 		break;
 	case PG_REC_POLLFAIL:
 		snprintf(buf, n, "%u failed polls", ev->count);
+		break;
+	case PG_REC_CALL:
+		pg_call_describe(ev, 1, buf, n);
 		break;
 	case PG_REC_KILL:
 		if (ev->peer == PG_PEER_FOREIGN)

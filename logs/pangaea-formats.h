@@ -10,8 +10,9 @@
 #define PANGAEA_FORMATS_H
 
 /* task-LTID.comm, the binary communication log (logs/commlog.c):
- * u32 after the magic. */
-#define PG_COMM_VERSION 3
+ * u32 after the magic.  4: the call record (queries, the mailbox,
+ * pvm_exit); version 3 is still read. */
+#define PG_COMM_VERSION 4
 
 /* task-LTID.exec, the text execution log (logs/execlog.c): its first line
  * "pangaea-exec N ltid=L".  2: the launcher's "start" line (how the

@@ -43,10 +43,34 @@ enum pg_rec_kind {
 	PG_REC_PSEND = 11, /* pvm_psend (fields as a send) */
 	PG_REC_PRECV = 12, /* successful pvm_precv (fields as a receive) */
 	PG_REC_GROUP = 13, /* a group call: OP on GROUP with ARG gave RESULT */
-	PG_REC_KILL = 14   /* pvm_kill of the task PEER (fields as a send's,
+	PG_REC_KILL = 14,  /* pvm_kill of the task PEER (fields as a send's,
 			      tag, msgid and len 0), logged before the kill */
+	PG_REC_CALL = 15   /* a query, mailbox call or pvm_exit: OP with
+			      PEER, ARG, ARG2, NAME gave RESULT and the
+			      data BLOB (version 4) */
 };
-#define PG_REC_LAST PG_REC_KILL
+#define PG_REC_LAST PG_REC_CALL
+
+/* The calls of PG_REC_CALL (its op): their results differ from run to
+ * run, so replay returns the recorded ones (docs/CALLS.md). */
+enum pg_call_op {
+	PG_Q_PSTAT = 1,       /* pvm_pstat: peer = the task (ltid, or
+				 PG_PEER_FOREIGN with arg = its tid) */
+	PG_Q_MSTAT = 2,       /* pvm_mstat: name = the host */
+	PG_Q_TASKS = 3,       /* pvm_tasks: peer = the task asked of, or
+				 PG_PEER_SYSTEM with arg = where (0, a host);
+				 blob = the task list */
+	PG_Q_CONFIG = 4,      /* pvm_config: blob = narch and the hosts */
+	PG_Q_PUTINFO = 5,     /* pvm_putinfo: name, arg = flags; result =
+				 the index */
+	PG_Q_RECVINFO = 6,    /* pvm_recvinfo: name, arg = index, arg2 =
+				 flags; blob = the message (pvm_pkmesg) */
+	PG_Q_GETMBOXINFO = 7, /* pvm_getmboxinfo: name = the pattern; blob =
+				 the classes */
+	PG_Q_DELINFO = 8,     /* pvm_delinfo: name, arg = index, arg2 = flags */
+	PG_Q_EXIT = 9         /* pvm_exit: where the task left PVM */
+};
+#define PG_Q_LAST PG_Q_EXIT
 
 /* Group calls (PG_REC_GROUP's op). */
 enum pg_group_op {
@@ -92,13 +116,19 @@ struct pg_event {
 	int how;          /* end: enum pg_end_how */
 	int value;        /* end: exit status or signal number */
 	uint32_t count;   /* pollfail: failed polls in a row */
-	int op;           /* group: enum pg_group_op */
+	int op;           /* group: enum pg_group_op; call: enum pg_call_op */
 	int arg;          /* group: instance, ltid or count (see the op) */
-	int result;       /* group: what the call returned (gettid: an ltid) */
+	int result;       /* group, call: what the call returned (gettid: an
+			     ltid) */
 	int ndest;        /* mcast, bcast: number of destinations */
 	int *dests;       /* mcast, bcast: their ltids (a reader's buffer,
 			     valid until the next pg_comm_next) */
-	char group[PG_GROUP_MAX]; /* bcast, group: the group's name */
+	int arg2;         /* call: a second argument (see the op) */
+	uint32_t nblob;   /* call: bytes of BLOB */
+	const unsigned char *blob; /* call: the data it returned (a reader's
+				      buffer, valid while the reader is open) */
+	char group[PG_GROUP_MAX]; /* bcast, group: the group's name; call:
+				     its name argument */
 };
 
 /* The fixed header of a communication log. */
@@ -297,10 +327,24 @@ int pg_group_op_of(const char *name);
 const char *pg_end_how_name(int how);
 /* The end named NAME, or 0. */
 int pg_end_how_of(const char *name);
+/* Name of the PVM call of a PG_REC_CALL op ("pstat", "recvinfo", ...;
+ * "?" if unknown). */
+const char *pg_call_op_name(int op);
+/* The PG_REC_CALL op named NAME, or 0. */
+int pg_call_op_of(const char *name);
+/* The op named NAME of an event of KIND (a call's or a group call's, as
+ * the trace database stores it), or 0. */
+int pg_op_of(int kind, const char *name);
+/* The call record EV in words into BUF (N bytes): "pvm_pstat(task 2)",
+ * with WITH_RESULT " = 0" and the size of its data. */
+void pg_call_describe(const struct pg_event *ev, int with_result, char *buf,
+		      size_t n);
 /* The PVM calls, numbered for tables: a call that makes a record has its
- * kind's number, a group call PG_CALL_GROUP + its op. */
+ * kind's number, a group call PG_CALL_GROUP + its op, a query, mailbox
+ * call or pvm_exit PG_CALL_QUERY + its op. */
 #define PG_CALL_GROUP 20
-#define PG_CALL_MAX (PG_CALL_GROUP + PG_GROUP_LAST + 1) /* numbers < this */
+#define PG_CALL_QUERY (PG_CALL_GROUP + PG_GROUP_LAST + 1)
+#define PG_CALL_MAX (PG_CALL_QUERY + PG_Q_LAST + 1) /* numbers < this */
 /* The call of an event of record kind KIND (and group op OP), or 0 when
  * it is no call of its own (an end, failed polls, an unknown kind). */
 int pg_call_of(int kind, int op);

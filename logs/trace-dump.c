@@ -30,11 +30,130 @@ static void dump_spawn(const struct pg_exec_log *x, unsigned seq)
 	}
 }
 
+/* Reads the data of a call record (FORMATS.md §2.4, kind 15). */
+struct cd {
+	const unsigned char *p;
+	size_t n, pos;
+	int bad;
+};
+
+/* The next zigzag varint of D (0, D->bad set, past the end). */
+static int cd_int(struct cd *d)
+{
+	uint64_t v = 0;
+	size_t k = d->pos < d->n ? pg_varint_get(d->p + d->pos, d->n - d->pos,
+						 &v) : 0;
+
+	if (k == 0) {
+		d->bad = 1;
+		return 0;
+	}
+	d->pos += k;
+	return (int)((int64_t)(v >> 1) ^ -(int64_t)(v & 1));
+}
+
+/* Prints the next string of D (at most 80 bytes of it). */
+static void cd_str(struct cd *d)
+{
+	int l = cd_int(d);
+
+	if (d->bad || l < 0 || (size_t)l > d->n - d->pos) {
+		d->bad = 1;
+		return;
+	}
+	printf("%.*s%s", l > 80 ? 80 : l, (const char *)d->p + d->pos,
+	       l > 80 ? "..." : "");
+	d->pos += (size_t)l;
+}
+
+/* Prints the next tid of D: "task L" for a task of the run, else the
+ * tid ("0" for none). */
+static void cd_tid(struct cd *d)
+{
+	int in_run = cd_int(d), v = cd_int(d);
+
+	if (in_run)
+		printf("task %d", v);
+	else if (v)
+		printf("t%x", (unsigned)v);
+	else
+		printf("0");
+}
+
+/* The next count of D, at most the bytes left (each item takes one). */
+static int cd_count(struct cd *d)
+{
+	int k = cd_int(d);
+
+	if (k < 0 || (size_t)k > d->n - d->pos)
+		d->bad = 1;
+	return d->bad ? 0 : k;
+}
+
+/* Prints what the call record EV gave the program, on a line of its own
+ * (pvm_tasks, pvm_config, pvm_getmboxinfo; a mailbox message by size). */
+static void dump_call_data(const struct pg_event *ev)
+{
+	struct cd d = { ev->blob, ev->nblob, 0, 0 };
+	int n;
+
+	if (!ev->blob || !ev->nblob || ev->result < 0)
+		return; /* (the merged dump has its size only) */
+	printf("      ");
+	if (ev->op == PG_Q_TASKS) {
+		n = cd_count(&d);
+		printf("%d task(s):", n);
+		for (int i = 0; i < n && !d.bad; i++) {
+			printf(" [");
+			cd_tid(&d);
+			printf(" parent ");
+			cd_tid(&d);
+			printf(" host t%x", (unsigned)cd_int(&d));
+			printf(" flag %d ", cd_int(&d));
+			cd_str(&d);
+			printf(" pid %d]", cd_int(&d));
+		}
+	} else if (ev->op == PG_Q_CONFIG) {
+		n = cd_count(&d);
+		printf("%d host(s), %d arch(s):", n, cd_int(&d));
+		for (int i = 0; i < n && !d.bad; i++) {
+			printf(" [t%x ", (unsigned)cd_int(&d));
+			cd_str(&d);
+			printf(" ");
+			cd_str(&d);
+			printf(" speed %d", cd_int(&d));
+			printf(" dsig 0x%x]", (unsigned)cd_int(&d));
+		}
+	} else if (ev->op == PG_Q_GETMBOXINFO) {
+		n = cd_count(&d);
+		printf("%d class(es):", n);
+		for (int i = 0; i < n && !d.bad; i++) {
+			int k;
+
+			printf(" ");
+			cd_str(&d);
+			k = cd_count(&d);
+			printf("{");
+			for (int j = 0; j < k && !d.bad; j++) {
+				printf("%s%d:", j ? " " : "", cd_int(&d));
+				cd_tid(&d);
+				printf(" flags %d", cd_int(&d));
+			}
+			printf("}");
+		}
+	} else if (ev->op == PG_Q_RECVINFO) {
+		printf("the entry's message, %d bytes packed", cd_count(&d));
+	}
+	printf("%s\n", d.bad ? " (damaged data)" : "");
+}
+
 /* Prints one event without its number; T is its time in s, SPAWN says
  * what a spawn started (from X, or the text SPAWN when X is NULL). */
 static void dump_body(const struct pg_event *ev, double t,
 		      const struct pg_exec_log *x, const char *spawn)
 {
+	char d[PG_GROUP_MAX + 128];
+
 	switch (ev->kind) {
 	case PG_REC_SEND:
 	case PG_REC_PSEND:
@@ -70,6 +189,11 @@ static void dump_body(const struct pg_event *ev, double t,
 		break;
 	case PG_REC_KILL:
 		printf("kill task=%d t=%.6f\n", ev->peer, t);
+		break;
+	case PG_REC_CALL:
+		pg_call_describe(ev, 1, d, sizeof(d));
+		printf("call %s t=%.6f\n", d, t);
+		dump_call_data(ev);
 		break;
 	case PG_REC_END:
 		if (ev->how == PG_END_EXIT)
@@ -124,7 +248,11 @@ static void merged_event(sqlite3_stmt *s, struct pg_event *ev, int *dests,
 	ev->arg = sqlite3_column_int(s, 12);
 	ev->result = ev->value = sqlite3_column_int(s, 13);
 	ev->how = pg_end_how_of(op);
-	ev->op = pg_group_op_of(op);
+	ev->op = pg_op_of(ev->kind, op);
+	if (ev->kind == PG_REC_CALL) {
+		ev->nblob = ev->len;
+		ev->arg2 = ev->tag;
+	}
 	snprintf(ev->group, sizeof(ev->group), "%s", g ? g : "");
 	ev->dests = dests;
 	for (char *e; d && *d && ev->ndest < ndest_max; d = e) {

@@ -64,7 +64,9 @@ static void ex_free(struct ex_run *r)
 /* The call (pg_call_of) of an event of KIND with OP (names), or 0. */
 static int ex_call(const char *kind, const char *op)
 {
-	return pg_call_of(pg_rec_kind_of(kind), pg_group_op_of(op));
+	int k = pg_rec_kind_of(kind);
+
+	return pg_call_of(k, pg_op_of(k, op));
 }
 
 /* The OTF2 region of call F: the calls numbered densely from 0 (OTF2

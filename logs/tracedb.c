@@ -129,10 +129,18 @@ static int bind_event_fields(struct tdb_imp *im, sqlite3_stmt *s,
 	case PG_REC_KILL: /* no message: the victim only */
 		sqlite3_bind_int(s, 5, ev->peer);
 		return 0;
+	case PG_REC_CALL: /* a query, mailbox call or pvm_exit: no message;
+			     tag = its second argument, len = its data's */
+		sqlite3_bind_int(s, 5, ev->peer);
+		sqlite3_bind_int(s, 6, ev->arg2);
+		sqlite3_bind_int(s, 8, ev->nblob);
+		/* the rest as a group call's */
+		__attribute__((fallthrough));
 	case PG_REC_GROUP:
 		sqlite3_bind_text(s, 12, ev->group, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(s, 13, pg_group_op_name(ev->op), -1,
-				  SQLITE_STATIC);
+		sqlite3_bind_text(s, 13, ev->kind == PG_REC_CALL
+				  ? pg_call_op_name(ev->op)
+				  : pg_group_op_name(ev->op), -1, SQLITE_STATIC);
 		sqlite3_bind_int(s, 14, ev->arg);
 		sqlite3_bind_int(s, 15, ev->result);
 		return 0;

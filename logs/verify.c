@@ -85,7 +85,9 @@ static int same_event(const struct pg_event *a, const struct pg_event *b)
 	       a->msgid == b->msgid && a->len == b->len &&
 	       a->count == b->count && a->how == b->how &&
 	       a->value == b->value && a->op == b->op && a->arg == b->arg &&
-	       a->result == b->result && strcmp(a->group, b->group) == 0;
+	       a->result == b->result && strcmp(a->group, b->group) == 0 &&
+	       a->arg2 == b->arg2 && a->nblob == b->nblob &&
+	       (a->nblob == 0 || memcmp(a->blob, b->blob, a->nblob) == 0);
 }
 
 /* Opens DIR/task-LTID.comm into R; 0 or -1 with ERR filled. */

@@ -392,6 +392,9 @@ enum pg_verdict pg_replay_expect(const struct pg_call *call,
  * cannot be made again); returns PG_REPLAY_DIVERGED. */
 enum pg_verdict pg_replay_diverge(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
+/* The format version of the communication log this task replays (its
+ * own writing version when it does not replay). */
+uint32_t pg_replay_log_version(void);
 /* The report of the divergence: "replay diverged: task ..., event N: ...". */
 const char *pg_replay_report(void);
 /* The number of the recorded event the replay stopped at. */
@@ -418,6 +421,69 @@ void pg_task_tell_done(int how, int value);
  * (task 0) is not stopped: it gets PvmSysErr back from its wrapper and
  * the report from pg_task0_diverged(). */
 int pg_task_diverged(void);
+
+/* ------------------------------------------------------------------ */
+/* query.c: calls recorded with their answers (PG_REC_CALL), for query.c
+ * and mbox.c.  A wrapper begins a call, then either records PVM's answer
+ * (its data written with the put functions) or takes the recorded one,
+ * reads the data back with the get functions (both modes: one path
+ * gives the program its answer), and logs it. */
+struct pg_qcall {
+	struct pg_event ev;       /* the call: op, arguments, result, t */
+	unsigned char *data;      /* recording: the data written so far */
+	size_t len, cap;
+	int nomem;                /* the data could not grow */
+	const unsigned char *rd;  /* the data read back (recorded or ours) */
+	size_t rdlen, rdpos;
+	int bad;                  /* it could not be read */
+};
+
+/* Whether this task logs its calls (in a run and selected). */
+int pg_qcall_logged(void);
+/* Starts Q, a call of OP, now (after the delay injection). */
+void pg_qcall_begin(struct pg_qcall *q, int op);
+/* Replay: the recorded answer of Q's call (result, data to read); 0, or
+ * -1 when the program diverged (the caller returns pg_task_diverged()). */
+int pg_qcall_replay(struct pg_qcall *q);
+/* Recording: PVM answered RESULT with the data written into Q (data
+ * that could not be kept makes the answer PvmNoMem). */
+void pg_qcall_record(struct pg_qcall *q, int result);
+/* Logs Q with its answer and frees its data. */
+void pg_qcall_log(struct pg_qcall *q);
+/*
+ * The one path of a recorded call Q: recording, REAL(Q, ARG) makes the
+ * PVM call, writes its data into Q and returns PVM's answer; replay
+ * takes the recorded answer.  Then, if the answer is not an error, GET
+ * (may be NULL) reads the data back into OUT for the program (in both
+ * modes), and the call is logged.  The answer the program gets.
+ */
+int pg_qcall_answer(struct pg_qcall *q, int (*real)(struct pg_qcall *, void *),
+		    void *arg, int (*get)(struct pg_qcall *, void *), void *out);
+/* Replay: the recorded data of Q could not be read back: the task
+ * stops as diverged (what the wrapper returns, if ever). */
+int pg_qcall_damaged(struct pg_qcall *q);
+/* Memory of SIZE zeroed bytes given to the program by a call of OP, kept
+ * until pg_qcall_forget(OP); NULL when out of memory. */
+void *pg_qcall_keep(int op, size_t size);
+/* Frees what calls of OP gave the program before. */
+void pg_qcall_forget(int op);
+/* Write V, the N bytes at P, the string S, or TID (as an ltid when it is
+ * a task of the run) into Q's data. */
+void pg_qcall_put_int(struct pg_qcall *q, int v);
+void pg_qcall_put_bytes(struct pg_qcall *q, const void *p, size_t n);
+void pg_qcall_put_str(struct pg_qcall *q, const char *s);
+void pg_qcall_put_tid(struct pg_qcall *q, int tid);
+/* Read back what the put functions wrote (a tid as this run's tid, a
+ * string kept as pg_qcall_keep keeps it; Q->bad set when the data ends
+ * or is damaged). */
+int pg_qcall_get_int(struct pg_qcall *q);
+const unsigned char *pg_qcall_get_bytes(struct pg_qcall *q, size_t *n);
+char *pg_qcall_get_str(struct pg_qcall *q);
+int pg_qcall_get_tid(struct pg_qcall *q);
+/* Reads a count into *N and gives an array of that many zeroed elements
+ * of SIZE bytes, kept as pg_qcall_keep keeps it; NULL (Q->bad set) when
+ * the count is damaged or memory short. */
+void *pg_qcall_get_array(struct pg_qcall *q, size_t size, int *n);
 
 /* ------------------------------------------------------------------ */
 /* The wrappers. */

@@ -109,6 +109,18 @@ int pangaea_pvm_gather(void *result, void *data, int count, int datatype,
 		       int msgtag, char *group, int rootginst);
 int pangaea_pvm_scatter(void *result, void *data, int count, int datatype,
 			int msgtag, char *group, int rootginst);
+/* Queries, the mailbox and pvm_exit, recorded with their answers
+ * (docs/CALLS.md); pangaea_pvm_exit also leaves the run. */
+int pangaea_pvm_pstat(int tid);
+int pangaea_pvm_mstat(char *host);
+int pangaea_pvm_tasks(int where, int *ntask, struct pvmtaskinfo **taskp);
+int pangaea_pvm_config(int *nhost, int *narch, struct pvmhostinfo **hostp);
+int pangaea_pvm_putinfo(char *name, int bufid, int flags);
+int pangaea_pvm_recvinfo(char *name, int index, int flags);
+int pangaea_pvm_getmboxinfo(char *pattern, int *nclasses,
+			    struct pvmmboxinfo **classes);
+int pangaea_pvm_delinfo(char *name, int index, int flags);
+int pangaea_pvm_exit(void);
 
 #ifndef PANGAEA_NO_WRAP
 #define pvm_spawn pangaea_pvm_spawn
@@ -133,6 +145,15 @@ int pangaea_pvm_scatter(void *result, void *data, int count, int datatype,
 #define pvm_reduce pangaea_pvm_reduce
 #define pvm_gather pangaea_pvm_gather
 #define pvm_scatter pangaea_pvm_scatter
+#define pvm_pstat pangaea_pvm_pstat
+#define pvm_mstat pangaea_pvm_mstat
+#define pvm_tasks pangaea_pvm_tasks
+#define pvm_config pangaea_pvm_config
+#define pvm_putinfo pangaea_pvm_putinfo
+#define pvm_recvinfo pangaea_pvm_recvinfo
+#define pvm_getmboxinfo pangaea_pvm_getmboxinfo
+#define pvm_delinfo pangaea_pvm_delinfo
+#define pvm_exit pangaea_pvm_exit
 #endif
 
 #ifdef __cplusplus

@@ -24,6 +24,7 @@
 #include "real.h"
 #include "pangaea-internal.h"
 
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -109,6 +110,24 @@ static int preload_enter(void)
 	return 1;
 }
 
+/* Whether the code at RET (a return address) belongs to PVM's own
+ * libraries: libpvm3 asks the mailbox while it enrols a task (the
+ * tracer's entry) and in pvm_setopt, pvm_start_pvmd asks pvm_config,
+ * libgpvm3 looks up its group server there.  Those calls are PVM's, not
+ * the program's, even outside any wrapper of ours. */
+static int preload_from_pvm(const void *ret)
+{
+	Dl_info info;
+	const char *base;
+
+	if (!dladdr(ret, &info) || !info.dli_fname)
+		return 0;
+	base = strrchr(info.dli_fname, '/');
+	base = base ? base + 1 : info.dli_fname;
+	return strncmp(base, "libpvm3.", 8) == 0 ||
+	       strncmp(base, "libgpvm3.", 9) == 0;
+}
+
 /* Ends what preload_enter began. */
 static void preload_leave(void)
 {
@@ -116,7 +135,8 @@ static void preload_leave(void)
 }
 
 /* The body of an entry point: WRAPPER ARGS through Pangaea, or REAL ARGS
- * straight to PVM. */
+ * straight to PVM (ROUTE_APP: also when PVM's own libraries called it,
+ * for calls they make outside our wrappers, see preload_from_pvm). */
 #define ROUTE(wrapper, real, args)                                       \
 	int rc;                                                          \
 	if (!preload_enter())                                            \
@@ -124,6 +144,11 @@ static void preload_leave(void)
 	rc = wrapper args;                                               \
 	preload_leave();                                                 \
 	return rc
+
+#define ROUTE_APP(wrapper, real, args)                                   \
+	if (depth == 0 && preload_from_pvm(__builtin_return_address(0))) \
+		return real args;                                        \
+	ROUTE(wrapper, real, args)
 
 int pvm_mytid(void)
 {
@@ -134,12 +159,14 @@ int pvm_mytid(void)
 
 int pvm_exit(void)
 {
-	if (preload_enter()) {
-		pangaea_exit();
-		state = PRELOAD_OFF;
-		preload_leave();
-	}
-	return pg_real_pvm_exit();
+	int rc;
+
+	if (!preload_enter())
+		return pg_real_pvm_exit();
+	rc = pangaea_pvm_exit(); /* logs it, leaves the run and PVM */
+	state = PRELOAD_OFF;
+	preload_leave();
+	return rc;
 }
 
 int pvm_spawn(char *file, char **argv, int flags, char *where, int ntask,
@@ -262,4 +289,51 @@ int pvm_scatter(void *result, void *data, int count, int datatype,
 {
 	ROUTE(pangaea_pvm_scatter, pg_real_pvm_scatter,
 	      (result, data, count, datatype, msgtag, group, rootginst));
+}
+
+int pvm_pstat(int tid)
+{
+	ROUTE_APP(pangaea_pvm_pstat, pg_real_pvm_pstat, (tid));
+}
+
+int pvm_mstat(char *host)
+{
+	ROUTE_APP(pangaea_pvm_mstat, pg_real_pvm_mstat, (host));
+}
+
+int pvm_tasks(int where, int *ntask, struct pvmtaskinfo **taskp)
+{
+	ROUTE_APP(pangaea_pvm_tasks, pg_real_pvm_tasks,
+		  (where, ntask, taskp));
+}
+
+int pvm_config(int *nhost, int *narch, struct pvmhostinfo **hostp)
+{
+	ROUTE_APP(pangaea_pvm_config, pg_real_pvm_config,
+		  (nhost, narch, hostp));
+}
+
+int pvm_putinfo(char *name, int bufid, int flags)
+{
+	ROUTE_APP(pangaea_pvm_putinfo, pg_real_pvm_putinfo,
+		  (name, bufid, flags));
+}
+
+int pvm_recvinfo(char *name, int index, int flags)
+{
+	ROUTE_APP(pangaea_pvm_recvinfo, pg_real_pvm_recvinfo,
+		  (name, index, flags));
+}
+
+int pvm_getmboxinfo(char *pattern, int *nclasses,
+		    struct pvmmboxinfo **classes)
+{
+	ROUTE_APP(pangaea_pvm_getmboxinfo, pg_real_pvm_getmboxinfo,
+		  (pattern, nclasses, classes));
+}
+
+int pvm_delinfo(char *name, int index, int flags)
+{
+	ROUTE_APP(pangaea_pvm_delinfo, pg_real_pvm_delinfo,
+		  (name, index, flags));
 }

@@ -180,3 +180,54 @@ int pg_real_pvm_scatter(void *result, void *data, int count, int datatype,
 	REAL(pg_real_pvm_scatter, "pvm_scatter");
 	return real(result, data, count, datatype, msgtag, group, rootginst);
 }
+
+int pg_real_pvm_pstat(int tid)
+{
+	REAL(pg_real_pvm_pstat, "pvm_pstat");
+	return real(tid);
+}
+
+int pg_real_pvm_mstat(char *host)
+{
+	REAL(pg_real_pvm_mstat, "pvm_mstat");
+	return real(host);
+}
+
+int pg_real_pvm_tasks(int where, int *ntask,
+		      struct pvmtaskinfo **taskp)
+{
+	REAL(pg_real_pvm_tasks, "pvm_tasks");
+	return real(where, ntask, taskp);
+}
+
+int pg_real_pvm_config(int *nhost, int *narch,
+		       struct pvmhostinfo **hostp)
+{
+	REAL(pg_real_pvm_config, "pvm_config");
+	return real(nhost, narch, hostp);
+}
+
+int pg_real_pvm_putinfo(char *name, int bufid, int flags)
+{
+	REAL(pg_real_pvm_putinfo, "pvm_putinfo");
+	return real(name, bufid, flags);
+}
+
+int pg_real_pvm_recvinfo(char *name, int index, int flags)
+{
+	REAL(pg_real_pvm_recvinfo, "pvm_recvinfo");
+	return real(name, index, flags);
+}
+
+int pg_real_pvm_getmboxinfo(char *pattern, int *nclasses,
+			    struct pvmmboxinfo **classes)
+{
+	REAL(pg_real_pvm_getmboxinfo, "pvm_getmboxinfo");
+	return real(pattern, nclasses, classes);
+}
+
+int pg_real_pvm_delinfo(char *name, int index, int flags)
+{
+	REAL(pg_real_pvm_delinfo, "pvm_delinfo");
+	return real(name, index, flags);
+}

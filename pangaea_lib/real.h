@@ -14,7 +14,7 @@
  *
  * Keep this list and preload.c's entry points the same: every call that
  * pangaea.h routes (#define pvm_x pangaea_pvm_x), plus pvm_mytid (a task
- * joins at its first PVM call) and pvm_exit (it leaves there).
+ * joins at its first PVM call).
  */
 #ifndef PG_REAL_H
 #define PG_REAL_H
@@ -53,6 +53,21 @@ int pg_real_pvm_gather(void *result, void *data, int count, int datatype,
 		       int msgtag, char *group, int rootginst);
 int pg_real_pvm_scatter(void *result, void *data, int count, int datatype,
 			int msgtag, char *group, int rootginst);
+/* (struct pvmtaskinfo and the like: pvm3.h is included after this file) */
+struct pvmtaskinfo;
+struct pvmhostinfo;
+struct pvmmboxinfo;
+int pg_real_pvm_pstat(int tid);
+int pg_real_pvm_mstat(char *host);
+int pg_real_pvm_tasks(int where, int *ntask,
+		      struct pvmtaskinfo **taskp);
+int pg_real_pvm_config(int *nhost, int *narch,
+		       struct pvmhostinfo **hostp);
+int pg_real_pvm_putinfo(char *name, int bufid, int flags);
+int pg_real_pvm_recvinfo(char *name, int index, int flags);
+int pg_real_pvm_getmboxinfo(char *pattern, int *nclasses,
+			    struct pvmmboxinfo **classes);
+int pg_real_pvm_delinfo(char *name, int index, int flags);
 
 #ifndef PG_REAL_KEEP_NAMES
 #define pvm_mytid pg_real_pvm_mytid
@@ -79,6 +94,14 @@ int pg_real_pvm_scatter(void *result, void *data, int count, int datatype,
 #define pvm_reduce pg_real_pvm_reduce
 #define pvm_gather pg_real_pvm_gather
 #define pvm_scatter pg_real_pvm_scatter
+#define pvm_pstat pg_real_pvm_pstat
+#define pvm_mstat pg_real_pvm_mstat
+#define pvm_tasks pg_real_pvm_tasks
+#define pvm_config pg_real_pvm_config
+#define pvm_putinfo pg_real_pvm_putinfo
+#define pvm_recvinfo pg_real_pvm_recvinfo
+#define pvm_getmboxinfo pg_real_pvm_getmboxinfo
+#define pvm_delinfo pg_real_pvm_delinfo
 #endif
 
 #endif /* PG_REAL_H */

@@ -120,6 +120,13 @@ enum pg_verdict pg_replay_diverge(const char *fmt, ...)
 	return PG_REPLAY_DIVERGED;
 }
 
+uint32_t pg_replay_log_version(void)
+{
+	if (pg_me->mode != PANGAEA_MODE_REPLAY || rp.launcher || !rp.log.data)
+		return PG_COMM_VERSION;
+	return rp.log.hdr.version;
+}
+
 const char *pg_replay_report(void)
 {
 	return rp.report;
@@ -156,6 +163,10 @@ static void call_phrase(const struct pg_call *call, char *buf, size_t n)
 			 pg_group_op_name(e->op), e->group, e->arg);
 	else if (e->kind == PG_REC_KILL)
 		snprintf(buf, n, "called pvm_kill(task %d)", e->peer);
+	else if (e->kind == PG_REC_CALL) {
+		pg_call_describe(e, 0, d, sizeof(d));
+		snprintf(buf, n, "called %s", d);
+	}
 	else if (e->kind == PG_REC_SPAWN)
 		snprintf(buf, n, "called pvm_spawn(%s)", call->spawn->file);
 	else
@@ -187,6 +198,10 @@ static int call_matches(const struct pg_call *call, const struct pg_event *w)
 		       strcmp(w->group, e->group) == 0;
 	if (e->kind == PG_REC_KILL)
 		return w->peer == e->peer;
+	if (e->kind == PG_REC_CALL)
+		return w->op == e->op && w->peer == e->peer &&
+		       w->arg == e->arg && w->arg2 == e->arg2 &&
+		       strcmp(w->group, e->group) == 0;
 	return w->how == e->how; /* the end */
 }
 
@@ -255,6 +270,12 @@ static enum pg_verdict expect_spawn(const struct pg_call *call,
 	char err[512], d[256] = "the end of the recording";
 	int r = 0, args;
 
+	if (rp.exec_pos >= rp.exec.nspawn && !rp.launcher &&
+	    next_event(err, sizeof(err)) > 0 && w->kind != PG_REC_SPAWN) {
+		pg_event_describe(w, d, sizeof(d));
+		return pg_replay_diverge("the log expects %s; the program called "
+					 "pvm_spawn(%s)", d, c->file);
+	}
 	if (rp.exec_pos >= rp.exec.nspawn)
 		return pg_replay_diverge("the program spawns \"%s\" but the "
 					 "recording has no more spawns for "

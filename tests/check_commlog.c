@@ -1272,6 +1272,136 @@ START_TEST(test_refuse_long_group_name)
 }
 END_TEST
 
+/* Call records (version 4) round-trip with their name, both arguments,
+ * result and data, an empty and a large one among them; the words for
+ * them name the call and its arguments. */
+START_TEST(test_call_round_trip)
+{
+	static unsigned char big[70000];
+	static const unsigned char small[] = { 0, 1, 2, 0xff, 0 };
+	struct pg_event in[] = {
+		{ .kind = PG_REC_CALL, .op = PG_Q_PSTAT, .peer = 1002,
+		  .result = -31, .t = 10, .dur = 2 },
+		{ .kind = PG_REC_CALL, .op = PG_Q_TASKS, .peer = PG_PEER_SYSTEM,
+		  .arg = 0x40000, .nblob = sizeof(small), .blob = small,
+		  .t = 20, .dur = 3 },
+		{ .kind = PG_REC_CALL, .op = PG_Q_RECVINFO, .arg = 3,
+		  .arg2 = PvmMboxFirstAvail, .result = 7, .group = "q.box",
+		  .nblob = sizeof(big), .blob = big, .t = 30, .dur = 4 },
+		{ .kind = PG_REC_SEND, .peer = 1, .tag = 5, .msgid = 1,
+		  .len = 4, .t = 35, .dur = 1 },
+		{ .kind = PG_REC_CALL, .op = PG_Q_EXIT, .peer = 0, .t = 40 },
+	};
+	struct pg_comm_header h;
+	struct pg_comm_writer w;
+	struct pg_comm_reader r;
+	struct pg_event ev;
+	char path[PATH_MAX], err[512] = "", d[300];
+
+	for (size_t i = 0; i < sizeof(big); i++)
+		big[i] = (unsigned char)(i * 31 + 7);
+	fill_header(&h, 1);
+	cku_in_dir(path, sizeof(path), "call.comm");
+	unlink(path);
+	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
+		      err);
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+		ck_assert_int_eq(pg_comm_append(&w, &in[i]), 0);
+	/* (a call record is never written from a signal handler) */
+	ck_assert_int_eq(pg_comm_append_reserved(&w, &in[0]), -1);
+	pg_comm_close(&w);
+	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(r.hdr.version, 4);
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		ck_assert_msg(pg_comm_next(&r, &ev, err, sizeof(err)) == 1,
+			      "%s", err);
+		ck_assert_int_eq(ev.kind, in[i].kind);
+		ck_assert_int_eq(ev.op, in[i].op);
+		ck_assert_int_eq(ev.peer, in[i].peer);
+		ck_assert_int_eq(ev.arg, in[i].arg);
+		ck_assert_int_eq(ev.arg2, in[i].arg2);
+		ck_assert_int_eq(ev.result, in[i].result);
+		ck_assert_str_eq(ev.group, in[i].group);
+		ck_assert_uint_eq(ev.t, in[i].t);
+		ck_assert_uint_eq(ev.dur, in[i].dur);
+		ck_assert_uint_eq(ev.nblob, in[i].nblob);
+		if (in[i].nblob)
+			ck_assert(memcmp(ev.blob, in[i].blob, in[i].nblob) == 0);
+	}
+	ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), 0);
+	pg_comm_free(&r);
+	pg_event_describe(&in[0], d, sizeof(d));
+	ck_assert_str_eq(d, "pvm_pstat(task 1002) = -31");
+	pg_event_describe(&in[1], d, sizeof(d));
+	ck_assert_str_eq(d, "pvm_tasks(t40000) = 0 with 5 bytes of results");
+	pg_call_describe(&in[2], 0, d, sizeof(d));
+	ck_assert_str_eq(d, "pvm_recvinfo(\"q.box\", 3, flags=8)");
+	pg_event_describe(&in[4], d, sizeof(d));
+	ck_assert_str_eq(d, "pvm_exit() = 0");
+	ck_assert_str_eq(pg_rec_kind_name(PG_REC_CALL), "call");
+	ck_assert_int_eq(pg_call_op_of("getmboxinfo"), PG_Q_GETMBOXINFO);
+	ck_assert_ptr_nonnull(pg_call_name(pg_call_of(PG_REC_CALL, PG_Q_DELINFO),
+					   d, sizeof(d)));
+	ck_assert_str_eq(d, "pvm_delinfo");
+}
+END_TEST
+
+/* A version 3 log (before call records) is still read; a call record in
+ * one is refused, as are an unknown call and data cut off by the end of
+ * the file. */
+START_TEST(test_call_versions_and_refusals)
+{
+	/* call: op, zz(peer), zz(arg), zz(arg2), zz(result), "n", nblob,
+	   blob, dt, dur */
+	static const unsigned char call[] = { PG_REC_CALL, PG_Q_MSTAT, 1, 0, 0,
+					      0, 1, 'h', 2, 9, 9, 0, 0 };
+	static const unsigned char op0[] = { PG_REC_CALL, 0, 1, 0, 0, 0, 1,
+					     'h', 0, 0, 0 };
+	static const unsigned char op10[] = { PG_REC_CALL, PG_Q_LAST + 1, 1,
+					      0, 0, 0, 1, 'h', 0, 0, 0 };
+	static const unsigned char cut[] = { PG_REC_CALL, PG_Q_MSTAT, 1, 0, 0,
+					     0, 1, 'h', 100, 1, 2 };
+	static const unsigned char send[] = { PG_REC_SEND, 2, 10, 1, 4, 0, 0 };
+	struct pg_comm_reader r;
+	struct pg_event ev;
+	char path[PATH_MAX], err[512] = "";
+	size_t at;
+
+	cku_in_dir(path, sizeof(path), "task-1.comm");
+	write_raw_log(path, 1, call, sizeof(call));
+	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(pg_comm_next(&r, &ev, err, sizeof(err)) == 1, "%s", err);
+	ck_assert_int_eq(ev.op, PG_Q_MSTAT);
+	ck_assert_str_eq(ev.group, "h");
+	ck_assert_uint_eq(ev.nblob, 2);
+	ck_assert_int_eq(ev.blob[0], 9);
+	pg_comm_free(&r);
+	at = write_raw_log(path, 1, op0, sizeof(op0));
+	assert_record_refused(path, "unknown call", at);
+	at = write_raw_log(path, 1, op10, sizeof(op10));
+	assert_record_refused(path, "unknown call", at);
+	write_raw_log(path, 1, cut, sizeof(cut));
+	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "truncated"), "message: %s", err);
+	pg_comm_free(&r);
+	/* version 3: a send is read, a call record is not */
+	write_raw_log(path, 1, send, sizeof(send));
+	patch_byte(path, 8, 3);
+	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(r.hdr.version, 3);
+	ck_assert_msg(pg_comm_next(&r, &ev, err, sizeof(err)) == 1, "%s", err);
+	ck_assert_int_eq(ev.kind, PG_REC_SEND);
+	pg_comm_free(&r);
+	at = write_raw_log(path, 1, call, sizeof(call));
+	patch_byte(path, 8, 3);
+	assert_record_refused(path, "a call record in a version 3 log", at);
+	patch_byte(path, 8, 2);
+	ck_assert_int_eq(pg_comm_open(&r, path, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "version 2"), "message: %s", err);
+}
+END_TEST
+
 static Suite *commlog_suite(void)
 {
 	Suite *s = suite_create("commlog");
@@ -1287,6 +1417,8 @@ static Suite *commlog_suite(void)
 	tcase_add_test(rw, test_end_values);
 	tcase_add_test(rw, test_byte_layout);
 	tcase_add_test(rw, test_collective_round_trip);
+	tcase_add_test(rw, test_call_round_trip);
+	tcase_add_test(rw, test_call_versions_and_refusals);
 	tcase_add_test(rw, test_time_deltas);
 	tcase_add_test(rw, test_append_after_close);
 	tcase_add_test(rw, test_names_and_paths);

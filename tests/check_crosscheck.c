@@ -222,6 +222,35 @@ START_TEST(test_sender_without_log)
 }
 END_TEST
 
+/* Call records: one naming a task of the run and a pvm_exit just before
+ * the end agree; one naming a task without a log, or a record after the
+ * task's pvm_exit, is a contradiction. */
+START_TEST(test_call_records)
+{
+	struct pg_event w1[N(worker1) + 2];
+	char err[1024];
+
+	write_run();
+	memcpy(w1, worker1, sizeof(worker1));
+	w1[2] = (struct pg_event){ .kind = PG_REC_CALL, .op = PG_Q_PSTAT,
+				   .peer = 1002 };
+	w1[3] = (struct pg_event){ .kind = PG_REC_CALL, .op = PG_Q_EXIT };
+	w1[4] = worker1[2];
+	write_comm(1001, 1001, w1, N(w1));
+	ck_assert_msg(check(err, sizeof(err)) == 0, "refused: %s", err);
+	w1[2].peer = 1003;
+	write_comm(1001, 1001, w1, N(w1));
+	ck_assert_int_eq(check(err, sizeof(err)), 1);
+	assert_has(err, "task-1001.comm, record #3 (offset ");
+	assert_has(err, "pvm_pstat(task 1003): task 1003 has no comm log");
+	w1[2] = w1[3]; /* the pvm_exit, then a pvm_exit again */
+	write_comm(1001, 1001, w1, N(w1));
+	ck_assert_int_eq(check(err, sizeof(err)), 1);
+	assert_has(err, "task-1001.comm, record #4 (offset ");
+	assert_has(err, "call after the task's pvm_exit");
+}
+END_TEST
+
 START_TEST(test_spawned_without_log)
 {
 	char path[PATH_MAX];
@@ -409,6 +438,7 @@ static Suite *crosscheck_suite(void)
 	tcase_add_test(tc, test_message_to_another);
 	tcase_add_test(tc, test_tag_differs);
 	tcase_add_test(tc, test_sender_without_log);
+	tcase_add_test(tc, test_call_records);
 	tcase_add_test(tc, test_spawned_without_log);
 	tcase_add_test(tc, test_child_of_another);
 	tcase_add_test(tc, test_log_never_spawned);

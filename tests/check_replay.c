@@ -646,6 +646,101 @@ static void replay_with_spawns(const struct pg_event *evs, int nev,
 		      err);
 }
 
+/* A call record: OP with PEER, ARG, ARG2 and NAME gave RESULT. */
+static struct pg_event ev_qcall(int op, int peer, int arg, int arg2,
+				const char *name, int result)
+{
+	struct pg_event e = { .kind = PG_REC_CALL, .op = op, .peer = peer,
+			      .arg = arg, .arg2 = arg2, .result = result };
+
+	snprintf(e.group, sizeof(e.group), "%s", name);
+	return e;
+}
+
+/* Recorded calls are followed with their answers and their data. */
+START_TEST(test_qcall_follows)
+{
+	static const unsigned char data[] = { 4, 2 };
+	struct pg_event log[] = {
+		ev_qcall(PG_Q_PSTAT, 1002, 0, 0, "", -31),
+		ev_qcall(PG_Q_RECVINFO, 0, 3, 8, "box", 7),
+		ev_qcall(PG_Q_EXIT, 0, 0, 0, "", 0),
+		ev_end(PG_END_EXIT, 0),
+	};
+	struct pg_event w;
+
+	log[1].nblob = sizeof(data);
+	log[1].blob = data;
+	replay_of(log, 4);
+	ck_assert_uint_eq(pg_replay_log_version(), PG_COMM_VERSION);
+	w = follow(call_of(ev_qcall(PG_Q_PSTAT, 1002, 0, 0, "", 0)));
+	ck_assert_int_eq(w.result, -31);
+	w = follow(call_of(ev_qcall(PG_Q_RECVINFO, 0, 3, 8, "box", 0)));
+	ck_assert_int_eq(w.result, 7);
+	ck_assert_uint_eq(w.nblob, 2);
+	ck_assert_int_eq(w.blob[0], 4);
+	follow(call_of(ev_qcall(PG_Q_EXIT, 0, 0, 0, "", 0)));
+	follow(call_exit());
+	pg_replay_close();
+}
+END_TEST
+
+/* Calls that differ from the recorded pvm_recvinfo("box", 3, flags=8) in
+ * one thing each, and the program's part of the report. */
+static const struct {
+	int op, arg, arg2;
+	const char *name, *did;
+} other_qcalls[] = {
+	{ PG_Q_DELINFO, 3, 8, "box", "called pvm_delinfo(\"box\", 3, flags=8)" },
+	{ PG_Q_RECVINFO, 4, 8, "box", "called pvm_recvinfo(\"box\", 4, flags=8)" },
+	{ PG_Q_RECVINFO, 3, 0, "box", "called pvm_recvinfo(\"box\", 3, flags=0)" },
+	{ PG_Q_RECVINFO, 3, 8, "bag", "called pvm_recvinfo(\"bag\", 3, flags=8)" },
+	{ PG_Q_EXIT, 0, 0, "", "called pvm_exit()" },
+};
+#define NOTHER_QCALLS ((int)(sizeof(other_qcalls) / sizeof(other_qcalls[0])))
+
+START_TEST(test_qcall_differs)
+{
+	struct pg_event log[] = { ev_qcall(PG_Q_RECVINFO, 0, 3, 8, "box", -32) };
+	char report[512];
+
+	replay_of(log, 1);
+	snprintf(report, sizeof(report),
+		 HEAD(1) "the log expects pvm_recvinfo(\"box\", 3, flags=8) = "
+			 "-32; the program %s", other_qcalls[_i].did);
+	diverges(call_of(ev_qcall(other_qcalls[_i].op, 0, other_qcalls[_i].arg,
+				  other_qcalls[_i].arg2, other_qcalls[_i].name,
+				  0)), report);
+}
+END_TEST
+
+/* pvm_pstat of another task than recorded diverges; a version 3 log
+ * says its version (no pvm_exit records to expect). */
+START_TEST(test_qcall_other_task)
+{
+	struct pg_event log[] = { ev_qcall(PG_Q_PSTAT, 1002, 0, 0, "", 0) };
+	char path[PATH_MAX], err[512] = "";
+	int fd;
+
+	replay_of(log, 1);
+	diverges(call_of(ev_qcall(PG_Q_PSTAT, 1003, 0, 0, "", 0)),
+		 HEAD(1) "the log expects pvm_pstat(task 1002) = 0; the "
+			 "program called pvm_pstat(task 1003)");
+	pg_replay_close();
+	ck_assert_int_eq(pg_log_path(path, sizeof(path), cku_dir, 1, "comm"), 0);
+	unlink(path); /* (logs are created new only) */
+	write_comm(1, NULL, 0, NULL);
+	fd = open(path, O_WRONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pwrite(fd, "\003", 1, 8), 1);
+	close(fd);
+	ck_assert_msg(pg_replay_open(cku_dir, 1, err, sizeof(err)) == 0, "%s",
+		      err);
+	ck_assert_uint_eq(pg_replay_log_version(), 3);
+	pg_replay_close();
+}
+END_TEST
+
 START_TEST(test_spawn_follows)
 {
 	struct pg_spawn_slot s1[2], s2[1];
@@ -1178,6 +1273,9 @@ static Suite *replay_suite(void)
 	cku_add_tmp_fixtures(other);
 	tcase_add_test(other, test_group_follows);
 	tcase_add_loop_test(other, test_group_differs, 0, NOTHER_GROUPS);
+	tcase_add_test(other, test_qcall_follows);
+	tcase_add_loop_test(other, test_qcall_differs, 0, NOTHER_QCALLS);
+	tcase_add_test(other, test_qcall_other_task);
 	tcase_add_test(other, test_spawn_follows);
 	tcase_add_loop_test(other, test_spawn_differs, 0, NOTHER_SPAWNS);
 	tcase_add_test(other, test_spawn_no_args);

@@ -218,6 +218,40 @@ START_TEST(test_each_field_counts)
 }
 END_TEST
 
+/* A call record's answer counts: its result, its second argument and
+ * every byte of its data (what pvm_tasks or pvm_recvinfo gave back). */
+START_TEST(test_call_answers_count)
+{
+	static const unsigned char data_a[] = { 1, 2, 3 }, data_b[] = { 1, 2, 4 };
+	struct pg_event a[2] = {
+		{ .kind = PG_REC_CALL, .op = PG_Q_RECVINFO, .arg = 0, .arg2 = 0,
+		  .result = 5, .group = "box", .nblob = 3, .blob = data_a },
+		{ .kind = PG_REC_END, .how = PG_END_EXIT },
+	};
+	struct pg_event b[2];
+	char diff[1024];
+	long nev;
+	int nt;
+
+	for (int c = 0; c < 4; c++) {
+		memcpy(b, a, sizeof(a));
+		if (c == 1)
+			b[0].blob = data_b;
+		else if (c == 2)
+			b[0].result = -32;
+		else if (c == 3)
+			b[0].arg2 = 8; /* PvmMboxFirstAvail */
+		write_task(run_a, 1, a, 2, 1000);
+		write_task(run_b, 1, b, 2, 1000);
+		if (verify(diff, sizeof(diff), &nev, &nt) != (c ? 1 : 0))
+			ck_abort_msg("case %d: %s", c, diff);
+		if (c)
+			assert_has(diff, "task 1, event 1: ");
+	}
+	assert_has(diff, "pvm_recvinfo(\"box\", 0, flags=8)");
+}
+END_TEST
+
 /* B's master log stops early: the difference names the end of the log. */
 START_TEST(test_shorter_log)
 {
@@ -421,6 +455,7 @@ static Suite *verify_suite(void)
 	tcase_add_test(tc, test_times_ignored);
 	tcase_add_test(tc, test_differing_receive);
 	tcase_add_test(tc, test_each_field_counts);
+	tcase_add_test(tc, test_call_answers_count);
 	tcase_add_test(tc, test_shorter_log);
 	tcase_add_test(tc, test_missing_task);
 	tcase_add_test(tc, test_truncated);

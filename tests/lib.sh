@@ -254,3 +254,29 @@ pvmex_case() {
 	done
 	expect_eq "$name: 3 replays and 1 with -delay 2000 identical" "$ok" 4
 }
+
+# view_event_text DIR ID: the viewer's details of event ID of the run in
+# DIR (its trace.db imported), as one line (" | " between its lines), in
+# the file "result"; returns the viewer's exit status.  The viewer runs
+# under an Xvfb display of its own, stopped afterwards (callers check
+# that Xvfb and sqlite3 are there).
+view_event_text() {
+	local n xpid rc
+	for n in $(seq 140 199); do
+		[ -e /tmp/.X$n-lock ] || [ -e /tmp/.X11-unix/X$n ] || break
+	done
+	Xvfb ":$n" -screen 0 800x600x24 -nolisten tcp >/dev/null 2>&1 &
+	xpid=$!
+	trap "kill $xpid 2>/dev/null; cleanup" EXIT
+	for _ in $(seq 100); do [ -S /tmp/.X11-unix/X$n ] && break; sleep 0.1; done
+	printf '%s\n' 'set out [open result w]' 'vtest::wait 100' \
+		'puts $out [string map {"\n" " | "} [view::event_text $::env(EVENT_ID)]]' \
+		'close $out' 'exit 0' >event.tcl
+	EVENT_ID=$2 DISPLAY=":$n" timeout 60 "$B/bin/pangaea-view" \
+		-script event.tcl "$1" >vout 2>verr
+	rc=$?
+	kill "$xpid" 2>/dev/null
+	wait "$xpid" 2>/dev/null
+	trap cleanup EXIT
+	return $rc
+}

@@ -43,7 +43,7 @@ namespace eval view {
 		trecv pvm_trecv precv pvm_precv probe pvm_probe bcast pvm_bcast
 		mcast pvm_mcast spawn pvm_spawn end pangaea_exit/exit
 		pollfail {pvm_nrecv/pvm_trecv/pvm_probe (failed)} group {group call}
-		kill pvm_kill
+		kill pvm_kill call {a query, mailbox call or pvm_exit}
 	}
 }
 
@@ -763,6 +763,7 @@ proc view::event_text {id} {
 	if {$kind eq "pollfail"} { append out "failed polls: $count\n" }
 	if {$kind eq "group"} { append out "group $grp: $op($arg) = $result\n" }
 	if {$kind eq "kill"} { append out "killed ltid: [view::peer_text $peer]\n" }
+	if {$kind eq "call"} { append out "pvm_$op $grp: $result\n" }
 	set un {}
 	foreach m $messages {
 		if {[dict get $m unmatched] eq ""} continue

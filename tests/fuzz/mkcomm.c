@@ -3,7 +3,8 @@
  * communication log of task 1 written by the library's own writer
  * (pg_comm_create, pg_comm_append) with one record of every kind, at the
  * edges of what is legal: group names of PG_GROUP_MAX - 1 bytes, an mcast
- * to 64 tasks, negative peers and tags, a large poll count.  The recorded
+ * to 64 tasks, negative peers and tags, a large poll count, a call record
+ * with 4096 bytes of data.  The recorded
  * runs of the corpus hold none of these, and one byte more in such a
  * record is what a reader must refuse.
  *
@@ -25,6 +26,7 @@ int main(int argc, char **argv)
 	struct pg_event ev;
 	char path[PG_PATH_MAX], err[PG_PATH_MAX + 256];
 	int dests[64];
+	static unsigned char data[4096];
 	uint64_t t = 1000;
 
 	if (argc != 2) {
@@ -58,6 +60,13 @@ int main(int argc, char **argv)
 		if (k == PG_REC_MCAST || k == PG_REC_BCAST) {
 			ev.ndest = 64;
 			ev.dests = dests;
+		}
+		if (k == PG_REC_CALL) { /* (op 6: pvm_recvinfo) */
+			for (size_t i = 0; i < sizeof(data); i++)
+				data[i] = (unsigned char)(i * 7);
+			ev.arg2 = -1;
+			ev.nblob = sizeof(data);
+			ev.blob = data;
 		}
 		memset(ev.group, 'g', PG_GROUP_MAX - 1);
 		if (pg_comm_append(&w, &ev) < 0) {
