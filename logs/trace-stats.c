@@ -295,7 +295,7 @@ static int load_events(sqlite3 *db, const char *dbpath, struct st_run *r,
 		return -1;
 	}
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		int ltid = sqlite3_column_int(s, 0);
+		int ltid = sqlite3_column_int(s, 0), kind;
 		const unsigned char *d = sqlite3_column_text(s, 6);
 		int64_t t0 = sqlite3_column_int64(s, 3),
 			t1 = sqlite3_column_int64(s, 4),
@@ -315,10 +315,10 @@ static int load_events(sqlite3 *db, const char *dbpath, struct st_run *r,
 			return -1;
 		}
 		r->nevents++;
-		if (add_event(t, pg_rec_kind_of((const char *)
-						sqlite3_column_text(s, 1)),
-			      pg_group_op_of((const char *)
-					     sqlite3_column_text(s, 2)),
+		kind = pg_rec_kind_of((const char *)sqlite3_column_text(s, 1));
+		if (add_event(t, kind,
+			      pg_op_of(kind, (const char *)
+				       sqlite3_column_text(s, 2)),
 			      t0, t1, len, d ? count_dests(d) : 0, count) < 0) {
 			snprintf(err, errlen, "out of memory");
 			sqlite3_finalize(s);

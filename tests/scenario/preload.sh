@@ -263,6 +263,17 @@ expect_eq "static: exit 1" "$(cat rc)" 1
 expect_grep "static: said why" err "^pangaea: error: .*/staticracy is linked statically with PVM: rebuild it with pangaea.h or link libpvm3 dynamically$"
 grep -q "virtual machine" err && fail "static: a virtual machine was started" ||
 	pass "static: refused before any virtual machine"
+# ... also stripped (no symbol table: the launcher goes by libpvm's
+# strings), while a stripped dynamic program is still recorded through
+# the preload, and so are the stripped workers it spawns
+cp staticracy staticracy-s && strip staticracy-s
+pg -log -logdir static-s ./staticracy-s
+expect_eq "static stripped: exit 1" "$(cat rc)" 1
+expect_grep "static stripped: said why" err "^pangaea: error: .*/staticracy-s is linked statically with PVM: rebuild it with pangaea.h or link libpvm3 dynamically$"
+cp plainracy plainracy-s && strip plainracy-s
+pg -log -logdir stripped ./plainracy-s "$T/plainracy-s"
+expect_eq "dynamic stripped: recorded, exit 0" "$(cat rc)" 0
+expect_grep "dynamic stripped: 4 tasks recorded" err "recorded [0-9]+ events of 4 tasks"
 
 # (a program whose section headers are nonsense still runs, unpreloaded:
 # the launcher reads the ELF file safely, and the task is named)
