@@ -7,6 +7,10 @@
 
 #include "pangaea-internal.h"
 
+/* beacon.c: pangaea-coord -beacon (the launcher's watch on another host):
+ * sends BEACON to its parent, the launcher, until QUIT; an exit status. */
+int coord_beacon_main(void);
+
 /* A ltid -> tid request waiting for its task to be spawned. */
 struct coord_waiter {
 	int requester; /* tid to answer */

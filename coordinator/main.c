@@ -221,6 +221,8 @@ int main(int argc, char **argv)
 {
 	struct coord c = { .status = 0 };
 
+	if (argc > 1 && strcmp(argv[1], "-beacon") == 0)
+		return coord_beacon_main();
 	c.halt_vm = argc > 1 && strcmp(argv[1], "-halt-vm") == 0;
 	coord_registry_init(&c.reg);
 	if (coord_start(&c) < 0) {

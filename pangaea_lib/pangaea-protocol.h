@@ -131,6 +131,10 @@
  *                   PVM's own layout, no version: int tid, int n, then
  *                   n bytes if n > 0 (0: the task's output ended, -1 and
  *                   -2: it begins) (toplevel/output.c reads it).
+ * PG_TAG_BEACON     beacon <-> launcher, every 250 ms each way: a
+ *                   `pangaea-coord -beacon` on another host of the
+ *                   virtual machine and the launcher are there
+ *                   (toplevel/hosts.c, coordinator/beacon.c).  No ints.
  */
 #define PG_LIVE_FIELDS 11
 enum pg_tag {
@@ -153,7 +157,8 @@ enum pg_tag {
 	PG_TAG_ENDTASK,
 	PG_TAG_KILLING,
 	PG_TAG_KILLWAIT,
-	PG_TAG_OUTPUT
+	PG_TAG_OUTPUT,
+	PG_TAG_BEACON
 };
 
 /* Bits of the handover flags. */

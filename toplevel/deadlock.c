@@ -254,7 +254,7 @@ void la_deadlock_check(struct la_run *r)
 	uint64_t now = dl_now();
 	int live, nstuck, all, chain = 0;
 
-	if (dl.reported || r->diverged[0] ||
+	if (dl.reported || r->diverged[0] || r->died || r->lost_host ||
 	    now - dl.last_look < DL_EVERY_NS)
 		return;
 	dl.last_look = now;

@@ -104,6 +104,14 @@ struct la_watch {
 };
 
 /* The run in progress. */
+/* A beacon on another host of the virtual machine (hosts.c). */
+struct la_beacon {
+	int tid;
+	char host[PG_HOST_MAX];
+	double heard;   /* la_death_now() of its last BEACON (or its start) */
+	int ended;      /* it exited (its host was deleted): not watched */
+};
+
 struct la_run {
 	struct la_opts *o;
 	char replaydir[PG_PATH_MAX]; /* -replay: the recording (absolute) */
@@ -129,6 +137,9 @@ struct la_run {
 	struct pg_imap early_ends; /* tid -> wait status, for a task whose
 				      end came before its SPAWNED */
 	struct la_kills kills;
+	struct la_beacon *beacons; /* one per other host (hosts.c) */
+	int nbeacons;
+	int lost_host;          /* a host of the run fell silent */
 };
 
 /* options.c */
@@ -149,6 +160,18 @@ void la_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * virtual machine (joined); 0, or -1 after naming a missing host, a task
  * of it and the exec log to edit. */
 int la_hosts_check(const char *logdir);
+/* Starts a beacon on every other host of the virtual machine (in the
+ * run's context), so that a lost host is noticed in seconds. */
+void la_hosts_watch(struct la_run *r);
+/* Notes the BEACON of SRC. */
+void la_hosts_heard(struct la_run *r, int src);
+/* Whether TID (just exited) was a beacon; it is no longer watched. */
+int la_hosts_exited(struct la_run *r, int tid);
+/* Whether a host has just been found lost: then the run's tasks on it
+ * are named and taken as gone, and the others killed. */
+int la_hosts_lost(struct la_run *r);
+/* Tells the beacons to end and forgets them. */
+void la_hosts_stop(struct la_run *r);
 
 /* vm.c */
 /* Joins the running virtual machine or starts a private one; 0 or -1. */

@@ -15,6 +15,9 @@
 #include <unistd.h>
 
 #define KILL_GRACE_S 10 /* after killing, wait this long for exits */
+#define LOST_GRACE_S 2  /* ... or this long after a lost host: the other
+			   hosts' pvmds may wait on the lost one before they
+			   tell of their tasks' exits (pvm_kill itself works) */
 
 static volatile sig_atomic_t interrupted;
 
@@ -273,6 +276,10 @@ static void handle(struct la_run *r, int bufid)
 			r->coord_exited = 1;
 		else if ((t = la_task_by_tid(r, v[0])))
 			la_death_gone(r, t);
+		else
+			la_hosts_exited(r, v[0]);
+	} else if (tag == PG_TAG_BEACON) {
+		la_hosts_heard(r, src);
 	} else if (tag == PG_TAG_ENDTASK) {
 		la_death_trace(r);
 	} else if (tag == PG_TAG_WATCH) {
@@ -324,7 +331,7 @@ static int next_message(const struct la_run *r, int ms)
 /* Receives and handles messages until every task has exited. */
 static void wait_tasks(struct la_run *r)
 {
-	time_t killed_at = 0;
+	time_t killed_at = 0, last_kill = 0;
 	int b;
 
 	while (!la_tasks_all_exited(r, r->nstarted)) {
@@ -343,7 +350,14 @@ static void wait_tasks(struct la_run *r)
 			killed_at = time(NULL);
 		if (!killed_at && la_death_check(r)) /* says each death at once */
 			killed_at = time(NULL);
-		if (killed_at && time(NULL) - killed_at > KILL_GRACE_S)
+		if (!killed_at && la_hosts_lost(r))
+			killed_at = time(NULL);
+		else if (r->lost_host && time(NULL) != last_kill) {
+			la_tasks_kill(r);
+			last_kill = time(NULL);
+		}
+		if (killed_at && time(NULL) - killed_at >
+				 (r->lost_host ? LOST_GRACE_S : KILL_GRACE_S))
 			break;
 		b = next_message(r, 200);
 		if (b < 0) {
@@ -368,9 +382,12 @@ static void drain(struct la_run *r)
 	double t0 = la_death_now();
 	int b;
 
+	/* (the output of a lost host's tasks never ends) */
+	double most = r->lost_host ? 0.2 : 2;
+
 	while (!r->lost_pvmd && ((b = next_message(r, 50)) > 0 ||
 				 (b == 0 && la_output_open(r->coord_tid) &&
-				  la_death_now() - t0 < 2)))
+				  la_death_now() - t0 < most)))
 		if (b > 0)
 			handle(r, b);
 	la_output_finish();
@@ -385,7 +402,8 @@ static void stop_coordinator(struct la_run *r)
 	if (!r->coord_tid || r->coord_exited || r->lost_pvmd)
 		return;
 	pg_proto_send(r->coord_tid, PG_TAG_QUIT, &me);
-	while (!r->coord_exited && time(NULL) - t0 < 5) {
+	/* (after a lost host, its exit notify may wait on the lost host) */
+	while (!r->coord_exited && time(NULL) - t0 < (r->lost_host ? 1 : 5)) {
 		int b = next_message(r, 200);
 
 		if (b < 0)
@@ -439,6 +457,7 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 	la_output_setup(r); /* not pvm_catchout: see output.c */
 	pvm_setcontext(r->ctx);
 	if (start_coordinator(r) == 0) {
+		la_hosts_watch(r);
 		pvm_setcontext(0);
 		la_programs_preload(r->o);
 		if (start_programs(r) == 0)
@@ -456,6 +475,7 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 		else if (r->diverged[0])
 			status = LA_DIVERGED;
 		stop_coordinator(r);
+		la_hosts_stop(r);
 		if (!r->lost_pvmd)
 			la_tasks_tidy(r);
 	}

@@ -123,6 +123,8 @@ int la_tasks_all_exited(const struct la_run *r, int min)
 
 void la_tasks_kill(struct la_run *r)
 {
+	char here[PG_HOST_MAX] = "";
+
 	/* PVM cannot kill anything now: end every process of the run on this
 	   host, also the tasks whose SPAWNED had not arrived yet */
 	if (r->lost_pvmd)
@@ -135,7 +137,10 @@ void la_tasks_kill(struct la_run *r)
 		if (r->lost_pvmd) { /* killed above if it was on this host */
 			t->exited = 1;
 		} else if (pvm_kill(t->tid) < 0) {
-			if (t->pid > 0)
+			/* (a pid is a process of this host only) */
+			if (!here[0])
+				pg_pvm_host_of(pvm_mytid(), here, sizeof(here));
+			if (t->pid > 0 && strcmp(t->host, here) == 0)
 				kill(t->pid, SIGKILL);
 			t->exited = 1;
 		}

@@ -88,7 +88,56 @@ expect_grep "no host: names the host, a task and the exec log" err \
 	pass "no host: no task started"
 expect_eq "no host: said in one line" "$(grep -c error err)" 1
 
-# 6. nothing left: hosts, links, namespaces, processes
+# 6. a host lost mid-run (its pvmd killed): PVM itself would notice only
+# after minutes; the launcher's beacon on h3 falls silent, and the run
+# ends within seconds, naming h3 and the tasks that were on it
+$HOSTS run h1 sh -c "echo 'add h3' | timeout 30 pvm" >/dev/null 2>&1
+expect_eq "lost: h3 back in the VM" \
+	"$($HOSTS run h1 sh -c 'echo conf | timeout 10 pvm' 2>/dev/null | grep -c LINUX64)" 3
+t0=$(date +%s%N)
+pg -log -logdir lost "$B/examples/sor" 6 200 100000 </dev/null &
+PG=$!
+for _ in $(seq 200); do
+	[ "$(ls lost/task-*.comm 2>/dev/null | wc -l)" -ge 6 ] && break
+	sleep 0.1
+done
+on_h3=$(grep -ho '[0-9]*@h3' lost/task-*.exec | sed 's/@h3//' | sort -n | tr '\n' ' ')
+[ -n "$on_h3" ] && pass "lost: tasks on h3: $on_h3" || fail "lost: no task on h3"
+sleep 1
+t1=$(date +%s%N)
+for p in $(ip netns pids pg-h3); do
+	[ "$(cat /proc/$p/comm 2>/dev/null)" = pvmd ] && kill -9 "$p"
+done
+wait $PG
+t=$(( ($(date +%s%N) - t1) / 1000000 ))
+expect_eq "lost: exit 2" "$(cat rc)" 2
+expect_grep "lost: names the host and says why" err \
+	"^pangaea: error: lost host h3: silent for [0-9]+ s \(its pvmd or its network is gone\); task\(s\) .* went with it: stopping the run$"
+for l in $on_h3; do
+	expect_grep "lost: names task $l" err "lost host h3: .*[ ,]$l \("
+done
+[ "$t" -le 15000 ] && pass "lost: the run ended ${t} ms after the pvmd's death" ||
+	fail "lost: the run took ${t} ms to end after the pvmd's death"
+# (the other hosts' pvmds may no longer pass the launcher's kills: then
+# the beacon there ends the run's tasks after 10 s without the launcher)
+for _ in $(seq 150); do
+	left=$(for h in h1 h2 h3; do
+		for p in $(ip netns pids pg-$h 2>/dev/null); do
+			tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null |
+				grep -q "examples/sor" && echo "$p@$h"
+		done
+	done)
+	[ -z "$left" ] && break
+	sleep 0.1
+done
+[ -z "$left" ] && pass "lost: no task of the run left on any host" ||
+	fail "lost: tasks left running: $left"
+other=$(grep -ho '[0-9]*@h[12]' lost/task-*.exec | head -1 | sed 's/@.*//')
+$TRACE dump lost 2>/dev/null | grep -q "ltid=$other\b\|task $other\b" &&
+	pass "lost: the log of task $other (not on h3) reads" ||
+	{ $TRACE dump lost >dump.err 2>&1; fail "lost: the logs of the others: $(tail -2 dump.err)"; }
+
+# 7. nothing left: hosts, links, namespaces, processes
 $HOSTS run h1 sh -c 'echo halt | timeout 10 pvm' >/dev/null 2>&1
 cd "$T" || exit 1
 $HOSTS down

@@ -1,0 +1,164 @@
+/*
+ * beacon.c: `pangaea-coord -beacon`, the launcher's watch on one other
+ * host of the virtual machine.
+ *
+ * PVM declares a host dead only after its daemons' own time-outs
+ * (measured: 183 s after a pvmd was killed), and until then every task
+ * waiting for a message from that host waits in silence.  The launcher
+ * starts one beacon on each other host; beacon and launcher send each
+ * other BEACON every PERIOD_MS:
+ *   - the launcher takes a host whose beacon falls silent as lost
+ *     (toplevel/hosts.c);
+ *   - a beacon that has not heard the launcher for ORPHAN_S takes the
+ *     run as over for its host (the launcher's host, or the path to it,
+ *     is gone, or the pvmds no longer pass messages: seen after a host
+ *     was lost) and ends the run's processes on this host itself.
+ * The beacon ends on QUIT, from the launcher or from PVM when the
+ * launcher exits.
+ */
+#include "coord.h"
+
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PERIOD_MS 250
+#define ORPHAN_S 10.0
+
+/* Monotonic seconds. */
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Whether the environment of process PID holds the entry KV
+ * ("NAME=VALUE"), read from /proc. */
+static int env_has(pid_t pid, const char *kv)
+{
+	char path[64], buf[65536];
+	size_t n, len = strlen(kv);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	for (size_t i = 0; i < n; i += strlen(buf + i) + 1)
+		if (strncmp(buf + i, kv, len) == 0 && buf[i + len] == '\0')
+			return 1;
+	return 0;
+}
+
+/* Whether process PID is on this host: in this network namespace (the
+ * hosts of scripts/hosts.sh share one /proc). */
+static int on_this_host(pid_t pid)
+{
+	char path[64];
+	struct stat mine, its;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/net", (int)pid);
+	if (stat("/proc/self/ns/net", &mine) < 0 || stat(path, &its) < 0)
+		return 1; /* no namespaces to tell: one host, one /proc */
+	return mine.st_ino == its.st_ino && mine.st_dev == its.st_dev;
+}
+
+/* Sends SIG to every process of this host in the run of context CTX
+ * (PANGAEA_CONTEXT=CTX and, if set, our PVM_VMID in its environment),
+ * but this one; how many. */
+static int signal_run(const char *ctx_kv, const char *vmid_kv, int sig)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	pid_t me = getpid();
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		pid_t pid = (pid_t)atoi(e->d_name);
+
+		if (pid <= 0 || pid == me || !on_this_host(pid) ||
+		    !env_has(pid, ctx_kv) || (vmid_kv && !env_has(pid, vmid_kv)))
+			continue;
+		if (kill(pid, sig) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* The launcher is gone for this host: ends the run's processes here. */
+static void end_orphaned(int launcher, const char *ctx)
+{
+	char ctx_kv[64], vmid_kv[256];
+	const char *vmid = getenv("PVM_VMID");
+	int n;
+
+	snprintf(ctx_kv, sizeof(ctx_kv), "%s=%s", PG_ENV_CONTEXT, ctx);
+	if (vmid)
+		snprintf(vmid_kv, sizeof(vmid_kv), "PVM_VMID=%s", vmid);
+	n = signal_run(ctx_kv, vmid ? vmid_kv : NULL, SIGTERM);
+	fprintf(stderr, "pangaea-coord: the launcher t%x has been silent for "
+		"%.0f s: ended the run's %d process(es) on this host\n",
+		launcher, ORPHAN_S, n);
+	if (n) {
+		sleep(1);
+		signal_run(ctx_kv, vmid ? vmid_kv : NULL, SIGKILL);
+	}
+}
+
+int coord_beacon_main(void)
+{
+	const char *ctx = getenv(PG_ENV_CONTEXT);
+	int launcher, b = 0, tag, src, version;
+	double heard, sent = 0;
+
+	pg_pvmtmp_clear_own(); /* before libpvm picks its file names */
+	if (pvm_mytid() < 0)
+		return 1;
+	launcher = pvm_parent();
+	if (launcher < 0 || !ctx) {
+		fprintf(stderr, "pangaea-coord: -beacon must be started by the "
+			"pangaea launcher, not by hand\n");
+		pvm_exit();
+		return 1;
+	}
+	pg_proto_open(atoi(ctx));
+	pvm_setcontext(atoi(ctx));
+	pvm_notify(PvmTaskExit, PG_TAG_QUIT, 1, &launcher);
+	heard = now_s();
+	while (b >= 0) {
+		struct timeval tmout = { 0, PERIOD_MS * 1000 };
+		double t = now_s();
+
+		if (t - heard > ORPHAN_S) {
+			end_orphaned(launcher, ctx);
+			break;
+		}
+		if (t - sent >= PERIOD_MS / 1000.0) {
+			if (pg_proto_send(launcher, PG_TAG_BEACON, NULL) < 0)
+				break;
+			sent = t;
+		}
+		b = pvm_trecv(-1, -1, &tmout);
+		if (b <= 0 || pg_proto_check(b, &tag, &src, &version) < 0)
+			continue;
+		if (tag == PG_TAG_QUIT)
+			break;
+		if (tag == PG_TAG_BEACON && src == launcher)
+			heard = now_s();
+	}
+	pvm_exit();
+	return 0;
+}
