@@ -20,6 +20,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* libpvm3's last error (pvm_perror reads it); not in pvm3.h. */
 extern int pvm_errno;
@@ -450,10 +451,43 @@ int pg_qcall_damaged(struct pg_qcall *q)
 	return pg_task_diverged();
 }
 
+/* How many tasks this one spawned are still running (PVM's pvm_tasks;
+ * 0 if it cannot tell), not counting the group server, which the task's
+ * first group call may have started and which outlives it. */
+static int children_running(void)
+{
+	struct pvmtaskinfo *ti;
+	int n, alive = 0, me = pvm_mytid();
+
+	if (pvm_tasks(0, &n, &ti) < 0)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		const char *name = ti[i].ti_a_out ? ti[i].ti_a_out : "";
+		size_t len = strlen(name);
+
+		alive += ti[i].ti_ptid == me &&
+			 !(len >= 5 && strcmp(name + len - 5, "pvmgs") == 0);
+	}
+	return alive;
+}
+
+/* In replay, before the real pvm_exit: waits (up to 60 s) until no more
+ * of this task's children run than did at its recorded pvm_exit.  PVM's
+ * pvm_exit waits for running children itself, and says so on the task's
+ * output ("child task(s) still running.  waiting..."): a replay whose
+ * recorded answers (pvm_tasks, pvm_pstat) told the program that its
+ * children had ended must not get there before they really have. */
+static void await_children(int recorded)
+{
+	for (int i = 0; i < 3000 && children_running() > recorded; i++)
+		usleep(20000);
+}
+
 /*
- * pvm_exit: an event where the task leaves PVM (its result is PVM's own,
- * known only after the task has left the run: not recorded), then the
- * task leaves the run (pangaea_exit) and PVM.
+ * pvm_exit: an event where the task leaves PVM, its result the number of
+ * its children still running then (PVM's own result is known only after
+ * the task has left the run: not recorded); then the task leaves the run
+ * (pangaea_exit) and PVM.
  */
 int pangaea_pvm_exit(void)
 {
@@ -465,8 +499,10 @@ int pangaea_pvm_exit(void)
 		pg_qcall_begin(&q, PG_Q_EXIT);
 		if (pg_me->mode == PANGAEA_MODE_REPLAY && pg_qcall_replay(&q) < 0)
 			return pg_task_diverged();
-		if (pg_me->mode != PANGAEA_MODE_REPLAY)
-			pg_qcall_record(&q, 0);
+		if (pg_me->mode == PANGAEA_MODE_REPLAY)
+			await_children(q.ev.result);
+		else
+			pg_qcall_record(&q, children_running());
 		pg_qcall_log(&q);
 	}
 	pangaea_exit();

@@ -23,15 +23,17 @@ cp -r rec moved
 sed -i 's/ 1002@[^] ]*/ 1002@no-such-host/' moved/task-1.exec
 grep -q '1002@no-such-host' moved/task-1.exec && pass "exec log edited by hand" || fail "edit failed"
 pg -replay -logdir moved
-expect_eq "replay on a missing host exits 3" "$(cat rc)" 3
-expect_grep "names task and host" err "cannot start task 1002 \(.*racy\) on host no-such-host again"
-# The launcher's own spawn (task-0.exec) moved to a missing host: the
-# launcher reports it the same way instead of hanging.
+expect_eq "replay on a missing host: refused, exit 1" "$(cat rc)" 1
+expect_grep "names task, host and the exec log" err "^pangaea: error: refusing to replay: task 1002 \(racy\) was recorded on host no-such-host, which is not in the virtual machine \(its hosts: [^)]+\): add no-such-host to it, or move the task to one of them in moved/task-1\.exec$"
+[ -s out ] && fail "missing host: a task ran: $(head -1 out)" ||
+	pass "missing host: refused before any task started"
+# The launcher's own spawn (task-0.exec) moved to a missing host: refused
+# the same way.
 cp -r rec moved0
 sed -i 's/\[1@[^] ]*/[1@no-such-host/' moved0/task-0.exec
 pg -replay -logdir moved0
-expect_eq "task 1 on a missing host: exit 3" "$(cat rc)" 3
-expect_grep "... names task 1 and the host" err "cannot start task 1 \(.*racy\) on host no-such-host again"
+expect_eq "task 1 on a missing host: exit 1" "$(cat rc)" 1
+expect_grep "... names task 1, the host and task-0.exec" err "refusing to replay: task 1 \(racy\) was recorded on host no-such-host, .* in moved0/task-0\.exec$"
 expect_no_leftovers
 # And back to this host, spelled as the VM knows it: replay works.
 cp -r rec back
