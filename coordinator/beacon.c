@@ -6,19 +6,26 @@
  * (measured: 183 s after a pvmd was killed), and until then every task
  * waiting for a message from that host waits in silence.  The launcher
  * starts one beacon on each other host; beacon and launcher send each
- * other BEACON every PERIOD_MS:
+ * other BEACON every PERIOD_MS (any message of the launcher counts):
  *   - the launcher takes a host whose beacon falls silent as lost
  *     (toplevel/hosts.c);
  *   - a beacon that has not heard the launcher for ORPHAN_S takes the
  *     run as over for its host (the launcher's host, or the path to it,
  *     is gone, or the pvmds no longer pass messages: seen after a host
- *     was lost) and ends the run's processes on this host itself.
- * The beacon ends on QUIT, from the launcher or from PVM when the
- * launcher exits.
+ *     was lost) and ends the run's processes on this host itself; so
+ *     does a beacon told QUIT by PVM (the launcher exited) or with
+ *     PG_QUIT_SWEEP by a launcher that stopped its run (its pvm_kills
+ *     may not have got here: seen after a host was lost).
+ * The beacon also carries the run's logs between its host and the
+ * launcher's (pangaea_lib/ship.c): after the run it sends the task logs
+ * its host holds (LOGS_ASK), before a replay it writes the recorded logs
+ * of the tasks that will run on its host (LOGFILE).  It ends on QUIT,
+ * from the launcher or from PVM when the launcher exits.
  */
 #include "coord.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,8 +105,41 @@ static int signal_run(const char *ctx_kv, const char *vmid_kv, int sig)
 	return n;
 }
 
-/* The launcher is gone for this host: ends the run's processes here. */
-static void end_orphaned(int launcher, const char *ctx)
+/* LOGS_ASK (the active buffer) from LAUNCHER: sends it the task logs of
+ * the folder asked for, as this host has them. */
+static void send_logs(int launcher)
+{
+	char dir[PG_PATH_MAX], err[PG_PATH_MAX + 100], **names;
+	int n;
+
+	if (pg_proto_upk_logs_ask(dir, sizeof(dir)) < 0)
+		return;
+	if (pg_logship_list(dir, &names, &n) < 0) {
+		fprintf(stderr, "pangaea-coord: cannot list %s: %s\n", dir,
+			strerror(errno));
+		n = 0;
+	}
+	if (pg_ship_send(launcher, dir, names, n, err, sizeof(err)) < 0)
+		fprintf(stderr, "pangaea-coord: %s\n", err);
+	pg_logship_free(names, n);
+}
+
+/* LOGFILE (the active buffer) from LAUNCHER, before a replay: writes the
+ * piece with W; the end piece is answered with one, once all is written. */
+static void take_logs(int launcher, struct pg_logship_writer *w)
+{
+	char err[PG_PATH_MAX + 100];
+	int end;
+
+	if (pg_ship_take(w, NULL, &end, err, sizeof(err)) < 0)
+		fprintf(stderr, "pangaea-coord: %s\n", err);
+	if (end && pg_ship_send(launcher, "", NULL, 0, err, sizeof(err)) < 0)
+		fprintf(stderr, "pangaea-coord: %s\n", err);
+}
+
+/* The run is over for this host (WHY) but may have left processes
+ * here: ends them. */
+static void sweep(const char *ctx, const char *why)
 {
 	char ctx_kv[64], vmid_kv[256];
 	const char *vmid = getenv("PVM_VMID");
@@ -109,9 +149,9 @@ static void end_orphaned(int launcher, const char *ctx)
 	if (vmid)
 		snprintf(vmid_kv, sizeof(vmid_kv), "PVM_VMID=%s", vmid);
 	n = signal_run(ctx_kv, vmid ? vmid_kv : NULL, SIGTERM);
-	fprintf(stderr, "pangaea-coord: the launcher t%x has been silent for "
-		"%.0f s: ended the run's %d process(es) on this host\n",
-		launcher, ORPHAN_S, n);
+	if (n)
+		fprintf(stderr, "pangaea-coord: %s: ended the run's %d "
+			"process(es) on this host\n", why, n);
 	if (n) {
 		sleep(1);
 		signal_run(ctx_kv, vmid ? vmid_kv : NULL, SIGKILL);
@@ -121,6 +161,7 @@ static void end_orphaned(int launcher, const char *ctx)
 int coord_beacon_main(void)
 {
 	const char *ctx = getenv(PG_ENV_CONTEXT);
+	struct pg_logship_writer w = { .fd = -1 };
 	int launcher, b = 0, tag, src, version;
 	double heard, sent = 0;
 
@@ -143,7 +184,7 @@ int coord_beacon_main(void)
 		double t = now_s();
 
 		if (t - heard > ORPHAN_S) {
-			end_orphaned(launcher, ctx);
+			sweep(ctx, "the launcher has been silent for 10 s");
 			break;
 		}
 		if (t - sent >= PERIOD_MS / 1000.0) {
@@ -154,10 +195,25 @@ int coord_beacon_main(void)
 		b = pvm_trecv(-1, -1, &tmout);
 		if (b <= 0 || pg_proto_check(b, &tag, &src, &version) < 0)
 			continue;
-		if (tag == PG_TAG_QUIT)
+		if (tag == PG_TAG_QUIT) {
+			int v = 0;
+
+			/* PVM's notice that the launcher exited without a
+			   word, or the launcher's word that it stopped the
+			   run: the run's processes here end too */
+			if (src != launcher ||
+			    (pg_proto_upk(tag, &v) == 0 && v == PG_QUIT_SWEEP))
+				sweep(ctx, src != launcher ? "the launcher exited"
+				      : "the launcher stopped the run");
 			break;
-		if (tag == PG_TAG_BEACON && src == launcher)
-			heard = now_s();
+		}
+		if (src != launcher)
+			continue;
+		heard = now_s();
+		if (tag == PG_TAG_LOGS_ASK)
+			send_logs(launcher);
+		else if (tag == PG_TAG_LOGFILE)
+			take_logs(launcher, &w);
 	}
 	pvm_exit();
 	return 0;

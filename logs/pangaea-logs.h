@@ -68,7 +68,8 @@ enum pg_call_op {
 	PG_Q_GETMBOXINFO = 7, /* pvm_getmboxinfo: name = the pattern; blob =
 				 the classes */
 	PG_Q_DELINFO = 8,     /* pvm_delinfo: name, arg = index, arg2 = flags */
-	PG_Q_EXIT = 9         /* pvm_exit: where the task left PVM */
+	PG_Q_EXIT = 9         /* pvm_exit: where the task left PVM; result =
+				 its children still running then */
 };
 #define PG_Q_LAST PG_Q_EXIT
 
@@ -500,5 +501,38 @@ int pg_runinfo_check_end(const struct pg_runinfo *ri, int ltid,
 			 size_t errlen);
 /* Frees what pg_runinfo_read or pg_runinfo_add_task allocated. */
 void pg_runinfo_free(struct pg_runinfo *ri);
+
+/* logship.c: logs carried between hosts (pangaea_lib/ship.c sends them). */
+/* Makes the log folder DIR (and the folders above it, 0700) if this host
+ * lacks it; it must then be a folder of ours, not a link; 0 or -1 with
+ * ERR and errno. */
+int pg_log_dir_make(const char *dir, char *err, size_t errlen);
+/* Whether NAME is a task log's name (task-LTID.comm, task-LTID.exec). */
+int pg_logship_name_ok(const char *name);
+/* The task logs of DIR (regular files), in name order, into *NAMES (free
+ * with pg_logship_free); 0 (none if DIR does not exist) or -1. */
+int pg_logship_list(const char *dir, char ***names, int *n);
+void pg_logship_free(char **names, int n);
+/* Reads up to MAX bytes at OFFSET of DIR/NAME into BUF, its size into
+ * *SIZE; the bytes read, or -1 with ERR. */
+int pg_logship_read(const char *dir, const char *name, int offset, void *buf,
+		    int max, int *size, char *err, size_t errlen);
+/* Puts pieces back into files, one file after another. */
+struct pg_logship_writer {
+	int fd;           /* the file being written, -1 none: init to -1 */
+	char path[PG_PATH_MAX + 80], part[PG_PATH_MAX + 90]; /* its place, and
+				where it is written until complete */
+	int written, same; /* files put in place; files the folder had
+			      already, byte for byte */
+};
+/* Writes the piece of N bytes at OFFSET of the file NAME (SIZE bytes) of
+ * folder DIR, made if missing; offset 0 starts the file, the last piece
+ * puts it in place (unless the folder's copy is the same); 0, or -1 with
+ * ERR for a bad name or piece, or a failed write. */
+int pg_logship_put(struct pg_logship_writer *w, const char *dir,
+		   const char *name, int size, int offset, const void *data,
+		   int n, char *err, size_t errlen);
+/* Drops the file being written, if any (unfinished). */
+void pg_logship_close(struct pg_logship_writer *w);
 
 #endif /* PANGAEA_LOGS_H */

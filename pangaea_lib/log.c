@@ -57,6 +57,9 @@ int pg_log_open(int exec_only, char *err, size_t errlen)
 	struct pg_comm_header h = { 0 };
 	char path[PG_PATH_MAX];
 
+	/* a task on another host than the launcher's makes its own folder */
+	if (pg_log_dir_make(pg_me->logdir, err, errlen) < 0)
+		goto failed;
 	if (!exec_only) {
 		h.ltid = pg_me->ltid;
 		h.tid = pg_me->mytid;

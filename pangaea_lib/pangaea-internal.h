@@ -14,6 +14,7 @@
  *   live.c                    events for a live viewer
  *   ids.c                     tid <-> ltid of this task
  *   state.c                   the state file: the blocking call now
+ *   ship.c                    task logs carried between hosts
  *   proto.c select.c          the protocol layer; the run's selection
  *   self.c clock.c pvm.c      who this task is; time; PVM helpers;
  *     idmap.c queue.c         maps and the out-of-order queue
@@ -225,6 +226,24 @@ int pg_proto_upk_watch(int *ltid, int *msgtag, int *cancel, int **tids,
 		       int *n);
 /* Sends the message BUFID, received and checked, on unchanged to TID. */
 int pg_proto_forward(int bufid, int tid, int tag);
+/* LOGS_ASK: the task logs of folder DIR, please. */
+int pg_proto_send_logs_ask(int tid, const char *dir);
+int pg_proto_upk_logs_ask(char *dir, size_t n);
+/* LOGFILE: a piece of a log; unpacked, its bytes go to BUF (at least
+ * PG_LOGPIECE_MAX bytes).  0 or < 0. */
+int pg_proto_send_logpiece(int tid, const struct pg_logpiece *p);
+int pg_proto_upk_logpiece(struct pg_logpiece *p, void *buf);
+
+/* ship.c: task logs between hosts (LOGFILE pieces, in Pangaea's context). */
+/* Sends the N files NAMES of folder DIR to TID in pieces, then the end
+ * piece (sent also after a failure); 0, or -1 with ERR. */
+int pg_ship_send(int tid, const char *dir, char *const *names, int n,
+		 char *err, size_t errlen);
+/* Writes the LOGFILE just received (the active buffer, its version read)
+ * with W into DIR (NULL: the folder it names); *END is set by the end
+ * piece.  0, or -1 with ERR. */
+int pg_ship_take(struct pg_logship_writer *w, const char *dir, int *end,
+		 char *err, size_t errlen);
 
 /* select.c: selective logging. */
 /* A run-time selection of what is logged. */

@@ -70,9 +70,12 @@
  *                   int ltid, int how (enum pg_end_how), int value.
  * PG_TAG_DIVERGED   task -> launcher when its replay diverges.
  *                   int ltid, str report.
- * PG_TAG_QUIT       launcher -> coordinator: exit now; also PVM ->
- *                   coordinator when the launcher exits (pvm_notify).
- *                   int tid (the launcher's), no version.
+ * PG_TAG_QUIT       launcher -> coordinator, beacon: exit now; also PVM ->
+ *                   coordinator, beacon when the launcher exits
+ *                   (pvm_notify).  int tid (the launcher's; to a beacon,
+ *                   PG_QUIT_SWEEP when the run was stopped: the beacon
+ *                   ends the run's processes left on its host first),
+ *                   no version.
  * PG_TAG_EXITED     PVM -> launcher: a task exited (pvm_notify; int tid,
  *                   no version).
  * PG_TAG_EVENTS     task -> coordinator, only when PANGAEA_LIVE is set: a
@@ -135,6 +138,17 @@
  *                   `pangaea-coord -beacon` on another host of the
  *                   virtual machine and the launcher are there
  *                   (toplevel/hosts.c, coordinator/beacon.c).  No ints.
+ * PG_TAG_LOGS_ASK   launcher -> beacon after the run: send me the task
+ *                   logs of this folder on your host.  str dir.  Answered
+ *                   with LOGFILE messages, the last one's name "".
+ * PG_TAG_LOGFILE    beacon <-> launcher: a piece of a task log (struct
+ *                   pg_logpiece): str dir, str name, int size, int
+ *                   offset, int n, then n bytes.  After the run, the
+ *                   beacons send the logs their hosts hold (LOGS_ASK);
+ *                   before a replay, the launcher sends a beacon the
+ *                   recorded logs of the tasks that will run on its
+ *                   host, and the beacon answers the final "" with one
+ *                   of its own once they are written (pangaea_lib/ship.c).
  */
 #define PG_LIVE_FIELDS 11
 enum pg_tag {
@@ -158,7 +172,24 @@ enum pg_tag {
 	PG_TAG_KILLING,
 	PG_TAG_KILLWAIT,
 	PG_TAG_OUTPUT,
-	PG_TAG_BEACON
+	PG_TAG_BEACON,
+	PG_TAG_LOGS_ASK,
+	PG_TAG_LOGFILE
+};
+
+/* QUIT's value to a beacon for "the run was stopped: sweep". */
+#define PG_QUIT_SWEEP (-1)
+
+/* The largest piece of a log in one LOGFILE message. */
+#define PG_LOGPIECE_MAX (1 << 20)
+
+/* PG_TAG_LOGFILE: a piece of a log carried between hosts. */
+struct pg_logpiece {
+	char dir[PG_PATH_MAX]; /* the log folder (the same path on each host) */
+	char name[64];         /* task-LTID.comm or .exec; "" ends a transfer */
+	int size;              /* of the whole file */
+	int offset, n;         /* where the piece's N bytes go */
+	const void *data;      /* sending: the bytes */
 };
 
 /* Bits of the handover flags. */

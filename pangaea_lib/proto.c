@@ -577,3 +577,54 @@ int pg_proto_forward(int bufid, int tid, int tag)
 	pvm_setcontext(ctx);
 	return rc < 0 ? rc : 0;
 }
+
+/* Packs LOGS_ASK (the folder, a string). */
+static int pack_logs_ask(const void *msg)
+{
+	return pk_str(msg);
+}
+
+int pg_proto_send_logs_ask(int tid, const char *dir)
+{
+	return send_msg(tid, PG_TAG_LOGS_ASK, pack_logs_ask, dir);
+}
+
+int pg_proto_upk_logs_ask(char *dir, size_t n)
+{
+	return upk_str(dir, n) < 0 ? PvmBadMsg : 0;
+}
+
+/* Packs LOGFILE (struct pg_logpiece). */
+static int pack_logpiece(const void *msg)
+{
+	const struct pg_logpiece *p = msg;
+	int v[3] = { p->size, p->offset, p->n }, rc = pk_str(p->dir);
+
+	if (rc >= 0)
+		rc = pk_str(p->name);
+	if (rc >= 0)
+		rc = pk_ints(v, 3);
+	if (rc >= 0 && p->n > 0)
+		rc = pvm_pkbyte((char *)p->data, p->n, 1);
+	return rc;
+}
+
+int pg_proto_send_logpiece(int tid, const struct pg_logpiece *p)
+{
+	return send_msg(tid, PG_TAG_LOGFILE, pack_logpiece, p);
+}
+
+int pg_proto_upk_logpiece(struct pg_logpiece *p, void *buf)
+{
+	int v[3];
+
+	if (upk_str(p->dir, sizeof(p->dir)) < 0 ||
+	    upk_str(p->name, sizeof(p->name)) < 0 || upk_ints(v, 3) < 0 ||
+	    v[0] < 0 || v[1] < 0 || v[2] < 0 || v[2] > PG_LOGPIECE_MAX)
+		return PvmBadMsg;
+	p->size = v[0];
+	p->offset = v[1];
+	p->n = v[2];
+	p->data = buf;
+	return p->n > 0 && pvm_upkbyte(buf, p->n, 1) < 0 ? PvmBadMsg : 0;
+}

@@ -16,11 +16,13 @@
  */
 #include "launcher.h"
 
+#include <errno.h>
 #include <glob.h>
 #include <libgen.h>
 #include <pvm3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 /* Whether NAME is one of the NHOST hosts of HOSTS. */
@@ -44,60 +46,79 @@ static void host_names(const struct pvmhostinfo *hosts, int nhost, char *buf,
 				      hosts[i].hi_name);
 }
 
-/* Checks the slots of the exec log PATH against HOSTS; 0, or -1 said. */
-static int check_log(const char *path, const struct pvmhostinfo *hosts,
-		     int nhost)
+/* What each_slot calls for a task's slot SL of spawn SP in exec log
+ * PATH; non-zero stops the walk. */
+typedef int (*slot_fn)(void *arg, const char *path,
+		       const struct pg_spawn_rec *sp,
+		       const struct pg_spawn_slot *sl);
+
+/* Calls FN for the slot of every task started in the exec logs of
+ * LOGDIR; 0, FN's first non-zero value, or -1 after saying that a log
+ * cannot be read. */
+static int each_slot(const char *logdir, slot_fn fn, void *arg)
 {
-	struct pg_exec_log log;
-	char err[PG_PATH_MAX + 100], names[1024];
+	char pattern[PG_PATH_MAX + 16], err[PG_PATH_MAX + 100];
 	int rc = 0;
+	glob_t g;
 
-	if (pg_exec_read(path, &log, err, sizeof(err)) < 0) {
-		la_error("refusing to replay: %s", err);
-		return -1;
-	}
-	for (int s = 0; s < log.nspawn && rc == 0; s++) {
-		const struct pg_spawn_rec *sp = &log.spawns[s];
+	snprintf(pattern, sizeof(pattern), "%s/task-*.exec", logdir);
+	if (glob(pattern, 0, NULL, &g) != 0)
+		return 0; /* none: replay_prepare has said so already */
+	for (size_t i = 0; i < g.gl_pathc && rc == 0; i++) {
+		struct pg_exec_log log;
 
-		for (int i = 0; i < sp->started && rc == 0; i++) {
-			const struct pg_spawn_slot *sl = &sp->slots[i];
-			char file[PG_PATH_MAX];
-
-			if (sl->ltid <= 0 || in_vm(sl->host, hosts, nhost))
-				continue;
-			snprintf(file, sizeof(file), "%s", sp->file);
-			host_names(hosts, nhost, names, sizeof(names));
-			la_error("refusing to replay: task %d (%s) was recorded "
-				 "on host %s, which is not in the virtual machine "
-				 "(its hosts: %s): add %s to it, or move the task "
-				 "to one of them in %s", sl->ltid, basename(file),
-				 sl->host, names, sl->host, path);
+		if (pg_exec_read(g.gl_pathv[i], &log, err, sizeof(err)) < 0) {
+			la_error("refusing to replay: %s", err);
 			rc = -1;
+			break;
 		}
+		for (int s = 0; s < log.nspawn && rc == 0; s++)
+			for (int k = 0; k < log.spawns[s].started && rc == 0; k++)
+				if (log.spawns[s].slots[k].ltid > 0)
+					rc = fn(arg, g.gl_pathv[i], &log.spawns[s],
+						&log.spawns[s].slots[k]);
+		pg_exec_free(&log);
 	}
-	pg_exec_free(&log);
+	globfree(&g);
 	return rc;
+}
+
+/* The virtual machine's hosts, for check_slot. */
+struct vm_hosts {
+	struct pvmhostinfo *hosts;
+	int nhost;
+};
+
+/* Refuses the slot SL if its host is not in the VM (ARG); 0 or -1. */
+static int check_slot(void *arg, const char *path,
+		      const struct pg_spawn_rec *sp,
+		      const struct pg_spawn_slot *sl)
+{
+	const struct vm_hosts *vm = arg;
+	char names[1024], file[PG_PATH_MAX];
+
+	if (in_vm(sl->host, vm->hosts, vm->nhost))
+		return 0;
+	snprintf(file, sizeof(file), "%s", sp->file);
+	host_names(vm->hosts, vm->nhost, names, sizeof(names));
+	la_error("refusing to replay: task %d (%s) was recorded on host %s, "
+		 "which is not in the virtual machine (its hosts: %s): add %s "
+		 "to it, or move the task to one of them in %s", sl->ltid,
+		 basename(file), sl->host, names, sl->host, path);
+	return -1;
 }
 
 int la_hosts_check(const char *logdir)
 {
-	struct pvmhostinfo *hosts;
-	char pattern[PG_PATH_MAX + 16];
-	int nhost, narch, rc = 0;
-	glob_t g;
+	struct vm_hosts vm;
+	int narch;
 
-	if (pvm_config(&nhost, &narch, &hosts) < 0) {
+	if (pvm_config(&vm.nhost, &narch, &vm.hosts) < 0) {
 		la_error("refusing to replay: cannot list the virtual "
 			 "machine's hosts");
 		return -1;
 	}
-	snprintf(pattern, sizeof(pattern), "%s/task-*.exec", logdir);
-	if (glob(pattern, 0, NULL, &g) != 0)
-		return 0; /* no exec log: replay_prepare has said so already */
-	for (size_t i = 0; i < g.gl_pathc && rc == 0; i++)
-		rc = check_log(g.gl_pathv[i], hosts, nhost);
-	globfree(&g);
-	return rc;
+	return each_slot(logdir, check_slot, &vm);
 }
 
 /* A host whose beacon was silent this long is lost (the beacon speaks
@@ -236,7 +257,8 @@ int la_hosts_lost(struct la_run *r)
 
 void la_hosts_stop(struct la_run *r)
 {
-	int me = pvm_mytid();
+	int me = r->died || r->diverged[0] || r->interrupted || r->logfail ||
+		 r->lost_host ? PG_QUIT_SWEEP : pvm_mytid();
 
 	for (int i = 0; i < r->nbeacons; i++)
 		if (!r->beacons[i].ended)
@@ -244,4 +266,141 @@ void la_hosts_stop(struct la_run *r)
 	free(r->beacons);
 	r->beacons = NULL;
 	r->nbeacons = 0;
+}
+
+/* How long a beacon may keep the launcher waiting for its next piece. */
+#define SHIP_WAIT_S 15
+#define LOST_WAIT_S 2
+
+/* Takes the LOGFILE pieces of beacon B with W into DIR until its end
+ * piece, waiting at most WAIT_S for each; 0, or -1 after saying why. */
+static int take_pieces(const struct la_beacon *b, const char *dir,
+		       struct pg_logship_writer *w, int wait_s)
+{
+	char err[PG_PATH_MAX + 100];
+	int end = 0, failed = 0;
+
+	while (!end) {
+		struct timeval tmout = { wait_s, 0 };
+		int bid = pvm_trecv(b->tid, PG_TAG_LOGFILE, &tmout), tag, src,
+		    version;
+
+		if (bid <= 0) {
+			la_error("host %s: its beacon did not answer within "
+				 "%d s (%s)", b->host, wait_s,
+				 bid == 0 ? "no message" : pg_pvm_errtext(bid));
+			return -1;
+		}
+		if (pg_proto_check(bid, &tag, &src, &version) < 0 ||
+		    pg_ship_take(w, dir, &end, err, sizeof(err)) < 0) {
+			if (!failed++)
+				la_error("host %s: %s", b->host, version !=
+					 PG_PROTOCOL_VERSION ? "its beacon "
+					 "speaks another protocol version" : err);
+		}
+	}
+	return failed ? -1 : 0;
+}
+
+void la_hosts_collect(struct la_run *r, const char *logdir)
+{
+	char hosts[1024] = "";
+	size_t k = 0;
+	int files = 0;
+
+	for (int i = 0; i < r->nbeacons; i++)
+		if (!r->beacons[i].ended)
+			pg_proto_send_logs_ask(r->beacons[i].tid, logdir);
+	for (int i = 0; i < r->nbeacons; i++) {
+		struct la_beacon *b = &r->beacons[i];
+		struct pg_logship_writer w = { .fd = -1 };
+
+		if (b->ended)
+			continue;
+		/* (after a lost host, the pvmds may hold messages back) */
+		if (take_pieces(b, logdir, &w, r->lost_host ? LOST_WAIT_S :
+				SHIP_WAIT_S) < 0)
+			la_error("the logs of the tasks on host %s stay in %s "
+				 "there", b->host, logdir);
+		pg_logship_close(&w);
+		b->heard = la_death_now();
+		if (w.written && k < sizeof(hosts))
+			k += (size_t)snprintf(hosts + k, sizeof(hosts) - k,
+					      "%s%s", k ? " " : "", b->host);
+		files += w.written;
+	}
+	if (files)
+		la_say(r->o, "collected %d log file(s) from host(s) %s", files,
+		       hosts);
+}
+
+/* The recorded logs of the tasks to run on one host, for ship_slot. */
+struct ship_list {
+	const char *host, *dir;
+	char **names;
+	int n, cap;
+};
+
+/* Adds the logs of SL's task to the list ARG if it runs on its host. */
+static int ship_slot(void *arg, const char *path,
+		     const struct pg_spawn_rec *sp,
+		     const struct pg_spawn_slot *sl)
+{
+	struct ship_list *l = arg;
+	static const char *const kinds[] = { "comm", "exec" };
+
+	(void)path;
+	(void)sp;
+	if (strcmp(sl->host, l->host) != 0)
+		return 0;
+	for (int j = 0; j < 2; j++) {
+		char name[64], file[PG_PATH_MAX + 80], **more;
+
+		snprintf(name, sizeof(name), "task-%d.%s", sl->ltid, kinds[j]);
+		snprintf(file, sizeof(file), "%s/%s", l->dir, name);
+		if (access(file, F_OK) < 0)
+			continue;
+		if (l->n == l->cap) {
+			l->cap = l->cap ? 2 * l->cap : 16;
+			more = realloc(l->names, (size_t)l->cap * sizeof(char *));
+			if (!more)
+				return -1;
+			l->names = more;
+		}
+		if (!(l->names[l->n] = strdup(name)))
+			return -1;
+		l->n++;
+	}
+	return 0;
+}
+
+int la_hosts_ship(struct la_run *r, const char *recdir)
+{
+	char err[PG_PATH_MAX + 100];
+	int rc = 0;
+
+	for (int i = 0; i < r->nbeacons && rc == 0; i++) {
+		struct la_beacon *b = &r->beacons[i];
+		struct ship_list l = { .host = b->host, .dir = recdir };
+		struct pg_logship_writer w = { .fd = -1 };
+
+		if (b->ended)
+			continue;
+		if (each_slot(recdir, ship_slot, &l) != 0) {
+			la_error("refusing to replay: out of memory");
+			rc = -1;
+		} else if (l.n > 0) {
+			if (pg_ship_send(b->tid, recdir, l.names, l.n, err,
+					 sizeof(err)) < 0) {
+				la_error("refusing to replay: host %s: %s",
+					 b->host, err);
+				rc = -1;
+			} else if (take_pieces(b, recdir, &w, SHIP_WAIT_S) < 0) {
+				rc = -1;
+			}
+			b->heard = la_death_now();
+		}
+		pg_logship_free(l.names, l.n);
+	}
+	return rc;
 }

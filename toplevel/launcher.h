@@ -172,6 +172,15 @@ int la_hosts_exited(struct la_run *r, int tid);
 int la_hosts_lost(struct la_run *r);
 /* Tells the beacons to end and forgets them. */
 void la_hosts_stop(struct la_run *r);
+/* After the run: gathers into LOGDIR the task logs that the other hosts
+ * hold (each task logs on its own host), through their beacons; a file
+ * LOGDIR has already (shared storage) is left as it is. */
+void la_hosts_collect(struct la_run *r, const char *logdir);
+/* Before a replay: gives each other host the recorded logs (RECDIR) of
+ * the tasks its exec-log slots put there, through its beacon, and waits
+ * until they are written (a file it has is left as it is); 0, or -1
+ * said. */
+int la_hosts_ship(struct la_run *r, const char *recdir);
 
 /* vm.c */
 /* Joins the running virtual machine or starts a private one; 0 or -1. */

@@ -458,6 +458,12 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 	pvm_setcontext(r->ctx);
 	if (start_coordinator(r) == 0) {
 		la_hosts_watch(r);
+		if (r->o->mode == PANGAEA_MODE_REPLAY &&
+		    la_hosts_ship(r, r->replaydir) < 0) {
+			stop_coordinator(r);
+			la_hosts_stop(r);
+			goto out;
+		}
 		pvm_setcontext(0);
 		la_programs_preload(r->o);
 		if (start_programs(r) == 0)
@@ -467,6 +473,8 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 			la_tasks_kill(r);
 		wait_tasks(r);
 		drain(r);
+		if (!r->lost_pvmd)
+			la_hosts_collect(r, logdir);
 		r->interrupted = interrupted != 0;
 		if (!r->interrupted)
 			la_death_finish(r);
@@ -479,6 +487,7 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 		if (!r->lost_pvmd)
 			la_tasks_tidy(r);
 	}
+out:
 	la_output_finish();
 	la_stdin_close();
 	pg_task0_close();

@@ -78,7 +78,50 @@ h_rec=$(grep -o '[0-9]*@h[0-9]*' rec/task-1.exec | sort | tr '\n' ' ')
 h_rep=$(grep -o '[0-9]*@h[0-9]*' rec.r1/task-1.exec | sort | tr '\n' ' ')
 expect_eq "replay: the slaves ran on their recorded hosts" "$h_rep" "$h_rec"
 
-# 5. a host of the recording left the VM: refused before anything starts
+# 5. logs kept on each task's own host (/tmp is each host's own): the
+# launcher collects them after the run (through its beacons), each host
+# keeps its tasks' logs for replay, the tools work from the launcher's
+# folder; a host without its logs gets them shipped; a task moved to
+# another host in the exec log takes its log along
+printf '#!/bin/sh\nexec bash %s run h1 %s "$@"\n' "$TOP/scripts/hosts.sh" \
+	"$TRACE" >trace-h1
+chmod +x trace-h1
+L=/tmp/pangaea-hl-$VMID
+ncomm() { $HOSTS run "$1" sh -c "ls $L/task-*.comm 2>/dev/null | wc -l"; }
+pg -log -logdir "$L" "$MASTER" </dev/null
+expect_eq "own hosts: recording exits 0" "$(cat rc)" 0
+expect_grep "own hosts: logs collected from the other hosts" err \
+	"^pangaea: collected [0-9]+ log file\(s\) from host\(s\) h[23]( h[23])?$"
+expect_eq "own hosts: the launcher's folder has all 10 tasks' logs" "$(ncomm h1)" 10
+on2=$($HOSTS run h1 sh -c "grep -o '[0-9]*@h2' $L/task-1.exec | wc -l")
+expect_eq "own hosts: h2 keeps just its tasks' logs" "$(ncomm h2)" "$on2"
+cp out own.out
+sort out >own.sorted
+ok=0
+for j in 1 2; do
+	pg -replay -logdir "$L" -out "$L.r$j" </dev/null
+	[ "$(cat rc)" = 0 ] && cmp -s <(sort out) own.sorted &&
+		./trace-h1 verify "$L" "$L.r$j" >/dev/null 2>&1 && ok=$((ok + 1))
+done
+expect_eq "own hosts: 2 of 2 replays identical (verified from h1)" "$ok" 2
+expect_eq "own hosts: the replays' logs collected too" \
+	"$($HOSTS run h1 sh -c "ls $L.r2/task-*.comm | wc -l")" 10
+for h in h2 h3; do $HOSTS run $h rm -rf "$L"; done
+pg -replay -logdir "$L" -out "$L.r3" </dev/null
+expect_eq "shipped: a replay after h2 and h3 lost their copies exits 0" \
+	"$(cat rc) $(sort out | cmp -s - own.sorted && echo same)" "0 same"
+expect_eq "shipped: h2 got its tasks' recorded logs back" "$(ncomm h2)" "$on2"
+moved=$($HOSTS run h1 sh -c "grep -o '[0-9]*@h2' $L/task-1.exec | head -1 | sed 's/@h2//'")
+$HOSTS run h1 sed -i "s/\b$moved@h2\b/$moved@h3/" "$L/task-1.exec"
+pg -replay -logdir "$L" -out "$L.r4" </dev/null
+expect_eq "moved: task $moved moved from h2 to h3 replays, exit 0" \
+	"$(cat rc) $(sort out | cmp -s - own.sorted && echo same)" "0 same"
+$HOSTS run h1 cat "$L.r4/task-1.exec" >moved.exec
+expect_grep "moved: it ran on h3" moved.exec "\b$moved@h3\b"
+$HOSTS run h3 test -e "$L/task-$moved.comm" &&
+	pass "moved: its log was shipped to h3" || fail "moved: no log of task $moved on h3"
+
+# 6. a host of the recording left the VM: refused before anything starts
 $HOSTS run h1 sh -c "echo 'delete h3' | timeout 20 pvm" >/dev/null 2>&1
 pg -replay -logdir rec -out rec.nohost </dev/null
 expect_eq "no host: exit 1" "$(cat rc)" 1
@@ -88,7 +131,7 @@ expect_grep "no host: names the host, a task and the exec log" err \
 	pass "no host: no task started"
 expect_eq "no host: said in one line" "$(grep -c error err)" 1
 
-# 6. a host lost mid-run (its pvmd killed): PVM itself would notice only
+# 7. a host lost mid-run (its pvmd killed): PVM itself would notice only
 # after minutes; the launcher's beacon on h3 falls silent, and the run
 # ends within seconds, naming h3 and the tasks that were on it
 $HOSTS run h1 sh -c "echo 'add h3' | timeout 30 pvm" >/dev/null 2>&1
@@ -137,7 +180,7 @@ $TRACE dump lost 2>/dev/null | grep -q "ltid=$other\b\|task $other\b" &&
 	pass "lost: the log of task $other (not on h3) reads" ||
 	{ $TRACE dump lost >dump.err 2>&1; fail "lost: the logs of the others: $(tail -2 dump.err)"; }
 
-# 7. nothing left: hosts, links, namespaces, processes
+# 8. nothing left: hosts, links, namespaces, processes
 $HOSTS run h1 sh -c 'echo halt | timeout 10 pvm' >/dev/null 2>&1
 cd "$T" || exit 1
 $HOSTS down
