@@ -22,6 +22,10 @@
  * (logs/stdinlog.c): its first line "pangaea-stdin N". */
 #define PG_STDIN_VERSION 1
 
+/* output.log, what the tasks printed (logs/outlog.c): its first line
+ * "pangaea-output N". */
+#define PG_OUTPUT_VERSION 1
+
 /* task-LTID.state, a task's blocking call for the deadlock check
  * (pangaea_lib/state.c, toplevel/deadlock.c): u32 after the magic. */
 #define PG_STATE_VERSION 1

@@ -454,4 +454,37 @@ int pg_runinfo_check_end(const struct pg_runinfo *ri, int ltid,
 /* Frees what pg_runinfo_read or pg_runinfo_add_task allocated. */
 void pg_runinfo_free(struct pg_runinfo *ri);
 
+/* output.log (logs/outlog.c): what the run's tasks printed, as the
+ * launcher received it. */
+#define PG_OUTPUT_PIECE_MAX (1 << 20) /* bytes of one record */
+struct pg_out_piece {
+	int ltid;                /* -1: a task the launcher did not know */
+	int nl;                  /* it ended a line ("line"), or not ("part") */
+	int64_t ns;              /* wall-clock ns when the launcher got it */
+	size_t off, len;         /* its bytes in the log's data */
+};
+struct pg_out_log {
+	struct pg_out_piece *pieces; /* in the file's order */
+	size_t n, cap;
+	char *data;              /* every piece's bytes, NUL after the last */
+	size_t len;
+};
+/* Creates PATH (new, 0600) with its head line; an fd, or -1 with ERR. */
+int pg_outlog_create(const char *path, char *err, size_t errlen);
+/* The wall-clock time in ns (the NS of a record). */
+int64_t pg_outlog_now(void);
+/* Writes one record (N <= PG_OUTPUT_PIECE_MAX bytes P of task LTID got at
+ * NS, NL: it ended a line) with one write(); 0, or -1 with errno. */
+int pg_outlog_append(int fd, int ltid, int64_t ns, int nl, const char *p,
+		     size_t n);
+/* Reads PATH into LOG; 0, or -1 with ERR naming the file and offset. */
+int pg_outlog_read(const char *path, struct pg_out_log *log, char *err,
+		   size_t errlen);
+/* Frees what pg_outlog_read allocated. */
+void pg_outlog_free(struct pg_out_log *log);
+/* Compares the output of runs A and B (their output.log) task by task,
+ * line by line: 0 the same or a run has no output.log, 1 different (DIFF
+ * names the task and its first differing line), -1 unreadable (DIFF). */
+int pg_outverify(const char *a, const char *b, char *diff, size_t n);
+
 #endif /* PANGAEA_LOGS_H */
