@@ -45,6 +45,6 @@
 
 /* LOGDIR/trace.db, the trace database (logs/tracedb.c): meta
  * 'schema_version'. */
-#define TDB_SCHEMA_VERSION 1
+#define TDB_SCHEMA_VERSION 2 /* 2: the output table */
 
 #endif /* PANGAEA_FORMATS_H */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Prints the spawn with sequence SEQ from the execution log X. */
 static void dump_spawn(const struct pg_exec_log *x, unsigned seq)
@@ -251,6 +252,41 @@ static int dump_launcher(const char *dir)
 	return 0;
 }
 
+/* Prints what the tasks of DIR printed (output.log; only task LTID's
+ * unless ALL), with their times in wall-clock s; 0, or -1 (said) when
+ * it cannot be read.  Nothing when there is no output.log. */
+static int dump_output(const char *dir, int all, int ltid)
+{
+	char path[PG_PATH_MAX + 16], err[PG_PATH_MAX + 200];
+	struct pg_out_log log;
+
+	snprintf(path, sizeof(path), "%s/output.log", dir);
+	if (access(path, F_OK) < 0 && errno == ENOENT)
+		return 0;
+	if (pg_outlog_read(path, &log, err, sizeof(err)) < 0) {
+		trace_error("%s", err);
+		return -1;
+	}
+	printf("output (output.log, wall-clock s)\n");
+	for (size_t i = 0; i < log.n; i++) {
+		const struct pg_out_piece *p = &log.pieces[i];
+
+		if (!all && p->ltid != ltid)
+			continue;
+		printf("  task %d %lld.%09lld %s ", p->ltid,
+		       (long long)(p->ns / 1000000000),
+		       (long long)(p->ns % 1000000000), p->nl ? "line" : "part");
+		for (size_t k = 0; k < p->len; k++) { /* a NUL as '?' */
+			char c = log.data[p->off + k];
+
+			putchar(c ? c : '?');
+		}
+		putchar('\n');
+	}
+	pg_outlog_free(&log);
+	return 0;
+}
+
 /* Dumps every task of DIR in ltid order (the launcher first when it
  * left an exec log); 0 or 1. */
 static int dump_all(const char *dir, const struct pg_runinfo *ri)
@@ -274,6 +310,7 @@ static int dump_all(const char *dir, const struct pg_runinfo *ri)
 		rc |= dump_launcher(dir) < 0;
 	for (int i = 0; i < n; i++)
 		rc |= dump_task(dir, ltids[i], ri) < 0;
+	rc |= dump_output(dir, 1, 0) < 0;
 	free(ltids);
 	free(xl);
 	return rc;
@@ -303,7 +340,8 @@ static int dump_run(int argc, char **argv)
 	}
 	if ((bad = pg_runinfo_read(dir, &ri, err, sizeof(err)) < 0))
 		trace_error("%s", err);
-	rc = argc == 4 ? dump_task(dir, (int)ltid, &ri) < 0
+	rc = argc == 4 ? (dump_task(dir, (int)ltid, &ri) < 0) |
+			 (dump_output(dir, 0, (int)ltid) < 0)
 		       : dump_all(dir, &ri);
 	pg_runinfo_free(&ri);
 	return rc || bad;
