@@ -1,0 +1,208 @@
+/*
+ * check_outlog.c: unit tests of output.log (logs/outlog.c): round trips
+ * of any bytes, refusals of damaged files; and of the comparison of two
+ * runs' output (logs/outverify.c): per task, whatever the interleaving
+ * and the pieces.
+ */
+#include "pangaea-logs.h"
+#include "checkutil.h"
+
+#include <check.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Writes N bytes of TEXT to PATH. */
+static void spit(const char *path, const char *text, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(text, 1, n, f), n);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* Pieces with NULs, an empty line and a whole 1 MB one come back as
+ * written, with their tasks, times and kinds; the file is new, 0600. */
+START_TEST(test_round_trip)
+{
+	static char big[PG_OUTPUT_PIECE_MAX + 1];
+	const char a[] = "line 1 2 3", b[] = { 'x', '\0', 'y' };
+	struct pg_out_log log;
+	char path[PATH_MAX], err[512] = "";
+	struct stat st;
+	int64_t t = pg_outlog_now();
+	int fd;
+
+	memset(big, 'z', sizeof(big));
+	ck_assert(t > 1000000000LL * 1000000000LL); /* wall clock, after 2001 */
+	cku_in_dir(path, sizeof(path), "output.log");
+	unlink(path);
+	fd = pg_outlog_create(path, err, sizeof(err));
+	ck_assert_msg(fd >= 0, "%s", err);
+	ck_assert_int_eq(pg_outlog_append(fd, 1, t, 1, a, sizeof(a) - 1), 0);
+	ck_assert_int_eq(pg_outlog_append(fd, 1001, t + 5, 0, b, sizeof(b)), 0);
+	ck_assert_int_eq(pg_outlog_append(fd, -1, 7, 1, "", 0), 0);
+	ck_assert_int_eq(pg_outlog_append(fd, 2, 8, 0, big,
+					  PG_OUTPUT_PIECE_MAX), 0);
+	ck_assert_int_eq(pg_outlog_append(fd, 2, 9, 0, big, sizeof(big)), -1);
+	ck_assert_int_eq(close(fd), 0);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0600);
+	ck_assert_int_eq(pg_outlog_read(path, &log, err, sizeof(err)), 0);
+	ck_assert_uint_eq(log.n, 4);
+	ck_assert_int_eq(log.pieces[0].ltid, 1);
+	ck_assert(log.pieces[0].ns == t);
+	ck_assert_int_eq(log.pieces[0].nl, 1);
+	ck_assert_uint_eq(log.pieces[0].len, sizeof(a) - 1);
+	ck_assert(memcmp(log.data + log.pieces[0].off, a, sizeof(a) - 1) == 0);
+	ck_assert_int_eq(log.pieces[1].ltid, 1001);
+	ck_assert(log.pieces[1].ns == t + 5);
+	ck_assert_int_eq(log.pieces[1].nl, 0);
+	ck_assert(memcmp(log.data + log.pieces[1].off, b, sizeof(b)) == 0);
+	ck_assert_int_eq(log.pieces[2].ltid, -1);
+	ck_assert_uint_eq(log.pieces[2].len, 0);
+	ck_assert_uint_eq(log.pieces[3].len, PG_OUTPUT_PIECE_MAX);
+	pg_outlog_free(&log);
+	/* created new only */
+	ck_assert_int_eq(pg_outlog_create(path, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "cannot create") && strstr(err, path), "%s",
+		      err);
+}
+END_TEST
+
+/* Bad files are refused, naming the file and what is wrong. */
+START_TEST(test_refusals)
+{
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{ "", "not a Pangaea output log" },
+		{ "pangaea-output 2\n", "version 2" },
+		{ "pangaea-output 1\nline 1 5 5\nab\n", "truncated: the record at offset 17" },
+		{ "pangaea-output 1\nline 1 5 2\nabX", "truncated" },
+		{ "pangaea-output 1\nword 1 5 1\na\n", "offset 17: not a 'line|part" },
+		{ "pangaea-output 1\nline -2 5 1\na\n", "offset 17" },
+		{ "pangaea-output 1\nline 1 -5 1\na\n", "offset 17" },
+		{ "pangaea-output 1\nline 1 5 1048577\n", "offset 17" },
+		{ "pangaea-output 1\nline 1 5 -1\n", "offset 17" },
+		{ "pangaea-output 1\nline 1 5\na\n", "offset 17" },
+		{ "pangaea-output 1\npart 1 5 1 \na\n", "offset 17" },
+		{ "pangaea-output 1\nline 1 99999999999999999999 1\na\n", "offset 17" },
+	};
+	struct pg_out_log log;
+	char path[PATH_MAX], err[512];
+
+	cku_in_dir(path, sizeof(path), "output.log");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		spit(path, bad[i].text, strlen(bad[i].text));
+		ck_assert_int_eq(pg_outlog_read(path, &log, err, sizeof(err)), -1);
+		ck_assert_msg(strstr(err, bad[i].want) && strstr(err, path),
+			      "case %zu: %s", i, err);
+		ck_assert_ptr_null(log.pieces);
+	}
+	unlink(path);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	ck_assert_int_eq(pg_outlog_read(path, &log, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "FIFO"), "%s", err);
+}
+END_TEST
+
+/* Makes the folder cku_dir/NAME with an output.log of TEXT (after the
+ * head line) unless TEXT is NULL; its path into DIR. */
+static void run_dir(char *dir, size_t n, const char *name, const char *text)
+{
+	char path[PATH_MAX + 16], *all;
+
+	cku_in_dir(dir, n, name);
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	if (!text)
+		return;
+	snprintf(path, sizeof(path), "%s/output.log", dir);
+	ck_assert_int_ge(asprintf(&all, "pangaea-output 1\n%s", text), 0);
+	spit(path, all, strlen(all));
+	free(all);
+}
+
+/* Each task's lines are compared on their own: another interleaving of
+ * the tasks, other times and other pieces of the same lines are the
+ * same output; another line, a missing line or a missing task's output
+ * is not, and the first differing line of the task is named. */
+START_TEST(test_verify)
+{
+	char a[PATH_MAX], b[PATH_MAX], c[PATH_MAX], d[PATH_MAX], e[PATH_MAX],
+	     f[PATH_MAX], g[PATH_MAX], diff[512];
+
+	run_dir(a, sizeof(a), "a", "line 1 10 5\nhello\nline 2 11 3\nfoo\n"
+		"line 1 12 3\nbye\n");
+	/* task 2 first, other times, task 1's first line in two pieces */
+	run_dir(b, sizeof(b), "b", "line 2 1 3\nfoo\npart 1 2 3\nhel\n"
+		"line 1 3 2\nlo\nline 1 4 3\nbye\n");
+	run_dir(c, sizeof(c), "c", "line 1 10 5\nhello\nline 2 11 3\nfoo\n"
+		"line 1 12 3\nBYE\n");
+	run_dir(d, sizeof(d), "d", "line 1 10 5\nhello\nline 1 12 3\nbye\n");
+	run_dir(e, sizeof(e), "e", NULL);
+	run_dir(f, sizeof(f), "f", "line 1 10 5\nhello\n");
+	run_dir(g, sizeof(g), "g", "line 1 10 5\nhel");
+	ck_assert_int_eq(pg_outverify(a, b, diff, sizeof(diff)), 0);
+	ck_assert_int_eq(pg_outverify(b, a, diff, sizeof(diff)), 0);
+	ck_assert_int_eq(pg_outverify(a, c, diff, sizeof(diff)), 1);
+	ck_assert_msg(strstr(diff, "task 1 printed \"bye\" as its output line 2"
+			     " in the first run, \"BYE\" in the second"), "%s",
+		      diff);
+	ck_assert_int_eq(pg_outverify(a, d, diff, sizeof(diff)), 1);
+	ck_assert_msg(strstr(diff, "task 2 printed \"foo\" as its output line 1"
+			     " in the first run, nothing in the second"), "%s",
+		      diff);
+	ck_assert_int_eq(pg_outverify(f, a, diff, sizeof(diff)), 1);
+	ck_assert_msg(strstr(diff, "task 1 printed nothing as its output line "
+			     "2 in the first run, \"bye\""), "%s", diff);
+	/* a run without output.log (made before it existed) is not compared */
+	ck_assert_int_eq(pg_outverify(a, e, diff, sizeof(diff)), 0);
+	ck_assert_int_eq(pg_outverify(e, a, diff, sizeof(diff)), 0);
+	/* a damaged one is an error naming it */
+	ck_assert_int_eq(pg_outverify(a, g, diff, sizeof(diff)), -1);
+	ck_assert_msg(strstr(diff, g) && strstr(diff, "truncated"), "%s", diff);
+}
+END_TEST
+
+/* A long line is cut in the message, an unprintable byte shown as '?'. */
+START_TEST(test_verify_quote)
+{
+	char a[PATH_MAX], b[PATH_MAX], diff[512], text[400];
+
+	snprintf(text, sizeof(text), "line 3 1 70\n%070d\nline 3 2 3\na\tb\n", 0);
+	run_dir(a, sizeof(a), "a", text);
+	snprintf(text, sizeof(text), "line 3 1 70\n%070d\nline 3 2 3\na b\n", 0);
+	run_dir(b, sizeof(b), "b", text);
+	ck_assert_int_eq(pg_outverify(a, b, diff, sizeof(diff)), 1);
+	ck_assert_msg(strstr(diff, "task 3 printed \"a?b\" as its output line 2"
+			     " in the first run, \"a b\" in the second"), "%s",
+		      diff);
+	snprintf(text, sizeof(text), "line 3 1 70\n%070d\n", 1);
+	run_dir(b, sizeof(b), "c", text);
+	ck_assert_int_eq(pg_outverify(a, b, diff, sizeof(diff)), 1);
+	ck_assert_msg(strstr(diff, "000...\" as its output line 1"), "%s", diff);
+	ck_assert_ptr_null(strstr(diff, "0000000000000000000000000000000000"
+				  "00000000000000000000000000000"));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("outlog");
+	TCase *tc = tcase_create("outlog");
+
+	cku_add_tmp_fixtures(tc);
+	tcase_add_test(tc, test_round_trip);
+	tcase_add_test(tc, test_refusals);
+	tcase_add_test(tc, test_verify);
+	tcase_add_test(tc, test_verify_quote);
+	suite_add_tcase(s, tc);
+	return cku_run(s);
+}
