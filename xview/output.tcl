@@ -35,11 +35,17 @@ proc view::out_build {} {
 }
 
 # Reads the output rows of the open database (none when it has no
-# output table: a run recorded before output.log).
+# output table: a run recorded before output.log); the run's time span
+# (V(tmin), V(tmax)) grows to hold them (the launcher gets a task's last
+# lines after its last event).
 proc view::out_load {} {
 	variable V
 	variable OUT
 	if {[catch {pgdb output} OUT]} { set OUT {} }
+	foreach {id ltid t nl text} $OUT {
+		if {$t < $V(tmin)} { set V(tmin) $t }
+		if {$t > $V(tmax)} { set V(tmax) $t }
+	}
 	set V(out_key) ""
 	set V(out_mark) ""
 	set V(out_near) ""

@@ -159,8 +159,8 @@ proc view::open_run {path} {
 	pgdb open $db
 	set V(db) $db
 	set V(tasks) [pgdb tasks]
-	view::out_load ;# output.tcl
 	lassign [pgdb range] V(tmin) V(tmax)
+	view::out_load ;# output.tcl
 	if {$V(tmax) <= $V(tmin)} { set V(tmax) [expr {$V(tmin) + 1000}] }
 	set V(row0) 0
 	set V(sel) ""
