@@ -236,7 +236,7 @@ FUZZ_CC ?= clang
 FUZZ ?= 1
 FUZZ_SECONDS ?= 60
 FUZZ_CHECK_SECONDS ?= 30
-FUZZ_NAMES := comm exec runinfo proto stats import
+FUZZ_NAMES := comm exec runinfo proto stats import output
 FZ := $(B)/fuzz
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	    -fno-omit-frame-pointer
