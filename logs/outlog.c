@@ -16,7 +16,6 @@
 #include "pangaea-logs.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,20 +25,8 @@
 
 int pg_outlog_create(const char *path, char *err, size_t errlen)
 {
-	char head[32];
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND |
-		      O_CLOEXEC, 0600);
-	int n = snprintf(head, sizeof(head), "pangaea-output %d\n",
-			 PG_OUTPUT_VERSION);
-
-	if (fd < 0 || pg_write_log(fd, head, (size_t)n) < 0) {
-		snprintf(err, errlen, "cannot %s %s: %s", fd < 0 ? "create" :
-			 "write", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	return fd;
+	return pg_create_text_log(path, "pangaea-output", PG_OUTPUT_VERSION,
+				  err, errlen);
 }
 
 int64_t pg_outlog_now(void)
@@ -67,22 +54,6 @@ int pg_outlog_append(int fd, int ltid, int64_t ns, int nl, const char *p,
 	rc = pg_write_log(fd, b, (size_t)k + n + 1); /* one write: whole ones */
 	free(b);
 	return rc;
-}
-
-/* Reads one "\n"-ended line of at most N-1 bytes from F into BUF; 0 or
- * -1 (end of file, too long, or a NUL in it). */
-static int outlog_line(FILE *f, char *buf, size_t n)
-{
-	size_t k = 0;
-	int c;
-
-	while ((c = getc(f)) != EOF && c != '\n') {
-		if (c == '\0' || k + 1 >= n)
-			return -1;
-		buf[k++] = (char)c;
-	}
-	buf[k] = '\0';
-	return c == '\n' ? 0 : -1;
 }
 
 /* Parses the record head LINE into P (its bytes' offset not set); 0 or
@@ -145,25 +116,15 @@ int pg_outlog_read(const char *path, struct pg_out_log *log, char *err,
 		   size_t errlen)
 {
 	char line[96], *buf = malloc(PG_OUTPUT_PIECE_MAX + 1);
-	FILE *f = pg_fopen_log(path, err, errlen);
-	int version = 0, rc = -1;
+	FILE *f = pg_fopen_text_log(path, "pangaea-output", PG_OUTPUT_VERSION,
+				    "output log", err, errlen);
+	int rc = -1;
 	long off = 0;
 
 	memset(log, 0, sizeof(*log));
 	if (!f || !buf) {
 		if (!buf)
 			snprintf(err, errlen, "%s: out of memory", path);
-		goto out;
-	}
-	if (outlog_line(f, line, sizeof(line)) < 0 ||
-	    sscanf(line, "pangaea-output %d", &version) != 1) {
-		snprintf(err, errlen, "%s: not a Pangaea output log (no "
-			 "'pangaea-output VERSION' first line)", path);
-		goto out;
-	}
-	if (version != PG_OUTPUT_VERSION) {
-		snprintf(err, errlen, "%s: log format version %d, this Pangaea "
-			 "reads version %d", path, version, PG_OUTPUT_VERSION);
 		goto out;
 	}
 	for (;;) {
@@ -174,7 +135,7 @@ int pg_outlog_read(const char *path, struct pg_out_log *log, char *err,
 		if ((c = getc(f)) == EOF)
 			break;
 		ungetc(c, f);
-		if (outlog_line(f, line, sizeof(line)) < 0 ||
+		if (pg_log_line(f, line, sizeof(line)) < 0 ||
 		    outlog_head(line, &p) < 0) {
 			snprintf(err, errlen, "%s: offset %ld: not a 'line|part "
 				 "LTID NS LEN' (LEN 0..%d) record", path, off,

@@ -266,6 +266,21 @@ FILE *pg_fopen_log(const char *path, char *err, size_t errlen);
 /* Writes the N bytes at P to FD with as many write()s as it takes (EINTR
  * retried); 0, or -1 with errno (ENOSPC for a write of 0 bytes). */
 int pg_write_log(int fd, const void *p, size_t n);
+/* The text logs with a "MAGIC VERSION" first line (stdin.log,
+ * output.log): */
+/* Creates PATH new (0600, O_EXCL, never through a link, O_APPEND) and
+ * writes its first line "MAGIC VERSION"; an fd, or -1 with ERR. */
+int pg_create_text_log(const char *path, const char *magic, int version,
+		       char *err, size_t errlen);
+/* Opens PATH (pg_fopen_log) and reads its first line, which must be
+ * "MAGIC VERSION" ("PATH: not a Pangaea WHAT (no 'MAGIC VERSION' first
+ * line)", "PATH: log format version N, this Pangaea reads version V");
+ * the stream after it, or NULL with ERR. */
+FILE *pg_fopen_text_log(const char *path, const char *magic, int version,
+			const char *what, char *err, size_t errlen);
+/* Reads one "\n"-ended line of at most N-1 bytes from F into BUF; 0 or
+ * -1 (end of file, too long, or a NUL in it). */
+int pg_log_line(FILE *f, char *buf, size_t n);
 
 /* Path of a task's log: DIR/task-LTID.SUFFIX into BUF; 0 or -1 if too long. */
 int pg_log_path(char *buf, size_t n, const char *dir, int ltid,
