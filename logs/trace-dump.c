@@ -2,7 +2,8 @@
  * trace-dump.c: "pangaea-trace dump [-task LTID] LOGDIR" prints a run's
  * logs as text, task by task in ltid order, one event a line;
  * "dump --merged LOGDIR" prints every task's events in one list in time
- * order (call entry), from the trace database.
+ * order (call entry), from the trace database; "dump --output [-task
+ * LTID] LOGDIR" what the tasks printed (output.log).
  */
 #include "trace.h"
 #include "tracedb.h"
@@ -254,15 +255,13 @@ static int dump_launcher(const char *dir)
 
 /* Prints what the tasks of DIR printed (output.log; only task LTID's
  * unless ALL), with their times in wall-clock s; 0, or -1 (said) when
- * it cannot be read.  Nothing when there is no output.log. */
+ * it cannot be read or there is none. */
 static int dump_output(const char *dir, int all, int ltid)
 {
 	char path[PG_PATH_MAX + 16], err[PG_PATH_MAX + 200];
 	struct pg_out_log log;
 
 	snprintf(path, sizeof(path), "%s/output.log", dir);
-	if (access(path, F_OK) < 0 && errno == ENOENT)
-		return 0;
 	if (pg_outlog_read(path, &log, err, sizeof(err)) < 0) {
 		trace_error("%s", err);
 		return -1;
@@ -310,7 +309,6 @@ static int dump_all(const char *dir, const struct pg_runinfo *ri)
 		rc |= dump_launcher(dir) < 0;
 	for (int i = 0; i < n; i++)
 		rc |= dump_task(dir, ltids[i], ri) < 0;
-	rc |= dump_output(dir, 1, 0) < 0;
 	free(ltids);
 	free(xl);
 	return rc;
@@ -325,10 +323,15 @@ static int dump_run(int argc, char **argv)
 	const char *dir = argv[argc - 1];
 	char *end = NULL;
 	long ltid = 0;
-	int rc, bad;
+	int rc, bad, out = 0;
 
 	if (argc == 3 && strcmp(argv[1], "--merged") == 0)
 		return dump_merged(argv[2]);
+	if (argc >= 3 && strcmp(argv[1], "--output") == 0) { /* then as -task */
+		argc--;
+		argv++;
+		out = 1;
+	}
 	if (argc == 4 && strcmp(argv[1], "-task") == 0) {
 		errno = 0;
 		ltid = strtol(argv[2], &end, 10);
@@ -338,15 +341,17 @@ static int dump_run(int argc, char **argv)
 		trace_error("usage: pangaea-trace %s", trace_cmd_dump.usage);
 		return 1;
 	}
+	if (out)
+		return dump_output(dir, argc != 4, (int)ltid) < 0;
 	if ((bad = pg_runinfo_read(dir, &ri, err, sizeof(err)) < 0))
 		trace_error("%s", err);
-	rc = argc == 4 ? (dump_task(dir, (int)ltid, &ri) < 0) |
-			 (dump_output(dir, 0, (int)ltid) < 0)
+	rc = argc == 4 ? dump_task(dir, (int)ltid, &ri) < 0
 		       : dump_all(dir, &ri);
 	pg_runinfo_free(&ri);
 	return rc || bad;
 }
 
 const struct trace_cmd trace_cmd_dump = {
-	"dump", "dump [-task LTID | --merged] LOGDIR", dump_run
+	"dump", "dump [--output] [-task LTID] LOGDIR | dump --merged LOGDIR",
+	dump_run
 };

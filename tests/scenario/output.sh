@@ -26,14 +26,17 @@ expect_grep "output.log: the worker's line with its ltid" rec/output.log \
 	'^line 1001 [0-9]{19} 25$'
 
 # ---- dump and the database
-$TRACE dump rec >dump 2>derr
-expect_eq "dump: exit 0" $? 0
-expect_grep "dump: the lines with their tasks and times" dump \
+$TRACE dump --output rec >dump 2>derr
+expect_eq "dump --output: exit 0" $? 0
+expect_grep "dump --output: the lines with their tasks and times" dump \
 	'^  task 1001 [0-9]{10}\.[0-9]{9} line outprint: file says alpha$'
-$TRACE dump -task 1 rec >dump1 2>derr
-expect_grep "dump -task 1: its lines" dump1 '^  task 1 .* line outprint: master starts$'
-grep -q 'task 1001 ' dump1 && fail "dump -task 1 shows task 1001's lines" ||
-	pass "dump -task 1 shows no other task's lines"
+$TRACE dump --output -task 1 rec >dump1 2>derr
+expect_grep "dump --output -task 1: its lines" dump1 '^  task 1 .* line outprint: master starts$'
+grep -q 'task 1001 ' dump1 && fail "dump --output -task 1 shows task 1001's lines" ||
+	pass "dump --output -task 1 shows no other task's lines"
+$TRACE dump rec >dump2 2>derr
+grep -q 'outprint: master starts' dump2 && fail "dump without --output shows output lines" ||
+	pass "dump without --output shows the events only"
 $TRACE import rec >/dev/null 2>ierr
 expect_eq "import: exit 0" $? 0
 q() { sqlite3 rec/trace.db "$1"; }
