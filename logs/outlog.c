@@ -161,9 +161,7 @@ out:
 	if (f)
 		fclose(f);
 	free(buf);
-	if (rc < 0)
-		pg_outlog_free(log);
-	return rc;
+	return rc; /* a damaged log: LOG keeps the records before the damage */
 }
 
 void pg_outlog_free(struct pg_out_log *log)

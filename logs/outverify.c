@@ -117,7 +117,11 @@ static int ov_read(const char *dir, struct pg_out_log *log, char *diff,
 	memset(log, 0, sizeof(*log));
 	if (access(path, F_OK) < 0 && errno == ENOENT)
 		return 0;
-	return pg_outlog_read(path, log, diff, n) < 0 ? -1 : 1;
+	if (pg_outlog_read(path, log, diff, n) < 0) {
+		pg_outlog_free(log);
+		return -1;
+	}
+	return 1;
 }
 
 int pg_outverify(const char *a, const char *b, char *diff, size_t n)

@@ -492,7 +492,9 @@ int64_t pg_outlog_now(void);
  * NS, NL: it ended a line) with one write(); 0, or -1 with errno. */
 int pg_outlog_append(int fd, int ltid, int64_t ns, int nl, const char *p,
 		     size_t n);
-/* Reads PATH into LOG; 0, or -1 with ERR naming the file and offset. */
+/* Reads PATH into LOG; 0, or -1 with ERR naming the file and offset
+ * (LOG then holds the records before the damage, for a salvage).  Free
+ * LOG with pg_outlog_free either way. */
 int pg_outlog_read(const char *path, struct pg_out_log *log, char *err,
 		   size_t errlen);
 /* Frees what pg_outlog_read allocated. */

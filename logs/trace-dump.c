@@ -264,6 +264,7 @@ static int dump_output(const char *dir, int all, int ltid)
 	snprintf(path, sizeof(path), "%s/output.log", dir);
 	if (pg_outlog_read(path, &log, err, sizeof(err)) < 0) {
 		trace_error("%s", err);
+		pg_outlog_free(&log);
 		return -1;
 	}
 	printf("output (output.log, wall-clock s)\n");

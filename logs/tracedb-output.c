@@ -9,19 +9,22 @@
 #include <stdio.h>
 #include <unistd.h>
 
-int tdb_output_import(sqlite3 *db, const char *dir, char *err,
+int tdb_output_import(sqlite3 *db, const char *dir, int salvage, char *err,
 		      size_t errlen)
 {
 	char path[PG_PATH_MAX + 16];
 	struct pg_out_log log;
 	sqlite3_stmt *st = NULL;
-	int rc = 0;
+	int rc = 0, damaged;
 
 	snprintf(path, sizeof(path), "%s/output.log", dir);
 	if (access(path, F_OK) < 0 && errno == ENOENT)
 		return 0; /* a run made before output.log, or by hand */
-	if (pg_outlog_read(path, &log, err, errlen) < 0)
+	damaged = pg_outlog_read(path, &log, err, errlen) < 0;
+	if (damaged && !salvage) {
+		pg_outlog_free(&log);
 		return -1;
+	}
 	if (sqlite3_prepare_v2(db, "INSERT INTO output(id, ltid, t, nl, text)"
 			       " VALUES(?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
 		rc = -1;
@@ -43,5 +46,5 @@ int tdb_output_import(sqlite3 *db, const char *dir, char *err,
 			 "rows: %s", dir, sqlite3_errmsg(db));
 	sqlite3_finalize(st);
 	pg_outlog_free(&log);
-	return rc;
+	return rc < 0 ? -1 : damaged ? 1 : 0;
 }

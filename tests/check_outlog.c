@@ -104,8 +104,15 @@ START_TEST(test_refusals)
 		ck_assert_int_eq(pg_outlog_read(path, &log, err, sizeof(err)), -1);
 		ck_assert_msg(strstr(err, bad[i].want) && strstr(err, path),
 			      "case %zu: %s", i, err);
-		ck_assert_ptr_null(log.pieces);
+		pg_outlog_free(&log);
 	}
+	/* what came before the damage is kept, for a salvage */
+	spit(path, "pangaea-output 1\nline 4 5 2\nab\npart 4 6 9\nab\n", 42);
+	ck_assert_int_eq(pg_outlog_read(path, &log, err, sizeof(err)), -1);
+	ck_assert_uint_eq(log.n, 1);
+	ck_assert_int_eq(log.pieces[0].ltid, 4);
+	ck_assert_str_eq(log.data, "ab");
+	pg_outlog_free(&log);
 	unlink(path);
 	ck_assert_int_eq(mkfifo(path, 0600), 0);
 	ck_assert_int_eq(pg_outlog_read(path, &log, err, sizeof(err)), -1);

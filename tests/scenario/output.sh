@@ -133,6 +133,14 @@ cp -a rec bad && printf 'line 1 5 99\nab' >>bad/output.log
 $TRACE verify rec bad >vout3 2>&1
 expect_eq "verify: a cut output.log is an error (exit 2)" $? 2
 expect_grep "... naming the file" vout3 'bad/output.log: truncated'
+rm -f bad/trace.db
+$TRACE import bad >iout 2>&1
+expect_eq "import: a cut output.log is refused (exit 1)" $? 1
+expect_grep "... naming the file" iout 'bad/output.log: truncated: the record at offset'
+$TRACE import --salvage bad >iout 2>&1
+expect_eq "import --salvage: keeps what it can (exit 0)" $? 0
+expect_eq "... the lines before the cut one, the damage noted" \
+	"$(sqlite3 bad/trace.db "SELECT count(*) FROM output")|$(sqlite3 bad/trace.db "SELECT value LIKE '%output.log: truncated%' FROM meta WHERE key = 'salvaged'")" "5|1"
 
 [ $(($(date +%s) - start)) -lt 60 ] && pass "done in under a minute" ||
 	fail "took $(($(date +%s) - start)) s"
