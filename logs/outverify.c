@@ -2,10 +2,15 @@
  * outverify.c: compares what the tasks of two runs printed (their
  * output.log).  The lines of different tasks interleave differently from
  * run to run, so each task's output is compared on its own: the sequence
- * of its lines, whatever pieces they came in.
+ * of its lines, whatever pieces they came in.  PVM task ids differ from
+ * run to run (ltids do not): a "t40003" (PVM's way of writing a tid, as
+ * libpvm's own messages and PVM's examples print them) that is the tid
+ * of a task of the run, as its communication log's header says, is
+ * compared as that task's "<task LTID>".
  */
 #include "pangaea-logs.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,23 +24,141 @@ struct ov_text {
 	size_t len, cap;
 };
 
-/* Task LTID's output in LOG into T; 0 or -1 (out of memory). */
+/* The tids of a run's tasks and their ltids. */
+struct ov_tids {
+	int *tid, *ltid;
+	int n;
+};
+
+/* Reads the tids of DIR's tasks from their communication logs' headers
+ * into T (a log that cannot be read is left out: verify says why); 0 or
+ * -1 (out of memory). */
+static int ov_tids_read(const char *dir, struct ov_tids *t)
+{
+	int *l = NULL, n = pg_run_ltids(dir, "comm", &l);
+	char path[PG_PATH_MAX], err[PG_PATH_MAX + 200];
+
+	memset(t, 0, sizeof(*t));
+	if (n <= 0) {
+		free(l);
+		return 0;
+	}
+	t->tid = calloc((size_t)n, sizeof(int));
+	t->ltid = calloc((size_t)n, sizeof(int));
+	if (!t->tid || !t->ltid) {
+		free(l);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		struct pg_comm_reader r;
+
+		if (pg_log_path(path, sizeof(path), dir, l[i], "comm") < 0 ||
+		    pg_comm_open(&r, path, err, sizeof(err)) < 0)
+			continue;
+		if (r.hdr.tid > 0) {
+			t->tid[t->n] = r.hdr.tid;
+			t->ltid[t->n++] = l[i];
+		}
+		pg_comm_free(&r);
+	}
+	free(l);
+	return 0;
+}
+
+/* Frees what ov_tids_read allocated. */
+static void ov_tids_free(struct ov_tids *t)
+{
+	free(t->tid);
+	free(t->ltid);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Appends the N bytes P to T; 0 or -1 (out of memory). */
+static int ov_put(struct ov_text *t, const char *p, size_t n)
+{
+	char *v = pg_grow(t->p, &t->cap, t->len + n + 1, 1, 256);
+
+	if (!v)
+		return -1;
+	t->p = v;
+	memcpy(t->p + t->len, p, n);
+	t->len += n;
+	return 0;
+}
+
+/* The ltid of the tid written in hex at P (K digits), or -1. */
+static int ov_tid_ltid(const struct ov_tids *ids, const char *p, size_t k)
+{
+	char hex[16], *end;
+	long v;
+
+	if (k == 0 || k > 8)
+		return -1;
+	memcpy(hex, p, k);
+	hex[k] = '\0';
+	v = strtol(hex, &end, 16);
+	for (int i = 0; *end == '\0' && i < ids->n; i++)
+		if (ids->tid[i] == v)
+			return ids->ltid[i];
+	return -1;
+}
+
+/* Copies the N bytes P to T, each "tHEX" that is a tid of IDS (a word of
+ * its own) written "<task LTID>"; 0 or -1 (out of memory). */
+static int ov_put_tids(struct ov_text *t, const char *p, size_t n,
+		       const struct ov_tids *ids)
+{
+	size_t i = 0, from = 0;
+
+	while (i < n) {
+		char name[32];
+		size_t k = 0;
+		int l, m;
+
+		if (p[i] != 't' || (i > 0 && isalnum((unsigned char)p[i - 1]))) {
+			i++;
+			continue;
+		}
+		while (i + 1 + k < n && isxdigit((unsigned char)p[i + 1 + k]))
+			k++;
+		if ((i + 1 + k < n && isalnum((unsigned char)p[i + 1 + k])) ||
+		    (l = ov_tid_ltid(ids, p + i + 1, k)) < 0) {
+			i += 1 + k;
+			continue;
+		}
+		m = snprintf(name, sizeof(name), "<task %d>", l);
+		if (ov_put(t, p + from, i - from) < 0 ||
+		    ov_put(t, name, (size_t)m) < 0)
+			return -1;
+		i += 1 + k;
+		from = i;
+	}
+	return ov_put(t, p + from, n - from);
+}
+
+/* Task LTID's output in LOG into T, its tids of IDS as ltids; 0 or -1
+ * (out of memory). */
 static int ov_task_text(const struct pg_out_log *log, int ltid,
-			struct ov_text *t)
+			const struct ov_tids *ids, struct ov_text *t)
 {
 	for (size_t i = 0; i < log->n; i++) {
 		const struct pg_out_piece *p = &log->pieces[i];
-		char *v;
 
 		if (p->ltid != ltid)
 			continue;
-		if (!(v = pg_grow(t->p, &t->cap, t->len + p->len + 1, 1, 256)))
+		if (ov_put(t, log->data + p->off, p->len) < 0 ||
+		    (p->nl && ov_put(t, "\n", 1) < 0))
 			return -1;
-		t->p = v;
-		memcpy(t->p + t->len, log->data + p->off, p->len);
-		t->len += p->len;
-		if (p->nl)
-			t->p[t->len++] = '\n';
+	}
+	if (ids) { /* then its tids, over the pieces' bounds */
+		struct ov_text raw = *t;
+
+		memset(t, 0, sizeof(*t));
+		if (ov_put_tids(t, raw.p ? raw.p : "", raw.len, ids) < 0) {
+			free(raw.p);
+			return -1;
+		}
+		free(raw.p);
 	}
 	return 0;
 }
@@ -77,13 +200,15 @@ static const char *ov_next(const struct ov_text *t, size_t *pos, size_t *len)
 /* Compares task LTID's output in A and B; 0 the same, 1 (DIFF says the
  * first differing line), -1 out of memory. */
 static int ov_task(const struct pg_out_log *a, const struct pg_out_log *b,
+		   const struct ov_tids *ia, const struct ov_tids *ib,
 		   int ltid, char *diff, size_t n)
 {
 	struct ov_text ta = { 0 }, tb = { 0 };
 	size_t pa = 0, pb = 0, la = 0, lb = 0;
 	int rc = 0, line = 0;
 
-	if (ov_task_text(a, ltid, &ta) < 0 || ov_task_text(b, ltid, &tb) < 0) {
+	if (ov_task_text(a, ltid, ia, &ta) < 0 ||
+	    ov_task_text(b, ltid, ib, &tb) < 0) {
 		snprintf(diff, n, "out of memory comparing the output");
 		rc = -1;
 	}
@@ -127,12 +252,18 @@ static int ov_read(const char *dir, struct pg_out_log *log, char *diff,
 int pg_outverify(const char *a, const char *b, char *diff, size_t n)
 {
 	struct pg_out_log la, lb;
+	struct ov_tids ia = { 0 }, ib = { 0 };
 	int ra = ov_read(a, &la, diff, n), rb = 0, rc = 0, best;
 
 	if (ra >= 0)
 		rb = ov_read(b, &lb, diff, n);
 	if (ra < 0 || rb < 0)
 		rc = -1;
+	if (rc == 0 && ra > 0 && rb > 0 &&
+	    (ov_tids_read(a, &ia) < 0 || ov_tids_read(b, &ib) < 0)) {
+		snprintf(diff, n, "out of memory comparing the output");
+		rc = -1;
+	}
 	/* the tasks in ltid order: the lowest not yet compared, each time */
 	for (int last = -2; rc == 0 && ra > 0 && rb > 0; last = best) {
 		best = -2;
@@ -146,8 +277,10 @@ int pg_outverify(const char *a, const char *b, char *diff, size_t n)
 		}
 		if (best == -2)
 			break;
-		rc = ov_task(&la, &lb, best, diff, n);
+		rc = ov_task(&la, &lb, &ia, &ib, best, diff, n);
 	}
+	ov_tids_free(&ia);
+	ov_tids_free(&ib);
 	if (ra > 0)
 		pg_outlog_free(&la);
 	if (rb > 0)

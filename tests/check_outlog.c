@@ -200,6 +200,62 @@ START_TEST(test_verify_quote)
 }
 END_TEST
 
+/* Writes DIR/task-LTID.comm, a header only, of PVM task id TID. */
+static void comm_header(const char *dir, int ltid, int tid)
+{
+	struct pg_comm_header h;
+	struct pg_comm_writer w;
+	char path[PATH_MAX + 32], err[512];
+
+	memset(&h, 0, sizeof(h));
+	h.version = PG_COMM_VERSION;
+	h.ltid = ltid;
+	h.tid = tid;
+	h.mode = 1;
+	h.start_wall_ns = 1;
+	snprintf(h.host, sizeof(h.host), "vm");
+	snprintf(h.program, sizeof(h.program), "/bin/prog");
+	snprintf(path, sizeof(path), "%s/task-%d.comm", dir, ltid);
+	ck_assert_int_eq(pg_comm_create(&w, path, &h, err, sizeof(err)), 0);
+	pg_comm_close(&w);
+}
+
+/* PVM task ids differ between runs: a "tHEX" that is the tid of a task
+ * of its run compares as that task; one that is no task's, or that is
+ * part of a longer word, as it is. */
+START_TEST(test_verify_tids)
+{
+	char a[PATH_MAX], b[PATH_MAX], c[PATH_MAX], d[PATH_MAX], diff[512];
+
+	run_dir(a, sizeof(a), "a", "line 1 1 24\ni'm t40003, from t40004.\n"
+		"line 1 2 12\nt4ff1 at0 t4\n");
+	comm_header(a, 1, 0x40003);
+	comm_header(a, 1001, 0x40004);
+	run_dir(b, sizeof(b), "b", "line 1 1 24\ni'm t40007, from t40009.\n"
+		"line 1 2 12\nt4ff1 at0 t4\n");
+	comm_header(b, 1, 0x40007);
+	comm_header(b, 1001, 0x40009);
+	ck_assert_int_eq(pg_outverify(a, b, diff, sizeof(diff)), 0);
+	/* the tids swapped: another task named */
+	run_dir(c, sizeof(c), "c", "line 1 1 24\ni'm t40009, from t40007.\n"
+		"line 1 2 12\nt4ff1 at0 t4\n");
+	comm_header(c, 1, 0x40007);
+	comm_header(c, 1001, 0x40009);
+	ck_assert_int_eq(pg_outverify(a, c, diff, sizeof(diff)), 1);
+	ck_assert_msg(strstr(diff, "\"i'm <task 1>, from <task 1001>.\" as its "
+			     "output line 1 in the first run, \"i'm <task "
+			     "1001>, from <task 1>.\""), "%s", diff);
+	/* hex words that are no tid of the run stay as they are */
+	run_dir(d, sizeof(d), "d", "line 1 1 24\ni'm t40007, from t40009.\n"
+		"line 1 2 12\nt4ff2 at0 t4\n");
+	comm_header(d, 1, 0x40007);
+	comm_header(d, 1001, 0x40009);
+	ck_assert_int_eq(pg_outverify(a, d, diff, sizeof(diff)), 1);
+	ck_assert_msg(strstr(diff, "\"t4ff1 at0 t4\" as its output line 2"),
+		      "%s", diff);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("outlog");
@@ -210,6 +266,7 @@ int main(void)
 	tcase_add_test(tc, test_refusals);
 	tcase_add_test(tc, test_verify);
 	tcase_add_test(tc, test_verify_quote);
+	tcase_add_test(tc, test_verify_tids);
 	suite_add_tcase(s, tc);
 	return cku_run(s);
 }
