@@ -30,25 +30,21 @@ struct ov_tids {
 	int n;
 };
 
-/* Reads the tids of DIR's tasks from their communication logs' headers
- * into T (a log that cannot be read is left out: verify says why); 0 or
- * -1 (out of memory). */
-static int ov_tids_read(const char *dir, struct ov_tids *t)
+/* Reads the tids of DIR's tasks L (N) from their communication logs'
+ * headers into T (a log that cannot be read is left out: verify says
+ * why); 0 or -1 (out of memory). */
+static int ov_tids_read(const char *dir, const int *l, int n,
+			struct ov_tids *t)
 {
-	int *l = NULL, n = pg_run_ltids(dir, "comm", &l);
 	char path[PG_PATH_MAX], err[PG_PATH_MAX + 200];
 
 	memset(t, 0, sizeof(*t));
-	if (n <= 0) {
-		free(l);
+	if (n <= 0)
 		return 0;
-	}
 	t->tid = calloc((size_t)n, sizeof(int));
 	t->ltid = calloc((size_t)n, sizeof(int));
-	if (!t->tid || !t->ltid) {
-		free(l);
+	if (!t->tid || !t->ltid)
 		return -1;
-	}
 	for (int i = 0; i < n; i++) {
 		struct pg_comm_reader r;
 
@@ -61,7 +57,6 @@ static int ov_tids_read(const char *dir, struct ov_tids *t)
 		}
 		pg_comm_free(&r);
 	}
-	free(l);
 	return 0;
 }
 
@@ -249,7 +244,8 @@ static int ov_read(const char *dir, struct pg_out_log *log, char *diff,
 	return 1;
 }
 
-int pg_outverify(const char *a, const char *b, char *diff, size_t n)
+int pg_outverify(const char *a, const char *b, const int *ltids, int nltids,
+		 char *diff, size_t n)
 {
 	struct pg_out_log la, lb;
 	struct ov_tids ia = { 0 }, ib = { 0 };
@@ -260,7 +256,8 @@ int pg_outverify(const char *a, const char *b, char *diff, size_t n)
 	if (ra < 0 || rb < 0)
 		rc = -1;
 	if (rc == 0 && ra > 0 && rb > 0 &&
-	    (ov_tids_read(a, &ia) < 0 || ov_tids_read(b, &ib) < 0)) {
+	    (ov_tids_read(a, ltids, nltids, &ia) < 0 ||
+	     ov_tids_read(b, ltids, nltids, &ib) < 0)) {
 		snprintf(diff, n, "out of memory comparing the output");
 		rc = -1;
 	}

@@ -500,8 +500,11 @@ int pg_outlog_read(const char *path, struct pg_out_log *log, char *err,
 /* Frees what pg_outlog_read allocated. */
 void pg_outlog_free(struct pg_out_log *log);
 /* Compares the output of runs A and B (their output.log) task by task,
- * line by line: 0 the same or a run has no output.log, 1 different (DIFF
- * names the task and its first differing line), -1 unreadable (DIFF). */
-int pg_outverify(const char *a, const char *b, char *diff, size_t n);
+ * line by line, a tid of their tasks LTIDS (NLTIDS; their comm logs'
+ * headers) as its ltid: 0 the same or a run has no output.log, 1
+ * different (DIFF names the task and its first differing line), -1
+ * unreadable (DIFF). */
+int pg_outverify(const char *a, const char *b, const int *ltids, int nltids,
+		 char *diff, size_t n);
 
 #endif /* PANGAEA_LOGS_H */

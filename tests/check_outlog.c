@@ -156,24 +156,24 @@ START_TEST(test_verify)
 	run_dir(e, sizeof(e), "e", NULL);
 	run_dir(f, sizeof(f), "f", "line 1 10 5\nhello\n");
 	run_dir(g, sizeof(g), "g", "line 1 10 5\nhel");
-	ck_assert_int_eq(pg_outverify(a, b, diff, sizeof(diff)), 0);
-	ck_assert_int_eq(pg_outverify(b, a, diff, sizeof(diff)), 0);
-	ck_assert_int_eq(pg_outverify(a, c, diff, sizeof(diff)), 1);
+	ck_assert_int_eq(pg_outverify(a, b, NULL, 0, diff, sizeof(diff)), 0);
+	ck_assert_int_eq(pg_outverify(b, a, NULL, 0, diff, sizeof(diff)), 0);
+	ck_assert_int_eq(pg_outverify(a, c, NULL, 0, diff, sizeof(diff)), 1);
 	ck_assert_msg(strstr(diff, "task 1 printed \"bye\" as its output line 2"
 			     " in the first run, \"BYE\" in the second"), "%s",
 		      diff);
-	ck_assert_int_eq(pg_outverify(a, d, diff, sizeof(diff)), 1);
+	ck_assert_int_eq(pg_outverify(a, d, NULL, 0, diff, sizeof(diff)), 1);
 	ck_assert_msg(strstr(diff, "task 2 printed \"foo\" as its output line 1"
 			     " in the first run, nothing in the second"), "%s",
 		      diff);
-	ck_assert_int_eq(pg_outverify(f, a, diff, sizeof(diff)), 1);
+	ck_assert_int_eq(pg_outverify(f, a, NULL, 0, diff, sizeof(diff)), 1);
 	ck_assert_msg(strstr(diff, "task 1 printed nothing as its output line "
 			     "2 in the first run, \"bye\""), "%s", diff);
 	/* a run without output.log (made before it existed) is not compared */
-	ck_assert_int_eq(pg_outverify(a, e, diff, sizeof(diff)), 0);
-	ck_assert_int_eq(pg_outverify(e, a, diff, sizeof(diff)), 0);
+	ck_assert_int_eq(pg_outverify(a, e, NULL, 0, diff, sizeof(diff)), 0);
+	ck_assert_int_eq(pg_outverify(e, a, NULL, 0, diff, sizeof(diff)), 0);
 	/* a damaged one is an error naming it */
-	ck_assert_int_eq(pg_outverify(a, g, diff, sizeof(diff)), -1);
+	ck_assert_int_eq(pg_outverify(a, g, NULL, 0, diff, sizeof(diff)), -1);
 	ck_assert_msg(strstr(diff, g) && strstr(diff, "truncated"), "%s", diff);
 }
 END_TEST
@@ -187,13 +187,13 @@ START_TEST(test_verify_quote)
 	run_dir(a, sizeof(a), "a", text);
 	snprintf(text, sizeof(text), "line 3 1 70\n%070d\nline 3 2 3\na b\n", 0);
 	run_dir(b, sizeof(b), "b", text);
-	ck_assert_int_eq(pg_outverify(a, b, diff, sizeof(diff)), 1);
+	ck_assert_int_eq(pg_outverify(a, b, NULL, 0, diff, sizeof(diff)), 1);
 	ck_assert_msg(strstr(diff, "task 3 printed \"a?b\" as its output line 2"
 			     " in the first run, \"a b\" in the second"), "%s",
 		      diff);
 	snprintf(text, sizeof(text), "line 3 1 70\n%070d\n", 1);
 	run_dir(b, sizeof(b), "c", text);
-	ck_assert_int_eq(pg_outverify(a, b, diff, sizeof(diff)), 1);
+	ck_assert_int_eq(pg_outverify(a, b, NULL, 0, diff, sizeof(diff)), 1);
 	ck_assert_msg(strstr(diff, "000...\" as its output line 1"), "%s", diff);
 	ck_assert_ptr_null(strstr(diff, "0000000000000000000000000000000000"
 				  "00000000000000000000000000000"));
@@ -226,6 +226,7 @@ static void comm_header(const char *dir, int ltid, int tid)
 START_TEST(test_verify_tids)
 {
 	char a[PATH_MAX], b[PATH_MAX], c[PATH_MAX], d[PATH_MAX], diff[512];
+	const int l[] = { 1, 1001 };
 
 	run_dir(a, sizeof(a), "a", "line 1 1 24\ni'm t40003, from t40004.\n"
 		"line 1 2 12\nt4ff1 at0 t4\n");
@@ -235,13 +236,13 @@ START_TEST(test_verify_tids)
 		"line 1 2 12\nt4ff1 at0 t4\n");
 	comm_header(b, 1, 0x40007);
 	comm_header(b, 1001, 0x40009);
-	ck_assert_int_eq(pg_outverify(a, b, diff, sizeof(diff)), 0);
+	ck_assert_int_eq(pg_outverify(a, b, l, 2, diff, sizeof(diff)), 0);
 	/* the tids swapped: another task named */
 	run_dir(c, sizeof(c), "c", "line 1 1 24\ni'm t40009, from t40007.\n"
 		"line 1 2 12\nt4ff1 at0 t4\n");
 	comm_header(c, 1, 0x40007);
 	comm_header(c, 1001, 0x40009);
-	ck_assert_int_eq(pg_outverify(a, c, diff, sizeof(diff)), 1);
+	ck_assert_int_eq(pg_outverify(a, c, l, 2, diff, sizeof(diff)), 1);
 	ck_assert_msg(strstr(diff, "\"i'm <task 1>, from <task 1001>.\" as its "
 			     "output line 1 in the first run, \"i'm <task "
 			     "1001>, from <task 1>.\""), "%s", diff);
@@ -250,7 +251,7 @@ START_TEST(test_verify_tids)
 		"line 1 2 12\nt4ff2 at0 t4\n");
 	comm_header(d, 1, 0x40007);
 	comm_header(d, 1001, 0x40009);
-	ck_assert_int_eq(pg_outverify(a, d, diff, sizeof(diff)), 1);
+	ck_assert_int_eq(pg_outverify(a, d, l, 2, diff, sizeof(diff)), 1);
 	ck_assert_msg(strstr(diff, "\"t4ff1 at0 t4\" as its output line 2"),
 		      "%s", diff);
 }

@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	pg_outlog_free(&log);
-	rc = pg_outverify(fz_dir(), fz_dir(), err, sizeof(err));
+	rc = pg_outverify(fz_dir(), fz_dir(), NULL, 0, err, sizeof(err));
 	if (rc > 0) {
 		fprintf(stderr, "fuzz: a run differs from itself: %s\n", err);
 		abort();
