@@ -91,12 +91,14 @@ static int outlog_head(const char *line, struct pg_out_piece *p)
 	return 0;
 }
 
-/* Appends piece P with its N bytes DATA to LOG; 0 or -1. */
+/* Appends piece P to LOG, its bytes and their "\n" read from F; 0, -1
+ * out of memory, -2 they are cut off. */
 static int outlog_add(struct pg_out_log *log, struct pg_out_piece *p,
-		      const char *data)
+		      FILE *f)
 {
 	struct pg_out_piece *v;
-	char *d = realloc(log->data, log->len + p->len + 1);
+	char *d = pg_grow(log->data, &log->data_cap, log->len + p->len + 1, 1,
+			  4096);
 
 	if (d)
 		log->data = d;
@@ -104,7 +106,11 @@ static int outlog_add(struct pg_out_log *log, struct pg_out_piece *p,
 				sizeof(*v), 64)))
 		return -1;
 	log->pieces = v;
-	memcpy(log->data + log->len, data, p->len);
+	if (fread(log->data + log->len, 1, p->len, f) != p->len ||
+	    getc(f) != '\n') {
+		log->data[log->len] = '\0';
+		return -2;
+	}
 	p->off = log->len;
 	log->len += p->len;
 	log->data[log->len] = '\0';
@@ -115,18 +121,15 @@ static int outlog_add(struct pg_out_log *log, struct pg_out_piece *p,
 int pg_outlog_read(const char *path, struct pg_out_log *log, char *err,
 		   size_t errlen)
 {
-	char line[96], *buf = malloc(PG_OUTPUT_PIECE_MAX + 1);
+	char line[96];
 	FILE *f = pg_fopen_text_log(path, "pangaea-output", PG_OUTPUT_VERSION,
 				    "output log", err, errlen);
 	int rc = -1;
 	long off = 0;
 
 	memset(log, 0, sizeof(*log));
-	if (!f || !buf) {
-		if (!buf)
-			snprintf(err, errlen, "%s: out of memory", path);
+	if (!f)
 		goto out;
-	}
 	for (;;) {
 		struct pg_out_piece p;
 		int c;
@@ -142,13 +145,13 @@ int pg_outlog_read(const char *path, struct pg_out_log *log, char *err,
 				 PG_OUTPUT_PIECE_MAX);
 			goto out;
 		}
-		if (fread(buf, 1, p.len, f) != p.len || getc(f) != '\n') {
+		switch (outlog_add(log, &p, f)) {
+		case -1:
+			snprintf(err, errlen, "%s: out of memory", path);
+			goto out;
+		case -2:
 			snprintf(err, errlen, "%s: truncated: the record at "
 				 "offset %ld is cut off", path, off);
-			goto out;
-		}
-		if (outlog_add(log, &p, buf) < 0) {
-			snprintf(err, errlen, "%s: out of memory", path);
 			goto out;
 		}
 	}
@@ -160,7 +163,6 @@ int pg_outlog_read(const char *path, struct pg_out_log *log, char *err,
 out:
 	if (f)
 		fclose(f);
-	free(buf);
 	return rc; /* a damaged log: LOG keeps the records before the damage */
 }
 

@@ -482,7 +482,7 @@ struct pg_out_log {
 	struct pg_out_piece *pieces; /* in the file's order */
 	size_t n, cap;
 	char *data;              /* every piece's bytes, NUL after the last */
-	size_t len;
+	size_t len, data_cap;
 };
 /* Creates PATH (new, 0600) with its head line; an fd, or -1 with ERR. */
 int pg_outlog_create(const char *path, char *err, size_t errlen);
