@@ -4,7 +4,8 @@
  *   outprint FILE   spawns a worker; the worker prints the first line of
  *                   FILE (read at run time: a replay prints what FILE
  *                   holds then) between two fixed lines and answers the
- *                   master, which prints a line before and after
+ *                   master, which prints a line before and after, then
+ *                   the worker's PVM task id as PVM writes tids ("t40004")
  */
 #include <pangaea.h>
 
@@ -51,6 +52,7 @@ int main(int argc, char **argv)
 		}
 		pvm_recv(w, 2);
 		printf("outprint: master got the answer\n");
+		printf("outprint: the worker was t%x\n", w);
 	} else {
 		fprintf(stderr, "usage: outprint FILE\n");
 	}

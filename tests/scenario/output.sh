@@ -1,12 +1,14 @@
 # Task output on the timeline: the launcher notes every line a task prints
 # with its ltid and time in output.log (record and replay), `pangaea-trace
-# import` puts the lines in the trace database, `dump` shows them, the
+# import` puts the lines in the trace database, `dump --output` shows them, the
 # viewer's output pane (under Xvfb) shows them by task, moves the graph to
 # a clicked line and shows the lines around a selected event; a replay
 # whose tasks print something else is reported (the launcher's exit
 # status 3 and one line naming the task and the line, and `pangaea-trace
 # verify`).  tests/outprint's worker prints the first line of a file read
-# at run time: the replay prints what the file holds then.
+# at run time: the replay prints what the file holds then; its master
+# prints the worker's PVM tid, which differs in a replay (compared as the
+# task's ltid).
 . "$(dirname "$0")/../lib.sh"
 view_test output
 P=$B/tests/outprint
@@ -43,7 +45,7 @@ q() { sqlite3 rec/trace.db "$1"; }
 expect_eq "db: the lines by task, in order" \
 	"$(q "SELECT ltid || ':' || text FROM output WHERE ltid = 1001 ORDER BY id" | tr '\n' ' ')" \
 	"1001:outprint: worker starts 1001:outprint: file says alpha 1001:outprint: worker ends "
-expect_eq "db: the master's lines" "$(q "SELECT count(*) FROM output WHERE ltid = 1")" 2
+expect_eq "db: the master's lines" "$(q "SELECT count(*) FROM output WHERE ltid = 1")" 3
 # the master printed its last line after its receive returned: on the
 # database's clock the line comes after that exit (the launcher got it
 # later still), and not a second after the run's last event
@@ -57,7 +59,7 @@ tend=$(q "SELECT max(t_last) FROM tasks")
 # ---- the pane
 view --show output --snapshot o.png rec
 expect_eq "--show output snapshot: exit 0" "$(cat vrc)" 0
-expect_grep "... the pane holds the 5 lines" vout 'view output .* rows {lines 5}$'
+expect_grep "... the pane holds the 6 lines" vout 'view output .* rows {lines 6}$'
 [ -s o.png ] && pass "the output pane's picture is written" || fail "no o.png"
 cp o.png "$SHOTS/output-pane.png" 2>/dev/null
 # colours of the picture: the task column's blue is there (text drawn)
@@ -102,19 +104,25 @@ EOF
 view -script pane.tcl rec
 expect_eq "pane script: exit 0" "$(cat vrc)" 0
 [ -s verr ] && sed 's/^/    verr| /' verr | head -10
-expect_eq "the pane shows every line" "$(grep '^all' result)" "all 5"
+expect_eq "the pane shows every line" "$(grep '^all' result)" "all 6"
 expect_eq "the pane follows the Tasks filter" "$(grep '^filtered' result)" "filtered 3 3"
 expect_eq "a click on a line picks it" "$(grep '^clicked' result)" "clicked {outprint: master got the answer}"
 expect_eq "... and the graph's window moves to its moment, marked" "$(grep '^inside' result)" "inside 1 1"
 expect_grep "a selected event shows its task's lines around it" result \
-	'^near {.*task 1 .*outprint: master starts|.*task 1 .*outprint: master got the answer}$'
+	'^near {.*task 1 .*outprint: master starts|.*task 1 .*outprint: master got the answer|.*task 1 .*outprint: the worker was t[0-9a-f]+}$'
 cp pane.png "$SHOTS/output-window.png" 2>/dev/null
 
-# ---- replay: the same output
+# ---- replay: the same output, but for the tids: a VM whose consoles
+# took tids first gives the replay's tasks others
+(echo quit | timeout 10 pvm; echo quit | timeout 10 pvm) >/dev/null 2>&1
 pg -replay -logdir rec
 expect_eq "replay printing the same: exit 0" "$(cat rc)" 0
 expect_grep "... reproduced" err 'replay reproduced all'
 expect_grep "the replay logs its output too" rec.replay-1/output.log '^line 1001 .* 25$'
+w1=$(grep -h 'the worker was' rec/output.log); w2=$(grep -h 'the worker was' rec.replay-1/output.log)
+[ -n "$w1" ] && [ -n "$w2" ] && [ "$w1" != "$w2" ] &&
+	pass "the replay's worker has another tid ($w1 / $w2), not a difference" ||
+	fail "the worker's tids: '$w1' / '$w2'"
 $TRACE verify rec rec.replay-1 >vout2 2>&1
 expect_eq "verify: the same output is identical" $? 0
 
@@ -140,7 +148,7 @@ expect_grep "... naming the file" iout 'bad/output.log: truncated: the record at
 $TRACE import --salvage bad >iout 2>&1
 expect_eq "import --salvage: keeps what it can (exit 0)" $? 0
 expect_eq "... the lines before the cut one, the damage noted" \
-	"$(sqlite3 bad/trace.db "SELECT count(*) FROM output")|$(sqlite3 bad/trace.db "SELECT value LIKE '%output.log: truncated%' FROM meta WHERE key = 'salvaged'")" "5|1"
+	"$(sqlite3 bad/trace.db "SELECT count(*) FROM output")|$(sqlite3 bad/trace.db "SELECT value LIKE '%output.log: truncated%' FROM meta WHERE key = 'salvaged'")" "6|1"
 
 [ $(($(date +%s) - start)) -lt 60 ] && pass "done in under a minute" ||
 	fail "took $(($(date +%s) - start)) s"
