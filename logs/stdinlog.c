@@ -20,8 +20,20 @@
 
 int pg_stdin_create(const char *path, char *err, size_t errlen)
 {
-	return pg_create_text_log(path, "pangaea-stdin", PG_STDIN_VERSION, err,
-				  errlen);
+	char head[32];
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND |
+		      O_CLOEXEC, 0600);
+	int n = snprintf(head, sizeof(head), "pangaea-stdin %d\n",
+			 PG_STDIN_VERSION);
+
+	if (fd < 0 || pg_write_log(fd, head, (size_t)n) < 0) {
+		snprintf(err, errlen, "cannot %s %s: %s", fd < 0 ? "create" :
+			 "write", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 int pg_stdin_append(int fd, const char *data, size_t n)
@@ -46,6 +58,22 @@ int pg_stdin_append_eof(int fd)
 	return pg_write_log(fd, "eof\n", 4);
 }
 
+/* Reads one "\n"-ended line of at most N-1 bytes from F into BUF; 0 or
+ * -1 (end of file, too long, or a NUL in it). */
+static int stdin_line(FILE *f, char *buf, size_t n)
+{
+	size_t k = 0;
+	int c;
+
+	while ((c = getc(f)) != EOF && c != '\n') {
+		if (c == '\0' || k + 1 >= n)
+			return -1;
+		buf[k++] = (char)c;
+	}
+	buf[k] = '\0';
+	return c == '\n' ? 0 : -1;
+}
+
 /* Appends the chunk DATA (N bytes) to LOG; 0 or -1. */
 static int stdin_add(struct pg_stdin_log *log, const char *data, size_t n)
 {
@@ -68,14 +96,24 @@ int pg_stdin_read(const char *path, struct pg_stdin_log *log, char *err,
 		  size_t errlen)
 {
 	char line[64], *chunk = malloc(PG_STDIN_CHUNK_MAX + 1), *end;
-	FILE *f = pg_fopen_text_log(path, "pangaea-stdin", PG_STDIN_VERSION,
-				    "standard input log", err, errlen);
-	int rc = -1;
+	FILE *f = pg_fopen_log(path, err, errlen);
+	int version = 0, rc = -1;
 	long off = 0;
 
 	memset(log, 0, sizeof(*log));
 	if (!f || !chunk)
 		goto out;
+	if (stdin_line(f, line, sizeof(line)) < 0 ||
+	    sscanf(line, "pangaea-stdin %d", &version) != 1) {
+		snprintf(err, errlen, "%s: not a Pangaea standard input log (no "
+			 "'pangaea-stdin VERSION' first line)", path);
+		goto out;
+	}
+	if (version != PG_STDIN_VERSION) {
+		snprintf(err, errlen, "%s: log format version %d, this Pangaea "
+			 "reads version %d", path, version, PG_STDIN_VERSION);
+		goto out;
+	}
 	for (;;) {
 		unsigned long n;
 		int c;
@@ -89,7 +127,7 @@ int pg_stdin_read(const char *path, struct pg_stdin_log *log, char *err,
 				 path, off);
 			goto out;
 		}
-		if (pg_log_line(f, line, sizeof(line)) < 0)
+		if (stdin_line(f, line, sizeof(line)) < 0)
 			goto bad;
 		if (strcmp(line, "eof") == 0) {
 			log->eof = 1;
