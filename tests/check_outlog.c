@@ -257,6 +257,34 @@ START_TEST(test_verify_tids)
 }
 END_TEST
 
+/* PANGAEA_OUTPUT_MASK: what it matches in a line compares as "*", the
+ * rest as it is; a bad expression is an error naming it. */
+START_TEST(test_verify_mask)
+{
+	char a[PATH_MAX], b[PATH_MAX], c[PATH_MAX], diff[512];
+
+	run_dir(a, sizeof(a), "a", "line 1 1 12\nT = 131 (us)\nline 1 2 2\nab\n");
+	run_dir(b, sizeof(b), "b", "line 1 1 11\nT = 86 (us)\nline 1 2 2\nab\n");
+	run_dir(c, sizeof(c), "c", "line 1 1 11\nT = 86 (ms)\nline 1 2 2\nac\n");
+	ck_assert_int_eq(unsetenv("PANGAEA_OUTPUT_MASK"), 0);
+	ck_assert_int_eq(pg_outverify(a, b, NULL, 0, diff, sizeof(diff)), 1);
+	ck_assert_int_eq(setenv("PANGAEA_OUTPUT_MASK", "[0-9]+ \\(us\\)", 1), 0);
+	ck_assert_int_eq(pg_outverify(a, b, NULL, 0, diff, sizeof(diff)), 0);
+	ck_assert_int_eq(pg_outverify(a, c, NULL, 0, diff, sizeof(diff)), 1);
+	ck_assert_msg(strstr(diff, "\"T = 131 (us)\" as its output line 1"),
+		      "%s", diff);
+	/* an expression that matches the empty string masks nothing */
+	ck_assert_int_eq(setenv("PANGAEA_OUTPUT_MASK", "z*", 1), 0);
+	ck_assert_int_eq(pg_outverify(b, b, NULL, 0, diff, sizeof(diff)), 0);
+	ck_assert_int_eq(pg_outverify(b, c, NULL, 0, diff, sizeof(diff)), 1);
+	ck_assert_int_eq(setenv("PANGAEA_OUTPUT_MASK", "(", 1), 0);
+	ck_assert_int_eq(pg_outverify(a, b, NULL, 0, diff, sizeof(diff)), -1);
+	ck_assert_msg(strstr(diff, "PANGAEA_OUTPUT_MASK: not a POSIX"), "%s",
+		      diff);
+	ck_assert_int_eq(unsetenv("PANGAEA_OUTPUT_MASK"), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("outlog");
@@ -268,6 +296,7 @@ int main(void)
 	tcase_add_test(tc, test_verify);
 	tcase_add_test(tc, test_verify_quote);
 	tcase_add_test(tc, test_verify_tids);
+	tcase_add_test(tc, test_verify_mask);
 	suite_add_tcase(s, tc);
 	return cku_run(s);
 }
