@@ -6,7 +6,11 @@
  * run to run (ltids do not): a "t40003" (PVM's way of writing a tid, as
  * libpvm's own messages and PVM's examples print them) that is the tid
  * of a task of the run, as its communication log's header says, is
- * compared as that task's "<task LTID>".  PANGAEA_OUTPUT_MASK, a POSIX
+ * compared as that task's "<task LTID>".  The lines libpvm prints itself
+ * ("libpvm [t40003]: child task(s) still running.  waiting...") say what
+ * PVM saw at a moment, not what the program printed: they are left out
+ * (a program that does wrong calls differs in its events).
+ * PANGAEA_OUTPUT_MASK, a POSIX
  * extended regular expression, masks what a run prints differently on
  * purpose (a time measured): each match in a line compares as "*".
  */
@@ -181,17 +185,19 @@ static void ov_quote(char *buf, size_t size, const char *l, size_t n)
 }
 
 /* The line at *POS of T (its length in *LEN, *POS moved past it), or NULL
- * at the end. */
+ * at the end; libpvm's own lines are skipped. */
 static const char *ov_next(const struct ov_text *t, size_t *pos, size_t *len)
 {
 	const char *s, *nl;
 
-	if (*pos >= t->len)
-		return NULL;
-	s = t->p + *pos;
-	nl = memchr(s, '\n', t->len - *pos);
-	*len = nl ? (size_t)(nl - s) : t->len - *pos;
-	*pos += *len + (nl != NULL);
+	do {
+		if (*pos >= t->len)
+			return NULL;
+		s = t->p + *pos;
+		nl = memchr(s, '\n', t->len - *pos);
+		*len = nl ? (size_t)(nl - s) : t->len - *pos;
+		*pos += *len + (nl != NULL);
+	} while (*len >= 8 && memcmp(s, "libpvm [", 8) == 0); /* libpvm's own */
 	return s;
 }
 
