@@ -10,6 +10,9 @@
  * ("libpvm [t40003]: child task(s) still running.  waiting...") say what
  * PVM saw at a moment, not what the program printed: they are left out
  * (a program that does wrong calls differs in its events).
+ * The lines a task relays from its children (pvm_catchout writes them
+ * "[t40005] ...") come in an order that changes from run to run: each
+ * child's are compared in their order, after the task's own.
  * PANGAEA_OUTPUT_MASK, a POSIX
  * extended regular expression, masks what a run prints differently on
  * purpose (a time measured): each match in a line compares as "*".
@@ -75,7 +78,8 @@ static void ov_tids_free(struct ov_tids *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* Appends the N bytes P to T; 0 or -1 (out of memory). */
+/* Appends the N bytes P to T, a NUL after them; 0 or -1 (out of
+ * memory). */
 static int ov_put(struct ov_text *t, const char *p, size_t n)
 {
 	char *v = pg_grow(t->p, &t->cap, t->len + n + 1, 1, 256);
@@ -85,6 +89,7 @@ static int ov_put(struct ov_text *t, const char *p, size_t n)
 	t->p = v;
 	memcpy(t->p + t->len, p, n);
 	t->len += n;
+	t->p[t->len] = '\0';
 	return 0;
 }
 
@@ -250,6 +255,54 @@ static int ov_same(const regex_t *mask, const char *l, size_t n,
 	return rc;
 }
 
+/* A line of a task's output: where it is, and whose it is. */
+struct ov_line {
+	const char *s;
+	size_t len;
+	int from;      /* -1 the task's own; else the ltid of the child whose
+			  output it relayed ("[<task L>] ...", pvm_catchout) */
+	size_t i;      /* its place in the output */
+};
+
+/* Orders lines by whose they are, then by place. */
+static int ov_line_cmp(const void *x, const void *y)
+{
+	const struct ov_line *a = x, *b = y;
+
+	if (a->from != b->from)
+		return a->from < b->from ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* T's lines into *OUT (*N), each child's relayed lines after the task's
+ * own ones, in their order: a relayed line comes when the child's output
+ * reaches the task, which changes from run to run.  0 or -1. */
+static int ov_lines(const struct ov_text *t, struct ov_line **out, size_t *n)
+{
+	size_t pos = 0, len, cap = 0;
+	const char *s;
+
+	*out = NULL;
+	*n = 0;
+	while ((s = ov_next(t, &pos, &len))) {
+		struct ov_line *v = pg_grow(*out, &cap, *n + 1, sizeof(**out), 64);
+		int from = -1, k = 0;
+
+		if (!v)
+			return -1;
+		*out = v;
+		if (!(len > 8 && memcmp(s, "[<task ", 7) == 0 &&
+		      sscanf(s + 7, "%d>]%n", &from, &k) == 1 && k > 0 &&
+		      (size_t)(7 + k) <= len && from >= 0))
+			from = -1;
+		v[*n] = (struct ov_line){ s, len, from, *n };
+		(*n)++;
+	}
+	if (*n > 1)
+		qsort(*out, *n, sizeof(**out), ov_line_cmp);
+	return 0;
+}
+
 /* Compares task LTID's output in A and B (MASK: ov_same); 0 the same, 1
  * (DIFF says the first differing line), -1 out of memory. */
 static int ov_task(const struct pg_out_log *a, const struct pg_out_log *b,
@@ -257,18 +310,28 @@ static int ov_task(const struct pg_out_log *a, const struct pg_out_log *b,
 		   const regex_t *mask, int ltid, char *diff, size_t n)
 {
 	struct ov_text ta = { 0 }, tb = { 0 };
-	size_t pa = 0, pb = 0, la = 0, lb = 0;
+	struct ov_line *va = NULL, *vb = NULL;
+	size_t na = 0, nb = 0, la = 0, lb = 0;
 	int rc = 0, line = 0;
 
 	if (ov_task_text(a, ltid, ia, &ta) < 0 ||
-	    ov_task_text(b, ltid, ib, &tb) < 0) {
+	    ov_task_text(b, ltid, ib, &tb) < 0 || ov_lines(&ta, &va, &na) < 0 ||
+	    ov_lines(&tb, &vb, &nb) < 0) {
 		snprintf(diff, n, "out of memory comparing the output");
 		rc = -1;
 	}
 	while (rc == 0) {
-		const char *sa = ov_next(&ta, &pa, &la), *sb = ov_next(&tb, &pb, &lb);
+		const char *sa = NULL, *sb = NULL;
 		char qa[80], qb[80];
 
+		if ((size_t)line < na) {
+			sa = va[line].s;
+			la = va[line].len;
+		}
+		if ((size_t)line < nb) {
+			sb = vb[line].s;
+			lb = vb[line].len;
+		}
 		line++;
 		if (!sa && !sb)
 			break;
@@ -286,6 +349,8 @@ static int ov_task(const struct pg_out_log *a, const struct pg_out_log *b,
 			 "the first run, %s in the second", ltid, qa, line, qb);
 		rc = 1;
 	}
+	free(va);
+	free(vb);
 	free(ta.p);
 	free(tb.p);
 	return rc;

@@ -230,7 +230,8 @@ static void comm_header(const char *dir, int ltid, int tid)
  * part of a longer word, as it is. */
 START_TEST(test_verify_tids)
 {
-	char a[PATH_MAX], b[PATH_MAX], c[PATH_MAX], d[PATH_MAX], diff[512];
+	char a[PATH_MAX], b[PATH_MAX], c[PATH_MAX], d[PATH_MAX], e[PATH_MAX],
+	     f[PATH_MAX], g[PATH_MAX], diff[512];
 	const int l[] = { 1, 1001 };
 
 	run_dir(a, sizeof(a), "a", "line 1 1 24\ni'm t40003, from t40004.\n"
@@ -242,6 +243,27 @@ START_TEST(test_verify_tids)
 	comm_header(b, 1, 0x40007);
 	comm_header(b, 1001, 0x40009);
 	ck_assert_int_eq(pg_outverify(a, b, l, 2, diff, sizeof(diff)), 0);
+	/* a child's relayed lines (pvm_catchout) in another place among the
+	 * task's own: the same; in another order among themselves: not */
+	run_dir(e, sizeof(e), "e", "line 1 1 12\n[t40004] one\nline 1 1 24\n"
+		"i'm t40003, from t40004.\nline 1 1 12\n[t40004] two\n"
+		"line 1 2 12\nt4ff1 at0 t4\n");
+	comm_header(e, 1, 0x40003);
+	comm_header(e, 1001, 0x40004);
+	run_dir(f, sizeof(f), "f", "line 1 1 24\ni'm t40007, from t40009.\n"
+		"line 1 1 12\n[t40009] one\nline 1 2 12\nt4ff1 at0 t4\n"
+		"line 1 1 12\n[t40009] two\n");
+	comm_header(f, 1, 0x40007);
+	comm_header(f, 1001, 0x40009);
+	ck_assert_int_eq(pg_outverify(e, f, l, 2, diff, sizeof(diff)), 0);
+	run_dir(g, sizeof(g), "g", "line 1 1 24\ni'm t40007, from t40009.\n"
+		"line 1 1 12\n[t40009] two\nline 1 2 12\nt4ff1 at0 t4\n"
+		"line 1 1 12\n[t40009] one\n");
+	comm_header(g, 1, 0x40007);
+	comm_header(g, 1001, 0x40009);
+	ck_assert_int_eq(pg_outverify(e, g, l, 2, diff, sizeof(diff)), 1);
+	ck_assert_msg(strstr(diff, "\"[<task 1001>] one\" as its output line 3"),
+		      "%s", diff);
 	/* the tids swapped: another task named */
 	run_dir(c, sizeof(c), "c", "line 1 1 24\ni'm t40009, from t40007.\n"
 		"line 1 2 12\nt4ff1 at0 t4\n");
