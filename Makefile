@@ -33,7 +33,7 @@ PRELOAD_ONLY := pangaea_lib/preload.c pangaea_lib/real.c
 LIB_SRC := $(filter-out $(PRELOAD_ONLY),$(wildcard pangaea_lib/*.c)) logs/commlog.c logs/execlog.c logs/verify.c \
            logs/event.c logs/runinfo.c \
            logs/grow.c logs/openlog.c logs/crosscheck.c logs/match.c \
-           logs/stdinlog.c logs/logship.c
+           logs/stdinlog.c logs/outlog.c logs/outverify.c logs/logship.c
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
 LIB := $(B)/lib/libpangaea.a
 # lib/pangaea/libpangaea.so, for LD_PRELOAD into unmodified programs (docs/INTERNALS.md,
@@ -50,7 +50,7 @@ COORD_SRC := $(wildcard coordinator/*.c)
 # pangaea-trace: main and its table, the subcommands, the importer, the matcher
 TRACE_SRC := logs/pangaea-trace.c $(wildcard logs/trace*.c) logs/match.c logs/taskstate.c logs/svgplot.c
 EXAMPLES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard examples/*/*.c)))))
-TEST_PROGS := ctxcheck killme stdinecho
+TEST_PROGS := ctxcheck killme stdinecho outprint
 CHECK_SUITES := $(patsubst tests/%.c,%,$(wildcard tests/check_*.c))
 
 BINS := $(B)/bin/pangaea $(B)/bin/pangaea-coord $(B)/bin/pangaea-trace \
@@ -105,7 +105,7 @@ $(B)/bin/pangaea-trace: $(TRACE_SRC:%.c=$(B)/obj/%.o) $(LIB)
 VIEW_SRC := $(wildcard xview/*.c)
 VIEW_CFLAGS := $(shell pkg-config --cflags tk 2>/dev/null || echo -I/usr/include/tcl8.6)
 $(B)/obj/xview/%.o: CPPFLAGS += $(VIEW_CFLAGS)
-VIEW_TCL := xview/view.tcl xview/spawn.tcl xview/start.tcl
+VIEW_TCL := xview/view.tcl xview/output.tcl xview/spawn.tcl xview/start.tcl
 $(B)/obj/xview/view-tcl.c: $(VIEW_TCL)
 	@mkdir -p $(dir $@)
 	{ echo '/* made from $(VIEW_TCL) by the Makefile: do not edit */'; \
@@ -236,7 +236,7 @@ FUZZ_CC ?= clang
 FUZZ ?= 1
 FUZZ_SECONDS ?= 60
 FUZZ_CHECK_SECONDS ?= 30
-FUZZ_NAMES := comm exec runinfo proto stats import
+FUZZ_NAMES := comm exec runinfo proto stats import output
 FZ := $(B)/fuzz
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	    -fno-omit-frame-pointer

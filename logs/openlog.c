@@ -4,13 +4,15 @@
  * wait for a writer forever), a device, a folder, a symbolic link.  Every
  * reader of task-*.comm, task-*.exec and run.info opens its file here:
  * without blocking, without following a link, and refuses what is not a
- * regular file, naming it.
+ * regular file, naming it.  And what the text logs with a "MAGIC
+ * VERSION" first line share (stdin.log, output.log).
  */
 #include "pangaea-logs.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -108,4 +110,63 @@ int pg_write_log(int fd, const void *p, size_t n)
 		n -= (size_t)k;
 	}
 	return 0;
+}
+
+int pg_create_text_log(const char *path, const char *magic, int version,
+		       char *err, size_t errlen)
+{
+	char head[64];
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND |
+		      O_CLOEXEC, 0600);
+	int n = snprintf(head, sizeof(head), "%s %d\n", magic, version);
+
+	if (fd < 0 || pg_write_log(fd, head, (size_t)n) < 0) {
+		snprintf(err, errlen, "cannot %s %s: %s", fd < 0 ? "create" :
+			 "write", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int pg_log_line(FILE *f, char *buf, size_t n)
+{
+	size_t k = 0;
+	int c;
+
+	while ((c = getc(f)) != EOF && c != '\n') {
+		if (c == '\0' || k + 1 >= n)
+			return -1;
+		buf[k++] = (char)c;
+	}
+	buf[k] = '\0';
+	return c == '\n' ? 0 : -1;
+}
+
+FILE *pg_fopen_text_log(const char *path, const char *magic, int version,
+			const char *what, char *err, size_t errlen)
+{
+	FILE *f = pg_fopen_log(path, err, errlen);
+	char line[64], *end;
+	size_t k = strlen(magic);
+	long v = 0;
+
+	if (!f)
+		return NULL;
+	if (pg_log_line(f, line, sizeof(line)) < 0 ||
+	    strncmp(line, magic, k) != 0 || line[k] != ' ' ||
+	    (v = strtol(line + k + 1, &end, 10), end == line + k + 1)) {
+		snprintf(err, errlen, "%s: not a Pangaea %s (no '%s VERSION' "
+			 "first line)", path, what, magic);
+		fclose(f);
+		return NULL;
+	}
+	if (v != version) {
+		snprintf(err, errlen, "%s: log format version %ld, this Pangaea "
+			 "reads version %d", path, v, version);
+		fclose(f);
+		return NULL;
+	}
+	return f;
 }

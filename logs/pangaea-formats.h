@@ -24,6 +24,10 @@
  * task's ltid (-stdin); version 1 (no ltid: task 1) is still read. */
 #define PG_STDIN_VERSION 2
 
+/* output.log, what the tasks printed (logs/outlog.c): its first line
+ * "pangaea-output N". */
+#define PG_OUTPUT_VERSION 1
+
 /* task-LTID.state, a task's blocking call for the deadlock check
  * (pangaea_lib/state.c, toplevel/deadlock.c): u32 after the magic. */
 #define PG_STATE_VERSION 1
@@ -44,6 +48,6 @@
 
 /* LOGDIR/trace.db, the trace database (logs/tracedb.c): meta
  * 'schema_version'. */
-#define TDB_SCHEMA_VERSION 1
+#define TDB_SCHEMA_VERSION 2 /* 2: the output table */
 
 #endif /* PANGAEA_FORMATS_H */

@@ -300,6 +300,21 @@ FILE *pg_fopen_log(const char *path, char *err, size_t errlen);
 /* Writes the N bytes at P to FD with as many write()s as it takes (EINTR
  * retried); 0, or -1 with errno (ENOSPC for a write of 0 bytes). */
 int pg_write_log(int fd, const void *p, size_t n);
+/* The text logs with a "MAGIC VERSION" first line (stdin.log,
+ * output.log): */
+/* Creates PATH new (0600, O_EXCL, never through a link, O_APPEND) and
+ * writes its first line "MAGIC VERSION"; an fd, or -1 with ERR. */
+int pg_create_text_log(const char *path, const char *magic, int version,
+		       char *err, size_t errlen);
+/* Opens PATH (pg_fopen_log) and reads its first line, which must be
+ * "MAGIC VERSION" ("PATH: not a Pangaea WHAT (no 'MAGIC VERSION' first
+ * line)", "PATH: log format version N, this Pangaea reads version V");
+ * the stream after it, or NULL with ERR. */
+FILE *pg_fopen_text_log(const char *path, const char *magic, int version,
+			const char *what, char *err, size_t errlen);
+/* Reads one "\n"-ended line of at most N-1 bytes from F into BUF; 0 or
+ * -1 (end of file, too long, or a NUL in it). */
+int pg_log_line(FILE *f, char *buf, size_t n);
 
 /* Path of a task's log: DIR/task-LTID.SUFFIX into BUF; 0 or -1 if too long. */
 int pg_log_path(char *buf, size_t n, const char *dir, int ltid,
@@ -534,5 +549,43 @@ int pg_logship_put(struct pg_logship_writer *w, const char *dir,
 		   int n, char *err, size_t errlen);
 /* Drops the file being written, if any (unfinished). */
 void pg_logship_close(struct pg_logship_writer *w);
+
+/* output.log (logs/outlog.c): what the run's tasks printed, as the
+ * launcher received it. */
+#define PG_OUTPUT_PIECE_MAX (1 << 20) /* bytes of one record */
+struct pg_out_piece {
+	int ltid;                /* -1: a task the launcher did not know */
+	int nl;                  /* it ended a line ("line"), or not ("part") */
+	int64_t ns;              /* wall-clock ns when the launcher got it */
+	size_t off, len;         /* its bytes in the log's data */
+};
+struct pg_out_log {
+	struct pg_out_piece *pieces; /* in the file's order */
+	size_t n, cap;
+	char *data;              /* every piece's bytes, NUL after the last */
+	size_t len, data_cap;
+};
+/* Creates PATH (new, 0600) with its head line; an fd, or -1 with ERR. */
+int pg_outlog_create(const char *path, char *err, size_t errlen);
+/* The wall-clock time in ns (the NS of a record). */
+int64_t pg_outlog_now(void);
+/* Writes one record (N <= PG_OUTPUT_PIECE_MAX bytes P of task LTID got at
+ * NS, NL: it ended a line) with one write(); 0, or -1 with errno. */
+int pg_outlog_append(int fd, int ltid, int64_t ns, int nl, const char *p,
+		     size_t n);
+/* Reads PATH into LOG; 0, or -1 with ERR naming the file and offset
+ * (LOG then holds the records before the damage, for a salvage).  Free
+ * LOG with pg_outlog_free either way. */
+int pg_outlog_read(const char *path, struct pg_out_log *log, char *err,
+		   size_t errlen);
+/* Frees what pg_outlog_read allocated. */
+void pg_outlog_free(struct pg_out_log *log);
+/* Compares the output of runs A and B (their output.log) task by task,
+ * line by line, a tid of their tasks LTIDS (NLTIDS; their comm logs'
+ * headers) as its ltid: 0 the same or a run has no output.log, 1
+ * different (DIFF names the task and its first differing line), -1
+ * unreadable (DIFF). */
+int pg_outverify(const char *a, const char *b, const int *ltids, int nltids,
+		 char *diff, size_t n);
 
 #endif /* PANGAEA_LOGS_H */

@@ -2,7 +2,8 @@
  * trace-dump.c: "pangaea-trace dump [-task LTID] LOGDIR" prints a run's
  * logs as text, task by task in ltid order, one event a line;
  * "dump --merged LOGDIR" prints every task's events in one list in time
- * order (call entry), from the trace database.
+ * order (call entry), from the trace database; "dump --output [-task
+ * LTID] LOGDIR" what the tasks printed (output.log).
  */
 #include "trace.h"
 #include "tracedb.h"
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Prints the spawn with sequence SEQ from the execution log X. */
 static void dump_spawn(const struct pg_exec_log *x, unsigned seq)
@@ -379,6 +381,40 @@ static int dump_launcher(const char *dir)
 	return 0;
 }
 
+/* Prints what the tasks of DIR printed (output.log; only task LTID's
+ * unless ALL), with their times in wall-clock s; 0, or -1 (said) when
+ * it cannot be read or there is none. */
+static int dump_output(const char *dir, int all, int ltid)
+{
+	char path[PG_PATH_MAX + 16], err[PG_PATH_MAX + 200];
+	struct pg_out_log log;
+
+	snprintf(path, sizeof(path), "%s/output.log", dir);
+	if (pg_outlog_read(path, &log, err, sizeof(err)) < 0) {
+		trace_error("%s", err);
+		pg_outlog_free(&log);
+		return -1;
+	}
+	printf("output (output.log, wall-clock s)\n");
+	for (size_t i = 0; i < log.n; i++) {
+		const struct pg_out_piece *p = &log.pieces[i];
+
+		if (!all && p->ltid != ltid)
+			continue;
+		printf("  task %d %lld.%09lld %s ", p->ltid,
+		       (long long)(p->ns / 1000000000),
+		       (long long)(p->ns % 1000000000), p->nl ? "line" : "part");
+		for (size_t k = 0; k < p->len; k++) { /* a NUL as '?' */
+			char c = log.data[p->off + k];
+
+			putchar(c ? c : '?');
+		}
+		putchar('\n');
+	}
+	pg_outlog_free(&log);
+	return 0;
+}
+
 /* Dumps every task of DIR in ltid order (the launcher first when it
  * left an exec log); 0 or 1. */
 static int dump_all(const char *dir, const struct pg_runinfo *ri)
@@ -416,10 +452,15 @@ static int dump_run(int argc, char **argv)
 	const char *dir = argv[argc - 1];
 	char *end = NULL;
 	long ltid = 0;
-	int rc, bad;
+	int rc, bad, out = 0;
 
 	if (argc == 3 && strcmp(argv[1], "--merged") == 0)
 		return dump_merged(argv[2]);
+	if (argc >= 3 && strcmp(argv[1], "--output") == 0) { /* then as -task */
+		argc--;
+		argv++;
+		out = 1;
+	}
 	if (argc == 4 && strcmp(argv[1], "-task") == 0) {
 		errno = 0;
 		ltid = strtol(argv[2], &end, 10);
@@ -429,6 +470,8 @@ static int dump_run(int argc, char **argv)
 		trace_error("usage: pangaea-trace %s", trace_cmd_dump.usage);
 		return 1;
 	}
+	if (out)
+		return dump_output(dir, argc != 4, (int)ltid) < 0;
 	if ((bad = pg_runinfo_read(dir, &ri, err, sizeof(err)) < 0))
 		trace_error("%s", err);
 	rc = argc == 4 ? dump_task(dir, (int)ltid, &ri) < 0
@@ -438,5 +481,6 @@ static int dump_run(int argc, char **argv)
 }
 
 const struct trace_cmd trace_cmd_dump = {
-	"dump", "dump [-task LTID | --merged] LOGDIR", dump_run
+	"dump", "dump [--output] [-task LTID] LOGDIR | dump --merged LOGDIR",
+	dump_run
 };

@@ -26,13 +26,16 @@ static const char schema_sql[] =
 	"CREATE TABLE messages(id INTEGER PRIMARY KEY, src INTEGER,"
 	" dst INTEGER, tag INTEGER, msgid INTEGER, len INTEGER, kind TEXT,"
 	" send_event INTEGER, recv_event INTEGER, t_send INTEGER,"
-	" t_recv INTEGER, unmatched TEXT);";
+	" t_recv INTEGER, unmatched TEXT);"
+	"CREATE TABLE output(id INTEGER PRIMARY KEY, ltid INTEGER NOT NULL,"
+	" t INTEGER NOT NULL, nl INTEGER NOT NULL, text TEXT NOT NULL);";
 
 static const char index_sql[] =
 	"CREATE INDEX events_t0 ON events(t0);"
 	"CREATE INDEX messages_t_send ON messages(t_send);"
 	"CREATE INDEX messages_send_event ON messages(send_event);"
-	"CREATE INDEX messages_recv_event ON messages(recv_event);";
+	"CREATE INDEX messages_recv_event ON messages(recv_event);"
+	"CREATE INDEX output_t ON output(t);";
 
 const char *tdb_schema_sql(void)
 {

@@ -51,7 +51,8 @@ static int ts_after(const struct timespec *a, const struct timespec *b)
 /* Whether NAME, a file of LOGDIR, is one the database is made from. */
 static int stale_source(const char *name)
 {
-	return strncmp(name, "task-", 5) == 0 || strcmp(name, "run.info") == 0;
+	return strncmp(name, "task-", 5) == 0 || strcmp(name, "run.info") == 0 ||
+	       strcmp(name, "output.log") == 0;
 }
 
 int tdb_stale(const char *logdir)

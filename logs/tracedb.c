@@ -664,6 +664,12 @@ static int imp_all(struct tdb_imp *im, char *err, size_t errlen)
 			return -1;
 	if (imp_other_tasks(im, err, errlen) < 0)
 		return -1;
+	switch (tdb_output_import(im->db, im->dir, im->salvage, err, errlen)) {
+	case -1:
+		return -1;
+	case 1:
+		imp_note(im, err); /* salvaged */
+	}
 	if (imp_meta(im) < 0) {
 		snprintf(err, errlen, "%s/trace.db: cannot insert its meta "
 			 "rows: %s", im->dir, sqlite3_errmsg(im->db));

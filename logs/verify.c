@@ -198,6 +198,8 @@ int pg_verify_runs(const char *a, const char *b, long *nevents, int *ntasks,
 		rc = verify_all_logged(b, tb, nb, diff, n);
 	for (int i = 0; rc == 0 && i < na; i++)
 		rc = verify_task(a, b, ta[i], nevents, diff, n);
+	if (rc == 0)
+		rc = pg_outverify(a, b, ta, na, diff, n); /* outverify.c */
 	free(ta);
 	free(tb);
 	return rc;

@@ -8,9 +8,14 @@
  * and keeps at most OUT_LINE bytes of a task's unfinished line: a longer
  * line is written out in pieces.  On a terminal, an unfinished line that
  * has waited OUT_QUIET_S (a prompt) is written out as it is.
+ *
+ * Every piece written out is also noted, with its task's ltid and the
+ * time, in the run's output.log (logs/outlog.c), in record and replay: a
+ * failed write of it is a PG_TAG_LOGFAIL, as for the other logs.
  */
 #include "launcher.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,6 +27,7 @@
 /* One task's output stream. */
 struct out_task {
 	int tid;
+	int ltid;                  /* -1 while the launcher does not know it */
 	int open;                  /* begun (-1/-2) or written, not ended */
 	size_t len;
 	double since;              /* when the unfinished line last grew */
@@ -32,14 +38,58 @@ static struct {
 	struct out_task *t;
 	size_t n, cap;
 	int tty;                   /* stdout is a terminal */
-} out;
+	int log_fd;                /* output.log, or -1 (none or failed) */
+	const struct la_run *run;  /* for the tasks' ltids */
+} out = { .log_fd = -1 };
+
+/* Stops logging after a failed write of output.log (errno E): the run
+ * is told as for any log (PG_TAG_LOGFAIL). */
+static void out_log_failed(int e)
+{
+	int v[2] = { 0, e ? e : EIO };
+
+	if (out.log_fd >= 0)
+		close(out.log_fd);
+	out.log_fd = -1;
+	pg_proto_send(pvm_mytid(), PG_TAG_LOGFAIL, v);
+}
 
 void la_output_setup(const struct la_run *r)
 {
+	char path[PG_PATH_MAX + 16], err[PG_PATH_MAX + 100];
+
 	pvm_setopt(PvmOutputTid, pvm_mytid());
 	pvm_setopt(PvmOutputContext, r->ctx);
 	pvm_setopt(PvmOutputCode, PG_TAG_OUTPUT);
 	out.tty = isatty(1);
+	out.run = r;
+	snprintf(path, sizeof(path), "%s/output.log", r->logdir);
+	if ((out.log_fd = pg_outlog_create(path, err, sizeof(err))) < 0)
+		out_log_failed(errno);
+}
+
+/* T's ltid, looked up until the launcher knows it; -1 unknown. */
+static int out_ltid(struct out_task *t)
+{
+	int i;
+
+	if (t->ltid < 0 && out.run &&
+	    pg_imap_get(&out.run->by_tid, t->tid, &i) && i < out.run->ntasks)
+		t->ltid = out.run->tasks[i].ltid;
+	return t->ltid;
+}
+
+/* Writes the N bytes P of T's output to stdout and notes them in
+ * output.log (a piece ending in a newline ends a line). */
+static void out_write(struct out_task *t, const char *p, size_t n)
+{
+	int nl = n > 0 && p[n - 1] == '\n';
+
+	fwrite(p, 1, n, stdout);
+	if (out.log_fd >= 0 &&
+	    pg_outlog_append(out.log_fd, out_ltid(t), pg_outlog_now(), nl, p,
+			     n - (size_t)nl) < 0)
+		out_log_failed(errno);
 }
 
 /* TID's stream, made if new; NULL if out of memory. */
@@ -55,6 +105,7 @@ static struct out_task *out_task(int tid)
 	out.t = v;
 	memset(&v[out.n], 0, sizeof(*v));
 	v[out.n].tid = tid;
+	v[out.n].ltid = -1;
 	return &v[out.n++];
 }
 
@@ -62,7 +113,7 @@ static struct out_task *out_task(int tid)
 static void out_flush(struct out_task *t, int nl)
 {
 	if (t->len)
-		fwrite(t->line, 1, t->len, stdout);
+		out_write(t, t->line, t->len);
 	if (t->len && nl)
 		fputc('\n', stdout);
 	t->len = 0;
@@ -79,7 +130,7 @@ static void out_add(struct out_task *t, const char *p, size_t n)
 		if (t->len + k > OUT_LINE) { /* a very long line: in pieces */
 			out_flush(t, 0);
 			if (k > OUT_LINE) {
-				fwrite(p, 1, k, stdout);
+				out_write(t, p, k);
 				p += k;
 				n -= k;
 				continue;
@@ -144,6 +195,9 @@ void la_output_finish(void)
 	for (size_t i = 0; i < out.n; i++)
 		out_flush(&out.t[i], 1);
 	fflush(stdout);
+	if (out.log_fd >= 0)
+		close(out.log_fd);
+	out.log_fd = -1;
 	free(out.t);
 	out.t = NULL;
 	out.n = out.cap = 0;

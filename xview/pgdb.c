@@ -90,6 +90,7 @@ static const struct pgdb_cmd pgdb_cmds[] = {
 	{ "event", 1, 1, "ID", vdb_cmd_event },
 	{ "message", 1, 1, "ID", vdb_cmd_message },
 	{ "find", 1, 1, "MSGID", vdb_cmd_find },
+	{ "output", 0, 0, NULL, vdb_cmd_output },
 	{ "states", 2, 3, "T0 T1 ?LTIDS?", vdb_cmd_states },
 	{ "paint-states", 4, 4, "IMG T0 T1 LTID", vdb_cmd_paint_states },
 	{ "paint-util", 4, 5, "IMG T0 T1 NTASKS ?LTIDS?", vdb_cmd_paint_util },

@@ -1,7 +1,7 @@
 # start.tcl: pangaea-view's command line and start-up (evaluated last).
 #
 #   pangaea-view [-script FILE] [-spawn] [-live DIR [-sock PATH]]
-#                [--show timeline|utilization|stats] [--range T0:T1]
+#                [--show timeline|utilization|stats|output] [--range T0:T1]
 #                [--snapshot FILE.png] [LOGDIR | TRACE.db]
 #
 # -script FILE is the test hook: FILE is evaluated once the window is on
@@ -93,12 +93,14 @@ proc view::parse_range {text} {
 }
 
 # Shows VIEW (timeline: the event graph alone; utilization: with the
-# utilization pane; stats: with the task states pane) over RANGE ({} the
-# whole run, else {t0 t1} ns from the run's start) at once.
+# utilization pane; stats: with the task states pane; output: with the
+# output pane) over RANGE ({} the whole run, else {t0 t1} ns from the
+# run's start) at once.
 proc view::show {view range} {
 	variable V
 	set V(util) [expr {$view eq "utilization"}]
 	set V(stats) [expr {$view eq "stats"}]
+	set V(out) [expr {$view eq "output"}]
 	view::util_pane
 	update
 	if {$range ne ""} {
@@ -119,7 +121,7 @@ proc view::show {view range} {
 # are) and where each task's row is.  Raises an error if it cannot.
 proc view::snapshot {view file} {
 	variable V
-	set c [dict get {timeline .g.c utilization .u.c stats .s.c} $view]
+	set c [dict get {timeline .g.c utilization .u.c stats .s.c output .o.t} $view]
 	raise .
 	update
 	if {[catch {exec import -window [winfo id $c] $file 2>@1} out]} {
@@ -131,6 +133,8 @@ proc view::snapshot {view file} {
 		foreach {l y} $V(rowy) { lappend rows $l $y }
 	} elseif {$view eq "stats"} {
 		set rows $V(statsy)
+	} elseif {$view eq "output"} {
+		set rows [list lines $V(out_lines)]
 	}
 	puts [list snapshot $file view $view width [winfo width $c] \
 		height [winfo height $c] x0 [expr {$V(labelw) + $V(margin)}] \
@@ -156,8 +160,8 @@ proc view::main {} {
 			-sock { set sock $val }
 			-spawn { set spawn 1 }
 			-show - --show {
-				if {$val ni {timeline utilization stats}} {
-					view::fail "--show $val: the views are timeline, utilization and stats"
+				if {$val ni {timeline utilization stats output}} {
+					view::fail "--show $val: the views are timeline, utilization, stats and output"
 				}
 				set show $val
 			}

@@ -76,6 +76,7 @@ proc view::build {} {
 		-command view::util_pane
 	.mb.v add checkbutton -label "Task states pane" -variable view::V(stats) \
 		-command view::util_pane
+	view::out_build ;# output.tcl
 
 	frame .tb
 	button .tb.fit -text "Fit all" -command view::fit
@@ -159,6 +160,7 @@ proc view::open_run {path} {
 	set V(db) $db
 	set V(tasks) [pgdb tasks]
 	lassign [pgdb range] V(tmin) V(tmax)
+	view::out_load ;# output.tcl
 	if {$V(tmax) <= $V(tmin)} { set V(tmax) [expr {$V(tmin) + 1000}] }
 	set V(row0) 0
 	set V(sel) ""
@@ -359,6 +361,7 @@ proc view::redraw {} {
 	$c raise label
 	view::draw_legend $c 8 3
 	view::draw_selection
+	view::out_redraw ;# output.tcl
 	view::draw_util $rows $t1
 	view::draw_stats $rows $t1
 	set span [expr {double($V(tmax) - $V(tmin))}]
@@ -584,11 +587,13 @@ proc view::draw_legend {c x y} {
 	}
 }
 
-# Shows or hides the utilization pane (V(util)) and the task states pane
-# (V(stats)), under the graph in that order.
+# Shows or hides the utilization pane (V(util)), the task states pane
+# (V(stats)) and the output pane (V(out), output.tcl), under the graph in
+# that order.
 proc view::util_pane {} {
 	variable V
-	pack forget .u .s
+	pack forget .u .s .o
+	if {$V(out)} { pack .o -side bottom -fill x -after .status }
 	if {$V(stats)} { pack .s -side bottom -fill x -after .status }
 	if {$V(util)} { pack .u -side bottom -fill x -after .status }
 	view::redraw_later
@@ -734,6 +739,7 @@ proc view::select {what id} {
 	.g.c delete selring
 	.g.c itemconfigure msg -fill gray35 -width 1
 	view::draw_selection
+	if {$what eq "e"} { view::out_near $id }
 }
 
 # The details of event ID: sending and receiving ltid, tag, message id,

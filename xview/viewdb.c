@@ -452,6 +452,14 @@ int vdb_cmd_tasks(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 	return vdb_query(ip, "SELECT * FROM tasks ORDER BY ltid", NULL, 0, 1);
 }
 
+/* pgdb output: what the tasks printed (the output table), one flat list
+ * of ID LTID T NL TEXT in time order. */
+int vdb_cmd_output(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+{
+	return vdb_query(ip, "SELECT id, ltid, t, nl, text FROM output "
+			 "ORDER BY t, id", NULL, 0, 0);
+}
+
 /* pgdb close */
 int vdb_cmd_close(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {

@@ -107,7 +107,7 @@ head -c 5 "$T/view.pdf" | grep -q '%PDF-' && pass "PDF export" || fail "no PDF"
 # stale rule the viewer asks C for
 cp -a rec rec2
 cp rec2/trace.db old.db
-sqlite3 old.db "UPDATE meta SET value='2' WHERE key='schema_version'"
+sqlite3 old.db "UPDATE meta SET value='99' WHERE key='schema_version'"
 cat >live.tcl <<'EOF'
 set out [open result6 w]
 pgdb live-open
@@ -147,7 +147,7 @@ expect_grep "stale: a freshly imported folder is not" result6 "^stale 0$"
 expect_grep "stale: a log newer than trace.db makes it stale" result6 "^stale_log 1$"
 expect_grep "stale: no trace.db is stale" result6 "^stale_none 1$"
 expect_grep "a database of another schema version is refused" result6 \
-	"^old 1 pgdb: .*old\.db has schema version 2, this viewer reads version 1"
+	"^old 1 pgdb: .*old\.db has schema version 99, this viewer reads version 2"
 
 # ---- a coordinator of another live stream version: the viewer says so
 # and follows the run's logs instead

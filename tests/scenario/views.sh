@@ -228,7 +228,7 @@ bad() {
 		fail "bad arguments ($*): exit $(cat vrc), stderr:"; sed 's/^/    | /' verr
 	fi
 }
-bad --show output --snapshot bad.png rec
+bad --show nothing --snapshot bad.png rec
 bad --range 5 --snapshot bad.png rec
 bad --range 300:100 --snapshot bad.png rec
 bad --range 1x:2 --snapshot bad.png rec
