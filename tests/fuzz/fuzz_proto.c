@@ -40,7 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static const int tags[] = {
 	PG_TAG_REGISTER, PG_TAG_SPAWNED, PG_TAG_TID2LTID, PG_TAG_LTID2TID,
 	PG_TAG_EVENTS, PG_TAG_DONE, PG_TAG_EXITED, PG_TAG_DIVERGED,
-	PG_TAG_QUIT, PG_TAG_HELLO, PG_TAG_LOGFAIL, PG_TAG_WATCH, PG_TAG_ENDTASK
+	PG_TAG_QUIT, PG_TAG_HELLO, PG_TAG_LOGFAIL, PG_TAG_WATCH, PG_TAG_ENDTASK,
+	PG_TAG_LOGFILE
 };
 #define NTAGS ((int)(sizeof(tags) / sizeof(tags[0])))
 #define SRC_TID 0x40002 /* the sender every message claims */
@@ -82,6 +83,7 @@ struct receivers {
 	struct coord_registry reg;
 	struct la_opts opts;
 	struct la_run run;
+	struct pg_logship_writer ship;
 };
 
 /* SPAWNED as the coordinator and the launcher read it: the head, then
@@ -129,6 +131,38 @@ static void on_events(void)
 		abort();
 	}
 	free(ints);
+}
+
+/* LOGFILE as the launcher and a beacon take it (pangaea_lib/ship.c):
+ * into a folder of the harness's own, emptied after each input; no
+ * piece may put a file anywhere else, nor one not named as a task log. */
+static void on_logfile(struct pg_logship_writer *w)
+{
+	static char dir[64];
+	char err[PG_PATH_MAX + 100], **names;
+	int end, n;
+
+	if (!dir[0]) {
+		snprintf(dir, sizeof(dir), "/tmp/fuzz-logship.XXXXXX");
+		if (!mkdtemp(dir))
+			abort();
+	}
+	pg_ship_take(w, dir, &end, err, sizeof(err));
+	if (pg_logship_list(dir, &names, &n) == 0) {
+		for (int i = 0; i < n; i++) {
+			char path[128];
+
+			if (!pg_logship_name_ok(names[i])) {
+				fprintf(stderr, "fuzz: wrote %s\n", names[i]);
+				abort();
+			}
+			if (w->fd < 0) { /* keep the folder small */
+				snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+				unlink(path);
+			}
+		}
+		pg_logship_free(names, n);
+	}
 }
 
 /* Handles the message in the active receive buffer BUFID as its receiver
@@ -195,6 +229,9 @@ static void handle(struct receivers *rc, int bufid)
 	case PG_TAG_ENDTASK:
 		la_death_trace(&rc->run);
 		break;
+	case PG_TAG_LOGFILE:
+		on_logfile(&rc->ship);
+		break;
 	default: /* QUIT, HELLO: fixed ints */
 		pg_proto_upk(tag, v);
 	}
@@ -209,6 +246,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	coord_registry_init(&rc.reg);
 	rc.run.o = &rc.opts;
 	rc.run.lost_pvmd = 1; /* (la_task_add asks no pvmd for the pid) */
+	rc.ship.fd = -1;
 	while (pos + 3 <= size) {
 		int tag = tags[data[pos] % NTAGS];
 		size_t n = (size_t)data[pos + 1] | (size_t)data[pos + 2] << 8;
@@ -225,5 +263,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	coord_registry_free(&rc.reg);
 	la_tasks_free(&rc.run);
+	pg_logship_close(&rc.ship);
 	return 0;
 }

@@ -19,7 +19,7 @@ VERSION = int(re.search(r"#define PG_PROTOCOL_VERSION (\d+)",
 
 # the harness's tag numbers (the order of fuzz_proto.c's tags[])
 REGISTER, SPAWNED, TID2LTID, LTID2TID, EVENTS, DONE, EXITED, DIVERGED, \
-    QUIT, HELLO, LOGFAIL, WATCH, ENDTASK = range(13)
+    QUIT, HELLO, LOGFAIL, WATCH, ENDTASK, LOGFILE = range(14)
 
 # PVM's trace events (pvmtev.h), as a pvmd sends TEV_ENDTASK
 TEV_MARK_EVENT_DESC, TEV_MARK_EVENT_DESC_END = -5, -6
@@ -88,6 +88,14 @@ SEEDS = {
              TEV_MARK_EVENT_DESC_END), versioned=False) +
     msg(ENDTASK, ints(TEV_MARK_EVENT_RECORD, TEV_ENDTASK, 0x40003, 9,
                       TEV_MARK_EVENT_RECORD_END), versioned=False),
+    # a log carried between hosts: one file in two pieces, an empty one,
+    # the end
+    "logfile": msg(LOGFILE, pstr("/tmp/x") + pstr("task-1001.exec") +
+                   ints(10, 0, 6) + b"pangae") +
+    msg(LOGFILE, pstr("/tmp/x") + pstr("task-1001.exec") + ints(10, 6, 4) +
+        b"a-ex") +
+    msg(LOGFILE, pstr("/tmp/x") + pstr("task-1002.comm") + ints(0, 0, 0)) +
+    msg(LOGFILE, pstr("/tmp/x") + pstr("") + ints(0, 0, 0)),
     # a whole run as the coordinator sees it: a translation that waits,
     # the spawn that answers it, registrations, live events, the end
     "session": msg(HELLO, b"") + msg(REGISTER, ints(1, 0x40002)) +

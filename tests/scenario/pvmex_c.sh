@@ -26,10 +26,12 @@ pvmex_case inherita1 'with original context 0' '' -- "$PX/inherita" inherit1
 pvmex_case inherita3 'with original context 0' '' -- "$PX/inherita" inherit3
 pvmex_case ptest '^Data validated from all tasks!' '' -- -n 4 "$PX/ptest" 4 0 4
 for bw in dbwtest ibwtest pbwtest rbwtest; do
-	pvmex_case "$bw" '^t[0-9a-f]+: 100000 doubles received correctly' "$BW" -- \
+	PANGAEA_OUTPUT_MASK='T = [0-9]+ \(us\) +\([0-9.]+ MB/s\)' \
+		pvmex_case "$bw" '^t[0-9a-f]+: 100000 doubles received correctly' "$BW" -- \
 		-n 2 "$PX/$bw"
 done
-pvmex_case timing '^RTT Avg uSec' "$TIMING" -- "$PX/timing"
+PANGAEA_OUTPUT_MASK='^ ?[0-9]{1,2}( +[0-9]+)+$|^ +[0-9.]+ +[0-9.]+$|Avg uSec [0-9]+' \
+	pvmex_case timing '^RTT Avg uSec' "$TIMING" -- "$PX/timing"
 expect_grep "timing: the master's pvm_kill of its slave named" timing.err \
 	"task 1001 \(timing_slave on [^)]*\) was killed by task 1 \(pvm_kill\)"
 pvmex_case joinleave 'enrolled' '' -- "$PX/joinleave" 200
