@@ -15,7 +15,9 @@
  *     was lost) and ends the run's processes on this host itself; so
  *     does a beacon told QUIT by PVM (the launcher exited) or with
  *     PG_QUIT_SWEEP by a launcher that stopped its run (its pvm_kills
- *     may not have got here: seen after a host was lost).
+ *     may not have got here: seen after a host was lost).  The waiting
+ *     and the ending are done by a watchdog process that uses no PVM:
+ *     the beacon itself may hang inside libpvm as long as its pvmd.
  * The beacon also carries the run's logs between its host and the
  * launcher's (pangaea_lib/ship.c): after the run it sends the task logs
  * its host holds (LOGS_ASK), before a replay it writes the recorded logs
@@ -26,6 +28,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,35 +162,97 @@ static void sweep(const char *ctx, const char *why)
 	}
 }
 
+/*
+ * The watchdog: a process of its own, which uses no PVM (a beacon can
+ * block inside libpvm for as long as its pvmd does), forked before the
+ * beacon enrolls.  The beacon writes to PIPE each time it hears the
+ * launcher ('.'), and when it ends: 'q' (nothing to do) or 's' (sweep).
+ * Silence for ORPHAN_S, or the pipe closed without a word (the beacon
+ * died), makes the watchdog sweep the run's processes of this host.
+ */
+static void watchdog(int pipe_rd, const char *ctx)
+{
+	for (;;) {
+		struct pollfd p = { .fd = pipe_rd, .events = POLLIN };
+		char c = 0;
+		int k = poll(&p, 1, (int)(ORPHAN_S * 1000));
+
+		if (k == 0) {
+			sweep(ctx, "the launcher has been silent for 10 s");
+			_exit(0);
+		}
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0 || read(pipe_rd, &c, 1) != 1 || c == 's') {
+			sweep(ctx, c == 's' ? "the launcher stopped the run" :
+			      "the beacon ended");
+			_exit(0);
+		}
+		if (c == 'q')
+			_exit(0);
+	}
+}
+
+/* Starts the watchdog; the pipe's writing end, or -1 (no watchdog). */
+static int start_watchdog(const char *ctx)
+{
+	int fd[2];
+	pid_t pid;
+
+	if (pipe(fd) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		/* keep nothing of the beacon's but the pipe and stderr */
+		for (int i = 3; i < 1024; i++)
+			if (i != fd[0])
+				close(i);
+		watchdog(fd[0], ctx);
+	}
+	close(fd[0]);
+	if (pid < 0) {
+		close(fd[1]);
+		return -1;
+	}
+	fcntl(fd[1], F_SETFD, FD_CLOEXEC);
+	return fd[1];
+}
+
+/* Tells the watchdog C ('.', 'q', 's'); never blocks for long (a full
+ * pipe means it has heard plenty). */
+static void tell_watchdog(int fd, char c)
+{
+	if (fd >= 0 && write(fd, &c, 1) < 0)
+		return;
+}
+
 int coord_beacon_main(void)
 {
 	const char *ctx = getenv(PG_ENV_CONTEXT);
 	struct pg_logship_writer w = { .fd = -1 };
-	int launcher, b = 0, tag, src, version;
-	double heard, sent = 0;
+	int launcher, b = 0, tag, src, version, dog;
+	char last = 'q';
+	double sent = 0;
 
-	pg_pvmtmp_clear_own(); /* before libpvm picks its file names */
-	if (pvm_mytid() < 0)
-		return 1;
-	launcher = pvm_parent();
-	if (launcher < 0 || !ctx) {
+	if (!ctx) {
 		fprintf(stderr, "pangaea-coord: -beacon must be started by the "
 			"pangaea launcher, not by hand\n");
-		pvm_exit();
+		return 1;
+	}
+	dog = start_watchdog(ctx);
+	fcntl(dog, F_SETFL, O_NONBLOCK);
+	pg_pvmtmp_clear_own(); /* before libpvm picks its file names */
+	if (pvm_mytid() < 0 || (launcher = pvm_parent()) < 0) {
+		tell_watchdog(dog, 'q');
 		return 1;
 	}
 	pg_proto_open(atoi(ctx));
 	pvm_setcontext(atoi(ctx));
 	pvm_notify(PvmTaskExit, PG_TAG_QUIT, 1, &launcher);
-	heard = now_s();
 	while (b >= 0) {
 		struct timeval tmout = { 0, PERIOD_MS * 1000 };
 		double t = now_s();
 
-		if (t - heard > ORPHAN_S) {
-			sweep(ctx, "the launcher has been silent for 10 s");
-			break;
-		}
 		if (t - sent >= PERIOD_MS / 1000.0) {
 			if (pg_proto_send(launcher, PG_TAG_BEACON, NULL) < 0)
 				break;
@@ -203,17 +269,22 @@ int coord_beacon_main(void)
 			   run: the run's processes here end too */
 			if (src != launcher ||
 			    (pg_proto_upk(tag, &v) == 0 && v == PG_QUIT_SWEEP))
-				sweep(ctx, src != launcher ? "the launcher exited"
-				      : "the launcher stopped the run");
+				last = 's';
 			break;
 		}
 		if (src != launcher)
 			continue;
-		heard = now_s();
+		tell_watchdog(dog, '.');
 		if (tag == PG_TAG_LOGS_ASK)
 			send_logs(launcher);
 		else if (tag == PG_TAG_LOGFILE)
 			take_logs(launcher, &w);
+		tell_watchdog(dog, '.'); /* (a long transfer is no silence) */
+	}
+	if (dog >= 0) {
+		fcntl(dog, F_SETFL, 0); /* the last word must get through */
+		tell_watchdog(dog, last);
+		close(dog);
 	}
 	pvm_exit();
 	return 0;

@@ -59,22 +59,6 @@ int pg_stdin_append_eof(int fd)
 	return pg_write_log(fd, "eof\n", 4);
 }
 
-/* Reads one "\n"-ended line of at most N-1 bytes from F into BUF; 0 or
- * -1 (end of file, too long, or a NUL in it). */
-static int stdin_line(FILE *f, char *buf, size_t n)
-{
-	size_t k = 0;
-	int c;
-
-	while ((c = getc(f)) != EOF && c != '\n') {
-		if (c == '\0' || k + 1 >= n)
-			return -1;
-		buf[k++] = (char)c;
-	}
-	buf[k] = '\0';
-	return c == '\n' ? 0 : -1;
-}
-
 /* Appends the chunk DATA (N bytes) to LOG; 0 or -1. */
 static int stdin_add(struct pg_stdin_log *log, const char *data, size_t n)
 {
@@ -104,7 +88,7 @@ int pg_stdin_read(const char *path, struct pg_stdin_log *log, char *err,
 	memset(log, 0, sizeof(*log));
 	if (!f || !chunk)
 		goto out;
-	if (stdin_line(f, line, sizeof(line)) < 0 ||
+	if (pg_log_line(f, line, sizeof(line)) < 0 ||
 	    sscanf(line, "pangaea-stdin %d", &version) != 1) {
 		snprintf(err, errlen, "%s: not a Pangaea standard input log (no "
 			 "'pangaea-stdin VERSION' first line)", path);
@@ -137,7 +121,7 @@ int pg_stdin_read(const char *path, struct pg_stdin_log *log, char *err,
 				 path, off);
 			goto out;
 		}
-		if (stdin_line(f, line, sizeof(line)) < 0)
+		if (pg_log_line(f, line, sizeof(line)) < 0)
 			goto bad;
 		if (strcmp(line, "eof") == 0) {
 			log->eof = 1;
