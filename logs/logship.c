@@ -128,7 +128,8 @@ int pg_logship_list(const char *dir, char ***names, int *n)
 		(*n)++;
 	}
 	closedir(d);
-	qsort(*names, (size_t)*n, sizeof(char *), by_name);
+	if (*n > 1)
+		qsort(*names, (size_t)*n, sizeof(char *), by_name);
 	return 0;
 nomem:
 	closedir(d);
