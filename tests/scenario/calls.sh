@@ -99,8 +99,9 @@ expect_eq "preload path: recording exits 0" "$(cat rc)" 0
 expect_grep "preload path: the master got to its end" out "^queries: done$"
 cp out pre.out
 $TRACE dump pre >pre.dump 2>&1
+# (its value: the task's children still running then)
 expect_eq "preload path: every task's pvm_exit is an event" \
-	"$(grep -c 'call pvm_exit() = 0' pre.dump)" 3
+	"$(grep -Ec 'call pvm_exit\(\) = [0-9]+ ' pre.dump)" 3
 expect_grep "preload path: the mailbox calls are events" pre.dump \
 	"call pvm_recvinfo\(\"q.shared\", 0, flags=0\)"
 expect_eq "preload path: 3 replays with delays identical" \
