@@ -113,12 +113,13 @@ int pg_write_log(int fd, const void *p, size_t n)
 }
 
 int pg_create_text_log(const char *path, const char *magic, int version,
-		       char *err, size_t errlen)
+		       const char *rest, char *err, size_t errlen)
 {
-	char head[64];
+	char head[128];
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND |
 		      O_CLOEXEC, 0600);
-	int n = snprintf(head, sizeof(head), "%s %d\n", magic, version);
+	int n = snprintf(head, sizeof(head), "%s %d%s%s\n", magic, version,
+			 rest ? " " : "", rest ? rest : "");
 
 	if (fd < 0 || pg_write_log(fd, head, (size_t)n) < 0) {
 		snprintf(err, errlen, "cannot %s %s: %s", fd < 0 ? "create" :

@@ -25,7 +25,7 @@
 
 int pg_outlog_create(const char *path, char *err, size_t errlen)
 {
-	return pg_create_text_log(path, "pangaea-output", PG_OUTPUT_VERSION,
+	return pg_create_text_log(path, "pangaea-output", PG_OUTPUT_VERSION, NULL,
 				  err, errlen);
 }
 

@@ -303,9 +303,10 @@ int pg_write_log(int fd, const void *p, size_t n);
 /* The text logs with a "MAGIC VERSION" first line (stdin.log,
  * output.log): */
 /* Creates PATH new (0600, O_EXCL, never through a link, O_APPEND) and
- * writes its first line "MAGIC VERSION"; an fd, or -1 with ERR. */
+ * writes its first line "MAGIC VERSION", or "MAGIC VERSION REST" if REST
+ * is not NULL; an fd, or -1 with ERR. */
 int pg_create_text_log(const char *path, const char *magic, int version,
-		       char *err, size_t errlen);
+		       const char *rest, char *err, size_t errlen);
 /* Opens PATH (pg_fopen_log) and reads its first line, which must be
  * "MAGIC VERSION" ("PATH: not a Pangaea WHAT (no 'MAGIC VERSION' first
  * line)", "PATH: log format version N, this Pangaea reads version V");

@@ -21,20 +21,11 @@
 
 int pg_stdin_create(const char *path, int ltid, char *err, size_t errlen)
 {
-	char head[48];
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND |
-		      O_CLOEXEC, 0600);
-	int n = snprintf(head, sizeof(head), "pangaea-stdin %d ltid=%d\n",
-			 PG_STDIN_VERSION, ltid);
+	char rest[32];
 
-	if (fd < 0 || pg_write_log(fd, head, (size_t)n) < 0) {
-		snprintf(err, errlen, "cannot %s %s: %s", fd < 0 ? "create" :
-			 "write", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	return fd;
+	snprintf(rest, sizeof(rest), "ltid=%d", ltid);
+	return pg_create_text_log(path, "pangaea-stdin", PG_STDIN_VERSION, rest,
+				  err, errlen);
 }
 
 int pg_stdin_append(int fd, const char *data, size_t n)

@@ -358,9 +358,10 @@ void la_output_take(void);
 /* If stdout is a terminal: writes each unfinished line that has not
  * grown for a moment (a prompt waiting for input), as it is. */
 void la_output_tick(void);
-/* How many tasks' output streams, but EXCEPT's (the coordinator, which
- * is still running), have begun and not ended. */
-int la_output_open(int except);
+/* How many tasks' output streams, but those of the N tids EXCEPT (the
+ * coordinator and the beacons, which are still running), have begun and
+ * not ended. */
+int la_output_open(const int *except, int n);
 /* Writes every unfinished line (with a newline) and forgets the streams. */
 void la_output_finish(void);
 

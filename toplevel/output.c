@@ -181,12 +181,17 @@ void la_output_take(void)
 	}
 }
 
-int la_output_open(int except)
+int la_output_open(const int *except, int n)
 {
 	int k = 0;
 
-	for (size_t i = 0; i < out.n; i++)
-		k += out.t[i].open && out.t[i].tid != except;
+	for (size_t i = 0; i < out.n; i++) {
+		int skip = 0;
+
+		for (int j = 0; j < n && !skip; j++)
+			skip = out.t[i].tid == except[j];
+		k += out.t[i].open && !skip;
+	}
 	return k;
 }
 

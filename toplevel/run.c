@@ -374,6 +374,22 @@ static void wait_tasks(struct la_run *r)
 	}
 }
 
+/* Whether a task of the run still has its output open (not the
+ * coordinator's, nor the beacons', which end later). */
+static int output_open(const struct la_run *r)
+{
+	int *except = malloc((size_t)(r->nbeacons + 1) * sizeof(int)), k;
+
+	if (!except)
+		return la_output_open(&r->coord_tid, 1) > 0;
+	except[0] = r->coord_tid;
+	for (int i = 0; i < r->nbeacons; i++)
+		except[i + 1] = r->beacons[i].tid;
+	k = la_output_open(except, r->nbeacons + 1);
+	free(except);
+	return k > 0;
+}
+
 /* Picks up messages still in flight (DONE after the exit notify), and
  * the tasks' last output (up to 2 s for each stream to end), then writes
  * what is left of it. */
@@ -386,7 +402,7 @@ static void drain(struct la_run *r)
 	double most = r->lost_host ? 0.2 : 2;
 
 	while (!r->lost_pvmd && ((b = next_message(r, 50)) > 0 ||
-				 (b == 0 && la_output_open(r->coord_tid) &&
+				 (b == 0 && output_open(r) &&
 				  la_death_now() - t0 < most)))
 		if (b > 0)
 			handle(r, b);
