@@ -27,6 +27,7 @@
 #include "../../coordinator/coord.h"
 #include "../../toplevel/launcher.h"
 
+#include <dirent.h>
 #include <pvm3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,19 +134,39 @@ static void on_events(void)
 	free(ints);
 }
 
+static char ship_dir[64]; /* on_logfile's folder */
+
+/* At exit: removes on_logfile's folder and what is in it. */
+static void remove_ship_dir(void)
+{
+	DIR *d = opendir(ship_dir);
+	struct dirent *e;
+	char path[128];
+
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+			snprintf(path, sizeof(path), "%s/%s", ship_dir, e->d_name);
+			unlink(path);
+		}
+	if (d)
+		closedir(d);
+	rmdir(ship_dir);
+}
+
 /* LOGFILE as the launcher and a beacon take it (pangaea_lib/ship.c):
- * into a folder of the harness's own, emptied after each input; no
- * piece may put a file anywhere else, nor one not named as a task log. */
+ * into a folder of the harness's own, emptied after each input and
+ * removed at exit; no piece may put a file anywhere else, nor one not
+ * named as a task log. */
 static void on_logfile(struct pg_logship_writer *w)
 {
-	static char dir[64];
-	char err[PG_PATH_MAX + 100], **names;
+	char *dir = ship_dir, err[PG_PATH_MAX + 100], **names;
 	int end, n;
 
 	if (!dir[0]) {
-		snprintf(dir, sizeof(dir), "/tmp/fuzz-logship.XXXXXX");
-		if (!mkdtemp(dir))
+		snprintf(ship_dir, sizeof(ship_dir), "/tmp/fuzz-logship.XXXXXX");
+		if (!mkdtemp(ship_dir))
 			abort();
+		atexit(remove_ship_dir);
 	}
 	pg_ship_take(w, dir, &end, err, sizeof(err));
 	if (pg_logship_list(dir, &names, &n) == 0) {
