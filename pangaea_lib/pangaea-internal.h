@@ -515,6 +515,9 @@ void *pg_qcall_get_array(struct pg_qcall *q, size_t size, int *n);
 int pg_send_logged(int kind, const int *tids, int n, int tag,
 		   const char *group);
 
+/* spawn.c: how many children this task's spawns have started so far. */
+int pg_spawn_children(void);
+
 /* ------------------------------------------------------------------ */
 /* task0.c: the launcher as task 0 of its run. */
 struct pg_task0_config {

@@ -453,13 +453,14 @@ int pg_qcall_damaged(struct pg_qcall *q)
 
 /* How many tasks this one spawned are still running (PVM's pvm_tasks;
  * 0 if it cannot tell), not counting the group server, which the task's
- * first group call may have started and which outlives it. */
+ * first group call may have started and which outlives it.  A task that
+ * spawned nothing asks nobody (pvm_tasks asks every host). */
 static int children_running(void)
 {
 	struct pvmtaskinfo *ti;
 	int n, alive = 0, me = pvm_mytid();
 
-	if (pvm_tasks(0, &n, &ti) < 0)
+	if (pg_spawn_children() == 0 || pvm_tasks(0, &n, &ti) < 0)
 		return 0;
 	for (int i = 0; i < n; i++) {
 		const char *name = ti[i].ti_a_out ? ti[i].ti_a_out : "";

@@ -155,6 +155,11 @@ static int spawn_replay(const char *file, char **argv, int flags, int ntask,
 	return rec->started;
 }
 
+int pg_spawn_children(void)
+{
+	return nchildren;
+}
+
 int pangaea_pvm_spawn(char *file, char **argv, int flags, char *where,
 		      int ntask, int *tids)
 {
