@@ -16,16 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Writes N bytes of TEXT to PATH. */
-static void spit(const char *path, const char *text, size_t n)
-{
-	FILE *f = fopen(path, "wb");
-
-	ck_assert_ptr_nonnull(f);
-	ck_assert_uint_eq(fwrite(text, 1, n, f), n);
-	ck_assert_int_eq(fclose(f), 0);
-}
-
 /* Pieces with NULs, an empty line and a whole 1 MB one come back as
  * written, with their tasks, times and kinds; the file is new, 0600. */
 START_TEST(test_round_trip)
@@ -100,14 +90,14 @@ START_TEST(test_refusals)
 	cku_in_dir(path, sizeof(path), "output.log");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
-		spit(path, bad[i].text, strlen(bad[i].text));
+		cku_spit(path, bad[i].text, strlen(bad[i].text));
 		ck_assert_int_eq(pg_outlog_read(path, &log, err, sizeof(err)), -1);
 		ck_assert_msg(strstr(err, bad[i].want) && strstr(err, path),
 			      "case %zu: %s", i, err);
 		pg_outlog_free(&log);
 	}
 	/* what came before the damage is kept, for a salvage */
-	spit(path, "pangaea-output 1\nline 4 5 2\nab\npart 4 6 9\nab\n", 42);
+	cku_spit(path, "pangaea-output 1\nline 4 5 2\nab\npart 4 6 9\nab\n", 42);
 	ck_assert_int_eq(pg_outlog_read(path, &log, err, sizeof(err)), -1);
 	ck_assert_uint_eq(log.n, 1);
 	ck_assert_int_eq(log.pieces[0].ltid, 4);
@@ -132,7 +122,7 @@ static void run_dir(char *dir, size_t n, const char *name, const char *text)
 		return;
 	snprintf(path, sizeof(path), "%s/output.log", dir);
 	ck_assert_int_ge(asprintf(&all, "pangaea-output 1\n%s", text), 0);
-	spit(path, all, strlen(all));
+	cku_spit(path, all, strlen(all));
 	free(all);
 }
 

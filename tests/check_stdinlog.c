@@ -14,16 +14,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Writes N bytes of TEXT to PATH. */
-static void spit(const char *path, const char *text, size_t n)
-{
-	FILE *f = fopen(path, "wb");
-
-	ck_assert_ptr_nonnull(f);
-	ck_assert_uint_eq(fwrite(text, 1, n, f), n);
-	ck_assert_int_eq(fclose(f), 0);
-}
-
 /* Chunks with newlines, NULs and a whole 64 KB one come back as written,
  * with their boundaries and the end of input. */
 START_TEST(test_round_trip)
@@ -88,7 +78,7 @@ START_TEST(test_ltid)
 	ck_assert_int_eq(log.ltid, 3);
 	ck_assert_uint_eq(log.len, 2);
 	pg_stdin_free(&log);
-	spit(path, v1, sizeof(v1) - 1);
+	cku_spit(path, v1, sizeof(v1) - 1);
 	ck_assert_msg(pg_stdin_read(path, &log, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_int_eq(log.ltid, 1);
 	ck_assert_int_eq(log.eof, 1);
@@ -121,7 +111,7 @@ START_TEST(test_refusals)
 	cku_in_dir(path, sizeof(path), "stdin.log");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
-		spit(path, bad[i].text, strlen(bad[i].text));
+		cku_spit(path, bad[i].text, strlen(bad[i].text));
 		ck_assert_int_eq(pg_stdin_read(path, &log, err, sizeof(err)), -1);
 		ck_assert_msg(strstr(err, bad[i].want) && strstr(err, path),
 			      "case %zu: %s", i, err);

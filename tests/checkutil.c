@@ -79,3 +79,12 @@ int cku_run(Suite *s)
 	srunner_free(sr);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
+
+void cku_spit(const char *path, const char *text, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(text, 1, n, f), n);
+	ck_assert_int_eq(fclose(f), 0);
+}

@@ -35,6 +35,10 @@ void cku_add_tmp_fixtures(TCase *tc);
  * test if it does not fit. */
 const char *cku_in_dir(char *buf, size_t n, const char *name);
 
+/* Writes the N bytes TEXT to the file PATH (made or emptied); fails the
+ * test if it cannot. */
+void cku_spit(const char *path, const char *text, size_t n);
+
 /* Runs every test of S, prints Check's summary and frees the runner;
  * returns EXIT_SUCCESS if none failed, else EXIT_FAILURE. */
 int cku_run(Suite *s);
