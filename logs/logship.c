@@ -47,32 +47,10 @@ static int dir_ours(const char *path, char *err, size_t errlen)
 
 int pg_log_dir_make(const char *dir, char *err, size_t errlen)
 {
-	char path[PG_PATH_MAX];
-	size_t len = strlen(dir);
-
-	if (len == 0 || len >= sizeof(path)) {
-		snprintf(err, errlen, "log folder path too long or empty");
-		errno = ENAMETOOLONG;
+	if (!dir[0] || (access(dir, F_OK) < 0 && pg_mkdir_p(dir, 0700) < 0)) {
+		snprintf(err, errlen, "cannot make the log folder %s: %s", dir,
+			 dir[0] ? strerror(errno) : "empty path");
 		return -1;
-	}
-	if (access(dir, F_OK) == 0)
-		return dir_ours(dir, err, errlen);
-	memcpy(path, dir, len + 1);
-	/* each missing folder of the path, from the top */
-	for (char *p = path + 1; ; p++) {
-		if (*p != '/' && *p != '\0')
-			continue;
-		char c = *p;
-
-		*p = '\0';
-		if (mkdir(path, 0700) < 0 && errno != EEXIST) {
-			snprintf(err, errlen, "cannot make the log folder %s: %s",
-				 path, strerror(errno));
-			return -1;
-		}
-		*p = c;
-		if (c == '\0')
-			break;
 	}
 	return dir_ours(dir, err, errlen);
 }

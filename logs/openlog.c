@@ -171,3 +171,22 @@ FILE *pg_fopen_text_log(const char *path, const char *magic, int version,
 	}
 	return f;
 }
+
+int pg_mkdir_p(const char *dir, mode_t mode)
+{
+	char tmp[PG_PATH_MAX];
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s", dir) >= sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(tmp, mode) < 0 && errno != EEXIST ? -1 : 0;
+}

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #define PG_COMM_MAGIC "PGACOMM\n"
 #define PG_HOST_MAX 256
@@ -302,6 +303,9 @@ FILE *pg_fopen_log(const char *path, char *err, size_t errlen);
 int pg_write_log(int fd, const void *p, size_t n);
 /* The text logs with a "MAGIC VERSION" first line (stdin.log,
  * output.log): */
+/* mkdir -p DIR: the folders above it 0755, DIR itself with MODE (those
+ * that exist are left as they are); 0 or -1 with errno. */
+int pg_mkdir_p(const char *dir, mode_t mode);
 /* Creates PATH new (0600, O_EXCL, never through a link, O_APPEND) and
  * writes its first line "MAGIC VERSION", or "MAGIC VERSION REST" if REST
  * is not NULL; an fd, or -1 with ERR. */
@@ -519,9 +523,8 @@ int pg_runinfo_check_end(const struct pg_runinfo *ri, int ltid,
 void pg_runinfo_free(struct pg_runinfo *ri);
 
 /* logship.c: logs carried between hosts (pangaea_lib/ship.c sends them). */
-/* Makes the log folder DIR (and the folders above it, 0700) if this host
- * lacks it; it must then be a folder of ours, not a link; 0 or -1 with
- * ERR and errno. */
+/* Makes the log folder DIR (0700, pg_mkdir_p) if this host lacks it; it
+ * must then be a folder of ours, not a link; 0 or -1 with ERR and errno. */
 int pg_log_dir_make(const char *dir, char *err, size_t errlen);
 /* Whether NAME is a task log's name (task-LTID.comm, task-LTID.exec). */
 int pg_logship_name_ok(const char *name);

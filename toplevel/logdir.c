@@ -25,23 +25,6 @@ static mode_t dir_mode(int mode)
 	return (mode_t)(mode | 0700 | (mode & 0444) >> 2);
 }
 
-/* mkdir -p DIR, the last folder with mode MODE; 0 or -1 with errno set. */
-static int mkdir_p(const char *dir, mode_t mode)
-{
-	char tmp[PG_PATH_MAX];
-
-	snprintf(tmp, sizeof(tmp), "%s", dir);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(tmp, mode) < 0 && errno != EEXIST ? -1 : 0;
-}
-
 /* Whether NAME is one of the files a run writes. */
 static int is_run_file(const char *name)
 {
@@ -165,7 +148,7 @@ int la_logdir_prepare(const char *dir, int logmode)
 	struct dirent *e;
 	DIR *d;
 
-	if (mkdir_p(dir, dir_mode(logmode & 0777)) < 0) {
+	if (pg_mkdir_p(dir, dir_mode(logmode & 0777)) < 0) {
 		la_error("cannot create log folder %s: %s", dir, strerror(errno));
 		return -1;
 	}

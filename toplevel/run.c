@@ -331,7 +331,7 @@ static int next_message(const struct la_run *r, int ms)
 /* Receives and handles messages until every task has exited. */
 static void wait_tasks(struct la_run *r)
 {
-	time_t killed_at = 0, last_kill = 0;
+	time_t killed_at = 0;
 	int b;
 
 	while (!la_tasks_all_exited(r, r->nstarted)) {
@@ -352,10 +352,6 @@ static void wait_tasks(struct la_run *r)
 			killed_at = time(NULL);
 		if (!killed_at && la_hosts_lost(r))
 			killed_at = time(NULL);
-		else if (r->lost_host && time(NULL) != last_kill) {
-			la_tasks_kill(r);
-			last_kill = time(NULL);
-		}
 		if (killed_at && time(NULL) - killed_at >
 				 (r->lost_host ? LOST_GRACE_S : KILL_GRACE_S))
 			break;
