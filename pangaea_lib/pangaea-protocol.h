@@ -36,6 +36,14 @@
 					    newline, and reads its standard
 					    input from that socket (the
 					    launcher's, toplevel/stdin.c) */
+#define PG_ENV_WHATIF "PANGAEA_WHATIF"   /* what-if replay (-swap): words
+					    "cut:LTID:N" (task LTID replays
+					    its first N recorded events,
+					    then goes free; a task not named
+					    is free from its start) and
+					    "swap:LTID:E:SENDER:MSGID:TAG:LEN"
+					    (its E-th event, a receive, gets
+					    that message instead) */
 #define PG_ENV_LIVE "PANGAEA_LIVE"       /* a viewer follows the run: the
 					    coordinator's Unix socket path
 					    (unset: no live events at all) */

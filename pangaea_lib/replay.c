@@ -10,6 +10,13 @@
  * success waits for its message.  A task whose recording ends where
  * another task's pvm_kill ended it waits there for the replayed kill
  * (await_kill), not running past its last event.
+ *
+ * What-if replay (PG_ENV_WHATIF, set by the launcher's -swap): the task
+ * replays only its first CUT recorded events; the swapped receive, the
+ * last of them, is handed the chosen other message; then the task goes
+ * free: its mode becomes PANGAEA_MODE_RECORD, so every wrapper behaves
+ * as in a recording (and logs on), while free receives first take the
+ * messages left in the out-of-order queue (pg_replay_free_recv).
  */
 #include "pangaea-internal.h"
 
@@ -33,9 +40,51 @@ static struct {
 	struct pg_state end;       /* the recorded task's state file when
 				      the recording ended (have_end) */
 	int have_end;
+	int whatif;                /* a what-if replay: CUT applies */
+	uint64_t cut;              /* recorded events to replay, then free */
+	uint64_t swap_at;          /* the swapped receive's number, 0 none */
+	struct pg_event swap;      /* its message: peer, msgid, tag, len */
 	char broken[512];          /* why the log cannot be read further */
 	char report[1400];         /* the divergence, once there is one */
 } rp;
+
+/* The task stops following the recording: from now on it runs as a
+ * recording does (its logs go on). */
+static void go_free(void)
+{
+	rp.whatif = 0;
+	pg_self_edit()->mode = PANGAEA_MODE_RECORD;
+}
+
+/* Reads this task's part of PG_ENV_WHATIF (LTID's cut and swap); a task
+ * it does not name replays nothing (it was started after the cut). */
+static void whatif_read(int ltid)
+{
+	const char *p = getenv(PG_ENV_WHATIF);
+	int l, s, t, n;
+	unsigned long long e, m, len;
+
+	if (!p || !*p || ltid <= 0)
+		return;
+	rp.whatif = 1;
+	rp.cut = 0;
+	while (*p) {
+		n = 0;
+		if (sscanf(p, "cut:%d:%llu%n", &l, &e, &n) == 2 && n &&
+		    l == ltid)
+			rp.cut = e;
+		else if (sscanf(p, "swap:%d:%llu:%d:%llu:%d:%llu%n", &l, &e, &s,
+				&m, &t, &len, &n) == 6 && n && l == ltid) {
+			rp.swap_at = e;
+			rp.swap.peer = s;
+			rp.swap.msgid = (uint32_t)m;
+			rp.swap.tag = t;
+			rp.swap.len = (uint32_t)len;
+		}
+		p += strcspn(p, " ");
+		p += strspn(p, " ");
+	}
+}
 
 int pg_replay_open(const char *dir, int ltid, char *err, size_t errlen)
 {
@@ -53,6 +102,9 @@ int pg_replay_open(const char *dir, int ltid, char *err, size_t errlen)
 		pg_comm_free(&rp.log);
 		return -1;
 	}
+	whatif_read(ltid);
+	if (rp.whatif && rp.cut == 0)
+		go_free();
 	return 0;
 }
 
@@ -98,11 +150,14 @@ int pg_replay_peek(struct pg_event *ev)
 	return 1;
 }
 
-/* Consumes the event next_event returned. */
+/* Consumes the event next_event returned; at a what-if's cut, the task
+ * goes free. */
 static void take(void)
 {
 	rp.have_next = 0;
 	rp.pos++;
+	if (rp.whatif && rp.pos >= rp.cut && rp.next.kind != PG_REC_END)
+		go_free();
 }
 
 enum pg_verdict pg_replay_diverge(const char *fmt, ...)
@@ -376,6 +431,35 @@ static void await_kill(const struct pg_call *call)
 	pg_state_unblock();
 }
 
+/* The recorded receive CALL matched is the swapped one: *WANT becomes
+ * the chosen message, if the call's filter takes it. */
+static enum pg_verdict swap_here(const struct pg_call *call,
+				 struct pg_event *want)
+{
+	const struct pg_event *e = &call->ev, *a = &rp.swap;
+
+	if (pg_rec_kind_class(e->kind) != PG_CLASS_RECV || !want)
+		return pg_replay_diverge("the what-if swap is for a receive; "
+					 "the program %s",
+					 pg_rec_kind_name(e->kind));
+	if ((e->tag != -1 && e->tag != a->tag) ||
+	    (e->peer != PG_PEER_ANY && e->peer != a->peer))
+		return pg_replay_diverge("the what-if message %d:%u (tag %d) "
+					 "does not pass the filter of "
+					 "pvm_%s(from=%d, tag=%d)", a->peer,
+					 a->msgid, a->tag,
+					 pg_rec_kind_name(e->kind),
+					 e->peer == PG_PEER_ANY ? -1 : e->peer,
+					 e->tag);
+	want->peer = a->peer;
+	want->msgid = a->msgid;
+	want->tag = a->tag;
+	want->len = a->len;
+	rp.swap_at = 0;
+	take();
+	return PG_REPLAY_FOLLOW;
+}
+
 enum pg_verdict pg_replay_expect(const struct pg_call *call,
 				 struct pg_event *want,
 				 struct pg_spawn_rec **spawn)
@@ -402,6 +486,8 @@ enum pg_verdict pg_replay_expect(const struct pg_call *call,
 		return diverge_from(call, w);
 	if (want)
 		*want = *w;
+	if (rp.whatif && rp.swap_at == rp.pos + 1)
+		return swap_here(call, want);
 	take();
 	return PG_REPLAY_FOLLOW;
 }

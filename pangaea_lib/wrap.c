@@ -254,7 +254,8 @@ static int recv_call(int kind, int tid, int tag, struct timeval *tmout)
 	if (pg_me->mode == PANGAEA_MODE_REPLAY)
 		return recv_replay(kind, tid, tag);
 	t0 = pg_now();
-	b = recv_blocking(kind, tid, tag, tmout, 0);
+	/* (a what-if's free task: the replay queue's messages first) */
+	b = recv_blocking(kind, tid, tag, tmout, 1);
 	if (b > 0)
 		pg_log_recv(kind, b, t0);
 	else if (b == 0)

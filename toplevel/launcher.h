@@ -51,6 +51,8 @@ struct la_opts {
 	int logmode;            /* -logmode: the logs' mode, 0: 0600 */
 	struct pg_exec_log recorded; /* -replay: the recording's task-0.exec */
 	char preload[PG_PATH_MAX]; /* libpangaea.so for the tasks, or "" */
+	struct la_swap *swaps;  /* -swap: a what-if replay (whatif.c) */
+	int nswap;
 };
 
 /* What the launcher knows of a task of the run. */
@@ -140,6 +142,14 @@ struct la_run {
 	struct la_beacon *beacons; /* one per other host (hosts.c) */
 	int nbeacons;
 	int lost_host;          /* a host of the run fell silent */
+};
+
+/* One -swap LTID:EVENT=SENDER:MSGID: task LTID's EVENT-th recorded
+ * event, a receive, gets message MSGID of SENDER instead. */
+struct la_swap {
+	int ltid, sender;
+	uint64_t event;
+	uint32_t msgid;
 };
 
 /* options.c */
@@ -368,6 +378,15 @@ void la_output_finish(void);
 /* run.c */
 /* Runs the programs of O under Pangaea; the launcher's exit status. */
 int la_run(struct la_opts *o);
+
+/* whatif.c */
+/* Adds the -swap value V to O; 0 or -1 (said). */
+int la_whatif_swap_arg(const char *v, struct la_opts *o);
+/* For a replay with -swap: checks each swap against its receive's racing
+ * alternatives (refused with the list of valid ones), works out the cut,
+ * says where tasks leave the recording, and exports PG_ENV_WHATIF for
+ * the tasks; 0 or -1 (said).  Without -swap, clears PG_ENV_WHATIF. */
+int la_whatif_prepare(const struct la_opts *o);
 
 /* view.c */
 /* pangaea -display [-logdir DIR] [DIR]: execs pangaea-view; returns only

@@ -24,6 +24,9 @@ void la_usage(FILE *f)
 	      "options:\n"
 	      "  -logdir DIR   log folder (default ./pangaea-logs); for -replay, the recording\n"
 	      "  -out DIR      -replay only: where the replay logs itself (default DIR.replay-N)\n"
+	      "  -swap L:E=S:M -replay only, what if: task L's E-th event, a racing\n"
+	      "                receive, gets message M of task S instead; the run\n"
+	      "                goes free from there and -out is its recording\n"
 	      "  -coord HOST   host of the coordinator (default: this host)\n"
 	      "  -host HOST    host of the program's tasks\n"
 	      "  -arch ARCH    or any host of architecture ARCH (e.g. LINUX64)\n"
@@ -134,6 +137,9 @@ void la_opts_free(struct la_opts *o)
 	o->progs = NULL;
 	o->nprog = 0;
 	pg_exec_free(&o->recorded);
+	free(o->swaps);
+	o->swaps = NULL;
+	o->nswap = 0;
 }
 
 /* Reads a positive integer option value; 0 or -1. */
@@ -226,7 +232,8 @@ static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 			 strcmp(a, "-arch") && strcmp(a, "-flags") &&
 			 strcmp(a, "-n") && strcmp(a, "-delay") &&
 			 strcmp(a, "-select") && strcmp(a, "-logmode") &&
-			 strcmp(a, "-stagger") && strcmp(a, "-stdin") ?
+			 strcmp(a, "-stagger") && strcmp(a, "-stdin") &&
+			 strcmp(a, "-swap") ?
 			 "unknown option" : "missing value for option", a);
 		return -1;
 	} else if (strcmp(a, "-logdir") == 0) {
@@ -241,6 +248,8 @@ static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 		o->arch = v;
 	} else if (strcmp(a, "-flags") == 0) {
 		rc = flags_arg(v, &o->spawn_flags);
+	} else if (strcmp(a, "-swap") == 0) {
+		rc = la_whatif_swap_arg(v, o);
 	} else if (strcmp(a, "-n") == 0) {
 		rc = int_arg(a, v, &o->ntask, 1);
 	} else if (strcmp(a, "-logmode") == 0) {
@@ -334,6 +343,10 @@ int la_parse(int argc, char **argv, struct la_opts *o)
 	}
 	if (o->outdir[0] && o->mode != PANGAEA_MODE_REPLAY) {
 		la_error("-out is for -replay only");
+		return -1;
+	}
+	if (o->nswap && o->mode != PANGAEA_MODE_REPLAY) {
+		la_error("-swap is for -replay only");
 		return -1;
 	}
 	if (o->start && o->mode == PANGAEA_MODE_REPLAY) {

@@ -600,6 +600,13 @@ static int summarize(struct la_opts *o, const char *logdir, int status)
 			       logdir);
 		return status;
 	}
+	if (o->nswap) { /* the free part is a new run, not a divergence */
+		if (pg_run_count(logdir, &nev, &nt, diff, sizeof(diff)) == 0)
+			la_say(o, "what-if run recorded %ld events of %d tasks in "
+			       "%s (pangaea -replay -logdir %s replays it)", nev,
+			       nt, logdir, logdir);
+		return status;
+	}
 	rc = pg_verify_runs(o->logdir, logdir, &nev, &nt, diff, sizeof(diff));
 	if (rc == 0) {
 		la_say(o, "replay reproduced all %ld events of %d tasks (logs in %s)",
@@ -617,6 +624,8 @@ int la_run(struct la_opts *o)
 	int status;
 
 	if (o->mode == PANGAEA_MODE_REPLAY && replay_prepare(o) < 0)
+		return LA_SETUP;
+	if (la_whatif_prepare(o) < 0)
 		return LA_SETUP;
 	if (la_programs_check(o) < 0)
 		return LA_SETUP;
