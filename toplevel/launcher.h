@@ -380,8 +380,6 @@ void la_output_finish(void);
 int la_run(struct la_opts *o);
 
 /* whatif.c */
-/* Adds the -swap value V to O; 0 or -1 (said). */
-int la_whatif_swap_arg(const char *v, struct la_opts *o);
 /* For a replay with -swap: checks each swap against its receive's racing
  * alternatives (refused with the list of valid ones), works out the cut,
  * says where tasks leave the recording, and exports PG_ENV_WHATIF for

@@ -208,6 +208,29 @@ static int mode_arg(const char *s, int *out)
 	return 0;
 }
 
+/* Adds the -swap value V (LTID:EVENT=SENDER:MSGID) to O; 0 or -1 (said). */
+static int swap_arg(const char *v, struct la_opts *o)
+{
+	struct la_swap s, *n;
+	unsigned long long e;
+	unsigned m;
+	int k = 0;
+
+	if (sscanf(v, "%d:%llu=%d:%u%n", &s.ltid, &e, &s.sender, &m, &k) != 4 ||
+	    v[k] || s.ltid < 1 || e < 1) {
+		la_error("-swap needs LTID:EVENT=SENDER:MSGID (pangaea-trace "
+			 "races lists them), not %s", v);
+		return -1;
+	}
+	s.event = e;
+	s.msgid = m;
+	if (!(n = realloc(o->swaps, (size_t)(o->nswap + 1) * sizeof(*n))))
+		return -1;
+	o->swaps = n;
+	o->swaps[o->nswap++] = s;
+	return 0;
+}
+
 /* Handles option ARGV[*I] (advancing past its value); 0 or -1. */
 static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 {
@@ -249,7 +272,7 @@ static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 	} else if (strcmp(a, "-flags") == 0) {
 		rc = flags_arg(v, &o->spawn_flags);
 	} else if (strcmp(a, "-swap") == 0) {
-		rc = la_whatif_swap_arg(v, o);
+		rc = swap_arg(v, o);
 	} else if (strcmp(a, "-n") == 0) {
 		rc = int_arg(a, v, &o->ntask, 1);
 	} else if (strcmp(a, "-logmode") == 0) {

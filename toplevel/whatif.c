@@ -361,25 +361,3 @@ out:
 	run_free(&w);
 	return rc;
 }
-
-int la_whatif_swap_arg(const char *v, struct la_opts *o)
-{
-	struct la_swap s, *n;
-	unsigned long long e;
-	unsigned m;
-	int k = 0;
-
-	if (sscanf(v, "%d:%llu=%d:%u%n", &s.ltid, &e, &s.sender, &m, &k) != 4 ||
-	    v[k] || s.ltid < 1 || e < 1) {
-		la_error("-swap needs LTID:EVENT=SENDER:MSGID (pangaea-trace "
-			 "races lists them), not %s", v);
-		return -1;
-	}
-	s.event = e;
-	s.msgid = m;
-	if (!(n = realloc(o->swaps, (size_t)(o->nswap + 1) * sizeof(*n))))
-		return -1;
-	o->swaps = n;
-	o->swaps[o->nswap++] = s;
-	return 0;
-}

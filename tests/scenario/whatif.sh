@@ -1,0 +1,86 @@
+# What-if replay (-replay -swap LTID:EVENT=SENDER:MSGID): a recording of
+# racy -w 3 is replayed up to the master's first wildcard receive, which
+# is handed another worker's message; from there the master runs free and
+# is recorded into -out.  Its first arrival is the one chosen, the run
+# exits 0 (no divergence said of the free part), says where the master
+# left the recording, and -out replays exactly.  Swaps that are not a
+# racing alternative are refused with the valid ones.  With -crash, the
+# swap that puts the last worker first crashes the master (exit 2), and
+# so does every replay of that what-if.  Nothing is left running.
+. "$(dirname "$0")/../lib.sh"
+R=$B/examples/racy
+
+# first_worker FILE: the worker number of the master's first arrival
+first_worker() { sed -n 's/^racy: recv worker=\([0-9]\) seq=1$/\1/p;T;q' "$1"; }
+
+# 1. a recording, and the racing alternatives of the master's first receive
+pg -log -logdir rec "$R" -w 3
+expect_eq "recording exits 0" "$(cat rc)" 0
+cp out rec.out
+ev=$($TRACE dump rec | sed -n '/^task 1 /,/^task/s/^  #\([0-9]*\) recv .*/\1/p' | head -1)
+got=$(first_worker rec.out)
+[ -n "$ev" ] && [ -n "$got" ] && pass "the master's first receive is event $ev (worker $got)" ||
+	fail "no first receive in the recording"
+
+# 2. swapping in the message it got anyway is refused, with the valid ones
+pg -replay -swap "1:$ev=100$got:1" -logdir rec -out no1
+expect_eq "a non-alternative: exit 1" "$(cat rc)" 1
+expect_eq "a non-alternative: one line" "$(wc -l <err)" 1
+expect_grep "a non-alternative: the valid ones listed" err \
+	"^pangaea: error: -swap 1:$ev=100$got:1: not a racing alternative .*valid:( 100[1-3]:1){2}$"
+alts=$(sed -n 's/.*valid: //p' err)
+case " $alts " in *" 100$got:1 "*) fail "the message it got is listed as an alternative: $alts" ;;
+		 *) pass "the message it got is not an alternative" ;; esac
+pg -replay -swap "1:$ev=100$got:2" -logdir rec -out no2
+expect_eq "a later message of one sender (FIFO): refused" "$(cat rc)" 1
+pg -replay -swap "1:2=1001:1" -logdir rec -out no3
+expect_eq "a send event: refused" "$(cat rc)" 1
+expect_grep "a send event: said" err "that event is a send, not a receive"
+[ ! -e no1 ] && [ ! -e no2 ] && [ ! -e no3 ] && pass "refused swaps leave no folder" ||
+	fail "a refused swap left a folder"
+
+# 3. each alternative: the master's first arrival is the chosen worker
+for a in $alts; do
+	w=${a#100}; w=${w%%:*}
+	pg -replay -swap "1:$ev=$a" -logdir rec -out "w$w"
+	expect_eq "swap to $a: exits 0 (the free part is no divergence)" "$(cat rc)" 0
+	expect_eq "swap to $a: the master's first arrival is worker $w" \
+		"$(first_worker out)" "$w"
+	expect_grep "swap to $a: says where the master left the recording" err \
+		"^pangaea: what-if: task 1 leaves the recording after event $ev of [0-9]+$"
+	expect_grep "swap to $a: -out is a recording" err \
+		"^pangaea: what-if run recorded [0-9]+ events of 4 tasks in .*/w$w "
+	grep -q "error" err && { fail "swap to $a: an error:"; cat err; } ||
+		pass "swap to $a: no error said"
+	cp out "w$w.out"
+	ok=$(replays_identical "w$w" 2 0)
+	expect_eq "swap to $a: its -out replays exactly, twice" "$ok" 2
+	$TRACE import "w$w" >/dev/null 2>&1
+	expect_eq "swap to $a: pangaea-trace imports its -out" "$?" 0
+done
+expect_no_leftovers
+
+# 4. -crash: a clean recording (the master survives), the bad order chosen
+for i in $(seq 10); do
+	rm -rf crec
+	pg -log -logdir crec "$R" -w 3 -crash
+	[ "$(cat rc)" = 0 ] && break
+done
+expect_eq "a clean -crash recording" "$(cat rc)" 0
+cev=$($TRACE dump crec | sed -n '/^task 1 /,/^task/s/^  #\([0-9]*\) recv .*/\1/p' | head -1)
+if [ "$(first_worker out)" = 3 ]; then
+	skip "-crash what-if" "the recording's first arrival is worker 3 and it did not crash"
+else
+	pg -replay -swap "1:$cev=1003:1" -logdir crec -out cw
+	expect_eq "-crash, last worker first: exit 2" "$(cat rc)" 2
+	expect_grep "-crash: the master's crash is said" err \
+		"^pangaea: error: task 1 \(racy on [^)]*\) was killed by signal 11"
+	expect_grep "-crash: the bad order" out "^racy: recv worker=3 seq=1$"
+	for j in 1 2; do
+		pg -replay -logdir cw -out "cw.r$j"
+		expect_eq "-crash: replay $j of the what-if crashes again (exit 2)" "$(cat rc)" 2
+		expect_grep "-crash: replay $j: signal 11 again" err "killed by signal 11"
+	done
+fi
+expect_no_leftovers
+finish
