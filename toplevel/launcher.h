@@ -14,8 +14,10 @@ enum {
 	LA_OK = 0,
 	LA_SETUP = 1,    /* usage, program, log folder, pvmd, refused log */
 	LA_DIED = 2,     /* a task did not end through pangaea_exit */
-	LA_DIVERGED = 3  /* a replay diverged from its recording, or the run
+	LA_DIVERGED = 3, /* a replay diverged from its recording, or the run
 			    deadlocked */
+	LA_DIFFERED = 4  /* -explore: a run of another order did not behave
+			    as the recording */
 };
 
 /* One program of the command line (MPMD runs have several). */
@@ -385,6 +387,31 @@ int la_run(struct la_opts *o);
  * says where tasks leave the recording, and exports PG_ENV_WHATIF for
  * the tasks; 0 or -1 (said).  Without -swap, clears PG_ENV_WHATIF. */
 int la_whatif_prepare(const struct la_opts *o);
+/* A what-if's cut in its base recording: per task of the base, how many
+ * leading events it replays; KEY names the prefix (what the what-if run
+ * replays, the swapped message included): two what-ifs with one key
+ * run alike up to their cuts. */
+struct la_cut {
+	int n;
+	int *ltid;
+	uint64_t *cut;
+	uint64_t key;
+};
+/* Fills C for the swap SW of the recording BASE (checked as -swap is);
+ * 0, or -1 (said).  Free it with la_whatif_cut_free. */
+int la_whatif_cut(const char *base, const struct la_swap *sw,
+		  struct la_cut *c);
+void la_whatif_cut_free(struct la_cut *c);
+/* The racing receives of the recording DIR and their alternatives, as
+ * swaps into *OUT (malloc'd): only at events after FROM's cut if FROM
+ * (a task FROM does not name: all its events), only at the receive
+ * ONLY->ltid:ONLY->event if ONLY.  Their number, or -1 (said). */
+int la_whatif_races(const char *dir, const struct la_cut *from,
+		    const struct la_swap *only, struct la_swap **out);
+/* explore.c */
+/* pangaea -explore ARGS: explores the other orders of a recording (or
+ * of PROGRAM's run, recorded first); the exit status. */
+int la_explore(int argc, char **argv);
 
 /* view.c */
 /* pangaea -display [-logdir DIR] [DIR]: execs pangaea-view; returns only

@@ -361,3 +361,134 @@ out:
 	run_free(&w);
 	return rc;
 }
+
+/* Mixes the 64-bit V into the FNV-1a hash H. */
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	for (int i = 0; i < 8; i++, v >>= 8)
+		h = (h ^ (v & 0xff)) * 0x100000001b3ULL;
+	return h;
+}
+
+/* The prefix of the what-if SW of W (CUT its cut): the events each task
+ * replays, the swapped receive with its new message. */
+static uint64_t prefix_key(const struct wf_run *w, const struct la_swap *sw,
+			   const uint64_t *cut)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (int i = 0; i < w->n; i++) {
+		h = mix(mix(h, (uint64_t)w->t[i].ltid), cut[i]);
+		for (uint64_t k = 0; k < cut[i]; k++) {
+			const struct pg_event *e = &w->t[i].ev[k];
+			int swapped = w->t[i].ltid == sw->ltid && k + 1 == sw->event;
+
+			h = mix(h, (uint64_t)e->kind);
+			h = mix(h, (uint64_t)(uint32_t)(swapped ? sw->sender : e->peer));
+			h = mix(h, swapped ? sw->msgid : e->msgid);
+		}
+	}
+	return h;
+}
+
+int la_whatif_cut(const char *base, const struct la_swap *sw,
+		  struct la_cut *c)
+{
+	struct pg_strbuf env = { 0 };
+	struct wf_run w = { 0 };
+	int rc = -1;
+
+	memset(c, 0, sizeof(*c));
+	if (run_load(base, &w) < 0 ||
+	    !(c->ltid = calloc((size_t)w.n + 1, sizeof(int))) ||
+	    !(c->cut = calloc((size_t)w.n + 1, sizeof(uint64_t))) ||
+	    swap_check(&w, sw, c->cut, &env) < 0)
+		goto out;
+	c->n = w.n;
+	for (int i = 0; i < w.n; i++)
+		c->ltid[i] = w.t[i].ltid;
+	c->key = prefix_key(&w, sw, c->cut);
+	rc = 0;
+out:
+	if (rc < 0)
+		la_whatif_cut_free(c);
+	pg_strbuf_free(&env);
+	run_free(&w);
+	return rc;
+}
+
+void la_whatif_cut_free(struct la_cut *c)
+{
+	free(c->ltid);
+	free(c->cut);
+	memset(c, 0, sizeof(*c));
+}
+
+/* The racing receives being listed: where they go. */
+struct wf_races {
+	struct la_swap *v;
+	int n, cap;
+	int ltid;
+	uint64_t event;
+	int failed;
+};
+
+static void race_one(void *arg, int ltid, const struct pg_event *s)
+{
+	struct wf_races *r = arg;
+
+	if (r->n == r->cap) {
+		int cap = r->cap ? 2 * r->cap : 16;
+		struct la_swap *v = realloc(r->v, (size_t)cap * sizeof(*v));
+
+		if (!v) {
+			r->failed = 1;
+			return;
+		}
+		r->v = v;
+		r->cap = cap;
+	}
+	r->v[r->n++] = (struct la_swap){ .ltid = r->ltid, .event = r->event,
+					 .sender = ltid, .msgid = s->msgid };
+}
+
+int la_whatif_races(const char *dir, const struct la_cut *from,
+		    const struct la_swap *only, struct la_swap **out)
+{
+	struct wf_races r = { 0 };
+	struct wf_run w = { 0 };
+	uint64_t *cut = NULL;
+
+	*out = NULL;
+	if (run_load(dir, &w) < 0 ||
+	    !(cut = calloc((size_t)w.n + 1, sizeof(*cut)))) {
+		run_free(&w);
+		return -1;
+	}
+	for (int i = 0; i < w.n && !r.failed; i++) {
+		uint64_t first = 0; /* events before it were replayed */
+
+		for (int j = 0; from && j < from->n; j++)
+			if (from->ltid[j] == w.t[i].ltid)
+				first = from->cut[j];
+		for (uint64_t k = first; k < w.t[i].n && !r.failed; k++) {
+			if (pg_rec_kind_class(w.t[i].ev[k].kind) != PG_CLASS_RECV ||
+			    (only && (only->ltid != w.t[i].ltid ||
+				      only->event != k + 1)))
+				continue;
+			r.ltid = w.t[i].ltid;
+			r.event = k + 1;
+			cut_of(&w, i, k + 1, cut);
+			alternatives(&w, i, k + 1, cut, race_one, &r);
+		}
+	}
+	free(cut);
+	run_free(&w);
+	if (r.failed) {
+		free(r.v);
+		la_error("out of memory listing the races of %s", dir);
+		return -1;
+	}
+	*out = r.v;
+	return r.n;
+}
