@@ -249,13 +249,12 @@ static void pick_one(void *arg, int ltid, const struct pg_event *s)
 	}
 }
 
-/* Checks swap SW (index I of the task) against the recording and
- * appends it to ENV; its cut into CUT.  0 or -1 (said). */
-static int swap_check(const struct wf_run *w, const struct la_swap *sw,
-		      uint64_t *cut, struct pg_strbuf *env)
+/* Checks that swap SW names a receive of the recording W and fills in
+ * its cut (CUT, W->n); the receive's task index, or -1 (said). */
+static int swap_cut(const struct wf_run *w, const struct la_swap *sw,
+		    uint64_t *cut)
 {
-	struct wf_pick p = { .sw = sw };
-	int i = task_index(w, sw->ltid), rc = 0;
+	int i = task_index(w, sw->ltid);
 	const struct pg_event *got;
 
 	if (i < 0 || sw->event < 1 || sw->event > w->t[i].n) {
@@ -271,6 +270,19 @@ static int swap_check(const struct wf_run *w, const struct la_swap *sw,
 		return -1;
 	}
 	cut_of(w, i, sw->event, cut);
+	return i;
+}
+
+/* Checks that swap SW (its receive task index I, its cut CUT) hands out
+ * a racing alternative, and appends it to ENV; 0 or -1 (said, with the
+ * valid ones). */
+static int swap_check(const struct wf_run *w, int i, const struct la_swap *sw,
+		      const uint64_t *cut, struct pg_strbuf *env)
+{
+	const struct pg_event *got = &w->t[i].ev[sw->event - 1];
+	struct wf_pick p = { .sw = sw };
+	int rc = 0;
+
 	alternatives(w, i, sw->event, cut, pick_one, &p);
 	if (!p.found) {
 		la_error("-swap %d:%llu=%d:%u: not a racing alternative of that "
@@ -345,13 +357,17 @@ int la_whatif_prepare(const struct la_opts *o)
 	for (int i = 0; i < w.n; i++)
 		cut[i] = w.t[i].n;
 	for (int s = 0; s < o->nswap; s++) {
-		if (swap_check(&w, &o->swaps[s], cuts + (size_t)s * w.n, &env) < 0)
+		if (swap_cut(&w, &o->swaps[s], cuts + (size_t)s * w.n) < 0)
 			goto out;
 		for (int i = 0; i < w.n; i++)
 			lower(cut, i, cuts[(size_t)s * w.n + i]);
 	}
 	if (swaps_concurrent(&w, o, cuts) < 0)
 		goto out;
+	for (int s = 0; s < o->nswap; s++)
+		if (swap_check(&w, task_index(&w, o->swaps[s].ltid),
+			       &o->swaps[s], cuts + (size_t)s * w.n, &env) < 0)
+			goto out;
 	cut_say(o, &w, cut, &env);
 	la_vm_export(PG_ENV_WHATIF, env.p ? env.p : "");
 	rc = 0;
@@ -396,17 +412,18 @@ int la_whatif_cut(const char *base, const struct la_swap *sw,
 {
 	struct pg_strbuf env = { 0 };
 	struct wf_run w = { 0 };
-	int rc = -1;
+	int rc = -1, i;
 
 	memset(c, 0, sizeof(*c));
 	if (run_load(base, &w) < 0 ||
 	    !(c->ltid = calloc((size_t)w.n + 1, sizeof(int))) ||
 	    !(c->cut = calloc((size_t)w.n + 1, sizeof(uint64_t))) ||
-	    swap_check(&w, sw, c->cut, &env) < 0)
+	    (i = swap_cut(&w, sw, c->cut)) < 0 ||
+	    swap_check(&w, i, sw, c->cut, &env) < 0)
 		goto out;
 	c->n = w.n;
-	for (int i = 0; i < w.n; i++)
-		c->ltid[i] = w.t[i].ltid;
+	for (int k = 0; k < w.n; k++)
+		c->ltid[k] = w.t[k].ltid;
 	c->key = prefix_key(&w, sw, c->cut);
 	rc = 0;
 out:

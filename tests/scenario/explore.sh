@@ -1,0 +1,93 @@
+# pangaea -explore: from one clean recording of racy -w 3 -crash (the
+# master survived), exploring the other orders of its racing receives
+# finds the crash (the last worker's message first) every time; the run
+# is kept as a recording that crashes again on every replay; the table
+# names it; exit 4.  With the order masked out of the output
+# (PANGAEA_OUTPUT_MASK), the other runs have the recording's outcome;
+# without the mask they differ in output.  -from explores one receive's
+# subtree only; -explore PROGRAM records first.  Nothing is left running.
+. "$(dirname "$0")/../lib.sh"
+R=$B/examples/racy
+MASK='worker=[0-9] seq=[0-9]|digest=[0-9a-f]+'
+
+# clean_crash_rec DIR: a recording of racy -w 3 -crash in which the
+# master survived (a few tries); 0 or 1
+clean_crash_rec() {
+	local i
+	for i in $(seq 20); do
+		rm -rf "$1"
+		pg -log -logdir "$1" "$R" -w 3 -crash
+		[ "$(cat rc)" = 0 ] && return 0
+	done
+	return 1
+}
+
+# 1. three attempts, each from its own clean recording
+found=0
+for a in 1 2 3; do
+	if ! clean_crash_rec "c$a"; then
+		fail "attempt $a: no clean recording in 20 tries"
+		continue
+	fi
+	PANGAEA_OUTPUT_MASK=$MASK timeout 300 "$PANGAEA" -explore -budget 30 \
+		-timeout 60 -logdir "c$a" >out 2>err
+	rc=$?
+	dir=$(sed -n 's/^  crash: task 1, signal 11 .*replay: pangaea -replay -logdir \(.*\)$/\1/p' out)
+	if [ "$rc" = 4 ] && [ -n "$dir" ] && [ -d "$dir" ]; then
+		found=$((found + 1))
+		runs=$(grep -c '^pangaea: explore: run ' err)
+		echo "   attempt $a: crash found, $runs run(s) in all, kept in $dir"
+		echo "   attempt $a: $(grep -m1 'crash:' err)"
+		# the first receive's alternatives come first: run 1 or 2
+		n=$(sed -n 's|^pangaea: explore: run \([0-9]*\)/30: 1:[0-9]*=1003:1: crash: .*|\1|p' err)
+		[ -n "$n" ] && [ "$n" -le 2 ] &&
+			pass "attempt $a: the crash is run $n (at most 2)" ||
+			fail "attempt $a: the crash came at run '$n'"
+	else
+		fail "attempt $a: exit $rc, no crash kept:"; cat out err | head -20
+	fi
+done
+expect_eq "the crash found from a clean recording in 3 of 3 attempts" "$found" 3
+expect_grep "the table: the other runs have the recording's outcome" out \
+	"^  same outcome as the recording +[0-9]+ run\(s\)"
+expect_grep "the table: how many runs" out "^explored [0-9]+ what-if run\(s\) of .*: 2 outcome\(s\)$"
+expect_grep "progress on stderr: runs done / budget" err "^pangaea: explore: run 1/30: 1:[0-9]+=100[1-3]:[0-9]+: "
+# only runs that differ are kept: the crash's folder and its output files
+kept=$(ls c3.explore | grep -cv '\.std\(out\|err\)$')
+expect_eq "only the differing run is kept" "$kept" 1
+
+# 2. the kept run crashes again, every replay
+for j in 1 2; do
+	pg -replay -logdir "$dir" -out "kept.r$j"
+	expect_eq "the kept run, replay $j: exit 2" "$(cat rc)" 2
+	expect_grep "the kept run, replay $j: the master's SIGSEGV" err \
+		"^pangaea: error: task 1 \(racy on [^)]*\) was killed by signal 11"
+	expect_grep "the kept run, replay $j: the bad order" out "^racy: recv worker=3 seq=1$"
+done
+expect_no_leftovers
+
+# 3. an earlier exploration's folder is not overwritten
+timeout 60 "$PANGAEA" -explore -budget 1 -logdir c3 >out 2>err
+expect_eq "an existing REC.explore: exit 1" "$?" 1
+expect_grep "an existing REC.explore: said" err "remove it first"
+
+# 4. without the mask, the order shows in the output: the runs differ
+rm -rf c1.explore
+timeout 300 "$PANGAEA" -explore -budget 4 -from 1:6 -logdir c1 >out 2>err
+expect_eq "-from 1:6, no mask: exit 4" "$?" 4
+expect_grep "-from 1:6, no mask: the output differs" out "^  different output \(task 1\) +4 run\(s\)"
+grep '^pangaea: explore: run ' err | grep -v ': 1:6=' >/dev/null &&
+	fail "-from 1:6: a run whose first swap is elsewhere" ||
+	pass "-from 1:6: every run's first swap is at 1:6"
+
+# 5. -explore PROGRAM: records first, then explores (racy without -crash)
+PANGAEA_OUTPUT_MASK=$MASK timeout 300 "$PANGAEA" -explore -budget 3 \
+	-logdir p "$R" -w 2 >out 2>err
+expect_eq "-explore PROGRAM, masked: exit 0" "$?" 0
+expect_grep "-explore PROGRAM: recorded first" err "^pangaea: explore: recorded (.*/)?p \(exit 0"
+expect_grep "-explore PROGRAM: 3 runs, all like the recording" out \
+	"^  same outcome as the recording +3 run\(s\)"
+[ -e p/run.info ] && pass "-explore PROGRAM: its recording is kept" ||
+	fail "-explore PROGRAM: no recording in p"
+expect_no_leftovers
+finish
