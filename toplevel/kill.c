@@ -80,8 +80,13 @@ static int may_kill(struct la_run *r, int killer_tid, int victim_tid)
 	struct la_task *v = la_task_by_tid(r, victim_tid);
 	int killer;
 
+	struct la_task *k = la_task_by_tid(r, killer_tid);
+
+	/* (a what-if's free task, killer or victim, does not wait) */
 	return r->o->mode != PANGAEA_MODE_REPLAY || killer_tid == victim_tid ||
-	       pg_imap_get(&r->kills.ready, victim_tid, &killer) || ended(v);
+	       pg_imap_get(&r->kills.ready, victim_tid, &killer) || ended(v) ||
+	       (k && la_whatif_is_free(r->o, r->logdir, k->ltid)) ||
+	       (v && la_whatif_is_free(r->o, r->logdir, v->ltid));
 }
 
 /* KILLING from SRC: task LTID kills TID. */

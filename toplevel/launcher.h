@@ -55,6 +55,9 @@ struct la_opts {
 	char preload[PG_PATH_MAX]; /* libpangaea.so for the tasks, or "" */
 	struct la_swap *swaps;  /* -swap: a what-if replay (whatif.c) */
 	int nswap;
+	int *cut_ltid;          /* -swap: the cut, per task of the recording */
+	long *cut;              /* (ncut; a task not named replays nothing) */
+	int ncut;
 };
 
 /* What the launcher knows of a task of the run. */
@@ -384,9 +387,13 @@ int la_run(struct la_opts *o);
 /* whatif.c */
 /* For a replay with -swap: checks each swap against its receive's racing
  * alternatives (refused with the list of valid ones), works out the cut,
- * says where tasks leave the recording, and exports PG_ENV_WHATIF for
- * the tasks; 0 or -1 (said).  Without -swap, clears PG_ENV_WHATIF. */
-int la_whatif_prepare(const struct la_opts *o);
+ * says where tasks leave the recording, keeps the cut in O and exports
+ * PG_ENV_WHATIF for the tasks; 0 or -1 (said).  Without -swap, clears
+ * PG_ENV_WHATIF. */
+int la_whatif_prepare(struct la_opts *o);
+/* Whether task LTID of a what-if run (its logs in LOGDIR) runs free
+ * now: it has logged as many events as its cut; 0 outside a what-if. */
+int la_whatif_is_free(const struct la_opts *o, const char *logdir, int ltid);
 /* A what-if's cut in its base recording: per task of the base, how many
  * leading events it replays; KEY names the prefix (what the what-if run
  * replays, the swapped message included): two what-ifs with one key

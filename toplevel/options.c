@@ -142,8 +142,12 @@ void la_opts_free(struct la_opts *o)
 	o->nprog = 0;
 	pg_exec_free(&o->recorded);
 	free(o->swaps);
+	free(o->cut_ltid);
+	free(o->cut);
 	o->swaps = NULL;
-	o->nswap = 0;
+	o->cut_ltid = NULL;
+	o->cut = NULL;
+	o->nswap = o->ncut = 0;
 }
 
 /* Reads a positive integer option value; 0 or -1. */

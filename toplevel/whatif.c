@@ -154,7 +154,7 @@ static void cut_say(const struct la_opts *o, const struct pg_hb *hb,
 	}
 }
 
-int la_whatif_prepare(const struct la_opts *o)
+int la_whatif_prepare(struct la_opts *o)
 {
 	struct pg_strbuf env = { 0 };
 	struct wf_run w;
@@ -173,12 +173,42 @@ int la_whatif_prepare(const struct la_opts *o)
 		goto out;
 	cut_say(o, &w.hb, cut, &env);
 	la_vm_export(PG_ENV_WHATIF, env.p ? env.p : "");
+	if (!(o->cut_ltid = malloc((size_t)w.hb.ntask * sizeof(int) + 1)))
+		goto out;
+	memcpy(o->cut_ltid, w.hb.ltids, (size_t)w.hb.ntask * sizeof(int));
+	o->cut = cut;
+	o->ncut = w.hb.ntask;
+	cut = NULL;
 	rc = 0;
 out:
 	free(cut);
 	pg_strbuf_free(&env);
 	run_free(&w);
 	return rc;
+}
+
+int la_whatif_is_free(const struct la_opts *o, const char *logdir, int ltid)
+{
+	char path[PG_PATH_MAX], err[PG_PATH_MAX + 100];
+	struct pg_comm_reader r;
+	struct pg_event e;
+	long cut = 0, n = 0;
+
+	if (!o->nswap)
+		return 0;
+	for (int i = 0; i < o->ncut; i++)
+		if (o->cut_ltid[i] == ltid)
+			cut = o->cut[i];
+	if (cut == 0)
+		return 1;
+	/* its log as written so far (a reserved tail reads as its end) */
+	if (pg_log_path(path, sizeof(path), logdir, ltid, "comm") < 0 ||
+	    pg_comm_open(&r, path, err, sizeof(err)) < 0)
+		return 0;
+	while (n < cut && pg_comm_next(&r, &e, err, sizeof(err)) > 0)
+		n++;
+	pg_comm_free(&r);
+	return n >= cut;
 }
 
 /* Mixes the 64-bit V into the FNV-1a hash H. */

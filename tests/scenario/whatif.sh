@@ -37,7 +37,9 @@ pg -replay -swap "1:2=1001:1" -logdir rec -out no3
 expect_eq "a send event: refused" "$(cat rc)" 1
 expect_grep "a send event: said" err "not a racing alternative of that event \(no racing receive there\); valid: none$"
 a1=${alts%% *}
-pg -replay -swap "1:$ev=$a1" -swap "1:$((ev + 1))=$a1" -logdir rec -out no4
+pg -replay -swap "1:$((ev + 1))=1:999" -logdir rec -out no4
+a2=$(sed -n 's/.*valid: \([^ ]*\).*/\1/p' err)
+pg -replay -swap "1:$ev=$a1" -swap "1:$((ev + 1))=$a2" -logdir rec -out no4
 expect_eq "a swap causally after another: refused" "$(cat rc)" 1
 expect_grep "a swap causally after another: said" err \
 	"^pangaea: error: -swap: the receive 1:$ev is in the causal past of another swap$"
@@ -87,5 +89,24 @@ else
 		expect_grep "-crash: replay $j: signal 11 again" err "killed by signal 11"
 	done
 fi
+expect_no_leftovers
+
+# 5. pvm_kill in a what-if (examples/killer: the master kills the slave
+# that answers first in round 4 of 6): every first arrival of round 1
+# swapped, the kill of a slave that runs free is not held back waiting
+# for it to reach the end of its recording (it never would)
+pg -log -logdir krec "$B/examples/killer" 4 6
+expect_eq "killer: recording exits 0" "$(cat rc)" 0
+pg -replay -swap "1:6=1:999" -logdir krec -out kno
+kalts=$(sed -n 's/.*valid: //p' err)
+[ -n "$kalts" ] && pass "killer: the master's first receive races: $kalts" ||
+	fail "killer: no alternatives at 1:6"
+for a in $kalts; do
+	pg -replay -swap "1:6=$a" -logdir krec -out "k$a"
+	expect_eq "killer, swap to $a: exit 0" "$(cat rc)" 0
+	grep -q "has not come to the end of its recording" err &&
+		{ fail "killer, swap to $a: a kill held back:"; grep error err; } ||
+		pass "killer, swap to $a: no kill held back"
+done
 expect_no_leftovers
 finish
