@@ -91,6 +91,21 @@ else
 fi
 expect_no_leftovers
 
+# 4b. polls: racy -poll takes the messages with pvm_nrecv; after the swap
+# its polls are real, recorded, and replayed exactly
+pg -log -logdir prec "$R" -w 3 -poll
+expect_eq "-poll: recording exits 0" "$(cat rc)" 0
+pev=$($TRACE dump prec | sed -n '/^task 1 /,/^task/s/^  #\([0-9]*\) recv .*via=pvm_nrecv.*/\1/p' | head -1)
+pgot=$(first_worker out)
+pa=1001:1; [ "$pgot" = 1 ] && pa=1002:1
+pg -replay -swap "1:$pev=$pa" -logdir prec -out pw
+expect_eq "-poll, swap to $pa at the first successful nrecv: exit 0" "$(cat rc)" 0
+expect_eq "-poll, swap to $pa: the master's first arrival" "$(first_worker out)" "${pa:3:1}"
+cp out pw.out
+ok=$(replays_identical pw 2 0)
+expect_eq "-poll, swap to $pa: its -out (real polls) replays exactly, twice" "$ok" 2
+expect_no_leftovers
+
 # 5. pvm_kill in a what-if (examples/killer: the master kills the slave
 # that answers first in round 4 of 6): every first arrival of round 1
 # swapped, the kill of a slave that runs free is not held back waiting
