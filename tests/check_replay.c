@@ -228,6 +228,86 @@ static void next_is(int kind)
 }
 
 /* ------------------------------------------------------------------ */
+/* What-if replay (PG_ENV_WHATIF): the cut, the swap, going free. */
+
+START_TEST(test_whatif_swap_then_free)
+{
+	struct pg_event log[] = { ev_recv(PG_REC_RECV, 1002, 7, 3),
+				  ev_recv(PG_REC_RECV, 1001, 7, 9),
+				  ev_recv(PG_REC_RECV, 1003, 7, 5),
+				  ev_end(PG_END_EXIT, 0) };
+	struct pg_event w;
+
+	setenv(PG_ENV_WHATIF, "cut:1001:4 cut:1:2 swap:1001:2:1:1:7:8 "
+	       "swap:1:2:1003:5:7:12", 1);
+	replay_of(log, 4);
+	w = follow(call_recv(PG_REC_RECV, -1, -1));
+	ck_assert_int_eq(w.peer, 1002); /* before the swap: as recorded */
+	ck_assert_int_eq(pg_me->mode, PANGAEA_MODE_REPLAY);
+	w = follow(call_recv(PG_REC_RECV, -1, 7));
+	ck_assert_int_eq(w.peer, 1003); /* the swap: the chosen message */
+	ck_assert_uint_eq(w.msgid, 5);
+	ck_assert_int_eq(w.tag, 7);
+	ck_assert_uint_eq(w.len, 12);
+	ck_assert_int_eq(pg_me->mode, PANGAEA_MODE_RECORD); /* free */
+	pg_replay_close();
+	unsetenv(PG_ENV_WHATIF);
+}
+END_TEST
+
+START_TEST(test_whatif_filter_refuses)
+{
+	struct pg_event log[] = { ev_recv(PG_REC_RECV, 1002, 7, 3),
+				  ev_recv(PG_REC_RECV, 1003, 9, 5) };
+
+	setenv(PG_ENV_WHATIF, "cut:1:1 swap:1:1:1003:5:9:8", 1);
+	replay_of(log, 2);
+	diverges(call_recv(PG_REC_RECV, -1, 7),
+		 HEAD(1) "the what-if message 1003:5 (tag 9) does not pass "
+		 "the filter of pvm_recv(from=-1, tag=7)");
+	pg_replay_close();
+	unsetenv(PG_ENV_WHATIF);
+}
+END_TEST
+
+/* replay_of LOG (N) again: task 1's logs made anew (they are O_EXCL). */
+static void replay_anew(const struct pg_event *log, int n)
+{
+	char path[PATH_MAX];
+
+	pg_replay_close();
+	ck_assert_int_eq(pg_log_path(path, sizeof(path), cku_dir, 1, "comm"), 0);
+	unlink(path);
+	ck_assert_int_eq(pg_log_path(path, sizeof(path), cku_dir, 1, "exec"), 0);
+	unlink(path);
+	replay_of(log, n);
+}
+
+START_TEST(test_whatif_free_at_start)
+{
+	struct pg_event log[] = { ev_recv(PG_REC_RECV, 1002, 7, 3) };
+
+	/* a cut of 0, or a task the cut does not name: free at once */
+	setenv(PG_ENV_WHATIF, "cut:1:0 cut:2:5", 1);
+	replay_of(log, 1);
+	ck_assert_int_eq(pg_me->mode, PANGAEA_MODE_RECORD);
+	setenv(PG_ENV_WHATIF, "cut:2:5", 1);
+	replay_anew(log, 1);
+	ck_assert_int_eq(pg_me->mode, PANGAEA_MODE_RECORD);
+	/* a task whose cut is all its events replays to its end */
+	setenv(PG_ENV_WHATIF, "cut:1:1", 1);
+	replay_anew(log, 1);
+	ck_assert_int_eq(pg_me->mode, PANGAEA_MODE_REPLAY);
+	follow(call_recv(PG_REC_RECV, -1, -1));
+	ck_assert_int_eq(pg_me->mode, PANGAEA_MODE_RECORD);
+	unsetenv(PG_ENV_WHATIF);
+	replay_anew(log, 1); /* no what-if: replays */
+	ck_assert_int_eq(pg_me->mode, PANGAEA_MODE_REPLAY);
+	pg_replay_close();
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
 /* Sends. */
 
 START_TEST(test_send_follows)
@@ -1268,6 +1348,9 @@ static Suite *replay_suite(void)
 	tcase_add_test(recv, test_pollfail_count);
 	tcase_add_test(recv, test_pollfail_blocking_recv);
 	tcase_add_test(recv, test_poll_success_not_failed);
+	tcase_add_test(recv, test_whatif_swap_then_free);
+	tcase_add_test(recv, test_whatif_filter_refuses);
+	tcase_add_test(recv, test_whatif_free_at_start);
 	suite_add_tcase(s, recv);
 
 	cku_add_tmp_fixtures(other);
