@@ -90,4 +90,25 @@ expect_grep "-explore PROGRAM: 3 runs, all like the recording" out \
 [ -e p/run.info ] && pass "-explore PROGRAM: its recording is kept" ||
 	fail "-explore PROGRAM: no recording in p"
 expect_no_leftovers
+
+# 6. every kind of outcome: examples/fates deadlocks, hangs or prints
+# something else unless worker 1 comes first (as it nearly always does)
+for i in $(seq 10); do
+	rm -rf f
+	pg -log -logdir f "$B/examples/fates"
+	[ "$(cat rc)" = 0 ] && [ "$(cat out)" = "fates: done" ] && break
+done
+expect_eq "fates: a recording with worker 1 first" "$(cat rc):$(cat out)" "0:fates: done"
+timeout 300 "$PANGAEA" -explore -budget 8 -timeout 5 -logdir f >out 2>err
+expect_eq "fates: exit 4" "$?" 4
+expect_grep "fates: the deadlock" out "^  deadlock +1 run\(s\)  swaps: 1:6=1002:1  replay: pangaea -replay -logdir .*/f.explore/[0-9]{3}$"
+expect_grep "fates: the hang, ended by -timeout" out "^  time out \(over 5 s\) +1 run\(s\)  swaps: 1:6=1003:1  replay: "
+expect_grep "fates: the other output" out "^  different output \(task 1\) +[0-9]+ run\(s\)  swaps: 1:6=1004:1  replay: "
+expect_grep "fates: later swaps change nothing" out "^  same outcome as the recording +[0-9]+ run\(s\)"
+expect_grep "fates: a second swap, in a run of the first" err "^pangaea: explore: run [0-9]/8: 1:6=1004:1 then 1:[0-9]+=100[1-3]:1: "
+dl=$(sed -n 's/^  deadlock .*replay: pangaea -replay -logdir //p' out)
+pg -replay -logdir "$dl" -out dl.r
+expect_eq "fates: the kept deadlock deadlocks again on replay (exit 3)" "$(cat rc)" 3
+expect_grep "fates: the replay says it" err "deadlock"
+expect_no_leftovers
 finish
