@@ -65,6 +65,15 @@ for a in $alts; do
 	$TRACE import "w$w" >/dev/null 2>&1
 	expect_eq "swap to $a: pangaea-trace imports its -out" "$?" 0
 done
+if command -v Xvfb >/dev/null; then
+	view_test whatif
+	view --snapshot "$SHOTS/whatif-out.png" "w$w"
+	expect_eq "the viewer draws a what-if's -out" "$(cat vrc)" 0
+	[ -s "$SHOTS/whatif-out.png" ] && pass "the viewer's picture of it" ||
+		fail "no picture of the what-if's -out"
+else
+	skip "the viewer on a what-if's -out" "no Xvfb"
+fi
 expect_no_leftovers
 
 # 4. -crash: a clean recording (the master survives), the bad order chosen
