@@ -14,11 +14,11 @@
 static int nchildren; /* children spawned so far (the ltid suffix) */
 static int spawn_seq; /* spawn calls so far */
 
-/* Sends the handover to the child TID, task LTID of the run. */
-static int handover(int tid, int ltid, int flags)
+/* Sends the handover to the child TID, task LTID of the run, in MODE. */
+static int handover(int tid, int ltid, int flags, int mode)
 {
 	struct pg_handover h = {
-		.ltid = ltid, .mode = pg_me->mode,
+		.ltid = ltid, .mode = mode,
 		.coord_tid = pg_me->coord_tid,
 		.launcher_tid = pg_me->launcher_tid, .flags = flags,
 		.delay_us = pg_delay_max(), .seed = pg_delay_seed()
@@ -54,8 +54,11 @@ static int tell_spawned(const struct pg_spawn_rec *rec, const int *tids)
 }
 
 /* Makes the children of the finished spawn REC (tids TIDS, started at
- * T0) known, hands them over and logs the call; 0 or < 0. */
-static int spawn_finish(struct pg_spawn_rec *rec, int *tids, uint64_t t0)
+ * T0) known, hands them over in MODE and logs the call; 0 or < 0.  (A
+ * replayed spawn hands over replay mode even when it was the last event
+ * a what-if's task replayed: its children have cuts of their own.) */
+static int spawn_finish(struct pg_spawn_rec *rec, int *tids, uint64_t t0,
+			int mode)
 {
 	struct pg_event ev = { .kind = PG_REC_SPAWN, .t = t0 };
 	int flags = pg_me->ltid == 0 ? PG_FLAG_TOPLEVEL : 0;
@@ -68,7 +71,7 @@ static int spawn_finish(struct pg_spawn_rec *rec, int *tids, uint64_t t0)
 		rc = tell_spawned(rec, tids);
 	for (int i = 0; i < rec->ntask && rc >= 0; i++)
 		if (rec->slots[i].ltid > 0)
-			rc = handover(tids[i], rec->slots[i].ltid, flags);
+			rc = handover(tids[i], rec->slots[i].ltid, flags, mode);
 	pg_log_spawn(rec);
 	ev.msgid = (uint32_t)rec->seq;
 	ev.len = (uint32_t)(rec->started > 0 ? rec->started : 0);
@@ -151,7 +154,7 @@ static int spawn_replay(const char *file, char **argv, int flags, int ntask,
 		if (rec->slots[i].ltid > 0)
 			pg_pvm_host_of(tids[i], rec->slots[i].host,
 				       sizeof(rec->slots[i].host));
-	spawn_finish(rec, tids, t0);
+	spawn_finish(rec, tids, t0, PANGAEA_MODE_REPLAY);
 	return rec->started;
 }
 
@@ -193,6 +196,6 @@ int pangaea_pvm_spawn(char *file, char **argv, int flags, char *where,
 		rec.argc++;
 	rec.slots = slots;
 	record_slots(&rec, n, tids);
-	spawn_finish(&rec, tids, t0);
+	spawn_finish(&rec, tids, t0, pg_me->mode);
 	return n;
 }

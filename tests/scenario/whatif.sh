@@ -6,7 +6,8 @@
 # left the recording, and -out replays exactly.  Swaps that are not a
 # racing alternative are refused with the valid ones.  With -crash, the
 # swap that puts the last worker first crashes the master (exit 2), and
-# so does every replay of that what-if.  Nothing is left running.
+# so does every replay of that what-if.  Also: polls, pvm_kill, a spawn
+# tree, the viewer.  Nothing is left running.
 . "$(dirname "$0")/../lib.sh"
 R=$B/examples/racy
 
@@ -132,5 +133,27 @@ for a in $kalts; do
 		{ fail "killer, swap to $a: a kill held back:"; grep error err; } ||
 		pass "killer, swap to $a: no kill held back"
 done
+expect_no_leftovers
+
+# 6. a spawn tree (examples/nested): C (1001001, A's child) swapped in
+# first at the master; A replays only its spawn of C, and C, whose own
+# send is in the cut, is handed replay mode (not A's free mode) and
+# replays it
+for i in $(seq 10); do
+	rm -rf nrec
+	pg -log -logdir nrec "$B/examples/nested"
+	grep -q "^nested: first=B$" out && break
+done
+expect_grep "nested: a recording with B first" out "^nested: first=B$"
+pg -replay -swap 1:3=1001001:1 -logdir nrec -out nw
+expect_eq "nested, swap to C: exit 0" "$(cat rc)" 0
+expect_grep "nested, swap to C: C first" out "^nested: first=C$"
+expect_grep "nested: A leaves the recording after its spawn" err \
+	"^pangaea: what-if: task 1001 leaves the recording after event 1 of"
+expect_grep "nested: C is handed replay mode by A" <($TRACE dump nw) \
+	"^task 1001001 .*, replay, "
+cp out nw.out
+ok=$(replays_identical nw 2 0)
+expect_eq "nested: its -out replays exactly, twice" "$ok" 2
 expect_no_leftovers
 finish
