@@ -306,8 +306,9 @@ static int run_item(struct ex *x, int i)
 	note_outcome(x, what, i, run);
 	chain(x, i, path, sizeof(path));
 	if (!x->quiet)
-		fprintf(stderr, "pangaea: explore: run %d/%d: %s: %s\n", run,
-			x->budget, path, what);
+		fprintf(stderr, "pangaea: explore: run %d/%d: %s: %s (%d "
+			"outcome(s) so far, %d differ)\n", run, x->budget, path,
+			what, x->nout, x->differ);
 	/* a run that ended as the recording did goes on being explored */
 	if (code == x->rec_status && code != EX_TIMEOUT &&
 	    (n = la_whatif_races(dir, &cut, NULL, &next)) > 0)
