@@ -488,6 +488,8 @@ int la_explore(int argc, char **argv)
 	table(&x);
 	status = x.differ ? LA_DIFFERED : LA_OK;
 out:
+	if (status == LA_SETUP)
+		rmdir(x.dir); /* (only if empty: nothing was run) */
 	free(first);
 	free(x.items);
 	free(x.keys);

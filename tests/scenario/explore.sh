@@ -71,6 +71,11 @@ timeout 60 "$PANGAEA" -explore -budget 1 -logdir c3 >out 2>err
 expect_eq "an existing REC.explore: exit 1" "$?" 1
 expect_grep "an existing REC.explore: said" err "remove it first"
 
+timeout 60 "$PANGAEA" -explore -budget 1 -logdir nosuch >out 2>err
+expect_eq "no recording: exit 1" "$?" 1
+[ ! -e nosuch.explore ] && pass "no recording: no folder left" ||
+	fail "no recording: nosuch.explore left"
+
 # 4. without the mask, the order shows in the output: the runs differ
 rm -rf c1.explore
 timeout 300 "$PANGAEA" -explore -budget 4 -from 1:6 -logdir c1 >out 2>err
