@@ -143,6 +143,12 @@ $(B)/tests/check_tracedb: $(B)/obj/tests/check_tracedb.o \
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_TRACE)
 
+# The controlled logical clock's suite links the clock.
+$(B)/tests/check_clc: $(B)/obj/tests/check_clc.o \
+		$(B)/obj/tests/checkutil.o $(B)/obj/logs/clc.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) -lm
+
 # The matcher's suite links the matcher.
 $(B)/tests/check_match: $(B)/obj/tests/check_match.o \
 		$(B)/obj/tests/checkutil.o $(B)/obj/logs/match.o $(LIB)
