@@ -48,7 +48,7 @@ SOLIB := $(B)/lib/pangaea/libpangaea.so
 LAUNCHER_SRC := $(wildcard toplevel/*.c)
 COORD_SRC := $(wildcard coordinator/*.c)
 # pangaea-trace: main and its table, the subcommands, the importer, the matcher
-TRACE_SRC := logs/pangaea-trace.c $(wildcard logs/trace*.c) logs/match.c logs/taskstate.c logs/svgplot.c
+TRACE_SRC := logs/pangaea-trace.c $(wildcard logs/trace*.c) logs/match.c logs/taskstate.c logs/svgplot.c logs/clc.c
 EXAMPLES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard examples/*/*.c)))))
 TEST_PROGS := ctxcheck killme stdinecho outprint
 CHECK_SUITES := $(patsubst tests/%.c,%,$(wildcard tests/check_*.c))
@@ -137,17 +137,17 @@ $(B)/tests/check_%: $(B)/obj/tests/check_%.o $(B)/obj/tests/checkutil.o \
 	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_PVM)
 
 # The trace database suite also links the importer, the matcher and SQLite.
-TRACEDB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard logs/tracedb*.c) logs/match.c)
+TRACEDB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard logs/tracedb*.c) logs/match.c logs/clc.c)
 $(B)/tests/check_tracedb: $(B)/obj/tests/check_tracedb.o \
 		$(B)/obj/tests/checkutil.o $(TRACEDB_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_TRACE)
 
-# The controlled logical clock's suite links the clock.
+# The controlled logical clock's suite links the clock and the importer.
 $(B)/tests/check_clc: $(B)/obj/tests/check_clc.o \
-		$(B)/obj/tests/checkutil.o $(B)/obj/logs/clc.o $(LIB)
+		$(B)/obj/tests/checkutil.o $(TRACEDB_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) -lm
+	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_TRACE)
 
 # The matcher's suite links the matcher.
 $(B)/tests/check_match: $(B)/obj/tests/check_match.o \
@@ -252,7 +252,7 @@ FUZZ_LIB := $(FZ)/libpangaea.a
 FUZZ_UTIL := $(FZ)/obj/tests/fuzz/fuzzutil.o
 FUZZ_STATS_OBJ := $(patsubst %.c,$(FZ)/obj/%.o,logs/trace-stats.c \
 	logs/trace.c $(wildcard logs/tracedb*.c) logs/match.c logs/taskstate.c \
-	logs/svgplot.c)
+	logs/svgplot.c logs/clc.c)
 
 $(FZ)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -5,14 +5,20 @@
  * barrier handled as collectives, timelines without violations left
  * alone, a cycle of bad data, and random skewed traces checked for the
  * paper's properties (clock condition, local order, no change where
- * nothing forced one).
+ * nothing forced one); and the importer's --sync modes on a run of two
+ * hosts whose clocks are 1 ms apart (logs/tracedb-sync.c).
  */
 #include "clc.h"
+#include "pangaea-logs.h"
+#include "tracedb.h"
 #include "checkutil.h"
 
 #include <check.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAXP 4096
 #define MAXE 4096
@@ -271,6 +277,175 @@ START_TEST(test_random_skewed_runs)
 }
 END_TEST
 
+#define WALL 1700000000000000000LL /* start_wall_ns of the synthetic tasks */
+
+/* An event of KIND with PEER, TAG, MSGID at T us, D us long. */
+static struct pg_event ev(int kind, int peer, int tag, unsigned msgid,
+			  unsigned t_us, unsigned d_us)
+{
+	struct pg_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.kind = kind;
+	e.peer = peer;
+	e.tag = tag;
+	e.msgid = msgid;
+	e.len = 8;
+	e.t = (uint64_t)t_us * 1000;
+	e.dur = (uint64_t)d_us * 1000;
+	return e;
+}
+
+/* Writes cku_dir/task-LTID.comm of a task on HOST whose clock read
+ * WALL + SKEW ns at its start, with the N events E. */
+static void write_task(int ltid, const char *host, long long skew,
+		       const struct pg_event *e, int n)
+{
+	struct pg_comm_header h;
+	struct pg_comm_writer w;
+	char path[PATH_MAX + 32], err[512];
+
+	memset(&h, 0, sizeof(h));
+	h.version = PG_COMM_VERSION;
+	h.ltid = ltid;
+	h.tid = 0x40000 + ltid;
+	h.mode = 1;
+	h.start_wall_ns = (uint64_t)(WALL + skew);
+	h.start_mono_ns = 7000000000ULL;
+	snprintf(h.host, sizeof(h.host), "%s", host);
+	snprintf(h.program, sizeof(h.program), "/bin/prog");
+	snprintf(path, sizeof(path), "%s/task-%d.comm", cku_dir, ltid);
+	unlink(path); /* pg_comm_create makes only new files */
+	ck_assert_int_eq(pg_comm_create(&w, path, &h, err, sizeof(err)), 0);
+	for (int i = 0; i < n; i++)
+		ck_assert_int_eq(pg_comm_append(&w, &e[i]), 0);
+	pg_comm_close(&w);
+}
+
+/*
+ * Task 1 on host a sends at 100 us (true time) to 1001 on host b, which
+ * gets it at 160 us and answers at 200 us; 1 gets that at 300 us.  b's
+ * clock is 1 ms behind: by the clocks the first message arrives 940 us
+ * before it left (a violation), the second takes 1100 us.  One-way
+ * minima: mu = (-940 + 1100) / 2 = 80 us; b's offset (-940 - 1100) / 2 =
+ * -1020 us.
+ */
+static void write_two_hosts(void)
+{
+	struct pg_event a[] = {
+		ev(PG_REC_SEND, 1001, 5, 1, 100, 2),
+		ev(PG_REC_RECV, 1001, 6, 1, 250, 50),
+		ev(PG_REC_END, 0, 0, 0, 400, 0),
+	};
+	struct pg_event b[] = {
+		ev(PG_REC_RECV, 1, 5, 1, 120, 40),
+		ev(PG_REC_SEND, 1, 6, 1, 200, 2),
+		ev(PG_REC_END, 0, 0, 0, 350, 0),
+	};
+
+	a[2].how = b[2].how = 1;
+	write_task(1, "a", 0, a, 3);
+	write_task(1001, "b", -1000000, b, 3);
+}
+
+/* Imports cku_dir with SYNC and opens the database into *DB. */
+static void import_open(int sync, struct tdb_import_stats *st, sqlite3 **db)
+{
+	char err[1024], path[PATH_MAX];
+
+	ck_assert_msg(tdb_import_sync(cku_dir, NULL, 0, sync, st, err,
+				      sizeof(err)) == 0, "import: %s", err);
+	tdb_path(path, sizeof(path), cku_dir);
+	ck_assert_int_eq(sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL),
+			 SQLITE_OK);
+}
+
+/* The integer answer of SQL on DB. */
+static long long q(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *s;
+	long long v;
+
+	ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(s), SQLITE_ROW);
+	v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
+START_TEST(test_import_clc_two_hosts)
+{
+	struct tdb_import_stats st;
+	sqlite3 *db;
+
+	write_two_hosts();
+	import_open(TDB_SYNC_CLC, &st, &db);
+	ck_assert_str_eq(st.sync, "clc");
+	ck_assert_uint_eq(st.violations_before, 1);
+	ck_assert_uint_eq(st.violations_after, 0);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM meta WHERE key = 'sync' "
+			   "AND value = 'clc'"), 1);
+	ck_assert_int_eq(q(db, "SELECT value FROM meta WHERE key = "
+			   "'schema_version'"), TDB_SCHEMA_VERSION);
+	/* after: each receive at least mu (80 us) after its send */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM messages WHERE t_recv < "
+			   "t_send + 80000"), 0);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM messages"), 2);
+	/* the raw times are kept: b's receive ended at 160 us - 1 ms */
+	ck_assert_int_eq(q(db, "SELECT t1_raw FROM events WHERE ltid = 1001 "
+			   "AND seq = 1"), WALL - 1000000 + 160000);
+	ck_assert_int_eq(q(db, "SELECT t1 FROM events WHERE ltid = 1001 AND "
+			   "seq = 1"), WALL + 100000 + 80000);
+	/* a's times needed no change */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM events WHERE ltid = 1 "
+			   "AND (t0 != t0_raw OR t1 != t1_raw)"), 0);
+	ck_assert_int_eq(q(db, "SELECT t_first FROM tasks WHERE ltid = 1001"),
+			 q(db, "SELECT min(t0) FROM events WHERE ltid = 1001"));
+	sqlite3_close(db);
+	/* the default is clc too: the run spans two hosts */
+	import_open(TDB_SYNC_AUTO, &st, &db);
+	ck_assert_str_eq(st.sync, "clc");
+	sqlite3_close(db);
+}
+END_TEST
+
+START_TEST(test_import_offset_none_linear)
+{
+	struct tdb_import_stats st;
+	struct tdb_sync_report rep;
+	char err[512];
+	sqlite3 *db;
+
+	write_two_hosts();
+	import_open(TDB_SYNC_OFFSET, &st, &db);
+	ck_assert_str_eq(st.sync, "offset");
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM events WHERE t0 != t0_raw"
+			   " OR t1 != t1_raw"), 0);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM messages WHERE t_recv < "
+			   "t_send"), 1);
+	/* the sync report from the raw times, the database unchanged */
+	ck_assert_int_eq(tdb_sync_clc(db, TDB_SYNC_DRY, &rep, err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(rep.nhost, 2);
+	ck_assert_str_eq(rep.hosts[1].host, "b");
+	ck_assert(rep.hosts[1].has_offset);
+	ck_assert_int_eq(rep.hosts[1].offset_ns, -1020000);
+	ck_assert_uint_eq(rep.violations_before, 1);
+	ck_assert_uint_eq(rep.violations_after, 0);
+	ck_assert_int_gt(rep.max_corr, 0);
+	tdb_sync_report_free(&rep);
+	sqlite3_close(db);
+	import_open(TDB_SYNC_NONE, &st, &db);
+	ck_assert_str_eq(st.sync, "none");
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM meta WHERE key = 'sync' "
+			   "AND value = 'none'"), 1);
+	sqlite3_close(db);
+	ck_assert_int_eq(tdb_import_sync(cku_dir, NULL, 0, TDB_SYNC_LINEAR, &st,
+					 err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "clock samples"));
+}
+END_TEST
+
 static Suite *clc_suite(void)
 {
 	Suite *s = suite_create("clc");
@@ -283,6 +458,11 @@ static Suite *clc_suite(void)
 	tcase_add_test(tc, test_barrier_collective);
 	tcase_add_test(tc, test_cycle_ends);
 	tcase_add_loop_test(tc, test_random_skewed_runs, 0, 20);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("import");
+	cku_add_tmp_fixtures(tc);
+	tcase_add_test(tc, test_import_clc_two_hosts);
+	tcase_add_test(tc, test_import_offset_none_linear);
 	suite_add_tcase(s, tc);
 	return s;
 }
