@@ -171,6 +171,11 @@ $(B)/bench/report: $(B)/obj/bench/report.o
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
 
+# The clock's pass alone (no PVM): build/bench/clc.
+$(B)/bench/clc: $(B)/obj/bench/clc.o $(B)/obj/logs/clc.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm
+
 $(B)/bench/%: $(B)/obj/bench/%.o $(B)/obj/bench/benchlib.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_PVM)
