@@ -33,7 +33,8 @@ PRELOAD_ONLY := pangaea_lib/preload.c pangaea_lib/real.c
 LIB_SRC := $(filter-out $(PRELOAD_ONLY),$(wildcard pangaea_lib/*.c)) logs/commlog.c logs/execlog.c logs/verify.c \
            logs/event.c logs/runinfo.c \
            logs/grow.c logs/openlog.c logs/crosscheck.c logs/match.c \
-           logs/stdinlog.c logs/outlog.c logs/outverify.c logs/logship.c
+           logs/stdinlog.c logs/outlog.c logs/outverify.c logs/logship.c \
+           logs/clocksync.c
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
 LIB := $(B)/lib/libpangaea.a
 # lib/pangaea/libpangaea.so, for LD_PRELOAD into unmodified programs (docs/INTERNALS.md,

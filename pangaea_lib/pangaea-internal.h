@@ -15,6 +15,7 @@
  *   ids.c                     tid <-> ltid of this task
  *   state.c                   the state file: the blocking call now
  *   ship.c                    task logs carried between hosts
+ *   clocksample.c             this task's clock against the reference
  *   proto.c select.c          the protocol layer; the run's selection
  *   self.c clock.c pvm.c      who this task is; time; PVM helpers;
  *     idmap.c queue.c         maps and the out-of-order queue
@@ -84,6 +85,15 @@ uint64_t pg_now(void);
 uint64_t pg_clock_start_mono(void);
 /* CLOCK_REALTIME (ns) read with it: the wall time of t = 0. */
 uint64_t pg_clock_start_wall(void);
+
+/* clocksample.c: the task's clock against the coordinator's. */
+/* Takes a clock sample into *S (the best of 10 ping-pongs with the
+ * coordinator); 1, or 0 when the task is not in PVM (mytid) or has no
+ * coordinator, or the coordinator did not answer (then no more samples
+ * are tried). */
+int pg_clocksample_take(struct pg_clock_sample *s);
+/* Whether a periodic sample is due at T (ns since the task's start). */
+int pg_clocksample_due(uint64_t t);
 
 /* self.c: who this task is in its run. */
 struct pg_self {

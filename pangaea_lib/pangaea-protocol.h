@@ -39,6 +39,10 @@
 #define PG_ENV_LIVE "PANGAEA_LIVE"       /* a viewer follows the run: the
 					    coordinator's Unix socket path
 					    (unset: no live events at all) */
+#define PG_ENV_CLOCK_PERIOD "PANGAEA_CLOCK_PERIOD" /* seconds between a
+					    task's clock samples (default
+					    30, 0: at its start and end
+					    only; clocksample.c) */
 
 /*
  * Message tags (in Pangaea's context).  Layouts after the version int:
@@ -149,6 +153,11 @@
  *                   recorded logs of the tasks that will run on its
  *                   host, and the beacon answers the final "" with one
  *                   of its own once they are written (pangaea_lib/ship.c).
+ * PG_TAG_CLOCK      task -> coordinator: a clock ping (clocksample.c),
+ *                   int seq, int 0, int 0; the coordinator answers at
+ *                   once with PG_TAG_CLOCK: int seq, then its
+ *                   CLOCK_REALTIME in ns, high and low 32 bits (the
+ *                   run's reference clock).
  */
 #define PG_LIVE_FIELDS 11
 enum pg_tag {
@@ -174,7 +183,8 @@ enum pg_tag {
 	PG_TAG_OUTPUT,
 	PG_TAG_BEACON,
 	PG_TAG_LOGS_ASK,
-	PG_TAG_LOGFILE
+	PG_TAG_LOGFILE,
+	PG_TAG_CLOCK
 };
 
 /* QUIT's value to a beacon for "the run was stopped: sweep". */
