@@ -31,8 +31,11 @@ static void sync_meta(sqlite3 *db, const char *key, char *buf, size_t n)
 static void sync_print(const char *mode, const struct tdb_sync_report *r)
 {
 	printf("times in trace.db: %s\n", mode);
-	printf("%-24s %16s %12s %12s\n", "host", "offset_us", "drift_ppm",
-	       "mu_us");
+	printf("clock samples: %s\n", r->samples ? "yes (offsets against the "
+	       "coordinator's clock)" : "none (offsets from the messages, "
+	       "against the first host)");
+	printf("%-24s %16s %12s %12s %9s\n", "host", "offset_us", "drift_ppm",
+	       "mu_us", "from");
 	for (int i = 0; i < r->nhost; i++) {
 		const struct tdb_sync_host *h = &r->hosts[i];
 		char off[32];
@@ -42,11 +45,17 @@ static void sync_print(const char *mode, const struct tdb_sync_report *r)
 				 (double)h->offset_ns / 1e3);
 		else
 			snprintf(off, sizeof(off), "-");
-		printf("%-24s %16s %12.3f %12.3f\n", h->host, off, h->drift_ppm,
-		       (double)h->mu_ns / 1e3);
+		printf("%-24s %16s %12.3f %12.3f %9s\n", h->host, off,
+		       h->drift_ppm, (double)h->mu_ns / 1e3,
+		       h->from_samples ? "samples" : "messages");
 	}
-	printf("clock condition violations: %zu before, %zu after clc\n",
-	       r->violations_before, r->violations_after);
+	if (r->samples)
+		printf("clock condition violations: %zu raw, %zu linear, %zu "
+		       "after clc\n", r->violations_raw, r->violations_before,
+		       r->violations_after);
+	else
+		printf("clock condition violations: %zu before, %zu after clc\n",
+		       r->violations_before, r->violations_after);
 	printf("clc corrections: %zu of %zu points moved, %zu jumps, largest "
 	       "%.3f us, mean %.3f us\n", r->ncorrected, r->npoints, r->njumps,
 	       (double)r->max_corr / 1e3, r->mean_corr / 1e3);
@@ -59,6 +68,7 @@ static void sync_print(const char *mode, const struct tdb_sync_report *r)
 static int sync_run(int argc, char **argv)
 {
 	struct tdb_sync_report rep;
+	struct pg_clocksync cs = { 0 };
 	char err[PG_PATH_MAX + 512], mode[32];
 	sqlite3 *db;
 	int rc;
@@ -72,12 +82,17 @@ static int sync_run(int argc, char **argv)
 		return 1;
 	}
 	sync_meta(db, "sync", mode, sizeof(mode));
-	rc = tdb_sync_clc(db, TDB_SYNC_DRY, &rep, err, sizeof(err));
+	rc = pg_clocksync_load(&cs, argv[1], err, sizeof(err));
+	pg_clocksync_fit(&cs);
+	if (rc == 0)
+		rc = tdb_sync_times(db, &cs, 1, TDB_SYNC_DRY, &rep, err,
+				    sizeof(err));
 	if (rc == 0)
 		sync_print(mode, &rep);
 	else
 		trace_error("%s: %s", argv[1], err);
 	tdb_sync_report_free(&rep);
+	pg_clocksync_free(&cs);
 	sqlite3_close(db);
 	return rc < 0;
 }

@@ -61,6 +61,9 @@ struct sync_load {
 	int nhost;
 	int *task_host;            /* host index of each of tasks */
 	int64_t *task_first;       /* its first event's id (0: none) */
+	const struct pg_clocksync *cs; /* clock samples (NULL: none) */
+	const struct pg_clock_host **hcs; /* each host's fit, or NULL */
+	int64_t *raw;              /* the points' raw times */
 	int64_t *dmin;             /* nhost x nhost smallest one-way time */
 	int64_t *mu;               /* nhost x nhost minimum latency */
 };
@@ -109,7 +112,20 @@ static int load_hosts(struct sync_load *l)
 	for (int i = 0; i < l->ntask; i++)
 		if ((l->task_host[i] = host_index(l, l->tasks[i].host)) < 0)
 			return -1;
+	l->hcs = calloc((size_t)l->nhost + 1, sizeof(*l->hcs));
+	if (!l->hcs)
+		return -1;
+	for (int i = 0; l->cs && i < l->nhost; i++)
+		l->hcs[i] = pg_clocksync_host(l->cs, l->host[i]);
 	return 0;
+}
+
+/* The time of the raw time T on host H of L: mapped to the reference
+ * clock when H has clock samples, else T. */
+static int64_t map_time(const struct sync_load *l, int h, int64_t t)
+{
+	return l->hcs[h] ? (int64_t)pg_clocksync_map(l->hcs[h], (uint64_t)t)
+			 : t;
 }
 
 /* Prepares SQL on L's database into *S; 0 or -1. */
@@ -128,10 +144,11 @@ static int load_events(struct sync_load *l, size_t nbar)
 	size_t n = (size_t)l->nev * 2 + nbar + 1;
 
 	l->t = malloc(n * sizeof(*l->t));
+	l->raw = malloc(n * sizeof(*l->raw));
 	l->start = calloc(n, 1);
 	l->ev_host = malloc(((size_t)l->nev + 1) * sizeof(int));
 	l->ev_ltid = malloc(((size_t)l->nev + 1) * sizeof(int));
-	if (!l->t || !l->start || !l->ev_host || !l->ev_ltid ||
+	if (!l->t || !l->raw || !l->start || !l->ev_host || !l->ev_ltid ||
 	    prep(l, "SELECT id, ltid, coalesce(t0_raw, t0), coalesce(t1_raw,"
 		 " t1) FROM events ORDER BY id", &s) < 0)
 		return -1;
@@ -146,8 +163,10 @@ static int load_events(struct sync_load *l, size_t nbar)
 		l->start[2 * i] = ltid != prev;
 		if (ltid != prev && k >= 0)
 			l->task_first[k] = i + 1;
-		l->t[2 * i] = sqlite3_column_int64(s, 2);
-		l->t[2 * i + 1] = sqlite3_column_int64(s, 3);
+		l->raw[2 * i] = sqlite3_column_int64(s, 2);
+		l->raw[2 * i + 1] = sqlite3_column_int64(s, 3);
+		l->t[2 * i] = map_time(l, l->ev_host[i], l->raw[2 * i]);
+		l->t[2 * i + 1] = map_time(l, l->ev_host[i], l->raw[2 * i + 1]);
 		prev = ltid;
 		i++;
 	}
@@ -370,6 +389,8 @@ static int sync_load(struct sync_load *l)
 static void sync_free(struct sync_load *l)
 {
 	free(l->t);
+	free(l->raw);
+	free(l->hcs);
 	free(l->start);
 	free(l->edge);
 	free(l->ev_host);
@@ -384,10 +405,26 @@ static void sync_free(struct sync_load *l)
 	free(l->mu);
 }
 
+/* Fills host I of REP from its clock samples: its clock minus the
+ * reference at its first event, and its drift. */
+static void report_samples(const struct sync_load *l, int i,
+			   struct tdb_sync_host *o)
+{
+	for (int64_t p = 0; p < 2 * l->nev; p++)
+		if (l->ev_host[p / 2] == i) {
+			o->offset_ns = -pg_clocksync_offset(l->hcs[i],
+							    (uint64_t)l->raw[p]);
+			break;
+		}
+	o->has_offset = o->from_samples = 1;
+	o->drift_ppm = -l->hcs[i]->drift * 1e6;
+}
+
 /* Fills REP's hosts: the offset of each host to the first one found
  * from the messages each way, mu to it, and the drift of the
  * corrections (least squares of new - raw over raw) from RAW and L's
- * new times; 0 or -1. */
+ * new times; from the clock samples of the hosts that have some
+ * instead.  0 or -1. */
 static int report_hosts(const struct sync_load *l, const int64_t *raw,
 			struct tdb_sync_report *rep)
 {
@@ -418,6 +455,8 @@ static int report_hosts(const struct sync_load *l, const int64_t *raw,
 		if (n > 1 && n * sxx - sx * sx > 0)
 			o->drift_ppm = (n * sxy - sx * sy) / (n * sxx - sx * sx)
 				       / 1e3;
+		if (l->hcs[i])
+			report_samples(l, i, o);
 	}
 	return 0;
 }
@@ -460,11 +499,12 @@ void tdb_sync_report_free(struct tdb_sync_report *rep)
 	rep->nhost = 0;
 }
 
-int tdb_sync_clc(sqlite3 *db, int how, struct tdb_sync_report *rep,
-		 char *err, size_t errlen)
+int tdb_sync_times(sqlite3 *db, const struct pg_clocksync *cs, int clc,
+		   int how, struct tdb_sync_report *rep, char *err,
+		   size_t errlen)
 {
-	struct sync_load l = { .db = db };
-	struct clc_stats st;
+	struct sync_load l = { .db = db, .cs = cs };
+	struct clc_stats st = { 0 };
 	int64_t *raw = NULL;
 	int rc = -1;
 
@@ -474,13 +514,20 @@ int tdb_sync_clc(sqlite3 *db, int how, struct tdb_sync_report *rep,
 			 sqlite3_errmsg(db));
 		goto out;
 	}
-	if (!(raw = malloc((l.g.n + 1) * sizeof(*raw))) ||
-	    (memcpy(raw, l.t, l.g.n * sizeof(*raw)), clc_run(&l.g, NULL, &st))
-		    < 0 ||
-	    report_hosts(&l, raw, rep) < 0) {
-		snprintf(err, errlen, "out of memory");
-		goto out;
-	}
+	if (!(raw = malloc((l.g.n + 1) * sizeof(*raw))))
+		goto oom;
+	memcpy(raw, l.raw, (size_t)l.nev * 2 * sizeof(*raw));
+	memcpy(raw + l.nev * 2, l.t + l.nev * 2,
+	       (l.g.n - (size_t)l.nev * 2) * sizeof(*raw));
+	rep->violations_raw = clc_violations(&l.g, raw);
+	if (clc && clc_run(&l.g, NULL, &st) < 0)
+		goto oom;
+	if (!clc)
+		st.violations_before = st.violations_after =
+			clc_violations(&l.g, l.t);
+	if (report_hosts(&l, raw, rep) < 0 || rep->violations_raw == SIZE_MAX ||
+	    st.violations_before == SIZE_MAX)
+		goto oom;
 	rep->violations_before = st.violations_before;
 	rep->violations_after = st.violations_after;
 	rep->njumps = st.njumps;
@@ -491,12 +538,17 @@ int tdb_sync_clc(sqlite3 *db, int how, struct tdb_sync_report *rep,
 	rep->npoints = (size_t)l.nev * 2;
 	rep->written = how == TDB_SYNC_WRITE ||
 		       (how == TDB_SYNC_IF_VIOLATED && st.violations_before);
+	rep->clc = clc;
+	rep->samples = cs && cs->nhosts > 0;
 	if (rep->written && write_times(&l, raw) < 0) {
 		snprintf(err, errlen, "cannot write the synchronised times: %s",
 			 sqlite3_errmsg(db));
 		goto out;
 	}
 	rc = 0;
+	goto out;
+oom:
+	snprintf(err, errlen, "out of memory");
 out:
 	if (rc < 0)
 		tdb_sync_report_free(rep);

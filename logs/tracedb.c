@@ -29,6 +29,7 @@ struct tdb_imp {
 	int sync;             /* the --sync mode asked (enum tdb_sync_mode) */
 	const char *sync_made; /* the mode that made the times */
 	struct tdb_sync_report rep; /* the clock's, when it ran */
+	struct pg_clocksync cs; /* the clock samples of the logs */
 	int64_t next_ev;
 	struct tdb_match tm;  /* the messages table */
 	struct pg_runinfo ri;
@@ -381,6 +382,16 @@ static int imp_task(struct tdb_imp *im, int i, char *err, size_t errlen)
 		imp_note(im, err);
 		rc = 0;
 	}
+	/* a sample's offset is against start_wall + t; the host's local
+	 * time of t is base + t */
+	for (int j = 0; j < r->nclock && rc == 0; j++)
+		if (pg_clocksync_add(&im->cs, r->hdr.host, base + r->clock[j].t,
+				     r->clock[j].offset +
+				     (int64_t)(r->hdr.start_wall_ns - base),
+				     r->clock[j].rtt) < 0) {
+			snprintf(err, errlen, "out of memory");
+			rc = -1;
+		}
 	if (rc == 0 && put_task(im, ltid, &r->hdr, base, &s) < 0) {
 		snprintf(err, errlen, "%s: cannot insert its task %d: %s",
 			 r->path, ltid, sqlite3_errmsg(im->db));
@@ -562,28 +573,34 @@ static int imp_meta(struct tdb_imp *im)
 	return rc ? -1 : 0;
 }
 
-/* Makes the times of the mode asked: the controlled logical clock for
- * clc, and for auto when the run spans hosts or the clock finds
- * violations (else auto is offset); notes the mode in meta 'sync' and
- * what the clock did.  0, or -1 with ERR. */
+/* Makes the times of the mode asked: the raw times mapped by the clock
+ * samples for linear; those (or the raw times, without samples) put
+ * through the controlled logical clock for clc, and for auto when the
+ * run spans hosts or the clock finds violations (else auto is offset);
+ * notes the mode in meta 'sync' and what the clock did.  0, or -1 with
+ * ERR. */
 static int imp_sync(struct tdb_imp *im, char *err, size_t errlen)
 {
 	char v[3][32];
 	int spans = im->hosts.p && strchr(im->hosts.p, ' '), rc = 0;
+	int linear = im->sync == TDB_SYNC_LINEAR;
 
 	im->sync_made = tdb_sync_name(im->sync);
-	if (im->sync == TDB_SYNC_LINEAR) {
+	pg_clocksync_fit(&im->cs);
+	if (linear && im->cs.nhosts == 0) {
 		snprintf(err, errlen, "%s: --sync linear needs the clock samples "
 			 "of the logs, and these have none", im->dir);
 		return -1;
 	}
-	if (im->sync == TDB_SYNC_AUTO || im->sync == TDB_SYNC_CLC) {
-		int how = im->sync == TDB_SYNC_CLC || spans ? TDB_SYNC_WRITE
-							     : TDB_SYNC_IF_VIOLATED;
+	if (linear || im->sync == TDB_SYNC_AUTO || im->sync == TDB_SYNC_CLC) {
+		int how = im->sync != TDB_SYNC_AUTO || spans
+			  ? TDB_SYNC_WRITE : TDB_SYNC_IF_VIOLATED;
 
-		if (tdb_sync_clc(im->db, how, &im->rep, err, errlen) < 0)
+		if (tdb_sync_times(im->db, &im->cs, !linear, how, &im->rep, err,
+				   errlen) < 0)
 			return -1;
-		im->sync_made = im->rep.written ? "clc" : "offset";
+		im->sync_made = linear ? "linear" : im->rep.written ? "clc"
+								    : "offset";
 		snprintf(v[0], sizeof(v[0]), "%zu", im->rep.violations_before);
 		snprintf(v[1], sizeof(v[1]), "%zu", im->rep.violations_after);
 		snprintf(v[2], sizeof(v[2]), "%lld",
@@ -595,6 +612,9 @@ static int imp_sync(struct tdb_imp *im, char *err, size_t errlen)
 			       im->rep.written ? v[2] : "0");
 	}
 	rc |= put_meta(im, "sync", im->sync_made);
+	if (im->rep.written && !linear)
+		rc |= put_meta(im, "sync_base", im->cs.nhosts ? "linear"
+							     : "offset");
 	if (rc) {
 		snprintf(err, errlen, "%s/trace.db: cannot insert its meta "
 			 "rows: %s", im->dir, sqlite3_errmsg(im->db));
@@ -768,6 +788,7 @@ static void imp_free(struct tdb_imp *im)
 	pg_strbuf_free(&im->salvaged);
 	pg_strbuf_free(&im->tmp);
 	tdb_sync_report_free(&im->rep);
+	pg_clocksync_free(&im->cs);
 }
 
 /* Seconds of CLOCK_MONOTONIC. */

@@ -98,34 +98,49 @@ int tdb_sync_parse(const char *s);
 /* What the clock found about one host. */
 struct tdb_sync_host {
 	char host[256];
-	int has_offset;      /* messages went both ways with the first host */
-	int64_t offset_ns;   /* its clock minus the first host's, from the
-				smallest one-way times each way */
+	int has_offset;      /* messages went both ways with the first host,
+				or it has clock samples */
+	int from_samples;    /* offset and drift from its clock samples */
+	int64_t offset_ns;   /* its clock minus the reference (the
+				coordinator's, from samples) or minus the
+				first host's (from the smallest one-way
+				message times each way) */
 	int64_t mu_ns;       /* minimum latency between its own tasks */
-	double drift_ppm;    /* slope of the corrections over time */
+	double drift_ppm;    /* how fast its clock runs (samples), or the
+				slope of the clock's corrections over time */
 };
 /* When tdb_sync_clc writes the new times. */
 enum { TDB_SYNC_DRY, TDB_SYNC_WRITE, TDB_SYNC_IF_VIOLATED };
 /* What a run of the controlled logical clock did to a database. */
 struct tdb_sync_report {
 	int written;         /* the new times were stored */
+	int clc;             /* the controlled logical clock ran */
+	int samples;         /* clock samples mapped the raw times first */
+	size_t violations_raw; /* clock condition of the raw times */
 	size_t npoints;      /* call entries and exits */
-	size_t violations_before, violations_after; /* clock condition */
+	size_t violations_before, violations_after; /* of the times before
+				and after the clock (before: the raw ones
+				mapped by the samples) */
 	size_t njumps, ncorrected, ncycles;
 	int64_t max_corr;    /* ns */
 	double mean_corr;    /* ns, over all points */
 	int nhost;
 	struct tdb_sync_host *hosts; /* in the order of first appearance */
 };
+struct pg_clocksync;
 /*
- * Runs the controlled logical clock on the raw times of DB (t0_raw,
- * t1_raw; t0, t1 where those are NULL) and fills REP; HOW
- * TDB_SYNC_WRITE (or TDB_SYNC_IF_VIOLATED and a violation was found)
- * stores the new times into events.t0/t1, messages.t_send/t_recv and
- * tasks.t_first/t_last.  0, or -1 with ERR (REP then empty).
+ * Makes new times from the raw times of DB (t0_raw, t1_raw; t0, t1 where
+ * those are NULL): each host's mapped to the reference clock by its
+ * clock samples in CS (NULL, or a host without samples: as they are),
+ * then with CLC put through the controlled logical clock.  Fills REP;
+ * HOW TDB_SYNC_WRITE (or TDB_SYNC_IF_VIOLATED and the mapped times
+ * violate the clock condition) stores them into events.t0/t1,
+ * messages.t_send/t_recv and tasks.t_first/t_last.  0, or -1 with ERR
+ * (REP then empty).
  */
-int tdb_sync_clc(sqlite3 *db, int how, struct tdb_sync_report *rep,
-		 char *err, size_t errlen);
+int tdb_sync_times(sqlite3 *db, const struct pg_clocksync *cs, int clc,
+		   int how, struct tdb_sync_report *rep, char *err,
+		   size_t errlen);
 /* Frees what REP holds. */
 void tdb_sync_report_free(struct tdb_sync_report *rep);
 

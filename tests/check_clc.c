@@ -297,9 +297,10 @@ static struct pg_event ev(int kind, int peer, int tag, unsigned msgid,
 }
 
 /* Writes cku_dir/task-LTID.comm of a task on HOST whose clock read
- * WALL + SKEW ns at its start, with the N events E. */
+ * WALL + SKEW ns at its start, with the N events E; with SAMPLES, clock
+ * samples at its start and end saying so. */
 static void write_task(int ltid, const char *host, long long skew,
-		       const struct pg_event *e, int n)
+			       const struct pg_event *e, int n, int samples)
 {
 	struct pg_comm_header h;
 	struct pg_comm_writer w;
@@ -317,8 +318,14 @@ static void write_task(int ltid, const char *host, long long skew,
 	snprintf(path, sizeof(path), "%s/task-%d.comm", cku_dir, ltid);
 	unlink(path); /* pg_comm_create makes only new files */
 	ck_assert_int_eq(pg_comm_create(&w, path, &h, err, sizeof(err)), 0);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		/* reference - (start_wall + t) = -skew, measured in 4 us */
+		struct pg_clock_sample cs = { i ? e[i].t : 0, -skew, 4000 };
+
+		if (samples && (i == 0 || i == n - 1))
+			ck_assert_int_eq(pg_comm_append_clock(&w, &cs), 0);
 		ck_assert_int_eq(pg_comm_append(&w, &e[i]), 0);
+	}
 	pg_comm_close(&w);
 }
 
@@ -330,7 +337,7 @@ static void write_task(int ltid, const char *host, long long skew,
  * minima: mu = (-940 + 1100) / 2 = 80 us; b's offset (-940 - 1100) / 2 =
  * -1020 us.
  */
-static void write_two_hosts(void)
+static void write_two_hosts_samples(int samples)
 {
 	struct pg_event a[] = {
 		ev(PG_REC_SEND, 1001, 5, 1, 100, 2),
@@ -344,8 +351,14 @@ static void write_two_hosts(void)
 	};
 
 	a[2].how = b[2].how = 1;
-	write_task(1, "a", 0, a, 3);
-	write_task(1001, "b", -1000000, b, 3);
+	write_task(1, "a", 0, a, 3, samples);
+	write_task(1001, "b", -1000000, b, 3, samples);
+}
+
+/* write_two_hosts_samples without samples. */
+static void write_two_hosts(void)
+{
+	write_two_hosts_samples(0);
 }
 
 /* Imports cku_dir with SYNC and opens the database into *DB. */
@@ -424,7 +437,8 @@ START_TEST(test_import_offset_none_linear)
 	ck_assert_int_eq(q(db, "SELECT count(*) FROM messages WHERE t_recv < "
 			   "t_send"), 1);
 	/* the sync report from the raw times, the database unchanged */
-	ck_assert_int_eq(tdb_sync_clc(db, TDB_SYNC_DRY, &rep, err, sizeof(err)),
+	ck_assert_int_eq(tdb_sync_times(db, NULL, 1, TDB_SYNC_DRY, &rep, err,
+					sizeof(err)),
 			 0);
 	ck_assert_int_eq(rep.nhost, 2);
 	ck_assert_str_eq(rep.hosts[1].host, "b");
@@ -446,6 +460,41 @@ START_TEST(test_import_offset_none_linear)
 }
 END_TEST
 
+/* The same run with clock samples: linear maps b's times 1 ms forward,
+ * to the truth; clc starts from there. */
+START_TEST(test_import_linear_samples)
+{
+	struct tdb_import_stats st;
+	sqlite3 *db;
+
+	write_two_hosts_samples(1);
+	import_open(TDB_SYNC_LINEAR, &st, &db);
+	ck_assert_str_eq(st.sync, "linear");
+	ck_assert_int_eq(q(db, "SELECT t1 FROM events WHERE ltid = 1001 AND "
+			   "seq = 1"), WALL + 160000);
+	ck_assert_int_eq(q(db, "SELECT t0 FROM events WHERE ltid = 1001 AND "
+			   "seq = 2"), WALL + 200000);
+	ck_assert_int_eq(q(db, "SELECT t1_raw FROM events WHERE ltid = 1001 "
+			   "AND seq = 1"), WALL - 1000000 + 160000);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM messages WHERE t_recv < "
+			   "t_send"), 0);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM meta WHERE key = 'sync' "
+			   "AND value = 'linear'"), 1);
+	sqlite3_close(db);
+	/* clc on top: mu = 80 us from the messages, the 60 us one is moved
+	 * 20 us (its receive at 180 us), no more */
+	import_open(TDB_SYNC_CLC, &st, &db);
+	ck_assert_str_eq(st.sync, "clc");
+	ck_assert_uint_eq(st.violations_after, 0);
+	ck_assert_int_eq(st.max_corr, 20000);
+	ck_assert_int_eq(q(db, "SELECT t1 FROM events WHERE ltid = 1001 AND "
+			   "seq = 1"), WALL + 180000);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM meta WHERE key = "
+			   "'sync_base' AND value = 'linear'"), 1);
+	sqlite3_close(db);
+}
+END_TEST
+
 static Suite *clc_suite(void)
 {
 	Suite *s = suite_create("clc");
@@ -463,6 +512,7 @@ static Suite *clc_suite(void)
 	cku_add_tmp_fixtures(tc);
 	tcase_add_test(tc, test_import_clc_two_hosts);
 	tcase_add_test(tc, test_import_offset_none_linear);
+	tcase_add_test(tc, test_import_linear_samples);
 	suite_add_tcase(s, tc);
 	return s;
 }
