@@ -279,21 +279,11 @@ END_TEST
 
 #define WALL 1700000000000000000LL /* start_wall_ns of the synthetic tasks */
 
-/* An event of KIND with PEER, TAG, MSGID at T us, D us long. */
+/* An event of KIND with PEER, TAG, MSGID at T us (dur D us). */
 static struct pg_event ev(int kind, int peer, int tag, unsigned msgid,
 			  unsigned t_us, unsigned d_us)
 {
-	struct pg_event e;
-
-	memset(&e, 0, sizeof(e));
-	e.kind = kind;
-	e.peer = peer;
-	e.tag = tag;
-	e.msgid = msgid;
-	e.len = 8;
-	e.t = (uint64_t)t_us * 1000;
-	e.dur = (uint64_t)d_us * 1000;
-	return e;
+	return cku_event(kind, peer, tag, msgid, t_us, d_us);
 }
 
 /* Writes cku_dir/task-LTID.comm of a task on HOST whose clock read
