@@ -14,7 +14,9 @@
  * after the last entry); a spawn's entry comes before its children's
  * first events.  The minimum latency mu of a host pair is estimated
  * from the messages: half the smallest round trip (smallest one-way
- * time each way, added); on one host, the smallest one-way time.
+ * time each way, added), but never more than the smallest one-way time
+ * seen that way (so clocks that agree leave every message alone); on
+ * one host, the smallest one-way time.
  */
 #include "tracedb-internal.h"
 #include "clc.h"
@@ -214,9 +216,14 @@ static int load_latencies(struct sync_load *l)
 			if (a != b && m >= 0 && m < cross)
 				cross = m;
 		}
-	for (size_t i = 0; i < h * h; i++)
+	for (size_t i = 0; i < h * h; i++) {
 		if (l->mu[i] < 0)
 			l->mu[i] = cross == INT64_MAX ? 0 : cross;
+		/* never above a one-way time seen that way: a trace whose
+		 * clocks agree is left as it is */
+		if (l->dmin[i] != INT64_MAX && l->mu[i] > l->dmin[i])
+			l->mu[i] = l->dmin[i] > 0 ? l->dmin[i] : 0;
+	}
 	return 0;
 }
 
@@ -426,7 +433,7 @@ static void report_samples(const struct sync_load *l, int i,
 			break;
 		}
 	o->has_offset = o->from_samples = 1;
-	o->drift_ppm = -l->hcs[i]->drift * 1e6;
+	o->drift_ppm = -l->hcs[i]->drift * 1e6 + 0.0;  /* no "-0" */
 }
 
 /* Fills REP's hosts: the offset of each host to the first one found
