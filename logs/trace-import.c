@@ -41,16 +41,16 @@ static int import_run(int argc, char **argv)
 	for (i = 1; i < argc - 1; i++) {
 		if (strcmp(argv[i], "--salvage") == 0)
 			salvage = 1;
-		else if (strcmp(argv[i], "--sync") == 0 && i + 2 < argc) {
-			if ((sync = tdb_sync_parse(argv[++i])) < 0) {
-				trace_error("unknown --sync mode %s (none, "
-					    "offset, linear, clc or auto)",
-					    argv[i]);
-				return 1;
-			}
-		} else {
+		else if (strcmp(argv[i], "--sync") == 0 && i + 2 < argc &&
+			 (sync = tdb_sync_parse(argv[i + 1])) >= 0)
+			i++;
+		else
 			break;
-		}
+	}
+	if (i + 2 < argc && strcmp(argv[i], "--sync") == 0) {
+		trace_error("unknown --sync mode %s (none, offset, linear, clc "
+			    "or auto)", argv[i + 1]);
+		return 1;
 	}
 	if (argc < 2 || i != argc - 1) {
 		trace_error("usage: pangaea-trace %s", trace_cmd_import.usage);
