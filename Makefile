@@ -209,6 +209,12 @@ bench: deps
 	@$(MAKE) --no-print-directory all $(BENCH_BINS)
 	@bash bench/run.sh $(B)
 
+# Chaos recording against plain and -delay: recordings per hit of racy's
+# crash (bench/chaos.sh; RUNS per case and mode, default 100).
+.PHONY: bench-chaos
+bench-chaos: all
+	@bash bench/chaos.sh $(B) $(RUNS)
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1

@@ -2,7 +2,7 @@
  * chaos.c: chaos recording (-chaos), a recording made to surface rare
  * message orders (rr's chaos mode, NINJA's noise; docs/INTERNALS.md,
  * "Chaos recording").  From the run's seed every task gets a priority
- * (the same for that ltid in every run with that seed), and:
+ * (the same for that ltid in every run with that seed; see below), and:
  *
  * - before each send, a task sleeps a random time that grows as its
  *   priority falls (the top task hardly waits, the last up to
@@ -12,6 +12,12 @@
  *   to PG_CHAOS_QUIET_MAX_US with no new sender, PG_CHAOS_WINDOW_MAX_US
  *   at most) for other senders' messages, then takes the first message
  *   of the sender of highest priority among those that have arrived.
+ *
+ * The priorities: for half the seeds (pg_chaos_reversed) the tasks rank
+ * by reverse age, the last spawned (highest ltid) first, with no send
+ * delays: the order a plain run makes least often, since the youngest
+ * task starts last and so tends to lose its races; for the other half
+ * they are random (a hash of seed and ltid), with the send delays.
  *
  * Only messages already in the task's queue are chosen from, and always a
  * sender's first matching one, so PVM's order per sender is kept: every
@@ -63,17 +69,27 @@ int pg_chaos_on(void)
 	return on;
 }
 
-unsigned pg_chaos_priority(unsigned run_seed, int ltid)
+/* H mixed (a finaliser, murmur3's): nearby inputs, unrelated outputs. */
+static unsigned mix(unsigned h)
 {
-	unsigned h = run_seed ^ ((unsigned)ltid * 0x85ebca6bu);
-
-	/* a finaliser (murmur3's): nearby ltids get unrelated priorities */
 	h ^= h >> 16;
 	h *= 0x7feb352du;
 	h ^= h >> 15;
 	h *= 0x846ca68bu;
 	h ^= h >> 16;
-	return h & 0xffff;
+	return h;
+}
+
+int pg_chaos_reversed(unsigned run_seed)
+{
+	return (int)(mix(run_seed ^ 0x5bd1e995u) & 1);
+}
+
+unsigned pg_chaos_priority(unsigned run_seed, int ltid)
+{
+	if (pg_chaos_reversed(run_seed))
+		return (unsigned)ltid; /* the last spawned first */
+	return mix(run_seed ^ ((unsigned)ltid * 0x85ebca6bu)) & 0xffff;
 }
 
 int pg_chaos_pick(unsigned run_seed, const int *ltids, int n)
@@ -100,6 +116,8 @@ unsigned pg_chaos_send_max(unsigned run_seed, int ltid)
 {
 	unsigned p = pg_chaos_priority(run_seed, ltid);
 
+	if (pg_chaos_reversed(run_seed))
+		return 0;
 	return (unsigned)(((unsigned long)PG_CHAOS_SEND_MAX_US *
 			   (0xffffu - p)) >> 16);
 }

@@ -370,13 +370,17 @@ void pg_delay(void);
  * seed, delays before the sends of low-priority tasks, the hold-back at
  * a blocking wildcard receive.  Recording only. */
 #define PG_CHAOS_SEND_MAX_US 2000    /* the lowest priority's send delay */
-#define PG_CHAOS_QUIET_MAX_US 5000   /* hold-back: quiet gap, at most */
-#define PG_CHAOS_WINDOW_MAX_US 30000 /* hold-back: whole wait, at most */
+#define PG_CHAOS_QUIET_MAX_US 10000  /* hold-back: quiet gap, at most */
+#define PG_CHAOS_WINDOW_MAX_US 50000 /* hold-back: whole wait, at most */
 /* Chaos on (ENABLED) or off for task LTID of the run with SEED. */
 void pg_chaos_open(int enabled, unsigned seed, int ltid);
 /* Whether this task records with chaos (passed on to its children). */
 int pg_chaos_on(void);
-/* The priority (0..65535) of task LTID in the run with SEED: pure. */
+/* Whether the run with SEED ranks its tasks by reverse age (the last
+ * spawned first, no send delays) rather than at random: half the seeds. */
+int pg_chaos_reversed(unsigned seed);
+/* The priority of task LTID in the run with SEED (higher goes first):
+ * its ltid when reversed, else a hash, 0..65535.  Pure. */
 unsigned pg_chaos_priority(unsigned seed, int ltid);
 /* Which of the N senders LTIDS a hold-back takes under SEED: the index
  * of the highest priority (the first of equals); -1 when N is 0. */

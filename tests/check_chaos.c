@@ -1,9 +1,10 @@
 /*
  * check_chaos.c: unit tests of chaos recording's decisions
  * (pangaea_lib/chaos.c): priorities come from the seed and the ltid
- * alone, every sender is the hold-back's choice about equally often
- * over seeds, the send delay falls as the priority rises, and the same
- * seed draws the same sequence again.
+ * alone; half the seeds rank the tasks by reverse age (the last spawned
+ * first, no send delays), the others at random, where every sender is
+ * the hold-back's choice about equally often; the send delay falls as
+ * the priority rises, and the same seed draws the same sequence again.
  */
 #include "pangaea-internal.h"
 #include "checkutil.h"
@@ -19,27 +20,38 @@ START_TEST(test_priority_pure)
 			unsigned p = pg_chaos_priority(seed, ltid);
 
 			ck_assert_uint_eq(p, pg_chaos_priority(seed, ltid));
-			ck_assert_uint_le(p, 0xffff);
+			if (pg_chaos_reversed(seed))
+				ck_assert_uint_eq(p, (unsigned)ltid);
+			else
+				ck_assert_uint_le(p, 0xffff);
 		}
 }
 END_TEST
 
-/* The racy example's case: among 5 workers, each one (the last too) is
- * the one taken first for about a fifth of the seeds. */
+/* The racy example's case: among 5 workers, the reversed seeds (about
+ * half) take the last spawned; the others take each one about as often. */
 START_TEST(test_pick_fair)
 {
 	int ltids[5] = { 1001, 1002, 1003, 1004, 1005 }, count[5] = { 0 };
+	int reversed = 0;
 
 	for (unsigned seed = 0; seed < SEEDS; seed++) {
-		int i = pg_chaos_pick(seed * 2654435761u, ltids, 5);
+		int i = pg_chaos_pick(seed, ltids, 5);
 
 		ck_assert_int_ge(i, 0);
 		ck_assert_int_lt(i, 5);
-		count[i]++;
+		if (pg_chaos_reversed(seed)) {
+			ck_assert_int_eq(i, 4);
+			reversed++;
+		} else {
+			count[i]++;
+		}
 	}
+	ck_assert_int_gt(reversed, SEEDS * 4 / 10);
+	ck_assert_int_lt(reversed, SEEDS * 6 / 10);
 	for (int i = 0; i < 5; i++) {
-		ck_assert_int_gt(count[i], SEEDS / 5 * 3 / 4);
-		ck_assert_int_lt(count[i], SEEDS / 5 * 5 / 4);
+		ck_assert_int_gt(count[i], (SEEDS - reversed) / 5 * 3 / 4);
+		ck_assert_int_lt(count[i], (SEEDS - reversed) / 5 * 5 / 4);
 	}
 }
 END_TEST
@@ -67,7 +79,9 @@ START_TEST(test_send_delay_by_priority)
 
 		ck_assert_uint_le(pg_chaos_send_max(seed, a),
 				  PG_CHAOS_SEND_MAX_US);
-		if (pa > pb)
+		if (pg_chaos_reversed(seed))
+			ck_assert_uint_eq(pg_chaos_send_max(seed, a), 0);
+		else if (pa > pb)
 			ck_assert_uint_le(pg_chaos_send_max(seed, a),
 					  pg_chaos_send_max(seed, b));
 	}
