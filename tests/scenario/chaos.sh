@@ -3,7 +3,9 @@
 # takes them in the order of the senders' chaos priorities, a function of
 # the seed and the ltid alone (the same PANGAEA_SEED, the same order; the
 # order checked against the priorities computed here); a chaos recording
-# of racy replays exactly, and -chaos with -replay is ignored with a note.
+# of racy replays exactly, and -chaos with -replay is ignored with a note;
+# a master that waits in a held-back wildcard receive forever is still
+# reported as deadlocked.
 . "$(dirname "$0")/../lib.sh"
 R=$B/examples/racy
 C=$B/tests/chaosorder
@@ -63,6 +65,12 @@ grep -q 'chaos recording' err && fail "replay -chaos announced a chaos recording
 	pass "replay -chaos: no chaos recording announced"
 cmp -s out rec.out && pass "replay -chaos: the recording's output" ||
 	fail "replay -chaos: output differs"
+
+# ---- the hold-back's wait is a blocked receive for the deadlock check
+pg -log -chaos -logdir dl "$B/examples/deadlock"
+expect_eq "deadlock -chaos: exit 3" "$(cat rc)" 3
+expect_grep "deadlock -chaos: the master in its wildcard receive" err \
+	'^  task 1 .* in pvm_recv\(from any, tag 5\)'
 
 expect_no_leftovers
 el=$(($(date +%s) - start))
