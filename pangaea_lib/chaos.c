@@ -32,6 +32,8 @@
 #include <unistd.h>
 
 #define CHAOS_MAX_SENDERS 256 /* distinct senders one hold-back weighs */
+#define CHAOS_OWN_MATCHER (-1) /* scan(): the program set its own (no PVM
+				  error is -1) */
 
 static int on;        /* 1: this task records with chaos */
 static unsigned seed; /* the run's */
@@ -150,8 +152,9 @@ static int scan_match(int mid, int tid, int tag)
 }
 
 /* Scans the queue (taking in what has arrived) for messages with TAG;
- * the number of distinct senders, or < 0: PVM's error, or -1 when the
- * program has its own matcher (pvm_recvf), which chaos leaves alone. */
+ * the number of distinct senders, or < 0: PVM's error, or
+ * CHAOS_OWN_MATCHER when the program has set its own (pvm_recvf), which
+ * chaos leaves alone. */
 static int scan(int tag)
 {
 	chaos_matcher old;
@@ -164,7 +167,7 @@ static int scan(int tag)
 	rc = pvm_probe(-1, -1);
 	set_matcher(old);
 	if (old != def_match)
-		return -1;
+		return CHAOS_OWN_MATCHER;
 	return rc < 0 ? rc : scan_st.n;
 }
 
@@ -212,7 +215,8 @@ int pg_chaos_recv(int kind, int tid, int tag, struct timeval *tmout)
 	if (!on || tid != -1 || (kind != PG_REC_RECV && kind != PG_REC_PRECV))
 		return pg_pvm_recv(kind, tid, tag, tmout);
 	if ((n = hold_back(tag)) < 0)
-		return n == -1 ? pg_pvm_recv(kind, tid, tag, tmout) : n;
+		return n == CHAOS_OWN_MATCHER ?
+			pg_pvm_recv(kind, tid, tag, tmout) : n;
 	/* the senders' ltids, asked after the scans (pg_ltid_of may wait
 	   for the coordinator's answer, a receive of its own) */
 	for (int i = 0; i < n; i++) {

@@ -2,7 +2,8 @@
 # seed; with all the competing messages in its queue, a wildcard receive
 # takes them in the order of the senders' chaos priorities, a function of
 # the seed and the ltid alone (the same PANGAEA_SEED, the same order; the
-# order checked against the priorities computed here); a chaos recording
+# order checked against the priorities computed here), through pangaea.h
+# and through the preload path alike; a chaos recording
 # of racy replays exactly, and -chaos with -replay is ignored with a note;
 # a master that waits in a held-back wildcard receive forever is still
 # reported as deadlocked.
@@ -51,6 +52,56 @@ expect_eq "PANGAEA_CHAOS=1: the order of seed 11" \
 PANGAEA_CHAOS=yes pg -log -logdir env2 "$C" 5
 expect_eq "PANGAEA_CHAOS=yes: exit 1" "$(cat rc)" 1
 expect_grep "PANGAEA_CHAOS=yes: said so" err '^pangaea: error: PANGAEA_CHAOS is 0 or 1'
+
+# ---- the same through the preload path: an unmodified program
+cat >plainorder.c <<'SRC'
+#include <pvm3.h>
+#include <stdio.h>
+/* chaosorder without pangaea.h: 5 workers, their notes, then the order */
+int main(int argc, char **argv)
+{
+	int tids[5], n = 5, w;
+
+	if (pvm_parent() > 0) {
+		pvm_recv(pvm_parent(), 3);
+		pvm_upkint(&w, 1, 1);
+		for (int tag = 1; tag <= 2; tag++) {
+			pvm_initsend(PvmDataDefault);
+			pvm_pkint(&w, 1, 1);
+			pvm_send(pvm_parent(), tag);
+		}
+		pvm_exit();
+		return 0;
+	}
+	if (argc != 1 || pvm_spawn(argv[0], NULL, 0, NULL, n, tids) != n)
+		return 1;
+	for (int i = 0; i < n; i++) {
+		w = i + 1;
+		pvm_initsend(PvmDataDefault);
+		pvm_pkint(&w, 1, 1);
+		pvm_send(tids[i], 3);
+	}
+	for (int i = 0; i < n; i++)
+		pvm_recv(-1, 2);
+	printf("chaosorder: order");
+	for (int i = 0; i < n; i++) {
+		pvm_recv(-1, 1);
+		pvm_upkint(&w, 1, 1);
+		printf(" %d", w);
+	}
+	printf("\n");
+	pvm_exit();
+	return 0;
+}
+SRC
+if cc -o plainorder plainorder.c -lpvm3; then
+	PANGAEA_SEED=12 pg -log -chaos -logdir pre "$T/plainorder"
+	expect_eq "preload: exit 0" "$(cat rc)" 0
+	expect_eq "preload: the order of seed 12's priorities" \
+		"$(sed -n 's/^chaosorder: order//p' out)" "$(want_order 12 5)"
+else
+	fail "cannot build plainorder"
+fi
 
 # ---- a chaos recording of racy replays exactly; -chaos in replay: a note
 pg -log -chaos -logdir rec "$R" -w 3 -m 6
