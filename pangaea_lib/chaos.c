@@ -7,8 +7,8 @@
  * - before each send, a task sleeps a random time that grows as its
  *   priority falls (the top task hardly waits, the last up to
  *   PG_CHAOS_SEND_MAX_US);
- * - a blocking wildcard receive (pvm_recv, pvm_precv with source -1)
- *   holds back: once a message matches, it waits a random quiet gap (up
+ * - a blocking wildcard receive (pvm_recv, pvm_precv, a pvm_trecv that
+ *   may wait, with source -1) holds back, within its timeout if any: once a message matches, it waits a random quiet gap (up
  *   to PG_CHAOS_QUIET_MAX_US with no new sender, PG_CHAOS_WINDOW_MAX_US
  *   at most) for other senders' messages, then takes the first message
  *   of the sender of highest priority among those that have arrived.
@@ -181,14 +181,17 @@ static uint64_t now_us(void)
 }
 
 /* Waits until a message with TAG is there, then for more senders for a
- * random quiet gap; the number of senders in scan_st, or as scan(). */
-static int hold_back(int tag)
+ * random quiet gap, neither beyond END (µs, now_us's clock; 0: none);
+ * the number of senders in scan_st (0: none came by END), or as scan(). */
+static int hold_back(int tag, uint64_t end)
 {
 	unsigned nap = 50, quiet = pg_chaos_draw(PG_CHAOS_QUIET_MAX_US);
 	uint64_t start, last;
 	int n;
 
 	while ((n = scan(tag)) == 0) {
+		if (end && now_us() >= end)
+			return 0;
 		usleep(nap);
 		nap = nap < 1000 ? nap * 2 : 1000;
 	}
@@ -196,7 +199,8 @@ static int hold_back(int tag)
 		return n;
 	start = last = now_us();
 	while (now_us() - last < quiet &&
-	       now_us() - start < PG_CHAOS_WINDOW_MAX_US) {
+	       now_us() - start < PG_CHAOS_WINDOW_MAX_US &&
+	       (!end || now_us() < end)) {
 		int k;
 
 		usleep(100);
@@ -208,15 +212,31 @@ static int hold_back(int tag)
 	return n;
 }
 
+/* Whether a wildcard receive of KIND with TMOUT is held back: pvm_recv,
+ * pvm_precv, and a pvm_trecv that may wait (no timeout, or one > 0). */
+static int held_back(int kind, const struct timeval *tmout)
+{
+	if (kind == PG_REC_TRECV)
+		return !tmout || tmout->tv_sec > 0 || tmout->tv_usec > 0;
+	return kind == PG_REC_RECV || kind == PG_REC_PRECV;
+}
+
 int pg_chaos_recv(int kind, int tid, int tag, struct timeval *tmout)
 {
 	int tids[CHAOS_MAX_SENDERS], ltids[CHAOS_MAX_SENDERS], n, best;
+	struct timeval zero = { 0, 0 };
+	uint64_t end = 0;
 
-	if (!on || tid != -1 || (kind != PG_REC_RECV && kind != PG_REC_PRECV))
+	if (!on || tid != -1 || !held_back(kind, tmout))
 		return pg_pvm_recv(kind, tid, tag, tmout);
-	if ((n = hold_back(tag)) < 0)
+	if (kind == PG_REC_TRECV && tmout)
+		end = now_us() + (uint64_t)tmout->tv_sec * 1000000u +
+		      (uint64_t)tmout->tv_usec;
+	if ((n = hold_back(tag, end)) < 0)
 		return n == CHAOS_OWN_MATCHER ?
 			pg_pvm_recv(kind, tid, tag, tmout) : n;
+	if (n == 0) /* the time is up: PVM's last look */
+		return pg_pvm_recv(kind, tid, tag, &zero);
 	/* the senders' ltids, asked after the scans (pg_ltid_of may wait
 	   for the coordinator's answer, a receive of its own) */
 	for (int i = 0; i < n; i++) {

@@ -392,8 +392,9 @@ unsigned pg_chaos_draw(unsigned max);
 /* Before a send: sleeps this task's chaos delay (nothing when off). */
 void pg_chaos_send(void);
 /* PVM's receive of KIND with (TID, TAG, TMOUT), held back first when
- * chaos is on and it is a blocking wildcard pvm_recv/pvm_precv; PVM's
- * return (a program's own pvm_recvf matcher turns the hold-back off). */
+ * chaos is on and it is a wildcard pvm_recv/pvm_precv or a pvm_trecv
+ * that may wait (within its timeout); PVM's return (a program's own
+ * pvm_recvf matcher turns the hold-back off). */
 int pg_chaos_recv(int kind, int tid, int tag, struct timeval *tmout);
 
 /* ------------------------------------------------------------------ */

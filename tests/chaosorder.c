@@ -11,6 +11,9 @@
  *                    wildcard receive and prints the order:
  *                    "chaosorder: order W W W W".  Plain PVM gives them
  *                    in arrival order; -chaos in its priorities' order.
+ *   chaosorder N -trecv   the same with pvm_trecv (5 s) for the numbers,
+ *                    after a pvm_trecv of 0.2 s for a tag nobody sends
+ *                    ("chaosorder: trecv timed out" when it returns 0).
  */
 #include <pangaea.h>
 
@@ -38,9 +41,19 @@ static int worker(void)
 	return pvm_send(pvm_parent(), 2) < 0;
 }
 
+/* The master's wildcard receive of TAG: pvm_recv, or with TRECV
+ * pvm_trecv for up to SECONDS.MICROSECONDS; PVM's return. */
+static int receive(int trecv, int tag, long seconds, long micro)
+{
+	struct timeval tv = { seconds, micro };
+
+	return trecv ? pvm_trecv(-1, tag, &tv) : pvm_recv(-1, tag);
+}
+
 /* The master: spawns N workers, waits for their notes, prints the order
- * of their numbers at the wildcard receive; 0 or 1. */
-static int master(const char *self, int n)
+ * of their numbers at the wildcard receive (pvm_trecv with TRECV); 0 or
+ * 1. */
+static int master(const char *self, int n, int trecv)
 {
 	int tids[MAX_WORKERS];
 	char *wargv[] = { "-worker", NULL };
@@ -58,11 +71,13 @@ static int master(const char *self, int n)
 	for (int i = 0; i < n; i++)
 		if (pvm_recv(-1, 2) < 0)
 			return 1;
+	if (trecv && receive(1, 9, 0, 200000) == 0)
+		printf("chaosorder: trecv timed out\n");
 	printf("chaosorder: order");
 	for (int i = 0; i < n; i++) {
 		int w = 0;
 
-		if (pvm_recv(-1, 1) < 0)
+		if (receive(trecv, 1, 5, 0) <= 0)
 			return 1;
 		pvm_upkint(&w, 1, 1);
 		printf(" %d", w);
@@ -73,15 +88,16 @@ static int master(const char *self, int n)
 
 int main(int argc, char **argv)
 {
-	int rc, n = argc == 2 ? atoi(argv[1]) : 4;
+	int rc, n = argc >= 2 ? atoi(argv[1]) : 4;
+	int trecv = argc == 3 && strcmp(argv[2], "-trecv") == 0;
 
 	pangaea_init(&argc, &argv);
 	if (argc == 2 && strcmp(argv[1], "-worker") == 0)
 		rc = worker();
-	else if (argc <= 2 && n >= 1 && n <= MAX_WORKERS)
-		rc = master(argv[0], n);
+	else if ((argc <= 2 || trecv) && n >= 1 && n <= MAX_WORKERS)
+		rc = master(argv[0], n, trecv);
 	else {
-		fprintf(stderr, "usage: chaosorder [N]\n");
+		fprintf(stderr, "usage: chaosorder [N [-trecv]]\n");
 		rc = 1;
 	}
 	pangaea_exit();

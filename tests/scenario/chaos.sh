@@ -45,6 +45,17 @@ n=$(sort -u orders | wc -l)
 [ "$n" -ge 2 ] && pass "other seeds, other orders ($n in 4 seeds)" ||
 	fail "4 seeds gave one order"
 
+# pvm_trecv is held back too, within its timeout: one that no message
+# answers still returns 0 after it
+PANGAEA_SEED=13 pg -log -chaos -logdir tr "$C" 5 -trecv
+expect_eq "trecv: exit 0" "$(cat rc)" 0
+expect_grep "trecv: a timeout still times out" out '^chaosorder: trecv timed out$'
+expect_eq "trecv: the order of seed 13's priorities" \
+	"$(sed -n 's/^chaosorder: order//p' out)" "$(want_order 13 5)"
+PANGAEA_SEED=14 pg -log -chaos -logdir tr2 "$C" 5 -trecv
+expect_eq "trecv: the order of seed 14's priorities" \
+	"$(sed -n 's/^chaosorder: order//p' out)" "$(want_order 14 5)"
+
 # PANGAEA_CHAOS=1 is -chaos; anything but 0 or 1 is refused
 PANGAEA_CHAOS=1 PANGAEA_SEED=11 pg -log -logdir env1 "$C" 5
 expect_eq "PANGAEA_CHAOS=1: the order of seed 11" \
