@@ -51,7 +51,7 @@ COORD_SRC := $(wildcard coordinator/*.c)
 # pangaea-trace: main and its table, the subcommands, the importer, the matcher
 TRACE_SRC := logs/pangaea-trace.c $(wildcard logs/trace*.c) logs/match.c logs/taskstate.c logs/svgplot.c logs/clc.c
 EXAMPLES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard examples/*/*.c)))))
-TEST_PROGS := ctxcheck killme stdinecho outprint
+TEST_PROGS := ctxcheck killme stdinecho outprint chaosorder
 CHECK_SUITES := $(patsubst tests/%.c,%,$(wildcard tests/check_*.c))
 
 BINS := $(B)/bin/pangaea $(B)/bin/pangaea-coord $(B)/bin/pangaea-trace \
@@ -220,6 +220,12 @@ demo: deps
 bench: deps
 	@$(MAKE) --no-print-directory all $(BENCH_BINS)
 	@bash bench/run.sh $(B)
+
+# Chaos recording against plain and -delay: recordings per hit of racy's
+# crash (bench/chaos.sh; RUNS per case and mode, default 100).
+.PHONY: bench-chaos
+bench-chaos: all
+	@bash bench/chaos.sh $(B) $(RUNS)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \

@@ -26,6 +26,9 @@
 #define PG_ENV_DELAY "PANGAEA_DELAY"     /* max injected delay, microseconds
 					    (read by the launcher; tasks get
 					    it in the handover) */
+#define PG_ENV_CHAOS "PANGAEA_CHAOS"     /* 1: a chaos recording, as -chaos
+					    (read by the launcher; tasks get
+					    it in the handover flags) */
 #define PG_ENV_SEED "PANGAEA_SEED"       /* seed of the injected delays
 					    (read by the launcher, which
 					    picks and prints one if unset;
@@ -204,6 +207,7 @@ struct pg_logpiece {
 
 /* Bits of the handover flags. */
 #define PG_FLAG_TOPLEVEL 0x1 /* spawned by the launcher: pvm_parent() hides it */
+#define PG_FLAG_CHAOS 0x2    /* a chaos recording (-chaos; chaos.c) */
 
 /* PG_TAG_HANDOVER: what a child learns of its run from its parent. */
 struct pg_handover {

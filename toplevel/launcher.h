@@ -36,7 +36,8 @@ struct la_opts {
 	int spawn_flags;        /* -flags: PvmTaskDebug, PvmTaskTrace, ... */
 	int ntask;
 	int delay_us;
-	unsigned seed;          /* of the delays: PANGAEA_SEED, or picked */
+	unsigned seed;          /* of the delays and chaos: PANGAEA_SEED, or picked */
+	int chaos;              /* -chaos or PANGAEA_CHAOS=1: a chaos recording */
 	int quiet;
 	int no_deadlock_stop;   /* -no-deadlock-stop: report, go on waiting */
 	int start;              /* -staged, -stagger: PG_START_* (replay: as

@@ -37,6 +37,9 @@ void la_usage(FILE *f)
 	      "  -stdin LTID   give the standard input to task LTID of the command\n"
 	      "                line (default 1; -replay gives it as recorded)\n"
 	      "  -delay USEC   random delay of 0..USEC before every wrapped PVM call\n"
+	      "  -chaos        -log only: a chaos recording, made to surface rare message\n"
+	      "                orders (per-task priorities, held-back wildcard receives;\n"
+	      "                PANGAEA_SEED=S repeats its decisions)\n"
 	      "  -select SPEC  log only some events: \"tag=N,.. ltid=N,.. program=NAME,..\"\n"
 	      "                (-replay uses the recording's; giving another is refused)\n"
 	      "  -logmode MODE the logs' mode, octal (default 0600; the folder gets\n"
@@ -217,6 +220,9 @@ static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 	} else if (strcmp(a, "-no-deadlock-stop") == 0) {
 		o->no_deadlock_stop = 1;
 		takes = 0;
+	} else if (strcmp(a, "-chaos") == 0) {
+		o->chaos = 1;
+		takes = 0;
 	} else if (strcmp(a, "-staged") == 0) {
 		o->start = PG_START_STAGED;
 		takes = 0;
@@ -284,6 +290,21 @@ static void keep_command(int argc, char **argv, struct la_opts *o)
 				      "%s%s", i ? " " : "", argv[i]);
 }
 
+/* PANGAEA_CHAOS: 1 turns chaos on, 0 or empty leaves it off; 0 or -1. */
+static int chaos_env(struct la_opts *o)
+{
+	const char *env = getenv(PG_ENV_CHAOS);
+
+	if (!env || !*env || strcmp(env, "0") == 0)
+		return 0;
+	if (strcmp(env, "1") != 0) {
+		la_error("%s is 0 or 1, not \"%s\"", PG_ENV_CHAOS, env);
+		return -1;
+	}
+	o->chaos = 1;
+	return 0;
+}
+
 /* The delays' seed: PANGAEA_SEED if set, else one picked now; 0 or -1. */
 static int seed_arg(struct la_opts *o)
 {
@@ -318,7 +339,7 @@ int la_parse(int argc, char **argv, struct la_opts *o)
 	o->ntask = 1;
 	snprintf(o->logdir, sizeof(o->logdir), "pangaea-logs");
 	if ((env && int_arg(PG_ENV_DELAY, env, &o->delay_us, 0) < 0) ||
-	    seed_arg(o) < 0)
+	    seed_arg(o) < 0 || chaos_env(o) < 0)
 		return -1;
 	keep_command(argc, argv, o);
 	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++)
@@ -331,6 +352,11 @@ int la_parse(int argc, char **argv, struct la_opts *o)
 	if (o->mode == PANGAEA_MODE_RECORD && i == argc) {
 		la_error("-log needs a PROGRAM to run");
 		return -1;
+	}
+	if (o->chaos && o->mode == PANGAEA_MODE_REPLAY) {
+		la_say(o, "-chaos is ignored in a replay: the order comes from "
+		       "the recording");
+		o->chaos = 0;
 	}
 	if (o->outdir[0] && o->mode != PANGAEA_MODE_REPLAY) {
 		la_error("-out is for -replay only");

@@ -63,7 +63,7 @@ static int setup_task0(struct la_run *r, const char *logdir)
 		.replaydir = r->o->mode == PANGAEA_MODE_REPLAY ? r->replaydir
 							       : NULL,
 		.delay_us = r->o->delay_us, .seed = r->o->seed,
-		.select = r->o->select
+		.chaos = r->o->chaos, .select = r->o->select
 	};
 	char err[PG_PATH_MAX + 100], num[32];
 
@@ -634,6 +634,9 @@ int la_run(struct la_opts *o)
 		la_say(o, "random delays of up to %d us, seed %u (%s=%u "
 		       "repeats them)", o->delay_us, o->seed, PG_ENV_SEED,
 		       o->seed);
+	if (o->chaos)
+		la_say(o, "chaos recording, seed %u (%s=%u repeats its "
+		       "decisions)", o->seed, PG_ENV_SEED, o->seed);
 	signal(SIGINT, on_interrupt);
 	signal(SIGTERM, on_interrupt);
 	/* a closed output must not kill us before we have stopped the run
