@@ -48,6 +48,6 @@
 
 /* LOGDIR/trace.db, the trace database (logs/tracedb.c): meta
  * 'schema_version'. */
-#define TDB_SCHEMA_VERSION 2 /* 2: the output table */
+#define TDB_SCHEMA_VERSION 3 /* 2: the output table; 3: clocks */
 
 #endif /* PANGAEA_FORMATS_H */

@@ -239,7 +239,14 @@ START_TEST(test_tables)
 	ck_assert_str_eq(qs("SELECT argv FROM spawns WHERE ltid=0", buf, 256),
 			 "[\"-x\",\"a b\"]");
 	ck_assert_str_eq(qs("SELECT value FROM meta WHERE key='schema_version'",
-			    buf, 256), "2");
+			    buf, 256), "3");
+	/* a vector clock per event (logs/hb.c), entries in clock_tasks order */
+	ck_assert_int_eq(q("SELECT count(*) FROM clocks"),
+			 q("SELECT count(*) FROM events"));
+	ck_assert_str_eq(qs("SELECT clock FROM clocks WHERE ltid=1 AND seq=1",
+			    buf, 256), "1,0,0");
+	ck_assert_str_eq(qs("SELECT value FROM meta WHERE key='clock_tasks'",
+			    buf, 256), "1,1001,1002");
 	ck_assert_str_eq(qs("SELECT value FROM meta WHERE key='polls'", buf, 256),
 			 "exact");
 	ck_assert_str_eq(qs("SELECT value FROM meta WHERE key='hosts'", buf, 256),
