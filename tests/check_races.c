@@ -78,6 +78,21 @@ static void load(struct pg_hb *hb, struct pg_races *r)
 				.msgid = (id) }
 #define END { .kind = PG_REC_END, .how = PG_END_EXIT }
 
+/* Writes the two workers that take their job (tag 99, the master's
+ * message 1 and 2) and answer it with tag 1. */
+static void put_workers(void)
+{
+	static const struct pg_event w1[] = {
+		RECV(PG_REC_RECV, 1, 99, 1), SEND(1, 1, 1), END
+	};
+	static const struct pg_event w2[] = {
+		RECV(PG_REC_RECV, 1, 99, 2), SEND(1, 1, 1), END
+	};
+
+	put_task(1001, w1, N(w1), NULL, 0);
+	put_task(1002, w2, N(w2), NULL, 0);
+}
+
 /* The master sends each worker a job; both answer with tag 1; the
  * master takes 1002's answer first. */
 static void put_two_senders(void)
@@ -87,16 +102,9 @@ static void put_two_senders(void)
 		RECV(PG_REC_RECV, 1002, 1, 1), RECV(PG_REC_RECV, 1001, 1, 1),
 		END
 	};
-	static const struct pg_event w1[] = {
-		RECV(PG_REC_RECV, 1, 99, 1), SEND(1, 1, 1), END
-	};
-	static const struct pg_event w2[] = {
-		RECV(PG_REC_RECV, 1, 99, 2), SEND(1, 1, 1), END
-	};
 
 	put_task(1, m, N(m), workers, 2);
-	put_task(1001, w1, N(w1), NULL, 0);
-	put_task(1002, w2, N(w2), NULL, 0);
+	put_workers();
 }
 
 START_TEST(two_concurrent_senders_race)
@@ -180,12 +188,6 @@ START_TEST(causally_after_is_no_race)
 		SPAWN, SEND(1001, 99, 1), RECV(PG_REC_RECV, 1001, 1, 1),
 		SEND(1002, 99, 2), RECV(PG_REC_RECV, 1002, 1, 1), END
 	};
-	static const struct pg_event w1[] = {
-		RECV(PG_REC_RECV, 1, 99, 1), SEND(1, 1, 1), END
-	};
-	static const struct pg_event w2[] = {
-		RECV(PG_REC_RECV, 1, 99, 2), SEND(1, 1, 1), END
-	};
 	struct pg_hb hb = { 0 };
 	struct pg_races r = { 0 };
 	struct pg_hb_swap sw = { 1, 3, 1002, 1 };
@@ -193,8 +195,7 @@ START_TEST(causally_after_is_no_race)
 	char err[256] = "";
 
 	put_task(1, m, N(m), workers, 2);
-	put_task(1001, w1, N(w1), NULL, 0);
-	put_task(1002, w2, N(w2), NULL, 0);
+	put_workers();
 	load(&hb, &r);
 	ck_assert_uint_eq(r.n, 0);
 	ck_assert_int_eq(r.ntasks, 0);
@@ -218,19 +219,12 @@ START_TEST(polls_race)
 		RECV(PG_REC_PROBE, 1002, 1, 1), RECV(PG_REC_NRECV, 1002, 1, 1),
 		END
 	};
-	static const struct pg_event w1[] = {
-		RECV(PG_REC_RECV, 1, 99, 1), SEND(1, 1, 1), END
-	};
-	static const struct pg_event w2[] = {
-		RECV(PG_REC_RECV, 1, 99, 2), SEND(1, 1, 1), END
-	};
 	struct pg_hb hb = { 0 };
 	struct pg_races r = { 0 };
 	const struct pg_race *x;
 
 	put_task(1, m, N(m), workers, 2);
-	put_task(1001, w1, N(w1), NULL, 0);
-	put_task(1002, w2, N(w2), NULL, 0);
+	put_workers();
 	load(&hb, &r);
 	/* the failed polls could have got either answer */
 	ck_assert_ptr_nonnull(x = pg_races_at(&r, 1, 4));
