@@ -106,7 +106,7 @@ $(B)/bin/pangaea-trace: $(TRACE_SRC:%.c=$(B)/obj/%.o) $(LIB)
 VIEW_SRC := $(wildcard xview/*.c)
 VIEW_CFLAGS := $(shell pkg-config --cflags tk 2>/dev/null || echo -I/usr/include/tcl8.6)
 $(B)/obj/xview/%.o: CPPFLAGS += $(VIEW_CFLAGS)
-VIEW_TCL := xview/view.tcl xview/output.tcl xview/spawn.tcl xview/start.tcl
+VIEW_TCL := xview/view.tcl xview/output.tcl xview/races.tcl xview/spawn.tcl xview/start.tcl
 $(B)/obj/xview/view-tcl.c: $(VIEW_TCL)
 	@mkdir -p $(dir $@)
 	{ echo '/* made from $(VIEW_TCL) by the Makefile: do not edit */'; \

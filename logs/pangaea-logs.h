@@ -727,5 +727,8 @@ const struct pg_race *pg_races_at(const struct pg_races *r, int ltid,
 				  long event);
 /* Frees what R holds and leaves it { 0 }. */
 void pg_races_free(struct pg_races *r);
+/* The name of enum pg_race_what WHAT ("recv", "poll", "pollfail",
+ * "join"; "?" if none). */
+const char *pg_race_what_name(int what);
 
 #endif /* PANGAEA_LOGS_H */

@@ -330,3 +330,11 @@ void pg_races_free(struct pg_races *r)
 	free(r->alts);
 	memset(r, 0, sizeof(*r));
 }
+
+const char *pg_race_what_name(int what)
+{
+	static const char *const names[] = { "?", "recv", "poll", "pollfail",
+					     "join" };
+
+	return what >= 1 && what <= PG_RACE_JOIN ? names[what] : "?";
+}

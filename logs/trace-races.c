@@ -72,15 +72,6 @@ static void races_text(const struct pg_race *x)
 	}
 }
 
-/* The name of a race's kind for --json and --csv. */
-static const char *races_what(int what)
-{
-	static const char *const names[] = { "?", "recv", "poll", "pollfail",
-					     "join" };
-
-	return what >= 1 && what <= PG_RACE_JOIN ? names[what] : "?";
-}
-
 /* Prints race X as a JSON object (FIRST: no comma before it). */
 static void races_json(const struct pg_race *x, int first)
 {
@@ -89,7 +80,7 @@ static void races_json(const struct pg_race *x, int first)
 	printf("%s  {\"task\": %d, \"event\": %ld, \"what\": \"%s\", "
 	       "\"call\": \"%s\", \"got\": {\"sender\": %d, \"msgid\": %u, "
 	       "\"tag\": %d}, \"alternatives\": [",
-	       first ? "" : ",\n", x->ltid, x->event, races_what(x->what),
+	       first ? "" : ",\n", x->ltid, x->event, pg_race_what_name(x->what),
 	       races_call(x, call, sizeof(call)), x->peer, x->msgid, x->tag);
 	for (int k = 0; k < x->nalt; k++)
 		printf("%s{\"sender\": %d, \"msgid\": %u, \"tag\": %d, "
@@ -106,7 +97,7 @@ static void races_csv(const struct pg_race *x)
 
 	for (int k = 0; k < x->nalt; k++)
 		printf("%d,%ld,%s,%s,%d,%u,%d,%d,%u,%d,%ld\n", x->ltid,
-		       x->event, races_what(x->what),
+		       x->event, pg_race_what_name(x->what),
 		       races_call(x, call, sizeof(call)), x->peer, x->msgid,
 		       x->tag, x->alts[k].sender, x->alts[k].msgid,
 		       x->alts[k].tag, x->alts[k].send_event);

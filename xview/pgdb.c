@@ -91,6 +91,8 @@ static const struct pgdb_cmd pgdb_cmds[] = {
 	{ "message", 1, 1, "ID", vdb_cmd_message },
 	{ "find", 1, 1, "MSGID", vdb_cmd_find },
 	{ "output", 0, 0, NULL, vdb_cmd_output },
+	{ "races", 2, 3, "T0 T1 ?LIMIT?", vdb_cmd_races },
+	{ "race", 1, 1, "ID", vdb_cmd_race },
 	{ "states", 2, 3, "T0 T1 ?LTIDS?", vdb_cmd_states },
 	{ "paint-states", 4, 4, "IMG T0 T1 LTID", vdb_cmd_paint_states },
 	{ "paint-util", 4, 5, "IMG T0 T1 NTASKS ?LTIDS?", vdb_cmd_paint_util },

@@ -1,7 +1,10 @@
 # pangaea-trace races on real recordings: racy's wildcard receives race
 # (and the event numbers are the dump's), racy -poll's polls, the joins of
 # groups, and sor's halo rows, taken from fixed neighbours with a tag per
-# direction, never race (its residuals, taken with pvm_recv(-1, tag), do).
+# direction, never race (its residuals, taken with pvm_recv(-1, tag), do);
+# then the viewer (under Xvfb): the racing events outlined, the
+# alternatives of one, the commands its Race menu starts, the kept runs
+# of an exploration opened one after another and side by side.
 . "$(dirname "$0")/../lib.sh"
 E=$B/examples
 
@@ -60,6 +63,97 @@ expect_eq "sor: no race on halo rows" "$(awk -F, '$7 == 11 || $7 == 12' sor.csv 
 [ "$(awk -F, '$7 == 13 || $7 == 14' sor.csv | wc -l)" -gt 0 ] &&
 	pass "sor: the residuals' wildcard receives race" ||
 	fail "sor: no race on the residuals"
+
+# ---- the viewer: racing events outlined, their alternatives, the Race
+# menu's commands (run through a stand-in launcher that notes its
+# arguments, makes the what-if's folder and an exploration's kept runs)
+view_test races
+export SHOTS
+cat >launcher <<'EOF2'
+#!/bin/bash
+echo "$*" >>"$LAUNCHED"
+while [ $# -gt 0 ]; do
+	case $1 in
+	-out) mkdir -p "$2" ;;
+	-logdir) rec=$2 ;;
+	esac
+	shift
+done
+case $(tail -1 "$LAUNCHED") in
+*-explore*) for n in 001 002; do mkdir -p "$rec.explore"; cp -r "$rec" "$rec.explore/$n"; done
+	    rm -f "$rec.explore"/*/trace.db; exit 4 ;;
+esac
+exit 0
+EOF2
+chmod +x launcher
+export PANGAEA_VIEW_LAUNCHER=$T/launcher LAUNCHED=$T/launched
+n_racing=$(grep -c '^task ' races.txt)
+cat >races.tcl <<'EOF2'
+set out [open result w]
+proc out {args} { puts $::out [join $args] }
+proc opened {} { return $::opened }
+set ::opened {}
+proc view::open_window {dir} { lappend ::opened $dir }
+proc wait_run {} {
+	for {set i 0} {$i < 300 && $view::V(race_job) ne ""} {incr i} { vtest::wait 100 }
+}
+vtest::wait 100
+out outlines [vtest::count race]
+vtest::shot $::env(SHOTS)/races-1-outlined.png
+set id [lindex [dict keys $view::V(races)] 0]
+vtest::click ev&&e:$id
+out details [string map {"\n" " | "} [vtest::details]]
+out sel [lrange $view::V(race_sel) 1 3]
+view::race_menu .mb.r
+set labels {}
+for {set i 0} {$i <= [.mb.r index end]} {incr i} {
+	if {[.mb.r type $i] eq "command"} { lappend labels [.mb.r entrycget $i -label] }
+}
+out menu [join $labels |]
+vtest::shot $::env(SHOTS)/races-2-selected.png
+.mb.r invoke 0
+wait_run
+out whatif_rc $view::V(race_rc) opened [opened]
+view::race_menu .mb.r
+.mb.r invoke [.mb.r index "Explore from here*"]
+wait_run
+out explore_rc $view::V(race_rc)
+out runs [.runs.l get 0 end]
+view::run_open next
+out next [file tail $view::V(logdir)]
+view::run_open next
+out next [file tail $view::V(logdir)]
+vtest::shot $::env(SHOTS)/races-3-kept-run.png root
+.runs.l selection set 0 end
+view::run_side
+out side [llength [opened]]
+close $out
+exit 0
+EOF2
+view -script races.tcl racy
+expect_eq "viewer exits 0" "$(cat vrc)" 0
+[ -s verr ] && sed 's/^/    verr| /' verr | head -20
+expect_eq "one outline per racing event" "$(sed -n 's/^outlines //p' result)" "$n_racing"
+first=$(grep '^task ' races.txt | head -1)
+ev=$(echo "$first" | awk '{print $4}')
+alt=$(echo "$first" | sed -n 's/.*alternatives: \([0-9]*:[0-9]*\) .*/\1/p')
+expect_grep "the details list the alternatives" result \
+	"^details .*racing \(recv\): it could have got $alt"
+expect_eq "the selected racing event" "$(sed -n 's/^sel //p' result)" "1 $ev recv"
+expect_grep "the menu: what if, explore, the kept runs" result \
+	"^menu What if 1:$ev got $alt\|.*Explore from here \(1:$ev\)\|Exploration runs...$"
+expect_eq "what if: the command run" "$(sed -n 1p launched)" \
+	"-replay -swap 1:$ev=${alt} -logdir $T/racy -out $T/racy.whatif-1-$ev-${alt/:/-}"
+expect_eq "what if: its result opened" "$(sed -n 's/^whatif_rc //p' result)" \
+	"0 opened $T/racy.whatif-1-$ev-${alt/:/-}"
+expect_eq "explore from here: the command run" "$(sed -n 2p launched)" \
+	"-explore -from 1:$ev -logdir $T/racy"
+expect_eq "explore: its exit status" "$(sed -n 's/^explore_rc //p' result)" 4
+expect_eq "the kept runs listed" "$(sed -n 's/^runs //p' result)" "001 002"
+expect_eq "one after another" "$(sed -n 's/^next //p' result | tr '\n' ' ')" "001 002 "
+expect_eq "side by side: a window each (and the what-if's)" \
+	"$(sed -n 's/^side //p' result)" 3
+unset PANGAEA_VIEW_LAUNCHER LAUNCHED
 
 # unreadable folder: exit 1 with a message
 $TRACE races nowhere >/dev/null 2>err; rc=$?
