@@ -39,8 +39,10 @@ static int open_task(struct pg_comm_writer *w, const char *dir, int ltid,
 		free(slots);
 		return -1;
 	}
-	for (int i = 0; i < W; i++)
+	for (int i = 0; i < W; i++) {
 		slots[i].ltid = 1001 + i;
+		snprintf(slots[i].host, sizeof(slots[i].host), "vm");
+	}
 	if (ltid == 1 && pg_exec_append(fd, &r) < 0) {
 		close(fd);
 		free(slots);

@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Fills ERR; returns -1. */
 static int hb_fail(char *err, size_t errlen, const char *fmt, ...)
@@ -328,8 +329,10 @@ static int hb_spawns(struct hb_calc *c, const char *dir, char *err,
 		if (pg_log_path(path, sizeof(path), dir, hb->ltids[i],
 				"exec") < 0)
 			return hb_fail(err, errlen, "%s: path too long", dir);
-		if (pg_exec_read(path, &x, err, errlen) < 0)
+		if (access(path, F_OK) < 0)
 			continue; /* no exec log: no spawn edges from it */
+		if (pg_exec_read(path, &x, err, errlen) < 0)
+			return -1;
 		for (int s = 0; s < x.nspawn; s++) {
 			const struct pg_spawn_rec *r = &x.spawns[s];
 			uint32_t at = 0;

@@ -52,8 +52,10 @@ static void put_task(int ltid, const struct pg_event *ev, int n,
 		r.argv = argv;
 		r.slots = slots;
 		memset(slots, 0, sizeof(slots));
-		for (int i = 0; i < nkid; i++)
+		for (int i = 0; i < nkid; i++) {
 			slots[i].ltid = kids[i];
+			snprintf(slots[i].host, sizeof(slots[i].host), "vm");
+		}
 		ck_assert_int_eq(pg_exec_append(fd, &r), 0);
 	}
 	close(fd);
@@ -383,8 +385,49 @@ START_TEST(mcast_and_foreign)
 }
 END_TEST
 
+/* 1001 spawns 2001 (its second event), which answers the master at
+ * once; the master took 1002's answer first: taking 2001's instead needs
+ * 1001's spawn, and the master's own spawn of 1001 before it. */
+START_TEST(cut_holds_the_spawns)
+{
+	static const int grandchild[] = { 2001 };
+	static const struct pg_event m[] = {
+		SPAWN, RECV(PG_REC_RECV, 1002, 1, 1),
+		RECV(PG_REC_RECV, 2001, 1, 1), END
+	};
+	static const struct pg_event w1[] = {
+		SEND(1, 7, 1), { .kind = PG_REC_SPAWN, .msgid = 1, .len = 1 },
+		END
+	};
+	static const struct pg_event w2[] = { SEND(1, 1, 1), END };
+	static const struct pg_event g[] = { SEND(1, 1, 1), END };
+	struct pg_hb hb = { 0 };
+	struct pg_races r = { 0 };
+	struct pg_hb_swap sw = { 1, 2, 2001, 1 };
+	long cut[4];
+	char err[256] = "";
+
+	put_task(1, m, N(m), workers, 2);
+	put_task(1001, w1, N(w1), grandchild, 1);
+	put_task(1002, w2, N(w2), NULL, 0);
+	put_task(2001, g, N(g), NULL, 0);
+	load(&hb, &r);
+	ck_assert_int_eq(hb.ntask, 4);
+	ck_assert(pg_hb_before(&hb, 1, 2, 3, 1));
+	ck_assert(pg_hb_before(&hb, 0, 1, 3, 1));
+	ck_assert_ptr_nonnull(pg_races_at(&r, 1, 2));
+	ck_assert_int_eq(pg_hb_cut(&hb, &sw, 1, cut, err, sizeof(err)), 0);
+	ck_assert_int_eq(cut[0], 1); /* the master's spawn */
+	ck_assert_int_eq(cut[1], 2); /* 1001's send and spawn */
+	ck_assert_int_eq(cut[2], 0);
+	ck_assert_int_eq(cut[3], 1); /* 2001's send */
+	pg_races_free(&r);
+	pg_hb_free(&hb);
+}
+END_TEST
+
 /* Two tasks each receive the other's message before sending theirs:
- * logs no run can make. */
+ * logs no run can make; and an exec log that cannot be read. */
 START_TEST(contradiction_refused)
 {
 	static const struct pg_event m[] = { SPAWN, END };
@@ -395,7 +438,7 @@ START_TEST(contradiction_refused)
 		RECV(PG_REC_RECV, 1001, 1, 1), SEND(1001, 1, 1), END
 	};
 	struct pg_hb hb = { 0 };
-	char err[512] = "";
+	char err[512] = "", path[PATH_MAX];
 
 	put_task(1, m, N(m), workers, 2);
 	put_task(1001, w1, N(w1), NULL, 0);
@@ -405,6 +448,12 @@ START_TEST(contradiction_refused)
 	pg_hb_free(&hb);
 	ck_assert_int_eq(pg_hb_load(&hb, "/nonexistent-dir", err,
 				    sizeof(err)), -1);
+	pg_hb_free(&hb);
+	/* a damaged exec log is no log without spawns: refused, named */
+	put_workers();
+	cku_spit(cku_in_dir(path, sizeof(path), "task-1.exec"), "junk\n", 5);
+	ck_assert_int_eq(pg_hb_load(&hb, cku_dir, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "task-1.exec"));
 	pg_hb_free(&hb);
 }
 END_TEST
@@ -422,6 +471,7 @@ int main(void)
 	tcase_add_test(tc, concurrent_joins_race);
 	tcase_add_test(tc, barrier_orders);
 	tcase_add_test(tc, mcast_and_foreign);
+	tcase_add_test(tc, cut_holds_the_spawns);
 	tcase_add_test(tc, contradiction_refused);
 	suite_add_tcase(s, tc);
 	return cku_run(s);
