@@ -1,8 +1,7 @@
 /*
- * tracedb-clocks.c: the vector clocks of a run's events and its racing
- * events in its trace database (tables clocks and races, docs/TRACEDB.md),
- * from the happens-before relation of its logs (logs/hb.c, logs/races.c),
- * for reuse by queries, tools and the viewer.
+ * tracedb-clocks.c: the vector clocks of a run's events in its trace
+ * database (table clocks, docs/TRACEDB.md), from the happens-before
+ * relation of its logs (logs/hb.c), for reuse by queries and tools.
  * Only the events whose clock took in other tasks' events get a row (a
  * receive, a child's first event, a barrier): the clock of any other
  * event is its task's last row before it with the task's own entry set
@@ -25,6 +24,23 @@ static int clocks_joined(const struct pg_hb *hb, int i, uint32_t n)
 	return 0;
 }
 
+/* Appends SEP (unless 0) and V in decimal to B, without printf's cost
+ * (the table has a row per received message); 0 or -1. */
+static int clocks_num(struct pg_strbuf *b, int64_t v, char sep)
+{
+	char buf[24], *p = buf + sizeof(buf);
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10));
+	if (v < 0)
+		*--p = '-';
+	if (sep)
+		*--p = sep;
+	return pg_strbuf_add(b, p, (size_t)(buf + sizeof(buf) - p));
+}
+
 /* Inserts one clocks row per event of HB that learnt of others'
  * events and the meta row 'clock_tasks'
  * (the ltids a clock's entries stand for); 0 or -1. */
@@ -41,7 +57,7 @@ static int clocks_put(sqlite3 *db, const struct pg_hb *hb)
 			       NULL) != SQLITE_OK)
 		rc = -1;
 	for (int i = 0; rc == 0 && i < hb->ntask; i++)
-		rc = pg_strbuf_printf(&b, "%s%d", i ? "," : "", hb->ltids[i]);
+		rc = clocks_num(&b, hb->ltids[i], i ? ',' : 0);
 	if (rc == 0) {
 		sqlite3_bind_text(meta, 1, b.p ? b.p : "", -1, SQLITE_STATIC);
 		rc = sqlite3_step(meta) == SQLITE_DONE ? 0 : -1;
@@ -54,8 +70,7 @@ static int clocks_put(sqlite3 *db, const struct pg_hb *hb)
 				continue;
 			pg_strbuf_reset(&b);
 			for (int k = 0; rc == 0 && k < hb->ntask; k++)
-				rc = pg_strbuf_printf(&b, "%s%u", k ? "," : "",
-						      c[k]);
+				rc = clocks_num(&b, c[k], k ? ',' : 0);
 			sqlite3_bind_int(st, 1, hb->ltids[i]);
 			sqlite3_bind_int64(st, 2, n);
 			sqlite3_bind_text(st, 3, b.p, (int)b.len, SQLITE_STATIC);
@@ -69,45 +84,6 @@ static int clocks_put(sqlite3 *db, const struct pg_hb *hb)
 	return rc;
 }
 
-/* Inserts one races row per racing event of HB; 0 or -1. */
-static int races_put(sqlite3 *db, const struct pg_hb *hb)
-{
-	struct pg_races r = { 0 };
-	struct pg_strbuf b = { 0 };
-	sqlite3_stmt *st = NULL;
-	int rc = pg_races_find(hb, &r);
-
-	if (rc == 0 && sqlite3_prepare_v2(db, "INSERT INTO races "
-					  "VALUES(?,?,?,?)", -1, &st,
-					  NULL) != SQLITE_OK)
-		rc = -1;
-	for (size_t k = 0; rc == 0 && k < r.n; k++) {
-		const struct pg_race *x = &r.v[k];
-
-		pg_strbuf_reset(&b);
-		for (int a = 0; rc == 0 && a < x->nalt; a++)
-			rc = x->alts[a].sender == PG_RACE_NOTHING ?
-				     pg_strbuf_printf(&b, "%snothing",
-						      a ? " " : "") :
-				     pg_strbuf_printf(&b, "%s%d:%u",
-						      a ? " " : "",
-						      x->alts[a].sender,
-						      x->alts[a].msgid);
-		sqlite3_bind_int(st, 1, x->ltid);
-		sqlite3_bind_int64(st, 2, x->event);
-		sqlite3_bind_text(st, 3, pg_race_what_name(x->what), -1,
-				  SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, b.p ? b.p : "", -1, SQLITE_STATIC);
-		if (rc == 0 && sqlite3_step(st) != SQLITE_DONE)
-			rc = -1;
-		sqlite3_reset(st);
-	}
-	sqlite3_finalize(st);
-	pg_strbuf_free(&b);
-	pg_races_free(&r);
-	return rc;
-}
-
 int tdb_clocks_import(sqlite3 *db, const char *dir, char *err, size_t errlen)
 {
 	struct pg_hb hb = { 0 };
@@ -115,9 +91,9 @@ int tdb_clocks_import(sqlite3 *db, const char *dir, char *err, size_t errlen)
 
 	if (pg_hb_load(&hb, dir, err, errlen) < 0) {
 		rc = 1; /* logs without a consistent order: no clocks */
-	} else if (clocks_put(db, &hb) < 0 || races_put(db, &hb) < 0) {
-		snprintf(err, errlen, "%s/trace.db: cannot insert the clocks "
-			 "and races: %s", dir, sqlite3_errmsg(db));
+	} else if (clocks_put(db, &hb) < 0) {
+		snprintf(err, errlen, "%s/trace.db: cannot insert the clocks: %s",
+			 dir, sqlite3_errmsg(db));
 		rc = -1;
 	}
 	pg_hb_free(&hb);

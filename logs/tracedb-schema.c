@@ -30,10 +30,7 @@ static const char schema_sql[] =
 	"CREATE TABLE output(id INTEGER PRIMARY KEY, ltid INTEGER NOT NULL,"
 	" t INTEGER NOT NULL, nl INTEGER NOT NULL, text TEXT NOT NULL);"
 	"CREATE TABLE clocks(ltid INTEGER NOT NULL, seq INTEGER NOT NULL,"
-	" clock TEXT NOT NULL, PRIMARY KEY(ltid, seq)) WITHOUT ROWID;"
-	"CREATE TABLE races(ltid INTEGER NOT NULL, seq INTEGER NOT NULL,"
-	" what TEXT NOT NULL, alternatives TEXT NOT NULL,"
-	" PRIMARY KEY(ltid, seq)) WITHOUT ROWID;";
+	" clock TEXT NOT NULL, PRIMARY KEY(ltid, seq)) WITHOUT ROWID;";
 
 static const char index_sql[] =
 	"CREATE INDEX events_t0 ON events(t0);"

@@ -1,5 +1,5 @@
-# races.tcl: racing events in pangaea-view (the races table of the trace
-# database, logs/tracedb-clocks.c, which pangaea-trace races lists too).
+# races.tcl: racing events in pangaea-view (those pangaea-trace races
+# lists, found from the run's logs when it is opened: pgdb races-load).
 # A racing event is drawn with a magenta outline; selecting one lists its
 # alternatives in the details; the Race menu (also popped up by a double
 # click) offers, for the selected racing event, "what if" it had got an
@@ -52,14 +52,26 @@ proc view::draw_races {t1} {
 	}
 }
 
-# The log folder of the open run ("" for a live run).
+# The log folder of the open run (that of its trace.db; "" for a live
+# run or a database elsewhere).
 proc view::race_rec {} {
 	variable V
-	if {$V(logdir) ne ""} { return $V(logdir) }
 	if {$V(db) ne "" && [file tail $V(db)] eq "trace.db"} {
 		return [file normalize [file dirname $V(db)]]
 	}
 	return ""
+}
+
+# Finds the racing events of the run just opened, from its logs (none
+# when they cannot be read: the reason is in V(race_err)).
+proc view::race_load {} {
+	variable V
+	set V(race_err) ""
+	if {[catch {pgdb races-load [view::race_rec]} n]} {
+		set V(race_err) $n
+		set n 0
+	}
+	set V(nraces) $n
 }
 
 # After event ID was selected: its alternatives, if it races, go to the

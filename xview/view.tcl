@@ -159,6 +159,7 @@ proc view::open_run {path} {
 	}
 	pgdb open $db
 	set V(db) $db
+	view::race_load ;# races.tcl
 	set V(tasks) [pgdb tasks]
 	lassign [pgdb range] V(tmin) V(tmax)
 	view::out_load ;# output.tcl

@@ -440,33 +440,6 @@ int vdb_cmd_find(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 	return vdb_by_number(ip, objv, vdb_find_sql, 0);
 }
 
-/* pgdb races T0 T1 ?LIMIT?: ID WHAT ALTERNATIVES of each racing event
- * (the races table, logs/tracedb-clocks.c) whose entry is in the window,
- * one flat list; empty for a database without the table (schema < 3,
- * the live view). */
-int vdb_cmd_races(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
-{
-	int64_t a[3];
-
-	if (vdb_window(ip, objc, objv, a) != TCL_OK)
-		return TCL_ERROR;
-	if (vdb_query(ip, "SELECT e.id, r.what, r.alternatives FROM events e "
-		      "JOIN races r ON r.ltid = e.ltid AND r.seq = e.seq "
-		      "WHERE e.t0 BETWEEN ?1 AND ?2 LIMIT ?3", a, 3, 0) != TCL_OK)
-		Tcl_ResetResult(ip);
-	return TCL_OK;
-}
-
-/* pgdb race ID: WHAT ALTERNATIVES of event ID if it races, else {}. */
-int vdb_cmd_race(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
-{
-	if (vdb_by_number(ip, objv, "SELECT r.what, r.alternatives FROM "
-			  "events e JOIN races r ON r.ltid = e.ltid AND "
-			  "r.seq = e.seq WHERE e.id = ?1", 0) != TCL_OK)
-		Tcl_ResetResult(ip);
-	return TCL_OK;
-}
-
 /* pgdb meta: key value ... of the meta table. */
 int vdb_cmd_meta(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
