@@ -131,13 +131,13 @@ static int hb_told(void *arg, enum pg_match_what what,
 	return hb_msg(hb, &l->msgcap, &x) < 0 ? -1 : 0;
 }
 
-/* Compares messages by receiver, sender, tag, then send (or receive)
- * order. */
+/* Compares messages by receiver, sender, tag (a pvmd's notices: the
+ * task they are about), then send (or receive) order. */
 static int hb_msg_cmp(const void *a, const void *b)
 {
 	const struct pg_hb_msg *x = a, *y = b;
-	uint32_t ox = x->send_ev ? x->send_ev : x->recv_ev;
-	uint32_t oy = y->send_ev ? y->send_ev : y->recv_ev;
+	uint32_t ox = x->src >= 0 && x->send_ev ? x->send_ev : x->recv_ev;
+	uint32_t oy = y->src >= 0 && y->send_ev ? y->send_ev : y->recv_ev;
 
 	if (x->dst_task != y->dst_task)
 		return x->dst_task < y->dst_task ? -1 : 1;
@@ -145,6 +145,8 @@ static int hb_msg_cmp(const void *a, const void *b)
 		return x->src < y->src ? -1 : 1;
 	if (x->tag != y->tag)
 		return x->tag < y->tag ? -1 : 1;
+	if (x->src < 0 && x->msgid != y->msgid) /* a notice: about whom */
+		return x->msgid < y->msgid ? -1 : 1;
 	return ox < oy ? -1 : ox > oy;
 }
 
@@ -293,6 +295,31 @@ static void hb_probes(struct pg_hb *hb)
 				}
 			}
 		}
+}
+
+/*
+ * Ties a pvmd's notice about a task of the run (a PvmTaskExit: its
+ * receive logs the task's ltid + 1 as msgid, docs/INTERNALS.md §13) to
+ * that task's last logged event: the pvmd sends it once the task is
+ * gone.  The message keeps sender PG_PEER_SYSTEM; its src_task and
+ * send_ev say what it comes after.
+ */
+static void hb_notices(struct pg_hb *hb)
+{
+	for (size_t k = 0; k < hb->nmsg; k++) {
+		struct pg_hb_msg *m = &hb->msgs[k];
+		struct pg_hb_ev *r;
+		int t;
+
+		if (m->src != PG_PEER_SYSTEM || !m->recv_ev || m->msgid < 1)
+			continue;
+		t = pg_hb_task(hb, (int)(m->msgid - 1));
+		if (t < 0 || t == m->dst_task || !hb->nev[t])
+			continue;
+		r = &hb->ev[m->dst_task][m->recv_ev - 1];
+		r->src_task = m->src_task = t;
+		r->src_ev = m->send_ev = hb->nev[t];
+	}
 }
 
 /* A barrier: the K-th pvm_barrier on a group of each task that made K. */
@@ -575,6 +602,7 @@ int pg_hb_load(struct pg_hb *hb, const char *dir, char *err, size_t errlen)
 	for (int i = 0; i < n; i++)
 		hb->events += hb->nev[i];
 	qsort(hb->msgs, hb->nmsg, sizeof(*hb->msgs), hb_msg_cmp);
+	hb_notices(hb);
 	hb_probes(hb);
 	if (!(c.pos = calloc((size_t)n, sizeof(*c.pos))) ||
 	    !(c.woke = calloc((size_t)n, sizeof(*c.woke))) ||
@@ -647,7 +675,7 @@ int pg_hb_cut(const struct pg_hb *hb, const struct pg_hb_swap *swaps, int n,
 				       "task %d has no receive at event %ld",
 				       w->ltid, w->event);
 		for (size_t k = 0; k < hb->nmsg && st >= 0; k++)
-			if (hb->msgs[k].dst_task == t &&
+			if (hb->msgs[k].dst_task == t && hb->msgs[k].src >= 0 &&
 			    hb->msgs[k].src_task == st &&
 			    hb->msgs[k].msgid == w->msgid && hb->msgs[k].send_ev)
 				m = &hb->msgs[k];

@@ -599,7 +599,8 @@ int pg_outverify(const char *a, const char *b, const int *ltids, int nltids,
  * and a replay divergence report names (the replay's position + 1).
  * Edges: program order; a send (one per destination of an mcast or
  * bcast) before the receive or probe of its message; a spawn before the
- * child's first event; the calls of one barrier (the K-th pvm_barrier
+ * child's first event; a task's last event before a pvmd's notice
+ * about it (PvmTaskExit); the calls of one barrier (the K-th pvm_barrier
  * of each task on a group) are in each other's past (each gets the join
  * of their clocks).
  * Clock entry I of an event is how many leading events of task
@@ -618,10 +619,12 @@ struct pg_hb_ev {
 /* A message of the run as the logs show it (one per destination). */
 struct pg_hb_msg {
 	int32_t src;       /* sender ltid (PG_PEER_FOREIGN, PG_PEER_SYSTEM) */
-	int32_t src_task;  /* its task index, -1 foreign or not logged */
+	int32_t src_task;  /* its task index, -1 foreign or not logged; a
+			      pvmd's notice: the task it is about */
 	uint32_t msgid;
 	int32_t tag;
-	uint32_t send_ev;  /* the send's event number, 0 none logged */
+	uint32_t send_ev;  /* the send's event number, 0 none logged; a
+			      notice: its task's last event */
 	int32_t dst_task;  /* the receiver's task index */
 	uint32_t recv_ev;  /* the receive's event number, 0 never received */
 };

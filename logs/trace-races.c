@@ -24,13 +24,13 @@ static const char *races_call(const struct pg_race *x, char *buf, size_t n)
 	return buf;
 }
 
-/* A sender in words: its ltid, "foreign", "system" or "nothing". */
+/* A sender in words: its ltid, "foreign", "pvmd" or "nothing". */
 static const char *races_who(int ltid, char *buf, size_t n)
 {
 	if (ltid == PG_PEER_FOREIGN)
 		return "foreign";
 	if (ltid == PG_PEER_SYSTEM)
-		return "system";
+		return "pvmd";
 	if (ltid == PG_RACE_NOTHING)
 		return "nothing";
 	snprintf(buf, n, "%d", ltid);
@@ -48,6 +48,9 @@ static void races_text(const struct pg_race *x)
 		printf("got instance %d", x->tag);
 	else if (x->what == PG_RACE_POLLFAIL)
 		printf("got nothing (%u failed)", x->msgid);
+	else if (x->peer == PG_PEER_SYSTEM && x->msgid)
+		printf("got pvmd:%u tag %d (a notice about task %u)", x->msgid,
+		       x->tag, x->msgid - 1);
 	else
 		printf("got %s:%u tag %d", races_who(x->peer, who, sizeof(who)),
 		       x->msgid, x->tag);
@@ -60,6 +63,9 @@ static void races_text(const struct pg_race *x)
 		else if (x->what == PG_RACE_JOIN)
 			printf(" %d (instance %d, its event %ld)", a->sender,
 			       a->tag, a->send_event);
+		else if (a->sender == PG_PEER_SYSTEM && a->msgid)
+			printf(" pvmd:%u (tag %d, a notice about task %u)",
+			       a->msgid, a->tag, a->msgid - 1);
 		else if (a->send_event)
 			printf(" %s:%u (tag %d, sent at its event %ld)",
 			       races_who(a->sender, who, sizeof(who)),

@@ -3,8 +3,9 @@
  * and the racing receives (logs/races.c) on small runs written with the
  * real log writers, each with a known answer: two concurrent senders
  * race, a message sent causally after the receive does not, failed and
- * successful polls, concurrent joins of a group, a barrier's edges, the
- * consistent cut of a what-if, and logs that contradict each other.
+ * successful polls, concurrent joins of a group, a barrier's edges,
+ * spawns, a pvmd's notices, the consistent cut of a what-if, and logs
+ * that contradict each other or cannot be read.
  */
 #include "pangaea-logs.h"
 #include "checkutil.h"
@@ -426,6 +427,38 @@ START_TEST(cut_holds_the_spawns)
 }
 END_TEST
 
+/* The master takes the pvmd's PvmTaskExit notices (tag 3) about 1001,
+ * then 1002: each comes after its task's end, and the two race (the
+ * tasks' ends are concurrent). */
+START_TEST(notices_race)
+{
+	static const struct pg_event m[] = {
+		SPAWN, RECV(PG_REC_RECV, PG_PEER_SYSTEM, 3, 1002),
+		RECV(PG_REC_RECV, PG_PEER_SYSTEM, 3, 1003), END
+	};
+	static const struct pg_event w[] = { SEND(1, 1, 1), END };
+	struct pg_hb hb = { 0 };
+	struct pg_races r = { 0 };
+	const struct pg_race *x;
+
+	put_task(1, m, N(m), workers, 2);
+	put_task(1001, w, N(w), NULL, 0);
+	put_task(1002, w, N(w), NULL, 0);
+	load(&hb, &r);
+	ck_assert(pg_hb_before(&hb, 1, 2, 0, 2));
+	ck_assert(!pg_hb_before(&hb, 2, 2, 0, 2));
+	ck_assert(pg_hb_before(&hb, 2, 2, 0, 3));
+	ck_assert_ptr_nonnull(x = pg_races_at(&r, 1, 2));
+	ck_assert_int_eq(x->nalt, 1);
+	ck_assert_int_eq(x->alts[0].sender, PG_PEER_SYSTEM);
+	ck_assert_uint_eq(x->alts[0].msgid, 1003);
+	ck_assert_int_eq(x->alts[0].send_event, 2);
+	ck_assert_uint_eq(r.n, 1);
+	pg_races_free(&r);
+	pg_hb_free(&hb);
+}
+END_TEST
+
 /* Two tasks each receive the other's message before sending theirs:
  * logs no run can make; and an exec log that cannot be read. */
 START_TEST(contradiction_refused)
@@ -472,6 +505,7 @@ int main(void)
 	tcase_add_test(tc, barrier_orders);
 	tcase_add_test(tc, mcast_and_foreign);
 	tcase_add_test(tc, cut_holds_the_spawns);
+	tcase_add_test(tc, notices_race);
 	tcase_add_test(tc, contradiction_refused);
 	suite_add_tcase(s, tc);
 	return cku_run(s);

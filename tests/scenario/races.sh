@@ -1,6 +1,6 @@
 # pangaea-trace races on real recordings: racy's wildcard receives race
 # (and the event numbers are the dump's), racy -poll's polls, the joins of
-# groups, and sor's halo rows, taken from fixed neighbours with a tag per
+# groups, watcher's pvmd notices, and sor's halo rows, taken from fixed neighbours with a tag per
 # direction, never race (its residuals, taken with pvm_recv(-1, tag), do);
 # then the viewer (under Xvfb): the racing events outlined, the
 # alternatives of one, the commands its Race menu starts, the kept runs
@@ -54,6 +54,14 @@ expect_eq "groups recorded" "$(cat rc)" 0
 $TRACE races groups >groups.txt
 expect_grep "concurrent joins race" groups.txt \
 	'^task [0-9]+ event [0-9]+ pvm_joingroup got instance [0-9]+; alternatives: [0-9]+ \(instance'
+
+# a pvmd's notices: watcher takes a PvmTaskExit notice per worker (tag
+# 3): they race with each other, each after its worker's end
+pg -log -logdir watcher "$E/watcher" 3
+expect_eq "watcher recorded" "$(cat rc)" 0
+$TRACE races watcher >watcher.txt
+expect_grep "notices race with each other" watcher.txt \
+	'got pvmd:100[1-4] tag 3 \(a notice about task 100[123]\); alternatives: pvmd:100[1-4] \(tag 3, a notice about task 100[123]\)'
 
 # sor: halo rows (tags 11, 12) never race; residuals (13, 14) do
 pg -log -logdir sor "$E/sor" 3 12 4
