@@ -622,6 +622,10 @@ int pg_hb_load(struct pg_hb *hb, const char *dir, char *err, size_t errlen)
 		return err[0] ? -1 : hb_fail(err, errlen, "out of memory");
 	}
 	rc = hb_clocks(&c);
+	hb->parent = c.parent;
+	hb->spawn_ev = c.spawn_ev;
+	c.parent = NULL;
+	c.spawn_ev = NULL;
 	for (int i = 0; rc == -2 && i < n; i++)
 		if (c.pos[i] < hb->nev[i]) {
 			hb_fail(err, errlen,
@@ -652,6 +656,8 @@ void pg_hb_free(struct pg_hb *hb)
 	free(hb->nev);
 	free(hb->ltids);
 	free(hb->msgs);
+	free(hb->parent);
+	free(hb->spawn_ev);
 	memset(hb, 0, sizeof(*hb));
 }
 
@@ -695,6 +701,8 @@ int pg_hb_cut(const struct pg_hb *hb, const struct pg_hb_swap *swaps, int n,
 				       w->sender, w->msgid, w->ltid, m->recv_ev,
 				       w->event);
 		c = pg_hb_clock(hb, t, (uint32_t)w->event - 1);
+		if (w->event == 1 && hb->parent[t] >= 0) /* its task's spawn */
+			c = pg_hb_clock(hb, hb->parent[t], hb->spawn_ev[t]);
 		for (int k = 0; k < nt; k++)
 			if ((long)c[k] > cut[k])
 				cut[k] = c[k];

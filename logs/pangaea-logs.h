@@ -641,6 +641,9 @@ struct pg_hb {
 	char **groups;         /* names of the groups of group calls */
 	int ngroup;
 	long events;           /* events in all */
+	int *parent;           /* per task: the index of the task whose spawn
+				  started it, -1 none logged */
+	uint32_t *spawn_ev;    /* per task: that spawn's event number */
 };
 /* Loads DIR's logs into HB (start from { 0 }); 0, or -1 with ERR (an
  * unreadable log, memory, or a cycle: logs that contradict each other).

@@ -427,6 +427,42 @@ START_TEST(cut_holds_the_spawns)
 }
 END_TEST
 
+/* 2001, spawned by 1002, first takes 1001's message, then the master's:
+ * the cut of taking the master's first holds 1002's spawn of 2001 (the
+ * causal past of a task's first event is its spawn's). */
+START_TEST(cut_of_a_first_event)
+{
+	static const int grandchild[] = { 2001 };
+	static const struct pg_event m[] = { SPAWN, SEND(2001, 1, 1), END };
+	static const struct pg_event w1[] = { SEND(2001, 1, 1), END };
+	static const struct pg_event w2[] = {
+		{ .kind = PG_REC_SPAWN, .msgid = 1, .len = 1 }, END
+	};
+	static const struct pg_event g[] = {
+		RECV(PG_REC_RECV, 1001, 1, 1), RECV(PG_REC_RECV, 1, 1, 1), END
+	};
+	struct pg_hb hb = { 0 };
+	struct pg_races r = { 0 };
+	struct pg_hb_swap sw = { 2001, 1, 1, 1 };
+	long cut[4];
+	char err[256] = "";
+
+	put_task(1, m, N(m), workers, 2);
+	put_task(1001, w1, N(w1), NULL, 0);
+	put_task(1002, w2, N(w2), grandchild, 1);
+	put_task(2001, g, N(g), NULL, 0);
+	load(&hb, &r);
+	ck_assert_ptr_nonnull(pg_races_at(&r, 2001, 1));
+	ck_assert_int_eq(pg_hb_cut(&hb, &sw, 1, cut, err, sizeof(err)), 0);
+	ck_assert_int_eq(cut[0], 2);
+	ck_assert_int_eq(cut[1], 0);
+	ck_assert_int_eq(cut[2], 1);
+	ck_assert_int_eq(cut[3], 0);
+	pg_races_free(&r);
+	pg_hb_free(&hb);
+}
+END_TEST
+
 /* The master takes the pvmd's PvmTaskExit notices (tag 3) about 1001,
  * then 1002: each comes after its task's end, and the two race (the
  * tasks' ends are concurrent). */
@@ -506,6 +542,7 @@ int main(void)
 	tcase_add_test(tc, mcast_and_foreign);
 	tcase_add_test(tc, cut_holds_the_spawns);
 	tcase_add_test(tc, notices_race);
+	tcase_add_test(tc, cut_of_a_first_event);
 	tcase_add_test(tc, contradiction_refused);
 	suite_add_tcase(s, tc);
 	return cku_run(s);
