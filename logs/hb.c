@@ -521,13 +521,17 @@ static void hb_run(struct hb_calc *c, int t)
 	}
 }
 
-/* Gives every event its clock; 0, -1 out of memory, or -2 when some
- * task could not go on (the logs contradict each other). */
+/* Gives every event its clock; 0, -1 out of memory, -2 when some task
+ * could not go on (the logs contradict each other), -3 when the clocks
+ * would take more than PG_HB_MAX_BYTES. */
 static int hb_clocks(struct hb_calc *c)
 {
 	struct pg_hb *hb = c->hb;
 	int nt = hb->ntask;
 
+	/* refused before allocating, not left to the OOM killer */
+	if ((double)(hb->events + nt) * nt * sizeof(uint32_t) > PG_HB_MAX_BYTES)
+		return -3;
 	for (int t = 0; t < nt; t++) {
 		size_t rows = (size_t)hb->nev[t] + 1;
 
@@ -637,6 +641,10 @@ int pg_hb_load(struct pg_hb *hb, const char *dir, char *err, size_t errlen)
 	hb_calc_free(&c);
 	if (rc == -1)
 		return hb_fail(err, errlen, "out of memory");
+	if (rc == -3)
+		return hb_fail(err, errlen, "%s: %ld events of %d tasks: their "
+			       "vector clocks would take more than %.0f GiB",
+			       dir, hb->events, n, PG_HB_MAX_BYTES / 1073741824.0);
 	return rc < 0 ? -1 : 0;
 }
 

@@ -645,9 +645,13 @@ struct pg_hb {
 				  started it, -1 none logged */
 	uint32_t *spawn_ev;    /* per task: that spawn's event number */
 };
+/* The most memory the clocks may take: one 32-bit entry per task per
+ * event (the events times the tasks, times 4 bytes). */
+#define PG_HB_MAX_BYTES (2.0 * 1073741824.0)
 /* Loads DIR's logs into HB (start from { 0 }); 0, or -1 with ERR (an
- * unreadable log, memory, or a cycle: logs that contradict each other).
- * Free HB with pg_hb_free either way. */
+ * unreadable log, memory, clocks beyond PG_HB_MAX_BYTES, or a cycle:
+ * logs that contradict each other).  Free HB with pg_hb_free either
+ * way. */
 int pg_hb_load(struct pg_hb *hb, const char *dir, char *err, size_t errlen);
 /* Frees what HB holds and leaves it { 0 }. */
 void pg_hb_free(struct pg_hb *hb);
