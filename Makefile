@@ -34,7 +34,8 @@ LIB_SRC := $(filter-out $(PRELOAD_ONLY),$(wildcard pangaea_lib/*.c)) logs/commlo
            logs/event.c logs/runinfo.c \
            logs/grow.c logs/openlog.c logs/crosscheck.c logs/match.c \
            logs/stdinlog.c logs/outlog.c logs/outverify.c logs/logship.c \
-           logs/clocksync.c
+           logs/clocksync.c \
+           logs/hb.c logs/races.c
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
 LIB := $(B)/lib/libpangaea.a
 # lib/pangaea/libpangaea.so, for LD_PRELOAD into unmodified programs (docs/INTERNALS.md,
@@ -106,7 +107,7 @@ $(B)/bin/pangaea-trace: $(TRACE_SRC:%.c=$(B)/obj/%.o) $(LIB)
 VIEW_SRC := $(wildcard xview/*.c)
 VIEW_CFLAGS := $(shell pkg-config --cflags tk 2>/dev/null || echo -I/usr/include/tcl8.6)
 $(B)/obj/xview/%.o: CPPFLAGS += $(VIEW_CFLAGS)
-VIEW_TCL := xview/view.tcl xview/output.tcl xview/spawn.tcl xview/start.tcl
+VIEW_TCL := xview/view.tcl xview/output.tcl xview/races.tcl xview/spawn.tcl xview/start.tcl
 $(B)/obj/xview/view-tcl.c: $(VIEW_TCL)
 	@mkdir -p $(dir $@)
 	{ echo '/* made from $(VIEW_TCL) by the Makefile: do not edit */'; \

@@ -10,6 +10,7 @@
 # min-max, ratios to plain PVM of the same round, log sizes, targets) goes to
 # stdout; results.csv holds it as CSV, raw.csv every sample.
 #
+# Last, bench/races times the racing-receive analysis (its own target line).
 # Environment: BENCH_ROUNDS (5), BENCH_PINGPONG (round trips, 20000),
 # BENCH_ONLY (a regular expression: run only the benchmarks it matches),
 # BENCH_OUT (where the CSV files go, default BUILDDIR/bench).
@@ -139,6 +140,11 @@ for spec in "${BENCHES[@]}"; do
 done
 
 "$BIN/report" "$RAW" "$LOGS" "$PENDING" "$OUT/results.csv"
+# the racing-receive analysis on a synthetic run of 2 M events (no VM)
+if [[ races =~ $ONLY ]]; then
+	echo
+	mkdir "$W/races" && "$BIN/races" "$W/races" 4 250000
+fi
 if [ -s "$W/failed" ]; then
 	echo
 	echo "Failed runs ($(wc -l <"$W/failed")):"

@@ -49,7 +49,8 @@
 
 /* LOGDIR/trace.db, the trace database (logs/tracedb.c): meta
  * 'schema_version'. */
-#define TDB_SCHEMA_VERSION 3 /* 2: the output table; 3: events.t0_raw,
-				 t1_raw and meta sync (synchronised times) */
+#define TDB_SCHEMA_VERSION 4 /* 2: the output table; 3: events.t0_raw,
+				 t1_raw and meta sync (synchronised times);
+				 4: clocks (vector clocks) */
 
 #endif /* PANGAEA_FORMATS_H */

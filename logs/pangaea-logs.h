@@ -658,5 +658,153 @@ int64_t pg_clocksync_offset(const struct pg_clock_host *h, uint64_t local);
 uint64_t pg_clocksync_map(const struct pg_clock_host *h, uint64_t local);
 /* Frees CS. */
 void pg_clocksync_free(struct pg_clocksync *cs);
+/* hb.c: the happens-before relation of a recording, from its log folder
+ * alone (comm and exec logs), as vector clocks.  An event is named by
+ * its task's ltid and its EVENT NUMBER: its 1-based position among the
+ * records of the task's comm log, the number `pangaea-trace dump` prints
+ * and a replay divergence report names (the replay's position + 1).
+ * Edges: program order; a send (one per destination of an mcast or
+ * bcast) before the receive or probe of its message; a spawn before the
+ * child's first event; a task's last event before a pvmd's notice
+ * about it (PvmTaskExit); the calls of one barrier (the K-th pvm_barrier
+ * of each task on a group) are in each other's past (each gets the join
+ * of their clocks).
+ * Clock entry I of an event is how many leading events of task
+ * hb->ltids[I] are in its causal past (itself included). */
+/* One event as the analysis keeps it. */
+struct pg_hb_ev {
+	int32_t kind;      /* enum pg_rec_kind */
+	int32_t peer;      /* as struct pg_event's (send: dest, receive: src) */
+	int32_t tag;       /* message tag; group: the op's result */
+	uint32_t msgid;    /* message id; pollfail: count; group: op */
+	int32_t src_task;  /* receive/probe: index of the sender's task, -1
+			      foreign or not logged; else -1 */
+	uint32_t src_ev;   /* receive/probe: the send's event number */
+	int32_t group;     /* group call: index into hb->groups, else -1 */
+};
+/* A message of the run as the logs show it (one per destination). */
+struct pg_hb_msg {
+	int32_t src;       /* sender ltid (PG_PEER_FOREIGN, PG_PEER_SYSTEM) */
+	int32_t src_task;  /* its task index, -1 foreign or not logged; a
+			      pvmd's notice: the task it is about */
+	uint32_t msgid;
+	int32_t tag;
+	uint32_t send_ev;  /* the send's event number, 0 none logged; a
+			      notice: its task's last event */
+	int32_t dst_task;  /* the receiver's task index */
+	uint32_t recv_ev;  /* the receive's event number, 0 never received */
+};
+/* A recording's happens-before relation; fields read-only. */
+struct pg_hb {
+	int ntask;
+	int *ltids;            /* ascending: the tasks with a comm log */
+	uint32_t *nev;         /* events per task */
+	struct pg_hb_ev **ev;  /* ev[i][n - 1]: event n of task i */
+	uint32_t **clock;      /* clock[i] + n * ntask: event n's clock (n = 0:
+				  the task before its first event, zeros) */
+	struct pg_hb_msg *msgs; /* every message, by receiver then sender */
+	size_t nmsg;
+	char **groups;         /* names of the groups of group calls */
+	int ngroup;
+	long events;           /* events in all */
+	int *parent;           /* per task: the index of the task whose spawn
+				  started it, -1 none logged */
+	uint32_t *spawn_ev;    /* per task: that spawn's event number */
+};
+/* The most memory the clocks may take: one 32-bit entry per task per
+ * event (the events times the tasks, times 4 bytes). */
+#define PG_HB_MAX_BYTES (2.0 * 1073741824.0)
+/* Loads DIR's logs into HB (start from { 0 }); 0, or -1 with ERR (an
+ * unreadable log, memory, clocks beyond PG_HB_MAX_BYTES, or a cycle:
+ * logs that contradict each other).  Free HB with pg_hb_free either
+ * way. */
+int pg_hb_load(struct pg_hb *hb, const char *dir, char *err, size_t errlen);
+/* Frees what HB holds and leaves it { 0 }. */
+void pg_hb_free(struct pg_hb *hb);
+/* The index of task LTID in HB, or -1. */
+int pg_hb_task(const struct pg_hb *hb, int ltid);
+/* The clock of event N (0..nev) of task index I: hb->ntask entries. */
+const uint32_t *pg_hb_clock(const struct pg_hb *hb, int i, uint32_t n);
+/* Whether event A of task index I happens before event B of task index
+ * J (an event is not before itself); 1 or 0. */
+int pg_hb_before(const struct pg_hb *hb, int i, uint32_t a, int j,
+		 uint32_t b);
+/* One exchange of a what-if: the receive EVENT of task LTID takes the
+ * message MSGID of task SENDER instead of the one it got. */
+struct pg_hb_swap {
+	int ltid;
+	long event;
+	int sender;
+	uint32_t msgid;
+};
+/* The consistent cut of the what-if SWAPS (N): into CUT (hb->ntask
+ * entries, in hb->ltids order) how many leading events of each task must
+ * be replayed as recorded: the causal past of each swapped receive
+ * (without it) joined with the causal past of its alternative's send
+ * (with it).  0; -1 with ERR when a swap names no receive, no message
+ * sent to that task, a message causally after the receive or received
+ * before it, or a swapped receive falls inside the cut of another. */
+int pg_hb_cut(const struct pg_hb *hb, const struct pg_hb_swap *swaps, int n,
+	      long *cut, char *err, size_t errlen);
+
+/* races.c: the racing receives of a recording (over its struct pg_hb).
+ * The comm log keeps a receive's message but not its filter: an
+ * alternative of a receive is a message to the same task with the same
+ * tag from another sender (PVM keeps each sender's order, so only its
+ * first message not yet received counts), not causally after the
+ * receive and not received before it. */
+enum pg_race_what {
+	PG_RACE_RECV = 1,     /* a receive that could have got another message */
+	PG_RACE_POLL = 2,     /* a successful pvm_nrecv/pvm_trecv/pvm_probe:
+				 another message, or none (an alternative
+				 with sender PG_RACE_NOTHING) */
+	PG_RACE_POLLFAIL = 3, /* failed polls while a message that would
+				 match (the tag of the poll that succeeded
+				 next, else any) was already sent */
+	PG_RACE_JOIN = 4      /* a pvm_joingroup concurrent with other
+				 joins of its group: the instance numbers
+				 could differ (alternatives: those joins,
+				 tag = the instance each got, msgid 0) */
+};
+#define PG_RACE_NOTHING (-3) /* the sender of "no message" */
+/* A message (or outcome) a racing event could have got instead. */
+struct pg_race_alt {
+	int sender;        /* ltid, PG_PEER_FOREIGN, PG_PEER_SYSTEM, or
+			      PG_RACE_NOTHING */
+	uint32_t msgid;    /* 0 for a message without an id */
+	int tag;
+	long send_event;   /* the send's event number in SENDER, 0 none */
+};
+/* A racing event. */
+struct pg_race {
+	int ltid;
+	long event;        /* its event number */
+	int what;          /* enum pg_race_what */
+	int kind;          /* its record kind */
+	int peer;          /* the message it got: sender (join: -1) */
+	uint32_t msgid;    /*   its id (pollfail: the failed polls) */
+	int tag;           /*   its tag (join: the instance it got) */
+	int nalt;
+	struct pg_race_alt *alts; /* nalt of them */
+};
+/* The racing events of a recording, by task then event. */
+struct pg_races {
+	struct pg_race *v;
+	size_t n, cap;
+	struct pg_race_alt *alts; /* the pool the races' alts point into */
+	size_t nalt, capalt;
+	int ntasks;               /* tasks with at least one race */
+};
+/* Finds every racing event of HB into R (start from { 0 }); 0, or -1
+ * when memory runs out.  Free R with pg_races_free either way. */
+int pg_races_find(const struct pg_hb *hb, struct pg_races *r);
+/* The race of event EVENT of task LTID in R, or NULL. */
+const struct pg_race *pg_races_at(const struct pg_races *r, int ltid,
+				  long event);
+/* Frees what R holds and leaves it { 0 }. */
+void pg_races_free(struct pg_races *r);
+/* The name of enum pg_race_what WHAT ("recv", "poll", "pollfail",
+ * "join"; "?" if none). */
+const char *pg_race_what_name(int what);
 
 #endif /* PANGAEA_LOGS_H */

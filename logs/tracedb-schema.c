@@ -28,7 +28,9 @@ static const char schema_sql[] =
 	" send_event INTEGER, recv_event INTEGER, t_send INTEGER,"
 	" t_recv INTEGER, unmatched TEXT);"
 	"CREATE TABLE output(id INTEGER PRIMARY KEY, ltid INTEGER NOT NULL,"
-	" t INTEGER NOT NULL, nl INTEGER NOT NULL, text TEXT NOT NULL);";
+	" t INTEGER NOT NULL, nl INTEGER NOT NULL, text TEXT NOT NULL);"
+	"CREATE TABLE clocks(ltid INTEGER NOT NULL, seq INTEGER NOT NULL,"
+	" clock TEXT NOT NULL, PRIMARY KEY(ltid, seq)) WITHOUT ROWID;";
 
 static const char index_sql[] =
 	"CREATE INDEX events_t0 ON events(t0);"

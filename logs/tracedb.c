@@ -744,6 +744,13 @@ static int imp_all(struct tdb_imp *im, char *err, size_t errlen)
 	case 1:
 		imp_note(im, err); /* salvaged */
 	}
+	switch (tdb_clocks_import(im->db, im->dir, err, errlen)) {
+	case -1:
+		return -1;
+	case 1: /* no clocks: damaged logs, or logs without an order */
+		if (put_meta(im, "clocks_missing", err) < 0)
+			return -1;
+	}
 	if (imp_meta(im) < 0) {
 		snprintf(err, errlen, "%s/trace.db: cannot insert its meta "
 			 "rows: %s", im->dir, sqlite3_errmsg(im->db));

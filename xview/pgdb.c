@@ -33,6 +33,12 @@
  *                             (send, recv, probe, other)
  *   pgdb stale LOGDIR         1 if LOGDIR/trace.db must be imported again
  *                             (logs/tracedb-stale.c), else 0
+ *   pgdb races-load LOGDIR    finds the racing events of LOGDIR's logs
+ *                             (viewraces.c); their number
+ *   pgdb races T0 T1 ?LIMIT?  flat list id what alternatives of the
+ *                             racing events whose entry is in the window
+ *   pgdb race ID              {what alternatives} of event ID, {} if it
+ *                             does not race
  *
  * Live runs (viewlive.c): pgdb live-open makes an empty database in
  * memory, pgdb live-connect PATH returns a Tcl channel reading the
@@ -93,6 +99,9 @@ static const struct pgdb_cmd pgdb_cmds[] = {
 	{ "message", 1, 1, "ID", vdb_cmd_message },
 	{ "find", 1, 1, "MSGID", vdb_cmd_find },
 	{ "output", 0, 0, NULL, vdb_cmd_output },
+	{ "races-load", 1, 1, "LOGDIR", vdb_races_load },
+	{ "races", 2, 3, "T0 T1 ?LIMIT?", vdb_cmd_races },
+	{ "race", 1, 1, "ID", vdb_cmd_race },
 	{ "states", 2, 3, "T0 T1 ?LTIDS?", vdb_cmd_states },
 	{ "paint-states", 4, 4, "IMG T0 T1 LTID", vdb_cmd_paint_states },
 	{ "paint-util", 4, 5, "IMG T0 T1 NTASKS ?LTIDS?", vdb_cmd_paint_util },

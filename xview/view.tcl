@@ -111,6 +111,7 @@ proc view::build {} {
 	grid .g.hs -row 1 -column 0 -sticky ew
 	grid rowconfigure .g 0 -weight 1
 	grid columnconfigure .g 0 -weight 1
+	view::race_build ;# races.tcl (the Race menu, binds on the canvas)
 	# the utilization pane: same time axis as the graph
 	frame .u
 	canvas .u.c -background white -highlightthickness 0 -width 900 \
@@ -160,12 +161,14 @@ proc view::open_run {path} {
 	}
 	pgdb open $db $V(raw)
 	set V(db) $db
+	view::race_load ;# races.tcl
 	set V(tasks) [pgdb tasks]
 	lassign [pgdb range] V(tmin) V(tmax)
 	view::out_load ;# output.tcl
 	if {$V(tmax) <= $V(tmin)} { set V(tmax) [expr {$V(tmin) + 1000}] }
 	set V(row0) 0
 	set V(sel) ""
+	set V(race_sel) ""
 	set meta [pgdb meta]
 	set V(meta) [dict create {*}$meta]
 	set mode [expr {[dict exists $V(meta) mode] ? [dict get $V(meta) mode] : "?"}]
@@ -366,6 +369,7 @@ proc view::redraw {} {
 		set V(mode) detail
 		view::draw_messages $t1
 		view::draw_events $t1
+		view::draw_races $t1 ;# races.tcl
 	} else {
 		set V(mode) summary
 		view::draw_summary $shown $t1
@@ -754,7 +758,9 @@ proc view::select {what id} {
 	.g.c delete selring
 	.g.c itemconfigure msg -fill gray35 -width 1
 	view::draw_selection
-	if {$what eq "e"} { view::out_near $id }
+	if {$what eq "e"} { view::out_near $id; view::race_details $id } else {
+		set V(race_sel) ""
+	}
 }
 
 # The details of event ID: sending and receiving ltid, tag, message id,
