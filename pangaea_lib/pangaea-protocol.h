@@ -39,6 +39,10 @@
 #define PG_ENV_LIVE "PANGAEA_LIVE"       /* a viewer follows the run: the
 					    coordinator's Unix socket path
 					    (unset: no live events at all) */
+#define PG_ENV_DEBUG "PANGAEA_DEBUG"     /* replay -debug: "LTID:EVENT", the
+					    task that stops for a debugger
+					    before its EVENT-th event
+					    (pangaea_lib/debug.c) */
 
 /*
  * Message tags (in Pangaea's context).  Layouts after the version int:
@@ -149,6 +153,13 @@
  *                   recorded logs of the tasks that will run on its
  *                   host, and the beacon answers the final "" with one
  *                   of its own once they are written (pangaea_lib/ship.c).
+ * PG_TAG_DEBUG      task -> launcher, in a replay with -debug, when the
+ *                   task has come to the event it stops at: int ltid,
+ *                   int pid, int event.  The task then waits for a
+ *                   debugger (debug.c).  launcher -> task, the same
+ *                   layout (pid 0, event -1), when the debugger the
+ *                   launcher started has ended: a task still waiting
+ *                   (the debugger could not attach) goes on.
  */
 #define PG_LIVE_FIELDS 11
 enum pg_tag {
@@ -174,7 +185,8 @@ enum pg_tag {
 	PG_TAG_OUTPUT,
 	PG_TAG_BEACON,
 	PG_TAG_LOGS_ASK,
-	PG_TAG_LOGFILE
+	PG_TAG_LOGFILE,
+	PG_TAG_DEBUG
 };
 
 /* QUIT's value to a beacon for "the run was stopped: sweep". */

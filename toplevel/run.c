@@ -292,6 +292,8 @@ static void handle(struct la_run *r, int bufid)
 		on_logfail(r);
 	} else if (tag == PG_TAG_KILLING || tag == PG_TAG_KILLWAIT) {
 		la_kill_message(r, tag, src);
+	} else if (tag == PG_TAG_DEBUG) {
+		la_debug_message(r, src);
 	} else if (tag == PG_TAG_DONE && pg_proto_upk(tag, v) == 0 &&
 		   (t = la_task_by_ltid(r, v[0]))) {
 		t->done_how = v[1];
@@ -312,7 +314,8 @@ static int next_message(const struct la_run *r, int ms)
 
 	if (!la_vm_alive(r))
 		return PvmSysErr;
-	la_stdin_step(); /* task 1's standard input, as it can take it */
+	if (!la_debug_terminal()) /* gdb has the terminal */
+		la_stdin_step(); /* task 1's standard input, as it can take it */
 	if ((b = pvm_nrecv(-1, -1)) != 0)
 		return b;
 	n = pvm_getfds(&fds);
@@ -321,9 +324,11 @@ static int next_message(const struct la_run *r, int ms)
 	n = n < 16 ? n : 16;
 	for (int i = 0; i < n; i++)
 		p[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
-	n += la_stdin_poll(p + n, 4);
+	if (!la_debug_terminal())
+		n += la_stdin_poll(p + n, 4);
 	poll(p, (nfds_t)n, ms < 100 ? ms : 100); /* a prompt (output.c) */
-	la_stdin_step();
+	if (!la_debug_terminal())
+		la_stdin_step();
 	la_output_tick();
 	return la_vm_alive(r) ? pvm_nrecv(-1, -1) : PvmSysErr;
 }
@@ -365,7 +370,9 @@ static void wait_tasks(struct la_run *r)
 		if (b > 0)
 			handle(r, b);
 		la_kill_check(r);
-		la_deadlock_check(r);
+		la_debug_check(r);
+		if (!la_debug_busy(r)) /* a task in gdb is not deadlocked */
+			la_deadlock_check(r);
 		la_tasks_check_joined(r);
 	}
 }
@@ -478,6 +485,7 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 		}
 		pvm_setcontext(0);
 		la_programs_preload(r->o);
+		la_debug_setup(r->o);
 		if (start_programs(r) == 0)
 			status = LA_OK;
 		pvm_setcontext(r->ctx);
@@ -485,6 +493,7 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 			la_tasks_kill(r);
 		wait_tasks(r);
 		drain(r);
+		la_debug_finish(r);
 		if (!r->lost_pvmd)
 			la_hosts_collect(r, logdir);
 		r->interrupted = interrupted != 0;

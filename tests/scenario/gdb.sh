@@ -1,0 +1,92 @@
+# pangaea -replay -debug LTID[:EVENT] -debug-batch FILE: task LTID of a
+# replay runs under gdb, stopped before its EVENT-th recorded event (its
+# first without EVENT) with the program's frame (the caller of the PVM
+# call) selected.  A gdb script prints the master's variables at the
+# crash of a recorded `racy -crash` (its SIGSEGV): the same values in two
+# replays, and the replay still ends in the crash.  While gdb holds the
+# master blocked in its receive (4 s), the run is not called deadlocked.
+# Event numbers: event 1 is the master's pvm_spawn, event 4 its first
+# pvm_recv.  An event never reached is said; -debug is refused without
+# -replay.  No gdb, task or script is left behind.
+. "$(dirname "$0")/../lib.sh"
+R=$B/examples/racy
+
+if ! command -v gdb >/dev/null; then
+	skip "every check" "gdb is not installed (scripts/install-deps.sh)"
+	finish
+	exit
+fi
+
+crash=
+for try in $(seq 1 60); do
+	pg -log -logdir "try$try" "$R" -w 2 -m 3 -crash
+	if [ "$(cat rc)" = 2 ]; then crash=try$try; break; fi
+	rm -rf "try$try"
+done
+[ -n "$crash" ] && pass "crash recorded on $crash" || { fail "no crash in 60 runs"; finish; exit; }
+
+# at the crash: hold the master in its first receive (blocked) for 4 s,
+# then let it crash and print what it got
+cat >crash.gdb <<'EOF'
+break pg_replay_take_message
+continue
+shell sleep 4
+delete
+continue
+frame function master
+print w
+print s
+EOF
+for j in 1 2; do
+	start=$(date +%s)
+	pg -replay -debug 1 -debug-batch crash.gdb -logdir "$crash" -out "dbg$j"
+	took=$(( $(date +%s) - start ))
+	expect_eq "replay $j under gdb: exit 2 (the crash)" "$(cat rc)" 2
+	expect_grep "replay $j: stopped at its start, in the program's frame" out \
+		"^#[0-9]+ .* in master \(.*\) at examples/racy/racy.c:[0-9]+$"
+	expect_grep "replay $j: gdb sees the SIGSEGV" out "^Program received signal SIGSEGV"
+	expect_grep "replay $j: w printed" out '^\$1 = 2$'
+	expect_grep "replay $j: s printed" out '^\$2 = 1$'
+	expect_grep "replay $j: the launcher names the crash" err \
+		"task 1 \(.*racy on .*\) was killed by signal 11"
+	expect_grep "replay $j: gdb ended well" err "^pangaea: gdb has ended$"
+	if grep -q "deadlock" err; then
+		fail "replay $j: called deadlocked while in gdb"; sed 's/^/    | /' err
+	else
+		pass "replay $j: not called deadlocked while gdb held the task"
+	fi
+	[ "$took" -ge 4 ] && [ "$took" -lt 60 ] && pass "replay $j took $took s" ||
+		fail "replay $j took $took s"
+	grep '^\$' out >"vals$j"
+done
+cmp -s vals1 vals2 && pass "the same values in both replays" || fail "values differ"
+ls dbg1/*.gdb dbg2/*.gdb 2>/dev/null && fail "gdb start script left" || pass "no start script left"
+
+# at event N: the frame of the PVM call's caller, a variable of it
+cat >ev.gdb <<'EOF'
+print p->workers
+print p->tag
+EOF
+pg -replay -debug 1:4 -debug-batch ev.gdb -logdir "$crash" -out ev4
+expect_eq "event 4: exit 2" "$(cat rc)" 2
+expect_grep "event 4: stopped before it" err "task 1 stopped before its event 4 \(pid [0-9]+\)"
+expect_grep "event 4: in the caller of pvm_recv" out \
+	"^#[0-9]+ .* in receive \(.*\) at examples/racy/racy.c:[0-9]+$"
+expect_grep "event 4: the line of the call" out "return pvm_recv\(-1, p->tag\);"
+expect_grep "event 4: p->workers" out '^\$1 = 2$'
+expect_grep "event 4: p->tag" out '^\$2 = 1$'
+pg -replay -debug 1:1 -debug-batch ev.gdb -logdir "$crash" -out ev1
+expect_grep "event 1: at the pvm_spawn" out "int n = pvm_spawn\("
+
+pg -replay -debug 1:99 -debug-batch ev.gdb -logdir "$crash" -out ev99
+expect_eq "event 99: exit 2 (the crash)" "$(cat rc)" 2
+expect_grep "event 99: never reached, said" err "task 1 never came to its event 99"
+
+pg -log -debug 1 -logdir nolog "$R"
+expect_eq "-debug with -log: refused" "$(cat rc)" 1
+expect_grep "-debug with -log: said" err "-debug is for -replay"
+pg -replay -debug 1:x -logdir "$crash"
+expect_eq "-debug 1:x: refused" "$(cat rc)" 1
+
+expect_no_leftovers
+finish
