@@ -97,8 +97,10 @@ static int write_script(const struct la_run *r, const struct la_task *t)
 	for (int i = 0; dg_python[i]; i++)
 		fprintf(f, "%s\n", dg_python[i]);
 	fprintf(f, "end\necho pangaea: task %d (%s) stopped before its "
-		"event %llu; the frame is the program's\\n\nframe\n",
-		dg.ltid, t ? t->program : "?", dg.event);
+		"event %llu, in the program's frame (down, then finish: "
+		"make the PVM call; continue: go on)\\n\nframe\n"
+		"set pagination on\n", dg.ltid, t ? t->program : "?",
+		dg.event);
 	if (fclose(f) != 0) {
 		la_error("cannot write %s: %s", dg.script, strerror(errno));
 		return -1;
@@ -111,13 +113,15 @@ static int write_script(const struct la_run *r, const struct la_task *t)
 static pid_t start_gdb(void)
 {
 	char pid[32];
-	char *argv[12];
+	char *argv[14];
 	int n = 0;
 	pid_t p;
 
 	snprintf(pid, sizeof(pid), "%d", dg.pid);
 	argv[n++] = (char *)"gdb";
 	argv[n++] = (char *)"-q";
+	argv[n++] = (char *)"-iex"; /* no pager prompt while attaching */
+	argv[n++] = (char *)"set pagination off";
 	if (dg.batch)
 		argv[n++] = (char *)"-batch";
 	argv[n++] = (char *)"-p";
@@ -169,12 +173,13 @@ static void say_remote(const struct la_run *r, const char *host)
 {
 	fprintf(stderr, "pangaea: task %d waits before its event %llu on "
 		"host %s (pid %d) for a debugger; run on %s:\n"
-		"  gdb -q -p %d -ex 'set var *(int *)&pg_debug_hold = 0' "
+		"  gdb -q -iex 'set pagination off' -p %d "
+		"-ex 'set var *(int *)&pg_debug_hold = 0' "
 		"-ex 'python exec(\"", dg.ltid, dg.event, host, dg.pid, host,
 		dg.pid);
 	for (int i = 0; dg_python[i]; i++)
 		fprintf(stderr, "%s\\n", dg_python[i]);
-	fprintf(stderr, "\")' -ex frame\n"
+	fprintf(stderr, "\")' -ex frame -ex 'set pagination on'\n"
 		"  (e.g. ssh %s gdb ...); the run waits for it\n", host);
 	(void)r;
 }

@@ -88,5 +88,67 @@ expect_grep "-debug with -log: said" err "-debug is for -replay"
 pg -replay -debug 1:x -logdir "$crash"
 expect_eq "-debug 1:x: refused" "$(cat rc)" 1
 
+# the viewer: the event menu's "Replay to here in gdb" on the master's
+# first receive, and the spawn dialog's PvmTaskDebug in Replay mode,
+# each start the launcher with -debug in a terminal: here a stand-in
+# ($PANGAEA_TERMINAL) that notes the command and runs it with gdb's
+# commands on its standard input
+if command -v Xvfb >/dev/null; then
+	view_test gdb
+	cat >term.sh <<EOF
+#!/bin/bash
+printf '%s\n' "\$*" >"$T/term.args"
+"\$@" <"$T/term.in" >"$T/term.out" 2>&1
+echo \$? >"$T/term.rc"
+EOF
+	chmod +x term.sh
+	export PANGAEA_TERMINAL=$T/term.sh REC=$T/$crash
+	# term_run WHAT SCRIPT: the viewer runs SCRIPT; waits for the terminal's run
+	term_run() {
+		rm -f term.rc term.args
+		view -script "$2" "$REC"
+		expect_eq "$1: the viewer exits 0" "$(cat vrc)" 0
+		for _ in $(seq 300); do [ -e term.rc ] && break; sleep 0.1; done
+		expect_eq "$1: the replay in the terminal ends in the crash" "$(cat term.rc 2>/dev/null)" 2
+	}
+	cat >menu.tcl <<'EOF'
+set out [open result w]
+vtest::wait 100
+foreach {id ltid kind t0 t1 peer tag msgid len matched} [pgdb events $view::V(tmin) $view::V(tmax)] {
+	if {$ltid == 1 && $kind eq "recv"} break
+}
+view::select e $id
+puts $out "seq [dict get [pgdb event $id] seq]"
+.mb.e invoke [.mb.e index "Replay to here in gdb"]
+close $out
+exit 0
+EOF
+	printf 'print p->workers\ncontinue\nquit\n' >term.in
+	term_run "event menu" menu.tcl
+	expect_eq "event menu: the master's first receive is its event 4" "$(cat result)" "seq 4"
+	expect_grep "event menu: the command" term.args "/pangaea -replay -debug 1:4 -logdir $REC\$"
+	expect_grep "event menu: gdb in the caller of pvm_recv" term.out "^#[0-9]+ .* in receive \("
+	expect_grep "event menu: the variable" term.out '\$1 = 2$'
+
+	cat >dialog.tcl <<'EOF'
+vtest::wait 100
+spawn::dialog
+spawn::toggle
+set spawn::S(mode) replay
+set spawn::S(logdir) $::env(REC)
+set spawn::S(PvmTaskDebug) 1
+update
+spawn::start
+exit 0
+EOF
+	printf 'continue\n' >term.in
+	term_run "spawn dialog" dialog.tcl
+	expect_grep "spawn dialog: the command" term.args "/pangaea -replay -debug 1 -logdir $REC\$"
+	expect_grep "spawn dialog: gdb at the start, in master" term.out "^#[0-9]+ .* in master \("
+	expect_grep "spawn dialog: gdb sees the crash" term.out "^Program received signal SIGSEGV"
+else
+	skip "the viewer's gdb entries" "no Xvfb"
+fi
+
 expect_no_leftovers
 finish
