@@ -168,8 +168,8 @@ static void release_task(void)
 	pg_proto_send(dg.src, PG_TAG_DEBUG, v);
 }
 
-/* Prints the command that debugs task T on its host. */
-static void say_remote(const struct la_run *r, const char *host)
+/* Prints the command that debugs the stopped task on its HOST. */
+static void say_remote(const char *host)
 {
 	fprintf(stderr, "pangaea: task %d waits before its event %llu on "
 		"host %s (pid %d) for a debugger; run on %s:\n"
@@ -177,11 +177,16 @@ static void say_remote(const struct la_run *r, const char *host)
 		"-ex 'set var *(int *)&pg_debug_hold = 0' "
 		"-ex 'python exec(\"", dg.ltid, dg.event, host, dg.pid, host,
 		dg.pid);
-	for (int i = 0; dg_python[i]; i++)
-		fprintf(stderr, "%s\\n", dg_python[i]);
+	for (int i = 0; dg_python[i]; i++) { /* in a Python string */
+		for (const char *c = dg_python[i]; *c; c++)
+			if (*c == '"')
+				fputs("\\\"", stderr);
+			else
+				fputc(*c, stderr);
+		fputs("\\n", stderr);
+	}
 	fprintf(stderr, "\")' -ex frame -ex 'set pagination on'\n"
 		"  (e.g. ssh %s gdb ...); the run waits for it\n", host);
-	(void)r;
 }
 
 void la_debug_message(struct la_run *r, int src)
@@ -201,7 +206,7 @@ void la_debug_message(struct la_run *r, int src)
 	pg_pvm_host_of(src, there, sizeof(there));
 	if (strcmp(here, there) != 0) {
 		dg.remote = 1;
-		say_remote(r, there);
+		say_remote(there);
 		return;
 	}
 	la_say(r->o, "task %d stopped before its event %llu (pid %d): %s",
