@@ -75,6 +75,42 @@ void la_debug_setup(const struct la_opts *o)
 	la_vm_export(PG_ENV_DEBUG, v);
 }
 
+int la_debug_check(const struct la_opts *o, const char *recdir)
+{
+	char path[PG_PATH_MAX], err[512];
+	struct pg_comm_reader log;
+	struct pg_event ev;
+	unsigned long long n = 0;
+	int r;
+
+	if (!o->debug_ltid)
+		return 0;
+	if (pg_log_path(path, sizeof(path), recdir, o->debug_ltid, "comm") < 0 ||
+	    access(path, F_OK) != 0) {
+		la_error("-debug %d: the recording has no task %d (no %s)",
+			 o->debug_ltid, o->debug_ltid, path);
+		return -1;
+	}
+	memset(&log, 0, sizeof(log));
+	if (pg_comm_open(&log, path, err, sizeof(err)) < 0) {
+		la_error("-debug: %s", err);
+		return -1;
+	}
+	while ((r = pg_comm_next(&log, &ev, err, sizeof(err))) > 0)
+		n++;
+	pg_comm_free(&log);
+	if (r < 0) {
+		la_error("-debug: %s", err);
+		return -1;
+	}
+	if (o->debug_event > n) {
+		la_error("-debug %d:%llu: task %d's recording has %llu event(s)",
+			 o->debug_ltid, o->debug_event, o->debug_ltid, n);
+		return -1;
+	}
+	return 0;
+}
+
 /* Writes the gdb start script for task T (pid PID) into dg.script (in
  * the run's log folder); 0 or -1 (said). */
 static int write_script(const struct la_run *r, const struct la_task *t)
@@ -243,7 +279,7 @@ static void gdb_ended(const struct la_run *r, int st)
 		       WEXITSTATUS(st) : WTERMSIG(st));
 }
 
-void la_debug_check(struct la_run *r)
+void la_debug_tick(struct la_run *r)
 {
 	int st;
 

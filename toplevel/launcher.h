@@ -320,8 +320,11 @@ void la_debug_setup(const struct la_opts *o);
 /* Handles a PG_TAG_DEBUG message of task SRC just checked: the task
  * waits; starts gdb on it here, or says the command for its host. */
 void la_debug_message(struct la_run *r, int src);
+/* Before a replay with -debug: whether the recording RECDIR has task
+ * O->debug_ltid and its event O->debug_event; 0, or -1 (said). */
+int la_debug_check(const struct la_opts *o, const char *recdir);
 /* Called at every turn of the wait: notes that our gdb has ended. */
-void la_debug_check(struct la_run *r);
+void la_debug_tick(struct la_run *r);
 /* Whether a task of the run is in a debugger (no deadlock check). */
 int la_debug_busy(struct la_run *r);
 /* Whether our gdb has the terminal now (the stdin relay waits). */

@@ -370,7 +370,7 @@ static void wait_tasks(struct la_run *r)
 		if (b > 0)
 			handle(r, b);
 		la_kill_check(r);
-		la_debug_check(r);
+		la_debug_tick(r);
 		if (!la_debug_busy(r)) /* a task in gdb is not deadlocked */
 			la_deadlock_check(r);
 		la_tasks_check_joined(r);
@@ -630,6 +630,8 @@ int la_run(struct la_opts *o)
 	if (la_programs_check(o) < 0)
 		return LA_SETUP;
 	if (o->mode == PANGAEA_MODE_REPLAY && !realpath(o->logdir, r.replaydir))
+		return LA_SETUP;
+	if (la_debug_check(o, r.replaydir) < 0) /* -debug's event is there */
 		return LA_SETUP;
 	if (la_logdir_prepare(o->mode == PANGAEA_MODE_RECORD ? o->logdir :
 			      o->outdir, o->logmode) < 0 ||

@@ -6,8 +6,8 @@
 # replays, and the replay still ends in the crash.  While gdb holds the
 # master blocked in its receive (4 s), the run is not called deadlocked.
 # Event numbers: event 1 is the master's pvm_spawn, event 4 its first
-# pvm_recv.  An event never reached is said; -debug is refused without
-# -replay.  No gdb, task or script is left behind.
+# pvm_recv.  An event never reached is said, one past the recording and
+# a task it does not have are refused, and so is -debug without -replay.  No gdb, task or script is left behind.
 . "$(dirname "$0")/../lib.sh"
 R=$B/examples/racy
 
@@ -78,9 +78,16 @@ expect_grep "event 4: p->tag" out '^\$2 = 1$'
 pg -replay -debug 1:1 -debug-batch ev.gdb -logdir "$crash" -out ev1
 expect_grep "event 1: at the pvm_spawn" out "int n = pvm_spawn\("
 
-pg -replay -debug 1:99 -debug-batch ev.gdb -logdir "$crash" -out ev99
-expect_eq "event 99: exit 2 (the crash)" "$(cat rc)" 2
-expect_grep "event 99: never reached, said" err "task 1 never came to its event 99"
+# event 5 is the recorded SIGSEGV: the crash comes first, no call
+pg -replay -debug 1:5 -debug-batch ev.gdb -logdir "$crash" -out ev5
+expect_eq "event 5: exit 2 (the crash)" "$(cat rc)" 2
+expect_grep "event 5: never reached, said" err "task 1 never came to its event 5"
+pg -replay -debug 1:6 -debug-batch ev.gdb -logdir "$crash" -out ev6
+expect_eq "event 6: refused" "$(cat rc)" 1
+expect_grep "event 6: past the recording, said" err "task 1's recording has 5 event\(s\)"
+pg -replay -debug 7 -logdir "$crash" -out ev7
+expect_eq "task 7: refused" "$(cat rc)" 1
+expect_grep "task 7: said" err "the recording has no task 7"
 
 pg -log -debug 1 -logdir nolog "$R"
 expect_eq "-debug with -log: refused" "$(cat rc)" 1
