@@ -27,7 +27,7 @@
 
 /* The start script's frame selection, in gdb's Python: from the newest
  * frame up, the first frame that is not Pangaea's, PVM's or the C
- * library's is the program's.  One line per element; no single quote
+ * library's is the program's (a stripped program's too: "??").  One line per element; no single quote
  * (the remote command puts it between single quotes). */
 static const char *const dg_python[] = {
 	"def pg_own(f):",
@@ -35,8 +35,7 @@ static const char *const dg_python[] = {
 	"    so = gdb.solib_name(f.pc()) or \"\"",
 	"    n = f.name() or \"\"",
 	"    libs = (\"libpangaea\", \"libpvm3\", \"libgpvm3\", \"libc.so\", \"ld-linux\")",
-	"    return (s is None and (so != \"\" or n == \"\")) or "
-	"(s is not None and \"pangaea_lib/\" in s.filename) or "
+	"    return (s is not None and \"pangaea_lib/\" in s.filename) or "
 	"any(x in so for x in libs) or n.startswith(\"pg_\") or "
 	"n.startswith(\"pangaea_\")",
 	"f = gdb.newest_frame()",
@@ -176,11 +175,13 @@ static pid_t start_gdb(void)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
-		if (dg.batch) {
+		if (dg.batch) { /* no terminal; its output apart from the
+				   program's: on standard error */
 			int nul = open("/dev/null", O_RDONLY);
 
 			if (nul >= 0)
 				dup2(nul, 0);
+			dup2(2, 1);
 		}
 		/* gdb keeps none of the launcher's PVM sockets */
 		for (int fd = 3; fd < 1024; fd++)
