@@ -55,6 +55,8 @@ static struct {
 	int src, pid;           /* its tid and pid */
 	int remote;             /* it is on another host: the user's gdb */
 	pid_t gdb;              /* our gdb while it runs, else 0 */
+	int tty;                /* it has the terminal: its own process
+				   group in the foreground */
 	double ended_at;        /* la_death_now() when the run ended */
 	struct sigaction old_int, old_quit;
 	char script[PG_PATH_MAX];
@@ -143,6 +145,17 @@ static int write_script(const struct la_run *r, const struct la_task *t)
 	return 0;
 }
 
+/* Makes process group PGRP the foreground group of the terminal on
+ * standard input (SIGTTOU ignored: a background group may do it). */
+static void term_give(pid_t pgrp)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+
+	sigaction(SIGTTOU, &ign, &old);
+	tcsetpgrp(0, pgrp);
+	sigaction(SIGTTOU, &old, NULL);
+}
+
 /* Starts gdb on dg.pid with the start script (and -debug-batch's file);
  * its pid, or -1 (said). */
 static pid_t start_gdb(void)
@@ -170,8 +183,14 @@ static pid_t start_gdb(void)
 	argv[n] = NULL;
 	fflush(stdout);
 	fflush(stderr);
+	dg.tty = !dg.batch && isatty(0) && tcgetpgrp(0) == getpgrp();
 	p = fork();
 	if (p == 0) {
+		if (dg.tty) { /* ^C to gdb alone: the run's tasks, pvmd and
+				 the coordinator are in the launcher's group */
+			setpgid(0, 0);
+			term_give(getpid());
+		}
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
@@ -193,6 +212,10 @@ static pid_t start_gdb(void)
 	}
 	if (p < 0)
 		la_error("cannot start gdb: %s", strerror(errno));
+	else if (dg.tty) { /* (either of the two may come first) */
+		setpgid(p, p);
+		term_give(p);
+	}
 	return p;
 }
 
@@ -269,6 +292,9 @@ static void gdb_ended(const struct la_run *r, int st)
 		sigaction(SIGINT, &dg.old_int, NULL);
 		sigaction(SIGQUIT, &dg.old_quit, NULL);
 	}
+	if (dg.tty) /* the terminal back to the launcher's group */
+		term_give(getpgrp());
+	dg.tty = 0;
 	dg.gdb = 0;
 	release_task();
 	unlink(dg.script);

@@ -109,6 +109,33 @@ else
 	skip "an unmodified program under gdb" "no /usr/bin/master1 (pvm-examples)"
 fi
 
+# gdb in a terminal (a pty from script(1)): ^C at its prompt is gdb's
+# alone (its own process group in the foreground), not the master's, the
+# other worker's or the pvmd's, which share the launcher's group; the
+# worker held in gdb, continued, ends and the replay is reproduced
+if command -v script >/dev/null; then
+	pg -log -logdir clean "$R" -w 2 -m 3
+	expect_eq "a clean run recorded" "$(cat rc)" 0
+	: >pty.out
+	feed() {
+		for _ in $(seq 300); do grep -q "(gdb)" pty.out && break; sleep 0.1; done
+		printf '\003'
+		sleep 0.5
+		printf 'continue\n'
+		for _ in $(seq 300); do grep -q "exited normally" pty.out && break; sleep 0.1; done
+		printf 'quit\n'
+	}
+	feed | timeout 60 script -qfec "$PANGAEA -replay -debug 1001:1 -logdir clean -out cl1" \
+		/dev/null >pty.out 2>&1
+	expect_eq "pty: the replay exits 0" "$?" 0
+	expect_grep "pty: gdb had the worker" pty.out "task 1001 stopped before its event 1"
+	expect_grep "pty: reproduced" pty.out "replay reproduced all [0-9]+ events of 3 tasks"
+	grep -q "signal 2\|Interrupt" pty.out && fail "pty: ^C reached the run" ||
+		pass "pty: ^C was gdb's alone"
+else
+	skip "gdb in a terminal" "no script(1)"
+fi
+
 pg -log -debug 1 -logdir nolog "$R"
 expect_eq "-debug with -log: refused" "$(cat rc)" 1
 expect_grep "-debug with -log: said" err "-debug is for -replay"
