@@ -69,7 +69,7 @@ void la_debug_setup(const struct la_opts *o)
 	memset(&dg, 0, sizeof(dg));
 	dg.ltid = o->debug_ltid;
 	dg.event = o->debug_event ? o->debug_event : 1;
-	dg.batch = o->debug_batch;
+	dg.batch = o->debug_batch[0] ? o->debug_batch : NULL;
 	if (!dg.ltid)
 		return;
 	snprintf(v, sizeof(v), "%d:%llu", dg.ltid, dg.event);
@@ -245,8 +245,11 @@ static void say_remote(const char *host)
 				fputc(*c, stderr);
 		fputs("\\n", stderr);
 	}
-	fprintf(stderr, "\")' -ex frame -ex 'set pagination on'\n"
-		"  (e.g. ssh %s gdb ...); the run waits for it\n", host);
+	fprintf(stderr, "\")' -ex frame -ex 'set pagination on'");
+	if (dg.batch)
+		fprintf(stderr, " -batch -x '%s'", dg.batch);
+	fprintf(stderr, "\n  (e.g. ssh %s gdb ...); the run waits for it\n",
+		host);
 }
 
 void la_debug_message(struct la_run *r, int src)

@@ -53,7 +53,8 @@ struct la_opts {
 	char preload[PG_PATH_MAX]; /* libpangaea.so for the tasks, or "" */
 	int debug_ltid;         /* -debug LTID[:EVENT]: the task, 0 none */
 	unsigned long long debug_event; /* ... its event, 0: its first */
-	const char *debug_batch; /* -debug-batch FILE: gdb's commands */
+	char debug_batch[PG_PATH_MAX]; /* -debug-batch FILE (absolute):
+				   gdb's commands, or "" */
 };
 
 /* What the launcher knows of a task of the run. */

@@ -279,7 +279,11 @@ static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 	} else if (strcmp(a, "-debug") == 0) {
 		rc = debug_arg(v, o);
 	} else if (strcmp(a, "-debug-batch") == 0) {
-		o->debug_batch = v;
+		if (!realpath(v, o->debug_batch)) {
+			la_error("-debug-batch: cannot read %s: %s", v,
+				 strerror(errno));
+			rc = -1;
+		}
 	} else if (strcmp(a, "-select") == 0) {
 		struct pg_select sel;
 		char err[256];
@@ -379,11 +383,11 @@ int la_parse(int argc, char **argv, struct la_opts *o)
 			 "recorded event");
 		return -1;
 	}
-	if (o->debug_batch && !o->debug_ltid) {
+	if (o->debug_batch[0] && !o->debug_ltid) {
 		la_error("-debug-batch needs -debug LTID[:EVENT]");
 		return -1;
 	}
-	if (o->debug_batch && access(o->debug_batch, R_OK) != 0) {
+	if (o->debug_batch[0] && access(o->debug_batch, R_OK) != 0) {
 		la_error("-debug-batch: cannot read %s: %s", o->debug_batch,
 			 strerror(errno));
 		return -1;

@@ -113,9 +113,9 @@ fi
 # alone (its own process group in the foreground), not the master's, the
 # other worker's or the pvmd's, which share the launcher's group; the
 # worker held in gdb, continued, ends and the replay is reproduced
+pg -log -logdir clean "$R" -w 2 -m 3
+expect_eq "a clean run recorded" "$(cat rc)" 0
 if command -v script >/dev/null; then
-	pg -log -logdir clean "$R" -w 2 -m 3
-	expect_eq "a clean run recorded" "$(cat rc)" 0
 	: >pty.out
 	feed() {
 		for _ in $(seq 300); do grep -q "(gdb)" pty.out && break; sleep 0.1; done
@@ -135,6 +135,16 @@ if command -v script >/dev/null; then
 else
 	skip "gdb in a terminal" "no script(1)"
 fi
+
+# a gdb that cannot attach (a stand-in first on PATH that fails): the
+# launcher lets the task go on, and the replay ends as recorded
+mkdir fakebin
+printf '#!/bin/sh\necho "fake gdb: cannot attach" >&2\nexit 1\n' >fakebin/gdb
+chmod +x fakebin/gdb
+PATH=$T/fakebin:$PATH pg -replay -debug 1:4 -debug-batch ev.gdb -logdir clean -out nogdb
+expect_eq "no gdb: the replay goes on, exit 0" "$(cat rc)" 0
+expect_grep "no gdb: said" err "^pangaea: gdb has ended \(exit status 1\)$"
+expect_grep "no gdb: reproduced" err "replay reproduced all [0-9]+ events"
 
 pg -log -debug 1 -logdir nolog "$R"
 expect_eq "-debug with -log: refused" "$(cat rc)" 1
