@@ -5,37 +5,18 @@
 # worker's frame at its pvm_send and lets it go on; the replay then ends
 # as recorded (exit 0, the same output).  `hosts.sh down` leaves nothing.
 . "$(dirname "$0")/../lib.sh"
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
-HOSTS="bash $TOP/scripts/hosts.sh"
-HD=/run/pangaea-hosts
 
 if ! command -v gdb >/dev/null; then
 	skip "every check" "gdb is not installed (scripts/install-deps.sh)"
 	finish
 	exit
 fi
-halt_all() {
-	[ -d "$HD/h1" ] &&
-		$HOSTS run h1 sh -c 'echo halt | timeout 10 pvm' >/dev/null 2>&1
-	$HOSTS down
-	cleanup
-}
-trap halt_all EXIT
-if ! $HOSTS up 2 2>up.err; then
-	fail "hosts.sh up 2 (needs root, network and mount namespaces): $(cat up.err)"
+if ! hosts_up 2; then
 	finish
 	exit
 fi
-S=$HD/shared/$VMID
-mkdir -p "$S" && cd "$S" || exit 1
-printf '* ep=/usr/bin\nh2\n' >hostfile
-export PVM_RSH=$TOP/scripts/pvm-rsh
-$HOSTS run h1 sh -c "echo conf | timeout 30 pvm $S/hostfile" >conf 2>&1
+hosts_vm h2
 expect_eq "vm: two hosts" "$(grep -c LINUX64 conf)" 2
-printf '#!/bin/sh\nexec bash %s run h1 %s "$@"\n' "$TOP/scripts/hosts.sh" \
-	"$B/bin/pangaea" >pangaea-h1
-chmod +x pangaea-h1
-PANGAEA=$S/pangaea-h1
 
 pg -log -logdir rec "$B/examples/racy" -w 2 -m 3
 expect_eq "record: exit 0" "$(cat rc)" 0
