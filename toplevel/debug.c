@@ -3,8 +3,9 @@
  * (-debug-batch FILE).  It exports PANGAEA_DEBUG to the run's tasks; the
  * task LTID stops before its EVENT-th recorded event and sends its pid
  * (PG_TAG_DEBUG, pangaea_lib/debug.c).  On this host the launcher then
- * runs `gdb -p PID` in its own terminal (it stops relaying its standard
- * input and ignores ^C meanwhile: both are gdb's), with a start script
+ * runs `gdb -p PID` in its own terminal (gdb's process group in the
+ * foreground: ^C is gdb's; a replay never reads the launcher's standard
+ * input, task 1 gets the recorded one), with a start script
  * that lets the task out of its wait and selects the program's frame
  * (the caller of the PVM call); with -debug-batch, `gdb -batch` with the
  * user's commands after it and no terminal.  On another host it prints
@@ -327,11 +328,6 @@ int la_debug_busy(struct la_run *r)
 		return 1;
 	t = la_task_by_ltid(r, dg.ltid);
 	return dg.remote && !(t && t->exited);
-}
-
-int la_debug_terminal(void)
-{
-	return dg.gdb > 0 && !dg.batch;
 }
 
 void la_debug_finish(struct la_run *r)

@@ -328,8 +328,6 @@ int la_debug_check(const struct la_opts *o, const char *recdir);
 void la_debug_tick(struct la_run *r);
 /* Whether a task of the run is in a debugger (no deadlock check). */
 int la_debug_busy(struct la_run *r);
-/* Whether our gdb has the terminal now (the stdin relay waits). */
-int la_debug_terminal(void);
 /* After the run: waits for our gdb to end (-debug-batch: killed if it
  * is still there after a grace period). */
 void la_debug_finish(struct la_run *r);

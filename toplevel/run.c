@@ -314,8 +314,7 @@ static int next_message(const struct la_run *r, int ms)
 
 	if (!la_vm_alive(r))
 		return PvmSysErr;
-	if (!la_debug_terminal()) /* gdb has the terminal */
-		la_stdin_step(); /* task 1's standard input, as it can take it */
+	la_stdin_step(); /* task 1's standard input, as it can take it */
 	if ((b = pvm_nrecv(-1, -1)) != 0)
 		return b;
 	n = pvm_getfds(&fds);
@@ -324,11 +323,9 @@ static int next_message(const struct la_run *r, int ms)
 	n = n < 16 ? n : 16;
 	for (int i = 0; i < n; i++)
 		p[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
-	if (!la_debug_terminal())
-		n += la_stdin_poll(p + n, 4);
+	n += la_stdin_poll(p + n, 4);
 	poll(p, (nfds_t)n, ms < 100 ? ms : 100); /* a prompt (output.c) */
-	if (!la_debug_terminal())
-		la_stdin_step();
+	la_stdin_step();
 	la_output_tick();
 	return la_vm_alive(r) ? pvm_nrecv(-1, -1) : PvmSysErr;
 }

@@ -115,23 +115,44 @@ fi
 # worker held in gdb, continued, ends and the replay is reproduced
 pg -log -logdir clean "$R" -w 2 -m 3
 expect_eq "a clean run recorded" "$(cat rc)" 0
+# gdb in a terminal (a pty from script(1)), driven by what it prints
 if command -v script >/dev/null; then
-	: >pty.out
-	feed() {
-		for _ in $(seq 300); do grep -q "(gdb)" pty.out && break; sleep 0.1; done
-		printf '\003'
-		sleep 0.5
-		printf 'continue\n'
-		for _ in $(seq 300); do grep -q "exited normally" pty.out && break; sleep 0.1; done
-		printf 'quit\n'
+	# pty_debug REC LTID:EVENT: replays REC with -debug LTID:EVENT on a
+	# pty into pty.out; at gdb's prompt types ^C, then continue, and quit
+	# once the task has exited; the exit status in pty.rc
+	pty_debug() {
+		: >pty.out
+		{
+			for _ in $(seq 300); do grep -q "(gdb)" pty.out && break; sleep 0.1; done
+			printf '\003'
+			sleep 0.5
+			printf 'continue\n'
+			for _ in $(seq 200); do grep -q "exited normally" pty.out && break; sleep 0.1; done
+			printf 'quit\n'
+		} | timeout 60 script -qfec "$PANGAEA -replay -debug $2 -logdir $1 -out $1.pty" \
+			/dev/null >pty.out 2>&1
+		echo $? >pty.rc
 	}
-	feed | timeout 60 script -qfec "$PANGAEA -replay -debug 1001:1 -logdir clean -out cl1" \
-		/dev/null >pty.out 2>&1
-	expect_eq "pty: the replay exits 0" "$?" 0
+	# ^C at gdb's prompt is gdb's alone (its own process group in the
+	# foreground), not the master's, the other worker's or the pvmd's,
+	# which share the launcher's group
+	pty_debug clean 1001:1
+	expect_eq "pty: the replay exits 0" "$(cat pty.rc)" 0
 	expect_grep "pty: gdb had the worker" pty.out "task 1001 stopped before its event 1"
+	expect_grep "pty: the worker ended under gdb" pty.out "exited normally"
 	expect_grep "pty: reproduced" pty.out "replay reproduced all [0-9]+ events of 3 tasks"
 	grep -q "signal 2\|Interrupt" pty.out && fail "pty: ^C reached the run" ||
 		pass "pty: ^C was gdb's alone"
+	# task 1 gets its recorded input while gdb has the terminal (the
+	# worker in gdb waits for the lines task 1 reads and sends; the input
+	# fits the socket's buffer, so this does not tell whether the relay
+	# went on during the session)
+	printf 'abc\ndef\n' | timeout 60 "$PANGAEA" -log -logdir echo "$B/tests/stdinecho" >out 2>&1
+	expect_eq "stdinecho recorded" "$?" 0
+	pty_debug echo 1001:1
+	expect_eq "pty, stdin: the replay exits 0" "$(cat pty.rc)" 0
+	expect_grep "pty, stdin: the worker ended under gdb" pty.out "exited normally"
+	expect_grep "pty, stdin: task 1 read the recorded input" pty.out "line 2: DEF"
 else
 	skip "gdb in a terminal" "no script(1)"
 fi
