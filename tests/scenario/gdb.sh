@@ -63,6 +63,8 @@ for j in 1 2; do
 	grep '^\$' err >"vals$j"
 done
 cmp -s vals1 vals2 && pass "the same values in both replays" || fail "values differ"
+$TRACE verify "$crash" dbg1 >v
+expect_grep "the replay held in gdb has the recording's order" v "^identical"
 ls dbg1/*.gdb dbg2/*.gdb 2>/dev/null && fail "gdb start script left" || pass "no start script left"
 
 # at event N: the frame of the PVM call's caller, a variable of it
@@ -141,6 +143,8 @@ if command -v script >/dev/null; then
 	expect_grep "pty: gdb had the worker" pty.out "task 1001 stopped before its event 1"
 	expect_grep "pty: the worker ended under gdb" pty.out "exited normally"
 	expect_grep "pty: reproduced" pty.out "replay reproduced all [0-9]+ events of 3 tasks"
+	$TRACE verify clean clean.pty >v
+	expect_grep "pty: the order is the recording's" v "^identical"
 	grep -q "signal 2\|Interrupt" pty.out && fail "pty: ^C reached the run" ||
 		pass "pty: ^C was gdb's alone"
 	# task 1 gets its recorded input while gdb has the terminal (the
