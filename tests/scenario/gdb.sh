@@ -7,7 +7,11 @@
 # master blocked in its receive (4 s), the run is not called deadlocked.
 # Event numbers: event 1 is the master's pvm_spawn, event 4 its first
 # pvm_recv.  An event never reached is said, one past the recording and
-# a task it does not have are refused, and so is -debug without -replay.  No gdb, task or script is left behind.
+# a task it does not have are refused, and so is -debug without -replay.
+# Also: an unmodified program (LD_PRELOAD), gdb on a pty (^C is gdb's),
+# a gdb that cannot attach, and the viewer's two ways in (Xvfb).  The
+# replays held in gdb verify identical to their recordings.  No gdb, task
+# or start script is left behind.
 . "$(dirname "$0")/../lib.sh"
 R=$B/examples/racy
 
