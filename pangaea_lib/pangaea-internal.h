@@ -311,6 +311,16 @@ void pg_live_tick(void);
 /* Sends the batch now (pangaea_exit; not from a signal handler). */
 void pg_live_flush(void);
 
+/* debug.c: replay -debug's stop (PANGAEA_DEBUG).  The replay engine
+ * calls it before each recorded event EVENT (1-based): if it is the one
+ * the run stops this task at, tells the launcher (PG_TAG_DEBUG) and waits
+ * there until a debugger (or the launcher) lets it go on. */
+void pg_debug_reach(uint64_t event);
+/* The stop itself (the debugger's frame to leave); waits while
+ * pg_debug_hold is set. */
+void pg_debug_stop(void);
+extern volatile int pg_debug_hold;
+
 /* state.c: this task's state file for the launcher's deadlock check
  * (struct pg_state in pangaea-logs.h).  Each call is cheap: a few stores
  * into a shared mapping, made at the first blocking call. */

@@ -46,6 +46,10 @@
 					    task's clock samples (default
 					    30, 0: at its start and end
 					    only; clocksample.c) */
+#define PG_ENV_DEBUG "PANGAEA_DEBUG"     /* replay -debug: "LTID:EVENT", the
+					    task that stops for a debugger
+					    before its EVENT-th event
+					    (pangaea_lib/debug.c) */
 
 /*
  * Message tags (in Pangaea's context).  Layouts after the version int:
@@ -161,6 +165,13 @@
  *                   once with PG_TAG_CLOCK: int seq, then its
  *                   CLOCK_REALTIME in ns, high and low 32 bits (the
  *                   run's reference clock).
+ * PG_TAG_DEBUG      task -> launcher, in a replay with -debug, when the
+ *                   task has come to the event it stops at: int ltid,
+ *                   int pid, int event.  The task then waits for a
+ *                   debugger (debug.c).  launcher -> task, the same
+ *                   layout (pid 0, event -1), when the debugger the
+ *                   launcher started has ended: a task still waiting
+ *                   (the debugger could not attach) goes on.
  */
 #define PG_LIVE_FIELDS 11
 enum pg_tag {
@@ -187,7 +198,8 @@ enum pg_tag {
 	PG_TAG_BEACON,
 	PG_TAG_LOGS_ASK,
 	PG_TAG_LOGFILE,
-	PG_TAG_CLOCK
+	PG_TAG_CLOCK,
+	PG_TAG_DEBUG
 };
 
 /* QUIT's value to a beacon for "the run was stopped: sweep". */

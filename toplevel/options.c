@@ -47,6 +47,9 @@ void la_usage(FILE *f)
 	      "  -view         show the run's event graph live (pangaea-view)\n"
 	      "  -no-deadlock-stop  report a deadlock but let the run wait on\n"
 	      "                (default: report it and end the run, exit 3)\n"
+	      "  -debug LTID[:EVENT]  -replay only: task LTID runs under gdb, stopped\n"
+	      "                before its EVENT-th recorded event (default: its first)\n"
+	      "  -debug-batch FILE  with -debug: gdb -batch runs FILE's commands there\n"
 	      "  -q            no status lines, only the program's output\n"
 	      "  -h, --help    this text;  --version  the version\n", f);
 }
@@ -205,6 +208,26 @@ static int mode_arg(const char *s, int *out)
 	return 0;
 }
 
+/* Reads -debug's LTID[:EVENT] into O; 0 or -1 (said). */
+static int debug_arg(const char *s, struct la_opts *o)
+{
+	unsigned long long e = 0;
+	char *end;
+	long l = strtol(s, &end, 10);
+
+	if (*end == ':' && end[1] >= '0' && end[1] <= '9')
+		e = strtoull(end + 1, &end, 10);
+	if (end == s || *end || l < 1 || l > INT_MAX ||
+	    (strchr(s, ':') && e == 0)) {
+		la_error("-debug needs LTID or LTID:EVENT (a task's logical id, "
+			 "an event number from 1), not %s", s);
+		return -1;
+	}
+	o->debug_ltid = (int)l;
+	o->debug_event = e;
+	return 0;
+}
+
 /* Handles option ARGV[*I] (advancing past its value); 0 or -1. */
 static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 {
@@ -232,7 +255,8 @@ static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 			 strcmp(a, "-arch") && strcmp(a, "-flags") &&
 			 strcmp(a, "-n") && strcmp(a, "-delay") &&
 			 strcmp(a, "-select") && strcmp(a, "-logmode") &&
-			 strcmp(a, "-stagger") && strcmp(a, "-stdin") ?
+			 strcmp(a, "-stagger") && strcmp(a, "-stdin") &&
+			 strcmp(a, "-debug") && strcmp(a, "-debug-batch") ?
 			 "unknown option" : "missing value for option", a);
 		return -1;
 	} else if (strcmp(a, "-logdir") == 0) {
@@ -258,6 +282,14 @@ static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 	} else if (strcmp(a, "-stagger") == 0) {
 		rc = int_arg(a, v, &o->start_ms, 0);
 		o->start = PG_START_STAGGER;
+	} else if (strcmp(a, "-debug") == 0) {
+		rc = debug_arg(v, o);
+	} else if (strcmp(a, "-debug-batch") == 0) {
+		if (!realpath(v, o->debug_batch)) {
+			la_error("-debug-batch: cannot read %s: %s", v,
+				 strerror(errno));
+			rc = -1;
+		}
 	} else if (strcmp(a, "-select") == 0) {
 		struct pg_select sel;
 		char err[256];
@@ -370,6 +402,20 @@ int la_parse(int argc, char **argv, struct la_opts *o)
 	if (o->stdin_ltid && o->mode == PANGAEA_MODE_REPLAY) {
 		la_error("-stdin is for -log: a replay gives the recorded input "
 			 "to the task that read it (stdin.log)");
+		return -1;
+	}
+	if (o->debug_ltid && o->mode != PANGAEA_MODE_REPLAY) {
+		la_error("-debug is for -replay: it stops a replayed task at a "
+			 "recorded event");
+		return -1;
+	}
+	if (o->debug_batch[0] && !o->debug_ltid) {
+		la_error("-debug-batch needs -debug LTID[:EVENT]");
+		return -1;
+	}
+	if (o->debug_batch[0] && access(o->debug_batch, R_OK) != 0) {
+		la_error("-debug-batch: cannot read %s: %s", o->debug_batch,
+			 strerror(errno));
 		return -1;
 	}
 	if (o->host && o->arch) {

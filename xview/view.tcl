@@ -76,6 +76,9 @@ proc view::build {} {
 		-command view::util_pane
 	.mb.v add checkbutton -label "Task states pane" -variable view::V(stats) \
 		-command view::util_pane
+	.mb add cascade -label Event -menu .mb.e -underline 0
+	menu .mb.e -tearoff 0
+	.mb.e add command -label "Replay to here in gdb" -command spawn::debug_selected
 	view::out_build ;# output.tcl
 
 	frame .tb
