@@ -34,6 +34,7 @@ LIB_SRC := $(filter-out $(PRELOAD_ONLY),$(wildcard pangaea_lib/*.c)) logs/commlo
            logs/event.c logs/runinfo.c \
            logs/grow.c logs/openlog.c logs/crosscheck.c logs/match.c \
            logs/stdinlog.c logs/outlog.c logs/outverify.c logs/logship.c \
+           logs/clocksync.c \
            logs/hb.c logs/races.c
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
 LIB := $(B)/lib/libpangaea.a
@@ -49,9 +50,9 @@ SOLIB := $(B)/lib/pangaea/libpangaea.so
 LAUNCHER_SRC := $(wildcard toplevel/*.c)
 COORD_SRC := $(wildcard coordinator/*.c)
 # pangaea-trace: main and its table, the subcommands, the importer, the matcher
-TRACE_SRC := logs/pangaea-trace.c $(wildcard logs/trace*.c) logs/match.c logs/taskstate.c logs/svgplot.c
+TRACE_SRC := logs/pangaea-trace.c $(wildcard logs/trace*.c) logs/match.c logs/taskstate.c logs/svgplot.c logs/clc.c
 EXAMPLES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard examples/*/*.c)))))
-TEST_PROGS := ctxcheck killme stdinecho outprint
+TEST_PROGS := ctxcheck killme stdinecho outprint chaosorder
 CHECK_SUITES := $(patsubst tests/%.c,%,$(wildcard tests/check_*.c))
 
 BINS := $(B)/bin/pangaea $(B)/bin/pangaea-coord $(B)/bin/pangaea-trace \
@@ -106,7 +107,7 @@ $(B)/bin/pangaea-trace: $(TRACE_SRC:%.c=$(B)/obj/%.o) $(LIB)
 VIEW_SRC := $(wildcard xview/*.c)
 VIEW_CFLAGS := $(shell pkg-config --cflags tk 2>/dev/null || echo -I/usr/include/tcl8.6)
 $(B)/obj/xview/%.o: CPPFLAGS += $(VIEW_CFLAGS)
-VIEW_TCL := xview/view.tcl xview/output.tcl xview/spawn.tcl xview/start.tcl
+VIEW_TCL := xview/view.tcl xview/output.tcl xview/races.tcl xview/spawn.tcl xview/start.tcl
 $(B)/obj/xview/view-tcl.c: $(VIEW_TCL)
 	@mkdir -p $(dir $@)
 	{ echo '/* made from $(VIEW_TCL) by the Makefile: do not edit */'; \
@@ -138,8 +139,14 @@ $(B)/tests/check_%: $(B)/obj/tests/check_%.o $(B)/obj/tests/checkutil.o \
 	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_PVM)
 
 # The trace database suite also links the importer, the matcher and SQLite.
-TRACEDB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard logs/tracedb*.c) logs/match.c)
+TRACEDB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard logs/tracedb*.c) logs/match.c logs/clc.c)
 $(B)/tests/check_tracedb: $(B)/obj/tests/check_tracedb.o \
+		$(B)/obj/tests/checkutil.o $(TRACEDB_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_TRACE)
+
+# The controlled logical clock's suite links the clock and the importer.
+$(B)/tests/check_clc: $(B)/obj/tests/check_clc.o \
 		$(B)/obj/tests/checkutil.o $(TRACEDB_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_TRACE)
@@ -163,6 +170,11 @@ $(B)/tests/%: $(B)/obj/tests/%.o $(LIB)
 
 # Benchmarks (bench/run.sh): each bench/NAME.c with the shared helpers.
 $(B)/bench/report: $(B)/obj/bench/report.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm
+
+# The clock's pass alone (no PVM): build/bench/clc.
+$(B)/bench/clc: $(B)/obj/bench/clc.o $(B)/obj/logs/clc.o
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
 
@@ -210,6 +222,12 @@ bench: deps
 	@$(MAKE) --no-print-directory all $(BENCH_BINS)
 	@bash bench/run.sh $(B)
 
+# Chaos recording against plain and -delay: recordings per hit of racy's
+# crash (bench/chaos.sh; RUNS per case and mode, default 100).
+.PHONY: bench-chaos
+bench-chaos: all
+	@bash bench/chaos.sh $(B) $(RUNS)
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1
@@ -247,7 +265,7 @@ FUZZ_LIB := $(FZ)/libpangaea.a
 FUZZ_UTIL := $(FZ)/obj/tests/fuzz/fuzzutil.o
 FUZZ_STATS_OBJ := $(patsubst %.c,$(FZ)/obj/%.o,logs/trace-stats.c \
 	logs/trace.c $(wildcard logs/tracedb*.c) logs/match.c logs/taskstate.c \
-	logs/svgplot.c)
+	logs/svgplot.c logs/clc.c)
 
 $(FZ)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

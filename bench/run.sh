@@ -10,6 +10,7 @@
 # min-max, ratios to plain PVM of the same round, log sizes, targets) goes to
 # stdout; results.csv holds it as CSV, raw.csv every sample.
 #
+# Last, bench/races times the racing-receive analysis (its own target line).
 # Environment: BENCH_ROUNDS (5), BENCH_PINGPONG (round trips, 20000),
 # BENCH_ONLY (a regular expression: run only the benchmarks it matches),
 # BENCH_OUT (where the CSV files go, default BUILDDIR/bench).
@@ -46,14 +47,7 @@ BENCHES=(
 	"e2e-racy|examples/racy -w 3 -m 100"
 )
 
-vm_halt() { { echo halt | timeout 10 pvm >/dev/null 2>&1; } >/dev/null 2>&1; }
-cleanup() {
-	[ -e "/tmp/pvmd.$(id -u).$PVM_VMID" ] && vm_halt
-	rm -f "/tmp/pvmd.$(id -u).$PVM_VMID" "/tmp/pvml.$(id -u).$PVM_VMID"
-	rm -rf "$W"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+. "$(dirname "$0")/vm.sh"
 
 now_ns() { date +%s%N; }
 
@@ -112,11 +106,7 @@ echo "round,mode,bench,row,n,wall_ns,cpu_ns" >"$RAW"
 : >"$LOGS"; : >"$PENDING"; : >"$W/failed"
 printf '* ep=%s:%s:/usr/lib/pvm3/lib:%s/bin/$PVM_ARCH\n%s\n' "$B/bench" \
 	"$B/examples" "$PVM_ROOT" "$(hostname)" >"$W/hosts"
-( cd "$W" && echo quit | timeout 20 pvm hosts >/dev/null 2>&1 )
-if [ ! -e "/tmp/pvmd.$(id -u).$PVM_VMID" ]; then
-	echo "bench: cannot start a PVM daemon (PVM_VMID=$PVM_VMID)" >&2
-	exit 1
-fi
+vm_start hosts
 
 echo "Pangaea benchmarks: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -sr), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); $ROUNDS rounds of plain / record / replay, interleaved; private VM $PVM_VMID"
@@ -150,6 +140,11 @@ for spec in "${BENCHES[@]}"; do
 done
 
 "$BIN/report" "$RAW" "$LOGS" "$PENDING" "$OUT/results.csv"
+# the racing-receive analysis on a synthetic run of 2 M events (no VM)
+if [[ races =~ $ONLY ]]; then
+	echo
+	mkdir "$W/races" && "$BIN/races" "$W/races" 4 250000
+fi
 if [ -s "$W/failed" ]; then
 	echo
 	echo "Failed runs ($(wc -l <"$W/failed")):"

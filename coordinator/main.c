@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The coordinator's state. */
@@ -82,12 +83,30 @@ static void on_ltid2tid(struct coord *c, int ltid, int src)
 		reply(src, PG_TAG_ANSWER, PvmNoMem);
 }
 
+/* Answers the clock ping V (seq, 0, 0) from SRC with our CLOCK_REALTIME,
+ * the run's reference clock (pangaea_lib/clocksample.c). */
+static void on_clock(int src, int *v)
+{
+	struct timespec ts;
+	uint64_t ns;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	v[1] = (int)(uint32_t)(ns >> 32);
+	v[2] = (int)(uint32_t)ns;
+	pg_proto_send(src, PG_TAG_CLOCK, v);
+}
+
 /* Handles the message BUFID (TAG from SRC), its version checked. */
 static void dispatch(struct coord *c, int bufid, int tag, int src)
 {
-	int v[2];
+	int v[3];
 
 	switch (tag) {
+	case PG_TAG_CLOCK:
+		if (pg_proto_upk(tag, v) == 0)
+			on_clock(src, v);
+		break;
 	case PG_TAG_REGISTER:
 		if (pg_proto_upk(tag, v) < 0)
 			break;

@@ -302,6 +302,25 @@ int pg_comm_append(struct pg_comm_writer *w, const struct pg_event *ev)
 	return 0;
 }
 
+int pg_comm_append_clock(struct pg_comm_writer *w,
+			 const struct pg_clock_sample *s)
+{
+	unsigned char *p;
+	size_t n = 0;
+
+	if (w->fd < 0)
+		return errno = EBADF, -1;
+	if (comm_reserve(w, REC_FIXED) < 0)
+		return -1;
+	p = w->map + w->used;
+	p[n++] = PG_REC_CLOCK;
+	n += pg_varint_put(p + n, s->t);
+	n += pg_varint_put(p + n, zz_enc(s->offset));
+	n += pg_varint_put(p + n, s->rtt);
+	w->used += n;
+	return 0;
+}
+
 /*
  * Async-signal-safe: no allocation, no growth, no stdio; only stores into
  * the mapped space comm_reserve keeps spare (PG_COMM_SPARE) and plain
@@ -459,11 +478,13 @@ static int comm_decode_header(struct pg_comm_reader *r, char *err,
 		return -1;
 	}
 	h->version = (uint32_t)get_le(d + 8, 4);
-	/* version 3 is version 4 without call records */
-	if (h->version != PG_COMM_VERSION && h->version != 3) {
+	/* version 3 is version 4 without call records, 4 is 5 without
+	   clock samples */
+	if (h->version != PG_COMM_VERSION && h->version != 3 &&
+	    h->version != 4) {
 		snprintf(err, errlen,
 			 "%s: log format version %u, this Pangaea reads version "
-			 "%d (and 3) (offset 8)", r->path, h->version,
+			 "%d (and 3, 4) (offset 8)", r->path, h->version,
 			 PG_COMM_VERSION);
 		return -1;
 	}
@@ -766,11 +787,54 @@ static int comm_next_body(struct pg_comm_reader *r, struct pg_event *ev,
 	return 1;
 }
 
+/* Reads the rest of a clock record into R->clock; 1, 0 cut off, or -1
+ * with ERR. */
+static int comm_next_clock(struct pg_comm_reader *r, char *err, size_t errlen)
+{
+	struct pg_clock_sample *s;
+	uint64_t v[3];
+
+	if (r->hdr.version < 5)
+		return comm_corrupt(r, "a clock record in a version 3 or 4 log",
+				    err, errlen);
+	if (comm_get(r, v, 3) < 0)
+		return 0;
+	if (v[0] > PG_TIME_MAX || v[2] > PG_TIME_MAX ||
+	    zz_dec(v[1]) > (int64_t)PG_WALL_MAX ||
+	    zz_dec(v[1]) < -(int64_t)PG_WALL_MAX)
+		return comm_corrupt(r, "a time beyond its bound", err, errlen);
+	if (r->nclock == r->clock_cap) {
+		int cap = r->clock_cap ? 2 * r->clock_cap : 8;
+
+		s = realloc(r->clock, (size_t)cap * sizeof(*s));
+		if (!s)
+			return comm_corrupt(r, "out of memory", err, errlen);
+		r->clock = s;
+		r->clock_cap = cap;
+	}
+	s = &r->clock[r->nclock++];
+	s->t = v[0];
+	s->offset = zz_dec(v[1]);
+	s->rtt = v[2];
+	return 1;
+}
+
 int pg_comm_next(struct pg_comm_reader *r, struct pg_event *ev, char *err,
 		 size_t errlen)
 {
 	int kind, rc;
 
+	/* clock samples are no events: kept in R->clock, skipped here */
+	while (!r->ended && r->pos < r->size && r->data[r->pos] == PG_REC_CLOCK) {
+		r->at = r->pos++;
+		if ((rc = comm_next_clock(r, err, errlen)) < 0)
+			return -1;
+		if (rc == 0) {
+			snprintf(err, errlen, "%s: truncated: record at offset "
+				 "%zu is cut off", r->path, r->at);
+			return -1;
+		}
+	}
 	if (r->ended || r->pos >= r->size || r->data[r->pos] == 0) {
 		r->ended = 1;
 		return 0;
@@ -793,6 +857,9 @@ int pg_comm_next(struct pg_comm_reader *r, struct pg_event *ev, char *err,
 
 void pg_comm_free(struct pg_comm_reader *r)
 {
+	free(r->clock);
+	r->clock = NULL;
+	r->nclock = r->clock_cap = 0;
 	free(r->dests);
 	r->dests = NULL;
 	r->dests_cap = 0;

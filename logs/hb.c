@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Fills ERR; returns -1. */
 static int hb_fail(char *err, size_t errlen, const char *fmt, ...)
@@ -130,13 +131,13 @@ static int hb_told(void *arg, enum pg_match_what what,
 	return hb_msg(hb, &l->msgcap, &x) < 0 ? -1 : 0;
 }
 
-/* Compares messages by receiver, sender, tag, then send (or receive)
- * order. */
+/* Compares messages by receiver, sender, tag (a pvmd's notices: the
+ * task they are about), then send (or receive) order. */
 static int hb_msg_cmp(const void *a, const void *b)
 {
 	const struct pg_hb_msg *x = a, *y = b;
-	uint32_t ox = x->send_ev ? x->send_ev : x->recv_ev;
-	uint32_t oy = y->send_ev ? y->send_ev : y->recv_ev;
+	uint32_t ox = x->src >= 0 && x->send_ev ? x->send_ev : x->recv_ev;
+	uint32_t oy = y->src >= 0 && y->send_ev ? y->send_ev : y->recv_ev;
 
 	if (x->dst_task != y->dst_task)
 		return x->dst_task < y->dst_task ? -1 : 1;
@@ -144,6 +145,8 @@ static int hb_msg_cmp(const void *a, const void *b)
 		return x->src < y->src ? -1 : 1;
 	if (x->tag != y->tag)
 		return x->tag < y->tag ? -1 : 1;
+	if (x->src < 0 && x->msgid != y->msgid) /* a notice: about whom */
+		return x->msgid < y->msgid ? -1 : 1;
 	return ox < oy ? -1 : ox > oy;
 }
 
@@ -294,6 +297,31 @@ static void hb_probes(struct pg_hb *hb)
 		}
 }
 
+/*
+ * Ties a pvmd's notice about a task of the run (a PvmTaskExit: its
+ * receive logs the task's ltid + 1 as msgid, docs/INTERNALS.md §13) to
+ * that task's last logged event: the pvmd sends it once the task is
+ * gone.  The message keeps sender PG_PEER_SYSTEM; its src_task and
+ * send_ev say what it comes after.
+ */
+static void hb_notices(struct pg_hb *hb)
+{
+	for (size_t k = 0; k < hb->nmsg; k++) {
+		struct pg_hb_msg *m = &hb->msgs[k];
+		struct pg_hb_ev *r;
+		int t;
+
+		if (m->src != PG_PEER_SYSTEM || !m->recv_ev || m->msgid < 1)
+			continue;
+		t = pg_hb_task(hb, (int)(m->msgid - 1));
+		if (t < 0 || t == m->dst_task || !hb->nev[t])
+			continue;
+		r = &hb->ev[m->dst_task][m->recv_ev - 1];
+		r->src_task = m->src_task = t;
+		r->src_ev = m->send_ev = hb->nev[t];
+	}
+}
+
 /* A barrier: the K-th pvm_barrier on a group of each task that made K. */
 struct hb_barrier {
 	int group, k;
@@ -328,8 +356,10 @@ static int hb_spawns(struct hb_calc *c, const char *dir, char *err,
 		if (pg_log_path(path, sizeof(path), dir, hb->ltids[i],
 				"exec") < 0)
 			return hb_fail(err, errlen, "%s: path too long", dir);
-		if (pg_exec_read(path, &x, err, errlen) < 0)
+		if (access(path, F_OK) < 0)
 			continue; /* no exec log: no spawn edges from it */
+		if (pg_exec_read(path, &x, err, errlen) < 0)
+			return -1;
 		for (int s = 0; s < x.nspawn; s++) {
 			const struct pg_spawn_rec *r = &x.spawns[s];
 			uint32_t at = 0;
@@ -491,13 +521,17 @@ static void hb_run(struct hb_calc *c, int t)
 	}
 }
 
-/* Gives every event its clock; 0, -1 out of memory, or -2 when some
- * task could not go on (the logs contradict each other). */
+/* Gives every event its clock; 0, -1 out of memory, -2 when some task
+ * could not go on (the logs contradict each other), -3 when the clocks
+ * would take more than PG_HB_MAX_BYTES. */
 static int hb_clocks(struct hb_calc *c)
 {
 	struct pg_hb *hb = c->hb;
 	int nt = hb->ntask;
 
+	/* refused before allocating, not left to the OOM killer */
+	if ((double)(hb->events + nt) * nt * sizeof(uint32_t) > PG_HB_MAX_BYTES)
+		return -3;
 	for (int t = 0; t < nt; t++) {
 		size_t rows = (size_t)hb->nev[t] + 1;
 
@@ -572,6 +606,7 @@ int pg_hb_load(struct pg_hb *hb, const char *dir, char *err, size_t errlen)
 	for (int i = 0; i < n; i++)
 		hb->events += hb->nev[i];
 	qsort(hb->msgs, hb->nmsg, sizeof(*hb->msgs), hb_msg_cmp);
+	hb_notices(hb);
 	hb_probes(hb);
 	if (!(c.pos = calloc((size_t)n, sizeof(*c.pos))) ||
 	    !(c.woke = calloc((size_t)n, sizeof(*c.woke))) ||
@@ -591,6 +626,10 @@ int pg_hb_load(struct pg_hb *hb, const char *dir, char *err, size_t errlen)
 		return err[0] ? -1 : hb_fail(err, errlen, "out of memory");
 	}
 	rc = hb_clocks(&c);
+	hb->parent = c.parent;
+	hb->spawn_ev = c.spawn_ev;
+	c.parent = NULL;
+	c.spawn_ev = NULL;
 	for (int i = 0; rc == -2 && i < n; i++)
 		if (c.pos[i] < hb->nev[i]) {
 			hb_fail(err, errlen,
@@ -602,6 +641,10 @@ int pg_hb_load(struct pg_hb *hb, const char *dir, char *err, size_t errlen)
 	hb_calc_free(&c);
 	if (rc == -1)
 		return hb_fail(err, errlen, "out of memory");
+	if (rc == -3)
+		return hb_fail(err, errlen, "%s: %ld events of %d tasks: their "
+			       "vector clocks would take more than %.0f GiB",
+			       dir, hb->events, n, PG_HB_MAX_BYTES / 1073741824.0);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -621,6 +664,8 @@ void pg_hb_free(struct pg_hb *hb)
 	free(hb->nev);
 	free(hb->ltids);
 	free(hb->msgs);
+	free(hb->parent);
+	free(hb->spawn_ev);
 	memset(hb, 0, sizeof(*hb));
 }
 
@@ -644,7 +689,7 @@ int pg_hb_cut(const struct pg_hb *hb, const struct pg_hb_swap *swaps, int n,
 				       "task %d has no receive at event %ld",
 				       w->ltid, w->event);
 		for (size_t k = 0; k < hb->nmsg && st >= 0; k++)
-			if (hb->msgs[k].dst_task == t &&
+			if (hb->msgs[k].dst_task == t && hb->msgs[k].src >= 0 &&
 			    hb->msgs[k].src_task == st &&
 			    hb->msgs[k].msgid == w->msgid && hb->msgs[k].send_ev)
 				m = &hb->msgs[k];
@@ -664,6 +709,8 @@ int pg_hb_cut(const struct pg_hb *hb, const struct pg_hb_swap *swaps, int n,
 				       w->sender, w->msgid, w->ltid, m->recv_ev,
 				       w->event);
 		c = pg_hb_clock(hb, t, (uint32_t)w->event - 1);
+		if (w->event == 1 && hb->parent[t] >= 0) /* its task's spawn */
+			c = pg_hb_clock(hb, hb->parent[t], hb->spawn_ev[t]);
 		for (int k = 0; k < nt; k++)
 			if ((long)c[k] > cut[k])
 				cut[k] = c[k];

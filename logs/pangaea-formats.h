@@ -11,8 +11,9 @@
 
 /* task-LTID.comm, the binary communication log (logs/commlog.c):
  * u32 after the magic.  4: the call record (queries, the mailbox,
- * pvm_exit); version 3 is still read. */
-#define PG_COMM_VERSION 4
+ * pvm_exit); 5: the clock sample record; versions 3 and 4 are still
+ * read. */
+#define PG_COMM_VERSION 5
 
 /* task-LTID.exec, the text execution log (logs/execlog.c): its first line
  * "pangaea-exec N ltid=L".  2: the launcher's "start" line (how the
@@ -39,8 +40,9 @@
 /* The messages between the library, the launcher and the coordinator
  * (pangaea_lib/pangaea-protocol.h, pangaea_lib/proto.c): the first int of
  * every message. */
-#define PG_PROTOCOL_VERSION 7 /* 5: KILLING, KILLWAIT; 6: OUTPUT;
-				 7: BEACON, LOGS_ASK, LOGFILE */
+#define PG_PROTOCOL_VERSION 9 /* 5: KILLING, KILLWAIT; 6: OUTPUT;
+				 7: BEACON, LOGS_ASK, LOGFILE; 8: CLOCK;
+				 9: DEBUG */
 
 /* The live stream, coordinator -> viewer (coordinator/viewers.c,
  * xview/viewlive.c): its first line "V pangaea-live N". */
@@ -48,6 +50,8 @@
 
 /* LOGDIR/trace.db, the trace database (logs/tracedb.c): meta
  * 'schema_version'. */
-#define TDB_SCHEMA_VERSION 2 /* 2: the output table */
+#define TDB_SCHEMA_VERSION 4 /* 2: the output table; 3: events.t0_raw,
+				 t1_raw and meta sync (synchronised times);
+				 4: clocks (vector clocks) */
 
 #endif /* PANGAEA_FORMATS_H */

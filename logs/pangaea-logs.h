@@ -51,6 +51,18 @@ enum pg_rec_kind {
 			      data BLOB (version 4) */
 };
 #define PG_REC_LAST PG_REC_CALL
+/* Not an event: a clock sample (version 5), kept apart by the reader
+ * (pg_comm_reader.clock) and never returned by pg_comm_next. */
+#define PG_REC_CLOCK 16
+
+/* One clock sample: the best of K ping-pongs with the coordinator. */
+struct pg_clock_sample {
+	uint64_t t;      /* middle of the round trip, ns since the task's
+			    start_mono (as an event's t) */
+	int64_t offset;  /* reference (coordinator) CLOCK_REALTIME minus
+			    this task's start_wall_ns + t, ns */
+	uint64_t rtt;    /* the round trip, ns */
+};
 
 /* The calls of PG_REC_CALL (its op): their results differ from run to
  * run, so replay returns the recorded ones (docs/CALLS.md). */
@@ -169,6 +181,8 @@ struct pg_comm_reader {
 	int dests_cap;
 	struct pg_comm_header hdr;
 	char path[PG_PATH_MAX];
+	struct pg_clock_sample *clock; /* the clock samples read so far */
+	int nclock, clock_cap;
 };
 
 /* Creates PATH and writes the header; 0, or -1 with ERR filled. */
@@ -182,6 +196,10 @@ int pg_comm_append(struct pg_comm_writer *w, const struct pg_event *ev);
  * never growing: async-signal-safe.  0, or -1 if there is no room. */
 int pg_comm_append_reserved(struct pg_comm_writer *w,
 			    const struct pg_event *ev);
+/* Appends the clock sample S (its times absolute, not touching the
+ * writer's last_t); 0, or -1 with errno as pg_comm_append. */
+int pg_comm_append_clock(struct pg_comm_writer *w,
+			 const struct pg_clock_sample *s);
 /* Trims the file to what is written, leaving it mapped and open
  * (async-signal-safe); 0 or -1 with errno. */
 int pg_comm_trim_reserved(struct pg_comm_writer *w);
@@ -592,6 +610,54 @@ void pg_outlog_free(struct pg_out_log *log);
 int pg_outverify(const char *a, const char *b, const int *ltids, int nltids,
 		 char *diff, size_t n);
 
+/*
+ * clocksync.c: the clocks of a run's hosts against the reference (the
+ * coordinator's CLOCK_REALTIME), from the clock samples of the comm logs.
+ * A host's local time is the trace importer's wall-clock time of an
+ * event (docs/TRACEDB.md "Times": start_mono_ns + t + the host's
+ * offset), in ns.  Per host, the
+ * samples closer than PG_CLOCK_CLUSTER_NS keep the one of the smallest
+ * round trip (Cristian); the offset is linear between kept samples
+ * (piecewise linear) and, before the first and after the last, follows
+ * the least-squares drift of all of them (one sample: a constant).
+ */
+#define PG_CLOCK_CLUSTER_NS 500000000ull /* 0.5 s */
+struct pg_clock_point {
+	uint64_t local;  /* host local time, ns */
+	int64_t offset;  /* reference - local, ns */
+	uint64_t rtt;    /* round trip of the sample, ns */
+};
+struct pg_clock_host {
+	char host[PG_HOST_MAX];
+	struct pg_clock_point *pt; /* by local time once fitted */
+	int n, cap;
+	double drift;    /* least-squares d(offset)/d(local): about -1e-4
+			    when the host's clock runs 100 ppm fast */
+	uint64_t min_rtt; /* the smallest round trip of its samples */
+};
+struct pg_clocksync {
+	struct pg_clock_host *hosts;
+	int nhosts, cap;
+};
+/* Adds a sample of HOST (local time LOCAL, OFFSET, RTT) to CS (zeroed
+ * first); 0, or -1 out of memory. */
+int pg_clocksync_add(struct pg_clocksync *cs, const char *host,
+		     uint64_t local, int64_t offset, uint64_t rtt);
+/* Adds the clock samples of every task-*.comm of DIR to CS, their local
+ * times as the importer's; 0, or -1 with ERR (an unreadable log). */
+int pg_clocksync_load(struct pg_clocksync *cs, const char *dir, char *err,
+		      size_t errlen);
+/* Fits every host of CS (after the adds, before the maps). */
+void pg_clocksync_fit(struct pg_clocksync *cs);
+/* The fitted host HOST of CS, or NULL (no samples of it). */
+const struct pg_clock_host *pg_clocksync_host(const struct pg_clocksync *cs,
+					      const char *host);
+/* Reference - local at LOCAL on host H (0 when H is NULL), ns. */
+int64_t pg_clocksync_offset(const struct pg_clock_host *h, uint64_t local);
+/* The reference time of LOCAL on host H (LOCAL itself when H is NULL). */
+uint64_t pg_clocksync_map(const struct pg_clock_host *h, uint64_t local);
+/* Frees CS. */
+void pg_clocksync_free(struct pg_clocksync *cs);
 /* hb.c: the happens-before relation of a recording, from its log folder
  * alone (comm and exec logs), as vector clocks.  An event is named by
  * its task's ltid and its EVENT NUMBER: its 1-based position among the
@@ -599,7 +665,8 @@ int pg_outverify(const char *a, const char *b, const int *ltids, int nltids,
  * and a replay divergence report names (the replay's position + 1).
  * Edges: program order; a send (one per destination of an mcast or
  * bcast) before the receive or probe of its message; a spawn before the
- * child's first event; the calls of one barrier (the K-th pvm_barrier
+ * child's first event; a task's last event before a pvmd's notice
+ * about it (PvmTaskExit); the calls of one barrier (the K-th pvm_barrier
  * of each task on a group) are in each other's past (each gets the join
  * of their clocks).
  * Clock entry I of an event is how many leading events of task
@@ -618,10 +685,12 @@ struct pg_hb_ev {
 /* A message of the run as the logs show it (one per destination). */
 struct pg_hb_msg {
 	int32_t src;       /* sender ltid (PG_PEER_FOREIGN, PG_PEER_SYSTEM) */
-	int32_t src_task;  /* its task index, -1 foreign or not logged */
+	int32_t src_task;  /* its task index, -1 foreign or not logged; a
+			      pvmd's notice: the task it is about */
 	uint32_t msgid;
 	int32_t tag;
-	uint32_t send_ev;  /* the send's event number, 0 none logged */
+	uint32_t send_ev;  /* the send's event number, 0 none logged; a
+			      notice: its task's last event */
 	int32_t dst_task;  /* the receiver's task index */
 	uint32_t recv_ev;  /* the receive's event number, 0 never received */
 };
@@ -638,10 +707,17 @@ struct pg_hb {
 	char **groups;         /* names of the groups of group calls */
 	int ngroup;
 	long events;           /* events in all */
+	int *parent;           /* per task: the index of the task whose spawn
+				  started it, -1 none logged */
+	uint32_t *spawn_ev;    /* per task: that spawn's event number */
 };
+/* The most memory the clocks may take: one 32-bit entry per task per
+ * event (the events times the tasks, times 4 bytes). */
+#define PG_HB_MAX_BYTES (2.0 * 1073741824.0)
 /* Loads DIR's logs into HB (start from { 0 }); 0, or -1 with ERR (an
- * unreadable log, memory, or a cycle: logs that contradict each other).
- * Free HB with pg_hb_free either way. */
+ * unreadable log, memory, clocks beyond PG_HB_MAX_BYTES, or a cycle:
+ * logs that contradict each other).  Free HB with pg_hb_free either
+ * way. */
 int pg_hb_load(struct pg_hb *hb, const char *dir, char *err, size_t errlen);
 /* Frees what HB holds and leaves it { 0 }. */
 void pg_hb_free(struct pg_hb *hb);
@@ -727,5 +803,8 @@ const struct pg_race *pg_races_at(const struct pg_races *r, int ltid,
 				  long event);
 /* Frees what R holds and leaves it { 0 }. */
 void pg_races_free(struct pg_races *r);
+/* The name of enum pg_race_what WHAT ("recv", "poll", "pollfail",
+ * "join"; "?" if none). */
+const char *pg_race_what_name(int what);
 
 #endif /* PANGAEA_LOGS_H */

@@ -15,6 +15,8 @@ static const struct trace_cmd *const cmds[] = {
 	&trace_cmd_export,
 	&trace_cmd_sql,
 	&trace_cmd_check,
+	&trace_cmd_sync,
+	&trace_cmd_races,
 };
 
 /* Prints every subcommand's usage to F. */

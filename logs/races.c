@@ -15,9 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The messages of one sender and tag to the task being walked. */
+/* The messages of one sender and tag to the task being walked (a
+ * pvmd's notices: one queue per task they are about, ABOUT its msgid). */
 struct race_queue {
 	int tag, src;
+	uint32_t about;
 	size_t head, end; /* hb->msgs[head..end) */
 };
 
@@ -57,15 +59,19 @@ static int race_queues(struct race_walk *w, size_t lo, size_t hi)
 	for (size_t k = lo; k < hi; k++) {
 		struct race_queue *v;
 
+		uint32_t about = m[k].src < 0 ? m[k].msgid : 0;
+
 		if (w->nq && w->q[w->nq - 1].src == m[k].src &&
-		    w->q[w->nq - 1].tag == m[k].tag) {
+		    w->q[w->nq - 1].tag == m[k].tag &&
+		    w->q[w->nq - 1].about == about) {
 			w->q[w->nq - 1].end = k + 1;
 			continue;
 		}
 		if (!(v = pg_grow(w->q, &w->capq, w->nq + 1, sizeof(*v), 16)))
 			return -1;
 		w->q = v;
-		v[w->nq++] = (struct race_queue){ m[k].tag, m[k].src, k, k + 1 };
+		v[w->nq++] = (struct race_queue){ m[k].tag, m[k].src, about, k,
+						  k + 1 };
 	}
 	qsort(w->q, w->nq, sizeof(*w->q), race_queue_cmp);
 	return 0;
@@ -106,11 +112,14 @@ static int race_new(struct race_walk *w, int t, uint32_t n, int what)
 /*
  * Adds to the race of event N of task T (started when *STARTED is set;
  * started here otherwise, as WHAT) the head of queue Q if it is an
- * alternative: not received before N, not N's own message (sender
- * SKIP), not sent causally after N.  0 or -1.
+ * alternative: not received before N, not from N's own sender (SKIP: an
+ * ltid, or a class of message without an id and, for a pvmd's notice,
+ * SKIP_ABOUT the msgid naming whom it is about), not sent causally after
+ * N.  0 or -1.
  */
 static int race_head(struct race_walk *w, int t, uint32_t n,
-		     struct race_queue *q, int skip, int what, int *started)
+		     struct race_queue *q, int skip, uint32_t skip_about,
+		     int what, int *started)
 {
 	const struct pg_hb *hb = w->hb;
 	const struct pg_hb_msg *m;
@@ -118,7 +127,8 @@ static int race_head(struct race_walk *w, int t, uint32_t n,
 	while (q->head < q->end && hb->msgs[q->head].recv_ev &&
 	       hb->msgs[q->head].recv_ev < n)
 		q->head++;
-	if (q->head == q->end || q->src == skip)
+	if (q->head == q->end ||
+	    (q->src == skip && (skip >= 0 || q->about == skip_about)))
 		return 0;
 	m = &hb->msgs[q->head];
 	if (m->recv_ev == n)
@@ -171,7 +181,8 @@ static int race_recv(struct race_walk *w, int t, uint32_t n)
 
 	for (size_t k = race_tag(w, e->tag); k < w->nq && w->q[k].tag == e->tag;
 	     k++)
-		if (race_head(w, t, n, &w->q[k], e->peer, what, &started) < 0)
+		if (race_head(w, t, n, &w->q[k], e->peer,
+			      e->peer < 0 ? e->msgid : 0, what, &started) < 0)
 			return -1;
 	if (!poll || race_probed(w->hb, t, n))
 		return 0;
@@ -200,7 +211,7 @@ static int race_pollfail(struct race_walk *w, int t, uint32_t n)
 		}
 	}
 	for (; k < end; k++)
-		if (race_head(w, t, n, &w->q[k], PG_RACE_NOTHING,
+		if (race_head(w, t, n, &w->q[k], PG_RACE_NOTHING, 0,
 			      PG_RACE_POLLFAIL, &started) < 0)
 			return -1;
 	return 0;
@@ -329,4 +340,12 @@ void pg_races_free(struct pg_races *r)
 	free(r->v);
 	free(r->alts);
 	memset(r, 0, sizeof(*r));
+}
+
+const char *pg_race_what_name(int what)
+{
+	static const char *const names[] = { "?", "recv", "poll", "pollfail",
+					     "join" };
+
+	return what >= 1 && what <= PG_RACE_JOIN ? names[what] : "?";
 }

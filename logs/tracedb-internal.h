@@ -44,4 +44,11 @@ void tdb_match_free(struct tdb_match *tm);
 int tdb_output_import(sqlite3 *db, const char *dir, int salvage, char *err,
 		      size_t errlen);
 
+/* tracedb-clocks.c: fills the clocks table (and meta 'clock_tasks')
+ * with the vector clock of every event of the logs of DIR that took in
+ * other tasks' events (docs/TRACEDB.md): 0; 1 when the
+ * logs have no consistent order (ERR says why; no rows); -1 with ERR. */
+int tdb_clocks_import(sqlite3 *db, const char *dir, char *err,
+		      size_t errlen);
+
 #endif /* PANGAEA_TRACEDB_INTERNAL_H */

@@ -22,13 +22,15 @@ static const char schema_sql[] =
 	" seq INTEGER NOT NULL, kind TEXT NOT NULL, peer INTEGER, tag INTEGER,"
 	" msgid INTEGER, len INTEGER, t0 INTEGER NOT NULL, t1 INTEGER NOT NULL,"
 	" count INTEGER, grp TEXT, op TEXT, arg INTEGER, result INTEGER,"
-	" dests TEXT);"
+	" dests TEXT, t0_raw INTEGER, t1_raw INTEGER);"
 	"CREATE TABLE messages(id INTEGER PRIMARY KEY, src INTEGER,"
 	" dst INTEGER, tag INTEGER, msgid INTEGER, len INTEGER, kind TEXT,"
 	" send_event INTEGER, recv_event INTEGER, t_send INTEGER,"
 	" t_recv INTEGER, unmatched TEXT);"
 	"CREATE TABLE output(id INTEGER PRIMARY KEY, ltid INTEGER NOT NULL,"
-	" t INTEGER NOT NULL, nl INTEGER NOT NULL, text TEXT NOT NULL);";
+	" t INTEGER NOT NULL, nl INTEGER NOT NULL, text TEXT NOT NULL);"
+	"CREATE TABLE clocks(ltid INTEGER NOT NULL, seq INTEGER NOT NULL,"
+	" clock TEXT NOT NULL, PRIMARY KEY(ltid, seq)) WITHOUT ROWID;";
 
 static const char index_sql[] =
 	"CREATE INDEX events_t0 ON events(t0);"

@@ -76,6 +76,8 @@ static int receive_handover(struct pg_self *me, char *err, size_t errlen)
 	snprintf(me->replaydir, sizeof(me->replaydir), "%s", h.replaydir);
 	snprintf(me->select, sizeof(me->select), "%s", h.select);
 	pg_delay_open(h.delay_us, h.seed, h.ltid);
+	pg_chaos_open((h.flags & PG_FLAG_CHAOS) &&
+			      h.mode == PANGAEA_MODE_RECORD, h.seed, h.ltid);
 	return 0;
 }
 

@@ -52,6 +52,17 @@ static void log_failed(int e)
 		pg_proto_send(pg_me->launcher_tid, PG_TAG_LOGFAIL, v);
 }
 
+/* Takes a clock sample and writes it into the comm log (clocksample.c). */
+static void log_clock(void)
+{
+	struct pg_clock_sample s;
+
+	if (comm.fd < 0 || comm.map == NULL || !pg_clocksample_take(&s))
+		return;
+	if (pg_comm_append_clock(&comm, &s) < 0)
+		log_failed(errno);
+}
+
 int pg_log_open(int exec_only, char *err, size_t errlen)
 {
 	struct pg_comm_header h = { 0 };
@@ -83,8 +94,10 @@ int pg_log_open(int exec_only, char *err, size_t errlen)
 		goto failed;
 	}
 	exec_fd = pg_exec_create(path, pg_me->ltid, err, errlen);
-	if (exec_fd >= 0)
+	if (exec_fd >= 0) {
+		log_clock(); /* the clock at the start */
 		return 0;
+	}
 failed:
 	log_failed(errno);
 	return -1;
@@ -108,6 +121,8 @@ void pg_log(struct pg_event *ev)
 		return;
 	}
 	pg_live_event(ev);
+	if (pg_clocksample_due(ev->t))
+		log_clock();
 }
 
 void pg_log_recv(int kind, int bufid, uint64_t t0)
@@ -145,6 +160,7 @@ int pg_log_end(int how, int value)
 	if (ended)
 		return log_errno ? -1 : 0;
 	ended = 1;
+	log_clock(); /* the clock at the end */
 	ev.t = pg_now();
 	pg_log(&ev);
 	if (how == PG_END_EXIT)

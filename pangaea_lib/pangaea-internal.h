@@ -10,11 +10,13 @@
  *     collect.c notify.c kill.c
  *   task.c                    the end of a task: DONE, a divergence
  *   replay.c                  the replay engine: the one decision point
- *   log.c delay.c             the log writer; the call-entry delay
+ *   log.c delay.c chaos.c     the log writer; the call-entry delay;
+ *                             chaos recording (priorities, hold-back)
  *   live.c                    events for a live viewer
  *   ids.c                     tid <-> ltid of this task
  *   state.c                   the state file: the blocking call now
  *   ship.c                    task logs carried between hosts
+ *   clocksample.c             this task's clock against the reference
  *   proto.c select.c          the protocol layer; the run's selection
  *   self.c clock.c pvm.c      who this task is; time; PVM helpers;
  *     idmap.c queue.c         maps and the out-of-order queue
@@ -84,6 +86,15 @@ uint64_t pg_now(void);
 uint64_t pg_clock_start_mono(void);
 /* CLOCK_REALTIME (ns) read with it: the wall time of t = 0. */
 uint64_t pg_clock_start_wall(void);
+
+/* clocksample.c: the task's clock against the coordinator's. */
+/* Takes a clock sample into *S (the best of 10 ping-pongs with the
+ * coordinator); 1, or 0 when the task is not in PVM (mytid) or has no
+ * coordinator, or the coordinator did not answer (then no more samples
+ * are tried). */
+int pg_clocksample_take(struct pg_clock_sample *s);
+/* Whether a periodic sample is due at T (ns since the task's start). */
+int pg_clocksample_due(uint64_t t);
 
 /* self.c: who this task is in its run. */
 struct pg_self {
@@ -300,6 +311,16 @@ void pg_live_tick(void);
 /* Sends the batch now (pangaea_exit; not from a signal handler). */
 void pg_live_flush(void);
 
+/* debug.c: replay -debug's stop (PANGAEA_DEBUG).  The replay engine
+ * calls it before each recorded event EVENT (1-based): if it is the one
+ * the run stops this task at, tells the launcher (PG_TAG_DEBUG) and waits
+ * there until a debugger (or the launcher) lets it go on. */
+void pg_debug_reach(uint64_t event);
+/* The stop itself (the debugger's frame to leave); waits while
+ * pg_debug_hold is set. */
+void pg_debug_stop(void);
+extern volatile int pg_debug_hold;
+
 /* state.c: this task's state file for the launcher's deadlock check
  * (struct pg_state in pangaea-logs.h).  Each call is cheap: a few stores
  * into a shared mapping, made at the first blocking call. */
@@ -364,6 +385,37 @@ unsigned pg_delay_draw(void);
 /* Gives a live viewer its chance (pg_live_tick), then sleeps the next
  * delay. */
 void pg_delay(void);
+
+/* chaos.c: chaos recording (-chaos): per-task priorities from the run's
+ * seed, delays before the sends of low-priority tasks, the hold-back at
+ * a blocking wildcard receive.  Recording only. */
+#define PG_CHAOS_SEND_MAX_US 2000    /* the lowest priority's send delay */
+#define PG_CHAOS_QUIET_MAX_US 10000  /* hold-back: quiet gap, at most */
+#define PG_CHAOS_WINDOW_MAX_US 50000 /* hold-back: whole wait, at most */
+/* Chaos on (ENABLED) or off for task LTID of the run with SEED. */
+void pg_chaos_open(int enabled, unsigned seed, int ltid);
+/* Whether this task records with chaos (passed on to its children). */
+int pg_chaos_on(void);
+/* Whether the run with SEED ranks its tasks by reverse age (the last
+ * spawned first, no send delays) rather than at random: half the seeds. */
+int pg_chaos_reversed(unsigned seed);
+/* The priority of task LTID in the run with SEED (higher goes first):
+ * its ltid when reversed, else a hash, 0..65535.  Pure. */
+unsigned pg_chaos_priority(unsigned seed, int ltid);
+/* Which of the N senders LTIDS a hold-back takes under SEED: the index
+ * of the highest priority (the first of equals); -1 when N is 0. */
+int pg_chaos_pick(unsigned seed, const int *ltids, int n);
+/* The longest send delay of task LTID under SEED, microseconds. */
+unsigned pg_chaos_send_max(unsigned seed, int ltid);
+/* The next draw, 0..MAX, of this task's chaos sequence. */
+unsigned pg_chaos_draw(unsigned max);
+/* Before a send: sleeps this task's chaos delay (nothing when off). */
+void pg_chaos_send(void);
+/* PVM's receive of KIND with (TID, TAG, TMOUT), held back first when
+ * chaos is on and it is a wildcard pvm_recv/pvm_precv or a pvm_trecv
+ * that may wait (within its timeout); PVM's return (a program's own
+ * pvm_recvf matcher turns the hold-back off). */
+int pg_chaos_recv(int kind, int tid, int tag, struct timeval *tmout);
 
 /* ------------------------------------------------------------------ */
 /* replay.c: the replay engine. */
@@ -525,7 +577,8 @@ struct pg_task0_config {
 	const char *logdir;       /* where this run logs (absolute) */
 	const char *replaydir;    /* replay: the recording (absolute) */
 	int delay_us;             /* -delay */
-	unsigned seed;            /* the delays' seed */
+	unsigned seed;            /* the delays' and chaos' seed */
+	int chaos;                /* -chaos: a chaos recording */
 	const char *select;       /* -select, canonical ("" = everything) */
 };
 /* Makes this process task 0 of a new run: enrolls in PVM, creates the

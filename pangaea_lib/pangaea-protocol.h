@@ -26,6 +26,9 @@
 #define PG_ENV_DELAY "PANGAEA_DELAY"     /* max injected delay, microseconds
 					    (read by the launcher; tasks get
 					    it in the handover) */
+#define PG_ENV_CHAOS "PANGAEA_CHAOS"     /* 1: a chaos recording, as -chaos
+					    (read by the launcher; tasks get
+					    it in the handover flags) */
 #define PG_ENV_SEED "PANGAEA_SEED"       /* seed of the injected delays
 					    (read by the launcher, which
 					    picks and prints one if unset;
@@ -47,6 +50,14 @@
 #define PG_ENV_LIVE "PANGAEA_LIVE"       /* a viewer follows the run: the
 					    coordinator's Unix socket path
 					    (unset: no live events at all) */
+#define PG_ENV_CLOCK_PERIOD "PANGAEA_CLOCK_PERIOD" /* seconds between a
+					    task's clock samples (default
+					    30, 0: at its start and end
+					    only; clocksample.c) */
+#define PG_ENV_DEBUG "PANGAEA_DEBUG"     /* replay -debug: "LTID:EVENT", the
+					    task that stops for a debugger
+					    before its EVENT-th event
+					    (pangaea_lib/debug.c) */
 
 /*
  * Message tags (in Pangaea's context).  Layouts after the version int:
@@ -157,6 +168,18 @@
  *                   recorded logs of the tasks that will run on its
  *                   host, and the beacon answers the final "" with one
  *                   of its own once they are written (pangaea_lib/ship.c).
+ * PG_TAG_CLOCK      task -> coordinator: a clock ping (clocksample.c),
+ *                   int seq, int 0, int 0; the coordinator answers at
+ *                   once with PG_TAG_CLOCK: int seq, then its
+ *                   CLOCK_REALTIME in ns, high and low 32 bits (the
+ *                   run's reference clock).
+ * PG_TAG_DEBUG      task -> launcher, in a replay with -debug, when the
+ *                   task has come to the event it stops at: int ltid,
+ *                   int pid, int event.  The task then waits for a
+ *                   debugger (debug.c).  launcher -> task, the same
+ *                   layout (pid 0, event -1), when the debugger the
+ *                   launcher started has ended: a task still waiting
+ *                   (the debugger could not attach) goes on.
  */
 #define PG_LIVE_FIELDS 11
 enum pg_tag {
@@ -182,7 +205,9 @@ enum pg_tag {
 	PG_TAG_OUTPUT,
 	PG_TAG_BEACON,
 	PG_TAG_LOGS_ASK,
-	PG_TAG_LOGFILE
+	PG_TAG_LOGFILE,
+	PG_TAG_CLOCK,
+	PG_TAG_DEBUG
 };
 
 /* QUIT's value to a beacon for "the run was stopped: sweep". */
@@ -202,6 +227,7 @@ struct pg_logpiece {
 
 /* Bits of the handover flags. */
 #define PG_FLAG_TOPLEVEL 0x1 /* spawned by the launcher: pvm_parent() hides it */
+#define PG_FLAG_CHAOS 0x2    /* a chaos recording (-chaos; chaos.c) */
 
 /* PG_TAG_HANDOVER: what a child learns of its run from its parent. */
 struct pg_handover {

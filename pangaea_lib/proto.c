@@ -31,6 +31,8 @@ static int tag_ints(int tag)
 	case PG_TAG_LOGFAIL: return 2;
 	case PG_TAG_KILLING: return 2;
 	case PG_TAG_KILLWAIT: return 1;
+	case PG_TAG_CLOCK: return 3;
+	case PG_TAG_DEBUG: return 3;
 	default: return -1;
 	}
 }

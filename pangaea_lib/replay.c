@@ -468,6 +468,7 @@ enum pg_verdict pg_replay_expect(const struct pg_call *call,
 	char err[512];
 	int r;
 
+	pg_debug_reach(rp.pos + 1); /* -debug: a debugger stops it here */
 	if (call->ev.kind == PG_REC_SPAWN)
 		return expect_spawn(call, spawn);
 	r = next_event(err, sizeof(err));

@@ -61,7 +61,8 @@ static int spawn_finish(struct pg_spawn_rec *rec, int *tids, uint64_t t0,
 			int mode)
 {
 	struct pg_event ev = { .kind = PG_REC_SPAWN, .t = t0 };
-	int flags = pg_me->ltid == 0 ? PG_FLAG_TOPLEVEL : 0;
+	int flags = (pg_me->ltid == 0 ? PG_FLAG_TOPLEVEL : 0) |
+		    (pg_chaos_on() ? PG_FLAG_CHAOS : 0);
 	int rc = 0;
 
 	for (int i = 0; i < rec->ntask; i++)

@@ -134,6 +134,7 @@ int pg_send_logged(int kind, const int *tids, int n, int tag,
 	int small[16], *recv = small, nr = 1, bufid, rc;
 
 	pg_delay();
+	pg_chaos_send();
 	call.ev.t = pg_now();
 	/* what PVM refuses, or a multicast that reaches nobody (to itself
 	 * only, or to none), sends nothing: passed to PVM, not logged, no
@@ -198,7 +199,7 @@ static int recv_blocking(int kind, int tid, int tag, struct timeval *tmout,
 	if (blocks)
 		pg_state_block(pg_call_of(kind, 0), tid, tag, NULL, tmout);
 	b = free ? pg_replay_free_recv(kind, tid, tag, tmout)
-		 : pg_pvm_recv(kind, tid, tag, tmout);
+		 : pg_chaos_recv(kind, tid, tag, tmout);
 	if (blocks)
 		pg_state_unblock();
 	return b;

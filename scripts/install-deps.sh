@@ -20,6 +20,8 @@ missing=""
 count=0
 # xmllint (tests/scenario/views.sh checks the SVG pictures of stats --plot)
 packages="$packages libxml2-utils"
+# gdb: pangaea -replay -debug; xterm: the viewer starts it in a terminal
+packages="$packages gdb xterm"
 for pkg in $packages; do
 	count=$((count + 1))
 	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |

@@ -716,7 +716,7 @@ END_TEST
 /* An unknown kind byte is refused, naming the kind and the offset. */
 START_TEST(test_refuse_unknown_kind)
 {
-	static const unsigned char bad[] = { PG_REC_LAST + 1, 0x42, 0xff };
+	static const unsigned char bad[] = { PG_REC_CLOCK + 1, 0x42, 0xff };
 	struct pg_comm_header h;
 	char path[PATH_MAX], err[512] = "", want[64];
 	size_t hl;
@@ -1311,7 +1311,7 @@ START_TEST(test_call_round_trip)
 	ck_assert_int_eq(pg_comm_append_reserved(&w, &in[0]), -1);
 	pg_comm_close(&w);
 	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
-	ck_assert_uint_eq(r.hdr.version, 4);
+	ck_assert_uint_eq(r.hdr.version, PG_COMM_VERSION);
 	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
 		ck_assert_msg(pg_comm_next(&r, &ev, err, sizeof(err)) == 1,
 			      "%s", err);

@@ -3,8 +3,9 @@
  * and the racing receives (logs/races.c) on small runs written with the
  * real log writers, each with a known answer: two concurrent senders
  * race, a message sent causally after the receive does not, failed and
- * successful polls, concurrent joins of a group, a barrier's edges, the
- * consistent cut of a what-if, and logs that contradict each other.
+ * successful polls, concurrent joins of a group, a barrier's edges,
+ * spawns, a pvmd's notices, the consistent cut of a what-if, and logs
+ * that contradict each other or cannot be read.
  */
 #include "pangaea-logs.h"
 #include "checkutil.h"
@@ -52,8 +53,10 @@ static void put_task(int ltid, const struct pg_event *ev, int n,
 		r.argv = argv;
 		r.slots = slots;
 		memset(slots, 0, sizeof(slots));
-		for (int i = 0; i < nkid; i++)
+		for (int i = 0; i < nkid; i++) {
 			slots[i].ltid = kids[i];
+			snprintf(slots[i].host, sizeof(slots[i].host), "vm");
+		}
 		ck_assert_int_eq(pg_exec_append(fd, &r), 0);
 	}
 	close(fd);
@@ -78,6 +81,21 @@ static void load(struct pg_hb *hb, struct pg_races *r)
 				.msgid = (id) }
 #define END { .kind = PG_REC_END, .how = PG_END_EXIT }
 
+/* Writes the two workers that take their job (tag 99, the master's
+ * message 1 and 2) and answer it with tag 1. */
+static void put_workers(void)
+{
+	static const struct pg_event w1[] = {
+		RECV(PG_REC_RECV, 1, 99, 1), SEND(1, 1, 1), END
+	};
+	static const struct pg_event w2[] = {
+		RECV(PG_REC_RECV, 1, 99, 2), SEND(1, 1, 1), END
+	};
+
+	put_task(1001, w1, N(w1), NULL, 0);
+	put_task(1002, w2, N(w2), NULL, 0);
+}
+
 /* The master sends each worker a job; both answer with tag 1; the
  * master takes 1002's answer first. */
 static void put_two_senders(void)
@@ -87,16 +105,9 @@ static void put_two_senders(void)
 		RECV(PG_REC_RECV, 1002, 1, 1), RECV(PG_REC_RECV, 1001, 1, 1),
 		END
 	};
-	static const struct pg_event w1[] = {
-		RECV(PG_REC_RECV, 1, 99, 1), SEND(1, 1, 1), END
-	};
-	static const struct pg_event w2[] = {
-		RECV(PG_REC_RECV, 1, 99, 2), SEND(1, 1, 1), END
-	};
 
 	put_task(1, m, N(m), workers, 2);
-	put_task(1001, w1, N(w1), NULL, 0);
-	put_task(1002, w2, N(w2), NULL, 0);
+	put_workers();
 }
 
 START_TEST(two_concurrent_senders_race)
@@ -180,12 +191,6 @@ START_TEST(causally_after_is_no_race)
 		SPAWN, SEND(1001, 99, 1), RECV(PG_REC_RECV, 1001, 1, 1),
 		SEND(1002, 99, 2), RECV(PG_REC_RECV, 1002, 1, 1), END
 	};
-	static const struct pg_event w1[] = {
-		RECV(PG_REC_RECV, 1, 99, 1), SEND(1, 1, 1), END
-	};
-	static const struct pg_event w2[] = {
-		RECV(PG_REC_RECV, 1, 99, 2), SEND(1, 1, 1), END
-	};
 	struct pg_hb hb = { 0 };
 	struct pg_races r = { 0 };
 	struct pg_hb_swap sw = { 1, 3, 1002, 1 };
@@ -193,8 +198,7 @@ START_TEST(causally_after_is_no_race)
 	char err[256] = "";
 
 	put_task(1, m, N(m), workers, 2);
-	put_task(1001, w1, N(w1), NULL, 0);
-	put_task(1002, w2, N(w2), NULL, 0);
+	put_workers();
 	load(&hb, &r);
 	ck_assert_uint_eq(r.n, 0);
 	ck_assert_int_eq(r.ntasks, 0);
@@ -218,19 +222,12 @@ START_TEST(polls_race)
 		RECV(PG_REC_PROBE, 1002, 1, 1), RECV(PG_REC_NRECV, 1002, 1, 1),
 		END
 	};
-	static const struct pg_event w1[] = {
-		RECV(PG_REC_RECV, 1, 99, 1), SEND(1, 1, 1), END
-	};
-	static const struct pg_event w2[] = {
-		RECV(PG_REC_RECV, 1, 99, 2), SEND(1, 1, 1), END
-	};
 	struct pg_hb hb = { 0 };
 	struct pg_races r = { 0 };
 	const struct pg_race *x;
 
 	put_task(1, m, N(m), workers, 2);
-	put_task(1001, w1, N(w1), NULL, 0);
-	put_task(1002, w2, N(w2), NULL, 0);
+	put_workers();
 	load(&hb, &r);
 	/* the failed polls could have got either answer */
 	ck_assert_ptr_nonnull(x = pg_races_at(&r, 1, 4));
@@ -389,8 +386,117 @@ START_TEST(mcast_and_foreign)
 }
 END_TEST
 
+/* 1001 spawns 2001 (its second event), which answers the master at
+ * once; the master took 1002's answer first: taking 2001's instead needs
+ * 1001's spawn, and the master's own spawn of 1001 before it. */
+START_TEST(cut_holds_the_spawns)
+{
+	static const int grandchild[] = { 2001 };
+	static const struct pg_event m[] = {
+		SPAWN, RECV(PG_REC_RECV, 1002, 1, 1),
+		RECV(PG_REC_RECV, 2001, 1, 1), END
+	};
+	static const struct pg_event w1[] = {
+		SEND(1, 7, 1), { .kind = PG_REC_SPAWN, .msgid = 1, .len = 1 },
+		END
+	};
+	static const struct pg_event w2[] = { SEND(1, 1, 1), END };
+	static const struct pg_event g[] = { SEND(1, 1, 1), END };
+	struct pg_hb hb = { 0 };
+	struct pg_races r = { 0 };
+	struct pg_hb_swap sw = { 1, 2, 2001, 1 };
+	long cut[4];
+	char err[256] = "";
+
+	put_task(1, m, N(m), workers, 2);
+	put_task(1001, w1, N(w1), grandchild, 1);
+	put_task(1002, w2, N(w2), NULL, 0);
+	put_task(2001, g, N(g), NULL, 0);
+	load(&hb, &r);
+	ck_assert_int_eq(hb.ntask, 4);
+	ck_assert(pg_hb_before(&hb, 1, 2, 3, 1));
+	ck_assert(pg_hb_before(&hb, 0, 1, 3, 1));
+	ck_assert_ptr_nonnull(pg_races_at(&r, 1, 2));
+	ck_assert_int_eq(pg_hb_cut(&hb, &sw, 1, cut, err, sizeof(err)), 0);
+	ck_assert_int_eq(cut[0], 1); /* the master's spawn */
+	ck_assert_int_eq(cut[1], 2); /* 1001's send and spawn */
+	ck_assert_int_eq(cut[2], 0);
+	ck_assert_int_eq(cut[3], 1); /* 2001's send */
+	pg_races_free(&r);
+	pg_hb_free(&hb);
+}
+END_TEST
+
+/* 2001, spawned by 1002, first takes 1001's message, then the master's:
+ * the cut of taking the master's first holds 1002's spawn of 2001 (the
+ * causal past of a task's first event is its spawn's). */
+START_TEST(cut_of_a_first_event)
+{
+	static const int grandchild[] = { 2001 };
+	static const struct pg_event m[] = { SPAWN, SEND(2001, 1, 1), END };
+	static const struct pg_event w1[] = { SEND(2001, 1, 1), END };
+	static const struct pg_event w2[] = {
+		{ .kind = PG_REC_SPAWN, .msgid = 1, .len = 1 }, END
+	};
+	static const struct pg_event g[] = {
+		RECV(PG_REC_RECV, 1001, 1, 1), RECV(PG_REC_RECV, 1, 1, 1), END
+	};
+	struct pg_hb hb = { 0 };
+	struct pg_races r = { 0 };
+	struct pg_hb_swap sw = { 2001, 1, 1, 1 };
+	long cut[4];
+	char err[256] = "";
+
+	put_task(1, m, N(m), workers, 2);
+	put_task(1001, w1, N(w1), NULL, 0);
+	put_task(1002, w2, N(w2), grandchild, 1);
+	put_task(2001, g, N(g), NULL, 0);
+	load(&hb, &r);
+	ck_assert_ptr_nonnull(pg_races_at(&r, 2001, 1));
+	ck_assert_int_eq(pg_hb_cut(&hb, &sw, 1, cut, err, sizeof(err)), 0);
+	ck_assert_int_eq(cut[0], 2);
+	ck_assert_int_eq(cut[1], 0);
+	ck_assert_int_eq(cut[2], 1);
+	ck_assert_int_eq(cut[3], 0);
+	pg_races_free(&r);
+	pg_hb_free(&hb);
+}
+END_TEST
+
+/* The master takes the pvmd's PvmTaskExit notices (tag 3) about 1001,
+ * then 1002: each comes after its task's end, and the two race (the
+ * tasks' ends are concurrent). */
+START_TEST(notices_race)
+{
+	static const struct pg_event m[] = {
+		SPAWN, RECV(PG_REC_RECV, PG_PEER_SYSTEM, 3, 1002),
+		RECV(PG_REC_RECV, PG_PEER_SYSTEM, 3, 1003), END
+	};
+	static const struct pg_event w[] = { SEND(1, 1, 1), END };
+	struct pg_hb hb = { 0 };
+	struct pg_races r = { 0 };
+	const struct pg_race *x;
+
+	put_task(1, m, N(m), workers, 2);
+	put_task(1001, w, N(w), NULL, 0);
+	put_task(1002, w, N(w), NULL, 0);
+	load(&hb, &r);
+	ck_assert(pg_hb_before(&hb, 1, 2, 0, 2));
+	ck_assert(!pg_hb_before(&hb, 2, 2, 0, 2));
+	ck_assert(pg_hb_before(&hb, 2, 2, 0, 3));
+	ck_assert_ptr_nonnull(x = pg_races_at(&r, 1, 2));
+	ck_assert_int_eq(x->nalt, 1);
+	ck_assert_int_eq(x->alts[0].sender, PG_PEER_SYSTEM);
+	ck_assert_uint_eq(x->alts[0].msgid, 1003);
+	ck_assert_int_eq(x->alts[0].send_event, 2);
+	ck_assert_uint_eq(r.n, 1);
+	pg_races_free(&r);
+	pg_hb_free(&hb);
+}
+END_TEST
+
 /* Two tasks each receive the other's message before sending theirs:
- * logs no run can make. */
+ * logs no run can make; and an exec log that cannot be read. */
 START_TEST(contradiction_refused)
 {
 	static const struct pg_event m[] = { SPAWN, END };
@@ -401,7 +507,7 @@ START_TEST(contradiction_refused)
 		RECV(PG_REC_RECV, 1001, 1, 1), SEND(1001, 1, 1), END
 	};
 	struct pg_hb hb = { 0 };
-	char err[512] = "";
+	char err[512] = "", path[PATH_MAX];
 
 	put_task(1, m, N(m), workers, 2);
 	put_task(1001, w1, N(w1), NULL, 0);
@@ -411,6 +517,12 @@ START_TEST(contradiction_refused)
 	pg_hb_free(&hb);
 	ck_assert_int_eq(pg_hb_load(&hb, "/nonexistent-dir", err,
 				    sizeof(err)), -1);
+	pg_hb_free(&hb);
+	/* a damaged exec log is no log without spawns: refused, named */
+	put_workers();
+	cku_spit(cku_in_dir(path, sizeof(path), "task-1.exec"), "junk\n", 5);
+	ck_assert_int_eq(pg_hb_load(&hb, cku_dir, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "task-1.exec"));
 	pg_hb_free(&hb);
 }
 END_TEST
@@ -428,6 +540,9 @@ int main(void)
 	tcase_add_test(tc, concurrent_joins_race);
 	tcase_add_test(tc, barrier_orders);
 	tcase_add_test(tc, mcast_and_foreign);
+	tcase_add_test(tc, cut_holds_the_spawns);
+	tcase_add_test(tc, notices_race);
+	tcase_add_test(tc, cut_of_a_first_event);
 	tcase_add_test(tc, contradiction_refused);
 	suite_add_tcase(s, tc);
 	return cku_run(s);

@@ -25,17 +25,7 @@
 static struct pg_event ev(int kind, int peer, int tag, unsigned msgid,
 			  unsigned t_us, unsigned d_us)
 {
-	struct pg_event e;
-
-	memset(&e, 0, sizeof(e));
-	e.kind = kind;
-	e.peer = peer;
-	e.tag = tag;
-	e.msgid = msgid;
-	e.len = 8;
-	e.t = (uint64_t)t_us * 1000;
-	e.dur = (uint64_t)d_us * 1000;
-	return e;
+	return cku_event(kind, peer, tag, msgid, t_us, d_us);
 }
 
 /* The end record at T us. */
@@ -238,8 +228,18 @@ START_TEST(test_tables)
 			 "1001@vm 1002@vm");
 	ck_assert_str_eq(qs("SELECT argv FROM spawns WHERE ltid=0", buf, 256),
 			 "[\"-x\",\"a b\"]");
-	ck_assert_str_eq(qs("SELECT value FROM meta WHERE key='schema_version'",
-			    buf, 256), "2");
+	ck_assert_int_eq(atoi(qs("SELECT value FROM meta WHERE "
+				 "key='schema_version'", buf, 256)),
+			 TDB_SCHEMA_VERSION);
+	/* the vector clocks (logs/hb.c) of the events that took in other
+	 * tasks' (entries in clock_tasks order): a child's first event,
+	 * receives of logged sends; not the master's own events.  1001's
+	 * first event, a probe, saw the master's second, its send */
+	ck_assert_int_eq(q("SELECT count(*) FROM clocks WHERE ltid=1"), 0);
+	ck_assert_str_eq(qs("SELECT clock FROM clocks WHERE ltid=1001 AND "
+			    "seq=1", buf, 256), "2,1,0");
+	ck_assert_str_eq(qs("SELECT value FROM meta WHERE key='clock_tasks'",
+			    buf, 256), "1,1001,1002");
 	ck_assert_str_eq(qs("SELECT value FROM meta WHERE key='polls'", buf, 256),
 			 "exact");
 	ck_assert_str_eq(qs("SELECT value FROM meta WHERE key='hosts'", buf, 256),

@@ -280,3 +280,41 @@ view_event_text() {
 	trap cleanup EXIT
 	return $rc
 }
+
+# hosts_up N: the virtual cluster h1..hN (scripts/hosts.sh; sets HOSTS
+# and HD), whose virtual machine is halted and hosts removed at exit
+# (halt_all); returns 1 after a FAIL if the hosts cannot be made.
+hosts_up() {
+	local top
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	HOSTS="bash $top/scripts/hosts.sh"
+	HD=/run/pangaea-hosts
+	trap halt_all EXIT
+	if ! $HOSTS up "$1" 2>up.err; then
+		fail "hosts.sh up $1 (needs root, network and mount namespaces): $(cat up.err)"
+		return 1
+	fi
+}
+halt_all() {
+	[ -d "$HD/h1" ] &&
+		$HOSTS run h1 sh -c 'echo halt | timeout 10 pvm' >/dev/null 2>&1
+	$HOSTS down
+	cleanup
+}
+# hosts_vm HOST...: after hosts_up, a virtual machine of h1 and HOST...
+# started on h1 from a host file in S=$HD/shared/$VMID (seen by every
+# host; the current folder from then on), pvm's conf in conf; PANGAEA
+# becomes a launcher that runs on h1.
+hosts_vm() {
+	local top
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	S=$HD/shared/$VMID
+	mkdir -p "$S" && cd "$S" || exit 1
+	{ echo '* ep=/usr/bin'; printf '%s\n' "$@"; } >hostfile
+	export PVM_RSH=$top/scripts/pvm-rsh
+	$HOSTS run h1 sh -c "echo conf | timeout 30 pvm $S/hostfile" >conf 2>&1
+	printf '#!/bin/sh\nexec bash %s run h1 %s "$@"\n' "$top/scripts/hosts.sh" \
+		"$B/bin/pangaea" >pangaea-h1
+	chmod +x pangaea-h1
+	PANGAEA=$S/pangaea-h1
+}

@@ -38,7 +38,8 @@ struct la_opts {
 	int spawn_flags;        /* -flags: PvmTaskDebug, PvmTaskTrace, ... */
 	int ntask;
 	int delay_us;
-	unsigned seed;          /* of the delays: PANGAEA_SEED, or picked */
+	unsigned seed;          /* of the delays and chaos: PANGAEA_SEED, or picked */
+	int chaos;              /* -chaos or PANGAEA_CHAOS=1: a chaos recording */
 	int quiet;
 	int no_deadlock_stop;   /* -no-deadlock-stop: report, go on waiting */
 	int start;              /* -staged, -stagger: PG_START_* (replay: as
@@ -58,6 +59,10 @@ struct la_opts {
 	int *cut_ltid;          /* -swap: the cut, per task of the recording */
 	long *cut;              /* (ncut; a task not named replays nothing) */
 	int ncut;
+	int debug_ltid;         /* -debug LTID[:EVENT]: the task, 0 none */
+	unsigned long long debug_event; /* ... its event, 0: its first */
+	char debug_batch[PG_PATH_MAX]; /* -debug-batch FILE (absolute):
+				   gdb's commands, or "" */
 };
 
 /* What the launcher knows of a task of the run. */
@@ -325,6 +330,23 @@ void la_kill_free(struct la_run *r);
  * every quarter second.
  */
 void la_deadlock_check(struct la_run *r);
+
+/* debug.c */
+/* -replay -debug: has the run's tasks told which one stops where. */
+void la_debug_setup(const struct la_opts *o);
+/* Handles a PG_TAG_DEBUG message of task SRC just checked: the task
+ * waits; starts gdb on it here, or says the command for its host. */
+void la_debug_message(struct la_run *r, int src);
+/* Before a replay with -debug: whether the recording RECDIR has task
+ * O->debug_ltid and its event O->debug_event; 0, or -1 (said). */
+int la_debug_check(const struct la_opts *o, const char *recdir);
+/* Called at every turn of the wait: notes that our gdb has ended. */
+void la_debug_tick(struct la_run *r);
+/* Whether a task of the run is in a debugger (no deadlock check). */
+int la_debug_busy(struct la_run *r);
+/* After the run: waits for our gdb to end (-debug-batch: killed if it
+ * is still there after a grace period). */
+void la_debug_finish(struct la_run *r);
 
 /* program.c */
 /* What a program file is, for the launcher. */

@@ -44,6 +44,9 @@ void la_usage(FILE *f)
 	      "  -stdin LTID   give the standard input to task LTID of the command\n"
 	      "                line (default 1; -replay gives it as recorded)\n"
 	      "  -delay USEC   random delay of 0..USEC before every wrapped PVM call\n"
+	      "  -chaos        -log only: a chaos recording, made to surface rare message\n"
+	      "                orders (per-task priorities, held-back wildcard receives;\n"
+	      "                PANGAEA_SEED=S repeats its decisions)\n"
 	      "  -select SPEC  log only some events: \"tag=N,.. ltid=N,.. program=NAME,..\"\n"
 	      "                (-replay uses the recording's; giving another is refused)\n"
 	      "  -logmode MODE the logs' mode, octal (default 0600; the folder gets\n"
@@ -51,6 +54,9 @@ void la_usage(FILE *f)
 	      "  -view         show the run's event graph live (pangaea-view)\n"
 	      "  -no-deadlock-stop  report a deadlock but let the run wait on\n"
 	      "                (default: report it and end the run, exit 3)\n"
+	      "  -debug LTID[:EVENT]  -replay only: task LTID runs under gdb, stopped\n"
+	      "                before its EVENT-th recorded event (default: its first)\n"
+	      "  -debug-batch FILE  with -debug: gdb -batch runs FILE's commands there\n"
 	      "  -q            no status lines, only the program's output\n"
 	      "  -h, --help    this text;  --version  the version\n", f);
 }
@@ -239,6 +245,26 @@ static int swap_arg(const char *v, struct la_opts *o)
 	return 0;
 }
 
+/* Reads -debug's LTID[:EVENT] into O; 0 or -1 (said). */
+static int debug_arg(const char *s, struct la_opts *o)
+{
+	unsigned long long e = 0;
+	char *end;
+	long l = strtol(s, &end, 10);
+
+	if (*end == ':' && end[1] >= '0' && end[1] <= '9')
+		e = strtoull(end + 1, &end, 10);
+	if (end == s || *end || l < 1 || l > INT_MAX ||
+	    (strchr(s, ':') && e == 0)) {
+		la_error("-debug needs LTID or LTID:EVENT (a task's logical id, "
+			 "an event number from 1), not %s", s);
+		return -1;
+	}
+	o->debug_ltid = (int)l;
+	o->debug_event = e;
+	return 0;
+}
+
 /* Handles option ARGV[*I] (advancing past its value); 0 or -1. */
 static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 {
@@ -254,6 +280,9 @@ static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 	} else if (strcmp(a, "-no-deadlock-stop") == 0) {
 		o->no_deadlock_stop = 1;
 		takes = 0;
+	} else if (strcmp(a, "-chaos") == 0) {
+		o->chaos = 1;
+		takes = 0;
 	} else if (strcmp(a, "-staged") == 0) {
 		o->start = PG_START_STAGED;
 		takes = 0;
@@ -264,7 +293,8 @@ static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 			 strcmp(a, "-n") && strcmp(a, "-delay") &&
 			 strcmp(a, "-select") && strcmp(a, "-logmode") &&
 			 strcmp(a, "-stagger") && strcmp(a, "-stdin") &&
-			 strcmp(a, "-swap") ?
+			 strcmp(a, "-swap") && strcmp(a, "-debug") &&
+			 strcmp(a, "-debug-batch") ?
 			 "unknown option" : "missing value for option", a);
 		return -1;
 	} else if (strcmp(a, "-logdir") == 0) {
@@ -292,6 +322,14 @@ static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 	} else if (strcmp(a, "-stagger") == 0) {
 		rc = int_arg(a, v, &o->start_ms, 0);
 		o->start = PG_START_STAGGER;
+	} else if (strcmp(a, "-debug") == 0) {
+		rc = debug_arg(v, o);
+	} else if (strcmp(a, "-debug-batch") == 0) {
+		if (!realpath(v, o->debug_batch)) {
+			la_error("-debug-batch: cannot read %s: %s", v,
+				 strerror(errno));
+			rc = -1;
+		}
 	} else if (strcmp(a, "-select") == 0) {
 		struct pg_select sel;
 		char err[256];
@@ -322,6 +360,21 @@ static void keep_command(int argc, char **argv, struct la_opts *o)
 	for (int i = 0; i < argc && n + 2 < sizeof(o->command); i++)
 		n += (size_t)snprintf(o->command + n, sizeof(o->command) - n,
 				      "%s%s", i ? " " : "", argv[i]);
+}
+
+/* PANGAEA_CHAOS: 1 turns chaos on, 0 or empty leaves it off; 0 or -1. */
+static int chaos_env(struct la_opts *o)
+{
+	const char *env = getenv(PG_ENV_CHAOS);
+
+	if (!env || !*env || strcmp(env, "0") == 0)
+		return 0;
+	if (strcmp(env, "1") != 0) {
+		la_error("%s is 0 or 1, not \"%s\"", PG_ENV_CHAOS, env);
+		return -1;
+	}
+	o->chaos = 1;
+	return 0;
 }
 
 /* The delays' seed: PANGAEA_SEED if set, else one picked now; 0 or -1. */
@@ -358,7 +411,7 @@ int la_parse(int argc, char **argv, struct la_opts *o)
 	o->ntask = 1;
 	snprintf(o->logdir, sizeof(o->logdir), "pangaea-logs");
 	if ((env && int_arg(PG_ENV_DELAY, env, &o->delay_us, 0) < 0) ||
-	    seed_arg(o) < 0)
+	    seed_arg(o) < 0 || chaos_env(o) < 0)
 		return -1;
 	keep_command(argc, argv, o);
 	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++)
@@ -371,6 +424,11 @@ int la_parse(int argc, char **argv, struct la_opts *o)
 	if (o->mode == PANGAEA_MODE_RECORD && i == argc) {
 		la_error("-log needs a PROGRAM to run");
 		return -1;
+	}
+	if (o->chaos && o->mode == PANGAEA_MODE_REPLAY) {
+		la_say(o, "-chaos is ignored in a replay: the order comes from "
+		       "the recording");
+		o->chaos = 0;
 	}
 	if (o->outdir[0] && o->mode != PANGAEA_MODE_REPLAY) {
 		la_error("-out is for -replay only");
@@ -388,6 +446,20 @@ int la_parse(int argc, char **argv, struct la_opts *o)
 	if (o->stdin_ltid && o->mode == PANGAEA_MODE_REPLAY) {
 		la_error("-stdin is for -log: a replay gives the recorded input "
 			 "to the task that read it (stdin.log)");
+		return -1;
+	}
+	if (o->debug_ltid && o->mode != PANGAEA_MODE_REPLAY) {
+		la_error("-debug is for -replay: it stops a replayed task at a "
+			 "recorded event");
+		return -1;
+	}
+	if (o->debug_batch[0] && !o->debug_ltid) {
+		la_error("-debug-batch needs -debug LTID[:EVENT]");
+		return -1;
+	}
+	if (o->debug_batch[0] && access(o->debug_batch, R_OK) != 0) {
+		la_error("-debug-batch: cannot read %s: %s", o->debug_batch,
+			 strerror(errno));
 		return -1;
 	}
 	if (o->host && o->arch) {

@@ -63,7 +63,7 @@ static int setup_task0(struct la_run *r, const char *logdir)
 		.replaydir = r->o->mode == PANGAEA_MODE_REPLAY ? r->replaydir
 							       : NULL,
 		.delay_us = r->o->delay_us, .seed = r->o->seed,
-		.select = r->o->select
+		.chaos = r->o->chaos, .select = r->o->select
 	};
 	char err[PG_PATH_MAX + 100], num[32];
 
@@ -292,6 +292,8 @@ static void handle(struct la_run *r, int bufid)
 		on_logfail(r);
 	} else if (tag == PG_TAG_KILLING || tag == PG_TAG_KILLWAIT) {
 		la_kill_message(r, tag, src);
+	} else if (tag == PG_TAG_DEBUG) {
+		la_debug_message(r, src);
 	} else if (tag == PG_TAG_DONE && pg_proto_upk(tag, v) == 0 &&
 		   (t = la_task_by_ltid(r, v[0]))) {
 		t->done_how = v[1];
@@ -365,7 +367,9 @@ static void wait_tasks(struct la_run *r)
 		if (b > 0)
 			handle(r, b);
 		la_kill_check(r);
-		la_deadlock_check(r);
+		la_debug_tick(r);
+		if (!la_debug_busy(r)) /* a task in gdb is not deadlocked */
+			la_deadlock_check(r);
 		la_tasks_check_joined(r);
 	}
 }
@@ -478,6 +482,7 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 		}
 		pvm_setcontext(0);
 		la_programs_preload(r->o);
+		la_debug_setup(r->o);
 		if (start_programs(r) == 0)
 			status = LA_OK;
 		pvm_setcontext(r->ctx);
@@ -485,6 +490,7 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 			la_tasks_kill(r);
 		wait_tasks(r);
 		drain(r);
+		la_debug_finish(r);
 		if (!r->lost_pvmd)
 			la_hosts_collect(r, logdir);
 		r->interrupted = interrupted != 0;
@@ -631,6 +637,8 @@ int la_run(struct la_opts *o)
 		return LA_SETUP;
 	if (o->mode == PANGAEA_MODE_REPLAY && !realpath(o->logdir, r.replaydir))
 		return LA_SETUP;
+	if (la_debug_check(o, r.replaydir) < 0) /* -debug's event is there */
+		return LA_SETUP;
 	if (la_logdir_prepare(o->mode == PANGAEA_MODE_RECORD ? o->logdir :
 			      o->outdir, o->logmode) < 0 ||
 	    !realpath(o->mode == PANGAEA_MODE_RECORD ? o->logdir : o->outdir,
@@ -643,6 +651,9 @@ int la_run(struct la_opts *o)
 		la_say(o, "random delays of up to %d us, seed %u (%s=%u "
 		       "repeats them)", o->delay_us, o->seed, PG_ENV_SEED,
 		       o->seed);
+	if (o->chaos)
+		la_say(o, "chaos recording, seed %u (%s=%u repeats its "
+		       "decisions)", o->seed, PG_ENV_SEED, o->seed);
 	signal(SIGINT, on_interrupt);
 	signal(SIGTERM, on_interrupt);
 	/* a closed output must not kill us before we have stopped the run

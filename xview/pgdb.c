@@ -4,8 +4,10 @@
  * are, the function), checked and dispatched here, done by viewdb.c (a
  * database open) and viewlive.c (a live run's).
  *
- *   pgdb open PATH            open PATH read-only; loads each task's event
- *                             times into memory for fast counting
+ *   pgdb open PATH ?RAW?      open PATH read-only; loads each task's event
+ *                             times into memory for fast counting; RAW
+ *                             true: the raw times (t0_raw...) instead of
+ *                             the synchronised ones
  *   pgdb close
  *   pgdb meta                 flat list key value ... of the meta table
  *   pgdb tasks                list of dicts, one per task, by ltid
@@ -31,6 +33,12 @@
  *                             (send, recv, probe, other)
  *   pgdb stale LOGDIR         1 if LOGDIR/trace.db must be imported again
  *                             (logs/tracedb-stale.c), else 0
+ *   pgdb races-load LOGDIR    finds the racing events of LOGDIR's logs
+ *                             (viewraces.c); their number
+ *   pgdb races T0 T1 ?LIMIT?  flat list id what alternatives of the
+ *                             racing events whose entry is in the window
+ *   pgdb race ID              {what alternatives} of event ID, {} if it
+ *                             does not race
  *
  * Live runs (viewlive.c): pgdb live-open makes an empty database in
  * memory, pgdb live-connect PATH returns a Tcl channel reading the
@@ -79,7 +87,7 @@ struct pgdb_cmd {
 };
 
 static const struct pgdb_cmd pgdb_cmds[] = {
-	{ "open", 1, 1, "PATH", vdb_cmd_open },
+	{ "open", 1, 2, "PATH ?RAW?", vdb_cmd_open },
 	{ "close", 0, 0, NULL, vdb_cmd_close },
 	{ "meta", 0, 0, NULL, vdb_cmd_meta },
 	{ "tasks", 0, 0, NULL, vdb_cmd_tasks },
@@ -91,6 +99,9 @@ static const struct pgdb_cmd pgdb_cmds[] = {
 	{ "message", 1, 1, "ID", vdb_cmd_message },
 	{ "find", 1, 1, "MSGID", vdb_cmd_find },
 	{ "output", 0, 0, NULL, vdb_cmd_output },
+	{ "races-load", 1, 1, "LOGDIR", vdb_races_load },
+	{ "races", 2, 3, "T0 T1 ?LIMIT?", vdb_cmd_races },
+	{ "race", 1, 1, "ID", vdb_cmd_race },
 	{ "states", 2, 3, "T0 T1 ?LTIDS?", vdb_cmd_states },
 	{ "paint-states", 4, 4, "IMG T0 T1 LTID", vdb_cmd_paint_states },
 	{ "paint-util", 4, 5, "IMG T0 T1 NTASKS ?LTIDS?", vdb_cmd_paint_util },

@@ -129,8 +129,10 @@ proc spawn::command {} {
 	if {$S(PvmHostCompl) && $S(where) ne "host"} {
 		error "PvmHostCompl means any host but the one given: choose Where Host"
 	}
-	if {$S(mode) eq "replay" && ($S(where) ne "default" || $flags ne "")} {
-		error "a replay spawns as recorded: set Where to Default and clear the flags"
+	# PvmTaskDebug in a replay: task 1 under gdb (spawn::debug), not a flag
+	set rflags [lsearch -all -inline -not -exact $flags PvmTaskDebug]
+	if {$S(mode) eq "replay" && ($S(where) ne "default" || $rflags ne "")} {
+		error "a replay spawns as recorded: set Where to Default and clear the flags (but PvmTaskDebug: gdb)"
 	}
 	if {$S(mode) eq "none"} {
 		set prog [lindex $words 0]
@@ -160,6 +162,10 @@ proc spawn::start {} {
 	if {[catch {spawn::command} cmd]} {
 		spawn::say "error: $cmd"
 		set S(status) "error: $cmd"
+		return
+	}
+	if {$S(mode) eq "replay" && $S(PvmTaskDebug)} {
+		spawn::debug $S(logdir) 1 ""
 		return
 	}
 	if {$S(mode) eq "display"} {
@@ -245,4 +251,55 @@ proc spawn::last_look {} {
 		if {[catch {view::open_run $dir} err]} { spawn::say "error: $err" }
 	}
 	set view::V(live_via) done
+}
+
+# The launcher command that replays the recording DIR with task LTID
+# under gdb, stopped before its event EVENT ("": at its start).
+proc spawn::debug_command {dir ltid event} {
+	set at [expr {$event eq "" ? $ltid : "$ltid:$event"}]
+	return [list [spawn::tool pangaea] -replay -debug $at -logdir $dir]
+}
+
+# Runs CMD in a terminal of its own, in the background: the words of
+# $PANGAEA_TERMINAL (the command is added after them) or xterm -e; the
+# terminal's pid.
+proc spawn::terminal {cmd} {
+	global env
+	if {[info exists env(PANGAEA_TERMINAL)] && $env(PANGAEA_TERMINAL) ne ""} {
+		set term $env(PANGAEA_TERMINAL)
+	} elseif {[auto_execok xterm] ne ""} {
+		set term [list xterm -title "pangaea: [lrange $cmd 1 end]" -e]
+	} else {
+		error "no terminal to run gdb in: install xterm or set PANGAEA_TERMINAL"
+	}
+	return [exec {*}$term {*}$cmd </dev/null >/dev/null 2>@stderr &]
+}
+
+# Replays the recording DIR in a terminal with task LTID under gdb,
+# stopped before its event EVENT ("": its start): the spawn dialog's
+# PvmTaskDebug and the event menu's "Replay to here in gdb".
+proc spawn::debug {dir ltid event} {
+	variable S
+	set cmd [spawn::debug_command $dir $ltid $event]
+	spawn::say "\$ [join $cmd]"
+	if {[catch {spawn::terminal $cmd} err]} {
+		spawn::say "error: $err"
+		set S(status) "error: $err"
+		return
+	}
+	set S(status) "gdb started in a terminal"
+}
+
+# "Replay to here in gdb": the selected event of the open run (its task,
+# its number in the task's log) is where gdb stops in a replay.
+proc spawn::debug_selected {} {
+	set sel $view::V(sel)
+	if {[lindex $sel 0] ne "e"} {
+		.status configure -text "select an event first (click it)"
+		return
+	}
+	set e [pgdb event [lindex $sel 1]]
+	set dir $view::V(logdir)
+	if {$dir eq ""} { set dir [file dirname $view::V(db)] }
+	spawn::debug $dir [dict get $e ltid] [dict get $e seq]
 }

@@ -20,7 +20,7 @@ namespace eval view {
 		force_detail 0 px_per_event 5 live_since 0
 		sock "" sock_chan "" sock_lines 0 sock_tries 0 live_via ""
 		sock_redraw 0 sock_part "" live_events 0 live_msgs 0
-		live_error "" util 1 bandh 12 utilh 130 stats 0
+		live_error "" util 1 bandh 12 utilh 130 stats 0 raw 0
 	}
 	# the task states (xview/viewstate.c): name and colour, in the order
 	# the C side stacks them
@@ -76,6 +76,9 @@ proc view::build {} {
 		-command view::util_pane
 	.mb.v add checkbutton -label "Task states pane" -variable view::V(stats) \
 		-command view::util_pane
+	.mb add cascade -label Event -menu .mb.e -underline 0
+	menu .mb.e -tearoff 0
+	.mb.e add command -label "Replay to here in gdb" -command spawn::debug_selected
 	view::out_build ;# output.tcl
 
 	frame .tb
@@ -93,9 +96,11 @@ proc view::build {} {
 	label .tb.lf -text "  Message id:"
 	entry .tb.find -width 8 -textvariable view::V(find)
 	button .tb.go -text Find -command view::find
+	checkbutton .tb.raw -text "Raw times" -variable view::V(raw) \
+		-command view::raw_toggle
 	pack .tb.fit .tb.in .tb.out .tb.lt .tb.tasks .tb.lg .tb.tags -side left
 	foreach k $FILTERS { pack .tb.k$k -side left }
-	pack .tb.lf .tb.find .tb.go -side left
+	pack .tb.lf .tb.find .tb.go .tb.raw -side left
 	bind .tb.tasks <Return> view::redraw_later
 	bind .tb.tags <Return> view::redraw_later
 	bind .tb.find <Return> view::find
@@ -109,6 +114,7 @@ proc view::build {} {
 	grid .g.hs -row 1 -column 0 -sticky ew
 	grid rowconfigure .g 0 -weight 1
 	grid columnconfigure .g 0 -weight 1
+	view::race_build ;# races.tcl (the Race menu, binds on the canvas)
 	# the utilization pane: same time axis as the graph
 	frame .u
 	canvas .u.c -background white -highlightthickness 0 -width 900 \
@@ -156,19 +162,34 @@ proc view::open_run {path} {
 		set db [file join $path trace.db]
 		view::import $path
 	}
-	pgdb open $db
+	pgdb open $db $V(raw)
 	set V(db) $db
+	view::race_load ;# races.tcl
 	set V(tasks) [pgdb tasks]
 	lassign [pgdb range] V(tmin) V(tmax)
 	view::out_load ;# output.tcl
 	if {$V(tmax) <= $V(tmin)} { set V(tmax) [expr {$V(tmin) + 1000}] }
 	set V(row0) 0
 	set V(sel) ""
+	set V(race_sel) ""
 	set meta [pgdb meta]
 	set V(meta) [dict create {*}$meta]
 	set mode [expr {[dict exists $V(meta) mode] ? [dict get $V(meta) mode] : "?"}]
 	wm title . "Pangaea event graph: [file tail [file normalize $path]] ($mode)"
 	view::fit
+}
+
+# Shows the raw times of the hosts' clocks (V(raw) 1) or the synchronised
+# ones (docs/TRACEDB.md "Times"): opens the database again with them,
+# keeping the window.
+proc view::raw_toggle {} {
+	variable V
+	if {$V(db) eq ""} return
+	pgdb open $V(db) $V(raw)
+	set V(tasks) [pgdb tasks]
+	lassign [pgdb range] V(tmin) V(tmax)
+	if {$V(tmax) <= $V(tmin)} { set V(tmax) [expr {$V(tmin) + 1000}] }
+	view::redraw_later
 }
 
 # Imports the logs of DIR into DIR/trace.db (pangaea-trace import) when
@@ -351,6 +372,7 @@ proc view::redraw {} {
 		set V(mode) detail
 		view::draw_messages $t1
 		view::draw_events $t1
+		view::draw_races $t1 ;# races.tcl
 	} else {
 		set V(mode) summary
 		view::draw_summary $shown $t1
@@ -739,7 +761,9 @@ proc view::select {what id} {
 	.g.c delete selring
 	.g.c itemconfigure msg -fill gray35 -width 1
 	view::draw_selection
-	if {$what eq "e"} { view::out_near $id }
+	if {$what eq "e"} { view::out_near $id; view::race_details $id } else {
+		set V(race_sel) ""
+	}
 }
 
 # The details of event ID: sending and receiving ltid, tag, message id,
@@ -908,7 +932,7 @@ proc view::live_tick {interval} {
 		return
 	}
 	set follow [expr {$V(db) eq "" || $V(t1) >= $V(tmax)}]
-	pgdb open [file join $dir trace.db]
+	pgdb open [file join $dir trace.db] $V(raw)
 	set V(db) [file join $dir trace.db]
 	set V(logdir) $dir
 	set V(tasks) [pgdb tasks]

@@ -1,8 +1,9 @@
 /*
  * viewdb.h: inside the `pgdb` command, in layers: pgdb.c (the command:
  * its subcommand table) calls viewlive.c (a live run's database, built in
- * memory) and viewdb.c (the open database and the queries on it);
- * viewlive.c calls viewdb.c; viewdb.c calls neither.
+ * memory), viewraces.c (the racing events, from the logs) and viewdb.c
+ * (the open database and the queries on it); viewlive.c and viewraces.c
+ * call viewdb.c; viewdb.c calls neither.
  */
 #ifndef PANGAEA_VIEWDB_H
 #define PANGAEA_VIEWDB_H
@@ -73,6 +74,9 @@ vdb_cmd_fn vdb_cmd_open, vdb_cmd_close, vdb_cmd_meta, vdb_cmd_tasks,
 	vdb_cmd_range, vdb_cmd_count, vdb_cmd_events,
 	vdb_cmd_messages, vdb_cmd_event, vdb_cmd_message, vdb_cmd_find,
 	vdb_cmd_output;
+
+/* viewraces.c: pgdb races-load LOGDIR, races T0 T1 ?LIMIT?, race ID. */
+vdb_cmd_fn vdb_races_load, vdb_cmd_races, vdb_cmd_race;
 
 /* viewstate.c: pgdb states T0 T1 ?LTIDS?, paint-states IMG T0 T1 LTID,
  * paint-util IMG T0 T1 NTASKS ?LTIDS?. */

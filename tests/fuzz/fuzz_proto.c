@@ -42,7 +42,7 @@ static const int tags[] = {
 	PG_TAG_REGISTER, PG_TAG_SPAWNED, PG_TAG_TID2LTID, PG_TAG_LTID2TID,
 	PG_TAG_EVENTS, PG_TAG_DONE, PG_TAG_EXITED, PG_TAG_DIVERGED,
 	PG_TAG_QUIT, PG_TAG_HELLO, PG_TAG_LOGFAIL, PG_TAG_WATCH, PG_TAG_ENDTASK,
-	PG_TAG_LOGFILE
+	PG_TAG_LOGFILE, PG_TAG_CLOCK
 };
 #define NTAGS ((int)(sizeof(tags) / sizeof(tags[0])))
 #define SRC_TID 0x40002 /* the sender every message claims */
@@ -253,7 +253,7 @@ static void handle(struct receivers *rc, int bufid)
 	case PG_TAG_LOGFILE:
 		on_logfile(&rc->ship);
 		break;
-	default: /* QUIT, HELLO: fixed ints */
+	default: /* QUIT, HELLO, CLOCK: fixed ints */
 		pg_proto_upk(tag, v);
 	}
 }

@@ -19,7 +19,7 @@ VERSION = int(re.search(r"#define PG_PROTOCOL_VERSION (\d+)",
 
 # the harness's tag numbers (the order of fuzz_proto.c's tags[])
 REGISTER, SPAWNED, TID2LTID, LTID2TID, EVENTS, DONE, EXITED, DIVERGED, \
-    QUIT, HELLO, LOGFAIL, WATCH, ENDTASK, LOGFILE = range(14)
+    QUIT, HELLO, LOGFAIL, WATCH, ENDTASK, LOGFILE, CLOCK = range(15)
 
 # PVM's trace events (pvmtev.h), as a pvmd sends TEV_ENDTASK
 TEV_MARK_EVENT_DESC, TEV_MARK_EVENT_DESC_END = -5, -6
@@ -62,6 +62,7 @@ KIDS = [(1001, 0x40003, "vm", "/work/build/examples/racy"),
 
 SEEDS = {
     "register": msg(REGISTER, ints(1, 0x40002)),
+    "clock": msg(CLOCK, ints(1, 0, 0)),
     "spawned": spawned(1, KIDS),
     "tid2ltid": msg(TID2LTID, ints(0x40003)),
     "ltid2tid": msg(LTID2TID, ints(1002)),

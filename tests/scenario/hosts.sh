@@ -10,8 +10,6 @@
 # exec log to edit.  `hosts.sh down` leaves nothing behind.
 . "$(dirname "$0")/../lib.sh"
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-HOSTS="bash $TOP/scripts/hosts.sh"
-HD=/run/pangaea-hosts
 MASTER=/usr/bin/master1
 
 if [ ! -x "$MASTER" ]; then
@@ -20,17 +18,8 @@ if [ ! -x "$MASTER" ]; then
 	exit
 fi
 
-halt_all() {
-	[ -d "$HD/h1" ] &&
-		$HOSTS run h1 sh -c 'echo halt | timeout 10 pvm' >/dev/null 2>&1
-	$HOSTS down
-	cleanup
-}
-trap halt_all EXIT
-
 # 1. the hosts
-if ! $HOSTS up 3 2>up.err; then
-	fail "hosts.sh up 3 (needs root, network and mount namespaces): $(cat up.err)"
+if ! hosts_up 3; then
 	finish
 	exit
 fi
@@ -48,16 +37,8 @@ $HOSTS run h2 test -x "$B/bin/pangaea" && pass "hosts: the build folder is share
 	fail "hosts: h2 cannot see $B/bin/pangaea"
 
 # 2. a three-host virtual machine, started on h1 from a host file
-S=$HD/shared/$VMID
-mkdir -p "$S" && cd "$S" || exit 1
-printf '* ep=/usr/bin\nh2\nh3\n' >hostfile
-export PVM_RSH=$TOP/scripts/pvm-rsh
-$HOSTS run h1 sh -c "echo conf | timeout 30 pvm $S/hostfile" >conf 2>&1
+hosts_vm h2 h3
 expect_eq "vm: three hosts in pvm's conf" "$(grep -c LINUX64 conf)" 3
-printf '#!/bin/sh\nexec bash %s run h1 %s "$@"\n' "$TOP/scripts/hosts.sh" \
-	"$B/bin/pangaea" >pangaea-h1
-chmod +x pangaea-h1
-PANGAEA=$S/pangaea-h1
 
 # 3. record: master1 and nine slave1 spread over the hosts
 pg -log -logdir rec "$MASTER" </dev/null

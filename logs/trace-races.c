@@ -1,0 +1,172 @@
+/*
+ * trace-races.c: "pangaea-trace races [--json|--csv] LOGDIR" lists the
+ * racing events of a recording (logs/races.c over logs/hb.c): each
+ * receive, poll or pvm_joingroup that another order of the run could have
+ * given another outcome, with the alternatives, then the summary line
+ * "N racing receives in M tasks, K alternatives".  Exit 0 whether there
+ * are races or not, 1 when the logs cannot be read.
+ */
+#include "trace.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum races_fmt { RACES_TEXT, RACES_JSON, RACES_CSV };
+
+/* The PVM call of race X ("pvm_recv", "failed polls") into BUF. */
+static const char *races_call(const struct pg_race *x, char *buf, size_t n)
+{
+	int call = pg_call_of(x->kind, x->what == PG_RACE_JOIN ?
+					       PG_GROUP_JOIN : 0);
+
+	if (x->kind == PG_REC_POLLFAIL || !pg_call_name(call, buf, n))
+		snprintf(buf, n, "%s", "failed polls");
+	return buf;
+}
+
+/* A sender in words: its ltid, "foreign", "pvmd" or "nothing". */
+static const char *races_who(int ltid, char *buf, size_t n)
+{
+	if (ltid == PG_PEER_FOREIGN)
+		return "foreign";
+	if (ltid == PG_PEER_SYSTEM)
+		return "pvmd";
+	if (ltid == PG_RACE_NOTHING)
+		return "nothing";
+	snprintf(buf, n, "%d", ltid);
+	return buf;
+}
+
+/* Prints race X as text: what the event got, then its alternatives. */
+static void races_text(const struct pg_race *x)
+{
+	char call[64], who[16];
+
+	printf("task %d event %ld %s ", x->ltid, x->event,
+	       races_call(x, call, sizeof(call)));
+	if (x->what == PG_RACE_JOIN)
+		printf("got instance %d", x->tag);
+	else if (x->what == PG_RACE_POLLFAIL)
+		printf("got nothing (%u failed)", x->msgid);
+	else if (x->peer == PG_PEER_SYSTEM && x->msgid)
+		printf("got pvmd:%u tag %d (a notice about task %u)", x->msgid,
+		       x->tag, x->msgid - 1);
+	else
+		printf("got %s:%u tag %d", races_who(x->peer, who, sizeof(who)),
+		       x->msgid, x->tag);
+	printf("; alternatives:");
+	for (int k = 0; k < x->nalt; k++) {
+		const struct pg_race_alt *a = &x->alts[k];
+
+		if (a->sender == PG_RACE_NOTHING)
+			printf(" nothing");
+		else if (x->what == PG_RACE_JOIN)
+			printf(" %d (instance %d, its event %ld)", a->sender,
+			       a->tag, a->send_event);
+		else if (a->sender == PG_PEER_SYSTEM && a->msgid)
+			printf(" pvmd:%u (tag %d, a notice about task %u)",
+			       a->msgid, a->tag, a->msgid - 1);
+		else if (a->send_event)
+			printf(" %s:%u (tag %d, sent at its event %ld)",
+			       races_who(a->sender, who, sizeof(who)),
+			       a->msgid, a->tag, a->send_event);
+		else
+			printf(" %s:%u (tag %d)",
+			       races_who(a->sender, who, sizeof(who)),
+			       a->msgid, a->tag);
+		printf("%s", k + 1 < x->nalt ? "," : "\n");
+	}
+}
+
+/* Prints race X as a JSON object (FIRST: no comma before it). */
+static void races_json(const struct pg_race *x, int first)
+{
+	char call[64];
+
+	printf("%s  {\"task\": %d, \"event\": %ld, \"what\": \"%s\", "
+	       "\"call\": \"%s\", \"got\": {\"sender\": %d, \"msgid\": %u, "
+	       "\"tag\": %d}, \"alternatives\": [",
+	       first ? "" : ",\n", x->ltid, x->event, pg_race_what_name(x->what),
+	       races_call(x, call, sizeof(call)), x->peer, x->msgid, x->tag);
+	for (int k = 0; k < x->nalt; k++)
+		printf("%s{\"sender\": %d, \"msgid\": %u, \"tag\": %d, "
+		       "\"send_event\": %ld}",
+		       k ? ", " : "", x->alts[k].sender, x->alts[k].msgid,
+		       x->alts[k].tag, x->alts[k].send_event);
+	printf("]}");
+}
+
+/* Prints race X as CSV rows, one per alternative. */
+static void races_csv(const struct pg_race *x)
+{
+	char call[64];
+
+	for (int k = 0; k < x->nalt; k++)
+		printf("%d,%ld,%s,%s,%d,%u,%d,%d,%u,%d,%ld\n", x->ltid,
+		       x->event, pg_race_what_name(x->what),
+		       races_call(x, call, sizeof(call)), x->peer, x->msgid,
+		       x->tag, x->alts[k].sender, x->alts[k].msgid,
+		       x->alts[k].tag, x->alts[k].send_event);
+}
+
+/* Prints the races R in FMT, then the summary line (JSON: its fields). */
+static void races_print(const struct pg_races *r, enum races_fmt fmt)
+{
+	if (fmt == RACES_JSON)
+		printf("{\"races\": [\n");
+	if (fmt == RACES_CSV)
+		printf("task,event,what,call,got_sender,got_msgid,got_tag,"
+		       "alt_sender,alt_msgid,alt_tag,alt_send_event\n");
+	for (size_t k = 0; k < r->n; k++)
+		if (fmt == RACES_TEXT)
+			races_text(&r->v[k]);
+		else if (fmt == RACES_JSON)
+			races_json(&r->v[k], k == 0);
+		else
+			races_csv(&r->v[k]);
+	if (fmt == RACES_JSON)
+		printf("%s], \"racing\": %zu, \"tasks\": %d, "
+		       "\"alternatives\": %zu}\n",
+		       r->n ? "\n" : "", r->n, r->ntasks, r->nalt);
+	else if (fmt == RACES_TEXT)
+		printf("%zu racing receives in %d tasks, %zu alternatives\n",
+		       r->n, r->ntasks, r->nalt);
+}
+
+/* Entry point of "races": 0 listed (races or none), 1 error. */
+static int races_run(int argc, char **argv)
+{
+	char err[PG_PATH_MAX + 512] = "";
+	enum races_fmt fmt = RACES_TEXT;
+	struct pg_hb hb = { 0 };
+	struct pg_races r = { 0 };
+	int i = 1, rc = 0;
+
+	for (; i < argc - 1; i++)
+		if (strcmp(argv[i], "--json") == 0)
+			fmt = RACES_JSON;
+		else if (strcmp(argv[i], "--csv") == 0)
+			fmt = RACES_CSV;
+		else
+			break;
+	if (i != argc - 1) {
+		trace_error("usage: pangaea-trace %s", trace_cmd_races.usage);
+		return 1;
+	}
+	if (pg_hb_load(&hb, argv[i], err, sizeof(err)) < 0) {
+		trace_error("%s", err);
+		rc = 1;
+	} else if (pg_races_find(&hb, &r) < 0) {
+		trace_error("out of memory");
+		rc = 1;
+	} else {
+		races_print(&r, fmt);
+	}
+	pg_races_free(&r);
+	pg_hb_free(&hb);
+	return rc;
+}
+
+const struct trace_cmd trace_cmd_races = {
+	"races", "races [--json|--csv] LOGDIR", races_run
+};

@@ -1,0 +1,84 @@
+/*
+ * clocksample.c: this task's clock against the run's reference clock, the
+ * coordinator's CLOCK_REALTIME (Cristian's method).  A sample is the best
+ * of PG_CLOCK_PINGS ping-pongs (PG_TAG_CLOCK) over Pangaea's own context:
+ * the one with the smallest round trip, whose middle is taken as the
+ * moment the coordinator read its clock.  log.c takes one when the task
+ * joins, one at its end, and one every PANGAEA_CLOCK_PERIOD seconds
+ * (default 30, 0: none) at a logged event; logs/clocksync.c fits them.
+ */
+#include "pangaea-internal.h"
+
+#include <stdlib.h>
+
+#define PG_CLOCK_PINGS 10
+#define PG_CLOCK_WAIT 2 /* s an answer may take before sampling stops */
+
+static int seq;          /* of the last ping */
+static int broken;       /* the coordinator did not answer: no more pings */
+static uint64_t last_t;  /* t of the last sample */
+static uint64_t period_ns;
+static int period_read;
+
+/* One ping-pong; 0 with the round trip's ends T0, T1 (pg_now) and the
+ * reference time REF, or -1. */
+static int ping(uint64_t *t0, uint64_t *t1, uint64_t *ref)
+{
+	int v[3] = { ++seq, 0, 0 };
+
+	*t0 = pg_now();
+	if (pg_proto_send(pg_me->coord_tid, PG_TAG_CLOCK, v) < 0)
+		return -1;
+	do {
+		if (pg_proto_recv(pg_me->coord_tid, PG_TAG_CLOCK, PG_CLOCK_WAIT,
+				  v) <= 0)
+			return -1;
+	} while (v[0] != seq); /* an answer to an older ping */
+	*t1 = pg_now();
+	*ref = (uint64_t)(uint32_t)v[1] << 32 | (uint32_t)v[2];
+	return 0;
+}
+
+int pg_clocksample_take(struct pg_clock_sample *s)
+{
+	uint64_t t0, t1, ref;
+	int got = 0;
+
+	if (broken || pg_me->coord_tid <= 0 || pg_me->mytid <= 0)
+		return 0; /* not in a run's virtual machine */
+	for (int k = 0; k < PG_CLOCK_PINGS; k++) {
+		if (ping(&t0, &t1, &ref) < 0) {
+			broken = 1;
+			break;
+		}
+		if (!got || t1 - t0 < s->rtt) {
+			s->rtt = t1 - t0;
+			s->t = t0 + (t1 - t0) / 2;
+			s->offset = (int64_t)(ref - (pg_clock_start_wall() + s->t));
+			got = 1;
+		}
+	}
+	if (got)
+		last_t = s->t;
+	return got;
+}
+
+/* The period of the samples in ns (0: none), read once. */
+static uint64_t period(void)
+{
+	const char *e;
+
+	if (!period_read) {
+		e = getenv(PG_ENV_CLOCK_PERIOD);
+		period_ns = (uint64_t)((e && *e ? atof(e) : 30.0) * 1e9);
+		period_read = 1;
+	}
+	return period_ns;
+}
+
+int pg_clocksample_due(uint64_t t)
+{
+	uint64_t p = period();
+
+	return !broken && p > 0 && t >= last_t + p;
+}
