@@ -481,6 +481,9 @@ int pg_replay_take_message(int kind, const struct pg_event *want);
 /* A receive call of KIND outside replay control (suspended or not
  * selected): messages already queued come first, then PVM's. */
 int pg_replay_free_recv(int kind, int tid, int tag, struct timeval *tmout);
+/* Whether messages wait in the out-of-order queue (a what-if's task gone
+ * free takes them first); 1 or 0. */
+int pg_replay_queued(void);
 
 /* ------------------------------------------------------------------ */
 /* task.c: the end of a task. */

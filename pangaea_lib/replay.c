@@ -553,6 +553,11 @@ int pg_replay_take_message(int kind, const struct pg_event *want)
 	return i < 0 ? i : hand_out(kind, (size_t)i);
 }
 
+int pg_replay_queued(void)
+{
+	return rp.queue.n > 0;
+}
+
 int pg_replay_free_recv(int kind, int tid, int tag, struct timeval *tmout)
 {
 	int i = pg_queue_find_filter(&rp.queue, tid, tag);

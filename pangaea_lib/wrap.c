@@ -256,7 +256,7 @@ static int recv_call(int kind, int tid, int tag, struct timeval *tmout)
 		return recv_replay(kind, tid, tag);
 	t0 = pg_now();
 	/* (a what-if's free task: the replay queue's messages first) */
-	b = recv_blocking(kind, tid, tag, tmout, 1);
+	b = recv_blocking(kind, tid, tag, tmout, pg_replay_queued());
 	if (b > 0)
 		pg_log_recv(kind, b, t0);
 	else if (b == 0)

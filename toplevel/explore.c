@@ -47,6 +47,7 @@ struct ex_outcome {
 struct ex {
 	char rec[PG_PATH_MAX], dir[PG_PATH_MAX + 16], self[PG_PATH_MAX];
 	int budget, timeout_s, quiet, rec_status, runs, differ;
+	int first_no;           /* runs of an earlier exploration in DIR */
 	struct la_swap from;
 	int have_from;
 	struct ex_item *items;
@@ -93,7 +94,7 @@ static void run_dir(const struct ex *x, int n, char *buf, size_t len)
 	if (n == 0)
 		snprintf(buf, len, "%s", x->rec);
 	else
-		snprintf(buf, len, "%s/%03d", x->dir, n);
+		snprintf(buf, len, "%s/%03d", x->dir, n + x->first_no);
 }
 
 /* The swaps that lead to item I from the recording, into BUF ("A then
@@ -402,6 +403,22 @@ static int record_first(struct ex *x, int argc, char **argv, int i)
 	return code < 0 || code == LA_SETUP ? -1 : 0;
 }
 
+/* The highest run number NNN in DIR (an earlier exploration's), or 0. */
+static int last_run(const char *dir)
+{
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int last = 0, n, k;
+
+	while (d && (e = readdir(d)))
+		if (sscanf(e->d_name, "%d%n", &n, &k) == 1 && !e->d_name[k] &&
+		    n > last)
+			last = n;
+	if (d)
+		closedir(d);
+	return last;
+}
+
 /* Parses the options of -explore into X; the index of PROGRAM (argc if
  * none), or -1 (said). */
 static int parse(struct ex *x, int argc, char **argv)
@@ -457,12 +474,11 @@ int la_explore(int argc, char **argv)
 	if ((i = parse(&x, argc, argv)) < 0)
 		return LA_SETUP;
 	snprintf(x.dir, sizeof(x.dir), "%s.explore", x.rec);
-	if (mkdir(x.dir, 0700) < 0) {
-		la_error("-explore: cannot make %s: %s%s", x.dir, strerror(errno),
-			 errno == EEXIST ? " (an earlier exploration: remove "
-					   "it first)" : "");
+	if (mkdir(x.dir, 0700) < 0 && errno != EEXIST) {
+		la_error("-explore: cannot make %s: %s", x.dir, strerror(errno));
 		return LA_SETUP;
 	}
+	x.first_no = last_run(x.dir); /* an earlier exploration's stay */
 	if (i < argc && record_first(&x, argc, argv, i) < 0)
 		goto out;
 	if (!realpath(x.rec, rec) || (x.rec_status = rec_status(rec)) < 0)

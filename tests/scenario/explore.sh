@@ -66,10 +66,14 @@ for j in 1 2; do
 done
 expect_no_leftovers
 
-# 3. an earlier exploration's folder is not overwritten
+# 3. an earlier exploration's runs stay: a new one numbers its runs after
+# them (without the mask, the first run's output differs: kept)
 timeout 60 "$PANGAEA" -explore -budget 1 -logdir c3 >out 2>err
-expect_eq "an existing REC.explore: exit 1" "$?" 1
-expect_grep "an existing REC.explore: said" err "remove it first"
+expect_eq "a second exploration: exit 4" "$?" 4
+[ -d c3.explore/002 ] && [ -d c3.explore/003 ] && [ ! -e c3.explore/001 ] &&
+	pass "a second exploration: run 003 kept beside the first one's 002" ||
+	fail "a second exploration: $(ls c3.explore | tr '\n' ' ')"
+expect_grep "a second exploration: the table names it" out "replay: pangaea -replay -logdir .*/c3.explore/003$"
 
 timeout 60 "$PANGAEA" -explore -budget 1 -logdir nosuch >out 2>err
 expect_eq "no recording: exit 1" "$?" 1
