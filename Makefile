@@ -51,7 +51,7 @@ COORD_SRC := $(wildcard coordinator/*.c)
 # pangaea-trace: main and its table, the subcommands, the importer, the matcher
 TRACE_SRC := logs/pangaea-trace.c $(wildcard logs/trace*.c) logs/match.c logs/taskstate.c logs/svgplot.c
 EXAMPLES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard examples/*/*.c)))))
-TEST_PROGS := ctxcheck killme stdinecho outprint
+TEST_PROGS := ctxcheck killme stdinecho outprint clockpp clockcheck
 CHECK_SUITES := $(patsubst tests/%.c,%,$(wildcard tests/check_*.c))
 
 BINS := $(B)/bin/pangaea $(B)/bin/pangaea-coord $(B)/bin/pangaea-trace \

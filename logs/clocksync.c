@@ -155,6 +155,8 @@ int pg_clocksync_load(struct pg_clocksync *cs, const char *dir, char *err,
 				     s[i].offset - off, s[i].rtt) < 0) {
 			snprintf(err, errlen, "out of memory");
 			rc = -1;
+		} else {
+			host_find(cs, s[i].host, 0)->base = off;
 		}
 	}
 	free(s);

@@ -634,6 +634,9 @@ struct pg_clock_host {
 	double drift;    /* least-squares d(offset)/d(local): about -1e-4
 			    when the host's clock runs 100 ppm fast */
 	uint64_t min_rtt; /* the smallest round trip of its samples */
+	int64_t base;    /* pg_clocksync_load: the importer's wall-clock
+			    offset of the host (local = start_mono_ns + t +
+			    base) */
 };
 struct pg_clocksync {
 	struct pg_clock_host *hosts;

@@ -261,8 +261,10 @@ START_TEST(test_load)
 	h = pg_clocksync_host(&cs, "a");
 	ck_assert_int_eq(h->n, 1);
 	ck_assert_int_eq(pg_clocksync_offset(h, 0), 20000);
+	ck_assert_int_eq(h->base, (int64_t)(WALL0 - 12345));
 	h = pg_clocksync_host(&cs, "b");
 	ck_assert_int_eq(h->n, 3);
+	ck_assert_int_eq(h->base, (int64_t)(WALL0 - 2 * S - 5000));
 	ck_assert_uint_eq(h->pt[0].local, WALL0 - 2 * S + 2000);
 	ck_assert_int_eq(h->pt[0].offset, 2 * S + 500);
 	ck_assert_uint_eq(h->pt[1].local, WALL0 - S + 1000); /* task 1002's */
