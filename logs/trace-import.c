@@ -6,6 +6,7 @@
  */
 #include "trace.h"
 #include "tracedb.h"
+#include "overhead.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -14,11 +15,17 @@
 static int import_run(int argc, char **argv)
 {
 	struct tdb_import_stats st;
+	struct tdb_overhead_stats ov;
 	char err[PG_PATH_MAX + 512], path[PG_PATH_MAX];
-	int salvage = argc == 3 && strcmp(argv[1], "--salvage") == 0;
+	int salvage = 0, overhead = 0, bad = 0;
 	const char *dir = argv[argc - 1];
 
-	if (argc != 2 && !salvage) {
+	for (int i = 1; i < argc - 1; i++) {
+		salvage |= strcmp(argv[i], "--salvage") == 0;
+		overhead |= strcmp(argv[i], "--correct-overhead") == 0;
+	}
+	bad = argc - 2 != salvage + overhead;
+	if (argc < 2 || bad) {
 		trace_error("usage: pangaea-trace %s", trace_cmd_import.usage);
 		return 1;
 	}
@@ -31,6 +38,15 @@ static int import_run(int argc, char **argv)
 	printf("imported %d tasks, %ld events, %ld messages (%ld matched, "
 	       "%ld unmatched) into %s in %.3f s\n", st.ntasks, st.nevents,
 	       st.nmessages, st.nmatched, st.nunmatched, path, st.seconds);
+	if (overhead && tdb_correct_overhead(dir, &ov, err, sizeof(err)) < 0) {
+		trace_error("cannot correct the overhead of %s: %s", dir, err);
+		return 1;
+	}
+	if (overhead)
+		printf("overhead corrected: %ld events, up to %lld ns an event, "
+		       "smallest latency %lld ns; the run ends %.6f s earlier\n",
+		       ov.nevents, (long long)ov.cost, (long long)ov.latency,
+		       (double)(ov.raw_end - ov.end) / 1e9);
 	if (st.nsalvaged)
 		printf("salvaged: %d damaged log%s; see: pangaea-trace sql %s "
 		       "\"SELECT value FROM meta WHERE key='salvaged'\"\n",
@@ -39,5 +55,5 @@ static int import_run(int argc, char **argv)
 }
 
 const struct trace_cmd trace_cmd_import = {
-	"import", "import [--salvage] LOGDIR", import_run
+	"import", "import [--salvage] [--correct-overhead] LOGDIR", import_run
 };

@@ -57,6 +57,7 @@ START_TEST(test_record_round_trip)
 	char err[256];
 
 	create_log(&w, 1, "h", WALL0, 12345);
+	ck_assert_int_eq(pg_comm_append_calib(&w, 321), 0);
 	ck_assert_int_eq(pg_comm_append_clock(&w, &a), 0);
 	ck_assert_int_eq(pg_comm_append(&w, &ev), 0);
 	ck_assert_int_eq(pg_comm_append_clock(&w, &b), 0); /* t < last */
@@ -76,6 +77,7 @@ START_TEST(test_record_round_trip)
 	ck_assert_uint_eq(ev.dur, 50);
 	ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), 0);
 	ck_assert_int_eq(r.nclock, 3);
+	ck_assert_uint_eq(r.calib_ns, 321);
 	ck_assert_uint_eq(r.clock[0].t, 500);
 	ck_assert_int_eq(r.clock[0].offset, -2 * S - 123);
 	ck_assert_uint_eq(r.clock[0].rtt, 80000);

@@ -7,6 +7,9 @@
  * kernel's true CLOCK_REALTIME (a raw system call, which libfaketime
  * does not see), both in ns, read together.
  *
+ * The master prints "elapsed NS": from its first message to the worker
+ * to the last answer (bench/overhead.sh compares it with the trace).
+ *
  *   clockpp HOST N PAUSE_US
  */
 #include <pangaea.h>
@@ -66,6 +69,7 @@ static void play(int peer, int n, int pause_us, int first)
 int main(int argc, char **argv)
 {
 	int parent, tid, n, pause_us;
+	struct timespec a, b;
 
 	pangaea_init(&argc, &argv);
 	if (pvm_mytid() < 0)
@@ -89,11 +93,15 @@ int main(int argc, char **argv)
 			pvm_exit();
 			return 1;
 		}
+		clock_gettime(CLOCK_MONOTONIC, &a);
 		pvm_initsend(PvmDataDefault);
 		pvm_pkint(&n, 1, 1);
 		pvm_pkint(&pause_us, 1, 1);
 		pvm_send(tid, TAG_PING);
 		play(tid, n, pause_us, 1);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		printf("elapsed %lld\n", (long long)(b.tv_sec - a.tv_sec) *
+			1000000000LL + (b.tv_nsec - a.tv_nsec));
 	}
 	pangaea_exit();
 	pvm_exit();
