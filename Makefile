@@ -49,7 +49,7 @@ SOLIB := $(B)/lib/pangaea/libpangaea.so
 LAUNCHER_SRC := $(wildcard toplevel/*.c)
 COORD_SRC := $(wildcard coordinator/*.c)
 # pangaea-trace: main and its table, the subcommands, the importer, the matcher
-TRACE_SRC := logs/pangaea-trace.c $(wildcard logs/trace*.c) logs/match.c logs/taskstate.c logs/svgplot.c \
+TRACE_SRC := logs/pangaea-trace.c $(wildcard logs/trace*.c) logs/match.c logs/taskstate.c logs/svgplot.c logs/clc.c \
              logs/overhead.c
 EXAMPLES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard examples/*/*.c)))))
 TEST_PROGS := ctxcheck killme stdinecho outprint clockpp clockcheck
@@ -139,7 +139,7 @@ $(B)/tests/check_%: $(B)/obj/tests/check_%.o $(B)/obj/tests/checkutil.o \
 	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_PVM)
 
 # The trace database suite also links the importer, the matcher and SQLite.
-TRACEDB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard logs/tracedb*.c) logs/match.c)
+TRACEDB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard logs/tracedb*.c) logs/match.c logs/clc.c)
 $(B)/tests/check_tracedb: $(B)/obj/tests/check_tracedb.o \
 		$(B)/obj/tests/checkutil.o $(TRACEDB_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
@@ -148,6 +148,12 @@ $(B)/tests/check_tracedb: $(B)/obj/tests/check_tracedb.o \
 # The overhead correction's suite links it and the database's helpers.
 $(B)/tests/check_overhead: $(B)/obj/tests/check_overhead.o \
 		$(B)/obj/tests/checkutil.o $(B)/obj/logs/overhead.o $(TRACEDB_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_TRACE)
+
+# The controlled logical clock's suite links the clock and the importer.
+$(B)/tests/check_clc: $(B)/obj/tests/check_clc.o \
+		$(B)/obj/tests/checkutil.o $(TRACEDB_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_TRACE)
 
@@ -170,6 +176,11 @@ $(B)/tests/%: $(B)/obj/tests/%.o $(LIB)
 
 # Benchmarks (bench/run.sh): each bench/NAME.c with the shared helpers.
 $(B)/bench/report: $(B)/obj/bench/report.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm
+
+# The clock's pass alone (no PVM): build/bench/clc.
+$(B)/bench/clc: $(B)/obj/bench/clc.o $(B)/obj/logs/clc.o
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
 
@@ -254,7 +265,7 @@ FUZZ_LIB := $(FZ)/libpangaea.a
 FUZZ_UTIL := $(FZ)/obj/tests/fuzz/fuzzutil.o
 FUZZ_STATS_OBJ := $(patsubst %.c,$(FZ)/obj/%.o,logs/trace-stats.c \
 	logs/trace.c $(wildcard logs/tracedb*.c) logs/match.c logs/taskstate.c \
-	logs/svgplot.c)
+	logs/svgplot.c logs/clc.c)
 
 $(FZ)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

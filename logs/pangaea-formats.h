@@ -49,6 +49,7 @@
 
 /* LOGDIR/trace.db, the trace database (logs/tracedb.c): meta
  * 'schema_version'. */
-#define TDB_SCHEMA_VERSION 2 /* 2: the output table */
+#define TDB_SCHEMA_VERSION 3 /* 2: the output table; 3: events.t0_raw,
+				 t1_raw and meta sync (synchronised times) */
 
 #endif /* PANGAEA_FORMATS_H */

@@ -15,6 +15,7 @@ static const struct trace_cmd *const cmds[] = {
 	&trace_cmd_export,
 	&trace_cmd_sql,
 	&trace_cmd_check,
+	&trace_cmd_sync,
 };
 
 /* Prints every subcommand's usage to F. */

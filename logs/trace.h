@@ -22,6 +22,7 @@ extern const struct trace_cmd trace_cmd_verify;
 extern const struct trace_cmd trace_cmd_export;
 extern const struct trace_cmd trace_cmd_sql;
 extern const struct trace_cmd trace_cmd_check;
+extern const struct trace_cmd trace_cmd_sync;
 
 /* trace.c: prints "pangaea-trace: MESSAGE" on stderr. */
 void trace_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -22,7 +22,7 @@ static const char schema_sql[] =
 	" seq INTEGER NOT NULL, kind TEXT NOT NULL, peer INTEGER, tag INTEGER,"
 	" msgid INTEGER, len INTEGER, t0 INTEGER NOT NULL, t1 INTEGER NOT NULL,"
 	" count INTEGER, grp TEXT, op TEXT, arg INTEGER, result INTEGER,"
-	" dests TEXT);"
+	" dests TEXT, t0_raw INTEGER, t1_raw INTEGER);"
 	"CREATE TABLE messages(id INTEGER PRIMARY KEY, src INTEGER,"
 	" dst INTEGER, tag INTEGER, msgid INTEGER, len INTEGER, kind TEXT,"
 	" send_event INTEGER, recv_event INTEGER, t_send INTEGER,"

@@ -26,6 +26,10 @@ struct tdb_imp {
 	sqlite3 *db;
 	sqlite3_stmt *ev, *task, *spawn, *msg, *meta;
 	int salvage;
+	int sync;             /* the --sync mode asked (enum tdb_sync_mode) */
+	const char *sync_made; /* the mode that made the times */
+	struct tdb_sync_report rep; /* the clock's, when it ran */
+	struct pg_clocksync cs; /* the clock samples of the logs */
 	int64_t next_ev;
 	struct tdb_match tm;  /* the messages table */
 	struct pg_runinfo ri;
@@ -65,7 +69,7 @@ static int buf_json(struct pg_strbuf *b, const char *s)
 static int imp_prepare(struct tdb_imp *im)
 {
 	static const char *const sql[] = {
-		"INSERT INTO events VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		"INSERT INTO events VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		"INSERT INTO tasks VALUES(?,?,?,?,?,?,?,?,?,?,?)",
 		"INSERT INTO spawns VALUES(?,?,?,?,?,?,?,?,?)",
 		"INSERT INTO messages VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -165,15 +169,23 @@ static int bind_event_fields(struct tdb_imp *im, sqlite3_stmt *s,
 	return 0;
 }
 
-/* Inserts event number SEQ of task LTID (started at WALL) and feeds its
- * message ends to the matcher; 0 or -1 with ERR. */
+/* Inserts event number SEQ of task LTID (started at WALL by its host's
+ * clock, at OWN by its own header) and feeds its message ends to the
+ * matcher; 0 or -1 with ERR. */
 static int put_event(struct tdb_imp *im, int ltid, long seq, uint64_t wall,
-		     const struct pg_event *ev, char *err, size_t errlen)
+		     uint64_t own, const struct pg_event *ev, char *err,
+		     size_t errlen)
 {
 	sqlite3_stmt *s = im->ev;
 	int64_t id = ++im->next_ev, t0 = (int64_t)(wall + ev->t),
-		t1 = t0 + (int64_t)ev->dur;
+		t1 = t0 + (int64_t)ev->dur, d = (int64_t)(own - wall);
 
+	sqlite3_bind_int64(s, 17, t0);
+	sqlite3_bind_int64(s, 18, t1);
+	if (im->sync == TDB_SYNC_NONE) {
+		t0 += d;
+		t1 += d;
+	}
 	sqlite3_bind_int64(s, 1, id);
 	sqlite3_bind_int(s, 2, ltid);
 	sqlite3_bind_int64(s, 3, seq);
@@ -277,11 +289,13 @@ static int imp_events(struct tdb_imp *im, struct pg_comm_reader *r, int ltid,
 	while ((rc = pg_comm_next(r, &ev, err, errlen)) > 0) {
 		/* pg_comm_next bounds t + dur below 2^61 and the header times
 		 * below 2^62 (imp_base too): no sum here overflows */
-		int64_t t0 = (int64_t)(base + ev.t);
+		int64_t t0 = (int64_t)(im->sync == TDB_SYNC_NONE
+				       ? r->hdr.start_wall_ns + ev.t
+				       : base + ev.t);
 		char why[512];
 
-		if (put_event(im, ltid, ++s->n, base, &ev, why,
-			      sizeof(why)) < 0) {
+		if (put_event(im, ltid, ++s->n, base, r->hdr.start_wall_ns,
+			      &ev, why, sizeof(why)) < 0) {
 			snprintf(err, errlen, "%s: record at offset %zu: %s",
 				 r->path, r->at, why);
 			return -2;
@@ -368,6 +382,16 @@ static int imp_task(struct tdb_imp *im, int i, char *err, size_t errlen)
 		imp_note(im, err);
 		rc = 0;
 	}
+	/* a sample's offset is against start_wall + t; the host's local
+	 * time of t is base + t */
+	for (int j = 0; j < r->nclock && rc == 0; j++)
+		if (pg_clocksync_add(&im->cs, r->hdr.host, base + r->clock[j].t,
+				     r->clock[j].offset +
+				     (int64_t)(r->hdr.start_wall_ns - base),
+				     r->clock[j].rtt) < 0) {
+			snprintf(err, errlen, "out of memory");
+			rc = -1;
+		}
 	if (rc == 0 && put_task(im, ltid, &r->hdr, base, &s) < 0) {
 		snprintf(err, errlen, "%s: cannot insert its task %d: %s",
 			 r->path, ltid, sqlite3_errmsg(im->db));
@@ -549,6 +573,56 @@ static int imp_meta(struct tdb_imp *im)
 	return rc ? -1 : 0;
 }
 
+/* Makes the times of the mode asked: the raw times mapped by the clock
+ * samples for linear; those (or the raw times, without samples) put
+ * through the controlled logical clock for clc, and for auto when the
+ * run spans hosts or the clock finds violations (else auto is offset);
+ * notes the mode in meta 'sync' and what the clock did.  0, or -1 with
+ * ERR. */
+static int imp_sync(struct tdb_imp *im, char *err, size_t errlen)
+{
+	char v[3][32];
+	int spans = im->hosts.p && strchr(im->hosts.p, ' '), rc = 0;
+	int linear = im->sync == TDB_SYNC_LINEAR;
+
+	im->sync_made = tdb_sync_name(im->sync);
+	pg_clocksync_fit(&im->cs);
+	if (linear && im->cs.nhosts == 0) {
+		snprintf(err, errlen, "%s: --sync linear needs the clock samples "
+			 "of the logs, and these have none", im->dir);
+		return -1;
+	}
+	if (linear || im->sync == TDB_SYNC_AUTO || im->sync == TDB_SYNC_CLC) {
+		int how = im->sync != TDB_SYNC_AUTO || spans
+			  ? TDB_SYNC_WRITE : TDB_SYNC_IF_VIOLATED;
+
+		if (tdb_sync_times(im->db, &im->cs, !linear, how, &im->rep, err,
+				   errlen) < 0)
+			return -1;
+		im->sync_made = linear ? "linear" : im->rep.written ? "clc"
+								    : "offset";
+		snprintf(v[0], sizeof(v[0]), "%zu", im->rep.violations_before);
+		snprintf(v[1], sizeof(v[1]), "%zu", im->rep.violations_after);
+		snprintf(v[2], sizeof(v[2]), "%lld",
+			 (long long)im->rep.max_corr);
+		rc |= put_meta(im, "sync_violations_before", v[0]);
+		rc |= put_meta(im, "sync_violations_after",
+			       im->rep.written ? v[1] : v[0]);
+		rc |= put_meta(im, "sync_max_correction_ns",
+			       im->rep.written ? v[2] : "0");
+	}
+	rc |= put_meta(im, "sync", im->sync_made);
+	if (im->rep.written && !linear)
+		rc |= put_meta(im, "sync_base", im->cs.nhosts ? "linear"
+							     : "offset");
+	if (rc) {
+		snprintf(err, errlen, "%s/trace.db: cannot insert its meta "
+			 "rows: %s", im->dir, sqlite3_errmsg(im->db));
+		return -1;
+	}
+	return 0;
+}
+
 /* Makes TMP a new empty file (never a link found there), as private as
  * the logs of LOGDIR (their run.info's or task-0.exec's mode, 0600 at
  * least; 0600 without them), and gives in *BORN the time the file system
@@ -679,6 +753,8 @@ static int imp_all(struct tdb_imp *im, char *err, size_t errlen)
 		snprintf(err, errlen, "%s/trace.db: %s", im->dir, why);
 		return -1;
 	}
+	if (imp_sync(im, err, errlen) < 0)
+		return -1;
 	if (sqlite3_exec(im->db, tdb_index_sql(), NULL, NULL, &msg) !=
 		    SQLITE_OK ||
 	    sqlite3_exec(im->db, "COMMIT", NULL, NULL, &msg) != SQLITE_OK) {
@@ -711,6 +787,8 @@ static void imp_free(struct tdb_imp *im)
 	pg_strbuf_free(&im->hosts);
 	pg_strbuf_free(&im->salvaged);
 	pg_strbuf_free(&im->tmp);
+	tdb_sync_report_free(&im->rep);
+	pg_clocksync_free(&im->cs);
 }
 
 /* Seconds of CLOCK_MONOTONIC. */
@@ -724,6 +802,14 @@ static double now_s(void)
 
 int tdb_import(const char *logdir, const char *dbpath, int salvage,
 	       struct tdb_import_stats *st, char *err, size_t errlen)
+{
+	return tdb_import_sync(logdir, dbpath, salvage, TDB_SYNC_AUTO, st, err,
+			       errlen);
+}
+
+int tdb_import_sync(const char *logdir, const char *dbpath, int salvage,
+		    int sync, struct tdb_import_stats *st, char *err,
+		    size_t errlen)
 {
 	char path[PG_PATH_MAX], tmp[PG_PATH_MAX + 32];
 	struct tdb_import_stats dummy;
@@ -743,6 +829,7 @@ int tdb_import(const char *logdir, const char *dbpath, int salvage,
 	snprintf(tmp, sizeof(tmp), "%s.tmp-%ld", dbpath, (long)getpid());
 	im.dir = logdir;
 	im.salvage = salvage;
+	im.sync = sync;
 	im.st = st;
 	rc = imp_begin(logdir, tmp, &born, err, errlen);
 	if (rc == 0)
@@ -750,6 +837,11 @@ int tdb_import(const char *logdir, const char *dbpath, int salvage,
 	if (rc == 0)
 		rc = imp_all(&im, err, errlen);
 	st->nevents = im.next_ev;
+	st->sync = im.sync_made;
+	st->violations_before = im.rep.violations_before;
+	st->violations_after = im.rep.written ? im.rep.violations_after
+					      : im.rep.violations_before;
+	st->max_corr = im.rep.written ? im.rep.max_corr : 0;
 	imp_free(&im);
 	if (rc == 0)
 		rc = imp_install(tmp, dbpath, &born, err, errlen);

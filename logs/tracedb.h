@@ -23,6 +23,9 @@ struct tdb_import_stats {
 	long nmatched;     /* messages with both a send and a receive */
 	long nunmatched;   /* messages with unmatched set */
 	int nsalvaged;     /* logs that were cut or corrupt (salvage mode) */
+	const char *sync;  /* the mode that made the times (static) */
+	size_t violations_before, violations_after; /* clock condition */
+	int64_t max_corr;  /* largest correction the clock made, ns */
 	double seconds;    /* wall time of the import */
 };
 
@@ -36,6 +39,11 @@ struct tdb_import_stats {
  */
 int tdb_import(const char *logdir, const char *dbpath, int salvage,
 	       struct tdb_import_stats *st, char *err, size_t errlen);
+/* The same with the times made by SYNC (enum tdb_sync_mode; tdb_import
+ * uses TDB_SYNC_AUTO). */
+int tdb_import_sync(const char *logdir, const char *dbpath, int salvage,
+		    int sync, struct tdb_import_stats *st, char *err,
+		    size_t errlen);
 
 /*
  * Opens LOGDIR's database read-only, importing the logs first when
@@ -72,6 +80,69 @@ int tdb_tasks_load(sqlite3 *db, struct tdb_task **out);
 int tdb_tasks_find(const struct tdb_task *t, int n, int ltid);
 /* Frees the N tasks T. */
 void tdb_tasks_free(struct tdb_task *t, int n);
+
+/* tracedb-sync.c: the times of the database (docs/TRACEDB.md "Times"). */
+/* How the importer makes the times (--sync MODE). */
+enum tdb_sync_mode {
+	TDB_SYNC_AUTO,    /* clc when the run spans hosts or has violations,
+			     else offset */
+	TDB_SYNC_NONE,    /* each task's own header: start_wall_ns + t */
+	TDB_SYNC_OFFSET,  /* one offset per host (the raw times) */
+	TDB_SYNC_LINEAR,  /* offset and drift per host from clock samples */
+	TDB_SYNC_CLC      /* offset, then the controlled logical clock */
+};
+/* The name of MODE ("auto", "none", ...). */
+const char *tdb_sync_name(int mode);
+/* The mode named S, or -1. */
+int tdb_sync_parse(const char *s);
+/* What the clock found about one host. */
+struct tdb_sync_host {
+	char host[256];
+	int has_offset;      /* messages went both ways with the first host,
+				or it has clock samples */
+	int from_samples;    /* offset and drift from its clock samples */
+	int64_t offset_ns;   /* its clock minus the reference (the
+				coordinator's, from samples) or minus the
+				first host's (from the smallest one-way
+				message times each way) */
+	int64_t mu_ns;       /* minimum latency between its own tasks */
+	double drift_ppm;    /* how fast its clock runs (samples), or the
+				slope of the clock's corrections over time */
+};
+/* When tdb_sync_clc writes the new times. */
+enum { TDB_SYNC_DRY, TDB_SYNC_WRITE, TDB_SYNC_IF_VIOLATED };
+/* What a run of the controlled logical clock did to a database. */
+struct tdb_sync_report {
+	int written;         /* the new times were stored */
+	int clc;             /* the controlled logical clock ran */
+	int samples;         /* clock samples mapped the raw times first */
+	size_t violations_raw; /* clock condition of the raw times */
+	size_t npoints;      /* call entries and exits */
+	size_t violations_before, violations_after; /* of the times before
+				and after the clock (before: the raw ones
+				mapped by the samples) */
+	size_t njumps, ncorrected, ncycles;
+	int64_t max_corr;    /* ns */
+	double mean_corr;    /* ns, over all points */
+	int nhost;
+	struct tdb_sync_host *hosts; /* in the order of first appearance */
+};
+struct pg_clocksync;
+/*
+ * Makes new times from the raw times of DB (t0_raw, t1_raw; t0, t1 where
+ * those are NULL): each host's mapped to the reference clock by its
+ * clock samples in CS (NULL, or a host without samples: as they are),
+ * then with CLC put through the controlled logical clock.  Fills REP;
+ * HOW TDB_SYNC_WRITE (or TDB_SYNC_IF_VIOLATED and the mapped times
+ * violate the clock condition) stores them into events.t0/t1,
+ * messages.t_send/t_recv and tasks.t_first/t_last.  0, or -1 with ERR
+ * (REP then empty).
+ */
+int tdb_sync_times(sqlite3 *db, const struct pg_clocksync *cs, int clc,
+		   int how, struct tdb_sync_report *rep, char *err,
+		   size_t errlen);
+/* Frees what REP holds. */
+void tdb_sync_report_free(struct tdb_sync_report *rep);
 
 /* tracedb-schema.c (the viewer's live database uses it too): */
 /* SQL making the empty tables of the database. */

@@ -30,9 +30,9 @@
 
 /* What the live database adds to the trace schema (tracedb-schema.c):
  * its meta rows. */
-_Static_assert(TDB_SCHEMA_VERSION == 2, "update live_sql's schema_version");
+_Static_assert(TDB_SCHEMA_VERSION == 3, "update live_sql's schema_version");
 static const char live_sql[] =
-	"INSERT INTO meta VALUES('schema_version','2'),('mode','live');";
+	"INSERT INTO meta VALUES('schema_version','3'),('mode','live');";
 
 /* The statements the live database runs for every event, prepared once
  * when it opens: a live run can add tens of thousands of events a second,

@@ -1,0 +1,558 @@
+/*
+ * tracedb-sync.c: synchronises the times of a trace database
+ * (docs/TRACEDB.md "Times"): loads its events' raw times (t0_raw,
+ * t1_raw), its messages, barriers and spawns as a happened-before graph,
+ * runs the controlled logical clock on it (clc.c) and, when asked,
+ * writes the new times into events, messages and tasks.  The importer
+ * calls it for --sync clc (and by default); "pangaea-trace sync" calls
+ * it without writing, for its report.
+ *
+ * Points: event id I (1..N) has its entry at 2(I-1) and its exit at
+ * 2(I-1)+1; a barrier instance has a virtual point after those.  A
+ * message is an edge from its send's entry to its receive's exit; the
+ * k-th barrier call of each member of a group is one instance (exits
+ * after the last entry); a spawn's entry comes before its children's
+ * first events.  The minimum latency mu of a host pair is estimated
+ * from the messages: half the smallest round trip (smallest one-way
+ * time each way, added); on one host, the smallest one-way time.
+ */
+#include "tracedb-internal.h"
+#include "clc.h"
+#include "pangaea-logs.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const mode_names[] = {
+	[TDB_SYNC_AUTO] = "auto", [TDB_SYNC_NONE] = "none",
+	[TDB_SYNC_OFFSET] = "offset", [TDB_SYNC_LINEAR] = "linear",
+	[TDB_SYNC_CLC] = "clc",
+};
+
+const char *tdb_sync_name(int mode)
+{
+	return mode >= 0 && mode <= TDB_SYNC_CLC ? mode_names[mode] : "?";
+}
+
+int tdb_sync_parse(const char *s)
+{
+	for (int m = 0; m <= TDB_SYNC_CLC; m++)
+		if (strcmp(s, mode_names[m]) == 0)
+			return m;
+	return -1;
+}
+
+/* The graph being loaded, and what the report needs. */
+struct sync_load {
+	sqlite3 *db;
+	int64_t nev;               /* events, ids 1..nev */
+	struct clc_graph g;
+	int64_t *t;                /* the points' times */
+	uint8_t *start;
+	struct clc_edge *edge;
+	size_t nedge, edge_cap;
+	int *ev_host;              /* host index of each event */
+	int *ev_ltid;
+	struct tdb_task *tasks;
+	int ntask;
+	char **host;               /* host names */
+	int nhost;
+	int *task_host;            /* host index of each of tasks */
+	int64_t *task_first;       /* its first event's id (0: none) */
+	const struct pg_clocksync *cs; /* clock samples (NULL: none) */
+	const struct pg_clock_host **hcs; /* each host's fit, or NULL */
+	int64_t *raw;              /* the points' raw times */
+	int64_t *dmin;             /* nhost x nhost smallest one-way time */
+	int64_t *mu;               /* nhost x nhost minimum latency */
+};
+
+/* Adds the edge FROM -> TO (MU) to L; 0 or -1. */
+static int add_edge(struct sync_load *l, size_t from, size_t to, int64_t mu)
+{
+	struct clc_edge *v = pg_grow(l->edge, &l->edge_cap, l->nedge + 1,
+				     sizeof(*v), 1024);
+
+	if (!v)
+		return -1;
+	l->edge = v;
+	l->edge[l->nedge++] = (struct clc_edge){ (uint32_t)from, (uint32_t)to,
+						  mu };
+	return 0;
+}
+
+/* Index of HOST among L's hosts, added when new; -1 out of memory. */
+static int host_index(struct sync_load *l, const char *host)
+{
+	char **v;
+
+	for (int i = 0; i < l->nhost; i++)
+		if (strcmp(l->host[i], host) == 0)
+			return i;
+	if (!(v = realloc(l->host, (size_t)(l->nhost + 1) * sizeof(*v))) ||
+	    !(v[l->nhost] = strdup(host))) {
+		if (v)
+			l->host = v;
+		return -1;
+	}
+	l->host = v;
+	return l->nhost++;
+}
+
+/* Loads the tasks and their hosts of L; 0 or -1. */
+static int load_hosts(struct sync_load *l)
+{
+	if ((l->ntask = tdb_tasks_load(l->db, &l->tasks)) < 0)
+		return -1;
+	l->task_host = calloc((size_t)l->ntask + 1, sizeof(int));
+	l->task_first = calloc((size_t)l->ntask + 1, sizeof(int64_t));
+	if (!l->task_host || !l->task_first)
+		return -1;
+	for (int i = 0; i < l->ntask; i++)
+		if ((l->task_host[i] = host_index(l, l->tasks[i].host)) < 0)
+			return -1;
+	l->hcs = calloc((size_t)l->nhost + 1, sizeof(*l->hcs));
+	if (!l->hcs)
+		return -1;
+	for (int i = 0; l->cs && i < l->nhost; i++)
+		l->hcs[i] = pg_clocksync_host(l->cs, l->host[i]);
+	return 0;
+}
+
+/* The time of the raw time T on host H of L: mapped to the reference
+ * clock when H has clock samples, else T. */
+static int64_t map_time(const struct sync_load *l, int h, int64_t t)
+{
+	return l->hcs[h] ? (int64_t)pg_clocksync_map(l->hcs[h], (uint64_t)t)
+			 : t;
+}
+
+/* Prepares SQL on L's database into *S; 0 or -1. */
+static int prep(struct sync_load *l, const char *sql, sqlite3_stmt **s)
+{
+	return sqlite3_prepare_v2(l->db, sql, -1, s, NULL) == SQLITE_OK ? 0
+									: -1;
+}
+
+/* Loads the events' raw times as points; 0 or -1. */
+static int load_events(struct sync_load *l, size_t nbar)
+{
+	sqlite3_stmt *s;
+	int64_t i = 0;
+	int rc, prev = -1;
+	size_t n = (size_t)l->nev * 2 + nbar + 1;
+
+	l->t = malloc(n * sizeof(*l->t));
+	l->raw = malloc(n * sizeof(*l->raw));
+	l->start = calloc(n, 1);
+	l->ev_host = malloc(((size_t)l->nev + 1) * sizeof(int));
+	l->ev_ltid = malloc(((size_t)l->nev + 1) * sizeof(int));
+	if (!l->t || !l->raw || !l->start || !l->ev_host || !l->ev_ltid ||
+	    prep(l, "SELECT id, ltid, coalesce(t0_raw, t0), coalesce(t1_raw,"
+		 " t1) FROM events ORDER BY id", &s) < 0)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		int ltid = sqlite3_column_int(s, 1),
+		    k = tdb_tasks_find(l->tasks, l->ntask, ltid);
+
+		if (sqlite3_column_int64(s, 0) != i + 1 || i >= l->nev)
+			break;   /* ids not 1..N: not a database we made */
+		l->ev_ltid[i] = ltid;
+		l->ev_host[i] = k < 0 ? 0 : l->task_host[k];
+		l->start[2 * i] = ltid != prev;
+		if (ltid != prev && k >= 0)
+			l->task_first[k] = i + 1;
+		l->raw[2 * i] = sqlite3_column_int64(s, 2);
+		l->raw[2 * i + 1] = sqlite3_column_int64(s, 3);
+		l->t[2 * i] = map_time(l, l->ev_host[i], l->raw[2 * i]);
+		l->t[2 * i + 1] = map_time(l, l->ev_host[i], l->raw[2 * i + 1]);
+		prev = ltid;
+		i++;
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE && i == l->nev ? 0 : -1;
+}
+
+/* Fills L's mu from the smallest one-way times of its messages
+ * (header); 0 or -1. */
+static int load_latencies(struct sync_load *l)
+{
+	size_t h = (size_t)(l->nhost ? l->nhost : 1);
+	int64_t cross = INT64_MAX;
+
+	l->dmin = malloc(h * h * sizeof(int64_t));
+	l->mu = malloc(h * h * sizeof(int64_t));
+	if (!l->dmin || !l->mu)
+		return -1;
+	for (size_t i = 0; i < h * h; i++)
+		l->dmin[i] = INT64_MAX;
+	for (size_t k = 0; k < l->nedge; k++) {
+		const struct clc_edge *e = &l->edge[k];
+		size_t a = (size_t)l->ev_host[e->from / 2],
+		       b = (size_t)l->ev_host[e->to / 2];
+		int64_t d = l->t[e->to] - l->t[e->from];
+
+		if (d < l->dmin[a * h + b])
+			l->dmin[a * h + b] = d;
+	}
+	for (size_t a = 0; a < h; a++)
+		for (size_t b = 0; b < h; b++) {
+			int64_t ab = l->dmin[a * h + b], ba = l->dmin[b * h + a],
+				m = 0;
+
+			if (a == b && ab != INT64_MAX)
+				m = ab > 0 ? ab : 0;
+			else if (ab != INT64_MAX && ba != INT64_MAX)
+				m = ab / 2 + ba / 2 > 0 ? ab / 2 + ba / 2 : 0;
+			else
+				m = -1;   /* one way or none: see below */
+			l->mu[a * h + b] = m;
+			if (a != b && m >= 0 && m < cross)
+				cross = m;
+		}
+	for (size_t i = 0; i < h * h; i++)
+		if (l->mu[i] < 0)
+			l->mu[i] = cross == INT64_MAX ? 0 : cross;
+	return 0;
+}
+
+/* Loads the matched messages as edges (mu 0 until load_latencies);
+ * 0 or -1. */
+static int load_messages(struct sync_load *l)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (prep(l, "SELECT send_event, recv_event FROM messages WHERE "
+		 "send_event IS NOT NULL AND recv_event IS NOT NULL", &s) < 0)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		int64_t se = sqlite3_column_int64(s, 0),
+			re = sqlite3_column_int64(s, 1);
+
+		if (se < 1 || se > l->nev || re < 1 || re > l->nev)
+			continue;
+		if (add_edge(l, (size_t)(se - 1) * 2, (size_t)(re - 1) * 2 + 1,
+			     0) < 0)
+			break;
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Sets each message edge's mu from its hosts. */
+static void set_mu(struct sync_load *l)
+{
+	size_t h = (size_t)(l->nhost ? l->nhost : 1);
+
+	for (size_t k = 0; k < l->nedge; k++) {
+		struct clc_edge *e = &l->edge[k];
+
+		e->mu = l->mu[(size_t)l->ev_host[e->from / 2] * h +
+			      (size_t)l->ev_host[e->to / 2]];
+	}
+}
+
+/* The smallest mu of L (for collectives). */
+static int64_t mu_min(const struct sync_load *l)
+{
+	size_t h = (size_t)(l->nhost ? l->nhost : 1);
+	int64_t m = INT64_MAX;
+
+	for (size_t i = 0; i < h * h; i++)
+		m = l->mu[i] < m ? l->mu[i] : m;
+	return m == INT64_MAX ? 0 : m;
+}
+
+/* Number of barrier calls in L's database, or -1. */
+static int64_t count_barriers(struct sync_load *l)
+{
+	sqlite3_stmt *s;
+	int64_t n = -1;
+
+	if (prep(l, "SELECT count(*) FROM events WHERE kind = 'group' AND "
+		 "op = 'barrier'", &s) < 0)
+		return -1;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return n;
+}
+
+/* Adds a virtual point per barrier instance (the k-th call of each
+ * member of a group), with edges from the entries and to the exits;
+ * 0 or -1. */
+static int load_barriers(struct sync_load *l, size_t *n)
+{
+	sqlite3_stmt *s;
+	int rc;
+	char grp[PG_GROUP_MAX + 1] = "";
+	int64_t k = -1, mu = mu_min(l);
+	size_t join = 0;
+
+	if (prep(l, "SELECT grp, row_number() OVER (PARTITION BY grp, ltid "
+		 "ORDER BY id) AS k, id FROM events WHERE kind = 'group' AND "
+		 "op = 'barrier' ORDER BY grp, k, id", &s) < 0)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *g = (const char *)sqlite3_column_text(s, 0);
+		int64_t kk = sqlite3_column_int64(s, 1),
+			id = sqlite3_column_int64(s, 2);
+
+		g = g ? g : "";
+		if (kk != k || strncmp(g, grp, sizeof(grp) - 1) != 0) {
+			snprintf(grp, sizeof(grp), "%s", g);
+			k = kk;
+			join = (*n)++;
+			l->start[join] = 1;
+			l->t[join] = CLC_NONE;
+		}
+		if (add_edge(l, (size_t)(id - 1) * 2, join, mu) < 0 ||
+		    add_edge(l, join, (size_t)(id - 1) * 2 + 1, 0) < 0)
+			break;
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Adds an edge from each spawn's entry to the first event of each task
+ * it started; 0 or -1. */
+static int load_spawns(struct sync_load *l)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (prep(l, "SELECT e.id, s.children FROM spawns s JOIN events e ON "
+		 "e.ltid = s.ltid AND e.kind = 'spawn' AND e.msgid = s.seq",
+		 &s) < 0)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(s, 0);
+		const char *p = (const char *)sqlite3_column_text(s, 1);
+		int ltid, k, used;
+
+		while (p && sscanf(p, "%d%n", &ltid, &used) == 1) {
+			p += used;
+			k = tdb_tasks_find(l->tasks, l->ntask, ltid);
+			if (k >= 0 && l->task_first[k] &&
+			    add_edge(l, (size_t)(id - 1) * 2,
+				     (size_t)(l->task_first[k] - 1) * 2, 0) < 0)
+				goto out;
+			p = strchr(p, ' ');  /* past "@HOST" */
+		}
+	}
+out:
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Number of events of L's database into L->nev; 0 or -1. */
+static int count_events(struct sync_load *l)
+{
+	sqlite3_stmt *s;
+	int rc = -1;
+
+	if (prep(l, "SELECT count(*), coalesce(max(id), 0) FROM events",
+		 &s) < 0)
+		return -1;
+	if (sqlite3_step(s) == SQLITE_ROW &&
+	    sqlite3_column_int64(s, 0) == sqlite3_column_int64(s, 1) &&
+	    sqlite3_column_int64(s, 0) < (INT64_C(1) << 30)) {
+		l->nev = sqlite3_column_int64(s, 0);
+		rc = 0;
+	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
+/* Loads the whole graph of L's database; 0 or -1. */
+static int sync_load(struct sync_load *l)
+{
+	int64_t nbar;
+	size_t n;
+
+	if (count_events(l) < 0 || load_hosts(l) < 0 ||
+	    (nbar = count_barriers(l)) < 0 ||
+	    load_events(l, (size_t)nbar) < 0 || load_messages(l) < 0 ||
+	    load_latencies(l) < 0)
+		return -1;
+	set_mu(l);
+	n = (size_t)l->nev * 2;
+	if (load_barriers(l, &n) < 0 || load_spawns(l) < 0)
+		return -1;
+	l->g = (struct clc_graph){ n, l->t, l->start, l->nedge, l->edge };
+	return 0;
+}
+
+/* Frees what L holds. */
+static void sync_free(struct sync_load *l)
+{
+	free(l->t);
+	free(l->raw);
+	free(l->hcs);
+	free(l->start);
+	free(l->edge);
+	free(l->ev_host);
+	free(l->ev_ltid);
+	tdb_tasks_free(l->tasks, l->ntask > 0 ? l->ntask : 0);
+	for (int i = 0; i < l->nhost; i++)
+		free(l->host[i]);
+	free(l->host);
+	free(l->task_host);
+	free(l->task_first);
+	free(l->dmin);
+	free(l->mu);
+}
+
+/* Fills host I of REP from its clock samples: its clock minus the
+ * reference at its first event, and its drift. */
+static void report_samples(const struct sync_load *l, int i,
+			   struct tdb_sync_host *o)
+{
+	for (int64_t p = 0; p < 2 * l->nev; p++)
+		if (l->ev_host[p / 2] == i) {
+			o->offset_ns = -pg_clocksync_offset(l->hcs[i],
+							    (uint64_t)l->raw[p]);
+			break;
+		}
+	o->has_offset = o->from_samples = 1;
+	o->drift_ppm = -l->hcs[i]->drift * 1e6;
+}
+
+/* Fills REP's hosts: the offset of each host to the first one found
+ * from the messages each way, mu to it, and the drift of the
+ * corrections (least squares of new - raw over raw) from RAW and L's
+ * new times; from the clock samples of the hosts that have some
+ * instead.  0 or -1. */
+static int report_hosts(const struct sync_load *l, const int64_t *raw,
+			struct tdb_sync_report *rep)
+{
+	size_t h = (size_t)(l->nhost ? l->nhost : 1);
+
+	rep->hosts = calloc(h, sizeof(*rep->hosts));
+	if (!rep->hosts)
+		return -1;
+	rep->nhost = l->nhost;
+	for (int i = 0; i < l->nhost; i++) {
+		struct tdb_sync_host *o = &rep->hosts[i];
+		int64_t ab = l->dmin[i], ba = l->dmin[(size_t)i * h];
+		double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0;
+
+		snprintf(o->host, sizeof(o->host), "%s", l->host[i]);
+		o->has_offset = i == 0 || (ab != INT64_MAX && ba != INT64_MAX);
+		o->offset_ns = i == 0 || !o->has_offset ? 0 : (ab - ba) / 2;
+		o->mu_ns = l->mu[(size_t)i * h + (size_t)i];
+		for (int64_t p = 0; p < 2 * l->nev; p++) {
+			double x, y;
+
+			if (l->ev_host[p / 2] != i)
+				continue;
+			x = (double)(raw[p] - raw[0]) / 1e9;
+			y = (double)(l->t[p] - raw[p]);
+			sx += x; sy += y; sxx += x * x; sxy += x * y; n++;
+		}
+		if (n > 1 && n * sxx - sx * sx > 0)
+			o->drift_ppm = (n * sxy - sx * sy) / (n * sxx - sx * sx)
+				       / 1e3;
+		if (l->hcs[i])
+			report_samples(l, i, o);
+	}
+	return 0;
+}
+
+/* Writes L's new times into events (rows that changed from RAW), and
+ * the times of messages and tasks made from them; 0 or -1. */
+static int write_times(struct sync_load *l, const int64_t *raw)
+{
+	sqlite3_stmt *s;
+	int rc = 0;
+
+	if (prep(l, "UPDATE events SET t0 = ?2, t1 = ?3 WHERE id = ?1", &s) < 0)
+		return -1;
+	for (int64_t i = 0; i < l->nev && rc == 0; i++) {
+		if (l->t[2 * i] == raw[2 * i] && l->t[2 * i + 1] == raw[2 * i + 1])
+			continue;
+		sqlite3_bind_int64(s, 1, i + 1);
+		sqlite3_bind_int64(s, 2, l->t[2 * i]);
+		sqlite3_bind_int64(s, 3, l->t[2 * i + 1]);
+		rc = sqlite3_step(s) == SQLITE_DONE ? 0 : -1;
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	if (rc < 0 || sqlite3_exec(l->db,
+		 "UPDATE messages SET t_send = (SELECT t0 FROM events WHERE "
+		 "id = send_event), t_recv = (SELECT t1 FROM events WHERE id = "
+		 "recv_event);"
+		 "UPDATE tasks SET t_first = (SELECT t0 FROM events WHERE id ="
+		 " (SELECT min(id) FROM events e WHERE e.ltid = tasks.ltid)),"
+		 " t_last = (SELECT max(t1) FROM events e WHERE e.ltid ="
+		 " tasks.ltid) WHERE nevents > 0", NULL, NULL, NULL) != SQLITE_OK)
+		return -1;
+	return 0;
+}
+
+void tdb_sync_report_free(struct tdb_sync_report *rep)
+{
+	free(rep->hosts);
+	rep->hosts = NULL;
+	rep->nhost = 0;
+}
+
+int tdb_sync_times(sqlite3 *db, const struct pg_clocksync *cs, int clc,
+		   int how, struct tdb_sync_report *rep, char *err,
+		   size_t errlen)
+{
+	struct sync_load l = { .db = db, .cs = cs };
+	struct clc_stats st = { 0 };
+	int64_t *raw = NULL;
+	int rc = -1;
+
+	memset(rep, 0, sizeof(*rep));
+	if (sync_load(&l) < 0) {
+		snprintf(err, errlen, "cannot load the trace for the clock: %s",
+			 sqlite3_errmsg(db));
+		goto out;
+	}
+	if (!(raw = malloc((l.g.n + 1) * sizeof(*raw))))
+		goto oom;
+	memcpy(raw, l.raw, (size_t)l.nev * 2 * sizeof(*raw));
+	memcpy(raw + l.nev * 2, l.t + l.nev * 2,
+	       (l.g.n - (size_t)l.nev * 2) * sizeof(*raw));
+	rep->violations_raw = clc_violations(&l.g, raw);
+	if (clc && clc_run(&l.g, NULL, &st) < 0)
+		goto oom;
+	if (!clc)
+		st.violations_before = st.violations_after =
+			clc_violations(&l.g, l.t);
+	if (report_hosts(&l, raw, rep) < 0 || rep->violations_raw == SIZE_MAX ||
+	    st.violations_before == SIZE_MAX)
+		goto oom;
+	rep->violations_before = st.violations_before;
+	rep->violations_after = st.violations_after;
+	rep->njumps = st.njumps;
+	rep->ncorrected = st.ncorrected;
+	rep->ncycles = st.ncycles;
+	rep->max_corr = st.max_corr;
+	rep->mean_corr = st.mean_corr;
+	rep->npoints = (size_t)l.nev * 2;
+	rep->written = how == TDB_SYNC_WRITE ||
+		       (how == TDB_SYNC_IF_VIOLATED && st.violations_before);
+	rep->clc = clc;
+	rep->samples = cs && cs->nhosts > 0;
+	if (rep->written && write_times(&l, raw) < 0) {
+		snprintf(err, errlen, "cannot write the synchronised times: %s",
+			 sqlite3_errmsg(db));
+		goto out;
+	}
+	rc = 0;
+	goto out;
+oom:
+	snprintf(err, errlen, "out of memory");
+out:
+	if (rc < 0)
+		tdb_sync_report_free(rep);
+	free(raw);
+	sync_free(&l);
+	return rc;
+}

@@ -1,0 +1,82 @@
+# Synchronised times on real logs (logs/clc.c, logs/tracedb-sync.c):
+# sor and groups (barriers, a broadcast) recorded on this host, then a
+# copy of each whose spawned tasks (ltid >= 1000) claim another host with
+# a clock 3 ms behind (their log headers patched: host name, start wall).
+# The one-host runs import as `offset` with no violation; the skewed
+# copies import as `clc` by default, with violations before and none
+# after; the raw times are kept; `pangaea-trace sync` reports the
+# violations left by the clock samples' linear correction (the samples
+# were taken with the true clock: they do not see the patched skew, as
+# with a clock that jumped between two samples) and none after the clc,
+# and each host's offset from its samples; --sync offset leaves the
+# violations in place.
+. "$(dirname "$0")/../lib.sh"
+
+# skew DIR: each task-1NNN.comm of DIR gets a host name with its last
+# byte changed and a start wall 3 ms earlier (header: FORMATS.md 2.1).
+skew() {
+	python3 - "$1" <<'PY'
+import glob, struct, sys
+for p in glob.glob(sys.argv[1] + "/task-1[0-9][0-9][0-9].comm"):
+    b = bytearray(open(p, "rb").read())
+    wall, = struct.unpack_from("<Q", b, 32)
+    struct.pack_into("<Q", b, 32, wall - 3000000)
+    h, = struct.unpack_from("<H", b, 48)
+    b[50 + h - 1] = ord("X") if b[50 + h - 1] != ord("X") else ord("Y")
+    open(p, "wb").write(b)
+PY
+}
+
+# check NAME DIR: the skewed copy DIR imports as clc, fixes everything.
+check() {
+	$TRACE import "$2" >imp 2>imperr
+	expect_eq "$1 skewed: import exits 0" $? 0
+	expect_grep "$1 skewed: times by the clc, violations before, none after" \
+		imp '^times: clc \(clock condition violations: [1-9][0-9]* before, 0 after'
+	expect_eq "$1 skewed: no receive before its send" \
+		"$($TRACE sql "$2" 'SELECT count(*) FROM messages WHERE t_recv < t_send')" 0
+	expect_eq "$1 skewed: meta sync" \
+		"$($TRACE sql "$2" "SELECT value FROM meta WHERE key='sync'")" clc
+	[ "$($TRACE sql "$2" 'SELECT count(*) FROM events WHERE t0 != t0_raw')" -gt 0 ] &&
+		pass "$1 skewed: raw times kept beside the new ones" ||
+		fail "$1 skewed: no event moved"
+	$TRACE sync "$2" >sync 2>syncerr
+	expect_eq "$1 skewed: sync exits 0" $? 0
+	expect_grep "$1 skewed: sync: violations" sync \
+		'^clock condition violations: [1-9][0-9]* raw, [1-9][0-9]* linear, 0 after clc$'
+	expect_eq "$1 skewed: sync: both hosts' offsets from their samples" \
+		"$(grep -c ' samples$' sync)" 2
+	$TRACE import --sync offset "$2" >imp 2>imperr
+	expect_grep "$1 skewed: --sync offset keeps the raw times" imp '^times: offset '
+	[ "$($TRACE sql "$2" 'SELECT count(*) FROM messages WHERE t_recv < t_send')" -gt 0 ] &&
+		pass "$1 skewed: --sync offset: receives before their sends" ||
+		fail "$1 skewed: --sync offset shows no violation"
+}
+
+pg -log -logdir sor "$B/examples/sor" 4 30
+expect_eq "sor: record exits 0" "$(cat rc)" 0
+pg -log -logdir groups "$B/examples/groups"
+expect_eq "groups: record exits 0" "$(cat rc)" 0
+for r in sor groups; do
+	$TRACE import "$r" >imp 2>imperr
+	expect_grep "$r: one host, no violation: offset" imp \
+		'^times: offset \(clock condition violations: 0 before, 0 after'
+	cp -r "$r" "$r-skew"
+	rm -f "$r-skew/trace.db"
+	skew "$r-skew"
+	check "$r" "$r-skew"
+done
+[ "$($TRACE sql groups-skew "SELECT count(*) FROM events WHERE op='barrier'")" -gt 0 ] &&
+	pass "groups: barriers in the trace" || fail "groups: no barrier logged"
+# the k-th barrier call of each member is one barrier: every exit after
+# the last entry
+late="WITH b AS (SELECT grp, t0, t1, row_number() OVER (PARTITION BY grp,
+ ltid ORDER BY id) AS k FROM events WHERE op = 'barrier')
+ SELECT count(*) FROM (SELECT min(t1) AS out, max(t0) AS last FROM b
+ GROUP BY grp, k) WHERE out < last"
+$TRACE import groups-skew >imp 2>imperr
+expect_eq "groups skewed: every barrier exit after the last entry" \
+	"$($TRACE sql groups-skew "$late")" 0
+vm_halt
+expect_no_leftovers
+finish
