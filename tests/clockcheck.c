@@ -2,7 +2,7 @@
  * clockcheck.c: checks the clock fit of a run against the truth its
  * tasks printed (tests/clockpp.c, tests/scenario/clocksync.sh).
  *
- *   clockcheck LOGDIR TRUTHFILE [MESSAGES]
+ *   clockcheck LOGDIR TRUTHFILE [MESSAGES [EVENTS]]
  *
  * Prints per host the fitted offset (reference - local) at its first kept
  * sample, the drift, the kept samples and the bound: half the largest
@@ -18,9 +18,15 @@
  * the trace db's matched messages): prints the clock-condition
  * violations (a receive that completed before its send began) with the
  * importer's times and with the times mapped by the fit.
+ *
+ * EVENTS, lines "LTID,T0_RAW,T0" (the trace db's events after a --sync):
+ * each event's true time from its task's truth points (the faked clock
+ * is linear in the true one: a least-squares line through them), and
+ * whether the synchronised T0 is within the bound of it.
  */
 #include "pangaea-logs.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +102,89 @@ static int violations(const struct pg_clocksync *cs, const char *dir,
 	return 0;
 }
 
+/* The truth points of task LTID in the file PATH: a least-squares line
+ * true = *A + *B * (local - *L0), local = MONO + BASE; 0, or -1 with
+ * fewer than two points. */
+static int truth_line(const char *path, int ltid, int64_t base, double *a,
+		      double *b, double *l0)
+{
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, y0 = 0;
+	unsigned long long mono, real;
+	char line[512];
+	int id, n = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, "truth ");
+		double x, y;
+
+		if (!p || sscanf(p, "truth %d %llu %llu", &id, &mono, &real) != 3 ||
+		    id != ltid)
+			continue;
+		if (n == 0) {
+			*l0 = (double)(int64_t)(mono + (uint64_t)base);
+			y0 = (double)real;
+		}
+		x = (double)(int64_t)(mono + (uint64_t)base) - *l0;
+		y = (double)real - y0;
+		sx += x, sy += y, sxx += x * x, sxy += x * y;
+		n++;
+	}
+	fclose(f);
+	if (n < 2 || n * sxx - sx * sx == 0)
+		return -1;
+	*b = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+	*a = y0 + (sy - *b * sx) / n;
+	return 0;
+}
+
+/* Checks the synchronised times of the events in EVENTS against their
+ * truth (TRUTH's lines); the number out of bound, or -1. */
+static int check_events(const struct pg_clocksync *cs, const char *dir,
+			const char *truth, const char *events)
+{
+	unsigned long long raw, syn;
+	double a = 0, b = 1, l0 = 0, worst = 0;
+	int ltid, cur = -1, ok = 0, out = 0, n = 0;
+	const struct pg_clock_host *h = NULL;
+	char line[256];
+	FILE *f = fopen(events, "r");
+
+	if (!f) {
+		perror(events);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		double e, bd;
+
+		if (sscanf(line, "%d,%llu,%llu", &ltid, &raw, &syn) != 3)
+			continue;
+		if (ltid != cur) {
+			cur = ltid;
+			h = task_host(cs, dir, ltid);
+			ok = h && truth_line(truth, ltid, h->base, &a, &b,
+					     &l0) == 0;
+		}
+		if (!ok)
+			continue;
+		e = (double)syn - (a + b * ((double)(int64_t)raw - l0));
+		bd = bound_at(h, raw);
+		n++;
+		worst = fabs(e) > worst ? fabs(e) : worst;
+		if (fabs(e) > bd) {
+			if (out++ < 5)
+				printf("event of task %d at %llu: error %.0f ns, "
+				       "bound %.0f\n", ltid, raw, e, bd);
+		}
+	}
+	fclose(f);
+	printf("events %d checked, largest error %.0f ns, %d out of bound\n",
+	       n, worst, out);
+	return n == 0 ? 1 : out;
+}
+
 int main(int argc, char **argv)
 {
 	struct pg_clocksync cs = { 0 };
@@ -104,8 +193,9 @@ int main(int argc, char **argv)
 	int ltid, bad = 0, lines = 0;
 	FILE *f;
 
-	if (argc != 3 && argc != 4) {
-		fprintf(stderr, "usage: clockcheck LOGDIR TRUTHFILE [MESSAGES]\n");
+	if (argc < 3 || argc > 5) {
+		fprintf(stderr, "usage: clockcheck LOGDIR TRUTHFILE [MESSAGES "
+			"[EVENTS]]\n");
 		return 2;
 	}
 	if (pg_clocksync_load(&cs, argv[1], err, sizeof(err)) < 0) {
@@ -157,8 +247,15 @@ int main(int argc, char **argv)
 			bad = 1;
 	}
 	fclose(f);
-	if (argc == 4 && violations(&cs, argv[1], argv[3]) < 0)
+	if (argc >= 4 && violations(&cs, argv[1], argv[3]) < 0)
 		return 2;
+	if (argc == 5) {
+		int k = check_events(&cs, argv[1], argv[2], argv[4]);
+
+		if (k < 0)
+			return 2;
+		bad |= k > 0;
+	}
 	pg_clocksync_free(&cs);
 	printf("clockcheck: %d truth points, %s\n", lines,
 	       bad ? "some out of bound" : "all within bound");

@@ -12,7 +12,10 @@
 # mapped by the fit is within half the largest round trip of its host's
 # kept samples (plus the drift bound past the last one) of its true time;
 # the raw times have a message received before it was sent, the mapped
-# ones none.  Why a pvmd under libfaketime rather than tasks on one host
+# ones none.  Then the trace db's `--sync clc` (the clc engineer's, over
+# these samples): no violation left, and the synchronised start of every
+# event within the bound of its true time (from its task's truth points:
+# the faked clock is a straight line of the true one).  Why a pvmd under libfaketime rather than tasks on one host
 # with LD_PRELOAD: the fit is per host, so the skewed tasks need a host of
 # their own, and a faked pvmd fakes all its tasks with one clock, as a
 # real host's clock is one.
@@ -66,7 +69,7 @@ timeout 120 $HOSTS run h1 "$B/bin/pangaea" -log -logdir "$S/rec" -coord h1 \
 expect_eq "record: exit 0" "$?" 0
 expect_eq "record: truth lines of both tasks" \
 	"$(grep -o '^truth [0-9]*' out | sort -u | tr '\n' ' ')" "truth 1 truth 1001 "
-"$TRACE" import rec >/dev/null &&
+"$TRACE" import --sync offset rec >/dev/null &&
 	"$TRACE" sql --csv rec "SELECT src, dst, t_send, t_recv FROM messages
 		WHERE unmatched IS NULL" >msgs.csv
 "$B/tests/clockcheck" rec out msgs.csv >check
@@ -97,6 +100,18 @@ lin=$(echo "$v" | awk '{print $7}')
 [ "${raw:-0}" -gt 0 ] && pass "raw times: $raw of $(echo "$v" | awk '{print $2}') messages received before sent" ||
 	fail "raw times: no violation ($v)"
 expect_eq "linear fit: no message received before it was sent" "$lin" 0
+
+# the clc over the linear times
+"$TRACE" import --sync clc rec >imp.out 2>&1
+expect_grep "clc: no violation left" imp.out \
+	"^times: clc \(clock condition violations: [1-9][0-9]* before, 0 after"
+expect_eq "clc: no receive before its send in the db" \
+	"$("$TRACE" sql rec "SELECT COUNT(*) FROM messages WHERE t_recv < t_send")" 0
+"$TRACE" sql --csv rec "SELECT ltid, t0_raw, t0 FROM events ORDER BY ltid, seq" >ev.csv
+"$B/tests/clockcheck" rec out msgs.csv ev.csv >check2
+rc=$?
+grep '^events ' check2 | sed 's/^/    | /'
+expect_eq "clc: every event's synchronised time within its bound of the truth" "$rc" 0
 
 cd "$T" || exit 1
 $HOSTS run h1 sh -c 'echo halt | timeout 10 pvm' >/dev/null 2>&1
