@@ -36,6 +36,19 @@ START_TEST(test_one_task)
 }
 END_TEST
 
+/* Task 1 (events 0-2) receives in event 1, ending at RECV_T1, what task
+ * 2 (events 3-5, a costly task: 1000 ns an event) sends in event 4. */
+static void two_tasks(struct ovh_event *ev, int64_t recv_t1)
+{
+	ev_set(ev, 0, 1, 0, 10, 100);
+	ev_set(ev, 1, 1, 20, recv_t1, 100);
+	ev_set(ev, 2, 1, 6000, 6010, 100);
+	ev_set(ev, 3, 2, 0, 1000, 1000);
+	ev_set(ev, 4, 2, 4000, 4100, 1000); /* the send */
+	ev_set(ev, 5, 2, 4200, 4300, 1000);
+	ev[1].send = 4;
+}
+
 /* A receive that waited: corrected, it still ends after the corrected
  * send plus the latency, and the receiver's later events move with it
  * (listed first, the receiver waits for the sender's task). */
@@ -43,38 +56,18 @@ START_TEST(test_message)
 {
 	struct ovh_event ev[6];
 
-	/* task 1 receives (event 1) what task 2 sends (event 4) */
-	ev_set(ev, 0, 1, 0, 10, 100);
-	ev_set(ev, 1, 1, 20, 5000, 100);   /* recv: waited */
-	ev_set(ev, 2, 1, 6000, 6010, 100);
-	ev_set(ev, 3, 2, 0, 1000, 1000);   /* costly task: 1000 an event */
-	ev_set(ev, 4, 2, 4000, 4100, 1000); /* the send */
-	ev_set(ev, 5, 2, 4200, 4300, 1000);
-	ev[1].send = 4;
+	two_tasks(ev, 5000); /* waited long */
 	ck_assert_int_eq(pg_overhead_correct(ev, 6, 500), 0);
 	ck_assert_int_eq(ev[4].t0, 3000); /* one cost before it */
 	/* the receive: 5000 - 200 = 4800 >= 3000 + 500: as corrected */
 	ck_assert_int_eq(ev[1].t1, 4800);
 	ck_assert_int_eq(ev[2].t0, 5800);
-	/* now a send that, corrected, comes late: the receive waits for it */
-	ev_set(ev, 0, 1, 0, 10, 100);
-	ev_set(ev, 1, 1, 20, 3700, 100);
-	ev_set(ev, 2, 1, 6000, 6010, 100);
-	ev_set(ev, 3, 2, 0, 1000, 1000);
-	ev_set(ev, 4, 2, 4000, 4100, 1000);
-	ev_set(ev, 5, 2, 4200, 4300, 1000);
-	ev[1].send = 4;
+	two_tasks(ev, 3700); /* 3700 - 200 = 3500 = 3000 + 500: just so */
 	ck_assert_int_eq(pg_overhead_correct(ev, 6, 500), 0);
-	ck_assert_int_eq(ev[1].t1, 3500); /* 3700 - 200 = 3500 = 3000 + 500 */
-	ev_set(ev, 1, 1, 20, 3600, 100);
-	ev_set(ev, 0, 1, 0, 10, 100);
-	ev_set(ev, 2, 1, 6000, 6010, 100);
-	ev_set(ev, 3, 2, 0, 1000, 1000);
-	ev_set(ev, 4, 2, 4000, 4100, 1000);
-	ev_set(ev, 5, 2, 4200, 4300, 1000);
-	ev[1].send = 4;
+	ck_assert_int_eq(ev[1].t1, 3500);
+	two_tasks(ev, 3600); /* 3400 < 3500: moved */
 	ck_assert_int_eq(pg_overhead_correct(ev, 6, 500), 0);
-	ck_assert_int_eq(ev[1].t1, 3500); /* 3400 < 3500: moved */
+	ck_assert_int_eq(ev[1].t1, 3500);
 	ck_assert_int_eq(ev[2].t0, 5900); /* shift 200 - 100 moved */
 	for (int i = 0; i < 6; i++)
 		ck_assert_int_eq(ev[i].done, 1);
