@@ -54,6 +54,9 @@ exec $TOP/scripts/pvm-rsh "\$@"
 EOT
 chmod +x rsh
 export PVM_RSH=$S/rsh
+# a clock sample every 0.5 s besides those at the start and the end (the
+# pvmds pass it on to their tasks): a piecewise fit
+export PANGAEA_CLOCK_PERIOD=0.5
 printf '* ep=%s\nh2\n' "$B/tests" >hostfile
 $HOSTS run h1 sh -c "echo conf | timeout 30 pvm $S/hostfile" >conf 2>&1
 expect_eq "vm: two hosts" "$(grep -c LINUX64 conf)" 2
@@ -80,6 +83,9 @@ h2=$(grep '^host h2 ' check)
 off=$(echo "$h2" | awk '{print $4}')
 drift=$(echo "$h2" | awk '{print $6}')
 dbound=$(echo "$h2" | awk '{print $16}')
+[ "$(echo "$h2" | awk '{print $8}')" -ge 4 ] &&
+	pass "fit: periodic samples ($(echo "$h2" | awk '{print $8}') kept on h2)" ||
+	fail "fit: too few samples on h2: $h2"
 # the offset at the first sample: -2 s, less the 100 ppm since h2's pvmd
 # started its fake clock (under 60 s: 6 ms)
 [ "$off" -le -2000000000 ] && [ "$off" -ge -2006000000 ] &&
