@@ -54,9 +54,6 @@ exec $TOP/scripts/pvm-rsh "\$@"
 EOT
 chmod +x rsh
 export PVM_RSH=$S/rsh
-# a clock sample every 0.5 s besides those at the start and the end (the
-# pvmds pass it on to their tasks): a piecewise fit
-export PANGAEA_CLOCK_PERIOD=0.5
 printf '* ep=%s\nh2\n' "$B/tests" >hostfile
 $HOSTS run h1 sh -c "echo conf | timeout 30 pvm $S/hostfile" >conf 2>&1
 expect_eq "vm: two hosts" "$(grep -c LINUX64 conf)" 2
@@ -67,7 +64,11 @@ $HOSTS run h2 env LD_PRELOAD=$FT FAKETIME="+2 x1.0001" date +%s >h2.fake
 
 # record: master and coordinator on h1, the worker on h2; 200 round trips
 # 10 ms apart (a run of ~2 s: the drift moves h2's offset by ~200 us)
-timeout 120 $HOSTS run h1 "$B/bin/pangaea" -log -logdir "$S/rec" -coord h1 \
+# a clock sample every 0.5 s besides those at the start and the end,
+# given to the launcher alone (it exports it to every task of the run):
+# a piecewise fit
+timeout 120 $HOSTS run h1 env PANGAEA_CLOCK_PERIOD=0.5 "$B/bin/pangaea" \
+	-log -logdir "$S/rec" -coord h1 \
 	-host h1 "$B/tests/clockpp" h2 200 10000 >out 2>err </dev/null
 expect_eq "record: exit 0" "$?" 0
 expect_eq "record: truth lines of both tasks" \
