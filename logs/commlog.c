@@ -822,15 +822,10 @@ static int comm_next_clock(struct pg_comm_reader *r, char *err, size_t errlen)
 	    zz_dec(v[1]) > (int64_t)PG_WALL_MAX ||
 	    zz_dec(v[1]) < -(int64_t)PG_WALL_MAX)
 		return comm_corrupt(r, "a time beyond its bound", err, errlen);
-	if (r->nclock == r->clock_cap) {
-		int cap = r->clock_cap ? 2 * r->clock_cap : 8;
-
-		s = realloc(r->clock, (size_t)cap * sizeof(*s));
-		if (!s)
-			return comm_corrupt(r, "out of memory", err, errlen);
-		r->clock = s;
-		r->clock_cap = cap;
-	}
+	if (!(s = pg_grow(r->clock, &r->clock_cap, (size_t)r->nclock + 1,
+			  sizeof(*s), 8)))
+		return comm_corrupt(r, "out of memory", err, errlen);
+	r->clock = s;
 	s = &r->clock[r->nclock++];
 	s->t = v[0];
 	s->offset = zz_dec(v[1]);

@@ -118,7 +118,8 @@ static int ovh_load(sqlite3 *db, const char *dir, struct ovh_event **ev,
 		    char *err, size_t errlen)
 {
 	sqlite3_stmt *s = NULL;
-	int n = 0, cap = 0, ltid = -1;
+	int n = 0, ltid = -1;
+	size_t cap = 0;
 	int64_t cost = 0, maxid = 0, *index;
 	struct ovh_event *v = NULL, *p;
 
@@ -128,12 +129,9 @@ static int ovh_load(sqlite3 *db, const char *dir, struct ovh_event **ev,
 			       "ORDER BY e.ltid, e.seq", -1, &s, NULL) != SQLITE_OK)
 		goto fail;
 	while (sqlite3_step(s) == SQLITE_ROW) {
-		if (n == cap) {
-			cap = cap ? 2 * cap : 1024;
-			if (!(p = realloc(v, (size_t)cap * sizeof(*v))))
-				goto fail;
-			v = p;
-		}
+		if (!(p = pg_grow(v, &cap, (size_t)n + 1, sizeof(*v), 1024)))
+			goto fail;
+		v = p;
 		p = &v[n++];
 		p->id = sqlite3_column_int64(s, 0);
 		p->ltid = sqlite3_column_int(s, 1);

@@ -186,7 +186,8 @@ struct pg_comm_reader {
 	struct pg_comm_header hdr;
 	char path[PG_PATH_MAX];
 	struct pg_clock_sample *clock; /* the clock samples read so far */
-	int nclock, clock_cap;
+	int nclock;
+	size_t clock_cap;
 	uint64_t calib_ns; /* the calibration record's ns (0: none read) */
 };
 
@@ -641,7 +642,8 @@ struct pg_clock_point {
 struct pg_clock_host {
 	char host[PG_HOST_MAX];
 	struct pg_clock_point *pt; /* by local time once fitted */
-	int n, cap;
+	int n;
+	size_t cap;
 	double drift;    /* least-squares d(offset)/d(local): about -1e-4
 			    when the host's clock runs 100 ppm fast */
 	uint64_t min_rtt; /* the smallest round trip of its samples */
@@ -651,7 +653,8 @@ struct pg_clock_host {
 };
 struct pg_clocksync {
 	struct pg_clock_host *hosts;
-	int nhosts, cap;
+	int nhosts;
+	size_t cap;
 };
 /* Adds a sample of HOST (local time LOCAL, OFFSET, RTT) to CS (zeroed
  * first); 0, or -1 out of memory. */
