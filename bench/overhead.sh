@@ -15,7 +15,13 @@ export PVM_ROOT=/usr/lib/pvm3
 [ "$(id -u)" = 0 ] && export PVM_ALLOW_ROOT=1
 export PVM_VMID="pangaea-ovh-$$"
 W=$(mktemp -d /tmp/pangaea-ovh.XXXXXX)
-trap '(echo halt | timeout 10 pvm >/dev/null 2>&1); rm -rf "$W"' EXIT
+cleanup() {
+	(echo halt | timeout 10 pvm >/dev/null 2>&1)
+	rm -f "/tmp/pvmd.$(id -u).$PVM_VMID" "/tmp/pvml.$(id -u).$PVM_VMID"
+	rm -rf "$W"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 cd "$W" || exit 1
 printf '* ep=%s\n' "$B/tests" >hosts
 echo quit | timeout 20 pvm hosts >/dev/null 2>&1
