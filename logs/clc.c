@@ -231,11 +231,14 @@ static void bw_amortise(struct clc_work *w, size_t r, double window)
 	const struct clc_graph *g = w->g;
 	int64_t d = w->need[r], xr = w->lc[r] - d;
 	double len = window * (double)d, kmax = -INFINITY, mmin = INFINITY;
-	int64_t xs = xr - (int64_t)len, step = INT64_MAX;
+	int64_t xs, step = INT64_MAX;
 	size_t a = r;
 
 	if (len < 1.0)
 		return;
+	if (len > 0x1p62)   /* (times are below 2^62: the whole timeline) */
+		len = 0x1p62;
+	xs = xr - (int64_t)len;
 	while (!g->start[a] && w->lc[a - 1] > xs)
 		a--;
 	/* first, forward: the lines from each limit to D at r */

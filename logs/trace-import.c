@@ -54,6 +54,11 @@ static int import_run(int argc, char **argv)
 		else
 			break;
 	}
+	if (i + 2 < argc && strcmp(argv[i], "--sync") == 0) {
+		trace_error("unknown --sync mode %s (none, offset, linear, clc "
+			    "or auto)", argv[i + 1]);
+		return 1;
+	}
 	if (argc < 2 || i != argc - 1) {
 		trace_error("usage: pangaea-trace %s", trace_cmd_import.usage);
 		return 1;

@@ -14,7 +14,9 @@
  * after the last entry); a spawn's entry comes before its children's
  * first events.  The minimum latency mu of a host pair is estimated
  * from the messages: half the smallest round trip (smallest one-way
- * time each way, added); on one host, the smallest one-way time.
+ * time each way, added), but never more than the smallest one-way time
+ * seen that way (so clocks that agree leave every message alone); on
+ * one host, the smallest one-way time.
  */
 #include "tracedb-internal.h"
 #include "clc.h"
@@ -53,6 +55,8 @@ struct sync_load {
 	uint8_t *start;
 	struct clc_edge *edge;
 	size_t nedge, edge_cap;
+	int64_t *msg_id;           /* messages.id of the first nmsg edges */
+	size_t nmsg, msg_cap;
 	int *ev_host;              /* host index of each event */
 	int *ev_ltid;
 	struct tdb_task *tasks;
@@ -61,6 +65,7 @@ struct sync_load {
 	int nhost;
 	int *task_host;            /* host index of each of tasks */
 	int64_t *task_first;       /* its first event's id (0: none) */
+	int64_t *task_last;        /* its latest exit (write_times) */
 	const struct pg_clocksync *cs; /* clock samples (NULL: none) */
 	const struct pg_clock_host **hcs; /* each host's fit, or NULL */
 	int64_t *raw;              /* the points' raw times */
@@ -211,9 +216,14 @@ static int load_latencies(struct sync_load *l)
 			if (a != b && m >= 0 && m < cross)
 				cross = m;
 		}
-	for (size_t i = 0; i < h * h; i++)
+	for (size_t i = 0; i < h * h; i++) {
 		if (l->mu[i] < 0)
 			l->mu[i] = cross == INT64_MAX ? 0 : cross;
+		/* never above a one-way time seen that way: a trace whose
+		 * clocks agree is left as it is */
+		if (l->dmin[i] != INT64_MAX && l->mu[i] > l->dmin[i])
+			l->mu[i] = l->dmin[i] > 0 ? l->dmin[i] : 0;
+	}
 	return 0;
 }
 
@@ -224,18 +234,22 @@ static int load_messages(struct sync_load *l)
 	sqlite3_stmt *s;
 	int rc;
 
-	if (prep(l, "SELECT send_event, recv_event FROM messages WHERE "
+	if (prep(l, "SELECT send_event, recv_event, id FROM messages WHERE "
 		 "send_event IS NOT NULL AND recv_event IS NOT NULL", &s) < 0)
 		return -1;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		int64_t se = sqlite3_column_int64(s, 0),
-			re = sqlite3_column_int64(s, 1);
+			re = sqlite3_column_int64(s, 1), *v;
 
 		if (se < 1 || se > l->nev || re < 1 || re > l->nev)
 			continue;
-		if (add_edge(l, (size_t)(se - 1) * 2, (size_t)(re - 1) * 2 + 1,
+		if (!(v = pg_grow(l->msg_id, &l->msg_cap, l->nmsg + 1,
+				  sizeof(*v), 1024)) ||
+		    add_edge(l, (size_t)(se - 1) * 2, (size_t)(re - 1) * 2 + 1,
 			     0) < 0)
 			break;
+		l->msg_id = v;
+		l->msg_id[l->nmsg++] = sqlite3_column_int64(s, 2);
 	}
 	sqlite3_finalize(s);
 	return rc == SQLITE_DONE ? 0 : -1;
@@ -393,6 +407,7 @@ static void sync_free(struct sync_load *l)
 	free(l->hcs);
 	free(l->start);
 	free(l->edge);
+	free(l->msg_id);
 	free(l->ev_host);
 	free(l->ev_ltid);
 	tdb_tasks_free(l->tasks, l->ntask > 0 ? l->ntask : 0);
@@ -401,6 +416,7 @@ static void sync_free(struct sync_load *l)
 	free(l->host);
 	free(l->task_host);
 	free(l->task_first);
+	free(l->task_last);
 	free(l->dmin);
 	free(l->mu);
 }
@@ -417,7 +433,7 @@ static void report_samples(const struct sync_load *l, int i,
 			break;
 		}
 	o->has_offset = o->from_samples = 1;
-	o->drift_ppm = -l->hcs[i]->drift * 1e6;
+	o->drift_ppm = -l->hcs[i]->drift * 1e6 + 0.0;  /* no "-0" */
 }
 
 /* Fills REP's hosts: the offset of each host to the first one found
@@ -461,33 +477,93 @@ static int report_hosts(const struct sync_load *l, const int64_t *raw,
 	return 0;
 }
 
-/* Writes L's new times into events (rows that changed from RAW), and
- * the times of messages and tasks made from them; 0 or -1. */
-static int write_times(struct sync_load *l, const int64_t *raw)
+/* Runs the prepared SQL on L's database with the three values A, B, C
+ * for each row I (of N) where CHANGED(L, RAW, I) says so; 0 or -1. */
+static int write_rows(struct sync_load *l, const char *sql, size_t n,
+		      const int64_t *raw,
+		      int (*row)(const struct sync_load *, const int64_t *,
+				 size_t, int64_t v[3]))
 {
 	sqlite3_stmt *s;
+	int64_t v[3];
 	int rc = 0;
 
-	if (prep(l, "UPDATE events SET t0 = ?2, t1 = ?3 WHERE id = ?1", &s) < 0)
+	if (prep(l, sql, &s) < 0)
 		return -1;
-	for (int64_t i = 0; i < l->nev && rc == 0; i++) {
-		if (l->t[2 * i] == raw[2 * i] && l->t[2 * i + 1] == raw[2 * i + 1])
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (!row(l, raw, i, v))
 			continue;
-		sqlite3_bind_int64(s, 1, i + 1);
-		sqlite3_bind_int64(s, 2, l->t[2 * i]);
-		sqlite3_bind_int64(s, 3, l->t[2 * i + 1]);
+		for (int k = 0; k < 3; k++)
+			sqlite3_bind_int64(s, k + 1, v[k]);
 		rc = sqlite3_step(s) == SQLITE_DONE ? 0 : -1;
 		sqlite3_reset(s);
 	}
 	sqlite3_finalize(s);
-	if (rc < 0 || sqlite3_exec(l->db,
-		 "UPDATE messages SET t_send = (SELECT t0 FROM events WHERE "
-		 "id = send_event), t_recv = (SELECT t1 FROM events WHERE id = "
-		 "recv_event);"
-		 "UPDATE tasks SET t_first = (SELECT t0 FROM events WHERE id ="
-		 " (SELECT min(id) FROM events e WHERE e.ltid = tasks.ltid)),"
-		 " t_last = (SELECT max(t1) FROM events e WHERE e.ltid ="
-		 " tasks.ltid) WHERE nevents > 0", NULL, NULL, NULL) != SQLITE_OK)
+	return rc;
+}
+
+/* Event I's id and new times into V when they changed from RAW; 1 or 0. */
+static int event_row(const struct sync_load *l, const int64_t *raw, size_t i,
+		     int64_t v[3])
+{
+	v[0] = (int64_t)i + 1;
+	v[1] = l->t[2 * i];
+	v[2] = l->t[2 * i + 1];
+	return v[1] != raw[2 * i] || v[2] != raw[2 * i + 1];
+}
+
+/* Message I's id and new send and receive times into V when one
+ * changed from RAW; 1 or 0. */
+static int message_row(const struct sync_load *l, const int64_t *raw,
+		       size_t i, int64_t v[3])
+{
+	const struct clc_edge *e = &l->edge[i];
+
+	v[0] = l->msg_id[i];
+	v[1] = l->t[e->from];
+	v[2] = l->t[e->to];
+	return v[1] != raw[e->from] || v[2] != raw[e->to];
+}
+
+/* Task I's ltid, first entry and last exit into V; 1, or 0 when it
+ * has no events. */
+static int task_row(const struct sync_load *l, const int64_t *raw, size_t i,
+		    int64_t v[3])
+{
+	v[0] = l->tasks[i].ltid;
+	v[1] = l->task_first[i] ? l->t[2 * (l->task_first[i] - 1)] : 0;
+	v[2] = l->task_last[i];
+	return l->task_first[i] != 0;
+}
+
+/* Fills L->task_last: each task's latest exit; 0 or -1. */
+static int task_lasts(struct sync_load *l)
+{
+	int k = -1;
+
+	if (!(l->task_last = calloc((size_t)l->ntask + 1, sizeof(int64_t))))
+		return -1;
+	for (int64_t i = 0; i < l->nev; i++) {
+		if (k < 0 || l->tasks[k].ltid != l->ev_ltid[i])
+			k = tdb_tasks_find(l->tasks, l->ntask, l->ev_ltid[i]);
+		if (k >= 0 && (l->task_last[k] == 0 ||
+			       l->t[2 * i + 1] > l->task_last[k]))
+			l->task_last[k] = l->t[2 * i + 1];
+	}
+	return 0;
+}
+
+/* Writes L's new times into events (rows that changed from RAW), and
+ * the times of messages and tasks made from them; 0 or -1. */
+static int write_times(struct sync_load *l, const int64_t *raw)
+{
+	if (write_rows(l, "UPDATE events SET t0 = ?2, t1 = ?3 WHERE id = ?1",
+		       (size_t)l->nev, raw, event_row) < 0 ||
+	    write_rows(l, "UPDATE messages SET t_send = ?2, t_recv = ?3 WHERE "
+		       "id = ?1", l->nmsg, raw, message_row) < 0 ||
+	    task_lasts(l) < 0 ||
+	    write_rows(l, "UPDATE tasks SET t_first = ?2, t_last = ?3 WHERE "
+		       "ltid = ?1", (size_t)l->ntask, raw, task_row) < 0)
 		return -1;
 	return 0;
 }

@@ -40,15 +40,7 @@ static int record(void *arg, enum pg_match_what what,
 /* An event of KIND with PEER, TAG and MSGID. */
 static struct pg_event ev(int kind, int peer, int tag, unsigned msgid)
 {
-	struct pg_event e;
-
-	memset(&e, 0, sizeof(e));
-	e.kind = kind;
-	e.peer = peer;
-	e.tag = tag;
-	e.msgid = msgid;
-	e.len = 8;
-	return e;
+	return cku_event(kind, peer, tag, msgid, 0, 0);
 }
 
 /* Feeds event EV of task LTID (id ID, times T0/T1) to M, recording. */

@@ -25,17 +25,7 @@
 static struct pg_event ev(int kind, int peer, int tag, unsigned msgid,
 			  unsigned t_us, unsigned d_us)
 {
-	struct pg_event e;
-
-	memset(&e, 0, sizeof(e));
-	e.kind = kind;
-	e.peer = peer;
-	e.tag = tag;
-	e.msgid = msgid;
-	e.len = 8;
-	e.t = (uint64_t)t_us * 1000;
-	e.dur = (uint64_t)d_us * 1000;
-	return e;
+	return cku_event(kind, peer, tag, msgid, t_us, d_us);
 }
 
 /* The end record at T us. */

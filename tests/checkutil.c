@@ -8,6 +8,7 @@
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 char cku_dir[PATH_MAX];
@@ -87,4 +88,20 @@ void cku_spit(const char *path, const char *text, size_t n)
 	ck_assert_ptr_nonnull(f);
 	ck_assert_uint_eq(fwrite(text, 1, n, f), n);
 	ck_assert_int_eq(fclose(f), 0);
+}
+
+struct pg_event cku_event(int kind, int peer, int tag, unsigned msgid,
+			  unsigned t_us, unsigned d_us)
+{
+	struct pg_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.kind = kind;
+	e.peer = peer;
+	e.tag = tag;
+	e.msgid = msgid;
+	e.len = 8;
+	e.t = (uint64_t)t_us * 1000;
+	e.dur = (uint64_t)d_us * 1000;
+	return e;
 }

@@ -5,6 +5,8 @@
 #ifndef PANGAEA_CHECKUTIL_H
 #define PANGAEA_CHECKUTIL_H
 
+#include "pangaea-logs.h"
+
 #include <check.h>
 #include <limits.h>
 #include <stddef.h>
@@ -42,5 +44,10 @@ void cku_spit(const char *path, const char *text, size_t n);
 /* Runs every test of S, prints Check's summary and frees the runner;
  * returns EXIT_SUCCESS if none failed, else EXIT_FAILURE. */
 int cku_run(Suite *s);
+
+/* An event of KIND with PEER, TAG, MSGID at T_US us, D_US us long (len
+ * 8, the rest 0), for the suites that write synthetic logs. */
+struct pg_event cku_event(int kind, int peer, int tag, unsigned msgid,
+			  unsigned t_us, unsigned d_us);
 
 #endif

@@ -4,8 +4,10 @@
  * are, the function), checked and dispatched here, done by viewdb.c (a
  * database open) and viewlive.c (a live run's).
  *
- *   pgdb open PATH            open PATH read-only; loads each task's event
- *                             times into memory for fast counting
+ *   pgdb open PATH ?RAW?      open PATH read-only; loads each task's event
+ *                             times into memory for fast counting; RAW
+ *                             true: the raw times (t0_raw...) instead of
+ *                             the synchronised ones
  *   pgdb close
  *   pgdb meta                 flat list key value ... of the meta table
  *   pgdb tasks                list of dicts, one per task, by ltid
@@ -79,7 +81,7 @@ struct pgdb_cmd {
 };
 
 static const struct pgdb_cmd pgdb_cmds[] = {
-	{ "open", 1, 1, "PATH", vdb_cmd_open },
+	{ "open", 1, 2, "PATH ?RAW?", vdb_cmd_open },
 	{ "close", 0, 0, NULL, vdb_cmd_close },
 	{ "meta", 0, 0, NULL, vdb_cmd_meta },
 	{ "tasks", 0, 0, NULL, vdb_cmd_tasks },

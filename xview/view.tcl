@@ -20,7 +20,7 @@ namespace eval view {
 		force_detail 0 px_per_event 5 live_since 0
 		sock "" sock_chan "" sock_lines 0 sock_tries 0 live_via ""
 		sock_redraw 0 sock_part "" live_events 0 live_msgs 0
-		live_error "" util 1 bandh 12 utilh 130 stats 0
+		live_error "" util 1 bandh 12 utilh 130 stats 0 raw 0
 	}
 	# the task states (xview/viewstate.c): name and colour, in the order
 	# the C side stacks them
@@ -93,9 +93,11 @@ proc view::build {} {
 	label .tb.lf -text "  Message id:"
 	entry .tb.find -width 8 -textvariable view::V(find)
 	button .tb.go -text Find -command view::find
+	checkbutton .tb.raw -text "Raw times" -variable view::V(raw) \
+		-command view::raw_toggle
 	pack .tb.fit .tb.in .tb.out .tb.lt .tb.tasks .tb.lg .tb.tags -side left
 	foreach k $FILTERS { pack .tb.k$k -side left }
-	pack .tb.lf .tb.find .tb.go -side left
+	pack .tb.lf .tb.find .tb.go .tb.raw -side left
 	bind .tb.tasks <Return> view::redraw_later
 	bind .tb.tags <Return> view::redraw_later
 	bind .tb.find <Return> view::find
@@ -156,7 +158,7 @@ proc view::open_run {path} {
 		set db [file join $path trace.db]
 		view::import $path
 	}
-	pgdb open $db
+	pgdb open $db $V(raw)
 	set V(db) $db
 	set V(tasks) [pgdb tasks]
 	lassign [pgdb range] V(tmin) V(tmax)
@@ -169,6 +171,19 @@ proc view::open_run {path} {
 	set mode [expr {[dict exists $V(meta) mode] ? [dict get $V(meta) mode] : "?"}]
 	wm title . "Pangaea event graph: [file tail [file normalize $path]] ($mode)"
 	view::fit
+}
+
+# Shows the raw times of the hosts' clocks (V(raw) 1) or the synchronised
+# ones (docs/TRACEDB.md "Times"): opens the database again with them,
+# keeping the window.
+proc view::raw_toggle {} {
+	variable V
+	if {$V(db) eq ""} return
+	pgdb open $V(db) $V(raw)
+	set V(tasks) [pgdb tasks]
+	lassign [pgdb range] V(tmin) V(tmax)
+	if {$V(tmax) <= $V(tmin)} { set V(tmax) [expr {$V(tmin) + 1000}] }
+	view::redraw_later
 }
 
 # Imports the logs of DIR into DIR/trace.db (pangaea-trace import) when
@@ -908,7 +923,7 @@ proc view::live_tick {interval} {
 		return
 	}
 	set follow [expr {$V(db) eq "" || $V(t1) >= $V(tmax)}]
-	pgdb open [file join $dir trace.db]
+	pgdb open [file join $dir trace.db] $V(raw)
 	set V(db) [file join $dir trace.db]
 	set V(logdir) $dir
 	set V(tasks) [pgdb tasks]

@@ -174,10 +174,23 @@ static int vdb_maxlat(void)
 }
 
 /* pgdb open PATH: a trace database of our schema version, read-only. */
+/* Views that show the raw times (events.t0_raw, t1_raw) under the names
+ * of the synchronised ones, for `pgdb open PATH 1`: temporary objects
+ * come before the database's own in SQLite's name lookup. */
+static const char vdb_raw_sql[] =
+	"CREATE TEMP VIEW events AS SELECT id, ltid, seq, kind, peer, tag,"
+	" msgid, len, coalesce(t0_raw, t0) AS t0, coalesce(t1_raw, t1) AS t1,"
+	" count, grp, op, arg, result, dests, t0_raw, t1_raw FROM main.events;"
+	"CREATE TEMP VIEW messages AS SELECT id, src, dst, tag, msgid, len,"
+	" kind, send_event, recv_event, coalesce((SELECT t0 FROM temp.events e"
+	" WHERE e.id = send_event), t_send) AS t_send, coalesce((SELECT t1"
+	" FROM temp.events e WHERE e.id = recv_event), t_recv) AS t_recv,"
+	" unmatched FROM main.messages;";
+
 int vdb_cmd_open(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
 	const char *path = Tcl_GetString(objv[2]);
-	int version = tdb_schema_version(path);
+	int version = tdb_schema_version(path), raw = 0;
 
 	vdb_close();
 	if (version >= 0 && version != TDB_SCHEMA_VERSION) {
@@ -187,8 +200,12 @@ int vdb_cmd_open(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 				 path, version, TDB_SCHEMA_VERSION));
 		return TCL_ERROR;
 	}
+	if (objc > 3 && Tcl_GetBooleanFromObj(ip, objv[3], &raw) != TCL_OK)
+		return TCL_ERROR;
 	if (sqlite3_open_v2(path, &vdb.db, SQLITE_OPEN_READONLY, NULL) !=
-	    SQLITE_OK) {
+	    SQLITE_OK ||
+	    (raw && sqlite3_exec(vdb.db, vdb_raw_sql, NULL, NULL, NULL) !=
+		    SQLITE_OK)) {
 		vdb_fail(ip, "cannot open the trace database");
 		vdb_close();
 		return TCL_ERROR;

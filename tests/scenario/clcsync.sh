@@ -9,8 +9,10 @@
 # were taken with the true clock: they do not see the patched skew, as
 # with a clock that jumped between two samples) and none after the clc,
 # and each host's offset from its samples; --sync offset leaves the
-# violations in place.
+# violations in place.  The viewer (under Xvfb) draws the synchronised
+# times and, with "Raw times" ticked, the raw ones.
 . "$(dirname "$0")/../lib.sh"
+view_test clcsync
 
 # skew DIR: each task-1NNN.comm of DIR gets a host name with its last
 # byte changed and a start wall 3 ms earlier (header: FORMATS.md 2.1).
@@ -77,6 +79,38 @@ late="WITH b AS (SELECT grp, t0, t1, row_number() OVER (PARTITION BY grp,
 $TRACE import groups-skew >imp 2>imperr
 expect_eq "groups skewed: every barrier exit after the last entry" \
 	"$($TRACE sql groups-skew "$late")" 0
+
+# ---- the viewer: a task's first entry, synchronised then raw
+$TRACE import sor-skew >imp 2>imperr
+cat >raw.tcl <<'TCL'
+set out [open $::env(T)/vresult w]
+proc skewed {} {
+	foreach {id ltid kind t0 t1 peer tag msgid len m} \
+		[pgdb events 0 9223372036854775807 1000000] {
+		if {$ltid == 1001} { return $t0 }
+	}
+}
+puts $out "sync [skewed]"
+.tb.raw invoke
+update
+puts $out "raw [skewed] $::view::V(raw)"
+.tb.raw invoke
+update
+puts $out "back [skewed] $::view::V(raw)"
+close $out
+exit 0
+TCL
+export T
+view -script raw.tcl sor-skew
+expect_eq "viewer: exits 0" "$(cat vrc)" 0
+want_sync=$($TRACE sql sor-skew "SELECT t0 FROM events WHERE ltid = 1001 ORDER BY seq LIMIT 1")
+want_raw=$($TRACE sql sor-skew "SELECT t0_raw FROM events WHERE ltid = 1001 ORDER BY seq LIMIT 1")
+[ "$want_sync" != "$want_raw" ] && pass "viewer: task 1001's first event was moved" ||
+	fail "viewer: task 1001's first event did not move"
+expect_eq "viewer: synchronised times drawn" "$(grep '^sync' vresult)" "sync $want_sync"
+expect_eq "viewer: Raw times shows the raw ones" "$(grep '^raw' vresult)" "raw $want_raw 1"
+expect_eq "viewer: and back" "$(grep '^back' vresult)" "back $want_sync 0"
+
 vm_halt
 expect_no_leftovers
 finish

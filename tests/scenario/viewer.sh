@@ -147,7 +147,7 @@ expect_grep "stale: a freshly imported folder is not" result6 "^stale 0$"
 expect_grep "stale: a log newer than trace.db makes it stale" result6 "^stale_log 1$"
 expect_grep "stale: no trace.db is stale" result6 "^stale_none 1$"
 expect_grep "a database of another schema version is refused" result6 \
-	"^old 1 pgdb: .*old\.db has schema version 99, this viewer reads version 2"
+	"^old 1 pgdb: .*old\.db has schema version 99, this viewer reads version [0-9]+"
 
 # ---- a coordinator of another live stream version: the viewer says so
 # and follows the run's logs instead
