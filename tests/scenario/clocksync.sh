@@ -110,8 +110,9 @@ expect_eq "linear fit: no message received before it was sent" "$lin" 0
 
 # the clc over the linear times
 "$TRACE" import --sync clc rec >imp.out 2>&1
+# (the clc starts from the linear times: its "before" counts theirs)
 expect_grep "clc: no violation left" imp.out \
-	"^times: clc \(clock condition violations: [1-9][0-9]* before, 0 after"
+	"^times: clc \(clock condition violations: [0-9]+ before, 0 after"
 expect_eq "clc: no receive before its send in the db" \
 	"$("$TRACE" sql rec "SELECT COUNT(*) FROM messages WHERE t_recv < t_send")" 0
 "$TRACE" sql --csv rec "SELECT ltid, t0_raw, t0 FROM events ORDER BY ltid, seq" >ev.csv
