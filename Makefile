@@ -50,9 +50,10 @@ SOLIB := $(B)/lib/pangaea/libpangaea.so
 LAUNCHER_SRC := $(wildcard toplevel/*.c)
 COORD_SRC := $(wildcard coordinator/*.c)
 # pangaea-trace: main and its table, the subcommands, the importer, the matcher
-TRACE_SRC := logs/pangaea-trace.c $(wildcard logs/trace*.c) logs/match.c logs/taskstate.c logs/svgplot.c logs/clc.c
+TRACE_SRC := logs/pangaea-trace.c $(wildcard logs/trace*.c) logs/match.c logs/taskstate.c logs/svgplot.c logs/clc.c \
+             logs/overhead.c
 EXAMPLES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard examples/*/*.c)))))
-TEST_PROGS := ctxcheck killme stdinecho outprint chaosorder
+TEST_PROGS := ctxcheck killme stdinecho outprint chaosorder clockpp clockcheck
 CHECK_SUITES := $(patsubst tests/%.c,%,$(wildcard tests/check_*.c))
 
 BINS := $(B)/bin/pangaea $(B)/bin/pangaea-coord $(B)/bin/pangaea-trace \
@@ -142,6 +143,12 @@ $(B)/tests/check_%: $(B)/obj/tests/check_%.o $(B)/obj/tests/checkutil.o \
 TRACEDB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard logs/tracedb*.c) logs/match.c logs/clc.c)
 $(B)/tests/check_tracedb: $(B)/obj/tests/check_tracedb.o \
 		$(B)/obj/tests/checkutil.o $(TRACEDB_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_TRACE)
+
+# The overhead correction's suite links it and the database's helpers.
+$(B)/tests/check_overhead: $(B)/obj/tests/check_overhead.o \
+		$(B)/obj/tests/checkutil.o $(B)/obj/logs/overhead.o $(TRACEDB_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_TRACE)
 

@@ -31,15 +31,10 @@ static struct pg_clock_host *host_find(struct pg_clocksync *cs,
 			return &cs->hosts[i];
 	if (!add)
 		return NULL;
-	if (cs->nhosts == cs->cap) {
-		int cap = cs->cap ? 2 * cs->cap : 4;
-
-		h = realloc(cs->hosts, (size_t)cap * sizeof(*h));
-		if (!h)
-			return NULL;
-		cs->hosts = h;
-		cs->cap = cap;
-	}
+	if (!(h = pg_grow(cs->hosts, &cs->cap, (size_t)cs->nhosts + 1,
+			  sizeof(*h), 4)))
+		return NULL;
+	cs->hosts = h;
 	h = &cs->hosts[cs->nhosts++];
 	memset(h, 0, sizeof(*h));
 	snprintf(h->host, sizeof(h->host), "%s", host);
@@ -54,15 +49,9 @@ int pg_clocksync_add(struct pg_clocksync *cs, const char *host,
 
 	if (!h)
 		return -1;
-	if (h->n == h->cap) {
-		int cap = h->cap ? 2 * h->cap : 8;
-
-		p = realloc(h->pt, (size_t)cap * sizeof(*p));
-		if (!p)
-			return -1;
-		h->pt = p;
-		h->cap = cap;
-	}
+	if (!(p = pg_grow(h->pt, &h->cap, (size_t)h->n + 1, sizeof(*p), 8)))
+		return -1;
+	h->pt = p;
 	h->pt[h->n++] = (struct pg_clock_point){ local, offset, rtt };
 	return 0;
 }
@@ -86,7 +75,8 @@ static int load_logs(const char *dir, struct load_sample **out, int *nout,
 	struct pg_comm_reader r;
 	struct pg_event ev;
 	char path[PG_PATH_MAX];
-	int *ltids, n, rc = 0, k, cap = 0;
+	int *ltids, n, rc = 0, k;
+	size_t cap = 0;
 
 	if ((n = pg_run_ltids(dir, "comm", &ltids)) < 0) {
 		snprintf(err, errlen, "cannot read the folder %s", dir);
@@ -113,15 +103,12 @@ static int load_logs(const char *dir, struct load_sample **out, int *nout,
 		for (int j = 0; j < r.nclock && rc == 0; j++) {
 			struct load_sample *s;
 
-			if (*nout == cap) {
-				cap = cap ? 2 * cap : 64;
-				s = realloc(*out, (size_t)cap * sizeof(*s));
-				if (!s) {
-					rc = -1;
-					break;
-				}
-				*out = s;
+			if (!(s = pg_grow(*out, &cap, (size_t)*nout + 1,
+					  sizeof(*s), 64))) {
+				rc = -1;
+				break;
 			}
+			*out = s;
 			s = &(*out)[(*nout)++];
 			snprintf(s->host, sizeof(s->host), "%s", r.hdr.host);
 			s->mono = r.hdr.start_mono_ns + r.clock[j].t;
@@ -155,6 +142,8 @@ int pg_clocksync_load(struct pg_clocksync *cs, const char *dir, char *err,
 				     s[i].offset - off, s[i].rtt) < 0) {
 			snprintf(err, errlen, "out of memory");
 			rc = -1;
+		} else {
+			host_find(cs, s[i].host, 0)->base = off;
 		}
 	}
 	free(s);

@@ -321,6 +321,25 @@ int pg_comm_append_clock(struct pg_comm_writer *w,
 	return 0;
 }
 
+int pg_comm_append_calib(struct pg_comm_writer *w, uint64_t ns)
+{
+	unsigned char *p;
+
+	if (w->fd < 0)
+		return errno = EBADF, -1;
+	if (comm_reserve(w, REC_FIXED) < 0)
+		return -1;
+	p = w->map + w->used;
+	p[0] = PG_REC_CALIB;
+	w->used += 1 + pg_varint_put(p + 1, ns);
+	return 0;
+}
+
+size_t pg_comm_encode(unsigned char *p, const struct pg_event *ev)
+{
+	return comm_encode(p, ev, 0);
+}
+
 /*
  * Async-signal-safe: no allocation, no growth, no stdio; only stores into
  * the mapped space comm_reserve keeps spare (PG_COMM_SPARE) and plain
@@ -803,19 +822,31 @@ static int comm_next_clock(struct pg_comm_reader *r, char *err, size_t errlen)
 	    zz_dec(v[1]) > (int64_t)PG_WALL_MAX ||
 	    zz_dec(v[1]) < -(int64_t)PG_WALL_MAX)
 		return comm_corrupt(r, "a time beyond its bound", err, errlen);
-	if (r->nclock == r->clock_cap) {
-		int cap = r->clock_cap ? 2 * r->clock_cap : 8;
-
-		s = realloc(r->clock, (size_t)cap * sizeof(*s));
-		if (!s)
-			return comm_corrupt(r, "out of memory", err, errlen);
-		r->clock = s;
-		r->clock_cap = cap;
-	}
+	if (!(s = pg_grow(r->clock, &r->clock_cap, (size_t)r->nclock + 1,
+			  sizeof(*s), 8)))
+		return comm_corrupt(r, "out of memory", err, errlen);
+	r->clock = s;
 	s = &r->clock[r->nclock++];
 	s->t = v[0];
 	s->offset = zz_dec(v[1]);
 	s->rtt = v[2];
+	return 1;
+}
+
+/* Reads the rest of a calibration record into R->calib_ns; 1, 0 cut
+ * off, or -1 with ERR. */
+static int comm_next_calib(struct pg_comm_reader *r, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (r->hdr.version < 5)
+		return comm_corrupt(r, "a calibration record in a version 3 or "
+				    "4 log", err, errlen);
+	if (comm_get(r, &v, 1) < 0)
+		return 0;
+	if (v > PG_TIME_MAX)
+		return comm_corrupt(r, "a time beyond its bound", err, errlen);
+	r->calib_ns = v;
 	return 1;
 }
 
@@ -824,10 +855,16 @@ int pg_comm_next(struct pg_comm_reader *r, struct pg_event *ev, char *err,
 {
 	int kind, rc;
 
-	/* clock samples are no events: kept in R->clock, skipped here */
-	while (!r->ended && r->pos < r->size && r->data[r->pos] == PG_REC_CLOCK) {
+	/* clock samples and calibrations are no events: kept in R, skipped
+	   here */
+	while (!r->ended && r->pos < r->size &&
+	       (r->data[r->pos] == PG_REC_CLOCK ||
+		r->data[r->pos] == PG_REC_CALIB)) {
 		r->at = r->pos++;
-		if ((rc = comm_next_clock(r, err, errlen)) < 0)
+		rc = r->data[r->at] == PG_REC_CLOCK
+			     ? comm_next_clock(r, err, errlen)
+			     : comm_next_calib(r, err, errlen);
+		if (rc < 0)
 			return -1;
 		if (rc == 0) {
 			snprintf(err, errlen, "%s: truncated: record at offset "

@@ -54,6 +54,10 @@ enum pg_rec_kind {
 /* Not an event: a clock sample (version 5), kept apart by the reader
  * (pg_comm_reader.clock) and never returned by pg_comm_next. */
 #define PG_REC_CLOCK 16
+/* Not an event either: what logging one event costs this task, in ns,
+ * measured when it opened its log (version 5, pg_comm_reader.calib_ns;
+ * the overhead correction of logs/overhead.c). */
+#define PG_REC_CALIB 17
 
 /* One clock sample: the best of K ping-pongs with the coordinator. */
 struct pg_clock_sample {
@@ -182,7 +186,9 @@ struct pg_comm_reader {
 	struct pg_comm_header hdr;
 	char path[PG_PATH_MAX];
 	struct pg_clock_sample *clock; /* the clock samples read so far */
-	int nclock, clock_cap;
+	int nclock;
+	size_t clock_cap;
+	uint64_t calib_ns; /* the calibration record's ns (0: none read) */
 };
 
 /* Creates PATH and writes the header; 0, or -1 with ERR filled. */
@@ -200,6 +206,12 @@ int pg_comm_append_reserved(struct pg_comm_writer *w,
  * writer's last_t); 0, or -1 with errno as pg_comm_append. */
 int pg_comm_append_clock(struct pg_comm_writer *w,
 			 const struct pg_clock_sample *s);
+/* Appends a calibration record: logging one event costs NS; 0, or -1
+ * with errno as pg_comm_append. */
+int pg_comm_append_calib(struct pg_comm_writer *w, uint64_t ns);
+/* Encodes EV as pg_comm_append would (its t as a delta from 0) into P,
+ * which has room for it; the bytes (for a calibration). */
+size_t pg_comm_encode(unsigned char *p, const struct pg_event *ev);
 /* Trims the file to what is written, leaving it mapped and open
  * (async-signal-safe); 0 or -1 with errno. */
 int pg_comm_trim_reserved(struct pg_comm_writer *w);
@@ -630,14 +642,19 @@ struct pg_clock_point {
 struct pg_clock_host {
 	char host[PG_HOST_MAX];
 	struct pg_clock_point *pt; /* by local time once fitted */
-	int n, cap;
+	int n;
+	size_t cap;
 	double drift;    /* least-squares d(offset)/d(local): about -1e-4
 			    when the host's clock runs 100 ppm fast */
 	uint64_t min_rtt; /* the smallest round trip of its samples */
+	int64_t base;    /* pg_clocksync_load: the importer's wall-clock
+			    offset of the host (local = start_mono_ns + t +
+			    base) */
 };
 struct pg_clocksync {
 	struct pg_clock_host *hosts;
-	int nhosts, cap;
+	int nhosts;
+	size_t cap;
 };
 /* Adds a sample of HOST (local time LOCAL, OFFSET, RTT) to CS (zeroed
  * first); 0, or -1 out of memory. */

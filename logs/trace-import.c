@@ -1,13 +1,17 @@
 /*
- * trace-import.c: "pangaea-trace import [--salvage] [--sync MODE] LOGDIR"
+ * trace-import.c: "pangaea-trace import [--salvage] [--sync MODE]
+ * [--correct-overhead] LOGDIR"
  * builds the run's trace database LOGDIR/trace.db (docs/TRACEDB.md).
  * The other subcommands import on first use (with the default --sync
  * auto); this one does it on demand, is the only way to keep what is
  * readable of damaged logs (--salvage), and chooses how the times of
- * the hosts are put together (--sync none|offset|linear|clc).
+ * the hosts are put together (--sync none|offset|linear|clc), and
+ * whether Pangaea's own cost is taken out of them (--correct-overhead,
+ * overhead.c).
  */
 #include "trace.h"
 #include "tracedb.h"
+#include "overhead.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -35,12 +39,15 @@ static void import_print(const char *dir, const struct tdb_import_stats *st)
 static int import_run(int argc, char **argv)
 {
 	struct tdb_import_stats st;
+	struct tdb_overhead_stats ov;
 	char err[PG_PATH_MAX + 512];
-	int salvage = 0, sync = TDB_SYNC_AUTO, i;
+	int salvage = 0, sync = TDB_SYNC_AUTO, overhead = 0, i;
 
 	for (i = 1; i < argc - 1; i++) {
 		if (strcmp(argv[i], "--salvage") == 0)
 			salvage = 1;
+		else if (strcmp(argv[i], "--correct-overhead") == 0)
+			overhead = 1;
 		else if (strcmp(argv[i], "--sync") == 0 && i + 2 < argc &&
 			 (sync = tdb_sync_parse(argv[i + 1])) >= 0)
 			i++;
@@ -63,10 +70,21 @@ static int import_run(int argc, char **argv)
 		return 1;
 	}
 	import_print(argv[i], &st);
+	if (overhead && tdb_correct_overhead(argv[i], &ov, err,
+					     sizeof(err)) < 0) {
+		trace_error("cannot correct the overhead of %s: %s", argv[i], err);
+		return 1;
+	}
+	if (overhead)
+		printf("overhead corrected: %ld events, up to %lld ns an event, "
+		       "smallest latency %lld ns; the run ends %.6f s earlier\n",
+		       ov.nevents, (long long)ov.cost, (long long)ov.latency,
+		       (double)(ov.raw_end - ov.end) / 1e9);
 	return 0;
 }
 
 const struct trace_cmd trace_cmd_import = {
-	"import", "import [--salvage] [--sync none|offset|linear|clc] LOGDIR",
+	"import", "import [--salvage] [--sync none|offset|linear|clc] "
+	"[--correct-overhead] LOGDIR",
 	import_run
 };

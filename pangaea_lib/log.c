@@ -95,6 +95,9 @@ int pg_log_open(int exec_only, char *err, size_t errlen)
 	}
 	exec_fd = pg_exec_create(path, pg_me->ltid, err, errlen);
 	if (exec_fd >= 0) {
+		if (comm.fd >= 0 && pg_comm_append_calib(&comm,
+							 pg_calib_measure()) < 0)
+			goto failed;
 		log_clock(); /* the clock at the start */
 		return 0;
 	}

@@ -16,7 +16,8 @@
  *   ids.c                     tid <-> ltid of this task
  *   state.c                   the state file: the blocking call now
  *   ship.c                    task logs carried between hosts
- *   clocksample.c             this task's clock against the reference
+ *   clocksample.c calib.c     this task's clock against the reference;
+ *                             the cost of logging an event
  *   proto.c select.c          the protocol layer; the run's selection
  *   self.c clock.c pvm.c      who this task is; time; PVM helpers;
  *     idmap.c queue.c         maps and the out-of-order queue
@@ -95,6 +96,10 @@ uint64_t pg_clock_start_wall(void);
 int pg_clocksample_take(struct pg_clock_sample *s);
 /* Whether a periodic sample is due at T (ns since the task's start). */
 int pg_clocksample_due(uint64_t t);
+
+/* calib.c: the cost of logging one event in this task, in ns (a mean
+ * over a few hundred rounds of the clock reads and the encoding). */
+uint64_t pg_calib_measure(void);
 
 /* self.c: who this task is in its run. */
 struct pg_self {

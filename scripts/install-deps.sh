@@ -14,7 +14,7 @@ set -eu
 packages="pvm pvm-dev pvm-examples gfortran libevent-dev libsqlite3-dev sqlite3 tcl-dev tk-dev
 check pkg-config xvfb x11-apps imagemagick ghostscript make gcc
 libopen-trace-format2-dev otf2-tools xauth xfonts-base fonts-dejavu-core
-clang libclang-rt-14-dev iproute2 util-linux"
+clang libclang-rt-14-dev iproute2 util-linux faketime libfaketime"
 
 missing=""
 count=0

@@ -57,6 +57,7 @@ START_TEST(test_record_round_trip)
 	char err[256];
 
 	create_log(&w, 1, "h", WALL0, 12345);
+	ck_assert_int_eq(pg_comm_append_calib(&w, 321), 0);
 	ck_assert_int_eq(pg_comm_append_clock(&w, &a), 0);
 	ck_assert_int_eq(pg_comm_append(&w, &ev), 0);
 	ck_assert_int_eq(pg_comm_append_clock(&w, &b), 0); /* t < last */
@@ -76,6 +77,7 @@ START_TEST(test_record_round_trip)
 	ck_assert_uint_eq(ev.dur, 50);
 	ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), 0);
 	ck_assert_int_eq(r.nclock, 3);
+	ck_assert_uint_eq(r.calib_ns, 321);
 	ck_assert_uint_eq(r.clock[0].t, 500);
 	ck_assert_int_eq(r.clock[0].offset, -2 * S - 123);
 	ck_assert_uint_eq(r.clock[0].rtt, 80000);
@@ -261,8 +263,10 @@ START_TEST(test_load)
 	h = pg_clocksync_host(&cs, "a");
 	ck_assert_int_eq(h->n, 1);
 	ck_assert_int_eq(pg_clocksync_offset(h, 0), 20000);
+	ck_assert_int_eq(h->base, (int64_t)(WALL0 - 12345));
 	h = pg_clocksync_host(&cs, "b");
 	ck_assert_int_eq(h->n, 3);
+	ck_assert_int_eq(h->base, (int64_t)(WALL0 - 2 * S - 5000));
 	ck_assert_uint_eq(h->pt[0].local, WALL0 - 2 * S + 2000);
 	ck_assert_int_eq(h->pt[0].offset, 2 * S + 500);
 	ck_assert_uint_eq(h->pt[1].local, WALL0 - S + 1000); /* task 1002's */

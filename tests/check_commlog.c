@@ -716,7 +716,7 @@ END_TEST
 /* An unknown kind byte is refused, naming the kind and the offset. */
 START_TEST(test_refuse_unknown_kind)
 {
-	static const unsigned char bad[] = { PG_REC_CLOCK + 1, 0x42, 0xff };
+	static const unsigned char bad[] = { PG_REC_CALIB + 1, 0x42, 0xff };
 	struct pg_comm_header h;
 	char path[PATH_MAX], err[512] = "", want[64];
 	size_t hl;

@@ -75,6 +75,8 @@ static int setup_task0(struct la_run *r, const char *logdir)
 	}
 	snprintf(num, sizeof(num), "%d", r->ctx);
 	la_vm_export(PG_ENV_CONTEXT, num); /* every task of the run gets it */
+	if (getenv(PG_ENV_CLOCK_PERIOD)) /* and the launcher's clock period */
+		la_vm_export(PG_ENV_CLOCK_PERIOD, getenv(PG_ENV_CLOCK_PERIOD));
 	return 0;
 }
 

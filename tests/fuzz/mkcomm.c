@@ -1,7 +1,8 @@
 /*
  * mkcomm.c: writes the seed tests/fuzz/corpus/comm/seed-every-kind, a
  * communication log of task 1 written by the library's own writer
- * (pg_comm_create, pg_comm_append) with one record of every kind, at the
+ * (pg_comm_create, pg_comm_append) with one record of every kind (the
+ * calibration and a clock sample first), at the
  * edges of what is legal: group names of PG_GROUP_MAX - 1 bytes, an mcast
  * to 64 tasks, negative peers and tags, a large poll count, a call record
  * with 4096 bytes of data.  The recorded
@@ -38,6 +39,14 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/seed-every-kind", argv[1]);
 	if (pg_comm_create(&w, path, &h, err, sizeof(err)) < 0) {
 		fprintf(stderr, "mkcomm: %s\n", err);
+		return 1;
+	}
+	/* the two records that are no events (version 5): a calibration
+	 * and a clock sample with a negative offset */
+	if (pg_comm_append_calib(&w, 250) < 0 ||
+	    pg_comm_append_clock(&w, &(struct pg_clock_sample){
+			.t = 500, .offset = -2000000123ll, .rtt = 90000 }) < 0) {
+		fprintf(stderr, "mkcomm: cannot append to %s\n", path);
 		return 1;
 	}
 	for (int i = 0; i < 64; i++)

@@ -98,6 +98,7 @@ grep -q deadlock: err && fail "-ok: a deadlock was reported" || pass "-ok: no re
 # worker 1's log receives worker 2's message before sending its own (its
 # records 2 and 3 swapped).  Every receive still names a send that exists
 # (the check lets it through), but each worker waits for the other's.
+# (Clock and calibration records, no events, stay where they are.)
 # swap_1001 DIR: swaps records 2 and 3 of DIR/task-1001.comm
 swap_1001() {
 python3 - "$1/task-1001.comm" <<'PY'
@@ -109,11 +110,12 @@ def skip(p):
     while d[p] & 0x80: p += 1
     return p + 1
 recs = []
-while pos < len(d) and d[pos] != 0:  # kind, then varints (end: 3)
-    q = pos + 1
-    for _ in range(3 if d[pos] == 6 else 6): q = skip(q)
+while pos < len(d) and d[pos] != 0:  # kind, then varints (end: 3;
+    q = pos + 1                      # clock 16: 3, calib 17: 1)
+    for _ in range({6: 3, 16: 3, 17: 1}.get(d[pos], 6)): q = skip(q)
     recs.append(d[pos:q]); pos = q
-recs[1], recs[2] = recs[2], recs[1]
+ev = [i for i, r in enumerate(recs) if r[0] < 16]  # events only
+recs[ev[1]], recs[ev[2]] = recs[ev[2]], recs[ev[1]]
 open(path, 'wb').write(d[:hl] + b''.join(recs) + d[pos:])
 PY
 }

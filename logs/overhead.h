@@ -1,0 +1,43 @@
+/*
+ * overhead.h: the monitor-overhead correction of a trace database
+ * (logs/overhead.c, docs/TRACEDB.md "Overhead").
+ */
+#ifndef PANGAEA_OVERHEAD_H
+#define PANGAEA_OVERHEAD_H
+
+#include "pangaea-logs.h"
+#include "tracedb.h"
+
+/* One event as the correction sees it. */
+struct ovh_event {
+	int64_t id;       /* events.id */
+	int ltid;
+	int64_t t0, t1;   /* in: raw; out: corrected */
+	int64_t cost;     /* the task's cost of logging one event, ns */
+	int64_t send;     /* a receive: the index of its send event; -1 */
+	int done;
+};
+
+/*
+ * Corrects the N events EV (ordered by task, then by the task's order;
+ * SEND indexes into EV): each task's times less the cost of the events
+ * it logged before (an event's end less its own too), a receive never
+ * completing before its corrected send's start plus LAT ns.  0, or -1
+ * out of memory.
+ */
+int pg_overhead_correct(struct ovh_event *ev, int n, int64_t lat);
+
+/* What a correction did. */
+struct tdb_overhead_stats {
+	long nevents;
+	int64_t latency;  /* the smallest message latency used, ns */
+	int64_t cost;     /* the largest per-event cost of a task, ns */
+	int64_t raw_end, end; /* the last event's end before and after */
+};
+
+/* Corrects the times of DIR's trace.db in place (events, messages,
+ * tasks; meta 'overhead' = 'corrected'); 0, or -1 with ERR. */
+int tdb_correct_overhead(const char *dir, struct tdb_overhead_stats *st,
+			 char *err, size_t errlen);
+
+#endif

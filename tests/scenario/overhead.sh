@@ -1,0 +1,34 @@
+# The monitor-overhead correction on a real run (issue 14, section 3):
+# sor 4 100 recorded; each task calibrated its cost per logged call; the
+# import with --correct-overhead says what it took off, marks the
+# database, moves no event later than its raw time (a consistent trace),
+# shortens the run, keeps every receive after its send, and leaves the
+# raw times in t0_raw/t1_raw; an import without it gives the uncorrected
+# times back.
+. "$(dirname "$0")/../lib.sh"
+
+pg -log -logdir rec "$B/examples/sor" 4 100
+expect_eq "record: exit 0" "$(cat rc)" 0
+"$TRACE" import --sync offset rec >plain.out 2>&1
+"$TRACE" sql --csv rec "SELECT id, t0, t1 FROM events ORDER BY id" >before.csv
+"$TRACE" import --sync offset --correct-overhead rec >imp.out 2>&1
+expect_eq "import --correct-overhead: exit 0" "$?" 0
+expect_grep "the summary names the cost" imp.out \
+	"^overhead corrected: [0-9]+ events, up to [1-9][0-9]* ns an event, smallest latency [0-9]+ ns; the run ends 0\.[0-9]+ s earlier$"
+expect_eq "meta says so" \
+	"$("$TRACE" sql rec "SELECT value FROM meta WHERE key = 'overhead'")" corrected
+"$TRACE" sql --csv rec "SELECT id, t0, t1 FROM events ORDER BY id" >after.csv
+expect_eq "no event later than raw, none ending before it starts" \
+	"$(paste -d, before.csv after.csv | awk -F, '$5 > $2 || $6 > $3 || $5 > $6 {n++} END {print n + 0}')" 0
+moved=$(paste -d, before.csv after.csv | awk -F, '$5 < $2 {n++} END {print n + 0}')
+[ "$moved" -gt 0 ] && pass "corrected: $moved events earlier" || fail "corrected: no event moved"
+expect_eq "every receive after its send" \
+	"$("$TRACE" sql rec "SELECT COUNT(*) FROM messages WHERE t_recv < t_send")" 0
+expect_eq "raw times kept" \
+	"$("$TRACE" sql rec "SELECT COUNT(*) FROM events WHERE t0_raw IS NULL OR t0 > t0_raw")" 0
+"$TRACE" import --sync offset rec >/dev/null 2>&1
+"$TRACE" sql --csv rec "SELECT id, t0, t1 FROM events ORDER BY id" >again.csv
+cmp -s before.csv again.csv && pass "a plain import gives the uncorrected times back" ||
+	fail "a plain import did not give the uncorrected times back"
+expect_no_leftovers
+finish
