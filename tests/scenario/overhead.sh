@@ -1,5 +1,5 @@
 # The monitor-overhead correction on a real run (issue 14, section 3):
-# sor 4 100 recorded; each task calibrated its cost per logged call; the
+# sor -time 4 100 recorded (its own time of its receives is the trace's); each task calibrated its cost per logged call; the
 # import with --correct-overhead says what it took off, marks the
 # database, moves no event later than its raw time (a consistent trace),
 # shortens the run, keeps every receive after its send, and leaves the
@@ -9,9 +9,18 @@
 # and the calibration's scratch log is not left in the folder.
 . "$(dirname "$0")/../lib.sh"
 
-pg -log -logdir rec "$B/examples/sor" 4 100
+pg -log -logdir rec "$B/examples/sor" -time 4 100
 expect_eq "record: exit 0" "$(cat rc)" 0
 "$TRACE" import --sync offset rec >plain.out 2>&1
+# sor -time's own span (its first receive's return to its last's) is the
+# trace's between the same events, to 1 ms
+own=$(sed -n 's/^elapsed \([0-9]*\)$/\1/p' out)
+span=$("$TRACE" sql rec "SELECT MAX(t1) - MIN(t1) FROM events WHERE ltid = 1
+	AND kind = 'recv'")
+[ -n "$own" ] && [ "${span:-0}" -gt 0 ] &&
+	[ $(( own > span ? own - span : span - own )) -lt 1000000 ] &&
+	pass "sor -time: $own ns, the trace $span ns" ||
+	fail "sor -time said '$own' ns, the trace '$span' ns"
 "$TRACE" sql --csv rec "SELECT id, t0, t1 FROM events ORDER BY id" >before.csv
 "$TRACE" import --sync offset --correct-overhead rec >imp.out 2>&1
 expect_eq "import --correct-overhead: exit 0" "$?" 0
