@@ -235,6 +235,11 @@ bench: deps
 bench-chaos: all
 	@bash bench/chaos.sh $(B) $(RUNS)
 
+# The overhead correction against plain runs (bench/overhead.sh).
+.PHONY: bench-overhead
+bench-overhead: all $(B)/bench/pingpong
+	@bash bench/overhead.sh $(B)
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1

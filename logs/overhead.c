@@ -2,18 +2,22 @@
  * overhead.c: the monitor-overhead correction of a run's trace database
  * (`pangaea-trace import --correct-overhead`), after MAD (the 004 paper).
  *
- * Each task measured, when it opened its log, what logging one event
- * costs it (pangaea_lib/calib.c, the comm log's calibration record).
- * Every event of the task then comes that much later than it would have
+ * Each task measured, when it opened its log, what a logged call costs
+ * it (pangaea_lib/calib.c, the comm log's calibration record).  Every
+ * event of the task then comes that much later than it would have
  * without Pangaea, for each event logged before it: the correction
  * subtracts that accumulated cost from the task's times (an event's own
- * cost from its end).  A receive that, so corrected, would complete
- * before its send began plus the run's smallest message latency (taken
- * from the raw times) is moved to that moment, and so are the task's
- * later events: the wait the program did for the message is kept, the
- * overhead it hid is not taken twice.  Events are taken in an order
- * where each send comes before its receives (a receive waits until the
- * sender's task has reached its send).
+ * cost from its end).  A receive that waited for its message (it took
+ * at least the run's smallest message latency, from the raw times) ends
+ * when the message came: as much after its corrected send as in the raw
+ * run, less the send's and the receive's own cost, so the sender's
+ * overhead is taken off the receiver too (MAD); one that did not wait
+ * keeps the receiver's own correction (the earlier of the two when the
+ * duration misleads).  No receive completes before its send began plus
+ * that smallest latency, and the task's later events move with its
+ * receive.  Events are taken in an order where each send comes before
+ * its receives (a receive waits until the sender's task has reached its
+ * send).
  */
 #include "overhead.h"
 
@@ -32,21 +36,24 @@ struct ovh_task {
 static int ovh_one(struct ovh_event *ev, struct ovh_task *t, int i,
 		   int64_t lat)
 {
-	struct ovh_event *e = &ev[i];
-	int64_t t1;
+	struct ovh_event *e = &ev[i], *s = e->send >= 0 ? &ev[e->send] : NULL;
+	int64_t raw0 = e->t0, raw1 = e->t1, t1;
 
-	if (e->send >= 0 && !ev[e->send].done)
+	if (s && !s->done)
 		return 1;
 	e->t0 -= t->shift;
-	t->shift += e->cost;
-	t1 = e->t1 - t->shift;
-	e->t1 = t1 < e->t0 ? e->t0 : t1;
-	if (e->send >= 0 && e->t1 < ev[e->send].t0 + lat) {
-		int64_t d = ev[e->send].t0 + lat - e->t1;
+	e->shift = t->shift;
+	t1 = raw1 - t->shift - e->cost;
+	if (s && raw1 - raw0 >= lat) { /* it waited: the message decides */
+		int64_t came = s->t0 + (raw1 - (s->t0 + s->shift)) - s->cost -
+			       e->cost;
 
-		e->t1 += d;
-		t->shift -= d;
+		t1 = came < t1 ? came : t1;
 	}
+	if (s && t1 < s->t0 + lat)
+		t1 = s->t0 + lat;
+	t->shift = raw1 - t1; /* (a cost longer than the event: shift on) */
+	e->t1 = t1 < e->t0 ? e->t0 : t1;
 	e->done = 1;
 	return 0;
 }

@@ -36,12 +36,14 @@ START_TEST(test_one_task)
 }
 END_TEST
 
-/* Task 1 (events 0-2) receives in event 1, ending at RECV_T1, what task
- * 2 (events 3-5, a costly task: 1000 ns an event) sends in event 4. */
-static void two_tasks(struct ovh_event *ev, int64_t recv_t1)
+/* Task 1 (events 0-2) receives in event 1, from RECV_T0 to RECV_T1,
+ * what task 2 (events 3-5, a costly task: 1000 ns an event) sends in
+ * event 4. */
+static void two_tasks(struct ovh_event *ev, int64_t recv_t0,
+		      int64_t recv_t1)
 {
 	ev_set(ev, 0, 1, 0, 10, 100);
-	ev_set(ev, 1, 1, 20, recv_t1, 100);
+	ev_set(ev, 1, 1, recv_t0, recv_t1, 100);
 	ev_set(ev, 2, 1, 6000, 6010, 100);
 	ev_set(ev, 3, 2, 0, 1000, 1000);
 	ev_set(ev, 4, 2, 4000, 4100, 1000); /* the send */
@@ -49,28 +51,42 @@ static void two_tasks(struct ovh_event *ev, int64_t recv_t1)
 	ev[1].send = 4;
 }
 
-/* A receive that waited: corrected, it still ends after the corrected
- * send plus the latency, and the receiver's later events move with it
- * (listed first, the receiver waits for the sender's task). */
+/* A receive that waited (as long as the latency or more) ends as much
+ * after its corrected send as it did raw, less the send's and its own
+ * cost: the sender's overhead is taken off the receiver too (MAD), and
+ * the receiver's later events move with it; one that did not wait keeps
+ * its own task's correction; neither before the send plus the latency.
+ * (Listed first, the receiver waits for the sender's task.) */
 START_TEST(test_message)
 {
 	struct ovh_event ev[6];
 
-	two_tasks(ev, 5000); /* waited long */
+	two_tasks(ev, 20, 6000); /* waited */
 	ck_assert_int_eq(pg_overhead_correct(ev, 6, 500), 0);
 	ck_assert_int_eq(ev[4].t0, 3000); /* one cost before it */
-	/* the receive: 5000 - 200 = 4800 >= 3000 + 500: as corrected */
-	ck_assert_int_eq(ev[1].t1, 4800);
-	ck_assert_int_eq(ev[2].t0, 5800);
-	two_tasks(ev, 3700); /* 3700 - 200 = 3500 = 3000 + 500: just so */
-	ck_assert_int_eq(pg_overhead_correct(ev, 6, 500), 0);
-	ck_assert_int_eq(ev[1].t1, 3500);
-	two_tasks(ev, 3600); /* 3400 < 3500: moved */
-	ck_assert_int_eq(pg_overhead_correct(ev, 6, 500), 0);
-	ck_assert_int_eq(ev[1].t1, 3500);
-	ck_assert_int_eq(ev[2].t0, 5900); /* shift 200 - 100 moved */
+	/* 3000 + (6000 - 4000) - 1000 - 100, before 6000 - 200 */
+	ck_assert_int_eq(ev[1].t1, 3900);
+	ck_assert_int_eq(ev[1].shift, 100);
+	ck_assert_int_eq(ev[2].t0, 6000 - 2100);
 	for (int i = 0; i < 6; i++)
 		ck_assert_int_eq(ev[i].done, 1);
+	two_tasks(ev, 4300, 4400); /* did not wait (100 < 500) */
+	ck_assert_int_eq(pg_overhead_correct(ev, 6, 500), 0);
+	ck_assert_int_eq(ev[1].t0, 4200);
+	ck_assert_int_eq(ev[1].t1, 4200); /* 4400 - 200 */
+	ck_assert_int_eq(ev[2].t0, 5800);
+	two_tasks(ev, 20, 4600); /* waited: 2500 < 3000 + 500, moved */
+	ck_assert_int_eq(pg_overhead_correct(ev, 6, 500), 0);
+	ck_assert_int_eq(ev[1].t1, 3500);
+	ck_assert_int_eq(ev[2].t0, 6000 - 1100); /* the task shifted by that */
+	/* a sender without cost: the message's 3000 + 300 - 100 is later
+	   than the receiver's own 3300 - 200, which is kept */
+	two_tasks(ev, 20, 3300);
+	for (int i = 3; i < 6; i++)
+		ev[i].cost = 0;
+	ev[4].t0 = 3000;
+	ck_assert_int_eq(pg_overhead_correct(ev, 6, 100), 0);
+	ck_assert_int_eq(ev[1].t1, 3100);
 }
 END_TEST
 

@@ -1,7 +1,7 @@
 /*
  * sor.c - red-black SOR Laplace solver on PVM3 (Pangaea example, paper §4).
  *
- * Usage: sor NTASKS N [ITERS]
+ * Usage: sor [-time] NTASKS N [ITERS]
  *
  * Solves Laplace's equation on an N x N interior grid whose top edge is held
  * at 100.0 and whose other edges are held at 0.0.  The grid is cut into
@@ -16,7 +16,11 @@
  * one colour do not depend on each other).
  *
  * The master prints the iteration count, the final residual and a checksum
- * of the whole grid; the other tasks print nothing.
+ * of the whole grid; the other tasks print nothing.  With -time the master
+ * also prints "elapsed NS": its CLOCK_MONOTONIC time from the return of its
+ * first receive (a halo row: every task is up by then) to the return of its
+ * last one (the strips), the truth the monitor-overhead benchmark
+ * (bench/overhead.sh) compares a trace with.
  */
 #define _XOPEN_SOURCE 700
 
@@ -25,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <pangaea.h>
 
@@ -52,6 +57,7 @@ struct run {
 	int iters;            /* iteration limit */
 	int index;            /* this task's strip, 0 = master */
 	int tids[MAX_TASKS];  /* tid of the task owning each strip */
+	int timed;            /* -time: the master prints its elapsed ns */
 };
 
 /* One task's strip: rows 0 and rows+1 are halo (or fixed boundary) rows. */
@@ -61,6 +67,17 @@ struct strip {
 	int width;  /* n + 2: interior columns plus the two boundary columns */
 	double *u;  /* (rows + 2) * width values, row-major */
 };
+
+static long long first_recv_ns; /* -time: when the first receive returned */
+
+/* CLOCK_MONOTONIC now, in ns. */
+static long long mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
 
 /* Returns the larger of A and B (avoids needing libm's fmax). */
 static double max2(double a, double b)
@@ -87,7 +104,7 @@ static int ok(int rc, const char *what)
 /* Prints the usage line to stderr and exits 2. */
 static void usage(void)
 {
-	fprintf(stderr, "usage: sor NTASKS N [ITERS]   (1 <= NTASKS <= %d, "
+	fprintf(stderr, "usage: sor [-time] NTASKS N [ITERS]   (1 <= NTASKS <= %d, "
 		"NTASKS <= N)\n", MAX_TASKS);
 	exit(2);
 }
@@ -106,6 +123,9 @@ static int parse_int(const char *s, int min, int max)
 /* Fills RUN from the master's command line (tids are filled in later). */
 static void parse_args(int argc, char **argv, struct run *run)
 {
+	run->timed = argc > 1 && strcmp(argv[1], "-time") == 0;
+	argc -= run->timed;
+	argv += run->timed;
 	if (argc < 3 || argc > 4)
 		usage();
 	run->ntasks = parse_int(argv[1], 1, MAX_TASKS);
@@ -224,6 +244,8 @@ static void send_row(const struct strip *s, int r, int tid, int tag)
 static void recv_row(struct strip *s, int r, int tid, int tag)
 {
 	ok(pvm_recv(tid, tag), "pvm_recv(halo)");
+	if (first_recv_ns == 0)
+		first_recv_ns = mono_ns();
 	ok(pvm_upkdouble(s->u + (size_t)r * s->width, s->width, 1),
 	   "pvm_upkdouble");
 }
@@ -360,10 +382,13 @@ int main(int argc, char **argv)
 	iters = solve(&run, &s, &residual);
 	if (parent == PvmNoParent) {
 		double sum = gather_checksum(&run, &s);
+		long long t_end = mono_ns();
 
 		printf("sor: tasks=%d n=%d iterations=%d residual=%.9g\n",
 		       run.ntasks, run.n, iters, residual);
 		printf("sor: checksum=%.9g\n", sum);
+		if (run.timed && first_recv_ns != 0) /* (2 tasks or more) */
+			printf("elapsed %lld\n", t_end - first_recv_ns);
 		fflush(stdout);
 	} else {
 		send_strip(&run, &s);
