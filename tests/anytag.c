@@ -7,9 +7,14 @@
  *                one message of tag 100 + W; the master takes N
  *                messages with pvm_recv(-1, -1) and prints their tags
  *                in the order it got them: "anytag: tags T T".
+ *   anytag N -crash   the master then dies of SIGSEGV, whatever the
+ *                order (tests/scenario/explore.sh: every order fails
+ *                the same way).
+ *   anytag N -exit S  the master then exits with status S.
  */
 #include <pangaea.h>
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,22 +53,30 @@ static int master(const char *self, int n)
 		printf(" %d", tag);
 	}
 	printf("\n");
+	fflush(stdout);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	int rc, n = argc >= 2 ? atoi(argv[1]) : 2;
+	int rc, n = argc >= 2 ? atoi(argv[1]) : 2, crash, status = 0;
 
 	pangaea_init(&argc, &argv);
+	crash = argc == 3 && strcmp(argv[2], "-crash") == 0;
+	if (argc == 4 && strcmp(argv[2], "-exit") == 0)
+		status = atoi(argv[3]);
 	if (argc == 3 && strcmp(argv[1], "-worker") == 0)
 		rc = worker(argv[2]);
-	else if (argc <= 2 && n >= 1 && n <= MAX_WORKERS)
+	else if ((argc <= 2 || crash || status) && n >= 1 && n <= MAX_WORKERS)
 		rc = master(argv[0], n);
 	else {
-		fprintf(stderr, "usage: anytag [N]\n");
+		fprintf(stderr, "usage: anytag [N [-crash|-exit S]]\n");
 		rc = 1;
 	}
+	if (rc == 0 && crash)
+		raise(SIGSEGV);
+	if (rc == 0 && status)
+		exit(status); /* without pangaea_exit: logged as such */
 	pangaea_exit();
 	pvm_exit(); /* a worker's message leaves before it does */
 	return rc;

@@ -85,19 +85,27 @@ static void load(struct pg_hb *hb, struct pg_races *r)
 				    .tag = (tg), .msgid = (id), .filter = (f) }
 #define END { .kind = PG_REC_END, .how = PG_END_EXIT }
 
-/* Writes the two workers that take their job (tag 99, the master's
- * message 1 and 2) and answer it with tag 1. */
-static void put_workers(void)
+/* Writes the two workers that take their job (tag JTAG, the master's
+ * message 1 and ID2) and answer it: 1001 with tag TAG1, 1002 with
+ * TAG2. */
+static void put_answers(int jtag, int id2, int tag1, int tag2)
 {
-	static const struct pg_event w1[] = {
-		RECV(PG_REC_RECV, 1, 99, 1), SEND(1, 1, 1), END
+	const struct pg_event w1[] = {
+		RECV(PG_REC_RECV, 1, jtag, 1), SEND(1, tag1, 1), END
 	};
-	static const struct pg_event w2[] = {
-		RECV(PG_REC_RECV, 1, 99, 2), SEND(1, 1, 1), END
+	const struct pg_event w2[] = {
+		RECV(PG_REC_RECV, 1, jtag, id2), SEND(1, tag2, 1), END
 	};
 
 	put_task(1001, w1, N(w1), NULL, 0);
 	put_task(1002, w2, N(w2), NULL, 0);
+}
+
+/* Writes the two workers that take their job (tag 99, the master's
+ * message 1 and 2) and answer it with tag 1. */
+static void put_workers(void)
+{
+	put_answers(99, 2, 1, 1);
 }
 
 /* The master sends each worker a job; both answer with tag 1; the
@@ -363,19 +371,12 @@ START_TEST(pollfail_filter)
 		  .filter = PG_FILTER_ANYSRC | PG_FILTER_ANYTAG },
 		RECVF(PG_REC_RECV, 1002, 2, 1, 0), END
 	};
-	static const struct pg_event w1[] = {
-		RECV(PG_REC_RECV, 1, 99, 1), SEND(1, 1, 1), END
-	};
-	static const struct pg_event w2[] = {
-		RECV(PG_REC_RECV, 1, 99, 2), SEND(1, 2, 1), END
-	};
 	struct pg_hb hb = { 0 };
 	struct pg_races r = { 0 };
 	const struct pg_race *x;
 
 	put_task(1, m, N(m), workers, 2);
-	put_task(1001, w1, N(w1), NULL, 0);
-	put_task(1002, w2, N(w2), NULL, 0);
+	put_answers(99, 2, 1, 2);
 	load(&hb, &r);
 	ck_assert_ptr_nonnull(x = pg_races_at(&r, 1, 4));
 	ck_assert_int_eq(x->what, PG_RACE_POLLFAIL);
@@ -533,19 +534,12 @@ START_TEST(mcast_and_foreign)
 		RECV(PG_REC_RECV, 1001, 1, 1), RECV(PG_REC_RECV, 1002, 1, 1),
 		END
 	};
-	static const struct pg_event w1[] = {
-		RECV(PG_REC_RECV, 1, 3, 1), SEND(1, 1, 1), END
-	};
-	static const struct pg_event w2[] = {
-		RECV(PG_REC_RECV, 1, 3, 1), SEND(1, 1, 1), END
-	};
 	struct pg_hb hb = { 0 };
 	struct pg_races r = { 0 };
 	const struct pg_race *x;
 
 	put_task(1, m, N(m), workers, 2);
-	put_task(1001, w1, N(w1), NULL, 0);
-	put_task(1002, w2, N(w2), NULL, 0);
+	put_answers(3, 1, 1, 1);
 	load(&hb, &r);
 	ck_assert(pg_hb_before(&hb, 0, 2, 1, 1));
 	ck_assert(pg_hb_before(&hb, 0, 2, 2, 1));
