@@ -35,8 +35,9 @@
 #define PG_STATE_VERSION 1
 
 /* run.info, the launcher's account of a run (logs/runinfo.c): its first
- * line "pangaea-run N". */
-#define PG_RUNINFO_VERSION 1
+ * line "pangaea-run N".  2: the chaos-seed line; version 1 is still
+ * read. */
+#define PG_RUNINFO_VERSION 2
 
 /* The messages between the library, the launcher and the coordinator
  * (pangaea_lib/pangaea-protocol.h, pangaea_lib/proto.c): the first int of

@@ -540,6 +540,8 @@ struct pg_runinfo {
 	size_t ntasks, cap;
 	char diverged[1400];      /* the first divergence report, or "" */
 	int status;               /* the launcher's exit status */
+	int chaos;                /* a chaos recording (-chaos; version 2) */
+	unsigned chaos_seed;      /*   its seed (PANGAEA_SEED repeats it) */
 };
 
 /* Writes RI as DIR/run.info; 0, or -1 with ERR (a failed write is said,
