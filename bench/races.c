@@ -7,7 +7,9 @@
  * Writes into DIR (which must not hold logs) a master/worker run with
  * the real log writer, as racy -w WORKERS -m MESSAGES logs it: the master
  * spawns, sends each worker a setup message and takes every worker's
- * messages round-robin with a wildcard receive; then, on one core, loads
+ * messages round-robin with a wildcard receive (pvm_recv(-1, tag);
+ * RACES_FILTER=3: pvm_recv(-1, -1), RACES_FILTER=0: pvm_recv(tid, tag),
+ * comm log version 6's filters); then, on one core, loads
  * its happens-before relation (reading and decoding the logs, matching,
  * vector clocks) and finds the races.  Prints the figures and the target
  * line (analysis >= 1 M events/s: "met" or "MISSED"), and removes the
@@ -58,12 +60,23 @@ static int open_task(struct pg_comm_writer *w, const char *dir, int ltid,
 	return 0;
 }
 
-/* Appends an event of KIND to W; 0 or -1. */
+/* The master's receive filter (PG_FILTER_*): racy's pvm_recv(-1, tag),
+ * or with RACES_FILTER=3 in the environment pvm_recv(-1, -1). */
+static int master_filter(void)
+{
+	const char *f = getenv("RACES_FILTER");
+
+	return f ? atoi(f) : PG_FILTER_ANYSRC;
+}
+
+/* Appends an event of KIND to W (a receive with the filter FILTER); 0 or
+ * -1. */
 static int put(struct pg_comm_writer *w, int kind, int peer, int tag,
-	       unsigned msgid)
+	       unsigned msgid, int filter)
 {
 	struct pg_event e = { .kind = kind, .peer = peer, .tag = tag,
-			      .msgid = msgid, .len = 8, .how = PG_END_EXIT };
+			      .msgid = msgid, .len = 8, .how = PG_END_EXIT,
+			      .filter = filter };
 
 	return pg_comm_append(w, &e);
 }
@@ -72,26 +85,26 @@ static int put(struct pg_comm_writer *w, int kind, int peer, int tag,
 static int write_run(const char *dir, int W, int M)
 {
 	struct pg_comm_writer w;
-	int rc = open_task(&w, dir, 1, W);
+	int rc = open_task(&w, dir, 1, W), f = master_filter();
 
-	rc = rc < 0 ? -1 : put(&w, PG_REC_SPAWN, 0, 0, 1);
+	rc = rc < 0 ? -1 : put(&w, PG_REC_SPAWN, 0, 0, 1, 0);
 	for (int i = 1; rc == 0 && i <= W; i++)
-		rc = put(&w, PG_REC_SEND, 1000 + i, 99, (unsigned)i);
+		rc = put(&w, PG_REC_SEND, 1000 + i, 99, (unsigned)i, 0);
 	for (int m = 1; rc == 0 && m <= M; m++)
 		for (int i = 1; rc == 0 && i <= W; i++)
-			rc = put(&w, PG_REC_RECV, 1000 + i, 1, (unsigned)m);
+			rc = put(&w, PG_REC_RECV, 1000 + i, 1, (unsigned)m, f);
 	if (rc == 0)
-		rc = put(&w, PG_REC_END, 0, 0, 0);
+		rc = put(&w, PG_REC_END, 0, 0, 0, 0);
 	if (pg_comm_close(&w) < 0)
 		rc = -1;
 	for (int i = 1; rc == 0 && i <= W; i++) {
 		if (open_task(&w, dir, 1000 + i, W) < 0)
 			return -1;
-		rc = put(&w, PG_REC_RECV, 1, 99, (unsigned)i);
+		rc = put(&w, PG_REC_RECV, 1, 99, (unsigned)i, 0);
 		for (int m = 1; rc == 0 && m <= M; m++)
-			rc = put(&w, PG_REC_SEND, 1, 1, (unsigned)m);
+			rc = put(&w, PG_REC_SEND, 1, 1, (unsigned)m, 0);
 		if (rc == 0)
-			rc = put(&w, PG_REC_END, 0, 0, 0);
+			rc = put(&w, PG_REC_END, 0, 0, 0, 0);
 		if (pg_comm_close(&w) < 0)
 			rc = -1;
 	}

@@ -4,8 +4,9 @@
  * Layout (little-endian): 8-byte magic, u32 version, u32 header length,
  * i32 ltid, i32 tid, i32 parent ltid, u32 mode, u64 start wall ns, u64
  * start mono ns, u16+bytes host, u16+bytes program, u32 flags, u16+bytes
- * selection; then records: one kind byte followed by varints (strings as a
- * varint length and the bytes).  A zero kind byte (the unwritten tail of
+ * selection; then records: one kind byte (a receive's filter in its bits
+ * 5 and 6, version 6) followed by varints (strings as a varint length and
+ * the bytes).  A zero kind byte (the unwritten tail of
  * the mapping) ends the log.  docs/FORMATS.md has the fields of each kind.
  */
 #include "pangaea-logs.h"
@@ -222,6 +223,24 @@ static size_t put_str(unsigned char *p, const char *s)
 	return n + l;
 }
 
+/* Whether KIND is a record that carries a receive's filter. */
+static int comm_has_filter(int kind)
+{
+	return kind == PG_REC_RECV || kind == PG_REC_NRECV ||
+	       kind == PG_REC_TRECV || kind == PG_REC_PROBE ||
+	       kind == PG_REC_PRECV || kind == PG_REC_POLLFAIL;
+}
+
+/* The kind byte's filter bits of EV (version 6): none but for a
+ * receive-like record. */
+static unsigned comm_filter_bits(const struct pg_event *ev)
+{
+	if (!comm_has_filter(ev->kind))
+		return 0;
+	return (ev->filter & PG_FILTER_ANYSRC ? PG_KIND_ANYSRC : 0u) |
+	       (ev->filter & PG_FILTER_ANYTAG ? PG_KIND_ANYTAG : 0u);
+}
+
 /* Encodes the record EV (times relative to LAST_T) into P; its length. */
 static size_t comm_encode(unsigned char *p, const struct pg_event *ev,
 			  uint64_t last_t)
@@ -229,7 +248,7 @@ static size_t comm_encode(unsigned char *p, const struct pg_event *ev,
 	size_t n = 0;
 	uint64_t dt = ev->t >= last_t ? ev->t - last_t : 0;
 
-	p[n++] = (unsigned char)ev->kind;
+	p[n++] = (unsigned char)(ev->kind | comm_filter_bits(ev));
 	if (ev->kind == PG_REC_CALL) {
 		n += pg_varint_put(p + n, (uint64_t)ev->op);
 		n += pg_varint_put(p + n, zz_enc(ev->peer));
@@ -498,12 +517,12 @@ static int comm_decode_header(struct pg_comm_reader *r, char *err,
 	}
 	h->version = (uint32_t)get_le(d + 8, 4);
 	/* version 3 is version 4 without call records, 4 is 5 without
-	   clock samples */
+	   clock samples, 5 is 6 without receive filters */
 	if (h->version != PG_COMM_VERSION && h->version != 3 &&
-	    h->version != 4) {
+	    h->version != 4 && h->version != 5) {
 		snprintf(err, errlen,
 			 "%s: log format version %u, this Pangaea reads version "
-			 "%d (and 3, 4) (offset 8)", r->path, h->version,
+			 "%d (and 3, 4, 5) (offset 8)", r->path, h->version,
 			 PG_COMM_VERSION);
 		return -1;
 	}
@@ -879,6 +898,14 @@ int pg_comm_next(struct pg_comm_reader *r, struct pg_event *ev, char *err,
 	memset(ev, 0, sizeof(*ev));
 	r->at = r->pos;
 	kind = r->data[r->pos++];
+	if (r->hdr.version >= 6 && comm_has_filter(kind & PG_KIND_MASK) &&
+	    !(kind & ~(PG_KIND_MASK | PG_KIND_ANYSRC | PG_KIND_ANYTAG))) {
+		ev->filter = (kind & PG_KIND_ANYSRC ? PG_FILTER_ANYSRC : 0) |
+			     (kind & PG_KIND_ANYTAG ? PG_FILTER_ANYTAG : 0);
+		kind &= PG_KIND_MASK;
+	} else if (comm_has_filter(kind)) {
+		ev->filter = PG_FILTER_UNKNOWN; /* versions 3-5 */
+	}
 	ev->kind = kind;
 	if (kind < PG_REC_SEND || kind > PG_REC_LAST) {
 		snprintf(err, errlen, "%s: corrupt: unknown record kind %d at offset %zu",

@@ -201,6 +201,8 @@ static int hb_read_task(struct pg_hb *hb, const char *dir, int i,
 		return hb_fail(err, errlen, "%s: path too long", dir);
 	if (pg_comm_open(&r, path, err, errlen) < 0)
 		return -1;
+	if (r.hdr.version < 6 && !hb->old_version)
+		hb->old_version = r.hdr.version; /* no receive filters */
 	while ((rc = pg_comm_next(&r, &e, err, errlen)) > 0) {
 		uint32_t n = hb->nev[i] + 1;
 		struct pg_hb_ev *v, *x;
@@ -214,7 +216,7 @@ static int hb_read_task(struct pg_hb *hb, const char *dir, int i,
 		hb->ev[i] = v;
 		x = &v[n - 1];
 		*x = (struct pg_hb_ev){ e.kind, e.peer, e.tag, e.msgid, -1, 0,
-					-1 };
+					-1, e.filter };
 		if (e.kind == PG_REC_POLLFAIL)
 			x->msgid = e.count;
 		if (e.kind == PG_REC_GROUP) {

@@ -11,9 +11,10 @@
 
 /* task-LTID.comm, the binary communication log (logs/commlog.c):
  * u32 after the magic.  4: the call record (queries, the mailbox,
- * pvm_exit); 5: the clock sample record; versions 3 and 4 are still
+ * pvm_exit); 5: the clock sample record; 6: a receive's filter (any
+ * source, any tag) in its kind byte; versions 3, 4 and 5 are still
  * read. */
-#define PG_COMM_VERSION 5
+#define PG_COMM_VERSION 6
 
 /* task-LTID.exec, the text execution log (logs/execlog.c): its first line
  * "pangaea-exec N ltid=L".  2: the launcher's "start" line (how the
@@ -34,8 +35,9 @@
 #define PG_STATE_VERSION 1
 
 /* run.info, the launcher's account of a run (logs/runinfo.c): its first
- * line "pangaea-run N". */
-#define PG_RUNINFO_VERSION 1
+ * line "pangaea-run N".  2: the chaos-seed line; version 1 is still
+ * read. */
+#define PG_RUNINFO_VERSION 2
 
 /* The messages between the library, the launcher and the coordinator
  * (pangaea_lib/pangaea-protocol.h, pangaea_lib/proto.c): the first int of

@@ -59,6 +59,17 @@ enum pg_rec_kind {
  * the overhead correction of logs/overhead.c). */
 #define PG_REC_CALIB 17
 
+/* A receive's filter (version 6): struct pg_event.filter of a receive,
+ * nrecv, trecv, probe, precv or pollfail record.  On file, bits of the
+ * record's kind byte (PG_KIND_*); a reader of a version 3-5 log sets
+ * PG_FILTER_UNKNOWN alone. */
+#define PG_FILTER_ANYSRC 1   /* the source was -1 (any) */
+#define PG_FILTER_ANYTAG 2   /* the tag was -1 (any) */
+#define PG_FILTER_UNKNOWN 4  /* not logged (comm log version 3-5) */
+#define PG_KIND_ANYSRC 0x20  /* kind byte bit of PG_FILTER_ANYSRC */
+#define PG_KIND_ANYTAG 0x40  /* kind byte bit of PG_FILTER_ANYTAG */
+#define PG_KIND_MASK 0x1f    /* the kind byte's kind */
+
 /* One clock sample: the best of K ping-pongs with the coordinator. */
 struct pg_clock_sample {
 	uint64_t t;      /* middle of the round trip, ns since the task's
@@ -147,6 +158,9 @@ struct pg_event {
 				      buffer, valid while the reader is open) */
 	char group[PG_GROUP_MAX]; /* bcast, group: the group's name; call:
 				     its name argument */
+	int filter;       /* receive, poll, pollfail: PG_FILTER_* bits (a
+			     pollfail: a bit set if any of its polls had
+			     it) */
 };
 
 /* The fixed header of a communication log. */
@@ -526,6 +540,8 @@ struct pg_runinfo {
 	size_t ntasks, cap;
 	char diverged[1400];      /* the first divergence report, or "" */
 	int status;               /* the launcher's exit status */
+	int chaos;                /* a chaos recording (-chaos; version 2) */
+	unsigned chaos_seed;      /*   its seed (PANGAEA_SEED repeats it) */
 };
 
 /* Writes RI as DIR/run.info; 0, or -1 with ERR (a failed write is said,
@@ -698,6 +714,7 @@ struct pg_hb_ev {
 			      foreign or not logged; else -1 */
 	uint32_t src_ev;   /* receive/probe: the send's event number */
 	int32_t group;     /* group call: index into hb->groups, else -1 */
+	int32_t filter;    /* receive, poll, pollfail: PG_FILTER_* */
 };
 /* A message of the run as the logs show it (one per destination). */
 struct pg_hb_msg {
@@ -727,6 +744,8 @@ struct pg_hb {
 	int *parent;           /* per task: the index of the task whose spawn
 				  started it, -1 none logged */
 	uint32_t *spawn_ev;    /* per task: that spawn's event number */
+	uint32_t old_version;  /* the first comm log version without
+				  receive filters (3-5) read, 0 none */
 };
 /* The most memory the clocks may take: one 32-bit entry per task per
  * event (the events times the tasks, times 4 bytes). */
@@ -765,19 +784,23 @@ int pg_hb_cut(const struct pg_hb *hb, const struct pg_hb_swap *swaps, int n,
 	      long *cut, char *err, size_t errlen);
 
 /* races.c: the racing receives of a recording (over its struct pg_hb).
- * The comm log keeps a receive's message but not its filter: an
- * alternative of a receive is a message to the same task with the same
- * tag from another sender (PVM keeps each sender's order, so only its
- * first message not yet received counts), not causally after the
- * receive and not received before it. */
+ * An alternative of a receive is a message to the same task its filter
+ * would have taken from another sender (PVM keeps each sender's order,
+ * so only its first such message not yet received counts), not causally
+ * after the receive and not received before it: none for a receive from
+ * a fixed source; of any tag for an any-tag receive, else of the tag it
+ * got.  A log of version 3-5 has no filters: every receive is taken as
+ * one from any source for the tag it got. */
 enum pg_race_what {
 	PG_RACE_RECV = 1,     /* a receive that could have got another message */
 	PG_RACE_POLL = 2,     /* a successful pvm_nrecv/pvm_trecv/pvm_probe:
 				 another message, or none (an alternative
 				 with sender PG_RACE_NOTHING) */
 	PG_RACE_POLLFAIL = 3, /* failed polls while a message that would
-				 match (the tag of the poll that succeeded
-				 next, else any) was already sent */
+				 match was already sent: any tag if their
+				 filter was, else the tag of the poll that
+				 succeeded next (else any); from its
+				 sender if their sources were fixed */
 	PG_RACE_JOIN = 4      /* a pvm_joingroup concurrent with other
 				 joins of its group: the instance numbers
 				 could differ (alternatives: those joins,

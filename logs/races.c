@@ -8,7 +8,10 @@
  * the task's events in order, a queue's head is its first message not
  * received before the event; the heads of the other senders' queues of
  * the tag an event took are its alternatives, unless sent causally after
- * it.  A receive thus costs one look per sender of its tag.
+ * it.  A receive thus costs one look per sender of its tag.  The
+ * receive's filter (version 6 logs) narrows or widens that: a fixed
+ * source leaves no other sender; an any-tag receive looks at every
+ * queue, a sender's alternative being the first sent of its heads.
  */
 #include "pangaea-logs.h"
 
@@ -23,12 +26,21 @@ struct race_queue {
 	size_t head, end; /* hb->msgs[head..end) */
 };
 
+/* A queue of the task being walked, in sender order. */
+struct race_ref {
+	int src;
+	uint32_t about;
+	size_t k; /* its index in race_walk.q */
+};
+
 /* The walk's state. */
 struct race_walk {
 	const struct pg_hb *hb;
 	struct pg_races *r;
 	struct race_queue *q;   /* the task's queues, by tag then sender */
 	size_t nq, capq;
+	struct race_ref *by_src; /* the nq queues by sender, then tag */
+	size_t capref;
 	struct race_join *joins; /* every pvm_joingroup, by group */
 	size_t njoin;
 };
@@ -47,6 +59,19 @@ static int race_queue_cmp(const void *a, const void *b)
 	if (x->tag != y->tag)
 		return x->tag < y->tag ? -1 : 1;
 	return x->src < y->src ? -1 : x->src > y->src;
+}
+
+/* Compares queue references by sender, then what a notice is about,
+ * then tag order. */
+static int race_ref_cmp(const void *a, const void *b)
+{
+	const struct race_ref *x = a, *y = b;
+
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	if (x->about != y->about)
+		return x->about < y->about ? -1 : 1;
+	return x->k < y->k ? -1 : x->k > y->k;
 }
 
 /* Makes W's queues of the messages to task T (hb->msgs[lo..hi)); 0 or
@@ -74,6 +99,13 @@ static int race_queues(struct race_walk *w, size_t lo, size_t hi)
 						  k + 1 };
 	}
 	qsort(w->q, w->nq, sizeof(*w->q), race_queue_cmp);
+	if (w->nq && !(w->by_src = pg_grow(w->by_src, &w->capref, w->nq,
+					   sizeof(*w->by_src), 16)))
+		return -1;
+	for (size_t k = 0; k < w->nq; k++)
+		w->by_src[k] = (struct race_ref){ w->q[k].src, w->q[k].about,
+						  k };
+	qsort(w->by_src, w->nq, sizeof(*w->by_src), race_ref_cmp);
 	return 0;
 }
 
@@ -110,16 +142,14 @@ static int race_new(struct race_walk *w, int t, uint32_t n, int what)
 }
 
 /*
- * Adds to the race of event N of task T (started when *STARTED is set;
- * started here otherwise, as WHAT) the head of queue Q if it is an
- * alternative: not received before N, not from N's own sender (SKIP: an
- * ltid, or a class of message without an id and, for a pvmd's notice,
- * SKIP_ABOUT the msgid naming whom it is about), not sent causally after
- * N.  0 or -1.
+ * The head of queue Q at event N of task T if it is an alternative: not
+ * received before N, not from N's own sender (SKIP: an ltid, or a class
+ * of message without an id and, for a pvmd's notice, SKIP_ABOUT the
+ * msgid naming whom it is about), not sent causally after N; else NULL.
  */
-static int race_head(struct race_walk *w, int t, uint32_t n,
-		     struct race_queue *q, int skip, uint32_t skip_about,
-		     int what, int *started)
+static const struct pg_hb_msg *race_cand(struct race_walk *w, int t,
+					 uint32_t n, struct race_queue *q,
+					 int skip, uint32_t skip_about)
 {
 	const struct pg_hb *hb = w->hb;
 	const struct pg_hb_msg *m;
@@ -129,17 +159,73 @@ static int race_head(struct race_walk *w, int t, uint32_t n,
 		q->head++;
 	if (q->head == q->end ||
 	    (q->src == skip && (skip >= 0 || q->about == skip_about)))
-		return 0;
+		return NULL;
 	m = &hb->msgs[q->head];
 	if (m->recv_ev == n)
-		return 0;
+		return NULL;
 	if (m->src_task >= 0 && m->send_ev &&
 	    pg_hb_clock(hb, m->src_task, m->send_ev)[t] >= n)
-		return 0; /* sent after event N knew of it */
+		return NULL; /* sent after event N knew of it */
+	return m;
+}
+
+/* Adds the message M, if any, as an alternative to the race of event N
+ * of task T (started when *STARTED is set; started here otherwise, as
+ * WHAT).  0 or -1. */
+static int race_add(struct race_walk *w, int t, uint32_t n,
+		    const struct pg_hb_msg *m, int what, int *started)
+{
+	if (!m)
+		return 0;
 	if (!*started && race_new(w, t, n, what) < 0)
 		return -1;
 	*started = 1;
 	return race_alt(w->r, m->src, m->msgid, m->tag, (long)m->send_ev);
+}
+
+/* Adds the head of queue Q, if an alternative (race_cand), to the race
+ * of event N of task T as race_add.  0 or -1. */
+static int race_head(struct race_walk *w, int t, uint32_t n,
+		     struct race_queue *q, int skip, uint32_t skip_about,
+		     int what, int *started)
+{
+	return race_add(w, t, n, race_cand(w, t, n, q, skip, skip_about),
+			what, started);
+}
+
+/* Where message M is in its sender's order (a message without a logged
+ * send: its receive's). */
+static uint32_t race_order(const struct pg_hb_msg *m)
+{
+	return m->src >= 0 && m->send_ev ? m->send_ev : m->recv_ev;
+}
+
+/* An any-tag filter at event N of task T: adds, for each sender (ONLY:
+ * that one alone, unless PG_RACE_NOTHING), the first sent of its
+ * queues' alternative heads (race_cand with SKIP, SKIP_ABOUT) as
+ * race_add.  0 or -1. */
+static int race_any_tag(struct race_walk *w, int t, uint32_t n, int skip,
+			uint32_t skip_about, int only, int what, int *started)
+{
+	for (size_t i = 0, j; i < w->nq; i = j) {
+		const struct pg_hb_msg *best = NULL;
+
+		for (j = i; j < w->nq && w->by_src[j].src == w->by_src[i].src &&
+			    w->by_src[j].about == w->by_src[i].about;
+		     j++) {
+			const struct pg_hb_msg *m;
+
+			if (only != PG_RACE_NOTHING && w->by_src[j].src != only)
+				continue;
+			m = race_cand(w, t, n, &w->q[w->by_src[j].k], skip,
+				      skip_about);
+			if (m && (!best || race_order(m) < race_order(best)))
+				best = m;
+		}
+		if (race_add(w, t, n, best, what, started) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 /* The first of W's queues with tag TAG (W->nq if none). */
@@ -171,19 +257,29 @@ static int race_probed(const struct pg_hb *hb, int t, uint32_t n)
 	       p->msgid == e->msgid;
 }
 
-/* The race, if any, of event N of task T that took a message. */
+/* The race, if any, of event N of task T that took a message: other
+ * senders' messages only if its source was any (or not logged), of any
+ * tag only if its tag was any. */
 static int race_recv(struct race_walk *w, int t, uint32_t n)
 {
 	const struct pg_hb_ev *e = &w->hb->ev[t][n - 1];
 	int poll = e->kind == PG_REC_NRECV || e->kind == PG_REC_TRECV ||
 		   e->kind == PG_REC_PROBE;
 	int what = poll ? PG_RACE_POLL : PG_RACE_RECV, started = 0;
+	int any_src = e->filter & (PG_FILTER_ANYSRC | PG_FILTER_UNKNOWN);
+	uint32_t about = e->peer < 0 ? e->msgid : 0;
 
-	for (size_t k = race_tag(w, e->tag); k < w->nq && w->q[k].tag == e->tag;
-	     k++)
-		if (race_head(w, t, n, &w->q[k], e->peer,
-			      e->peer < 0 ? e->msgid : 0, what, &started) < 0)
+	if (any_src && (e->filter & PG_FILTER_ANYTAG)) {
+		if (race_any_tag(w, t, n, e->peer, about, PG_RACE_NOTHING,
+				 what, &started) < 0)
 			return -1;
+	} else if (any_src) {
+		for (size_t k = race_tag(w, e->tag);
+		     k < w->nq && w->q[k].tag == e->tag; k++)
+			if (race_head(w, t, n, &w->q[k], e->peer, about, what,
+				      &started) < 0)
+				return -1;
+	}
 	if (!poll || race_probed(w->hb, t, n))
 		return 0;
 	if (!started && race_new(w, t, n, what) < 0)
@@ -191,27 +287,36 @@ static int race_recv(struct race_walk *w, int t, uint32_t n)
 	return race_alt(w->r, PG_RACE_NOTHING, 0, 0, 0);
 }
 
-/* The race, if any, of failed polls at event N of task T: the tag is
- * the next successful poll's, when one follows, else any. */
+/* The race, if any, of failed polls at event N of task T.  Their
+ * source and tag are not logged, their filter is: an any-tag filter
+ * takes every tag (each sender's first message), else the tag is the
+ * next successful poll's when one follows (else any); a fixed source is
+ * the next successful poll's sender when one follows (else any). */
 static int race_pollfail(struct race_walk *w, int t, uint32_t n)
 {
 	const struct pg_hb *hb = w->hb;
-	int started = 0;
+	const struct pg_hb_ev *e = &hb->ev[t][n - 1], *nx = NULL;
+	int started = 0, only = PG_RACE_NOTHING;
 	size_t k = 0, end = w->nq;
 
-	if (n < hb->nev[t]) {
-		const struct pg_hb_ev *nx = &hb->ev[t][n];
-
-		if (nx->kind == PG_REC_NRECV || nx->kind == PG_REC_TRECV ||
-		    nx->kind == PG_REC_PROBE) {
-			k = race_tag(w, nx->tag);
-			for (end = k; end < w->nq && w->q[end].tag == nx->tag;
-			     end++)
-				;
-		}
+	if (n < hb->nev[t] &&
+	    (hb->ev[t][n].kind == PG_REC_NRECV ||
+	     hb->ev[t][n].kind == PG_REC_TRECV ||
+	     hb->ev[t][n].kind == PG_REC_PROBE))
+		nx = &hb->ev[t][n];
+	if (nx && !(e->filter & (PG_FILTER_ANYSRC | PG_FILTER_UNKNOWN)))
+		only = nx->peer;
+	if (e->filter & PG_FILTER_ANYTAG)
+		return race_any_tag(w, t, n, PG_RACE_NOTHING, 0, only,
+				    PG_RACE_POLLFAIL, &started);
+	if (nx) {
+		k = race_tag(w, nx->tag);
+		for (end = k; end < w->nq && w->q[end].tag == nx->tag; end++)
+			;
 	}
 	for (; k < end; k++)
-		if (race_head(w, t, n, &w->q[k], PG_RACE_NOTHING, 0,
+		if ((only == PG_RACE_NOTHING || w->q[k].src == only) &&
+		    race_head(w, t, n, &w->q[k], PG_RACE_NOTHING, 0,
 			      PG_RACE_POLLFAIL, &started) < 0)
 			return -1;
 	return 0;
@@ -307,6 +412,7 @@ int pg_races_find(const struct pg_hb *hb, struct pg_races *r)
 		lo = hi;
 	}
 	free(w.q);
+	free(w.by_src);
 	free(w.joins);
 	/* the pool is complete: point each race at its alternatives */
 	for (size_t k = 0; rc == 0 && k < r->n; k++) {

@@ -31,6 +31,8 @@ static int runinfo_format(const struct pg_runinfo *ri, char **text,
 	if (ri->replay_of[0])
 		fprintf(f, "replay-of %s\n", ri->replay_of);
 	fprintf(f, "select %s\n", ri->select[0] ? ri->select : "all");
+	if (ri->chaos)
+		fprintf(f, "chaos-seed %u\n", ri->chaos_seed);
 	for (size_t i = 0; i < ri->ntasks; i++) {
 		const struct pg_runinfo_task *t = &ri->tasks[i];
 
@@ -211,7 +213,14 @@ static int read_lines(FILE *f, const char *path, struct pg_runinfo *ri,
 		    read_key(line, "diverged", ri->diverged,
 			     sizeof(ri->diverged)))
 			continue;
-		if (strncmp(line, "status ", 7) == 0) {
+		if (strncmp(line, "chaos-seed ", 11) == 0) {
+			if (sscanf(line + 11, "%u", &ri->chaos_seed) != 1) {
+				snprintf(err, errlen, "%s:%d: cannot parse this "
+					 "chaos-seed line", path, lineno);
+				return -1;
+			}
+			ri->chaos = 1;
+		} else if (strncmp(line, "status ", 7) == 0) {
 			if (read_status(ri, line + 7) < 0) {
 				snprintf(err, errlen, "%s:%d: cannot parse this "
 					 "status line", path, lineno);
@@ -278,9 +287,11 @@ int pg_runinfo_read(const char *dir, struct pg_runinfo *ri, char *err,
 		fclose(f);
 		return -1;
 	}
-	if (version != PG_RUNINFO_VERSION) {
+	/* version 1 is version 2 without the chaos-seed line */
+	if (version != PG_RUNINFO_VERSION && version != 1) {
 		snprintf(err, errlen, "%s:1: format version %d, this Pangaea "
-			 "reads version %d", path, version, PG_RUNINFO_VERSION);
+			 "reads version %d (and 1)", path, version,
+			 PG_RUNINFO_VERSION);
 		fclose(f);
 		return -1;
 	}

@@ -160,6 +160,10 @@ static int races_run(int argc, char **argv)
 		trace_error("out of memory");
 		rc = 1;
 	} else {
+		if (hb.old_version)
+			trace_error("receive filters not logged (comm log "
+				    "version %u): every receive is taken as a "
+				    "wildcard", hb.old_version);
 		races_print(&r, fmt);
 	}
 	pg_races_free(&r);

@@ -22,6 +22,7 @@
 static struct pg_comm_writer comm = { .fd = -1 };
 static int exec_fd = -1;
 static volatile uint32_t poll_fails;   /* failed polls not yet written */
+static volatile int poll_filter;       /* their filters' PG_FILTER_* */
 static volatile sig_atomic_t ended;    /* the end record is written */
 static int log_errno;                  /* the first failed write's errno */
 
@@ -112,9 +113,11 @@ void pg_log(struct pg_event *ev)
 		return;
 	if (poll_fails && ev->kind != PG_REC_POLLFAIL) {
 		struct pg_event f = { .kind = PG_REC_POLLFAIL,
-				      .count = poll_fails, .t = ev->t };
+				      .count = poll_fails, .t = ev->t,
+				      .filter = poll_filter };
 
 		poll_fails = 0;
+		poll_filter = 0;
 		pg_log(&f);
 		if (log_errno)
 			return;
@@ -128,10 +131,10 @@ void pg_log(struct pg_event *ev)
 		log_clock();
 }
 
-void pg_log_recv(int kind, int bufid, uint64_t t0)
+void pg_log_recv(int kind, int filter, int bufid, uint64_t t0)
 {
 	struct pvmminfo mi;
-	struct pg_event ev = { .kind = kind, .t = t0 };
+	struct pg_event ev = { .kind = kind, .t = t0, .filter = filter };
 
 	if (pvm_getminfo(bufid, &mi) < 0)
 		return;
@@ -144,9 +147,16 @@ void pg_log_recv(int kind, int bufid, uint64_t t0)
 	pg_log(&ev);
 }
 
-void pg_log_pollfail(void)
+int pg_recv_filter(int tid, int tag)
+{
+	return (tid == -1 ? PG_FILTER_ANYSRC : 0) |
+	       (tag == -1 ? PG_FILTER_ANYTAG : 0);
+}
+
+void pg_log_pollfail(int filter)
 {
 	poll_fails++;
+	poll_filter |= filter;
 }
 
 void pg_log_spawn(const struct pg_spawn_rec *rec)
@@ -191,7 +201,8 @@ void pg_log_end_signal(int sig)
 	ev.t = pg_now();
 	if (poll_fails) {
 		struct pg_event f = { .kind = PG_REC_POLLFAIL,
-				      .count = poll_fails, .t = ev.t };
+				      .count = poll_fails, .t = ev.t,
+				      .filter = poll_filter };
 
 		pg_comm_append_reserved(&comm, &f);
 	}

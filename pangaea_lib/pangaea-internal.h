@@ -362,10 +362,14 @@ int pg_log_open(int exec_only, char *err, size_t errlen);
 /* Appends EV to the communication log, writing pending poll failures
  * first, and passes it to a live viewer. */
 void pg_log(struct pg_event *ev);
-/* Logs a successful receive of BUFID by the call KIND started at T0. */
-void pg_log_recv(int kind, int bufid, uint64_t t0);
-/* Counts a failed poll (written as one record before the next event). */
-void pg_log_pollfail(void);
+/* Logs a successful receive of BUFID by the call KIND with the filter
+ * FILTER (PG_FILTER_* of pg_recv_filter) started at T0. */
+void pg_log_recv(int kind, int filter, int bufid, uint64_t t0);
+/* Counts a failed poll with the filter FILTER (written as one record
+ * before the next event, its filter the bits of all it counts). */
+void pg_log_pollfail(int filter);
+/* The PG_FILTER_* bits of a receive call's source TID and tag TAG. */
+int pg_recv_filter(int tid, int tag);
 /* Writes the spawn REC to the execution log. */
 void pg_log_spawn(const struct pg_spawn_rec *rec);
 /* Writes the end record (once) and closes the logs; 0, or -1 if a

@@ -223,7 +223,7 @@ static int recv_replay(int kind, int tid, int tag)
 	case PG_REPLAY_BLOCK: /* as the recording did, till killed */
 		return recv_blocking(kind, tid, tag, NULL, 1);
 	case PG_REPLAY_POLLFAIL:
-		pg_log_pollfail();
+		pg_log_pollfail(pg_recv_filter(tid, tag));
 		if (kind != PG_REC_PROBE && (b = pvm_getrbuf()) > 0)
 			pvm_freebuf(b); /* nrecv and trecv clear the buffer */
 		return 0;
@@ -238,6 +238,7 @@ static int recv_replay(int kind, int tid, int tag)
 		return b;
 	want.t = t0;
 	want.dur = pg_now() - t0;
+	want.filter = pg_recv_filter(tid, tag);
 	pg_log(&want);
 	return b;
 }
@@ -258,9 +259,9 @@ static int recv_call(int kind, int tid, int tag, struct timeval *tmout)
 	/* (a what-if's free task: the replay queue's messages first) */
 	b = recv_blocking(kind, tid, tag, tmout, pg_replay_queued());
 	if (b > 0)
-		pg_log_recv(kind, b, t0);
+		pg_log_recv(kind, pg_recv_filter(tid, tag), b, t0);
 	else if (b == 0)
-		pg_log_pollfail();
+		pg_log_pollfail(pg_recv_filter(tid, tag));
 	return b;
 }
 

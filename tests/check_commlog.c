@@ -75,18 +75,20 @@ static void assert_event(const struct pg_event *got, const struct pg_event *want
 	    got->tag == want->tag && got->msgid == want->msgid &&
 	    got->len == want->len && got->t == want->t &&
 	    got->dur == want->dur && got->how == want->how &&
-	    got->value == want->value && got->count == want->count)
+	    got->value == want->value && got->count == want->count &&
+	    got->filter == want->filter)
 		return;
 	ck_abort_msg("event %d: got kind=%d peer=%d tag=%d msgid=%u len=%u "
-		     "t=%llu dur=%llu how=%d value=%d count=%u, want kind=%d "
-		     "peer=%d tag=%d msgid=%u len=%u t=%llu dur=%llu how=%d "
-		     "value=%d count=%u", i, got->kind, got->peer, got->tag,
-		     got->msgid, got->len, (unsigned long long)got->t,
-		     (unsigned long long)got->dur, got->how, got->value,
-		     got->count, want->kind, want->peer, want->tag, want->msgid,
-		     want->len, (unsigned long long)want->t,
+		     "t=%llu dur=%llu how=%d value=%d count=%u filter=%d, want "
+		     "kind=%d peer=%d tag=%d msgid=%u len=%u t=%llu dur=%llu "
+		     "how=%d value=%d count=%u filter=%d", i, got->kind,
+		     got->peer, got->tag, got->msgid, got->len,
+		     (unsigned long long)got->t, (unsigned long long)got->dur,
+		     got->how, got->value, got->count, got->filter, want->kind,
+		     want->peer, want->tag, want->msgid, want->len,
+		     (unsigned long long)want->t,
 		     (unsigned long long)want->dur, want->how, want->value,
-		     want->count);
+		     want->count, want->filter);
 }
 
 /* Event I of a deterministic stream of point-to-point events. */
@@ -103,6 +105,8 @@ static struct pg_event stream_event(int i)
 	e.len = (uint32_t)(i * 13) % 100000;
 	e.t = (uint64_t)i * 1234567 + (uint64_t)(i % 3);
 	e.dur = (uint64_t)(i % 5) * 999999;
+	if (e.kind != PG_REC_SEND && e.kind != PG_REC_SPAWN)
+		e.filter = (i / 6) % 4; /* every PG_FILTER_ANYSRC/ANYTAG mix */
 	return e;
 }
 
@@ -716,7 +720,9 @@ END_TEST
 /* An unknown kind byte is refused, naming the kind and the offset. */
 START_TEST(test_refuse_unknown_kind)
 {
-	static const unsigned char bad[] = { PG_REC_CALIB + 1, 0x42, 0xff };
+	/* 0x41: a send with a filter bit, 0x80: a bit no version has */
+	static const unsigned char bad[] = { PG_REC_CALIB + 1, 0x41, 0x66,
+					     0x82, 0xff };
 	struct pg_comm_header h;
 	char path[PATH_MAX], err[512] = "", want[64];
 	size_t hl;
@@ -1402,6 +1408,82 @@ START_TEST(test_call_versions_and_refusals)
 }
 END_TEST
 
+/* Version 6: a receive's filter in its kind byte (bits 5 and 6), no
+ * byte more; a version 5 log's receives read as filter unknown. */
+START_TEST(test_filter_bits)
+{
+	/* recv(any, any), nrecv(any src), probe(any tag), pollfail(fixed),
+	   then a send: peer 1, tag 10, msgid 1, len 4, dt, dur */
+	static const unsigned char recs[] = {
+		PG_REC_RECV | 0x60, 2, 10, 1, 4, 0, 0,
+		PG_REC_NRECV | 0x20, 2, 10, 2, 4, 0, 0,
+		PG_REC_PROBE | 0x40, 2, 10, 3, 4, 0, 0,
+		PG_REC_POLLFAIL, 3, 0,
+		PG_REC_SEND, 2, 10, 1, 4, 0, 0
+	};
+	static const int want[] = { PG_FILTER_ANYSRC | PG_FILTER_ANYTAG,
+				    PG_FILTER_ANYSRC, PG_FILTER_ANYTAG, 0, 0 };
+	struct pg_event e = { .kind = PG_REC_PRECV, .peer = 1, .tag = 5,
+			      .msgid = 9, .len = 1,
+			      .filter = PG_FILTER_ANYSRC | PG_FILTER_ANYTAG };
+	struct pg_comm_header h;
+	struct pg_comm_reader r;
+	struct pg_comm_writer w;
+	struct pg_event ev;
+	unsigned char buf[32];
+	char path[PATH_MAX], err[512] = "";
+
+	/* the writer sets the bits and adds no byte */
+	ck_assert_uint_eq(pg_comm_encode(buf, &e), 7);
+	ck_assert_uint_eq(buf[0], PG_REC_PRECV | 0x60);
+	e.filter = 0;
+	ck_assert_uint_eq(pg_comm_encode(buf, &e), 7);
+	ck_assert_uint_eq(buf[0], PG_REC_PRECV);
+	/* a send never carries them */
+	e.kind = PG_REC_SEND;
+	e.filter = PG_FILTER_ANYTAG;
+	pg_comm_encode(buf, &e);
+	ck_assert_uint_eq(buf[0], PG_REC_SEND);
+	cku_in_dir(path, sizeof(path), "task-1.comm");
+	write_raw_log(path, 1, recs, sizeof(recs));
+	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
+	for (int k = 0; k < 5; k++) {
+		ck_assert_msg(pg_comm_next(&r, &ev, err, sizeof(err)) == 1,
+			      "%s", err);
+		ck_assert_int_eq(ev.kind, recs[k < 3 ? 7 * k : k == 3 ? 21 : 24] &
+						  PG_KIND_MASK);
+		ck_assert_int_eq(ev.filter, want[k]);
+	}
+	pg_comm_free(&r);
+	/* version 5: the same records without bits read as unknown */
+	fill_header(&h, 1);
+	unlink(path);
+	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
+		      err);
+	e = (struct pg_event){ .kind = PG_REC_RECV, .peer = 1, .tag = 5 };
+	ck_assert_int_eq(pg_comm_append(&w, &e), 0);
+	e.kind = PG_REC_SEND;
+	ck_assert_int_eq(pg_comm_append(&w, &e), 0);
+	pg_comm_close(&w);
+	patch_byte(path, 8, 5);
+	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(pg_comm_next(&r, &ev, err, sizeof(err)) == 1, "%s", err);
+	ck_assert_int_eq(ev.kind, PG_REC_RECV);
+	ck_assert_int_eq(ev.filter, PG_FILTER_UNKNOWN);
+	ck_assert_msg(pg_comm_next(&r, &ev, err, sizeof(err)) == 1, "%s", err);
+	ck_assert_int_eq(ev.filter, 0);
+	pg_comm_free(&r);
+	/* a version 5 log with a filter bit: an unknown kind */
+	write_raw_log(path, 1, recs, sizeof(recs));
+	patch_byte(path, 8, 5);
+	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "unknown record kind 98"), "message: %s",
+		      err);
+	pg_comm_free(&r);
+}
+END_TEST
+
 static Suite *commlog_suite(void)
 {
 	Suite *s = suite_create("commlog");
@@ -1419,6 +1501,7 @@ static Suite *commlog_suite(void)
 	tcase_add_test(rw, test_collective_round_trip);
 	tcase_add_test(rw, test_call_round_trip);
 	tcase_add_test(rw, test_call_versions_and_refusals);
+	tcase_add_test(rw, test_filter_bits);
 	tcase_add_test(rw, test_time_deltas);
 	tcase_add_test(rw, test_append_after_close);
 	tcase_add_test(rw, test_names_and_paths);

@@ -77,23 +77,35 @@ static void load(struct pg_hb *hb, struct pg_races *r)
 #define SPAWN { .kind = PG_REC_SPAWN, .msgid = 1, .len = 2 }
 #define SEND(to, tg, id) { .kind = PG_REC_SEND, .peer = (to), .tag = (tg), \
 			   .msgid = (id) }
+/* a receive from any source for its tag (the filter the tests below
+ * but the filter ones take) */
 #define RECV(k, from, tg, id) { .kind = (k), .peer = (from), .tag = (tg), \
-				.msgid = (id) }
+				.msgid = (id), .filter = PG_FILTER_ANYSRC }
+#define RECVF(k, from, tg, id, f) { .kind = (k), .peer = (from), \
+				    .tag = (tg), .msgid = (id), .filter = (f) }
 #define END { .kind = PG_REC_END, .how = PG_END_EXIT }
+
+/* Writes the two workers that take their job (tag JTAG, the master's
+ * message 1 and ID2) and answer it: 1001 with tag TAG1, 1002 with
+ * TAG2. */
+static void put_answers(int jtag, int id2, int tag1, int tag2)
+{
+	const struct pg_event w1[] = {
+		RECV(PG_REC_RECV, 1, jtag, 1), SEND(1, tag1, 1), END
+	};
+	const struct pg_event w2[] = {
+		RECV(PG_REC_RECV, 1, jtag, id2), SEND(1, tag2, 1), END
+	};
+
+	put_task(1001, w1, N(w1), NULL, 0);
+	put_task(1002, w2, N(w2), NULL, 0);
+}
 
 /* Writes the two workers that take their job (tag 99, the master's
  * message 1 and 2) and answer it with tag 1. */
 static void put_workers(void)
 {
-	static const struct pg_event w1[] = {
-		RECV(PG_REC_RECV, 1, 99, 1), SEND(1, 1, 1), END
-	};
-	static const struct pg_event w2[] = {
-		RECV(PG_REC_RECV, 1, 99, 2), SEND(1, 1, 1), END
-	};
-
-	put_task(1001, w1, N(w1), NULL, 0);
-	put_task(1002, w2, N(w2), NULL, 0);
+	put_answers(99, 2, 1, 1);
 }
 
 /* The master sends each worker a job; both answer with tag 1; the
@@ -217,7 +229,8 @@ START_TEST(polls_race)
 {
 	static const struct pg_event m[] = {
 		SPAWN, SEND(1001, 99, 1), SEND(1002, 99, 2),
-		{ .kind = PG_REC_POLLFAIL, .count = 3 },
+		{ .kind = PG_REC_POLLFAIL, .count = 3,
+		  .filter = PG_FILTER_ANYSRC },
 		RECV(PG_REC_NRECV, 1001, 1, 1),
 		RECV(PG_REC_PROBE, 1002, 1, 1), RECV(PG_REC_NRECV, 1002, 1, 1),
 		END
@@ -250,6 +263,170 @@ START_TEST(polls_race)
 	ck_assert_uint_eq(r.n, 3);
 	/* the probe is tied to the send of what it saw */
 	ck_assert(pg_hb_before(&hb, 2, 2, 0, 6));
+	pg_races_free(&r);
+	pg_hb_free(&hb);
+}
+END_TEST
+
+/* Writes the master that takes the two answers with the filter F
+ * (PG_FILTER_*), 1002's first. */
+static void put_filtered(int f)
+{
+	const struct pg_event m[] = {
+		SPAWN, SEND(1001, 99, 1), SEND(1002, 99, 2),
+		RECVF(PG_REC_RECV, 1002, 1, 1, f),
+		RECVF(PG_REC_RECV, 1001, 1, 1, f), END
+	};
+
+	put_task(1, m, N(m), workers, 2);
+	put_workers();
+}
+
+/* A receive from a fixed source has no alternative: sor's master taking
+ * each worker's strip in turn. */
+START_TEST(fixed_source_no_race)
+{
+	struct pg_hb hb = { 0 };
+	struct pg_races r = { 0 };
+
+	put_filtered(0);
+	load(&hb, &r);
+	ck_assert_uint_eq(r.n, 0);
+	ck_assert_int_eq(r.ntasks, 0);
+	ck_assert_uint_eq(hb.old_version, 0);
+	pg_races_free(&r);
+	pg_hb_free(&hb);
+	/* a fixed source with any tag: none either (the sender's order) */
+	put_filtered(PG_FILTER_ANYTAG);
+	load(&hb, &r);
+	ck_assert_uint_eq(r.n, 0);
+	pg_races_free(&r);
+	pg_hb_free(&hb);
+}
+END_TEST
+
+/* The workers answer with different tags (1001: 1, 1002: 2); the
+ * master takes 1002's first.  A pvm_recv(-1, -1) could have got 1001's
+ * tag-1 answer; a pvm_recv(-1, 2) could not. */
+static void put_cross_tag(int f, int f2)
+{
+	const struct pg_event m[] = {
+		SPAWN, SEND(1001, 99, 1), SEND(1002, 99, 2),
+		RECVF(PG_REC_RECV, 1002, 2, 1, f),
+		RECVF(PG_REC_RECV, 1001, 1, 1, f2), END
+	};
+	static const struct pg_event w1[] = {
+		RECV(PG_REC_RECV, 1, 99, 1), SEND(1, 1, 1), END
+	};
+	static const struct pg_event w2[] = {
+		RECV(PG_REC_RECV, 1, 99, 2), SEND(1, 2, 1), SEND(1, 2, 2), END
+	};
+
+	put_task(1, m, N(m), workers, 2);
+	put_task(1001, w1, N(w1), NULL, 0);
+	put_task(1002, w2, N(w2), NULL, 0);
+}
+
+START_TEST(any_tag_cross_tag_race)
+{
+	struct pg_hb hb = { 0 };
+	struct pg_races r = { 0 };
+	const struct pg_race *x;
+
+	put_cross_tag(PG_FILTER_ANYSRC | PG_FILTER_ANYTAG,
+		      PG_FILTER_ANYSRC | PG_FILTER_ANYTAG);
+	load(&hb, &r);
+	ck_assert_ptr_nonnull(x = pg_races_at(&r, 1, 4));
+	ck_assert_int_eq(x->what, PG_RACE_RECV);
+	ck_assert_int_eq(x->nalt, 1);
+	ck_assert_int_eq(x->alts[0].sender, 1001);
+	ck_assert_int_eq(x->alts[0].tag, 1);
+	ck_assert_uint_eq(x->alts[0].msgid, 1);
+	/* the second: 1002's next message (tag 2, id 2) is the one left */
+	ck_assert_ptr_nonnull(x = pg_races_at(&r, 1, 5));
+	ck_assert_int_eq(x->nalt, 1);
+	ck_assert_int_eq(x->alts[0].sender, 1002);
+	ck_assert_uint_eq(x->alts[0].msgid, 2);
+	ck_assert_uint_eq(r.n, 2);
+	pg_races_free(&r);
+	pg_hb_free(&hb);
+	/* any source, its own tag: no other sender sent tag 2 */
+	put_cross_tag(PG_FILTER_ANYSRC, 0);
+	load(&hb, &r);
+	ck_assert_uint_eq(r.n, 0);
+	pg_races_free(&r);
+	pg_hb_free(&hb);
+}
+END_TEST
+
+/* Failed polls keep their filter: from a fixed source (the next poll's)
+ * only that sender's message competes; with any tag every tag does. */
+START_TEST(pollfail_filter)
+{
+	const struct pg_event m[] = {
+		SPAWN, SEND(1001, 99, 1), SEND(1002, 99, 2),
+		{ .kind = PG_REC_POLLFAIL, .count = 2 },
+		RECVF(PG_REC_NRECV, 1001, 1, 1, 0),
+		{ .kind = PG_REC_POLLFAIL, .count = 1,
+		  .filter = PG_FILTER_ANYSRC | PG_FILTER_ANYTAG },
+		RECVF(PG_REC_RECV, 1002, 2, 1, 0), END
+	};
+	struct pg_hb hb = { 0 };
+	struct pg_races r = { 0 };
+	const struct pg_race *x;
+
+	put_task(1, m, N(m), workers, 2);
+	put_answers(99, 2, 1, 2);
+	load(&hb, &r);
+	ck_assert_ptr_nonnull(x = pg_races_at(&r, 1, 4));
+	ck_assert_int_eq(x->what, PG_RACE_POLLFAIL);
+	ck_assert_int_eq(x->nalt, 1);
+	ck_assert_int_eq(x->alts[0].sender, 1001);
+	/* the fixed-source nrecv: only "nothing" */
+	ck_assert_ptr_nonnull(x = pg_races_at(&r, 1, 5));
+	ck_assert_int_eq(x->nalt, 1);
+	ck_assert_int_eq(x->alts[0].sender, PG_RACE_NOTHING);
+	/* the any-tag failed poll: 1002's tag-2 message */
+	ck_assert_ptr_nonnull(x = pg_races_at(&r, 1, 6));
+	ck_assert_int_eq(x->nalt, 1);
+	ck_assert_int_eq(x->alts[0].sender, 1002);
+	ck_assert_int_eq(x->alts[0].tag, 2);
+	ck_assert_ptr_null(pg_races_at(&r, 1, 7));
+	pg_races_free(&r);
+	pg_hb_free(&hb);
+}
+END_TEST
+
+/* Sets the version of task LTID's comm log in cku_dir to V. */
+static void set_version(int ltid, unsigned char v)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	ck_assert_int_eq(pg_log_path(path, sizeof(path), cku_dir, ltid, "comm"),
+			 0);
+	ck_assert_ptr_nonnull(f = fopen(path, "r+b"));
+	ck_assert_int_eq(fseek(f, 8, SEEK_SET), 0);
+	ck_assert_int_eq(fputc(v, f), v);
+	fclose(f);
+}
+
+/* A version 5 log has no filters: its fixed-source receives are taken
+ * as wildcards, as before (a race), and the load says which version. */
+START_TEST(old_version_every_receive_wildcard)
+{
+	struct pg_hb hb = { 0 };
+	struct pg_races r = { 0 };
+	const struct pg_race *x;
+
+	put_filtered(0);
+	set_version(1, 5);
+	load(&hb, &r);
+	ck_assert_uint_eq(hb.old_version, 5);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_ptr_nonnull(x = pg_races_at(&r, 1, 4));
+	ck_assert_int_eq(x->nalt, 1);
+	ck_assert_int_eq(x->alts[0].sender, 1001);
 	pg_races_free(&r);
 	pg_hb_free(&hb);
 }
@@ -357,19 +534,12 @@ START_TEST(mcast_and_foreign)
 		RECV(PG_REC_RECV, 1001, 1, 1), RECV(PG_REC_RECV, 1002, 1, 1),
 		END
 	};
-	static const struct pg_event w1[] = {
-		RECV(PG_REC_RECV, 1, 3, 1), SEND(1, 1, 1), END
-	};
-	static const struct pg_event w2[] = {
-		RECV(PG_REC_RECV, 1, 3, 1), SEND(1, 1, 1), END
-	};
 	struct pg_hb hb = { 0 };
 	struct pg_races r = { 0 };
 	const struct pg_race *x;
 
 	put_task(1, m, N(m), workers, 2);
-	put_task(1001, w1, N(w1), NULL, 0);
-	put_task(1002, w2, N(w2), NULL, 0);
+	put_answers(3, 1, 1, 1);
 	load(&hb, &r);
 	ck_assert(pg_hb_before(&hb, 0, 2, 1, 1));
 	ck_assert(pg_hb_before(&hb, 0, 2, 2, 1));
@@ -544,6 +714,10 @@ int main(void)
 	tcase_add_test(tc, notices_race);
 	tcase_add_test(tc, cut_of_a_first_event);
 	tcase_add_test(tc, contradiction_refused);
+	tcase_add_test(tc, fixed_source_no_race);
+	tcase_add_test(tc, any_tag_cross_tag_race);
+	tcase_add_test(tc, pollfail_filter);
+	tcase_add_test(tc, old_version_every_receive_wildcard);
 	suite_add_tcase(s, tc);
 	return cku_run(s);
 }

@@ -89,9 +89,50 @@ START_TEST(test_round_trip_private)
 	ck_assert_uint_eq(back.ntasks, 2);
 	ck_assert_int_eq(back.tasks[1].ltid, 1001);
 	ck_assert_str_eq(back.command, "pangaea -log sor 2");
+	ck_assert_int_eq(back.chaos, 0);
 	ck_assert_int_eq(temporaries(), 0);
+	pg_runinfo_free(&back);
+	/* a chaos recording keeps its seed (version 2) */
+	ri.chaos = 1;
+	ri.chaos_seed = 4000000000u;
+	cku_in_dir(path, sizeof(path), "run.info");
+	unlink(path);
+	ck_assert_msg(pg_runinfo_write(cku_dir, &ri, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_msg(pg_runinfo_read(cku_dir, &back, err, sizeof(err)) == 1,
+		      "%s", err);
+	ck_assert_int_eq(back.version, 2);
+	ck_assert_int_eq(back.chaos, 1);
+	ck_assert_uint_eq(back.chaos_seed, 4000000000u);
 	pg_runinfo_free(&ri);
 	pg_runinfo_free(&back);
+}
+END_TEST
+
+/* A version 1 run.info (no chaos-seed line) is still read. */
+START_TEST(test_version_1_read)
+{
+	struct pg_runinfo ri;
+	char path[PATH_MAX], err[512] = "";
+	FILE *f;
+
+	cku_in_dir(path, sizeof(path), "run.info");
+	unlink(path);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fprintf(f, "pangaea-run 1\nmode record\ncommand pangaea -log x\n"
+		"select all\nstatus 0\n");
+	fclose(f);
+	ck_assert_msg(pg_runinfo_read(cku_dir, &ri, err, sizeof(err)) == 1,
+		      "%s", err);
+	ck_assert_int_eq(ri.version, 1);
+	ck_assert_int_eq(ri.chaos, 0);
+	pg_runinfo_free(&ri);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fprintf(f, "pangaea-run 3\n");
+	fclose(f);
+	ck_assert_int_eq(pg_runinfo_read(cku_dir, &ri, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "format version 3, this Pangaea reads "
+			     "version 2 (and 1)"), "message: %s", err);
 }
 END_TEST
 
@@ -168,6 +209,7 @@ static Suite *runinfo_write_suite(void)
 
 	cku_add_tmp_fixtures(tc);
 	tcase_add_test(tc, test_round_trip_private);
+	tcase_add_test(tc, test_version_1_read);
 	tcase_add_test(tc, test_planted_link_replaced);
 	tcase_add_test(tc, test_write_error_said);
 	tcase_add_test(tc, test_no_folder);

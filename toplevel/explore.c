@@ -47,6 +47,7 @@ struct ex_outcome {
 struct ex {
 	char rec[PG_PATH_MAX], dir[PG_PATH_MAX + 16], self[PG_PATH_MAX];
 	int budget, timeout_s, quiet, rec_status, runs, differ;
+	char rec_end[128];      /* how REC failed (end_of), "" it did not */
 	int first_no;           /* runs of an earlier exploration in DIR */
 	struct la_swap from;
 	int have_from;
@@ -190,8 +191,40 @@ static void line_with(const char *path, const char *needle, char *buf,
 		fclose(f);
 }
 
+/* How run DIR failed, from its run.info: the task of lowest ltid that a
+ * signal killed ("task L, signal S"), else the one of lowest ltid that
+ * exited with a status other than 0 ("task L, exit status S"), into
+ * BUF; "" when none did (or run.info cannot be read). */
+static void end_of(const char *dir, char *buf, size_t n)
+{
+	struct pg_runinfo ri;
+	const struct pg_runinfo_task *sig = NULL, *ex = NULL;
+	char err[PG_PATH_MAX + 100];
+
+	buf[0] = '\0';
+	if (pg_runinfo_read(dir, &ri, err, sizeof(err)) <= 0)
+		return;
+	for (size_t k = 0; k < ri.ntasks; k++) {
+		const struct pg_runinfo_task *t = &ri.tasks[k];
+
+		if (t->how == PG_END_SIGNAL && (!sig || t->ltid < sig->ltid))
+			sig = t;
+		if (t->how == PG_END_NO_EXIT && t->value != 0 &&
+		    (!ex || t->ltid < ex->ltid))
+			ex = t;
+	}
+	if (sig)
+		snprintf(buf, n, "task %d, signal %d", sig->ltid, sig->value);
+	else if (ex)
+		snprintf(buf, n, "task %d, exit status %d", ex->ltid,
+			 ex->value);
+	pg_runinfo_free(&ri);
+}
+
 /* The outcome of run DIR (exit CODE, stderr ERR) against the recording,
- * into WHAT (the table's key); 1 the same as the recording, 0 not. */
+ * into WHAT (the table's key); 1 the same as the recording (also when
+ * both failed the same way: the same task, signal or exit status), 0
+ * not. */
 static int classify(const struct ex *x, const char *dir, int code,
 		    const char *err, char *what, size_t n)
 {
@@ -202,6 +235,13 @@ static int classify(const struct ex *x, const char *dir, int code,
 	if (code == EX_TIMEOUT) {
 		snprintf(what, n, "time out (over %d s)", x->timeout_s);
 		return 0;
+	}
+	if (x->rec_end[0] && code == x->rec_status) {
+		end_of(dir, line, sizeof(line));
+		if (strcmp(line, x->rec_end) == 0) {
+			snprintf(what, n, "same outcome as the recording");
+			return 1;
+		}
 	}
 	line_with(err, "was killed by signal ", line, sizeof(line));
 	p = strstr(line, "error: task ");
@@ -485,6 +525,7 @@ int la_explore(int argc, char **argv)
 		goto out;
 	snprintf(x.rec, sizeof(x.rec), "%s", rec);
 	snprintf(x.dir, sizeof(x.dir), "%s.explore", x.rec);
+	end_of(x.rec, x.rec_end, sizeof(x.rec_end));
 	if (!(x.keep = calloc((size_t)x.budget + 1, 1)))
 		goto out;
 	n = la_whatif_races(x.rec, NULL, x.have_from ? &x.from : NULL, &first);

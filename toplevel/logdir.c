@@ -317,6 +317,8 @@ int la_runinfo_write(const struct la_run *r, const char *dir, int status)
 	if (r->o->mode == PANGAEA_MODE_REPLAY)
 		snprintf(ri.replay_of, sizeof(ri.replay_of), "%s", r->o->logdir);
 	snprintf(ri.select, sizeof(ri.select), "%s", r->o->select);
+	ri.chaos = r->o->chaos && r->o->mode == PANGAEA_MODE_RECORD;
+	ri.chaos_seed = r->o->seed;
 	snprintf(ri.diverged, sizeof(ri.diverged), "%s", r->diverged);
 	for (int i = 0; i < r->ntasks && rc == 0; i++) {
 		const struct la_task *t = &r->tasks[i];

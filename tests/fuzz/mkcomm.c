@@ -63,6 +63,8 @@ int main(int argc, char **argv)
 		ev.t = t += 5000;
 		ev.dur = 2500;
 		ev.count = k == PG_REC_POLLFAIL ? 1000000 : 0;
+		/* every receive filter bit (version 6) among the kinds */
+		ev.filter = k % 4;
 		ev.op = PG_GROUP_BARRIER;
 		ev.arg = 3;
 		ev.result = 0;

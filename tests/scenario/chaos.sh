@@ -55,6 +55,13 @@ expect_eq "trecv: the order of seed 13's priorities" \
 PANGAEA_SEED=14 pg -log -chaos -logdir tr2 "$C" 5 -trecv
 expect_eq "trecv: the order of seed 14's priorities" \
 	"$(sed -n 's/^chaosorder: order//p' out)" "$(want_order 14 5)"
+# the seed is kept in the recording's run.info (a picked one too)
+expect_grep "run.info: the chaos seed" tr2/run.info '^chaos-seed 14$'
+pg -log -chaos -logdir picked "$C" 3
+seed=$(sed -n 's/^pangaea: chaos recording, seed \([0-9]*\) .*/\1/p' err)
+expect_grep "run.info: the picked seed $seed" picked/run.info "^chaos-seed $seed\$"
+pg -log -logdir plain "$C" 3
+expect_eq "run.info: no seed without -chaos" "$(grep -c '^chaos-seed' plain/run.info)" 0
 
 # PANGAEA_CHAOS=1 is -chaos; anything but 0 or 1 is refused
 PANGAEA_CHAOS=1 PANGAEA_SEED=11 pg -log -logdir env1 "$C" 5

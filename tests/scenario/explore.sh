@@ -5,7 +5,9 @@
 # names it; exit 4.  With the order masked out of the output
 # (PANGAEA_OUTPUT_MASK), the other runs have the recording's outcome;
 # without the mask they differ in output.  -from explores one receive's
-# subtree only; -explore PROGRAM records first.  Nothing is left running.
+# subtree only; -explore PROGRAM records first.  A recording that
+# crashed (or exited non-zero): a run failing the same way is the same
+# outcome.  Nothing is left running.
 . "$(dirname "$0")/../lib.sh"
 R=$B/examples/racy
 MASK='worker=[0-9] seq=[0-9]|digest=[0-9a-f]+'
@@ -119,5 +121,24 @@ dl=$(sed -n 's/^  deadlock .*replay: pangaea -replay -logdir //p' out)
 pg -replay -logdir "$dl" -out dl.r
 expect_eq "fates: the kept deadlock deadlocks again on replay (exit 3)" "$(cat rc)" 3
 expect_grep "fates: the replay says it" err "deadlock"
+expect_no_leftovers
+
+# 7. a recording that failed: tests/anytag's master dies of SIGSEGV (or
+# exits with status 3) after its any-tag receives in every order, so
+# every run that fails the same way (task 1, signal 11 / status 3) has
+# the recording's outcome, though its output (the order) differs
+for how in "-crash:signal 11" "-exit 3:exit status 3"; do
+	rm -rf a a.explore
+	pg -log -logdir a "$B/tests/anytag" 3 ${how%%:*}
+	expect_grep "anytag ${how%%:*}: the recording failed (${how#*:})" a/run.info \
+		"^task 1 .* end=[23]/(11|3) "
+	timeout 300 "$PANGAEA" -explore -budget 10 -timeout 60 -logdir a >out 2>err
+	expect_eq "anytag ${how%%:*}: every run failed as the recording did: exit 0" "$?" 0
+	expect_grep "anytag ${how%%:*}: all 5 other orders run" out \
+		"^explored 5 what-if run\(s\) of .*/a: 1 outcome\(s\)$"
+	expect_grep "anytag ${how%%:*}: the same outcome" out \
+		"^  same outcome as the recording +5 run\(s\)"
+	expect_eq "anytag ${how%%:*}: no run kept" "$(ls a.explore | grep -c '^[0-9]*$')" 0
+done
 expect_no_leftovers
 finish

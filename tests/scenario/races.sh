@@ -1,11 +1,14 @@
 # pangaea-trace races on real recordings: racy's wildcard receives race
 # (and the event numbers are the dump's), racy -poll's polls, the joins of
-# groups, watcher's pvmd notices, and sor's halo rows, taken from fixed neighbours with a tag per
-# direction, never race (its residuals, taken with pvm_recv(-1, tag), do);
+# groups, watcher's pvmd notices, sor's fixed-source receives never race
+# (its residuals, taken with pvm_recv(-1, tag), do; as version 5 logs,
+# without filters, the strips race too), anytag's pvm_recv(-1, -1) races
+# across tags;
 # then the viewer (under Xvfb): the racing events outlined, the
 # alternatives of one, the commands its Race menu starts, the kept runs
 # of an exploration opened one after another and side by side.
-. "$(dirname "$0")/../lib.sh"
+TESTS=$(cd "$(dirname "$0")/.." && pwd)
+. "$TESTS/lib.sh"
 E=$B/examples
 
 pg -log -logdir racy "$E/racy" -w 3 -m 5
@@ -63,14 +66,42 @@ $TRACE races watcher >watcher.txt
 expect_grep "notices race with each other" watcher.txt \
 	'got pvmd:100[1-4] tag 3 \(a notice about task 100[123]\); alternatives: pvmd:100[1-4] \(tag 3, a notice about task 100[123]\)'
 
-# sor: halo rows (tags 11, 12) never race; residuals (13, 14) do
+# sor: every receive from a fixed source (setup 10, halo rows 11, 12,
+# the master's strips 15) has no race, now that the log keeps receive
+# filters; the residuals (13, 14), taken with pvm_recv(-1, tag), do race
 pg -log -logdir sor "$E/sor" 3 12 4
 expect_eq "sor recorded" "$(cat rc)" 0
-$TRACE races --csv sor >sor.csv
-expect_eq "sor: no race on halo rows" "$(awk -F, '$7 == 11 || $7 == 12' sor.csv | wc -l)" 0
-[ "$(awk -F, '$7 == 13 || $7 == 14' sor.csv | wc -l)" -gt 0 ] &&
-	pass "sor: the residuals' wildcard receives race" ||
+$TRACE races --csv sor >sor.csv 2>sor.err
+expect_eq "sor: no race on a fixed-source receive" \
+	"$(awk -F, 'NR > 1 && $7 != 13 && $7 != 14' sor.csv | wc -l)" 0
+expect_eq "sor: filters logged, nothing said" "$(cat sor.err)" ""
+$TRACE races sor >sor.txt
+nres=$(awk -F, 'NR > 1 {print $1, $2}' sor.csv | sort -u | wc -l)
+[ "$nres" -gt 0 ] && pass "sor: $nres residual receives race" ||
 	fail "sor: no race on the residuals"
+expect_grep "sor: the summary counts the residuals alone" sor.txt \
+	"^$nres racing receives in 3 tasks, [0-9]+ alternatives$"
+# the same logs as version 5 (no filters): every receive a wildcard, as
+# before, so the master's strips race again, and races says so once
+cp -r sor sor5
+rm -f sor5/trace.db*
+python3 "$TESTS/comm-downgrade.py" sor5/task-*.comm
+$TRACE races --csv sor5 >sor5.csv 2>sor5.err; rc=$?
+expect_eq "version 5: exits 0" "$rc" 0
+expect_eq "version 5: said once" "$(cat sor5.err)" \
+	"pangaea-trace: receive filters not logged (comm log version 5): every receive is taken as a wildcard"
+[ "$(awk -F, 'NR > 1 && $7 == 15' sor5.csv | wc -l)" -gt 0 ] &&
+	pass "version 5: the strips taken as wildcards race" ||
+	fail "version 5: no race on the strips"
+
+# an any-tag receive: anytag's master takes 3 answers of tags 101-103
+# with pvm_recv(-1, -1); its first receive could have got either other
+pg -log -logdir anytag "$B/tests/anytag" 3
+expect_eq "anytag recorded" "$(cat rc)" 0
+$TRACE races anytag >anytag.txt
+expect_grep "anytag: cross-tag alternatives" anytag.txt \
+	'^task 1 event [0-9]+ pvm_recv got 100[123]:1 tag 10[123]; alternatives: 100[123]:1 \(tag 10[123], sent at its event 1\), 100[123]:1 \(tag 10[123]'
+expect_grep "anytag: summary" anytag.txt '^2 racing receives in 1 tasks, 3 alternatives$'
 
 # ---- the viewer: racing events outlined, their alternatives, the Race
 # menu's commands (run through a stand-in launcher that notes its
