@@ -20,62 +20,6 @@ static void assert_has(const char *s, const char *part)
 	ck_assert_msg(strstr(s, part) != NULL, "'%s' not in '%s'", part, s);
 }
 
-/* Writes cku_dir/task-FILE.comm holding the N events EV with a header
- * naming task LTID (FILE and LTID differ only to plant a swap). */
-static void write_comm(int file, int ltid, const struct pg_event *ev, int n)
-{
-	struct pg_comm_header h = { 0 };
-	struct pg_comm_writer w;
-	char path[PATH_MAX], err[512] = "";
-
-	h.ltid = ltid;
-	h.tid = 0x40000 + ltid;
-	h.parent_ltid = ltid / 1000;
-	h.mode = 1;
-	snprintf(h.host, sizeof(h.host), "vm");
-	snprintf(h.program, sizeof(h.program), "/bin/prog");
-	ck_assert_int_eq(pg_log_path(path, sizeof(path), cku_dir, file, "comm"), 0);
-	unlink(path); /* logs are created new only */
-	if (pg_comm_create(&w, path, &h, err, sizeof(err)) < 0)
-		ck_abort_msg("pg_comm_create: %s", err);
-	for (int i = 0; i < n; i++) {
-		struct pg_event e = ev[i];
-
-		e.t = (uint64_t)(i + 1) * 1000;
-		ck_assert_int_eq(pg_comm_append(&w, &e), 0);
-	}
-	pg_comm_close(&w);
-}
-
-/* Writes cku_dir/task-LTID.exec with one spawn of the N tasks KIDS (none:
- * no spawn). */
-static void write_exec(int ltid, const int *kids, int n)
-{
-	struct pg_spawn_rec r;
-	struct pg_spawn_slot slots[8];
-	char path[PATH_MAX + 32], err[512], *argv[] = { NULL };
-	int fd;
-
-	memset(&r, 0, sizeof(r));
-	snprintf(path, sizeof(path), "%s/task-%d.exec", cku_dir, ltid);
-	unlink(path);
-	fd = pg_exec_create(path, ltid, err, sizeof(err));
-	ck_assert_int_ge(fd, 0);
-	if (n > 0) {
-		r.seq = 1;
-		snprintf(r.file, sizeof(r.file), "/bin/prog");
-		r.ntask = r.started = n;
-		r.argv = argv;
-		r.slots = slots;
-		for (int i = 0; i < n; i++) {
-			slots[i].ltid = kids[i];
-			snprintf(slots[i].host, sizeof(slots[i].host), "vm");
-		}
-		ck_assert_int_eq(pg_exec_append(fd, &r), 0);
-	}
-	close(fd);
-}
-
 /* The master (1) and two workers (1001, 1002): the master sends each a
  * job, the workers answer with tag 1, the master takes both answers. */
 static struct pg_event master[] = {
@@ -103,13 +47,13 @@ static void write_run(void)
 {
 	static const int one[] = { 1 }, workers[] = { 1001, 1002 };
 
-	write_exec(0, one, 1);
-	write_exec(1, workers, 2);
-	write_exec(1001, NULL, 0);
-	write_exec(1002, NULL, 0);
-	write_comm(1, 1, master, N(master));
-	write_comm(1001, 1001, worker1, N(worker1));
-	write_comm(1002, 1002, worker2, N(worker2));
+	cku_write_exec(0, one, 1);
+	cku_write_exec(1, workers, 2);
+	cku_write_exec(1001, NULL, 0);
+	cku_write_exec(1002, NULL, 0);
+	cku_write_comm(1, 1, master, N(master));
+	cku_write_comm(1001, 1001, worker1, N(worker1));
+	cku_write_comm(1002, 1002, worker2, N(worker2));
 }
 
 /* pg_crosscheck of the test's folder; ERR gets its text. */
@@ -133,8 +77,8 @@ START_TEST(test_swapped_logs)
 
 	write_run();
 	/* task-1001.comm holds task 1002's log and the other way round */
-	write_comm(1001, 1002, worker2, N(worker2));
-	write_comm(1002, 1001, worker1, N(worker1));
+	cku_write_comm(1001, 1002, worker2, N(worker2));
+	cku_write_comm(1002, 1001, worker1, N(worker1));
 	/* the reader itself refuses a header that is not its file's task */
 	ck_assert_int_ne(check(err, sizeof(err)), 0);
 	assert_has(err, "task-1001.comm: header (offset 16) says task 1002");
@@ -149,7 +93,7 @@ START_TEST(test_changed_peer_duplicate)
 	write_run();
 	memcpy(m, master, sizeof(m));
 	m[4].peer = 1002; /* the answer of 1001 named as 1002's */
-	write_comm(1, 1, m, N(m));
+	cku_write_comm(1, 1, m, N(m));
 	ck_assert_int_eq(check(err, sizeof(err)), 1);
 	assert_has(err, "task-1.comm, record #5 (offset ");
 	assert_has(err, "recv from task 1002, message 1, tag 1: that message "
@@ -165,7 +109,7 @@ START_TEST(test_no_such_message)
 	write_run();
 	memcpy(m, master, sizeof(m));
 	m[3].msgid = 7; /* 1002 sent only message 1 */
-	write_comm(1, 1, m, N(m));
+	cku_write_comm(1, 1, m, N(m));
 	ck_assert_int_eq(check(err, sizeof(err)), 1);
 	assert_has(err, "task-1.comm, record #4");
 	assert_has(err, "task-1002.comm has no message 7");
@@ -180,7 +124,7 @@ START_TEST(test_message_to_another)
 	write_run();
 	memcpy(w, worker1, sizeof(w));
 	w[0].msgid = 2; /* the master's message 2 went to 1002 */
-	write_comm(1001, 1001, w, N(w));
+	cku_write_comm(1001, 1001, w, N(w));
 	ck_assert_int_eq(check(err, sizeof(err)), 1);
 	assert_has(err, "task-1001.comm, record #1");
 	assert_has(err, "task-1.comm sent message 2 to another task");
@@ -195,7 +139,7 @@ START_TEST(test_tag_differs)
 	write_run();
 	memcpy(w, worker2, sizeof(w));
 	w[1].tag = 2; /* the master received it with tag 1 */
-	write_comm(1002, 1002, w, N(w));
+	cku_write_comm(1002, 1002, w, N(w));
 	ck_assert_int_eq(check(err, sizeof(err)), 1);
 	assert_has(err, "task-1.comm, record #4");
 	assert_has(err, "tag 1: task-1002.comm sent it with tag 2");
@@ -210,8 +154,8 @@ START_TEST(test_sender_without_log)
 
 	write_run();
 	/* 1002 is gone altogether: its log, its exec log, its spawn */
-	write_exec(0, one, 1);
-	write_exec(1, worker, 1);
+	cku_write_exec(0, one, 1);
+	cku_write_exec(1, worker, 1);
 	ck_assert_int_eq(pg_log_path(path, sizeof(path), cku_dir, 1002, "comm"), 0);
 	ck_assert_int_eq(unlink(path), 0);
 	ck_assert_int_eq(pg_log_path(path, sizeof(path), cku_dir, 1002, "exec"), 0);
@@ -236,15 +180,15 @@ START_TEST(test_call_records)
 				   .peer = 1002 };
 	w1[3] = (struct pg_event){ .kind = PG_REC_CALL, .op = PG_Q_EXIT };
 	w1[4] = worker1[2];
-	write_comm(1001, 1001, w1, N(w1));
+	cku_write_comm(1001, 1001, w1, N(w1));
 	ck_assert_msg(check(err, sizeof(err)) == 0, "refused: %s", err);
 	w1[2].peer = 1003;
-	write_comm(1001, 1001, w1, N(w1));
+	cku_write_comm(1001, 1001, w1, N(w1));
 	ck_assert_int_eq(check(err, sizeof(err)), 1);
 	assert_has(err, "task-1001.comm, record #3 (offset ");
 	assert_has(err, "pvm_pstat(task 1003): task 1003 has no comm log");
 	w1[2] = w1[3]; /* the pvm_exit, then a pvm_exit again */
-	write_comm(1001, 1001, w1, N(w1));
+	cku_write_comm(1001, 1001, w1, N(w1));
 	ck_assert_int_eq(check(err, sizeof(err)), 1);
 	assert_has(err, "task-1001.comm, record #4 (offset ");
 	assert_has(err, "call after the task's pvm_exit");
@@ -271,7 +215,7 @@ START_TEST(test_child_of_another)
 	char err[1024];
 
 	write_run();
-	write_exec(1, kids, 2); /* task 1 cannot start task 2001 */
+	cku_write_exec(1, kids, 2); /* task 1 cannot start task 2001 */
 	ck_assert_int_eq(check(err, sizeof(err)), 1);
 	assert_has(err, "task-1.exec, spawn #1 started task 2001, which is not "
 		   "a child of task 1");
@@ -284,7 +228,7 @@ START_TEST(test_log_never_spawned)
 	char err[1024];
 
 	write_run();
-	write_exec(1, worker, 1); /* 1002 not among the master's children */
+	cku_write_exec(1, worker, 1); /* 1002 not among the master's children */
 	ck_assert_int_eq(check(err, sizeof(err)), 1);
 	assert_has(err, "task-1002.comm: task 1 never spawned task 1002");
 }
@@ -322,7 +266,7 @@ START_TEST(test_selective_run)
 	write_run();
 	memcpy(m, master, sizeof(m));
 	m[3].msgid = 7; /* its send could be one the selection left out */
-	write_comm(1, 1, m, N(m));
+	cku_write_comm(1, 1, m, N(m));
 	/* a selective run's headers say so: rewrite 1002's with a selection */
 	{
 		struct pg_comm_header h = { 0 };
@@ -365,21 +309,21 @@ START_TEST(test_mcast_and_notices)
 	memcpy(m, master, sizeof(master));
 	m[N(master) - 1] = mcast;
 	m[N(master)] = master[N(master) - 1];
-	write_comm(1, 1, m, N(m));
+	cku_write_comm(1, 1, m, N(m));
 	memcpy(w1, worker1, sizeof(worker1));
 	w1[2] = take;
 	w1[3] = notice;
 	w1[4] = worker1[2];
-	write_comm(1001, 1001, w1, N(w1));
+	cku_write_comm(1001, 1001, w1, N(w1));
 	memcpy(w2, worker2, sizeof(worker2));
 	w2[2] = take;
 	w2[3] = worker2[2];
-	write_comm(1002, 1002, w2, N(w2) - 1);
+	cku_write_comm(1002, 1002, w2, N(w2) - 1);
 	ck_assert_msg(check(err, sizeof(err)) == 0, "refused: %s", err);
 	/* but a third receive of the mcast is one too many */
 	w2[3] = take;
 	w2[4] = worker2[2];
-	write_comm(1002, 1002, w2, N(w2));
+	cku_write_comm(1002, 1002, w2, N(w2));
 	ck_assert_int_eq(check(err, sizeof(err)), 1);
 	assert_has(err, "task-1002.comm, record #4");
 	assert_has(err, "that message was received already");
@@ -396,18 +340,18 @@ START_TEST(test_sender_killed)
 	 * record) before it logged that send: no contradiction */
 	memcpy(m, master, sizeof(m));
 	m[3].msgid = 2;
-	write_comm(1, 1, m, N(m));
+	cku_write_comm(1, 1, m, N(m));
 	memcpy(w, worker2, sizeof(w));
-	write_comm(1002, 1002, w, N(w) - 1);
+	cku_write_comm(1002, 1002, w, N(w) - 1);
 	ck_assert_msg(check(err, sizeof(err)) == 0, "refused: %s", err);
 	/* nor when a signal's end record follows (a crash in the wrapper) */
 	w[2] = (struct pg_event){ .kind = PG_REC_END, .how = PG_END_SIGNAL,
 				  .value = 11 };
-	write_comm(1002, 1002, w, N(w));
+	cku_write_comm(1002, 1002, w, N(w));
 	ck_assert_msg(check(err, sizeof(err)) == 0, "refused: %s", err);
 	/* but a task that ended normally logged all it sent */
 	w[2] = worker2[2];
-	write_comm(1002, 1002, w, N(w));
+	cku_write_comm(1002, 1002, w, N(w));
 	ck_assert_int_eq(check(err, sizeof(err)), 1);
 	assert_has(err, "task-1002.comm has no message 2 (it logged messages 1 "
 		   "to 1)");

@@ -20,46 +20,12 @@
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /* Writes task LTID's comm log (the N events EV) and its exec log, with
- * one spawn (sequence 1) of the NKID tasks KIDS if NKID > 0. */
+ * one spawn of the NKID tasks KIDS if NKID > 0. */
 static void put_task(int ltid, const struct pg_event *ev, int n,
 		     const int *kids, int nkid)
 {
-	struct pg_comm_header h = { .ltid = ltid, .tid = 0x40000 + ltid,
-				    .mode = 1 };
-	struct pg_comm_writer w;
-	struct pg_spawn_rec r = { .seq = 1, .ntask = nkid, .started = nkid };
-	struct pg_spawn_slot slots[8];
-	char path[PATH_MAX], err[512] = "", *argv[] = { NULL };
-	int fd;
-
-	ck_assert_int_eq(pg_log_path(path, sizeof(path), cku_dir, ltid, "comm"),
-			 0);
-	unlink(path);
-	if (pg_comm_create(&w, path, &h, err, sizeof(err)) < 0)
-		ck_abort_msg("pg_comm_create: %s", err);
-	for (int i = 0; i < n; i++) {
-		struct pg_event e = ev[i];
-
-		e.t = (uint64_t)(i + 1) * 1000;
-		ck_assert_int_eq(pg_comm_append(&w, &e), 0);
-	}
-	pg_comm_close(&w);
-	ck_assert_int_eq(pg_log_path(path, sizeof(path), cku_dir, ltid, "exec"),
-			 0);
-	unlink(path);
-	ck_assert_int_ge(fd = pg_exec_create(path, ltid, err, sizeof(err)), 0);
-	if (nkid > 0) {
-		snprintf(r.file, sizeof(r.file), "prog");
-		r.argv = argv;
-		r.slots = slots;
-		memset(slots, 0, sizeof(slots));
-		for (int i = 0; i < nkid; i++) {
-			slots[i].ltid = kids[i];
-			snprintf(slots[i].host, sizeof(slots[i].host), "vm");
-		}
-		ck_assert_int_eq(pg_exec_append(fd, &r), 0);
-	}
-	close(fd);
+	cku_write_comm(ltid, ltid, ev, n);
+	cku_write_exec(ltid, kids, nkid);
 }
 
 static const int workers[] = { 1001, 1002 };

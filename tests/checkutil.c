@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 char cku_dir[PATH_MAX];
 static char base[PATH_MAX]; /* per test case, made and removed by the runner */
@@ -104,4 +105,58 @@ struct pg_event cku_event(int kind, int peer, int tag, unsigned msgid,
 	e.t = (uint64_t)t_us * 1000;
 	e.dur = (uint64_t)d_us * 1000;
 	return e;
+}
+
+void cku_write_comm(int file, int ltid, const struct pg_event *ev, int n)
+{
+	struct pg_comm_header h = { 0 };
+	struct pg_comm_writer w;
+	char path[PATH_MAX], err[512] = "";
+
+	h.ltid = ltid;
+	h.tid = 0x40000 + ltid;
+	h.parent_ltid = ltid / 1000;
+	h.mode = 1;
+	snprintf(h.host, sizeof(h.host), "vm");
+	snprintf(h.program, sizeof(h.program), "/bin/prog");
+	ck_assert_int_eq(pg_log_path(path, sizeof(path), cku_dir, file, "comm"), 0);
+	unlink(path); /* logs are created new only */
+	if (pg_comm_create(&w, path, &h, err, sizeof(err)) < 0)
+		ck_abort_msg("pg_comm_create: %s", err);
+	for (int i = 0; i < n; i++) {
+		struct pg_event e = ev[i];
+
+		e.t = (uint64_t)(i + 1) * 1000;
+		ck_assert_int_eq(pg_comm_append(&w, &e), 0);
+	}
+	pg_comm_close(&w);
+}
+
+void cku_write_exec(int ltid, const int *kids, int n)
+{
+	struct pg_spawn_rec r;
+	struct pg_spawn_slot slots[8];
+	char path[PATH_MAX], err[512], *argv[] = { NULL };
+	int fd;
+
+	ck_assert_int_le(n, 8);
+	memset(&r, 0, sizeof(r));
+	memset(slots, 0, sizeof(slots));
+	ck_assert_int_eq(pg_log_path(path, sizeof(path), cku_dir, ltid, "exec"), 0);
+	unlink(path);
+	fd = pg_exec_create(path, ltid, err, sizeof(err));
+	ck_assert_int_ge(fd, 0);
+	if (n > 0) {
+		r.seq = 1;
+		snprintf(r.file, sizeof(r.file), "/bin/prog");
+		r.ntask = r.started = n;
+		r.argv = argv;
+		r.slots = slots;
+		for (int i = 0; i < n; i++) {
+			slots[i].ltid = kids[i];
+			snprintf(slots[i].host, sizeof(slots[i].host), "vm");
+		}
+		ck_assert_int_eq(pg_exec_append(fd, &r), 0);
+	}
+	close(fd);
 }

@@ -50,4 +50,15 @@ int cku_run(Suite *s);
 struct pg_event cku_event(int kind, int peer, int tag, unsigned msgid,
 			  unsigned t_us, unsigned d_us);
 
+/* Writes cku_dir/task-FILE.comm holding the N events EV, event i at
+ * (i + 1) us, with a header naming task LTID (tid 0x40000 + LTID, parent
+ * LTID / 1000, host "vm", program "/bin/prog", record mode; FILE and
+ * LTID differ only to plant a swap); fails the test if it cannot. */
+void cku_write_comm(int file, int ltid, const struct pg_event *ev, int n);
+
+/* Writes cku_dir/task-LTID.exec with one spawn (sequence 1, program
+ * "/bin/prog", on host "vm") of the N (at most 8) tasks KIDS, or no
+ * spawn when N is 0; fails the test if it cannot. */
+void cku_write_exec(int ltid, const int *kids, int n);
+
 #endif
