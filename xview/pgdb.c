@@ -24,6 +24,9 @@
  *                             id ltid kind t0
  *   pgdb states T0 T1 ?LTIDS? ltid {computing in-PVM waiting} ...: ns
  *                             each task spent in each state (viewstate.c)
+ *   pgdb hists ?LTID?         dict of the histograms of task LTID (or the
+ *                             run's) as pangaea-trace stats computes them
+ *                             (viewhist.c, logs/runstats.c)
  *   pgdb paint-states IMG T0 T1 LTID  paints the photo IMG with the task's
  *                             states, a pixel column per time bin
  *   pgdb paint-util IMG T0 T1 NTASKS ?LTIDS?  paints IMG with how many
@@ -103,6 +106,7 @@ static const struct pgdb_cmd pgdb_cmds[] = {
 	{ "races", 2, 3, "T0 T1 ?LIMIT?", vdb_cmd_races },
 	{ "race", 1, 1, "ID", vdb_cmd_race },
 	{ "states", 2, 3, "T0 T1 ?LTIDS?", vdb_cmd_states },
+	{ "hists", 0, 1, "?LTID?", vdb_cmd_hists },
 	{ "paint-states", 4, 4, "IMG T0 T1 LTID", vdb_cmd_paint_states },
 	{ "paint-util", 4, 5, "IMG T0 T1 NTASKS ?LTIDS?", vdb_cmd_paint_util },
 	{ "kinds", 0, 0, NULL, pgdb_kinds },

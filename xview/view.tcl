@@ -124,6 +124,7 @@ proc view::build {} {
 	frame .s
 	canvas .s.c -background white -highlightthickness 0 -width 900 -height 60
 	pack .s.c -side left -fill x -expand 1
+	view::hist_build ;# hist.tcl (the histograms' task selector)
 	label .status -anchor w -relief sunken -text "no run open"
 	text .details -height 7 -wrap word -background #f4f4f0
 	pack .tb -side top -fill x
@@ -623,18 +624,17 @@ proc view::util_pane {} {
 
 # The task states pane: per task of ROWS, a bar split into its time
 # computing, in PVM and waiting over the graph's window [V(t0), T1],
-# with the percentages; as high as the rows need.
+# with the percentages, and under them the histograms of the task the
+# selector names (hist.tcl); as high as they need.
 proc view::draw_stats {rows t1} {
 	variable V
 	variable STATES
 	set c .s.c
 	$c delete all
 	if {!$V(stats) || $rows eq ""} return
-	set h [expr {34 + 22 * [llength $rows]}]
-	if {[$c cget -height] != $h} { $c configure -height $h }
 	set x0 [expr {$V(labelw) + $V(margin)}]
 	set pw [view::plotw]
-	$c create rectangle 0 0 $V(labelw) $h -fill #eeeeea -outline ""
+	set bg [$c create rectangle 0 0 $V(labelw) 1 -fill #eeeeea -outline ""]
 	view::draw_legend $c 8 3
 	$c create text $x0 14 -anchor w -font {Helvetica 9 bold} \
 		-text "time in each state, [view::fmt_t $V(t0)] .. [view::fmt_t $t1]"
@@ -660,6 +660,10 @@ proc view::draw_stats {rows t1} {
 		lappend V(statsy) $l [expr {$y + 8}]
 		incr y 22
 	}
+	# the histograms under the bars (hist.tcl)
+	set h [expr {$y + 12 + [view::draw_hists $c [expr {$y + 12}]]}]
+	$c coords $bg 0 0 $V(labelw) $h
+	if {[$c cget -height] != $h} { $c configure -height $h }
 }
 
 # The utilization pane: over the graph's time window [V(t0), T1], how

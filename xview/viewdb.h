@@ -40,6 +40,8 @@ struct vdb {
 	int live;       /* an in-memory database fed by pgdb live-add */
 	void (*forget)(void); /* called before the database closes, to let
 				 go of what a layer above keeps of it */
+	unsigned long gen;    /* how many databases were closed: what is
+				 computed from one is stale when it changes */
 };
 
 extern struct vdb vdb;
@@ -81,6 +83,9 @@ vdb_cmd_fn vdb_races_load, vdb_cmd_races, vdb_cmd_race;
 /* viewstate.c: pgdb states T0 T1 ?LTIDS?, paint-states IMG T0 T1 LTID,
  * paint-util IMG T0 T1 NTASKS ?LTIDS?. */
 vdb_cmd_fn vdb_cmd_states, vdb_cmd_paint_states, vdb_cmd_paint_util;
+
+/* viewhist.c: pgdb hists ?LTID?. */
+vdb_cmd_fn vdb_cmd_hists;
 
 /* viewlive.c: pgdb live-open, live-connect PATH, live-add TEXT. */
 vdb_cmd_fn vdb_live_open, vdb_live_connect, vdb_live_add;

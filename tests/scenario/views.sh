@@ -177,6 +177,55 @@ expect_eq "... and waits at 90%" "$(colour st.png "$(fx 0.9)" "$(bary 1)")" wait
 expect_eq "states bar: the worker computes at 15% of its bar" "$(colour st.png "$(fx 0.15)" "$(bary 1001)")" computing
 expect_eq "... and waits at 70%" "$(colour st.png "$(fx 0.7)" "$(bary 1001)")" waiting
 
+# ---- the histograms under the bars: for the run and for a task chosen in
+# the selector, one bar per bucket that is not empty, as stats --json
+# counts them (time per call of each PVM function, sizes, granularity)
+cat >hist.tcl <<'EOS'
+set f [open hist.out w]
+foreach t {all 1001} {
+	set view::V(hist_task) $t
+	view::redraw; update
+	foreach i [.s.c find withtag hbar] {
+		lassign [.s.c gettags $i] _ key n
+		lassign [.s.c coords $i] x0 y0 x1 y1
+		puts $f "$t $key [string range $n 2 end] [expr {int(($x0 + $x1) / 2)}] [expr {int($y0 + 1)}] [expr {int($y1 - $y0)}]"
+	}
+}
+close $f
+exit 0
+EOS
+view --show stats -script hist.tcl rec
+expect_eq "histograms script exits 0" "$(cat vrc)" 0
+$TRACE stats --json rec >st.json
+python3 - st.json >hist.want <<'EOP'
+import json, sys
+for t in json.load(open(sys.argv[1]))["tasks"]:
+    if t["task"] not in ("all", "1001"):
+        continue
+    rows = [("call-" + c["function"], c["histogram"]) for c in t["calls"]]
+    rows += [("sizes", t["message_sizes"]), ("gran", t["computation_granularity"])]
+    for key, h in rows:
+        for b, x in enumerate(h):
+            if x["count"]:
+                print(t["task"], "%s:%d" % (key, b), x["count"])
+EOP
+expect_eq "histogram bars (task, bucket, count) are those of stats --json" \
+	"$(cut -d' ' -f1-3 hist.out 2>/dev/null | sort)" "$(sort hist.want)"
+[ "$(grep -c '^1001 call-pvm_barrier:6 1 ' hist.out)" = 1 ] &&
+	! grep -q '^1001 call-pvm_spawn' hist.out &&
+	pass "the worker's histograms: its barrier of 300 ms, no pvm_spawn" ||
+	fail "the worker's histograms: $(grep '^1001' hist.out | tr '\n' ';')"
+# heights: in one histogram, the bars' heights follow their counts
+# (the run's granularity: the largest count is the highest bar)
+read -r hx hy hh <<<"$(awk '$1 == "all" && $2 ~ /^gran:/ { if ($3 > m) { m = $3; l = $4 " " $5 " " $6 } } END { print l }' hist.out)"
+[ "$(awk '$1 == "all" && $2 ~ /^gran:/ { print $6 }' hist.out | sort -n | tail -1)" = "$hh" ] &&
+	pass "the largest granularity count is the highest bar ($hh px)" ||
+	fail "granularity bar heights do not follow the counts: $(grep '^all gran' hist.out | tr '\n' ';')"
+# the pixels: the snapshot of the stats view shows the run's bars
+convert st.png -format '%[pixel:p{'"$hx,$((hy + 2))"'}]' info: >hpix
+expect_eq "the stats snapshot shows the run's highest granularity bar in the bars' colour" \
+	"$(tr -dc '0-9,' <hpix)" "74,120,194"
+
 # ---- statistics as pictures: pangaea-trace stats --plot DIR (SVG, no display)
 $TRACE stats --plot plots rec >sout 2>serr
 expect_eq "stats --plot exits 0" $? 0
