@@ -333,18 +333,48 @@ static int plot_write(const char *dir, const char *file,
 	return 0;
 }
 
-/* Writes R's pictures into DIR (made if missing); 0 or -1. */
-static int plot_run(const struct st_run *r, const char *dir)
+/* Writes the time per call of task T (the run's when its ltid is -1) to
+   DIR/FILE, in NAMES, ROWS and V (room for ST_NFUNC rows); 0 or -1. */
+static int plot_calls(const struct st_task *t, const char *dir,
+		      const char *file, char (*names)[32], const char **rows,
+		      double *v)
 {
-	int nrows = r->n + 1, rc = -1, ncalls = 0;
-	char (*names)[32] = calloc((size_t)(nrows > ST_NFUNC ? nrows : ST_NFUNC),
-				   sizeof(*names));
-	const char **rows = calloc((size_t)(nrows > ST_NFUNC ? nrows : ST_NFUNC),
-				   sizeof(*rows));
-	double *v = calloc((size_t)(nrows > ST_NFUNC ? nrows : ST_NFUNC) *
-			   ST_NBUCKET, sizeof(*v));
-	struct svg_table t = { 0 };
+	char note[160], lb[16];
+	int ncalls = 0;
 	long h[ST_NBUCKET];
+	struct svg_table tab;
+
+	for (int f = 1; f < ST_NFUNC; f++) {
+		if (!t->f[f].n)
+			continue;
+		pg_call_name(f, names[ncalls], sizeof(names[ncalls]));
+		rows[ncalls] = names[ncalls];
+		st_call_hist(t, f, h);
+		for (int b = 0; b < ST_NBUCKET; b++)
+			v[ncalls * ST_NBUCKET + b] = (double)h[b];
+		ncalls++;
+	}
+	snprintf(note, sizeof(note), "number of calls of each PVM function "
+		 "(%s%s), by the time inside it (decades: a log scale)",
+		 t->ltid < 0 ? "all tasks" : "ltid ", t->ltid < 0 ? "" :
+		 label(t, lb, sizeof(lb)));
+	tab = (struct svg_table){ "Time per call", note, ncalls, ST_NBUCKET,
+				  rows, st_bucket_names, v, NULL };
+	return plot_write(dir, file, &tab, 0);
+}
+
+/* Writes R's pictures into DIR (made if missing): a row per task and,
+ * unless R counts ONLY one task (-1: all), one for the run; calls.svg
+ * of what R counts and, for each task of a whole run, calls-LTID.svg;
+ * 0 or -1. */
+static int plot_run(const struct st_run *r, const char *dir, int only)
+{
+	int nrows = r->n + (only < 0), rc = -1;
+	size_t room = (size_t)(r->n + 1 > ST_NFUNC ? r->n + 1 : ST_NFUNC);
+	char (*names)[32] = calloc(room, sizeof(*names));
+	const char **rows = calloc(room, sizeof(*rows));
+	double *v = calloc(room * ST_NBUCKET, sizeof(*v));
+	char file[64];
 
 	if (!names || !rows || !v) {
 		trace_error("out of memory");
@@ -354,41 +384,35 @@ static int plot_run(const struct st_run *r, const char *dir)
 		trace_error("cannot make %s: %s", dir, strerror(errno));
 		goto out;
 	}
-	for (int i = 0; i < nrows; i++) {
-		const struct st_task *task = i < r->n ? &r->t[i] : &r->all;
-
-		if (task->ltid < 0)
-			snprintf(names[i], sizeof(names[i]), "all tasks");
-		else
-			snprintf(names[i], sizeof(names[i]), "ltid %d", task->ltid);
-		rows[i] = names[i];
-	}
 	for (size_t p = 0; p < sizeof(st_pictures) / sizeof(st_pictures[0]); p++) {
 		const struct st_picture *pic = &st_pictures[p];
+		struct svg_table t;
 
-		for (int i = 0; i < nrows; i++)
-			pic->row(i < r->n ? &r->t[i] : &r->all, v + i * pic->ncols);
+		for (int i = 0; i < nrows; i++) {
+			const struct st_task *task = i < r->n ? &r->t[i] : &r->all;
+
+			if (task->ltid < 0)
+				snprintf(names[i], sizeof(names[i]), "all tasks");
+			else
+				snprintf(names[i], sizeof(names[i]), "ltid %d",
+					 task->ltid);
+			rows[i] = names[i];
+			pic->row(task, v + i * pic->ncols);
+		}
 		t = (struct svg_table){ pic->title, pic->note, nrows, pic->ncols,
 					rows, pic->cols, v, state_colours };
 		if (plot_write(dir, pic->file, &t, pic->shares) < 0)
 			goto out;
 	}
-	/* time per call: a row per PVM call of the run */
-	for (int f = 1; f < ST_NFUNC; f++) {
-		if (!r->all.f[f].n)
-			continue;
-		pg_call_name(f, names[ncalls], sizeof(names[ncalls]));
-		rows[ncalls] = names[ncalls];
-		st_call_hist(&r->all, f, h);
-		for (int b = 0; b < ST_NBUCKET; b++)
-			v[ncalls * ST_NBUCKET + b] = (double)h[b];
-		ncalls++;
+	if (plot_calls(only < 0 ? &r->all : &r->t[0], dir, "calls.svg", names,
+		       rows, v) < 0)
+		goto out;
+	for (int i = 0; only < 0 && i < r->n; i++) {
+		snprintf(file, sizeof(file), "calls-%d.svg", r->t[i].ltid);
+		if (plot_calls(&r->t[i], dir, file, names, rows, v) < 0)
+			goto out;
 	}
-	t = (struct svg_table){ "Time per call", "number of calls of each PVM "
-				"function (all tasks), by the time inside it "
-				"(decades: a log scale)", ncalls, ST_NBUCKET,
-				rows, st_bucket_names, v, NULL };
-	rc = plot_write(dir, "calls.svg", &t, 0);
+	rc = 0;
 out:
 	free(names);
 	free(rows);
@@ -417,7 +441,7 @@ static int stats_db(sqlite3 *db, const char *logdir, int only,
 		goto out;
 	}
 	if (plot)
-		rc = plot_run(&r, plot);
+		rc = plot_run(&r, plot, only);
 	else {
 		print_run(&r, fmt);
 		rc = 0;

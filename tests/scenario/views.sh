@@ -238,7 +238,7 @@ for f in calls granularity overhead sizes states; do
 	fi
 	cp plots/$f.svg "$SHOTS/views-stats-$f.svg" 2>/dev/null
 done
-expect_eq "stats --plot says what it wrote" "$(grep -c '^wrote plots/' sout)" 5
+expect_eq "stats --plot says what it wrote (5 and calls-LTID.svg per task)" "$(grep -c '^wrote plots/' sout)" 7
 # the state bars: each task's shares, from the widths of its three rects
 # (master: 600 of its ~940 ms computing; worker: 600 waiting)
 python3 - plots/states.svg >shares <<'EOP'
@@ -259,6 +259,54 @@ read -r _ wc wp ww <<<"$(grep '^ltid1001 ' shares)"
 	[ "${mw:-0}" -ge 25 ] && [ "${wc:-0}" -ge 25 ] &&
 	pass "state bars: master computes $mc%, waits $mw%; worker computes $wc%, waits $ww%" ||
 	fail "state bars: $(tr '\n' ';' <shares)"
+# per task: calls-LTID.svg beside the run's, and -task LTID's pictures
+# hold that task's row alone; the counts drawn are those of stats --json
+# svgrows FILE: per row of FILE, "label: count count ..." (a bar's count
+# is the text above it, its bucket's name the one under it)
+svgrows() { python3 - "$1" <<'EOP'
+import sys, xml.etree.ElementTree as E
+ns = "{http://www.w3.org/2000/svg}"
+rows, cur, mid = [], None, []
+for e in E.parse(sys.argv[1]).getroot():
+    if e.tag != ns + "text":
+        continue
+    if e.get("text-anchor") == "start":
+        cur = [e.text]; rows.append(cur)
+    elif e.get("text-anchor") == "middle" and cur is not None:
+        cur.append(e.text)
+for r in rows:
+    print(r[0].replace(" ", "") + ":", " ".join(r[1::2]))
+EOP
+}
+# jsonrows TASK WHAT: the same lines from stats --json (st.json)
+jsonrows() { python3 - st.json "$1" "$2" <<'EOP'
+import json, sys
+t = [t for t in json.load(open(sys.argv[1]))["tasks"] if t["task"] == sys.argv[2]][0]
+if sys.argv[3] == "calls":
+    for c in t["calls"]:
+        print(c["function"] + ":", " ".join(str(x["count"]) for x in c["histogram"]))
+else:
+    lb = "alltasks" if sys.argv[2] == "all" else "ltid" + sys.argv[2]
+    print(lb + ":", " ".join(str(x["count"]) for x in t[sys.argv[3]]))
+EOP
+}
+for f in calls-1 calls-1001; do
+	xmllint --noout plots/$f.svg 2>/dev/null && pass "stats --plot: $f.svg is SVG" ||
+		fail "stats --plot: $f.svg missing or not XML"
+done
+expect_eq "calls-1001.svg: the worker's calls, each by time inside, as stats --json" \
+	"$(svgrows plots/calls-1001.svg)" "$(jsonrows 1001 calls)"
+expect_eq "calls.svg: the run's calls, as stats --json" \
+	"$(svgrows plots/calls.svg)" "$(jsonrows all calls)"
+$TRACE stats --plot plots1 -task 1001 rec >sout 2>serr
+expect_eq "stats --plot DIR -task 1001 exits 0" $? 0
+expect_eq "... writes the five pictures" "$(grep -c '^wrote plots1/' sout)" 5
+expect_eq "-task 1001: granularity.svg is the worker's row alone, as stats --json" \
+	"$(svgrows plots1/granularity.svg)" "$(jsonrows 1001 computation_granularity)"
+expect_eq "-task 1001: sizes.svg is the worker's row alone" \
+	"$(svgrows plots1/sizes.svg)" "$(jsonrows 1001 message_sizes)"
+expect_eq "-task 1001: calls.svg is the worker's calls" \
+	"$(svgrows plots1/calls.svg)" "$(jsonrows 1001 calls)"
 $TRACE stats --plot rec >sout 2>serr
 expect_eq "stats --plot DIR without a LOGDIR exits 1" $? 1
 expect_grep "... with the usage" serr 'usage: pangaea-trace stats .*--plot DIR'
