@@ -273,7 +273,8 @@ static int live_event(char *l)
 		;
 	if (!(t = vdb_task_slot((int)v[0])) ||
 	    (id = live_event_row(t, kind, v, *rest ? rest : NULL)) < 0 ||
-	    vdb_task_time(t, v[1], v[2], pg_ev_state(pg_rec_kind_of(kind), 0)) < 0 ||
+	    vdb_task_time(t, v[1], v[2], pg_ev_state(pg_rec_kind_of(kind),
+			  (int)v[7])) < 0 ||
 	    live_dests(rest, &ev) < 0)
 		return -1;
 	if (v[1] < vdb.tmin)

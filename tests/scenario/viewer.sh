@@ -116,7 +116,7 @@ pgdb live-open
 puts $out "badversion [catch {pgdb live-add "V pangaea-live 999\n"} e] $e"
 pgdb live-open
 # the receives of a bcast before the bcast, over two reads of the socket
-pgdb live-add "V pangaea-live 1\nT 1 0 vm /p\nT 2 1 vm /p\nT 3 1 vm /p\nE 2 recv 150 170 1 22 4 8 0\n"
+pgdb live-add "V pangaea-live 2\nT 1 0 vm /p\nT 2 1 vm /p\nT 3 1 vm /p\nE 2 recv 150 170 1 22 4 8 0\n"
 pgdb live-add "E 3 trecv 160 180 1 22 4 8 0\nE 1 bcast 100 110 0 22 4 8 0 2 3\nE 2 recv 300 320 -1 9 0 8 0\n"
 foreach {id src dst se re ts tr kind tag} [pgdb messages 0 1000] {
 	puts $out "message $src $dst $kind $ts $tr"
@@ -126,6 +126,10 @@ foreach {id ltid kind t0 t1 peer tag msgid len matched} [pgdb events 0 1000] {
 		puts $out "foreign [dict get [lindex [dict get [pgdb event $id] messages] 0] unmatched]"
 	}
 }
+# a barrier (group op 6 in COUNT) waits, a pvm_joingroup (op 1) is in PVM
+pgdb live-add "E 1 group 400 900 -1 0 0 0 6\nE 1 group 1000 1100 -1 0 0 0 1\n"
+puts $out "barrier [pgdb states 400 900 1]"
+puts $out "joingroup [pgdb states 1000 1100 1]"
 puts $out "stale [pgdb stale $::env(T)/rec2]"
 file mtime $::env(T)/rec2/task-1.comm [expr {[clock seconds] + 5}]
 puts $out "stale_log [pgdb stale $::env(T)/rec2]"
@@ -137,12 +141,14 @@ EOF
 view -script live.tcl
 expect_eq "viewer (live database) exits 0" "$(cat vrc)" 0
 expect_grep "a stream without its version line is refused" result6 \
-	'^noversion 1 pgdb: the live stream does not start with its version \("V pangaea-live 1"\)'
+	'^noversion 1 pgdb: the live stream does not start with its version \("V pangaea-live 2"\)'
 expect_grep "a stream of another version is refused" result6 \
-	'^badversion 1 pgdb: the live stream is version 999, this viewer reads version 1'
+	'^badversion 1 pgdb: the live stream is version 999, this viewer reads version 2'
 expect_eq "live: a bcast received before it was sent is one message per receiver, of the send's kind, received at the receive's exit" \
 	"$(grep '^message' result6 | sort)" "$(printf 'message 1 2 bcast 100 170\nmessage 1 3 bcast 100 180')"
 expect_grep "live: a receive from outside the run is unmatched as foreign" result6 "^foreign foreign$"
+expect_grep "live: a barrier is waiting (computing, in PVM, waiting ns)" result6 "^barrier 1 {0 0 500}$"
+expect_grep "live: a pvm_joingroup is in PVM" result6 "^joingroup 1 {0 100 0}$"
 expect_grep "stale: a freshly imported folder is not" result6 "^stale 0$"
 expect_grep "stale: a log newer than trace.db makes it stale" result6 "^stale_log 1$"
 expect_grep "stale: no trace.db is stale" result6 "^stale_none 1$"
@@ -180,7 +186,7 @@ view -live rec2 -sock "$T/fakecoord/sock" -script refuse.tcl
 kill $FAKE 2>/dev/null; wait $FAKE 2>/dev/null
 expect_eq "viewer (refused stream) exits 0" "$(cat vrc)" 0
 expect_grep "the viewer refuses another live stream version" result7 \
-	"^error pgdb: the live stream is version 999, this viewer reads version 1"
+	"^error pgdb: the live stream is version 999, this viewer reads version 2"
 expect_grep "and shows why" result7 \
 	"^details live view: pgdb: the live stream is version 999.*Following the run's log folder instead"
 expect_grep "then follows the logs, no event taken from the stream" result7 "^via logs db trace.db lines 0$"
