@@ -119,7 +119,7 @@ $(B)/obj/xview/view-tcl.o: $(B)/obj/xview/view-tcl.c
 	$(CC) $(ALL_CFLAGS) -Ixview -c $< -o $@
 # (of the trace database, only the schema, the stale rule and the matcher;
 # the event words and growing arrays from the library)
-VIEW_LOGS_OBJ := $(patsubst %,$(B)/obj/logs/%.o,tracedb-schema tracedb-stale tracedb-tasks match taskstate runstats)
+VIEW_LOGS_OBJ := $(patsubst %,$(B)/obj/logs/%.o,tracedb-schema tracedb-stale tracedb-tasks tracedb-output match taskstate runstats)
 $(B)/bin/pangaea-view: $(VIEW_SRC:%.c=$(B)/obj/%.o) $(B)/obj/xview/view-tcl.o \
 		      $(VIEW_LOGS_OBJ) $(LIB)
 	@mkdir -p $(dir $@)

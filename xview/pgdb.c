@@ -45,7 +45,9 @@
  *
  * Live runs (viewlive.c): pgdb live-open makes an empty database in
  * memory, pgdb live-connect PATH returns a Tcl channel reading the
- * coordinator's socket, pgdb live-add TEXT adds the lines read from it;
+ * coordinator's socket, pgdb live-add TEXT adds the lines read from it,
+ * pgdb live-output DIR reads DIR/output.log (as far as it is written)
+ * into the output table again;
  * every query above then works on what has arrived so far.
  */
 #include "viewdb.h"
@@ -114,6 +116,7 @@ static const struct pgdb_cmd pgdb_cmds[] = {
 	{ "live-open", 0, 0, NULL, vdb_live_open },
 	{ "live-connect", 1, 1, "PATH", vdb_live_connect },
 	{ "live-add", 1, 1, "TEXT", vdb_live_add },
+	{ "live-output", 1, 1, "DIR", vdb_live_output },
 	{ NULL, 0, 0, NULL, NULL }
 };
 

@@ -925,7 +925,7 @@ proc view::live_tick {interval} {
 	if {$dir eq ""} return
 	set V(live_job) [after $interval [list view::live_tick $interval]]
 	set sig {}
-	foreach f [lsort [glob -nocomplain -directory $dir task-*.comm]] {
+	foreach f [lsort [glob -nocomplain -directory $dir task-*.comm output.log]] {
 		if {[file mtime $f] < $V(live_since)} continue
 		lappend sig $f [file size $f] [file mtime $f]
 	}
@@ -943,6 +943,7 @@ proc view::live_tick {interval} {
 	lassign [pgdb range] V(tmin) V(tmax)
 	if {$V(tmax) <= $V(tmin)} { set V(tmax) [expr {$V(tmin) + 1000}] }
 	wm title . "Pangaea event graph: [file tail $dir] (live)"
+	view::out_load ;# output.tcl
 	if {$follow} { view::fit } else { view::redraw_later }
 }
 
@@ -1009,6 +1010,7 @@ proc view::live_sock {path dir} {
 	set V(sock_lines) 0
 	set V(sock_tries) 0
 	set V(live_via) socket
+	set V(live_outsize) -1
 	pgdb live-open
 	set V(db) live
 	set V(tasks) {}
@@ -1038,6 +1040,28 @@ proc view::sock_try {} {
 	set V(sock_chan) $chan
 	fconfigure $chan -blocking 0 -buffering line -translation lf
 	fileevent $chan readable view::sock_read
+	view::live_out_tick
+}
+
+# While the coordinator's stream is read: every 300 ms, when the run's
+# output.log (written by the launcher, not relayed by the coordinator)
+# has grown, reads it again into the live database's output table for
+# the output pane.
+proc view::live_out_tick {} {
+	variable V
+	if {$V(sock_chan) eq "" || $V(db) ne "live"} return
+	after 300 view::live_out_tick
+	set f [file join $V(live_dir) output.log]
+	if {$V(live_dir) eq "" || [catch {file size $f} size] ||
+	    $size == $V(live_outsize)} return
+	if {[catch {pgdb live-output $V(live_dir)} err]} {
+		.status configure -text "live: $err"
+		return
+	}
+	set V(live_outsize) $size
+	set tmax $V(tmax)
+	view::out_load
+	if {$V(tmax) != $tmax || $V(out)} { view::redraw_later }
 }
 
 # Reads what the coordinator sent; at its end, shows the logs.
@@ -1116,5 +1140,6 @@ proc view::sock_refresh {} {
 	set V(tasks) [pgdb tasks]
 	lassign [pgdb range] V(tmin) V(tmax)
 	if {$V(tmax) <= $V(tmin)} { set V(tmax) [expr {$V(tmin) + 1000}] }
+	view::out_load ;# output.tcl: what live_out_tick read, and the span
 	if {$follow} { view::fit } else { view::redraw_later }
 }

@@ -87,7 +87,9 @@ vdb_cmd_fn vdb_cmd_states, vdb_cmd_paint_states, vdb_cmd_paint_util;
 /* viewhist.c: pgdb hists ?LTID?. */
 vdb_cmd_fn vdb_cmd_hists;
 
-/* viewlive.c: pgdb live-open, live-connect PATH, live-add TEXT. */
-vdb_cmd_fn vdb_live_open, vdb_live_connect, vdb_live_add;
+/* viewlive.c: pgdb live-open, live-connect PATH, live-add TEXT,
+ * live-output DIR (the output table, again, from DIR/output.log as far
+ * as it is written). */
+vdb_cmd_fn vdb_live_open, vdb_live_connect, vdb_live_add, vdb_live_output;
 
 #endif /* PANGAEA_VIEWDB_H */

@@ -350,6 +350,23 @@ static int live_lines(Tcl_Interp *ip, char *text)
 	return added;
 }
 
+int vdb_live_output(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+{
+	char err[PG_PATH_MAX + 256];
+
+	if (!vdb.live)
+		return vdb_fail(ip, "live-output: no live run open");
+	if (sqlite3_exec(vdb.db, "DELETE FROM output", NULL, NULL, NULL) != SQLITE_OK)
+		return vdb_fail(ip, "live-output: cannot empty the output table");
+	/* salvage: the launcher may be writing the file's last line */
+	if (tdb_output_import(vdb.db, Tcl_GetString(objv[2]), 1, err,
+			      sizeof(err)) < 0) {
+		Tcl_SetObjResult(ip, Tcl_ObjPrintf("pgdb: %s", err));
+		return TCL_ERROR;
+	}
+	return TCL_OK;
+}
+
 int vdb_live_add(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
 	char *text;

@@ -191,6 +191,54 @@ expect_grep "and shows why" result7 \
 	"^details live view: pgdb: the live stream is version 999.*Following the run's log folder instead"
 expect_grep "then follows the logs, no event taken from the stream" result7 "^via logs db trace.db lines 0$"
 
+# ---- the output pane of a live view: the launcher writes output.log,
+# the coordinator does not relay it; the viewer reads it as it grows
+# while the stream is open (a fake coordinator that stays open until the
+# script says stop)
+mkdir -m 700 fakecoord2 livout
+cat >fakecoord2.py <<'PY'
+import os, socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.listen(1)
+c, _ = s.accept()
+c.sendall(b"V pangaea-live 2\nT 1 0 vm /p\nT 1001 1 vm /p\n"
+          b"E 1 send 1000000000 1000100000 1001 5 1 8 0\n"
+          b"E 1001 recv 1000050000 1200000000 1 5 1 8 0\n")
+for i in range(300):
+    if os.path.exists(sys.argv[2]):
+        break
+    time.sleep(0.1)
+c.close()
+PY
+python3 fakecoord2.py "$T/fakecoord2/sock" "$T/livout.stop" &
+FAKE=$!
+for i in $(seq 50); do [ -S fakecoord2/sock ] && break; sleep 0.1; done
+cat >liveout.tcl <<'EOF'
+set out [open result7b w]
+set view::V(out) 1
+view::util_pane
+for {set i 0} {$i < 100 && $view::V(sock_lines) < 4} {incr i} { vtest::wait 100 }
+vtest::wait 400
+puts $out "before [string trim [.o.t get 1.0 end]]"
+# the launcher's part: output.log, a line of task 1001 during the receive
+set f [open $::env(T)/livout/output.log w]
+puts -nonewline $f "pangaea-output 1\nline 1001 1000060000 12\nhello, live!\n"
+close $f
+for {set i 0} {$i < 100 && ![string match *hello* [.o.t get 1.0 end]]} {incr i} { vtest::wait 100 }
+puts $out "via $view::V(live_via) pane [string trim [.o.t get 1.0 end]]"
+vtest::shot $::env(SHOTS)/viewer-4c-live-output.png
+close $out
+close [open $::env(T)/livout.stop w]
+exit 0
+EOF
+view -live livout -sock "$T/fakecoord2/sock" -script liveout.tcl
+kill $FAKE 2>/dev/null; wait $FAKE 2>/dev/null
+expect_eq "viewer (live output) exits 0" "$(cat vrc)" 0
+expect_grep "live: the output pane is empty before the run prints" result7b "^before $"
+expect_grep "live: a line the run prints appears in the output pane, with its task, while the stream is read" \
+	result7b "^via socket pane .*1001.*hello, live!$"
+
 # ---- a groups run: broadcast and multicast squares, one arrow per receiver
 pg -log -logdir grp "$B/examples/groups" 4 2
 expect_eq "groups recorded" "$(cat rc)" 0
