@@ -319,3 +319,9 @@ fuzz: $(FUZZ_NAMES:%=$(FZ)/fuzz_%)
 .PHONY: pvmex
 pvmex:
 	@bash scripts/pvm-examples.sh $(B)/pvmex
+
+# The README's pictures (docs/img/), drawn again by the tools themselves:
+# pangaea-view --show ... --snapshot and pangaea-trace stats --plot.
+.PHONY: images
+images: all $(B)/tests/outprint
+	bash docs/img/make.sh $(B)
