@@ -71,6 +71,32 @@ expect_grep "launcher's log: named" err \
 expect_no_leftovers
 rm -f full/filler
 
+# output.log on a full disk: tests/outprint's worker prints 3000 lines of
+# 280 bytes (840 kB) into a 256 KiB folder.  The launcher names the file
+# and the error, the run stops (exit 2), and output.log keeps every line
+# it had taken, whole: it reads back as the first lines the launcher
+# relayed to its standard output, in order.
+python3 -c "print('x' * 250)" >line
+start=$(date +%s)
+pg -log -logdir full/out "$B/tests/outprint" "$T/line" 3000
+secs=$(($(date +%s) - start))
+expect_eq "output.log: exit 2" "$(cat rc)" 2
+expect_grep "output.log: names the file and the error" err \
+	"cannot write .*/full/out/output\.log: No space left on device: the run stops; the lines written before are kept"
+[ "$secs" -lt 20 ] && pass "output.log: ends at once (${secs} s)" ||
+	fail "output.log: took ${secs} s"
+$TRACE dump --output full/out >d 2>derr; echo $? >drc
+expect_eq "output.log: dump --output reads it (no record cut by the full disk)" "$(cat drc) $(cat derr)" "0 "
+sed -n '2,$p' d | sed -E 's/^  task [0-9]+ [0-9.]+ (line|part) //' >dt
+n=$(wc -l <dt)
+[ "$n" -gt 100 ] && [ "$n" -lt 3000 ] && pass "output.log: kept $n lines of the 3005" ||
+	fail "output.log: $n lines kept"
+head -n "$n" out | cmp -s - dt && pass "output.log: its lines are the first $n the run printed, in order" ||
+	fail "output.log: its lines differ from what the run printed"
+expect_grep "output.log: the worker's lines that fit, numbered from 1" dt "^outprint: line 1 of 3000: x{250}$"
+expect_no_leftovers
+rm -rf full/out
+
 umount full && pass "tmpfs unmounted" || fail "tmpfs still busy"
 leftover=$(ls -d /tmp/pvmd.$(id -u).$VMID /tmp/pvml.$(id -u).$VMID 2>/dev/null)
 expect_eq "nothing of the runs left in /tmp" "$leftover" ""
