@@ -44,6 +44,15 @@ static int vh_load(Tcl_Interp *ip)
 	vh.have = 0;
 	if (!vdb.db)
 		return vdb_fail(ip, "no database open");
+	/* a live run's tasks rows have no counts nor starts yet: its events
+	   say them (the start: the first event's, as the live states') */
+	if (vdb.live &&
+	    sqlite3_exec(vdb.db, "UPDATE tasks SET nevents = (SELECT count(*) "
+			 "FROM events e WHERE e.ltid = tasks.ltid), "
+			 "start_wall_ns = coalesce(start_wall_ns, (SELECT "
+			 "min(t0) FROM events e WHERE e.ltid = tasks.ltid))",
+			 NULL, NULL, NULL) != SQLITE_OK)
+		return vdb_fail(ip, "cannot count the live run's events");
 	if (st_run_load(vdb.db, "trace.db", -1, &vh.r, err, sizeof(err)) < 0) {
 		st_run_free(&vh.r);
 		Tcl_SetObjResult(ip, Tcl_ObjPrintf("pgdb: %s", err));

@@ -48,8 +48,8 @@ enum live_q {
 
 static const char *const live_q_sql[Q_COUNT] = {
 	[Q_EVENT] = "INSERT INTO events(ltid, seq, kind, peer, tag, msgid, len, "
-		    "t0, t1, count, dests) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
-		    "?8, ?9, ?10, ?11)",
+		    "t0, t1, count, dests, op) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+		    "?7, ?8, ?9, ?10, ?11, ?12)",
 	[Q_TASK] = "INSERT OR IGNORE INTO tasks(ltid, parent_ltid, host, "
 		   "program) VALUES (?1, ?2, ?3, ?4)",
 	[Q_MSG_NEW] = "INSERT INTO messages(id, src, dst, tag, msgid, len, "
@@ -247,7 +247,11 @@ static int64_t live_event_row(struct vdb_task *t, const char *kind,
 	sqlite3_bind_int64(st, 7, v[6]);
 	sqlite3_bind_int64(st, 8, v[1]);
 	sqlite3_bind_int64(st, 9, v[2]);
-	sqlite3_bind_int64(st, 10, v[7]);
+	if (pg_rec_kind_of(kind) == PG_REC_GROUP) /* COUNT is its op */
+		sqlite3_bind_text(st, 12, pg_group_op_name((int)v[7]), -1,
+				  SQLITE_STATIC);
+	else
+		sqlite3_bind_int64(st, 10, v[7]);
 	if (dests)
 		sqlite3_bind_text(st, 11, dests, -1, SQLITE_TRANSIENT);
 	if (live_run(st))

@@ -130,6 +130,7 @@ foreach {id ltid kind t0 t1 peer tag msgid len matched} [pgdb events 0 1000] {
 pgdb live-add "E 1 group 400 900 -1 0 0 0 6\nE 1 group 1000 1100 -1 0 0 0 1\n"
 puts $out "barrier [pgdb states 400 900 1]"
 puts $out "joingroup [pgdb states 1000 1100 1]"
+puts $out "livecalls [dict keys [dict get [pgdb hists 1] calls]]"
 puts $out "stale [pgdb stale $::env(T)/rec2]"
 file mtime $::env(T)/rec2/task-1.comm [expr {[clock seconds] + 5}]
 puts $out "stale_log [pgdb stale $::env(T)/rec2]"
@@ -149,6 +150,8 @@ expect_eq "live: a bcast received before it was sent is one message per receiver
 expect_grep "live: a receive from outside the run is unmatched as foreign" result6 "^foreign foreign$"
 expect_grep "live: a barrier is waiting (computing, in PVM, waiting ns)" result6 "^barrier 1 {0 0 500}$"
 expect_grep "live: a pvm_joingroup is in PVM" result6 "^joingroup 1 {0 100 0}$"
+expect_grep "live: the histograms count the group calls by their op" result6 \
+	"^livecalls pvm_bcast pvm_joingroup pvm_barrier$"
 expect_grep "stale: a freshly imported folder is not" result6 "^stale 0$"
 expect_grep "stale: a log newer than trace.db makes it stale" result6 "^stale_log 1$"
 expect_grep "stale: no trace.db is stale" result6 "^stale_none 1$"
