@@ -1,9 +1,10 @@
 /*
  * viewdb.h: inside the `pgdb` command, in layers: pgdb.c (the command:
  * its subcommand table) calls viewlive.c (a live run's database, built in
- * memory), viewraces.c (the racing events, from the logs) and viewdb.c
- * (the open database and the queries on it); viewlive.c and viewraces.c
- * call viewdb.c; viewdb.c calls neither.
+ * memory), viewraces.c (the racing events, from the logs), viewhist.c
+ * (the histograms, logs/runstats.c) and viewdb.c (the open database and
+ * the queries on it); viewlive.c, viewraces.c and viewhist.c call
+ * viewdb.c; viewdb.c calls none of them.
  */
 #ifndef PANGAEA_VIEWDB_H
 #define PANGAEA_VIEWDB_H

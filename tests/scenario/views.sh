@@ -183,8 +183,13 @@ expect_eq "... and waits at 70%" "$(colour st.png "$(fx 0.7)" "$(bary 1001)")" w
 cat >hist.tcl <<'EOS'
 set f [open hist.out w]
 foreach t {all 1001} {
-	set view::V(hist_task) $t
-	view::redraw; update
+	# as a person does: the selector's list, then a choice in it
+	.s.tb.task configure -values {}
+	view::hist_tasks
+	if {$t ni [.s.tb.task cget -values]} { puts $f "not offered $t" }
+	.s.tb.task set $t
+	event generate .s.tb.task <<ComboboxSelected>>
+	update; vtest::wait 100
 	foreach i [.s.c find withtag hbar] {
 		lassign [.s.c gettags $i] _ key n
 		lassign [.s.c coords $i] x0 y0 x1 y1
@@ -209,6 +214,7 @@ for t in json.load(open(sys.argv[1]))["tasks"]:
             if x["count"]:
                 print(t["task"], "%s:%d" % (key, b), x["count"])
 EOP
+expect_eq "the selector offers the run and each task" "$(grep -c '^not offered' hist.out)" 0
 expect_eq "histogram bars (task, bucket, count) are those of stats --json" \
 	"$(cut -d' ' -f1-3 hist.out 2>/dev/null | sort)" "$(sort hist.want)"
 [ "$(grep -c '^1001 call-pvm_barrier:6 1 ' hist.out)" = 1 ] &&
