@@ -5,7 +5,7 @@
  * run, with the time in each state.  The numbers are those of
  * "pangaea-trace stats" (logs/runstats.c computes both), from the open
  * database; computed once per database and number of events (a live
- * run's grow), kept until then.
+ * run's grow: then at most once a second), kept until then.
  */
 #include "viewdb.h"
 #include "runstats.h"
@@ -18,7 +18,21 @@ static struct {
 	int have;
 	unsigned long gen;  /* vdb.gen they were computed from */
 	size_t nevents;     /* events in memory then */
+	double when;        /* and when (s), for a live run's */
 } vh;
+
+/* A live run's histograms are made again at most this often (s): each
+   time is a pass over all its events. */
+#define VH_LIVE_EVERY 1.0
+
+/* Now, in seconds. */
+static double vh_now(void)
+{
+	Tcl_Time t;
+
+	Tcl_GetTime(&t);
+	return (double)t.sec + t.usec / 1e6;
+}
 
 /* Events the viewer holds in memory. */
 static size_t vh_nevents(void)
@@ -37,7 +51,8 @@ static int vh_load(Tcl_Interp *ip)
 	char err[512];
 	size_t n = vh_nevents();
 
-	if (vh.have && vh.gen == vdb.gen && vh.nevents == n)
+	if (vh.have && vh.gen == vdb.gen &&
+	    (vh.nevents == n || (vdb.live && vh_now() - vh.when < VH_LIVE_EVERY)))
 		return TCL_OK;
 	if (vh.have)
 		st_run_free(&vh.r);
@@ -61,6 +76,7 @@ static int vh_load(Tcl_Interp *ip)
 	vh.have = 1;
 	vh.gen = vdb.gen;
 	vh.nevents = n;
+	vh.when = vh_now();
 	return TCL_OK;
 }
 
