@@ -424,6 +424,12 @@ proc glive_dump {args} {
 		puts $f "$src [dict get $m msgid] $dst $kind $sent $got"
 	}
 	close $f
+	# the group calls and their ops as the stream gave them
+	set f [open $::env(T)/glive.groups w]
+	foreach {id ltid kind t0 t1 peer tag msgid len matched} [pgdb events $a $b 100000000] {
+		if {$kind eq "group"} { puts $f "$ltid [dict get [pgdb event $id] op]" }
+	}
+	close $f
 	trace remove execution view::open_run enter glive_dump
 }
 trace add execution view::open_run enter glive_dump
@@ -445,6 +451,12 @@ sqlite3 glive/trace.db "SELECT src || ' ' || msgid || ' ' || dst || ' ' || kind 
 	fail "no bcast/mcast message in the live groups run"
 expect_eq "live and import agree on every message: ends, kind, send entry, receive exit" \
 	"$(sort glive.live 2>/dev/null)" "$(cat glive.imported)"
+sqlite3 glive/trace.db "SELECT ltid || ' ' || op FROM events WHERE kind = 'group'" |
+	sort >glive.gimported
+grep -q ' barrier$' glive.gimported && pass "the live groups run has barriers" ||
+	fail "no barrier in the live groups run"
+expect_eq "live and import agree on every group call's op (a barrier is a barrier live)" \
+	"$(sort glive.groups 2>/dev/null)" "$(cat glive.gimported)"
 
 # ---- pangaea -display on a missing folder says so
 timeout 20 "$PANGAEA" -display -logdir nowhere >out 2>err; expect_eq "-display nowhere exits 1" $? 1
