@@ -8,7 +8,7 @@
 
 namespace eval view {
 	variable V
-	array set V { hist_task all hist_h 0 histy {} }
+	array set V { hist_task all }
 	variable HIST_COL #4a78c2
 }
 
@@ -61,11 +61,9 @@ proc view::hist_one {c x y w h title names counts key} {
 }
 
 # Draws the histograms of the selected task on the states pane's canvas
-# C from its y = Y down; returns the height used.  V(histy) gets, for
-# scripts, each histogram's key and the y of its bars' bottom.
+# C from its y = Y down; returns the height used.
 proc view::draw_hists {c y} {
 	variable V
-	set V(histy) {}
 	if {[catch {pgdb hists $V(hist_task)} h]} {
 		# a task that has no events (any more): back to the run
 		set V(hist_task) all
@@ -86,18 +84,15 @@ proc view::draw_hists {c y} {
 	foreach {f counts} [dict get $h calls] {
 		view::hist_one $c $x0 $yy $w [expr {$rowh - 16}] \
 			"$f: time per call" [dict get $h buckets] $counts call-$f
-		lappend V(histy) call-$f [expr {$yy + $rowh - 16}]
 		incr yy $rowh
 	}
 	set hh 90
 	set x1 [expr {$x0 + $w + $gap}]
 	view::hist_one $c $x1 [expr {$y + 14}] $w $hh "message sizes (sent)" \
 		[dict get $h sizebuckets] [dict get $h sizes] sizes
-	lappend V(histy) sizes [expr {$y + 14 + $hh}]
 	set x2 [expr {$x1 + $w + $gap}]
 	view::hist_one $c $x2 [expr {$y + 14}] $w $hh \
 		"granularity (computing between calls)" [dict get $h buckets] \
 		[dict get $h granularity] gran
-	lappend V(histy) gran [expr {$y + 14 + $hh}]
 	return [expr {max($yy - $y, $hh + 14) + 16}]
 }
