@@ -71,28 +71,31 @@ proc view::draw_hists {c y} {
 	}
 	set x0 [expr {$V(labelw) + $V(margin)}]
 	set pw [view::plotw]
-	set gap 24
-	set w [expr {max(60, ($pw - 2 * $gap) / 3)}]
 	set what [expr {$V(hist_task) eq "all" ? "all tasks" : "ltid $V(hist_task)"}]
 	$c create text 8 [expr {$y + 10}] -anchor w -font {Helvetica 9 bold} \
 		-text "histograms: $what"
 	$c create text 8 [expr {$y + 24}] -anchor w -font {Helvetica 8} \
 		-text "whole run, decades (log scale)"
-	# time per call: one small histogram per PVM function
-	set rowh 56
-	set yy [expr {$y + 14}]
+	# the cells: time per call of each PVM function, then the message
+	# sizes and the granularity; as many columns as fit (180 px or more)
+	set cells {}
 	foreach {f counts} [dict get $h calls] {
-		view::hist_one $c $x0 $yy $w [expr {$rowh - 16}] \
-			"$f: time per call" [dict get $h buckets] $counts call-$f
-		incr yy $rowh
+		lappend cells "$f: time per call" [dict get $h buckets] $counts call-$f
 	}
-	set hh 90
-	set x1 [expr {$x0 + $w + $gap}]
-	view::hist_one $c $x1 [expr {$y + 14}] $w $hh "message sizes (sent)" \
-		[dict get $h sizebuckets] [dict get $h sizes] sizes
-	set x2 [expr {$x1 + $w + $gap}]
-	view::hist_one $c $x2 [expr {$y + 14}] $w $hh \
-		"granularity (computing between calls)" [dict get $h buckets] \
-		[dict get $h granularity] gran
-	return [expr {max($yy - $y, $hh + 14) + 16}]
+	lappend cells "message sizes (sent)" [dict get $h sizebuckets] \
+		[dict get $h sizes] sizes
+	lappend cells "granularity (computing between calls)" \
+		[dict get $h buckets] [dict get $h granularity] gran
+	set gap 24
+	set ncol [expr {max(1, min(4, ($pw + $gap) / (180 + $gap)))}]
+	set w [expr {($pw - ($ncol - 1) * $gap) / $ncol}]
+	set cellh 64 ;# title 12, bars 36, bucket names 12, a gap
+	set i 0
+	foreach {title names counts key} $cells {
+		set cx [expr {$x0 + ($i % $ncol) * ($w + $gap)}]
+		set cy [expr {$y + 14 + ($i / $ncol) * $cellh}]
+		view::hist_one $c $cx $cy $w 36 $title $names $counts $key
+		incr i
+	}
+	return [expr {14 + (($i + $ncol - 1) / $ncol) * $cellh}]
 }
