@@ -50,7 +50,7 @@ SOLIB := $(B)/lib/pangaea/libpangaea.so
 LAUNCHER_SRC := $(wildcard toplevel/*.c)
 COORD_SRC := $(wildcard coordinator/*.c)
 # pangaea-trace: main and its table, the subcommands, the importer, the matcher
-TRACE_SRC := logs/pangaea-trace.c $(wildcard logs/trace*.c) logs/match.c logs/taskstate.c logs/svgplot.c logs/clc.c \
+TRACE_SRC := logs/pangaea-trace.c $(wildcard logs/trace*.c) logs/runstats.c logs/match.c logs/taskstate.c logs/svgplot.c logs/clc.c \
              logs/overhead.c
 EXAMPLES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard examples/*/*.c)))))
 TEST_PROGS := ctxcheck killme stdinecho outprint chaosorder clockpp clockcheck anytag
@@ -108,7 +108,7 @@ $(B)/bin/pangaea-trace: $(TRACE_SRC:%.c=$(B)/obj/%.o) $(LIB)
 VIEW_SRC := $(wildcard xview/*.c)
 VIEW_CFLAGS := $(shell pkg-config --cflags tk 2>/dev/null || echo -I/usr/include/tcl8.6)
 $(B)/obj/xview/%.o: CPPFLAGS += $(VIEW_CFLAGS)
-VIEW_TCL := xview/view.tcl xview/output.tcl xview/races.tcl xview/spawn.tcl xview/start.tcl
+VIEW_TCL := xview/view.tcl xview/hist.tcl xview/output.tcl xview/races.tcl xview/spawn.tcl xview/start.tcl
 $(B)/obj/xview/view-tcl.c: $(VIEW_TCL)
 	@mkdir -p $(dir $@)
 	{ echo '/* made from $(VIEW_TCL) by the Makefile: do not edit */'; \
@@ -119,7 +119,7 @@ $(B)/obj/xview/view-tcl.o: $(B)/obj/xview/view-tcl.c
 	$(CC) $(ALL_CFLAGS) -Ixview -c $< -o $@
 # (of the trace database, only the schema, the stale rule and the matcher;
 # the event words and growing arrays from the library)
-VIEW_LOGS_OBJ := $(patsubst %,$(B)/obj/logs/%.o,tracedb-schema tracedb-stale match taskstate)
+VIEW_LOGS_OBJ := $(patsubst %,$(B)/obj/logs/%.o,tracedb-schema tracedb-stale tracedb-tasks tracedb-output match taskstate runstats)
 $(B)/bin/pangaea-view: $(VIEW_SRC:%.c=$(B)/obj/%.o) $(B)/obj/xview/view-tcl.o \
 		      $(VIEW_LOGS_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
@@ -275,7 +275,7 @@ FUZZ_CFLAGS := -std=c11 -g -O1 $(filter-out -Wno-format-truncation,$(WARN)) \
 	       $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(CPPFLAGS) -MMD -MP
 FUZZ_LIB := $(FZ)/libpangaea.a
 FUZZ_UTIL := $(FZ)/obj/tests/fuzz/fuzzutil.o
-FUZZ_STATS_OBJ := $(patsubst %.c,$(FZ)/obj/%.o,logs/trace-stats.c \
+FUZZ_STATS_OBJ := $(patsubst %.c,$(FZ)/obj/%.o,logs/trace-stats.c logs/runstats.c \
 	logs/trace.c $(wildcard logs/tracedb*.c) logs/match.c logs/taskstate.c \
 	logs/svgplot.c logs/clc.c)
 
@@ -324,3 +324,9 @@ fuzz: $(FUZZ_NAMES:%=$(FZ)/fuzz_%)
 .PHONY: pvmex
 pvmex:
 	@bash scripts/pvm-examples.sh $(B)/pvmex
+
+# The README's pictures (docs/img/), drawn again by the tools themselves:
+# pangaea-view --show ... --snapshot and pangaea-trace stats --plot.
+.PHONY: images
+images: all $(B)/tests/outprint
+	bash docs/img/make.sh $(B)

@@ -50,6 +50,17 @@ set a {}; for {set i 0} {$i < 10} {incr i} { lappend a [ms {view::xscroll scroll
 puts "scroll a page, zoomed out (summary): $a ms"
 set a {}; for {set i 0} {$i < 5} {incr i} { lappend a [ms {view::xscroll moveto [expr {rand()}]}] }
 puts "jump anywhere: $a ms"
+# the task states pane with its histograms (pgdb hists: the statistics
+# of pangaea-trace stats, computed once, then kept)
+view::fit; update
+set view::V(stats) 1
+puts "stats pane opened, histograms computed: [ms {view::util_pane; view::redraw}] ms"
+set a {}; for {set i 0} {$i < 5} {incr i} { lappend a [ms {view::zoom 0.5}] }
+puts "zoom in x2 with the stats pane: $a ms"
+set a {}; foreach t [lrange [dict get [pgdb hists] tasks] 0 2] {
+	lappend a [ms "set view::V(hist_task) $t; view::redraw"]
+}
+puts "histograms of another task: $a ms"
 exit 0
 EOF
 for i in 1 2 3; do

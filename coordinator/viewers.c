@@ -16,7 +16,8 @@
  *   E LTID KIND T0 T1 PEER TAG MSGID LEN COUNT [DEST...]   an event
  *
  * T0 and T1 are wall-clock ns (call entry and exit), KIND as in the trace
- * database (send, recv, ...).
+ * database (send, recv, ...); COUNT the failed polls of a pollfail, the
+ * enum pg_group_op of a group call (version 2: a barrier is waiting).
  */
 #include "coord.h"
 

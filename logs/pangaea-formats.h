@@ -48,7 +48,7 @@
 
 /* The live stream, coordinator -> viewer (coordinator/viewers.c,
  * xview/viewlive.c): its first line "V pangaea-live N". */
-#define PG_LIVE_VERSION 1
+#define PG_LIVE_VERSION 2 /* 2: a group event's COUNT is its op */
 
 /* LOGDIR/trace.db, the trace database (logs/tracedb.c): meta
  * 'schema_version'. */

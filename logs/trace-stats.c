@@ -7,18 +7,14 @@
  * §3.1, and its check: computation + communication adds up to the task's
  * run time (the difference is printed).
  *
- * Run time of a task: from its t = 0 (pangaea_init) to its end record, or
- * to the end of its last call when the log has no end record.  The time
- * between calls is never counted below 0: a difference other than 0 says
- * that calls overlapped in time (a clock that went back).  Failed
- * polls are counted but have no time of their own: the time they took is
- * computation here.
+ * The numbers are computed by runstats.c (shared with the viewer).
  *
  * With --plot DIR it writes the numbers as SVG pictures into DIR instead
  * (svgplot.c): time per call, message sizes, granularity and overhead
  * histograms, and each task's time computing, in PVM and waiting (the
  * viewer's rule, taskstate.c).
  */
+#include "runstats.h"
 #include "svgplot.h"
 #include "taskstate.h"
 #include "trace.h"
@@ -32,345 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define ST_NFUNC PG_CALL_MAX /* the PVM calls, by pg_call_of */
-#define ST_NBUCKET 8  /* decades from 1 us to 1 s */
-
-/* Durations (ns) of one function in one task, and its bytes. */
-struct st_func {
-	int64_t *v;
-	size_t n, cap;
-	int64_t bytes;
-};
-
-/* One histogram: count and total ns per bucket. */
-struct st_hist {
-	long n[ST_NBUCKET];
-	int64_t ns[ST_NBUCKET];
-};
-
-/* What is known about one task (ltid -1: the whole run). */
-struct st_task {
-	int ltid;
-	struct st_func f[ST_NFUNC];
-	long polls;               /* failed polls */
-	int64_t sent, received;   /* bytes */
-	struct st_hist comp, comm;
-	int64_t start, runtime, comp_ns, comm_ns;
-	int64_t prev_end;         /* t1 of the previous call */
-	int ended;
-	struct pg_states states;  /* the task-state rule, followed */
-	int64_t state_ns[PG_ST_N];
-	long sizes[ST_NBUCKET];   /* messages sent, by size (size_names) */
-};
-
-/* The statistics of a run. */
-struct st_run {
-	struct tdb_task *tasks; /* the tasks with events, by ltid */
-	int ntasks;
-	struct st_task *t;      /* those counted: t[i] is tasks[i] */
-	int n;
-	struct st_task all;
-	long nevents;
-};
-
-static const char *const bucket_names[ST_NBUCKET] = {
-	"<1us", "1us-10us", "10us-100us", "100us-1ms", "1ms-10ms",
-	"10ms-100ms", "100ms-1s", ">=1s"
-};
-
-static const char *const size_names[ST_NBUCKET] = {
-	"<10B", "10B-100B", "100B-1kB", "1kB-10kB", "10kB-100kB",
-	"100kB-1MB", "1MB-10MB", ">=10MB"
-};
-
-/* The latest time an event of trace.db may have, in ns of the wall
- * clock: what the importer can make (a task's start, below 2^62, plus
- * an event's time and duration, below 2^61).  Later, or negative, times
- * cannot be real and are refused; so no difference of two overflows. */
-#define ST_TIME_MAX ((int64_t)(PG_WALL_MAX + PG_TIME_MAX))
-
-/* A + B, or INT64_MAX (INT64_MIN) when the sum passes it (the totals
- * of a trace.db with huge values). */
-static int64_t st_add(int64_t a, int64_t b)
-{
-	int64_t r;
-
-	if (__builtin_add_overflow(a, b, &r))
-		return b > 0 ? INT64_MAX : INT64_MIN;
-	return r;
-}
-
-/* A - B - C as st_add does it (B and C are not negative). */
-static int64_t st_diff(int64_t a, int64_t b, int64_t c)
-{
-	int64_t r;
-
-	if (__builtin_sub_overflow(a, b, &r) ||
-	    __builtin_sub_overflow(r, c, &r))
-		return INT64_MIN;
-	return r;
-}
-
-/* Appends the duration D to F; 0 or -1. */
-static int func_add(struct st_func *f, int64_t d)
-{
-	int64_t *v = pg_grow(f->v, &f->cap, f->n + 1, sizeof(*v), 64);
-
-	if (!v)
-		return -1;
-	f->v = v;
-	f->v[f->n++] = d;
-	return 0;
-}
-
-/* The decade bucket of D whose first bucket ends at LIM (1000 for ns:
-   bucket_names; 10 for bytes: size_names). */
-static int bucket_at(int64_t d, int64_t lim)
-{
-	int b = 0;
-
-	for (; b < ST_NBUCKET - 1 && d >= lim; lim *= 10)
-		b++;
-	return b;
-}
-
-/* The histogram bucket of D ns. */
-static int bucket(int64_t d)
-{
-	return bucket_at(d, 1000);
-}
-
-/* pg_state_fn of the tasks: adds the span to ARG, their state_ns. */
-static void state_add(void *arg, int64_t a, int64_t b, int state)
-{
-	int64_t *ns = arg;
-
-	ns[state] = st_add(ns[state], b - a);
-}
-
-/* Counts D ns into H. */
-static void hist_add(struct st_hist *h, int64_t d)
-{
-	int b = bucket(d);
-
-	h->n[b]++;
-	h->ns[b] = st_add(h->ns[b], d);
-}
-
-/* Loads the tasks of DB (the file DBPATH) with events (only task ONLY
- * when it is not -1) into R; 0, or -1 with ERR naming DBPATH. */
-static int load_tasks(sqlite3 *db, const char *dbpath, struct st_run *r,
-		      int only, char *err, size_t errlen)
-{
-	int i;
-
-	if ((r->ntasks = tdb_tasks_load(db, &r->tasks)) < 0) {
-		snprintf(err, errlen, "%s: cannot read its tasks: %s", dbpath,
-			 sqlite3_errmsg(db));
-		return -1;
-	}
-	for (i = 0; i < r->ntasks; i++)
-		if (r->tasks[i].start_wall_ns < 0 ||
-		    r->tasks[i].start_wall_ns >= (int64_t)PG_WALL_MAX) {
-			snprintf(err, errlen, "%s: task %d: start_wall_ns %lld "
-				 "cannot be real (not in [0, 2^62))", dbpath,
-				 r->tasks[i].ltid,
-				 (long long)r->tasks[i].start_wall_ns);
-			return -1;
-		}
-	r->n = r->ntasks;
-	if (only >= 0) {
-		struct tdb_task one;
-
-		if ((i = tdb_tasks_find(r->tasks, r->ntasks, only)) < 0) {
-			r->n = 0;
-			return 0;
-		}
-		one = r->tasks[i];
-		r->tasks[i] = r->tasks[0];
-		r->tasks[0] = one;
-		r->n = 1;
-	}
-	if (r->n && !(r->t = calloc((size_t)r->n, sizeof(*r->t)))) {
-		snprintf(err, errlen, "out of memory");
-		r->n = 0;
-		return -1;
-	}
-	for (i = 0; i < r->n; i++) {
-		r->t[i].ltid = r->tasks[i].ltid;
-		r->t[i].start = r->tasks[i].start_wall_ns;
-		r->t[i].prev_end = r->t[i].start;
-		pg_states_begin(&r->t[i].states, r->t[i].start, 0);
-	}
-	return 0;
-}
-
-/* The task of R with LTID, or NULL. */
-static struct st_task *find_task(struct st_run *r, int ltid)
-{
-	int i = tdb_tasks_find(r->tasks, r->n, ltid);
-
-	return i < 0 ? NULL : &r->t[i];
-}
-
-/* Accounts one event of task T: record kind K, group op OP, times, LEN
- * and COUNT. */
-static int add_event(struct st_task *t, int k, int op, int64_t t0,
-		     int64_t t1, int64_t len, int64_t ndest, int64_t count)
-{
-	int64_t gap;
-	int f;
-
-	pg_states_event(&t->states, pg_ev_state(k, op), t0, t1, state_add,
-			t->state_ns);
-	if (k == PG_REC_END) {
-		gap = t0 - t->prev_end > 0 ? t0 - t->prev_end : 0;
-		t->ended = 1;
-		t->runtime = t0 - t->start;
-		hist_add(&t->comp, gap);
-		t->comp_ns = st_add(t->comp_ns, gap);
-		return 0;
-	}
-	if (k == PG_REC_POLLFAIL) {
-		t->polls += count;
-		return 0;
-	}
-	if (!(f = pg_call_of(k, op)))
-		return 0;
-	gap = t0 - t->prev_end > 0 ? t0 - t->prev_end : 0; /* < 0: overlap */
-	hist_add(&t->comp, gap);
-	hist_add(&t->comm, t1 - t0);
-	t->comp_ns = st_add(t->comp_ns, gap);
-	t->comm_ns = st_add(t->comm_ns, t1 - t0);
-	t->prev_end = t1;
-	if (pg_rec_kind_class(k) == PG_CLASS_SEND) {
-		int64_t b = len * (ndest > 0 ? ndest : 1); /* < 2^32 * 2^30 */
-
-		t->f[f].bytes = st_add(t->f[f].bytes, b);
-		t->sent = st_add(t->sent, b);
-		t->sizes[bucket_at(len, 10)]++;
-	} else if (pg_rec_kind_class(k) == PG_CLASS_RECV) {
-		t->f[f].bytes = st_add(t->f[f].bytes, len);
-		t->received = st_add(t->received, len);
-	}
-	return func_add(&t->f[f], t1 - t0);
-}
-
-/* Number of space-separated destinations in DESTS. */
-static int64_t count_dests(const unsigned char *d)
-{
-	int64_t n = 0;
-
-	for (int word = 0; d && *d; d++) {
-		if (*d != ' ' && !word)
-			n++;
-		word = *d != ' ';
-	}
-	return n;
-}
-
-/* Whether the times T0, T1, LEN and COUNT of an events row can be real
- * (see ST_TIME_MAX; len and count are 32-bit in the logs); 1 or 0. */
-static int row_sane(int64_t t0, int64_t t1, int64_t len, int64_t count)
-{
-	return t0 >= 0 && t1 >= t0 && t1 <= ST_TIME_MAX && len >= 0 &&
-	       len <= UINT32_MAX && count >= 0 && count <= UINT32_MAX;
-}
-
-/* Reads every event of DB (the file DBPATH) into the tasks of R; 0, or
- * -1 with ERR naming DBPATH and the event's id. */
-static int load_events(sqlite3 *db, const char *dbpath, struct st_run *r,
-		       char *err, size_t errlen)
-{
-	sqlite3_stmt *s;
-	struct st_task *t = NULL;
-	int rc;
-
-	if (sqlite3_prepare_v2(db, "SELECT ltid, kind, op, t0, t1, len, dests,"
-			       " count, id FROM events ORDER BY id", -1, &s,
-			       NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: cannot read its events: %s", dbpath,
-			 sqlite3_errmsg(db));
-		return -1;
-	}
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		int ltid = sqlite3_column_int(s, 0), kind;
-		const unsigned char *d = sqlite3_column_text(s, 6);
-		int64_t t0 = sqlite3_column_int64(s, 3),
-			t1 = sqlite3_column_int64(s, 4),
-			len = sqlite3_column_int64(s, 5),
-			count = sqlite3_column_int64(s, 7);
-
-		if ((!t || t->ltid != ltid) && !(t = find_task(r, ltid)))
-			continue;
-		if (!row_sane(t0, t1, len, count)) {
-			snprintf(err, errlen, "%s: event id %lld (task %d): times "
-				 "t0=%lld t1=%lld, len %lld or count %lld cannot "
-				 "be real", dbpath,
-				 (long long)sqlite3_column_int64(s, 8), ltid,
-				 (long long)t0, (long long)t1, (long long)len,
-				 (long long)count);
-			sqlite3_finalize(s);
-			return -1;
-		}
-		r->nevents++;
-		kind = pg_rec_kind_of((const char *)sqlite3_column_text(s, 1));
-		if (add_event(t, kind,
-			      pg_op_of(kind, (const char *)
-				       sqlite3_column_text(s, 2)),
-			      t0, t1, len, d ? count_dests(d) : 0, count) < 0) {
-			snprintf(err, errlen, "out of memory");
-			sqlite3_finalize(s);
-			return -1;
-		}
-	}
-	if (rc != SQLITE_DONE)
-		snprintf(err, errlen, "%s: cannot read its events: %s", dbpath,
-			 sqlite3_errmsg(db));
-	sqlite3_finalize(s);
-	return rc == SQLITE_DONE ? 0 : -1;
-}
-
-/* Compares int64s for qsort. */
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Ends task T's accounting (run time of a log without end record) and
- * adds it into the run's totals A. */
-static int finish_task(struct st_task *t, struct st_task *a)
-{
-	if (!t->ended)
-		t->runtime = t->prev_end - t->start;
-	for (int f = 0; f < ST_NFUNC; f++) {
-		for (size_t i = 0; i < t->f[f].n; i++)
-			if (func_add(&a->f[f], t->f[f].v[i]) < 0)
-				return -1;
-		a->f[f].bytes = st_add(a->f[f].bytes, t->f[f].bytes);
-		if (t->f[f].n > 1)
-			qsort(t->f[f].v, t->f[f].n, sizeof(int64_t), cmp_i64);
-	}
-	for (int b = 0; b < ST_NBUCKET; b++) {
-		a->comp.n[b] += t->comp.n[b];
-		a->comp.ns[b] = st_add(a->comp.ns[b], t->comp.ns[b]);
-		a->comm.n[b] += t->comm.n[b];
-		a->comm.ns[b] = st_add(a->comm.ns[b], t->comm.ns[b]);
-		a->sizes[b] += t->sizes[b];
-	}
-	for (int s = 0; s < PG_ST_N; s++)
-		a->state_ns[s] = st_add(a->state_ns[s], t->state_ns[s]);
-	a->polls += t->polls;
-	a->sent = st_add(a->sent, t->sent);
-	a->received = st_add(a->received, t->received);
-	a->runtime = st_add(a->runtime, t->runtime);
-	a->comp_ns = st_add(a->comp_ns, t->comp_ns);
-	a->comm_ns = st_add(a->comm_ns, t->comm_ns);
-	return 0;
-}
 
 /* Summary numbers of a sorted duration list. */
 struct st_sum {
@@ -408,6 +65,16 @@ static const char *label(const struct st_task *t, char *buf, size_t n)
 	return buf;
 }
 
+/* Prints the counts N of the buckets NAMES as a JSON array. */
+static void print_counts(const long *n, const char *const *names)
+{
+	printf("[");
+	for (int b = 0; b < ST_NBUCKET; b++)
+		printf("%s{\"bucket\": \"%s\", \"count\": %ld}", b ? ", " : "",
+		       names[b], n[b]);
+	printf("]");
+}
+
 /* Prints the call rows of task T in FMT (JSON: FIRST = no comma yet). */
 static void print_calls(const struct st_task *t, enum st_fmt fmt)
 {
@@ -435,11 +102,19 @@ static void print_calls(const struct st_task *t, enum st_fmt fmt)
 			printf("%s\n     {\"function\": \"%s\", \"count\": %zu, "
 			       "\"min_ns\": %lld, \"max_ns\": %lld, \"mean_ns\": %.0f, "
 			       "\"median_ns\": %lld, \"p95_ns\": %lld, "
-			       "\"total_ns\": %lld, \"bytes\": %lld}",
+			       "\"total_ns\": %lld, \"bytes\": %lld, "
+			       "\"histogram\": ",
 			       first ? "" : ",", name, t->f[f].n, (long long)s.min,
 			       (long long)s.max, s.mean, (long long)s.median,
 			       (long long)s.p95, (long long)s.total,
 			       (long long)t->f[f].bytes);
+		if (fmt == ST_JSON) {
+			long h[ST_NBUCKET];
+
+			st_call_hist(t, f, h);
+			print_counts(h, st_bucket_names);
+			printf("}");
+		}
 		first = 0;
 	}
 }
@@ -455,12 +130,12 @@ static void print_hist(const struct st_task *t, const struct st_hist *h,
 	for (int b = 0; b < ST_NBUCKET; b++)
 		if (fmt == ST_CSV)
 			printf("%s,%s,%s,%ld,,,,,,%lld,\n", what,
-			       label(t, lb, sizeof(lb)), bucket_names[b], h->n[b],
+			       label(t, lb, sizeof(lb)), st_bucket_names[b], h->n[b],
 			       (long long)h->ns[b]);
 		else
 			printf("%s{\"bucket\": \"%s\", \"count\": %ld, "
 			       "\"total_ns\": %lld}", b ? ", " : "",
-			       bucket_names[b], h->n[b], (long long)h->ns[b]);
+			       st_bucket_names[b], h->n[b], (long long)h->ns[b]);
 	if (fmt == ST_JSON)
 		printf("]");
 }
@@ -520,7 +195,7 @@ static void print_text(const struct st_run *r)
 	       "%-11s %12s %14s %12s %14s\n", "bucket", "comp count",
 	       "comp total ms", "comm count", "comm total ms");
 	for (int b = 0; b < ST_NBUCKET; b++)
-		printf("%-11s %12ld %14.3f %12ld %14.3f\n", bucket_names[b],
+		printf("%-11s %12ld %14.3f %12ld %14.3f\n", st_bucket_names[b],
 		       r->all.comp.n[b], r->all.comp.ns[b] / 1e6,
 		       r->all.comm.n[b], r->all.comm.ns[b] / 1e6);
 	printf("\nCheck: run time = computation + communication (ms)\n"
@@ -545,6 +220,8 @@ static void print_json_task(const struct st_task *t)
 	print_hist(t, &t->comp, "granularity", ST_JSON);
 	printf(",\n   \"communication_overhead\": ");
 	print_hist(t, &t->comm, "overhead", ST_JSON);
+	printf(",\n   \"message_sizes\": ");
+	print_counts(t->sizes, st_size_names);
 	printf("}");
 }
 
@@ -625,12 +302,12 @@ static const char *const state_colours[PG_ST_N] = {
 static const struct st_picture st_pictures[] = {
 	{ "granularity.svg", "Computation granularity",
 	  "number of stretches between two PVM calls, by length", ST_NBUCKET,
-	  bucket_names, row_comp, 0 },
+	  st_bucket_names, row_comp, 0 },
 	{ "overhead.svg", "Communication overhead",
 	  "number of PVM calls, by the time inside the call", ST_NBUCKET,
-	  bucket_names, row_comm, 0 },
+	  st_bucket_names, row_comm, 0 },
 	{ "sizes.svg", "Message sizes", "number of messages sent, by size "
-	  "(bytes, a broadcast or multicast once)", ST_NBUCKET, size_names,
+	  "(bytes, a broadcast or multicast once)", ST_NBUCKET, st_size_names,
 	  row_sizes, 0 },
 	{ "states.svg", "Task states", "share of each task's run time "
 	  "computing, in PVM and waiting (the viewer's rule)", PG_ST_N,
@@ -656,17 +333,48 @@ static int plot_write(const char *dir, const char *file,
 	return 0;
 }
 
-/* Writes R's pictures into DIR (made if missing); 0 or -1. */
-static int plot_run(const struct st_run *r, const char *dir)
+/* Writes the time per call of task T (the run's when its ltid is -1) to
+   DIR/FILE, in NAMES, ROWS and V (room for ST_NFUNC rows); 0 or -1. */
+static int plot_calls(const struct st_task *t, const char *dir,
+		      const char *file, char (*names)[32], const char **rows,
+		      double *v)
 {
-	int nrows = r->n + 1, rc = -1, ncalls = 0;
-	char (*names)[32] = calloc((size_t)(nrows > ST_NFUNC ? nrows : ST_NFUNC),
-				   sizeof(*names));
-	const char **rows = calloc((size_t)(nrows > ST_NFUNC ? nrows : ST_NFUNC),
-				   sizeof(*rows));
-	double *v = calloc((size_t)(nrows > ST_NFUNC ? nrows : ST_NFUNC) *
-			   ST_NBUCKET, sizeof(*v));
-	struct svg_table t = { 0 };
+	char note[160], lb[16];
+	int ncalls = 0;
+	long h[ST_NBUCKET];
+	struct svg_table tab;
+
+	for (int f = 1; f < ST_NFUNC; f++) {
+		if (!t->f[f].n)
+			continue;
+		pg_call_name(f, names[ncalls], sizeof(names[ncalls]));
+		rows[ncalls] = names[ncalls];
+		st_call_hist(t, f, h);
+		for (int b = 0; b < ST_NBUCKET; b++)
+			v[ncalls * ST_NBUCKET + b] = (double)h[b];
+		ncalls++;
+	}
+	snprintf(note, sizeof(note), "number of calls of each PVM function "
+		 "(%s%s), by the time inside it (decades: a log scale)",
+		 t->ltid < 0 ? "all tasks" : "ltid ", t->ltid < 0 ? "" :
+		 label(t, lb, sizeof(lb)));
+	tab = (struct svg_table){ "Time per call", note, ncalls, ST_NBUCKET,
+				  rows, st_bucket_names, v, NULL };
+	return plot_write(dir, file, &tab, 0);
+}
+
+/* Writes R's pictures into DIR (made if missing): a row per task and,
+ * unless R counts ONLY one task (-1: all), one for the run; calls.svg
+ * of what R counts and, for each task of a whole run, calls-LTID.svg;
+ * 0 or -1. */
+static int plot_run(const struct st_run *r, const char *dir, int only)
+{
+	int nrows = r->n + (only < 0), rc = -1;
+	size_t room = (size_t)(r->n + 1 > ST_NFUNC ? r->n + 1 : ST_NFUNC);
+	char (*names)[32] = calloc(room, sizeof(*names));
+	const char **rows = calloc(room, sizeof(*rows));
+	double *v = calloc(room * ST_NBUCKET, sizeof(*v));
+	char file[64];
 
 	if (!names || !rows || !v) {
 		trace_error("out of memory");
@@ -676,59 +384,40 @@ static int plot_run(const struct st_run *r, const char *dir)
 		trace_error("cannot make %s: %s", dir, strerror(errno));
 		goto out;
 	}
-	for (int i = 0; i < nrows; i++) {
-		const struct st_task *task = i < r->n ? &r->t[i] : &r->all;
-
-		if (task->ltid < 0)
-			snprintf(names[i], sizeof(names[i]), "all tasks");
-		else
-			snprintf(names[i], sizeof(names[i]), "ltid %d", task->ltid);
-		rows[i] = names[i];
-	}
 	for (size_t p = 0; p < sizeof(st_pictures) / sizeof(st_pictures[0]); p++) {
 		const struct st_picture *pic = &st_pictures[p];
+		struct svg_table t;
 
-		for (int i = 0; i < nrows; i++)
-			pic->row(i < r->n ? &r->t[i] : &r->all, v + i * pic->ncols);
+		for (int i = 0; i < nrows; i++) {
+			const struct st_task *task = i < r->n ? &r->t[i] : &r->all;
+
+			if (task->ltid < 0)
+				snprintf(names[i], sizeof(names[i]), "all tasks");
+			else
+				snprintf(names[i], sizeof(names[i]), "ltid %d",
+					 task->ltid);
+			rows[i] = names[i];
+			pic->row(task, v + i * pic->ncols);
+		}
 		t = (struct svg_table){ pic->title, pic->note, nrows, pic->ncols,
 					rows, pic->cols, v, state_colours };
 		if (plot_write(dir, pic->file, &t, pic->shares) < 0)
 			goto out;
 	}
-	/* time per call: a row per PVM call of the run */
-	for (int f = 1; f < ST_NFUNC; f++) {
-		if (!r->all.f[f].n)
-			continue;
-		pg_call_name(f, names[ncalls], sizeof(names[ncalls]));
-		rows[ncalls] = names[ncalls];
-		memset(v + ncalls * ST_NBUCKET, 0, ST_NBUCKET * sizeof(*v));
-		for (size_t i = 0; i < r->all.f[f].n; i++)
-			v[ncalls * ST_NBUCKET + bucket(r->all.f[f].v[i])]++;
-		ncalls++;
+	if (plot_calls(only < 0 ? &r->all : &r->t[0], dir, "calls.svg", names,
+		       rows, v) < 0)
+		goto out;
+	for (int i = 0; only < 0 && i < r->n; i++) {
+		snprintf(file, sizeof(file), "calls-%d.svg", r->t[i].ltid);
+		if (plot_calls(&r->t[i], dir, file, names, rows, v) < 0)
+			goto out;
 	}
-	t = (struct svg_table){ "Time per call", "number of calls of each PVM "
-				"function (all tasks), by the time inside it "
-				"(decades: a log scale)", ncalls, ST_NBUCKET,
-				rows, bucket_names, v, NULL };
-	rc = plot_write(dir, "calls.svg", &t, 0);
+	rc = 0;
 out:
 	free(names);
 	free(rows);
 	free(v);
 	return rc;
-}
-
-/* Frees what R holds. */
-static void free_run(struct st_run *r)
-{
-	for (int i = 0; i <= r->n; i++) {
-		struct st_task *t = i < r->n ? &r->t[i] : &r->all;
-
-		for (int f = 0; f < ST_NFUNC; f++)
-			free(t->f[f].v);
-	}
-	free(r->t);
-	tdb_tasks_free(r->tasks, r->ntasks);
 }
 
 /* Computes and prints the statistics of DB, the trace database of
@@ -737,14 +426,12 @@ static int stats_db(sqlite3 *db, const char *logdir, int only,
 		    enum st_fmt fmt, const char *plot)
 {
 	char err[PG_PATH_MAX + 512], dbpath[PG_PATH_MAX];
-	struct st_run r = { 0 };
+	struct st_run r;
 	int rc = -1;
 
-	r.all.ltid = -1;
 	if (tdb_path(dbpath, sizeof(dbpath), logdir) < 0)
 		snprintf(dbpath, sizeof(dbpath), "%s", logdir);
-	if (load_tasks(db, dbpath, &r, only, err, sizeof(err)) < 0 ||
-	    load_events(db, dbpath, &r, err, sizeof(err)) < 0) {
+	if (st_run_load(db, dbpath, only, &r, err, sizeof(err)) < 0) {
 		trace_error("%s", err);
 		goto out;
 	}
@@ -753,21 +440,14 @@ static int stats_db(sqlite3 *db, const char *logdir, int only,
 			    "the run has no events", only);
 		goto out;
 	}
-	for (int i = 0; i < r.n; i++)
-		if (finish_task(&r.t[i], &r.all) < 0)
-			goto out;
-	for (int f = 0; f < ST_NFUNC; f++)
-		if (r.all.f[f].n > 1)
-			qsort(r.all.f[f].v, r.all.f[f].n, sizeof(int64_t),
-			      cmp_i64);
 	if (plot)
-		rc = plot_run(&r, plot);
+		rc = plot_run(&r, plot, only);
 	else {
 		print_run(&r, fmt);
 		rc = 0;
 	}
 out:
-	free_run(&r);
+	st_run_free(&r);
 	return rc;
 }
 

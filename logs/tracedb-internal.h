@@ -38,12 +38,6 @@ int tdb_match_finish(struct tdb_match *tm, char *err, size_t errlen);
 /* Frees what TM holds (not its database or statement). */
 void tdb_match_free(struct tdb_match *tm);
 
-/* tracedb-output.c: fills the output table from DIR/output.log (none:
- * no rows); 0, or -1 with ERR (a damaged log names file and offset); 1
- * when SALVAGE kept the lines before the damage (ERR says where). */
-int tdb_output_import(sqlite3 *db, const char *dir, int salvage, char *err,
-		      size_t errlen);
-
 /* tracedb-clocks.c: fills the clocks table (and meta 'clock_tasks')
  * with the vector clock of every event of the logs of DIR that took in
  * other tasks' events (docs/TRACEDB.md): 0; 1 when the

@@ -158,4 +158,11 @@ void tdb_message_bind(sqlite3_stmt *st, int64_t id,
 		      const struct pg_match_end *s, const struct pg_match_end *r,
 		      const char *why);
 
+/* tracedb-output.c: fills the output table from DIR/output.log (none:
+ * no rows); 0, or -1 with ERR (a damaged log names file and offset); 1
+ * when SALVAGE kept the lines before the damage (ERR says where).  (The
+ * import's, and the live viewer's as the run's output.log grows.) */
+int tdb_output_import(sqlite3 *db, const char *dir, int salvage, char *err,
+		      size_t errlen);
+
 #endif /* PANGAEA_TRACEDB_H */

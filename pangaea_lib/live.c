@@ -81,7 +81,8 @@ void pg_live_event(const struct pg_event *ev)
 	v[2] = ev->tag;
 	v[3] = (int)ev->msgid;
 	v[4] = (int)ev->len;
-	v[5] = (int)ev->count;
+	/* a group call: its op (a barrier waits), else the poll count */
+	v[5] = ev->kind == PG_REC_GROUP ? ev->op : (int)ev->count;
 	v[6] = ev->kind == PG_REC_MCAST || ev->kind == PG_REC_BCAST ? ev->ndest : 0;
 	v[7] = (int)(uint32_t)(wall >> 32);
 	v[8] = (int)(uint32_t)wall;

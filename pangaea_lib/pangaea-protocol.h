@@ -101,7 +101,8 @@
  *                   batch of the task's logged events for live viewers.
  *                   int ltid, int parent_ltid, str host, str program,
  *                   int nints, then nints ints: per event PG_LIVE_FIELDS
- *                   ints (kind, peer, tag, msgid, len, count, ndest,
+ *                   ints (kind, peer, tag, msgid, len, count (a group
+ *                   event: its enum pg_group_op), ndest,
  *                   t0 wall ns high/low 32 bits, duration ns high/low)
  *                   followed by its ndest destination ltids.
  * PG_TAG_COLLECT    between a group's root and a member in pvm_reduce,

@@ -11,9 +11,12 @@
  *
  * Every piece written out is also noted, with its task's ltid and the
  * time, in the run's output.log (logs/outlog.c), in record and replay: a
- * failed write of it is a PG_TAG_LOGFAIL, as for the other logs.
+ * failed write of it (a full disk) is a PG_TAG_LOGFAIL, as for the other
+ * logs, after the file is cut back to its last whole record.
  */
 #include "launcher.h"
+
+#include <sys/types.h>
 
 #include <errno.h>
 #include <stdlib.h>
@@ -40,14 +43,23 @@ static struct {
 	int tty;                   /* stdout is a terminal */
 	int log_fd;                /* output.log, or -1 (none or failed) */
 	const struct la_run *run;  /* for the tasks' ltids */
+	char path[PG_PATH_MAX + 16]; /* output.log's */
 } out = { .log_fd = -1 };
 
-/* Stops logging after a failed write of output.log (errno E): the run
- * is told as for any log (PG_TAG_LOGFAIL). */
-static void out_log_failed(int e)
+/* Stops logging after a failed write of output.log (errno E), the file
+ * cut back to END bytes (its whole records; -1: leave it), says so
+ * naming the file, and tells the run as for any log (PG_TAG_LOGFAIL:
+ * the run ends). */
+static void out_log_failed(int e, off_t end)
 {
 	int v[2] = { 0, e ? e : EIO };
 
+	la_error("cannot write %s: %s: the run stops; the lines written "
+		 "before are kept", out.path, strerror(v[1]));
+	/* a record cut by the full disk would make the whole log unreadable */
+	if (out.log_fd >= 0 && end >= 0 && ftruncate(out.log_fd, end) < 0)
+		la_error("cannot cut %s back to its whole lines: %s", out.path,
+			 strerror(errno));
 	if (out.log_fd >= 0)
 		close(out.log_fd);
 	out.log_fd = -1;
@@ -56,16 +68,16 @@ static void out_log_failed(int e)
 
 void la_output_setup(const struct la_run *r)
 {
-	char path[PG_PATH_MAX + 16], err[PG_PATH_MAX + 100];
+	char err[PG_PATH_MAX + 100];
 
 	pvm_setopt(PvmOutputTid, pvm_mytid());
 	pvm_setopt(PvmOutputContext, r->ctx);
 	pvm_setopt(PvmOutputCode, PG_TAG_OUTPUT);
 	out.tty = isatty(1);
 	out.run = r;
-	snprintf(path, sizeof(path), "%s/output.log", r->logdir);
-	if ((out.log_fd = pg_outlog_create(path, err, sizeof(err))) < 0)
-		out_log_failed(errno);
+	snprintf(out.path, sizeof(out.path), "%s/output.log", r->logdir);
+	if ((out.log_fd = pg_outlog_create(out.path, err, sizeof(err))) < 0)
+		out_log_failed(errno, -1);
 }
 
 /* T's ltid, looked up until the launcher knows it; -1 unknown. */
@@ -84,12 +96,15 @@ static int out_ltid(struct out_task *t)
 static void out_write(struct out_task *t, const char *p, size_t n)
 {
 	int nl = n > 0 && p[n - 1] == '\n';
+	off_t end;
 
 	fwrite(p, 1, n, stdout);
-	if (out.log_fd >= 0 &&
-	    pg_outlog_append(out.log_fd, out_ltid(t), pg_outlog_now(), nl, p,
+	if (out.log_fd < 0)
+		return;
+	end = lseek(out.log_fd, 0, SEEK_END); /* where this record begins */
+	if (pg_outlog_append(out.log_fd, out_ltid(t), pg_outlog_now(), nl, p,
 			     n - (size_t)nl) < 0)
-		out_log_failed(errno);
+		out_log_failed(errno, end);
 }
 
 /* TID's stream, made if new; NULL if out of memory. */

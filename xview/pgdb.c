@@ -24,6 +24,9 @@
  *                             id ltid kind t0
  *   pgdb states T0 T1 ?LTIDS? ltid {computing in-PVM waiting} ...: ns
  *                             each task spent in each state (viewstate.c)
+ *   pgdb hists ?LTID?         dict of the histograms of task LTID (or the
+ *                             run's) as pangaea-trace stats computes them
+ *                             (viewhist.c, logs/runstats.c)
  *   pgdb paint-states IMG T0 T1 LTID  paints the photo IMG with the task's
  *                             states, a pixel column per time bin
  *   pgdb paint-util IMG T0 T1 NTASKS ?LTIDS?  paints IMG with how many
@@ -42,7 +45,9 @@
  *
  * Live runs (viewlive.c): pgdb live-open makes an empty database in
  * memory, pgdb live-connect PATH returns a Tcl channel reading the
- * coordinator's socket, pgdb live-add TEXT adds the lines read from it;
+ * coordinator's socket, pgdb live-add TEXT adds the lines read from it,
+ * pgdb live-output DIR reads DIR/output.log (as far as it is written)
+ * into the output table again;
  * every query above then works on what has arrived so far.
  */
 #include "viewdb.h"
@@ -103,6 +108,7 @@ static const struct pgdb_cmd pgdb_cmds[] = {
 	{ "races", 2, 3, "T0 T1 ?LIMIT?", vdb_cmd_races },
 	{ "race", 1, 1, "ID", vdb_cmd_race },
 	{ "states", 2, 3, "T0 T1 ?LTIDS?", vdb_cmd_states },
+	{ "hists", 0, 1, "?LTID?", vdb_cmd_hists },
 	{ "paint-states", 4, 4, "IMG T0 T1 LTID", vdb_cmd_paint_states },
 	{ "paint-util", 4, 5, "IMG T0 T1 NTASKS ?LTIDS?", vdb_cmd_paint_util },
 	{ "kinds", 0, 0, NULL, pgdb_kinds },
@@ -110,6 +116,7 @@ static const struct pgdb_cmd pgdb_cmds[] = {
 	{ "live-open", 0, 0, NULL, vdb_live_open },
 	{ "live-connect", 1, 1, "PATH", vdb_live_connect },
 	{ "live-add", 1, 1, "TEXT", vdb_live_add },
+	{ "live-output", 1, 1, "DIR", vdb_live_output },
 	{ NULL, 0, 0, NULL, NULL }
 };
 

@@ -124,6 +124,7 @@ proc view::build {} {
 	frame .s
 	canvas .s.c -background white -highlightthickness 0 -width 900 -height 60
 	pack .s.c -side left -fill x -expand 1
+	view::hist_build ;# hist.tcl (the histograms' task selector)
 	label .status -anchor w -relief sunken -text "no run open"
 	text .details -height 7 -wrap word -background #f4f4f0
 	pack .tb -side top -fill x
@@ -623,18 +624,17 @@ proc view::util_pane {} {
 
 # The task states pane: per task of ROWS, a bar split into its time
 # computing, in PVM and waiting over the graph's window [V(t0), T1],
-# with the percentages; as high as the rows need.
+# with the percentages, and under them the histograms of the task the
+# selector names (hist.tcl); as high as they need.
 proc view::draw_stats {rows t1} {
 	variable V
 	variable STATES
 	set c .s.c
 	$c delete all
 	if {!$V(stats) || $rows eq ""} return
-	set h [expr {34 + 22 * [llength $rows]}]
-	if {[$c cget -height] != $h} { $c configure -height $h }
 	set x0 [expr {$V(labelw) + $V(margin)}]
 	set pw [view::plotw]
-	$c create rectangle 0 0 $V(labelw) $h -fill #eeeeea -outline ""
+	set bg [$c create rectangle 0 0 $V(labelw) 1 -fill #eeeeea -outline ""]
 	view::draw_legend $c 8 3
 	$c create text $x0 14 -anchor w -font {Helvetica 9 bold} \
 		-text "time in each state, [view::fmt_t $V(t0)] .. [view::fmt_t $t1]"
@@ -660,6 +660,10 @@ proc view::draw_stats {rows t1} {
 		lappend V(statsy) $l [expr {$y + 8}]
 		incr y 22
 	}
+	# the histograms under the bars (hist.tcl)
+	set h [expr {$y + 12 + [view::draw_hists $c [expr {$y + 12}]]}]
+	$c coords $bg 0 0 $V(labelw) $h
+	if {[$c cget -height] != $h} { $c configure -height $h }
 }
 
 # The utilization pane: over the graph's time window [V(t0), T1], how
@@ -921,7 +925,7 @@ proc view::live_tick {interval} {
 	if {$dir eq ""} return
 	set V(live_job) [after $interval [list view::live_tick $interval]]
 	set sig {}
-	foreach f [lsort [glob -nocomplain -directory $dir task-*.comm]] {
+	foreach f [lsort [glob -nocomplain -directory $dir task-*.comm output.log]] {
 		if {[file mtime $f] < $V(live_since)} continue
 		lappend sig $f [file size $f] [file mtime $f]
 	}
@@ -939,6 +943,7 @@ proc view::live_tick {interval} {
 	lassign [pgdb range] V(tmin) V(tmax)
 	if {$V(tmax) <= $V(tmin)} { set V(tmax) [expr {$V(tmin) + 1000}] }
 	wm title . "Pangaea event graph: [file tail $dir] (live)"
+	view::out_load ;# output.tcl
 	if {$follow} { view::fit } else { view::redraw_later }
 }
 
@@ -1005,6 +1010,7 @@ proc view::live_sock {path dir} {
 	set V(sock_lines) 0
 	set V(sock_tries) 0
 	set V(live_via) socket
+	set V(live_outsize) -1
 	pgdb live-open
 	set V(db) live
 	set V(tasks) {}
@@ -1034,6 +1040,28 @@ proc view::sock_try {} {
 	set V(sock_chan) $chan
 	fconfigure $chan -blocking 0 -buffering line -translation lf
 	fileevent $chan readable view::sock_read
+	view::live_out_tick
+}
+
+# While the coordinator's stream is read: every 300 ms, when the run's
+# output.log (written by the launcher, not relayed by the coordinator)
+# has grown, reads it again into the live database's output table for
+# the output pane.
+proc view::live_out_tick {} {
+	variable V
+	if {$V(sock_chan) eq "" || $V(db) ne "live"} return
+	after 300 view::live_out_tick
+	set f [file join $V(live_dir) output.log]
+	if {$V(live_dir) eq "" || [catch {file size $f} size] ||
+	    $size == $V(live_outsize)} return
+	if {[catch {pgdb live-output $V(live_dir)} err]} {
+		.status configure -text "live: $err"
+		return
+	}
+	set V(live_outsize) $size
+	set tmax $V(tmax)
+	view::out_load
+	if {$V(tmax) != $tmax || $V(out)} { view::redraw_later }
 }
 
 # Reads what the coordinator sent; at its end, shows the logs.
@@ -1112,5 +1140,6 @@ proc view::sock_refresh {} {
 	set V(tasks) [pgdb tasks]
 	lassign [pgdb range] V(tmin) V(tmax)
 	if {$V(tmax) <= $V(tmin)} { set V(tmax) [expr {$V(tmin) + 1000}] }
+	view::out_load ;# output.tcl: what live_out_tick read, and the span
 	if {$follow} { view::fit } else { view::redraw_later }
 }

@@ -31,6 +31,8 @@ int vdb_fail(Tcl_Interp *ip, const char *msg)
 
 void vdb_close(void)
 {
+	unsigned long gen = vdb.gen + 1;
+
 	if (vdb.forget)
 		vdb.forget();
 	for (int i = 0; i < vdb.ntasks; i++) {
@@ -43,6 +45,7 @@ void vdb_close(void)
 	if (vdb.db)
 		sqlite3_close(vdb.db);
 	memset(&vdb, 0, sizeof(vdb));
+	vdb.gen = gen;
 }
 
 struct vdb_task *vdb_task_slot(int ltid)

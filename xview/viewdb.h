@@ -1,9 +1,10 @@
 /*
  * viewdb.h: inside the `pgdb` command, in layers: pgdb.c (the command:
  * its subcommand table) calls viewlive.c (a live run's database, built in
- * memory), viewraces.c (the racing events, from the logs) and viewdb.c
- * (the open database and the queries on it); viewlive.c and viewraces.c
- * call viewdb.c; viewdb.c calls neither.
+ * memory), viewraces.c (the racing events, from the logs), viewhist.c
+ * (the histograms, logs/runstats.c) and viewdb.c (the open database and
+ * the queries on it); viewlive.c, viewraces.c and viewhist.c call
+ * viewdb.c; viewdb.c calls none of them.
  */
 #ifndef PANGAEA_VIEWDB_H
 #define PANGAEA_VIEWDB_H
@@ -40,6 +41,8 @@ struct vdb {
 	int live;       /* an in-memory database fed by pgdb live-add */
 	void (*forget)(void); /* called before the database closes, to let
 				 go of what a layer above keeps of it */
+	unsigned long gen;    /* how many databases were closed: what is
+				 computed from one is stale when it changes */
 };
 
 extern struct vdb vdb;
@@ -82,7 +85,12 @@ vdb_cmd_fn vdb_races_load, vdb_cmd_races, vdb_cmd_race;
  * paint-util IMG T0 T1 NTASKS ?LTIDS?. */
 vdb_cmd_fn vdb_cmd_states, vdb_cmd_paint_states, vdb_cmd_paint_util;
 
-/* viewlive.c: pgdb live-open, live-connect PATH, live-add TEXT. */
-vdb_cmd_fn vdb_live_open, vdb_live_connect, vdb_live_add;
+/* viewhist.c: pgdb hists ?LTID?. */
+vdb_cmd_fn vdb_cmd_hists;
+
+/* viewlive.c: pgdb live-open, live-connect PATH, live-add TEXT,
+ * live-output DIR (the output table, again, from DIR/output.log as far
+ * as it is written). */
+vdb_cmd_fn vdb_live_open, vdb_live_connect, vdb_live_add, vdb_live_output;
 
 #endif /* PANGAEA_VIEWDB_H */

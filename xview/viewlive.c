@@ -48,8 +48,8 @@ enum live_q {
 
 static const char *const live_q_sql[Q_COUNT] = {
 	[Q_EVENT] = "INSERT INTO events(ltid, seq, kind, peer, tag, msgid, len, "
-		    "t0, t1, count, dests) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
-		    "?8, ?9, ?10, ?11)",
+		    "t0, t1, count, dests, op) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+		    "?7, ?8, ?9, ?10, ?11, ?12)",
 	[Q_TASK] = "INSERT OR IGNORE INTO tasks(ltid, parent_ltid, host, "
 		   "program) VALUES (?1, ?2, ?3, ?4)",
 	[Q_MSG_NEW] = "INSERT INTO messages(id, src, dst, tag, msgid, len, "
@@ -247,7 +247,11 @@ static int64_t live_event_row(struct vdb_task *t, const char *kind,
 	sqlite3_bind_int64(st, 7, v[6]);
 	sqlite3_bind_int64(st, 8, v[1]);
 	sqlite3_bind_int64(st, 9, v[2]);
-	sqlite3_bind_int64(st, 10, v[7]);
+	if (pg_rec_kind_of(kind) == PG_REC_GROUP) /* COUNT is its op */
+		sqlite3_bind_text(st, 12, pg_group_op_name((int)v[7]), -1,
+				  SQLITE_STATIC);
+	else
+		sqlite3_bind_int64(st, 10, v[7]);
 	if (dests)
 		sqlite3_bind_text(st, 11, dests, -1, SQLITE_TRANSIENT);
 	if (live_run(st))
@@ -273,7 +277,8 @@ static int live_event(char *l)
 		;
 	if (!(t = vdb_task_slot((int)v[0])) ||
 	    (id = live_event_row(t, kind, v, *rest ? rest : NULL)) < 0 ||
-	    vdb_task_time(t, v[1], v[2], pg_ev_state(pg_rec_kind_of(kind), 0)) < 0 ||
+	    vdb_task_time(t, v[1], v[2], pg_ev_state(pg_rec_kind_of(kind),
+			  (int)v[7])) < 0 ||
 	    live_dests(rest, &ev) < 0)
 		return -1;
 	if (v[1] < vdb.tmin)
@@ -347,6 +352,23 @@ static int live_lines(Tcl_Interp *ip, char *text)
 			live_task(line + 2);
 	}
 	return added;
+}
+
+int vdb_live_output(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+{
+	char err[PG_PATH_MAX + 256];
+
+	if (!vdb.live)
+		return vdb_fail(ip, "live-output: no live run open");
+	if (sqlite3_exec(vdb.db, "DELETE FROM output", NULL, NULL, NULL) != SQLITE_OK)
+		return vdb_fail(ip, "live-output: cannot empty the output table");
+	/* salvage: the launcher may be writing the file's last line */
+	if (tdb_output_import(vdb.db, Tcl_GetString(objv[2]), 1, err,
+			      sizeof(err)) < 0) {
+		Tcl_SetObjResult(ip, Tcl_ObjPrintf("pgdb: %s", err));
+		return TCL_ERROR;
+	}
+	return TCL_OK;
 }
 
 int vdb_live_add(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])

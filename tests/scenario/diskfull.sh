@@ -15,14 +15,19 @@ if ! mount -t tmpfs -o size=256k tmpfs full 2>mount.err; then
 	exit
 fi
 
+# ended_full WHAT SECS RE: the launcher's run (WHAT) ended in SECS
+# seconds, at once, with exit status 2 and RE on its stderr
+ended_full() {
+	expect_eq "$1: exit 2" "$(cat rc)" 2
+	expect_grep "$1: names what it could not write and the error" err "$3"
+	[ "$2" -lt 20 ] && pass "$1: ends at once ($2 s)" || fail "$1: took $2 s"
+}
+
 # checks the run of the launcher that ended with exit status RC in SECS
 # seconds and logged into DIR (WHAT names it)
 check_full_run() {
 	local what=$1 dir=$2 secs=$3
-	expect_eq "$what: exit 2" "$(cat rc)" 2
-	expect_grep "$what: names the task and the error" err "$SOR_RE"
-	[ "$secs" -lt 20 ] && pass "$what: ends at once (${secs} s)" ||
-		fail "$what: took ${secs} s"
+	ended_full "$what" "$secs" "$SOR_RE"
 	if grep -Eqi 'signal 7|bus error|SIGBUS' err out; then
 		fail "$what: a SIGBUS"; grep -Ei 'signal 7|bus error|SIGBUS' err out | head -3
 	else pass "$what: no SIGBUS"; fi
@@ -62,14 +67,32 @@ truncate -s -8192 full/filler  # a page for the lock file, one for the log
 args=$(for i in $(seq 600); do printf 'arg%04d ' "$i"; done)
 start=$(date +%s)
 pg -log -logdir full/rec0 "$S" 4 160 1000 $args
-secs=$(($(date +%s) - start))
-expect_eq "launcher's log: exit 2" "$(cat rc)" 2
-expect_grep "launcher's log: named" err \
+ended_full "launcher's log" $(($(date +%s) - start)) \
 	"task 0 \(the launcher\): cannot write its log: No space left on device"
-[ "$secs" -lt 20 ] && pass "launcher's log: ends at once (${secs} s)" ||
-	fail "launcher's log: took ${secs} s"
 expect_no_leftovers
 rm -f full/filler
+
+# output.log on a full disk: tests/outprint's worker prints 3000 lines of
+# 280 bytes (840 kB) into a 256 KiB folder.  The launcher names the file
+# and the error, the run stops (exit 2), and output.log keeps every line
+# it had taken, whole: it reads back as the first lines the launcher
+# relayed to its standard output, in order.
+python3 -c "print('x' * 250)" >line
+start=$(date +%s)
+pg -log -logdir full/out "$B/tests/outprint" "$T/line" 3000
+ended_full output.log $(($(date +%s) - start)) \
+	"cannot write .*/full/out/output\.log: No space left on device: the run stops; the lines written before are kept"
+$TRACE dump --output full/out >d 2>derr; echo $? >drc
+expect_eq "output.log: dump --output reads it (no record cut by the full disk)" "$(cat drc) $(cat derr)" "0 "
+sed -n '2,$p' d | sed -E 's/^  task [0-9]+ [0-9.]+ (line|part) //' >dt
+n=$(wc -l <dt)
+[ "$n" -gt 100 ] && [ "$n" -lt 3000 ] && pass "output.log: kept $n lines of the 3005" ||
+	fail "output.log: $n lines kept"
+head -n "$n" out | cmp -s - dt && pass "output.log: its lines are the first $n the run printed, in order" ||
+	fail "output.log: its lines differ from what the run printed"
+expect_grep "output.log: the worker's lines that fit, numbered from 1" dt "^outprint: line 1 of 3000: x{250}$"
+expect_no_leftovers
+rm -rf full/out
 
 umount full && pass "tmpfs unmounted" || fail "tmpfs still busy"
 leftover=$(ls -d /tmp/pvmd.$(id -u).$VMID /tmp/pvml.$(id -u).$VMID 2>/dev/null)

@@ -116,7 +116,7 @@ pgdb live-open
 puts $out "badversion [catch {pgdb live-add "V pangaea-live 999\n"} e] $e"
 pgdb live-open
 # the receives of a bcast before the bcast, over two reads of the socket
-pgdb live-add "V pangaea-live 1\nT 1 0 vm /p\nT 2 1 vm /p\nT 3 1 vm /p\nE 2 recv 150 170 1 22 4 8 0\n"
+pgdb live-add "V pangaea-live 2\nT 1 0 vm /p\nT 2 1 vm /p\nT 3 1 vm /p\nE 2 recv 150 170 1 22 4 8 0\n"
 pgdb live-add "E 3 trecv 160 180 1 22 4 8 0\nE 1 bcast 100 110 0 22 4 8 0 2 3\nE 2 recv 300 320 -1 9 0 8 0\n"
 foreach {id src dst se re ts tr kind tag} [pgdb messages 0 1000] {
 	puts $out "message $src $dst $kind $ts $tr"
@@ -126,6 +126,11 @@ foreach {id ltid kind t0 t1 peer tag msgid len matched} [pgdb events 0 1000] {
 		puts $out "foreign [dict get [lindex [dict get [pgdb event $id] messages] 0] unmatched]"
 	}
 }
+# a barrier (group op 6 in COUNT) waits, a pvm_joingroup (op 1) is in PVM
+pgdb live-add "E 1 group 400 900 -1 0 0 0 6\nE 1 group 1000 1100 -1 0 0 0 1\n"
+puts $out "barrier [pgdb states 400 900 1]"
+puts $out "joingroup [pgdb states 1000 1100 1]"
+puts $out "livecalls [dict keys [dict get [pgdb hists 1] calls]]"
 puts $out "stale [pgdb stale $::env(T)/rec2]"
 file mtime $::env(T)/rec2/task-1.comm [expr {[clock seconds] + 5}]
 puts $out "stale_log [pgdb stale $::env(T)/rec2]"
@@ -137,12 +142,16 @@ EOF
 view -script live.tcl
 expect_eq "viewer (live database) exits 0" "$(cat vrc)" 0
 expect_grep "a stream without its version line is refused" result6 \
-	'^noversion 1 pgdb: the live stream does not start with its version \("V pangaea-live 1"\)'
+	'^noversion 1 pgdb: the live stream does not start with its version \("V pangaea-live 2"\)'
 expect_grep "a stream of another version is refused" result6 \
-	'^badversion 1 pgdb: the live stream is version 999, this viewer reads version 1'
+	'^badversion 1 pgdb: the live stream is version 999, this viewer reads version 2'
 expect_eq "live: a bcast received before it was sent is one message per receiver, of the send's kind, received at the receive's exit" \
 	"$(grep '^message' result6 | sort)" "$(printf 'message 1 2 bcast 100 170\nmessage 1 3 bcast 100 180')"
 expect_grep "live: a receive from outside the run is unmatched as foreign" result6 "^foreign foreign$"
+expect_grep "live: a barrier is waiting (computing, in PVM, waiting ns)" result6 "^barrier 1 {0 0 500}$"
+expect_grep "live: a pvm_joingroup is in PVM" result6 "^joingroup 1 {0 100 0}$"
+expect_grep "live: the histograms count the group calls by their op" result6 \
+	"^livecalls pvm_bcast pvm_joingroup pvm_barrier$"
 expect_grep "stale: a freshly imported folder is not" result6 "^stale 0$"
 expect_grep "stale: a log newer than trace.db makes it stale" result6 "^stale_log 1$"
 expect_grep "stale: no trace.db is stale" result6 "^stale_none 1$"
@@ -180,10 +189,58 @@ view -live rec2 -sock "$T/fakecoord/sock" -script refuse.tcl
 kill $FAKE 2>/dev/null; wait $FAKE 2>/dev/null
 expect_eq "viewer (refused stream) exits 0" "$(cat vrc)" 0
 expect_grep "the viewer refuses another live stream version" result7 \
-	"^error pgdb: the live stream is version 999, this viewer reads version 1"
+	"^error pgdb: the live stream is version 999, this viewer reads version 2"
 expect_grep "and shows why" result7 \
 	"^details live view: pgdb: the live stream is version 999.*Following the run's log folder instead"
 expect_grep "then follows the logs, no event taken from the stream" result7 "^via logs db trace.db lines 0$"
+
+# ---- the output pane of a live view: the launcher writes output.log,
+# the coordinator does not relay it; the viewer reads it as it grows
+# while the stream is open (a fake coordinator that stays open until the
+# script says stop)
+mkdir -m 700 fakecoord2 livout
+cat >fakecoord2.py <<'PY'
+import os, socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.listen(1)
+c, _ = s.accept()
+c.sendall(b"V pangaea-live 2\nT 1 0 vm /p\nT 1001 1 vm /p\n"
+          b"E 1 send 1000000000 1000100000 1001 5 1 8 0\n"
+          b"E 1001 recv 1000050000 1200000000 1 5 1 8 0\n")
+for i in range(300):
+    if os.path.exists(sys.argv[2]):
+        break
+    time.sleep(0.1)
+c.close()
+PY
+python3 fakecoord2.py "$T/fakecoord2/sock" "$T/livout.stop" &
+FAKE=$!
+for i in $(seq 50); do [ -S fakecoord2/sock ] && break; sleep 0.1; done
+cat >liveout.tcl <<'EOF'
+set out [open result7b w]
+set view::V(out) 1
+view::util_pane
+for {set i 0} {$i < 100 && $view::V(sock_lines) < 4} {incr i} { vtest::wait 100 }
+vtest::wait 400
+puts $out "before [string trim [.o.t get 1.0 end]]"
+# the launcher's part: output.log, a line of task 1001 during the receive
+set f [open $::env(T)/livout/output.log w]
+puts -nonewline $f "pangaea-output 1\nline 1001 1000060000 12\nhello, live!\n"
+close $f
+for {set i 0} {$i < 100 && ![string match *hello* [.o.t get 1.0 end]]} {incr i} { vtest::wait 100 }
+puts $out "via $view::V(live_via) pane [string trim [.o.t get 1.0 end]]"
+vtest::shot $::env(SHOTS)/viewer-4c-live-output.png
+close $out
+close [open $::env(T)/livout.stop w]
+exit 0
+EOF
+view -live livout -sock "$T/fakecoord2/sock" -script liveout.tcl
+kill $FAKE 2>/dev/null; wait $FAKE 2>/dev/null
+expect_eq "viewer (live output) exits 0" "$(cat vrc)" 0
+expect_grep "live: the output pane is empty before the run prints" result7b "^before $"
+expect_grep "live: a line the run prints appears in the output pane, with its task, while the stream is read" \
+	result7b "^via socket pane .*1001.*hello, live!$"
 
 # ---- a groups run: broadcast and multicast squares, one arrow per receiver
 pg -log -logdir grp "$B/examples/groups" 4 2
@@ -367,6 +424,12 @@ proc glive_dump {args} {
 		puts $f "$src [dict get $m msgid] $dst $kind $sent $got"
 	}
 	close $f
+	# the group calls and their ops as the stream gave them
+	set f [open $::env(T)/glive.groups w]
+	foreach {id ltid kind t0 t1 peer tag msgid len matched} [pgdb events $a $b 100000000] {
+		if {$kind eq "group"} { puts $f "$ltid [dict get [pgdb event $id] op]" }
+	}
+	close $f
 	trace remove execution view::open_run enter glive_dump
 }
 trace add execution view::open_run enter glive_dump
@@ -388,6 +451,12 @@ sqlite3 glive/trace.db "SELECT src || ' ' || msgid || ' ' || dst || ' ' || kind 
 	fail "no bcast/mcast message in the live groups run"
 expect_eq "live and import agree on every message: ends, kind, send entry, receive exit" \
 	"$(sort glive.live 2>/dev/null)" "$(cat glive.imported)"
+sqlite3 glive/trace.db "SELECT ltid || ' ' || op FROM events WHERE kind = 'group'" |
+	sort >glive.gimported
+grep -q ' barrier$' glive.gimported && pass "the live groups run has barriers" ||
+	fail "no barrier in the live groups run"
+expect_eq "live and import agree on every group call's op (a barrier is a barrier live)" \
+	"$(sort glive.groups 2>/dev/null)" "$(cat glive.gimported)"
 
 # ---- pangaea -display on a missing folder says so
 timeout 20 "$PANGAEA" -display -logdir nowhere >out 2>err; expect_eq "-display nowhere exits 1" $? 1

@@ -177,6 +177,61 @@ expect_eq "... and waits at 90%" "$(colour st.png "$(fx 0.9)" "$(bary 1)")" wait
 expect_eq "states bar: the worker computes at 15% of its bar" "$(colour st.png "$(fx 0.15)" "$(bary 1001)")" computing
 expect_eq "... and waits at 70%" "$(colour st.png "$(fx 0.7)" "$(bary 1001)")" waiting
 
+# ---- the histograms under the bars: for the run and for a task chosen in
+# the selector, one bar per bucket that is not empty, as stats --json
+# counts them (time per call of each PVM function, sizes, granularity)
+cat >hist.tcl <<'EOS'
+set f [open hist.out w]
+foreach t {all 1001} {
+	# as a person does: the selector's list, then a choice in it
+	.s.tb.task configure -values {}
+	view::hist_tasks
+	if {$t ni [.s.tb.task cget -values]} { puts $f "not offered $t" }
+	.s.tb.task set $t
+	event generate .s.tb.task <<ComboboxSelected>>
+	update; vtest::wait 100
+	foreach i [.s.c find withtag hbar] {
+		lassign [.s.c gettags $i] _ key n
+		lassign [.s.c coords $i] x0 y0 x1 y1
+		puts $f "$t $key [string range $n 2 end] [expr {int(($x0 + $x1) / 2)}] [expr {int($y0 + 1)}] [expr {int($y1 - $y0)}]"
+	}
+}
+close $f
+exit 0
+EOS
+view --show stats -script hist.tcl rec
+expect_eq "histograms script exits 0" "$(cat vrc)" 0
+$TRACE stats --json rec >st.json
+python3 - st.json >hist.want <<'EOP'
+import json, sys
+for t in json.load(open(sys.argv[1]))["tasks"]:
+    if t["task"] not in ("all", "1001"):
+        continue
+    rows = [("call-" + c["function"], c["histogram"]) for c in t["calls"]]
+    rows += [("sizes", t["message_sizes"]), ("gran", t["computation_granularity"])]
+    for key, h in rows:
+        for b, x in enumerate(h):
+            if x["count"]:
+                print(t["task"], "%s:%d" % (key, b), x["count"])
+EOP
+expect_eq "the selector offers the run and each task" "$(grep -c '^not offered' hist.out)" 0
+expect_eq "histogram bars (task, bucket, count) are those of stats --json" \
+	"$(cut -d' ' -f1-3 hist.out 2>/dev/null | sort)" "$(sort hist.want)"
+[ "$(grep -c '^1001 call-pvm_barrier:6 1 ' hist.out)" = 1 ] &&
+	! grep -q '^1001 call-pvm_spawn' hist.out &&
+	pass "the worker's histograms: its barrier of 300 ms, no pvm_spawn" ||
+	fail "the worker's histograms: $(grep '^1001' hist.out | tr '\n' ';')"
+# heights: in one histogram, the bars' heights follow their counts
+# (the run's granularity: the largest count is the highest bar)
+read -r hx hy hh <<<"$(awk '$1 == "all" && $2 ~ /^gran:/ { if ($3 > m) { m = $3; l = $4 " " $5 " " $6 } } END { print l }' hist.out)"
+[ "$(awk '$1 == "all" && $2 ~ /^gran:/ { print $6 }' hist.out | sort -n | tail -1)" = "$hh" ] &&
+	pass "the largest granularity count is the highest bar ($hh px)" ||
+	fail "granularity bar heights do not follow the counts: $(grep '^all gran' hist.out | tr '\n' ';')"
+# the pixels: the snapshot of the stats view shows the run's bars
+convert st.png -format '%[pixel:p{'"$hx,$((hy + 2))"'}]' info: >hpix
+expect_eq "the stats snapshot shows the run's highest granularity bar in the bars' colour" \
+	"$(tr -dc '0-9,' <hpix)" "74,120,194"
+
 # ---- statistics as pictures: pangaea-trace stats --plot DIR (SVG, no display)
 $TRACE stats --plot plots rec >sout 2>serr
 expect_eq "stats --plot exits 0" $? 0
@@ -189,7 +244,7 @@ for f in calls granularity overhead sizes states; do
 	fi
 	cp plots/$f.svg "$SHOTS/views-stats-$f.svg" 2>/dev/null
 done
-expect_eq "stats --plot says what it wrote" "$(grep -c '^wrote plots/' sout)" 5
+expect_eq "stats --plot says what it wrote (5 and calls-LTID.svg per task)" "$(grep -c '^wrote plots/' sout)" 7
 # the state bars: each task's shares, from the widths of its three rects
 # (master: 600 of its ~940 ms computing; worker: 600 waiting)
 python3 - plots/states.svg >shares <<'EOP'
@@ -210,6 +265,54 @@ read -r _ wc wp ww <<<"$(grep '^ltid1001 ' shares)"
 	[ "${mw:-0}" -ge 25 ] && [ "${wc:-0}" -ge 25 ] &&
 	pass "state bars: master computes $mc%, waits $mw%; worker computes $wc%, waits $ww%" ||
 	fail "state bars: $(tr '\n' ';' <shares)"
+# per task: calls-LTID.svg beside the run's, and -task LTID's pictures
+# hold that task's row alone; the counts drawn are those of stats --json
+# svgrows FILE: per row of FILE, "label: count count ..." (a bar's count
+# is the text above it, its bucket's name the one under it)
+svgrows() { python3 - "$1" <<'EOP'
+import sys, xml.etree.ElementTree as E
+ns = "{http://www.w3.org/2000/svg}"
+rows, cur, mid = [], None, []
+for e in E.parse(sys.argv[1]).getroot():
+    if e.tag != ns + "text":
+        continue
+    if e.get("text-anchor") == "start":
+        cur = [e.text]; rows.append(cur)
+    elif e.get("text-anchor") == "middle" and cur is not None:
+        cur.append(e.text)
+for r in rows:
+    print(r[0].replace(" ", "") + ":", " ".join(r[1::2]))
+EOP
+}
+# jsonrows TASK WHAT: the same lines from stats --json (st.json)
+jsonrows() { python3 - st.json "$1" "$2" <<'EOP'
+import json, sys
+t = [t for t in json.load(open(sys.argv[1]))["tasks"] if t["task"] == sys.argv[2]][0]
+if sys.argv[3] == "calls":
+    for c in t["calls"]:
+        print(c["function"] + ":", " ".join(str(x["count"]) for x in c["histogram"]))
+else:
+    lb = "alltasks" if sys.argv[2] == "all" else "ltid" + sys.argv[2]
+    print(lb + ":", " ".join(str(x["count"]) for x in t[sys.argv[3]]))
+EOP
+}
+for f in calls-1 calls-1001; do
+	xmllint --noout plots/$f.svg 2>/dev/null && pass "stats --plot: $f.svg is SVG" ||
+		fail "stats --plot: $f.svg missing or not XML"
+done
+expect_eq "calls-1001.svg: the worker's calls, each by time inside, as stats --json" \
+	"$(svgrows plots/calls-1001.svg)" "$(jsonrows 1001 calls)"
+expect_eq "calls.svg: the run's calls, as stats --json" \
+	"$(svgrows plots/calls.svg)" "$(jsonrows all calls)"
+$TRACE stats --plot plots1 -task 1001 rec >sout 2>serr
+expect_eq "stats --plot DIR -task 1001 exits 0" $? 0
+expect_eq "... writes the five pictures" "$(grep -c '^wrote plots1/' sout)" 5
+expect_eq "-task 1001: granularity.svg is the worker's row alone, as stats --json" \
+	"$(svgrows plots1/granularity.svg)" "$(jsonrows 1001 computation_granularity)"
+expect_eq "-task 1001: sizes.svg is the worker's row alone" \
+	"$(svgrows plots1/sizes.svg)" "$(jsonrows 1001 message_sizes)"
+expect_eq "-task 1001: calls.svg is the worker's calls" \
+	"$(svgrows plots1/calls.svg)" "$(jsonrows 1001 calls)"
 $TRACE stats --plot rec >sout 2>serr
 expect_eq "stats --plot DIR without a LOGDIR exits 1" $? 1
 expect_grep "... with the usage" serr 'usage: pangaea-trace stats .*--plot DIR'
