@@ -607,7 +607,8 @@ int pg_hb_load(struct pg_hb *hb, const char *dir, char *err, size_t errlen)
 		return -1;
 	for (int i = 0; i < n; i++)
 		hb->events += hb->nev[i];
-	qsort(hb->msgs, hb->nmsg, sizeof(*hb->msgs), hb_msg_cmp);
+	if (hb->nmsg > 1) /* (qsort of NULL, 0 is undefined) */
+		qsort(hb->msgs, hb->nmsg, sizeof(*hb->msgs), hb_msg_cmp);
 	hb_notices(hb);
 	hb_probes(hb);
 	if (!(c.pos = calloc((size_t)n, sizeof(*c.pos))) ||

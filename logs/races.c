@@ -98,14 +98,16 @@ static int race_queues(struct race_walk *w, size_t lo, size_t hi)
 		v[w->nq++] = (struct race_queue){ m[k].tag, m[k].src, about, k,
 						  k + 1 };
 	}
-	qsort(w->q, w->nq, sizeof(*w->q), race_queue_cmp);
+	if (w->nq > 1) /* (qsort of NULL, 0 is undefined) */
+		qsort(w->q, w->nq, sizeof(*w->q), race_queue_cmp);
 	if (w->nq && !(w->by_src = pg_grow(w->by_src, &w->capref, w->nq,
 					   sizeof(*w->by_src), 16)))
 		return -1;
 	for (size_t k = 0; k < w->nq; k++)
 		w->by_src[k] = (struct race_ref){ w->q[k].src, w->q[k].about,
 						  k };
-	qsort(w->by_src, w->nq, sizeof(*w->by_src), race_ref_cmp);
+	if (w->nq > 1)
+		qsort(w->by_src, w->nq, sizeof(*w->by_src), race_ref_cmp);
 	return 0;
 }
 
