@@ -38,9 +38,14 @@ shell sleep 4
 delete
 continue
 frame function master
+print p->workers
+print k
 print w
 print s
 EOF
+# (an ASan build keeps w and s where this gdb cannot see them at the
+# crash: "<optimized out>"; p->workers and k it sees in both builds)
+asan=; nm "$R" 2>/dev/null | grep -q '__asan_' && asan=1
 for j in 1 2; do
 	start=$(date +%s)
 	pg -replay -debug 1 -debug-batch crash.gdb -logdir "$crash" -out "dbg$j"
@@ -49,8 +54,14 @@ for j in 1 2; do
 	expect_grep "replay $j: stopped at its start, in the program's frame" err \
 		"^#[0-9]+ .* in master \(.*\) at examples/racy/racy.c:[0-9]+$"
 	expect_grep "replay $j: gdb sees the SIGSEGV" err "^Program received signal SIGSEGV"
-	expect_grep "replay $j: w printed" err '^\$1 = 2$'
-	expect_grep "replay $j: s printed" err '^\$2 = 1$'
+	expect_grep "replay $j: p->workers printed" err '^\$1 = 2$'
+	expect_grep "replay $j: k printed (the first receive)" err '^\$2 = 0$'
+	if [ -n "$asan" ]; then
+		skip "replay $j: w and s printed" "an ASan build: gdb sees them <optimized out>"
+	else
+		expect_grep "replay $j: w printed (the last worker came first)" err '^\$3 = 2$'
+		expect_grep "replay $j: s printed" err '^\$4 = 1$'
+	fi
 	expect_grep "replay $j: the launcher names the crash" err \
 		"task 1 \(.*racy on .*\) was killed by signal 11"
 	expect_grep "replay $j: gdb ended well" err "^pangaea: gdb has ended$"
@@ -142,6 +153,9 @@ if command -v script >/dev/null; then
 	# ^C at gdb's prompt is gdb's alone (its own process group in the
 	# foreground), not the master's, the other worker's or the pvmd's,
 	# which share the launcher's group
+	# (LeakSanitizer cannot work under ptrace: in an ASan build, the
+	# worker gdb held would end with its fatal error instead of exit 0)
+	[ -n "$asan" ] && export ASAN_OPTIONS=detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}
 	pty_debug clean 1001:1
 	expect_eq "pty: the replay exits 0" "$(cat pty.rc)" 0
 	expect_grep "pty: gdb had the worker" pty.out "task 1001 stopped before its event 1"
