@@ -38,8 +38,13 @@ printf 'print s\nprint w\n' >cmds.gdb
 $HOSTS run h2 bash -c "${cmd# } -batch -x $S/cmds.gdb" >gdb.out 2>&1
 expect_grep "on h2: gdb in the worker's frame" gdb.out "^#[0-9]+ .* in worker \(.*\) at examples/racy/racy.c:[0-9]+$"
 expect_grep "on h2: at its pvm_send" gdb.out "pvm_send\(parent, tag\);"
-expect_grep "on h2: s" gdb.out '^\$1 = 1$'
-expect_grep "on h2: w" gdb.out "^\\\$2 = ${w#100}$"
+if nm "$B/examples/racy" 2>/dev/null | grep -q '__asan_'; then
+	# (an ASan build keeps them where this gdb cannot see them)
+	skip "on h2: s and w printed" "an ASan build: gdb sees them <optimized out>"
+else
+	expect_grep "on h2: s" gdb.out '^\$1 = 1$'
+	expect_grep "on h2: w" gdb.out "^\\\$2 = ${w#100}$"
+fi
 for _ in $(seq 300); do [ -e rep.rc ] && break; sleep 0.1; done
 expect_eq "the replay goes on and ends well" "$(cat rep.rc)" 0
 cmp -s <(sort rec.out) <(sort rep.out) && pass "the replay's output is the recording's" ||
