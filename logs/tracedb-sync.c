@@ -71,7 +71,7 @@ struct sync_load {
 	int64_t *task_last;        /* its latest exit (write_times) */
 	const struct pg_clocksync *cs; /* clock samples (NULL: none) */
 	const struct pg_clock_host **hcs; /* each host's fit, or NULL */
-	int64_t *raw;              /* the points' raw times */
+	const int64_t *raw;        /* the events' raw times (the feed's) */
 	int64_t *dmin;             /* nhost x nhost smallest one-way time */
 	int64_t *mu;               /* nhost x nhost minimum latency */
 };
@@ -261,14 +261,12 @@ static int load_events(struct sync_load *l, size_t nbar)
 	int prev = -1, k = -1;
 
 	l->t = malloc(n * sizeof(*l->t));
-	l->raw = malloc(n * sizeof(*l->raw));
+	l->raw = f->raw;
 	l->start = calloc(n, 1);
 	l->ev_host = malloc(((size_t)l->nev + 1) * sizeof(int));
 	l->ev_ltid = f->ltid;
-	if (!l->t || !l->raw || !l->start || !l->ev_host)
+	if (!l->t || !l->start || !l->ev_host)
 		return -1;
-	if (l->nev)
-		memcpy(l->raw, f->raw, (size_t)l->nev * 2 * sizeof(*l->raw));
 	for (int64_t i = 0; i < l->nev; i++) {
 		int ltid = f->ltid[i];
 
@@ -477,7 +475,6 @@ static int sync_load(struct sync_load *l)
 static void sync_free(struct sync_load *l)
 {
 	free(l->t);
-	free(l->raw);
 	free(l->hcs);
 	free(l->start);
 	free(l->edge);
