@@ -10,7 +10,9 @@
  */
 #include "tracedb-internal.h"
 
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* Whether event N of task index I learnt of other tasks' events: its
  * clock is not its previous event's with its own entry raised. */
@@ -84,18 +86,58 @@ static int clocks_put(sqlite3 *db, const struct pg_hb *hb)
 	return rc;
 }
 
-int tdb_clocks_import(sqlite3 *db, const char *dir, char *err, size_t errlen)
+/* The vector clocks being made in a thread of their own. */
+struct tdb_clocks_job {
+	char dir[PG_PATH_MAX];
+	struct pg_hb hb;
+	int rc;                 /* pg_hb_load's */
+	char err[512];
+	int threaded;           /* thread runs (else made by finish) */
+	pthread_t thread;
+};
+
+/* The thread of a job ARG: loads its happens-before relation. */
+static void *clocks_thread(void *arg)
 {
-	struct pg_hb hb = { 0 };
+	struct tdb_clocks_job *j = arg;
+
+	j->rc = pg_hb_load(&j->hb, j->dir, j->err, sizeof(j->err));
+	return NULL;
+}
+
+struct tdb_clocks_job *tdb_clocks_start(const char *dir)
+{
+	struct tdb_clocks_job *j = calloc(1, sizeof(*j));
+
+	if (!j)
+		return NULL;
+	snprintf(j->dir, sizeof(j->dir), "%s", dir);
+	j->threaded = pthread_create(&j->thread, NULL, clocks_thread, j) == 0;
+	return j;
+}
+
+int tdb_clocks_finish(struct tdb_clocks_job *j, sqlite3 *db, char *err,
+		      size_t errlen)
+{
 	int rc = 0;
 
-	if (pg_hb_load(&hb, dir, err, errlen) < 0) {
+	if (!j)
+		return 0;
+	if (j->threaded)
+		pthread_join(j->thread, NULL);
+	else if (db)
+		clocks_thread(j);
+	if (!db) {
+		/* only stop it */
+	} else if (j->rc < 0) {
+		snprintf(err, errlen, "%s", j->err);
 		rc = 1; /* logs without a consistent order: no clocks */
-	} else if (clocks_put(db, &hb) < 0) {
+	} else if (clocks_put(db, &j->hb) < 0) {
 		snprintf(err, errlen, "%s/trace.db: cannot insert the clocks: %s",
-			 dir, sqlite3_errmsg(db));
+			 j->dir, sqlite3_errmsg(db));
 		rc = -1;
 	}
-	pg_hb_free(&hb);
+	pg_hb_free(&j->hb);
+	free(j);
 	return rc;
 }

@@ -10,6 +10,36 @@
 
 #include <stdint.h>
 
+/* What the controlled logical clock needs of a run's events and
+ * messages (tracedb-sync.c), gathered by the import as it writes them,
+ * so that it need not read them back.  Start from { 0 }. */
+struct tdb_sync_feed {
+	int64_t nev;                /* events, ids 1..nev */
+	size_t cap;
+	int *ltid;                  /* event id i+1's task */
+	int64_t *raw;               /* its raw entry and exit: 2 a row */
+	int64_t nbarrier;           /* barrier calls among them */
+	struct tdb_sync_spawn { int64_t id, seq; int ltid; } *spawn;
+	size_t nspawn, spawn_cap;   /* the spawn events */
+	struct tdb_sync_msg { int64_t send, recv, id; } *msg;
+	size_t nmsg, msg_cap;       /* the messages with both ends */
+};
+
+/* Adds the next event (task LTID, EV, raw times T0, T1) to F; 0, -1
+ * out of memory. */
+int tdb_sync_feed_event(struct tdb_sync_feed *f, int ltid,
+			const struct pg_event *ev, int64_t t0, int64_t t1);
+/* Adds the messages row ID sent by event SEND, taken by RECV; 0 or -1. */
+int tdb_sync_feed_msg(struct tdb_sync_feed *f, int64_t send, int64_t recv,
+		      int64_t id);
+/* Frees what F holds. */
+void tdb_sync_feed_free(struct tdb_sync_feed *f);
+/* tdb_sync_times (tracedb.h) of the events and messages of F, which are
+ * those of DB (its tasks, spawns and barriers are read from DB). */
+int tdb_sync_times_fed(sqlite3 *db, const struct tdb_sync_feed *f,
+		       const struct pg_clocksync *cs, int clc, int how,
+		       struct tdb_sync_report *rep, char *err, size_t errlen);
+
 /* The messages table as the import fills it: the matcher's answers for
  * the events so far, written as rows.  Start from { 0 }. */
 struct tdb_match {
@@ -19,6 +49,7 @@ struct tdb_match {
 	struct pg_match_run run;    /* explains what is left at the end */
 	int64_t nrows;              /* rows inserted (their ids 1, 2, ...) */
 	struct tdb_import_stats *st; /* counts matched and unmatched */
+	struct tdb_sync_feed *feed; /* gets the matched messages (or NULL) */
 };
 
 /*
@@ -38,11 +69,15 @@ int tdb_match_finish(struct tdb_match *tm, char *err, size_t errlen);
 /* Frees what TM holds (not its database or statement). */
 void tdb_match_free(struct tdb_match *tm);
 
-/* tracedb-clocks.c: fills the clocks table (and meta 'clock_tasks')
- * with the vector clock of every event of the logs of DIR that took in
- * other tasks' events (docs/TRACEDB.md): 0; 1 when the
- * logs have no consistent order (ERR says why; no rows); -1 with ERR. */
-int tdb_clocks_import(sqlite3 *db, const char *dir, char *err,
+/* tracedb-clocks.c: the vector clock of every event of the logs of DIR
+ * that took in other tasks' events (docs/TRACEDB.md), made in a thread
+ * of its own while the import goes on (at finish without one); NULL out
+ * of memory. */
+struct tdb_clocks_job *tdb_clocks_start(const char *dir);
+/* Waits for J and fills the clocks table (and meta 'clock_tasks') of
+ * DB with it: 0; 1 when the logs have no consistent order (ERR says
+ * why; no rows); -1 with ERR.  DB NULL: only stops J (0).  Frees J. */
+int tdb_clocks_finish(struct tdb_clocks_job *j, sqlite3 *db, char *err,
 		      size_t errlen);
 
 #endif /* PANGAEA_TRACEDB_INTERNAL_H */

@@ -20,6 +20,9 @@ static int put_msg(struct tdb_match *tm, const struct pg_match_end *s,
 	int rc;
 
 	tdb_message_bind(tm->ins, ++tm->nrows, s, r, why);
+	if (tm->feed && s && r &&
+	    tdb_sync_feed_msg(tm->feed, s->ev, r->ev, tm->nrows) < 0)
+		return 1;
 	rc = sqlite3_step(tm->ins);
 	sqlite3_reset(tm->ins);
 	if (why)

@@ -4,8 +4,10 @@
  * t1_raw), its messages, barriers and spawns as a happened-before graph,
  * runs the controlled logical clock on it (clc.c) and, when asked,
  * writes the new times into events, messages and tasks.  The importer
- * calls it for --sync clc (and by default); "pangaea-trace sync" calls
- * it without writing, for its report.
+ * calls it for --sync clc (and by default) with the events and messages
+ * it gathered while writing them (struct tdb_sync_feed: reading 2 M
+ * events back took 0.6 s); "pangaea-trace sync" calls it without
+ * writing, for its report, and the feed is read from the database.
  *
  * Points: event id I (1..N) has its entry at 2(I-1) and its exit at
  * 2(I-1)+1; a barrier instance has a virtual point after those.  A
@@ -58,7 +60,8 @@ struct sync_load {
 	int64_t *msg_id;           /* messages.id of the first nmsg edges */
 	size_t nmsg, msg_cap;
 	int *ev_host;              /* host index of each event */
-	int *ev_ltid;
+	const int *ev_ltid;        /* the feed's */
+	const struct tdb_sync_feed *f; /* the events and messages */
 	struct tdb_task *tasks;
 	int ntask;
 	char **host;               /* host names */
@@ -68,7 +71,7 @@ struct sync_load {
 	int64_t *task_last;        /* its latest exit (write_times) */
 	const struct pg_clocksync *cs; /* clock samples (NULL: none) */
 	const struct pg_clock_host **hcs; /* each host's fit, or NULL */
-	int64_t *raw;              /* the points' raw times */
+	const int64_t *raw;        /* the events' raw times (the feed's) */
 	int64_t *dmin;             /* nhost x nhost smallest one-way time */
 	int64_t *mu;               /* nhost x nhost minimum latency */
 };
@@ -140,43 +143,145 @@ static int prep(struct sync_load *l, const char *sql, sqlite3_stmt **s)
 									: -1;
 }
 
-/* Loads the events' raw times as points; 0 or -1. */
-static int load_events(struct sync_load *l, size_t nbar)
+/* Adds the next row of the events query S (id, ltid, raw t0, raw t1,
+ * kind, op, msgid) to F; 0, or -1 (out of memory, or ids not 1..N:
+ * not a database we made). */
+static int feed_row(struct tdb_sync_feed *f, sqlite3_stmt *s)
+{
+	const char *kind = (const char *)sqlite3_column_text(s, 4),
+		   *op = (const char *)sqlite3_column_text(s, 5);
+	struct pg_event ev = { 0 };
+
+	if (sqlite3_column_int64(s, 0) != f->nev + 1 || f->nev >= INT32_MAX)
+		return -1;
+	if (kind && strcmp(kind, pg_rec_kind_name(PG_REC_SPAWN)) == 0)
+		ev.kind = PG_REC_SPAWN;
+	else if (kind && op &&
+		 strcmp(kind, pg_rec_kind_name(PG_REC_GROUP)) == 0 &&
+		 strcmp(op, pg_group_op_name(PG_GROUP_BARRIER)) == 0) {
+		ev.kind = PG_REC_GROUP;
+		ev.op = PG_GROUP_BARRIER;
+	}
+	ev.msgid = (uint32_t)sqlite3_column_int64(s, 6);
+	return tdb_sync_feed_event(f, sqlite3_column_int(s, 1), &ev,
+				   sqlite3_column_int64(s, 2),
+				   sqlite3_column_int64(s, 3));
+}
+
+/* Fills F from the events and messages tables of DB; 0 or -1. */
+static int feed_load(struct tdb_sync_feed *f, sqlite3 *db)
 {
 	sqlite3_stmt *s;
-	int64_t i = 0;
-	int rc, prev = -1;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT id, ltid, coalesce(t0_raw, t0), "
+			       "coalesce(t1_raw, t1), kind, op, msgid FROM "
+			       "events ORDER BY id", -1, &s, NULL) != SQLITE_OK)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW && feed_row(f, s) == 0)
+		;
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE ||
+	    sqlite3_prepare_v2(db, "SELECT send_event, recv_event, id FROM "
+			       "messages WHERE send_event IS NOT NULL AND "
+			       "recv_event IS NOT NULL", -1, &s, NULL) !=
+		    SQLITE_OK)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW &&
+	       tdb_sync_feed_msg(f, sqlite3_column_int64(s, 0),
+				 sqlite3_column_int64(s, 1),
+				 sqlite3_column_int64(s, 2)) == 0)
+		;
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int tdb_sync_feed_event(struct tdb_sync_feed *f, int ltid,
+			const struct pg_event *ev, int64_t t0, int64_t t1)
+{
+	if ((size_t)f->nev >= f->cap) {
+		size_t cap = f->cap ? f->cap * 2 : 4096;
+		int *l = realloc(f->ltid, cap * sizeof(*l));
+		int64_t *r;
+
+		if (l)
+			f->ltid = l;
+		if (!l || !(r = realloc(f->raw, cap * 2 * sizeof(*r))))
+			return -1;
+		f->raw = r;
+		f->cap = cap;
+	}
+	if (ev->kind == PG_REC_SPAWN) {
+		struct tdb_sync_spawn *v = pg_grow(f->spawn, &f->spawn_cap,
+						   f->nspawn + 1, sizeof(*v),
+						   64);
+
+		if (!v)
+			return -1;
+		f->spawn = v;
+		f->spawn[f->nspawn++] = (struct tdb_sync_spawn){ f->nev + 1,
+			ev->msgid, ltid };
+	}
+	f->nbarrier += ev->kind == PG_REC_GROUP && ev->op == PG_GROUP_BARRIER;
+	f->ltid[f->nev] = ltid;
+	f->raw[2 * f->nev] = t0;
+	f->raw[2 * f->nev + 1] = t1;
+	f->nev++;
+	return 0;
+}
+
+int tdb_sync_feed_msg(struct tdb_sync_feed *f, int64_t send, int64_t recv,
+		      int64_t id)
+{
+	struct tdb_sync_msg *v = pg_grow(f->msg, &f->msg_cap, f->nmsg + 1,
+					 sizeof(*v), 1024);
+
+	if (!v)
+		return -1;
+	f->msg = v;
+	f->msg[f->nmsg++] = (struct tdb_sync_msg){ send, recv, id };
+	return 0;
+}
+
+void tdb_sync_feed_free(struct tdb_sync_feed *f)
+{
+	free(f->ltid);
+	free(f->raw);
+	free(f->spawn);
+	free(f->msg);
+	memset(f, 0, sizeof(*f));
+}
+
+/* Makes the points of L's events (each its entry and exit) from its
+ * feed's raw times, leaving room for NBAR barrier points; 0 or -1. */
+static int load_events(struct sync_load *l, size_t nbar)
+{
+	const struct tdb_sync_feed *f = l->f;
 	size_t n = (size_t)l->nev * 2 + nbar + 1;
+	int prev = -1, k = -1;
 
 	l->t = malloc(n * sizeof(*l->t));
-	l->raw = malloc(n * sizeof(*l->raw));
+	l->raw = f->raw;
 	l->start = calloc(n, 1);
 	l->ev_host = malloc(((size_t)l->nev + 1) * sizeof(int));
-	l->ev_ltid = malloc(((size_t)l->nev + 1) * sizeof(int));
-	if (!l->t || !l->raw || !l->start || !l->ev_host || !l->ev_ltid ||
-	    prep(l, "SELECT id, ltid, coalesce(t0_raw, t0), coalesce(t1_raw,"
-		 " t1) FROM events ORDER BY id", &s) < 0)
+	l->ev_ltid = f->ltid;
+	if (!l->t || !l->start || !l->ev_host)
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		int ltid = sqlite3_column_int(s, 1),
-		    k = tdb_tasks_find(l->tasks, l->ntask, ltid);
+	for (int64_t i = 0; i < l->nev; i++) {
+		int ltid = f->ltid[i];
 
-		if (sqlite3_column_int64(s, 0) != i + 1 || i >= l->nev)
-			break;   /* ids not 1..N: not a database we made */
-		l->ev_ltid[i] = ltid;
+		if (ltid != prev) {
+			k = tdb_tasks_find(l->tasks, l->ntask, ltid);
+			if (k >= 0)
+				l->task_first[k] = i + 1;
+		}
 		l->ev_host[i] = k < 0 ? 0 : l->task_host[k];
 		l->start[2 * i] = ltid != prev;
-		if (ltid != prev && k >= 0)
-			l->task_first[k] = i + 1;
-		l->raw[2 * i] = sqlite3_column_int64(s, 2);
-		l->raw[2 * i + 1] = sqlite3_column_int64(s, 3);
 		l->t[2 * i] = map_time(l, l->ev_host[i], l->raw[2 * i]);
 		l->t[2 * i + 1] = map_time(l, l->ev_host[i], l->raw[2 * i + 1]);
 		prev = ltid;
-		i++;
 	}
-	sqlite3_finalize(s);
-	return rc == SQLITE_DONE && i == l->nev ? 0 : -1;
+	return 0;
 }
 
 /* Fills L's mu from the smallest one-way times of its messages
@@ -227,32 +332,25 @@ static int load_latencies(struct sync_load *l)
 	return 0;
 }
 
-/* Loads the matched messages as edges (mu 0 until load_latencies);
+/* Makes the feed's messages edges (mu 0 until load_latencies);
  * 0 or -1. */
 static int load_messages(struct sync_load *l)
 {
-	sqlite3_stmt *s;
-	int rc;
+	const struct tdb_sync_feed *f = l->f;
 
-	if (prep(l, "SELECT send_event, recv_event, id FROM messages WHERE "
-		 "send_event IS NOT NULL AND recv_event IS NOT NULL", &s) < 0)
+	if (f->nmsg && !(l->msg_id = malloc(f->nmsg * sizeof(*l->msg_id))))
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		int64_t se = sqlite3_column_int64(s, 0),
-			re = sqlite3_column_int64(s, 1), *v;
+	for (size_t i = 0; i < f->nmsg; i++) {
+		int64_t se = f->msg[i].send, re = f->msg[i].recv;
 
 		if (se < 1 || se > l->nev || re < 1 || re > l->nev)
 			continue;
-		if (!(v = pg_grow(l->msg_id, &l->msg_cap, l->nmsg + 1,
-				  sizeof(*v), 1024)) ||
-		    add_edge(l, (size_t)(se - 1) * 2, (size_t)(re - 1) * 2 + 1,
+		if (add_edge(l, (size_t)(se - 1) * 2, (size_t)(re - 1) * 2 + 1,
 			     0) < 0)
-			break;
-		l->msg_id = v;
-		l->msg_id[l->nmsg++] = sqlite3_column_int64(s, 2);
+			return -1;
+		l->msg_id[l->nmsg++] = f->msg[i].id;
 	}
-	sqlite3_finalize(s);
-	return rc == SQLITE_DONE ? 0 : -1;
+	return 0;
 }
 
 /* Sets each message edge's mu from its hosts. */
@@ -279,21 +377,6 @@ static int64_t mu_min(const struct sync_load *l)
 	return m == INT64_MAX ? 0 : m;
 }
 
-/* Number of barrier calls in L's database, or -1. */
-static int64_t count_barriers(struct sync_load *l)
-{
-	sqlite3_stmt *s;
-	int64_t n = -1;
-
-	if (prep(l, "SELECT count(*) FROM events WHERE kind = 'group' AND "
-		 "op = 'barrier'", &s) < 0)
-		return -1;
-	if (sqlite3_step(s) == SQLITE_ROW)
-		n = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return n;
-}
-
 /* Adds a virtual point per barrier instance (the k-th call of each
  * member of a group), with edges from the entries and to the exits;
  * 0 or -1. */
@@ -305,6 +388,8 @@ static int load_barriers(struct sync_load *l, size_t *n)
 	int64_t k = -1, mu = mu_min(l);
 	size_t join = 0;
 
+	if (l->f->nbarrier == 0)
+		return 0;
 	if (prep(l, "SELECT grp, row_number() OVER (PARTITION BY grp, ltid "
 		 "ORDER BY id) AS k, id FROM events WHERE kind = 'group' AND "
 		 "op = 'barrier' ORDER BY grp, k, id", &s) < 0)
@@ -335,60 +420,47 @@ static int load_barriers(struct sync_load *l, size_t *n)
 static int load_spawns(struct sync_load *l)
 {
 	sqlite3_stmt *s;
-	int rc;
+	int rc = SQLITE_DONE;
 
-	if (prep(l, "SELECT e.id, s.children FROM spawns s JOIN events e ON "
-		 "e.ltid = s.ltid AND e.kind = 'spawn' AND e.msgid = s.seq",
+	if (prep(l, "SELECT children FROM spawns WHERE ltid = ? AND seq = ?",
 		 &s) < 0)
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(s, 0);
-		const char *p = (const char *)sqlite3_column_text(s, 1);
+	for (size_t i = 0; i < l->f->nspawn && rc == SQLITE_DONE; i++) {
+		const struct tdb_sync_spawn *sp = &l->f->spawn[i];
+		const char *p;
 		int ltid, k, used;
 
+		sqlite3_reset(s);
+		sqlite3_bind_int(s, 1, sp->ltid);
+		sqlite3_bind_int64(s, 2, sp->seq);
+		if ((rc = sqlite3_step(s)) != SQLITE_ROW)
+			continue;   /* no exec log row: no children known */
+		rc = SQLITE_DONE;
+		p = (const char *)sqlite3_column_text(s, 0);
 		while (p && sscanf(p, "%d%n", &ltid, &used) == 1) {
 			p += used;
 			k = tdb_tasks_find(l->tasks, l->ntask, ltid);
 			if (k >= 0 && l->task_first[k] &&
-			    add_edge(l, (size_t)(id - 1) * 2,
-				     (size_t)(l->task_first[k] - 1) * 2, 0) < 0)
-				goto out;
+			    add_edge(l, (size_t)(sp->id - 1) * 2,
+				     (size_t)(l->task_first[k] - 1) * 2, 0) < 0) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
 			p = strchr(p, ' ');  /* past "@HOST" */
 		}
 	}
-out:
 	sqlite3_finalize(s);
 	return rc == SQLITE_DONE ? 0 : -1;
-}
-
-/* Number of events of L's database into L->nev; 0 or -1. */
-static int count_events(struct sync_load *l)
-{
-	sqlite3_stmt *s;
-	int rc = -1;
-
-	if (prep(l, "SELECT count(*), coalesce(max(id), 0) FROM events",
-		 &s) < 0)
-		return -1;
-	if (sqlite3_step(s) == SQLITE_ROW &&
-	    sqlite3_column_int64(s, 0) == sqlite3_column_int64(s, 1) &&
-	    sqlite3_column_int64(s, 0) < (INT64_C(1) << 30)) {
-		l->nev = sqlite3_column_int64(s, 0);
-		rc = 0;
-	}
-	sqlite3_finalize(s);
-	return rc;
 }
 
 /* Loads the whole graph of L's database; 0 or -1. */
 static int sync_load(struct sync_load *l)
 {
-	int64_t nbar;
 	size_t n;
 
-	if (count_events(l) < 0 || load_hosts(l) < 0 ||
-	    (nbar = count_barriers(l)) < 0 ||
-	    load_events(l, (size_t)nbar) < 0 || load_messages(l) < 0 ||
+	l->nev = l->f->nev;
+	if (load_hosts(l) < 0 || load_events(l, (size_t)l->f->nbarrier) < 0 ||
+	    load_messages(l) < 0 ||
 	    load_latencies(l) < 0)
 		return -1;
 	set_mu(l);
@@ -403,13 +475,11 @@ static int sync_load(struct sync_load *l)
 static void sync_free(struct sync_load *l)
 {
 	free(l->t);
-	free(l->raw);
 	free(l->hcs);
 	free(l->start);
 	free(l->edge);
 	free(l->msg_id);
 	free(l->ev_host);
-	free(l->ev_ltid);
 	tdb_tasks_free(l->tasks, l->ntask > 0 ? l->ntask : 0);
 	for (int i = 0; i < l->nhost; i++)
 		free(l->host[i]);
@@ -579,7 +649,26 @@ int tdb_sync_times(sqlite3 *db, const struct pg_clocksync *cs, int clc,
 		   int how, struct tdb_sync_report *rep, char *err,
 		   size_t errlen)
 {
-	struct sync_load l = { .db = db, .cs = cs };
+	struct tdb_sync_feed f = { 0 };
+	int rc;
+
+	memset(rep, 0, sizeof(*rep));
+	if (feed_load(&f, db) < 0) {
+		snprintf(err, errlen, "cannot load the trace for the clock: %s",
+			 sqlite3_errmsg(db));
+		tdb_sync_feed_free(&f);
+		return -1;
+	}
+	rc = tdb_sync_times_fed(db, &f, cs, clc, how, rep, err, errlen);
+	tdb_sync_feed_free(&f);
+	return rc;
+}
+
+int tdb_sync_times_fed(sqlite3 *db, const struct tdb_sync_feed *f,
+		       const struct pg_clocksync *cs, int clc, int how,
+		       struct tdb_sync_report *rep, char *err, size_t errlen)
+{
+	struct sync_load l = { .db = db, .cs = cs, .f = f };
 	struct clc_stats st = { 0 };
 	int64_t *raw = NULL;
 	int rc = -1;

@@ -30,6 +30,9 @@ struct tdb_imp {
 	const char *sync_made; /* the mode that made the times */
 	struct tdb_sync_report rep; /* the clock's, when it ran */
 	struct pg_clocksync cs; /* the clock samples of the logs */
+	struct tdb_sync_feed feed; /* the clock's input (when it runs) */
+	int feeding;          /* the clock will run: fill feed */
+	struct tdb_clocks_job *clocks; /* the vector clocks being made */
 	int64_t next_ev;
 	struct tdb_match tm;  /* the messages table */
 	struct pg_runinfo ri;
@@ -192,6 +195,11 @@ static int put_event(struct tdb_imp *im, int ltid, long seq, uint64_t wall,
 	sqlite3_bind_text(s, 4, pg_rec_kind_name(ev->kind), -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 9, t0);
 	sqlite3_bind_int64(s, 10, t1);
+	if (im->feeding &&
+	    tdb_sync_feed_event(&im->feed, ltid, ev, t0, t1) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	if (bind_event_fields(im, s, ev) < 0 || step(s) < 0) {
 		snprintf(err, errlen, "cannot insert an event: %s",
 			 sqlite3_errmsg(im->db));
@@ -596,8 +604,8 @@ static int imp_sync(struct tdb_imp *im, char *err, size_t errlen)
 		int how = im->sync != TDB_SYNC_AUTO || spans
 			  ? TDB_SYNC_WRITE : TDB_SYNC_IF_VIOLATED;
 
-		if (tdb_sync_times(im->db, &im->cs, !linear, how, &im->rep, err,
-				   errlen) < 0)
+		if (tdb_sync_times_fed(im->db, &im->feed, &im->cs, !linear, how,
+				       &im->rep, err, errlen) < 0)
 			return -1;
 		im->sync_made = linear ? "linear" : im->rep.written ? "clc"
 								    : "offset";
@@ -716,6 +724,7 @@ fail:
 static int imp_all(struct tdb_imp *im, char *err, size_t errlen)
 {
 	char *msg = NULL, why[512];
+	int rc;
 
 	im->nltid = pg_run_ltids(im->dir, "comm", &im->ltids);
 	im->nx = pg_run_ltids(im->dir, "exec", &im->xltids);
@@ -728,8 +737,15 @@ static int imp_all(struct tdb_imp *im, char *err, size_t errlen)
 		return -1;
 	if (imp_open_logs(im, err, errlen) < 0)
 		return -1;
+	if (!(im->clocks = tdb_clocks_start(im->dir))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	im->feeding = im->sync == TDB_SYNC_LINEAR || im->sync == TDB_SYNC_AUTO ||
+		      im->sync == TDB_SYNC_CLC;
 	im->tm = (struct tdb_match){ .db = im->db, .ins = im->msg, .st = im->st,
-		.run = { im->ltids, im->nltid, im->selective } };
+		.run = { im->ltids, im->nltid, im->selective },
+		.feed = im->feeding ? &im->feed : NULL };
 	for (int i = 0; i < im->nltid; i++)
 		if (imp_task(im, i, err, errlen) < 0)
 			return -1;
@@ -744,7 +760,9 @@ static int imp_all(struct tdb_imp *im, char *err, size_t errlen)
 	case 1:
 		imp_note(im, err); /* salvaged */
 	}
-	switch (tdb_clocks_import(im->db, im->dir, err, errlen)) {
+	rc = tdb_clocks_finish(im->clocks, im->db, err, errlen);
+	im->clocks = NULL;
+	switch (rc) {
 	case -1:
 		return -1;
 	case 1: /* no clocks: damaged logs, or logs without an order */
@@ -782,6 +800,7 @@ static void imp_free(struct tdb_imp *im)
 	sqlite3_finalize(im->msg);
 	sqlite3_finalize(im->meta);
 	sqlite3_close(im->db);
+	tdb_clocks_finish(im->clocks, NULL, NULL, 0);
 	for (int i = 0; im->rd && i < im->nltid; i++)
 		pg_comm_free(&im->rd[i]);
 	free(im->rd);
@@ -796,6 +815,7 @@ static void imp_free(struct tdb_imp *im)
 	pg_strbuf_free(&im->tmp);
 	tdb_sync_report_free(&im->rep);
 	pg_clocksync_free(&im->cs);
+	tdb_sync_feed_free(&im->feed);
 }
 
 /* Seconds of CLOCK_MONOTONIC. */

@@ -489,6 +489,73 @@ START_TEST(test_import_linear_samples)
 }
 END_TEST
 
+/*
+ * The clock's input as the import gathers it (tracedb-sync.c's feed)
+ * against the same read back from the database (pangaea-trace sync's
+ * path): task 1 on host a spawns 1001 and 1002 on host b, whose clock is
+ * 1 ms behind (and 1003, which only ends), and sends 1001 a message;
+ * 1001 and 1002 then meet at a barrier.  The spawn's edge must move
+ * 1003's end after the spawn (nothing else reaches it), the barrier's
+ * must keep 1002 in the
+ * barrier until 1001 (moved by its receive) entered it; and both paths
+ * must make the same times.
+ */
+START_TEST(test_import_spawn_barrier_fed)
+{
+	struct pg_event a[] = {
+		ev(PG_REC_SPAWN, 0, 0, 1, 10, 50),
+		ev(PG_REC_SEND, 1001, 5, 1, 100, 2),
+		ev(PG_REC_END, 0, 0, 0, 400, 0),
+	};
+	struct pg_event b1[] = {
+		ev(PG_REC_RECV, 1, 5, 1, 120, 40),
+		ev(PG_REC_GROUP, 0, 0, 0, 200, 30),
+		ev(PG_REC_END, 0, 0, 0, 350, 0),
+	};
+	struct pg_event b2[] = {
+		ev(PG_REC_GROUP, 0, 0, 0, 150, 100),
+		ev(PG_REC_END, 0, 0, 0, 300, 0),
+	};
+	struct pg_event b3[] = { ev(PG_REC_END, 0, 0, 0, 300, 0) };
+	int kids[] = { 1001, 1002, 1003 };
+	struct tdb_import_stats st, st2;
+	struct tdb_sync_report rep;
+	char err[512];
+	sqlite3 *db;
+
+	a[0].len = 3;
+	a[2].how = b1[2].how = b2[1].how = b3[0].how = 1;
+	b1[1].op = b2[0].op = PG_GROUP_BARRIER;
+	snprintf(b1[1].group, sizeof(b1[1].group), "g");
+	snprintf(b2[0].group, sizeof(b2[0].group), "g");
+	write_task(1, "a", 0, a, 3, 0);
+	write_task(1001, "b", -1000000, b1, 3, 0);
+	write_task(1002, "b", -1000000, b2, 2, 0);
+	write_task(1003, "b", -1000000, b3, 1, 0);
+	cku_write_exec(1, kids, 3);
+	import_open(TDB_SYNC_CLC, &st, &db);
+	ck_assert_str_eq(st.sync, "clc");
+	ck_assert_uint_gt(st.violations_before, 0);
+	ck_assert_uint_eq(st.violations_after, 0);
+	ck_assert_int_ge(q(db, "SELECT t0 FROM events WHERE ltid = 1003 AND "
+			   "seq = 1"),
+			 q(db, "SELECT t0 FROM events WHERE ltid = 1 AND seq = 1"));
+	ck_assert_int_ge(q(db, "SELECT t1 FROM events WHERE ltid = 1002 AND "
+			   "seq = 1"),
+			 q(db, "SELECT t0 FROM events WHERE ltid = 1001 AND "
+			   "seq = 2"));
+	sqlite3_close(db);
+	import_open(TDB_SYNC_OFFSET, &st2, &db);
+	ck_assert_int_eq(tdb_sync_times(db, NULL, 1, TDB_SYNC_DRY, &rep, err,
+					sizeof(err)), 0);
+	ck_assert_uint_eq(rep.violations_before, st.violations_before);
+	ck_assert_uint_eq(rep.violations_after, st.violations_after);
+	ck_assert_int_eq(rep.max_corr, st.max_corr);
+	tdb_sync_report_free(&rep);
+	sqlite3_close(db);
+}
+END_TEST
+
 static Suite *clc_suite(void)
 {
 	Suite *s = suite_create("clc");
@@ -507,6 +574,7 @@ static Suite *clc_suite(void)
 	tcase_add_test(tc, test_import_clc_two_hosts);
 	tcase_add_test(tc, test_import_offset_none_linear);
 	tcase_add_test(tc, test_import_linear_samples);
+	tcase_add_test(tc, test_import_spawn_barrier_fed);
 	suite_add_tcase(s, tc);
 	return s;
 }
