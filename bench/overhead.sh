@@ -53,7 +53,7 @@ echo "load: $(uptime)"
 # spawned tasks' output pipes); so each run's pvmd CPU time is reported
 PVMD=
 for p in $(pgrep -x pvmd); do
-	tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null |
+	{ tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null |
 		grep -qx "PVM_VMID=$PVM_VMID" && PVMD=$p
 done
 # the pvmd's CPU time so far in ns (0 when not found)
