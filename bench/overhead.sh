@@ -19,7 +19,9 @@
 # program the medians with min-max, the ratios to the plain median and
 # the target: corrected/plain within 2 %, or the corrected median inside
 # the plain runs' min-max; and the medians of the rounds' own ratios
-# (recorded and corrected to the same round's plain run).  All on one CPU
+# (recorded and corrected to the same round's plain run); and the pvmd's
+# CPU time in each whole run, plain and recorded (the daemon's share of
+# the overhead, docs/BENCHMARKS.md).  All on one CPU
 # (BENCH_CPU below).  `uptime` before and after says the load.
 set -u
 B=$(cd "${1:-build}" && pwd)
