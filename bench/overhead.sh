@@ -19,7 +19,9 @@
 # program the medians with min-max, the ratios to the plain median and
 # the target: corrected/plain within 2 %, or the corrected median inside
 # the plain runs' min-max; and the medians of the rounds' own ratios
-# (recorded and corrected to the same round's plain run).  All on one CPU
+# (recorded and corrected to the same round's plain run); and the pvmd's
+# CPU time in each whole run, plain and recorded (the daemon's share of
+# the overhead, docs/BENCHMARKS.md).  All on one CPU
 # (BENCH_CPU below).  `uptime` before and after says the load.
 set -u
 B=$(cd "${1:-build}" && pwd)
@@ -47,6 +49,21 @@ PIN=()
 [ -n "$CPU" ] && PIN=(taskset -c "$CPU")
 echo quit | timeout 20 "${PIN[@]}" pvm >/dev/null 2>&1
 echo "load: $(uptime)"
+# The virtual machine's pvmd (its environment names PVM_VMID): its CPU
+# time is charged per message and grows with every descriptor it selects
+# on, which a recorded run has more of (the launcher, the coordinator,
+# spawned tasks' output pipes); so each run's pvmd CPU time is reported
+PVMD=
+for p in $(pgrep -x pvmd); do
+	{ tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null |
+		grep -qx "PVM_VMID=$PVM_VMID" && PVMD=$p
+done
+# the pvmd's CPU time so far in ns (0 when not found)
+pvmd_ns() {
+	local t=0
+	[ -n "$PVMD" ] && read -r t _ <"/proc/$PVMD/schedstat"
+	echo "${t:-0}"
+}
 
 # The trace's span of program $1 in recording $2, in ms: between the ends
 # of the master's (ltid 1) receives that end its own timing.
@@ -64,8 +81,11 @@ ms() {
 	sed -n 's/^elapsed \([0-9]*\)$/\1/p; s/^RESULT .* wall_ns=\([0-9]*\).*/\1/p' \
 		"$1" | awk '{printf "%.3f\n", $1 / 1e6}'
 }
-# Program $1's run: plain, or recorded ($2 = rec) into rec.
+# Program $1's run: plain, or recorded ($2 = rec) into rec; the
+# pvmd's CPU time in it, ms, into $2.pvmd.
 run() {
+	local t0
+	t0=$(pvmd_ns)
 	if [ "$2" = plain ]; then
 		timeout 120 "${PIN[@]}" "${cmd[@]}" >plain.out 2>/dev/null
 	else
@@ -74,6 +94,8 @@ run() {
 			"${cmd[@]}" \
 			>rec.out 2>/dev/null
 	fi
+	awk -v a="$t0" -v b="$(pvmd_ns)" 'BEGIN {printf "%.3f\n", (b - a) / 1e6}' \
+		>"$2.pvmd"
 }
 # One plain and one recorded run of program $1 (pp or sor), round $2.
 one() {
@@ -94,12 +116,14 @@ one() {
 	"$B/bin/pangaea-trace" import rec >/dev/null
 	raw=$(span "$1" rec)
 	"$B/bin/pangaea-trace" import --correct-overhead rec >ovh.out
-	echo "$1 $2 $(ms plain.out) $(ms rec.out) $raw $(span "$1" rec)" |
+	echo "$1 $2 $(ms plain.out) $(ms rec.out) $raw $(span "$1" rec)" \
+		"$(cat plain.pvmd) $(cat rec.pvmd)" |
 		tee -a rows
 	sed 's/^/  /' ovh.out
 }
-echo "program round plain recorded trace-raw trace-corrected (ms;" \
-	"pp: $N round trips; sor: $SOR)"
+echo "program round plain recorded trace-raw trace-corrected" \
+	"pvmd-plain pvmd-recorded (ms; pp: $N round trips; sor: $SOR;" \
+	"pvmd: the daemon's CPU time in the whole run)"
 for r in $(seq "$ROUNDS"); do
 	one pp "$r"
 	one sor "$r"
@@ -135,4 +159,8 @@ for p in pp sor; do
 	echo "$line; $verdict"
 	echo "$p per round (same round's plain), median (min-max):" \
 		"recorded/plain $(pair $p 4) corrected/plain $(pair $p 6)"
+	read -r a alo ahi < <(stat $p 7)
+	read -r b blo bhi < <(stat $p 8)
+	echo "$p pvmd CPU per run, median (min-max) ms: plain $a ($alo-$ahi)" \
+		"recorded $b ($blo-$bhi)"
 done
