@@ -191,6 +191,7 @@ static int coord_start(struct coord *c)
 	if (!c->readable || !c->tick || event_add(c->readable, NULL) < 0 ||
 	    event_add(c->tick, &tick) < 0)
 		return -1;
+	pg_timeline("coordinator", "up: sends HELLO");
 	return pg_proto_send(c->launcher, PG_TAG_HELLO, NULL) < 0 ? -1 : 0;
 }
 

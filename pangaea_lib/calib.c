@@ -77,5 +77,6 @@ uint64_t pg_calib_measure(void)
 		pg_comm_close(&w);
 	if (b > 0)
 		pvm_freebuf(b);
+	pg_timeline(NULL, "calibrated its logging cost");
 	return mean[PG_CALIB_BATCHES / 2];
 }

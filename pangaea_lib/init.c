@@ -14,11 +14,37 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL,
 				     SIGABRT, SIGTERM, SIGINT, SIGHUP,
 				     SIGQUIT, SIGPIPE };
+
+void pg_timeline(const char *who, const char *step)
+{
+	static int on = -1;
+	const char *e;
+	struct timespec ts;
+	char me[32];
+
+	if (on < 0) {
+		e = getenv(PG_ENV_TIMELINE);
+		on = e && *e && strcmp(e, "0") != 0;
+	}
+	if (!on)
+		return;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if (!who) { /* (no ltid before the handover) */
+		if (pg_me->mode)
+			snprintf(me, sizeof(me), "task %d", pg_me->ltid);
+		else
+			snprintf(me, sizeof(me), "pid %d", (int)getpid());
+		who = me;
+	}
+	fprintf(stderr, "pangaea-timeline %lld.%06ld %s: %s\n",
+		(long long)ts.tv_sec, ts.tv_nsec / 1000, who, step);
+}
 
 /* Writes the end record for a fatal signal, then dies of it.  Only
  * async-signal-safe work here: the end record goes into mapped space the
@@ -126,9 +152,11 @@ static int task_open(char *err, size_t errlen)
 	if (!ctx || !*ctx)
 		return 0;
 	pg_clock_start();
+	pg_timeline(NULL, "joins (pangaea_init)");
 	pg_proto_open(atoi(ctx));
 	if (identify(me, err, errlen) < 0 || pg_select_open(err, errlen) < 0)
 		return -1;
+	pg_timeline(NULL, "has its handover");
 	pg_ids_learn(me->mytid, me->ltid);
 	pg_ids_learn(me->parent_tid, me->parent_ltid);
 	if (register_task() < 0) {
@@ -136,8 +164,10 @@ static int task_open(char *err, size_t errlen)
 			 me->coord_tid);
 		return -1;
 	}
+	pg_timeline(NULL, "registered with the coordinator");
 	if (pg_log_open(0, err, errlen) < 0)
 		return -1;
+	pg_timeline(NULL, "log open (calibrated, clock sampled): runs");
 	if (me->mode == PANGAEA_MODE_REPLAY &&
 	    pg_replay_open(me->replaydir, me->ltid, err, errlen) < 0) {
 		pg_replay_diverge("%s", err);
@@ -190,6 +220,7 @@ int pangaea_exit(void)
 	if (pg_me->mode == PANGAEA_MODE_REPLAY &&
 	    pg_replay_expect(&call, NULL, NULL) == PG_REPLAY_DIVERGED)
 		return pg_task_diverged();
+	pg_timeline(NULL, "ends (pangaea_exit)");
 	rc = pg_log_end(PG_END_EXIT, 0);
 	pg_task_tell_done(PG_END_EXIT, 0);
 	pg_replay_close();

@@ -101,6 +101,12 @@ int pg_clocksample_due(uint64_t t);
  * over a few hundred rounds of the clock reads and the encoding). */
 uint64_t pg_calib_measure(void);
 
+/* init.c: with PANGAEA_TIMELINE=1 (PG_ENV_TIMELINE), prints
+ * "pangaea-timeline SECONDS.MICROS WHO: STEP" (CLOCK_REALTIME, comparable
+ * across the processes of one host) on stderr; nothing otherwise.  WHO is
+ * the caller's name, NULL for "task LTID" of this task. */
+void pg_timeline(const char *who, const char *step);
+
 /* self.c: who this task is in its run. */
 struct pg_self {
 	int mode;                 /* enum pangaea_mode; 0 = plain PVM */
