@@ -150,10 +150,42 @@ static int is_pvmd(const char *pid, const char *env, size_t n, void *arg)
 		strcmp(basename(cmd), "pvmd3") == 0);
 }
 
-/* The pid of this host's pvmd of our PVM_VMID, or 0 if none is found. */
+/*
+ * The pid the pvmd of our PVM_VMID names in its address file (its socket
+ * /tmp/pvmtmpPPPPPP.0 is named after its pid) if that process is a pvmd
+ * of our virtual machine; 0 otherwise (no file, a TCP address, a stale
+ * file).
+ */
+static pid_t vm_pvmd_from_address(void)
+{
+	static char env[65536];
+	char path[PG_PATH_MAX], addr[PG_PATH_MAX], pid[16];
+	const char *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/pvmd.%d.%s", pg_pvmtmp_dir(),
+		 (int)getuid(), getenv("PVM_VMID") ? getenv("PVM_VMID") : "");
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, addr, sizeof(addr) - 1);
+	close(fd);
+	addr[n > 0 ? n : 0] = '\0';
+	if (!(p = strstr(addr, "/pvmtmp")))
+		return 0;
+	snprintf(pid, sizeof(pid), "%d", atoi(p + 7));
+	n = proc_read(pid, "environ", env, sizeof(env));
+	return n > 0 && env_our_vm(env, (size_t)n) &&
+	       is_pvmd(pid, env, (size_t)n, NULL) ? (pid_t)atoi(pid) : 0;
+}
+
+/* The pid of this host's pvmd of our PVM_VMID, or 0 if none is found:
+ * from its address file, else by a walk over /proc. */
 static pid_t vm_find_pvmd(void)
 {
-	return vm_each_process(is_pvmd, NULL);
+	pid_t pid = vm_pvmd_from_address();
+
+	return pid > 0 ? pid : vm_each_process(is_pvmd, NULL);
 }
 
 /* vm_each_process: SIGKILLs PID if its PANGAEA_CONTEXT is ours, counting
