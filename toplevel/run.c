@@ -32,6 +32,7 @@ static void on_interrupt(int sig)
 static int start_coordinator(struct la_run *r)
 {
 	char self[PG_PATH_MAX], path[PG_PATH_MAX + 32], halt[] = "-halt-vm";
+	char calib[PG_HOST_MAX + 48];
 	char *argv[2] = { r->started_vm ? halt : NULL, NULL };
 	int tid, n, flags = r->o->coord_host ? PvmTaskHost : PvmTaskDefault;
 	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -40,6 +41,11 @@ static int start_coordinator(struct la_run *r)
 	snprintf(path, sizeof(path), "%s/pangaea-coord", dirname(self));
 	pg_timeline("launcher", "spawns the coordinator");
 	n = pvm_spawn(path, argv, flags, (char *)r->o->coord_host, 1, &tid);
+	/* while it starts: the logging cost, measured once for the tasks on
+	   this host (calib.c), not by each of them on its way to main() */
+	pg_calib_measure();
+	if (pg_calib_export(calib, sizeof(calib)) == 0)
+		la_vm_export(PG_ENV_CALIB, calib);
 	if (n != 1 || pg_proto_recv(tid, PG_TAG_HELLO, 15, NULL) <= 0) {
 		la_error("cannot start the coordinator %s%s%s (%s)", path,
 			 r->o->coord_host ? " on " : "",
@@ -70,6 +76,7 @@ static int setup_task0(struct la_run *r, const char *logdir)
 	char err[PG_PATH_MAX + 100], num[32];
 
 	pvm_setopt(PvmAutoErr, 0); /* the launcher says what went wrong */
+	unsetenv(PG_ENV_CALIB); /* task 0 measures: not an inherited value */
 	r->ctx = pg_task0_open(&c, err, sizeof(err));
 	if (r->ctx < 0) {
 		la_error("%s", err);
@@ -81,7 +88,7 @@ static int setup_task0(struct la_run *r, const char *logdir)
 		la_vm_export(PG_ENV_CLOCK_PERIOD, getenv(PG_ENV_CLOCK_PERIOD));
 	if (getenv(PG_ENV_TIMELINE)) /* and the timeline's switch */
 		la_vm_export(PG_ENV_TIMELINE, getenv(PG_ENV_TIMELINE));
-	pg_timeline("launcher", "task 0 open (its log, calibration)");
+	pg_timeline("launcher", "task 0 open (its exec log)");
 	return 0;
 }
 
