@@ -344,7 +344,8 @@ int la_vm_start(struct la_run *r)
 {
 	vm_env();
 	pg_pvmtmp_clear_own();
-	if (vm_running()) {
+	/* a live pvmd named by the address file needs no trial enrolment */
+	if (vm_pvmd_from_address() > 0 || vm_running()) {
 		if (pvm_mytid() < 0) {
 			la_error("cannot enroll in the running virtual machine");
 			return -1;
