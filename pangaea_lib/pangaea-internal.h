@@ -105,7 +105,7 @@ uint64_t pg_calib_measure(void);
  * when this task has measured nothing. */
 int pg_calib_export(char *buf, size_t n);
 
-/* init.c: with PANGAEA_TIMELINE=1 (PG_ENV_TIMELINE), prints
+/* timeline.c: with PANGAEA_TIMELINE=1 (PG_ENV_TIMELINE), prints
  * "pangaea-timeline SECONDS.MICROS WHO: STEP" (CLOCK_REALTIME, comparable
  * across the processes of one host) on stderr; nothing otherwise.  WHO is
  * the caller's name, NULL for "task LTID" of this task. */
