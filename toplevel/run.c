@@ -406,22 +406,25 @@ static int output_open(const struct la_run *r)
 	return k > 0;
 }
 
-/* Picks up the messages already queued (a DONE the exit notify
- * overtook; none missed matters: la_tasks_settle reads the end from the
- * task's log) and the tasks' last output (up to 2 s for each stream to
- * end), then writes what is left of it.  Waits only while an output
- * stream is open: no fixed wait once everything has come. */
+/* Picks up the messages already queued, the tasks' last output (up to
+ * 2 s for each stream to end) and the last word of a task that ended
+ * without a DONE (PVM's trace event with its wait status, up to 1 s:
+ * la_death_awaited), then writes what is left of the output.  Waits
+ * only while one of these is missing: no fixed wait once everything has
+ * come (a DONE that the exit notify overtook is not awaited: the task's
+ * log has its end record, la_tasks_settle). */
 static void drain(struct la_run *r)
 {
 	double t0 = la_death_now();
-	int b, open;
+	int b, wait;
 
 	/* (the output of a lost host's tasks never ends) */
 	double most = r->lost_host ? 0.2 : 2;
 
 	while (!r->lost_pvmd &&
-	       ((b = next_message(r, (open = output_open(r)) ? 50 : 0)) > 0 ||
-		(b == 0 && open && la_death_now() - t0 < most)))
+	       ((b = next_message(r, (wait = output_open(r) ||
+					     la_death_awaited(r)) ? 50 : 0)) > 0 ||
+		(b == 0 && wait && la_death_now() - t0 < most)))
 		if (b > 0)
 			handle(r, b);
 	la_output_finish();

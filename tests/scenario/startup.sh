@@ -3,7 +3,8 @@
 # the tasks take the logging cost the launcher measured (calib.c) instead
 # of measuring it each, and a value in the user's environment is not
 # taken for it; the end of a run waits for no fixed time once every task
-# has exited (it was 50 ms); without the variable nothing is stamped.
+# has exited (it was 50 ms) but for a task's last word (an uninstrumented
+# task is still named); without the variable nothing is stamped.
 . "$(dirname "$0")/../lib.sh"
 S=$B/examples/sor
 start=$(date +%s)
@@ -79,6 +80,21 @@ tl tlx
 expect_grep "the launcher still measures" tlx " task 0: calibrated its logging cost: [0-9]+ ns$"
 expect_eq "no task takes the planted 1 ns" \
 	"$(grep -c "calibration: the launcher's, 1 ns$" tlx)" 0
+
+# ---- a task that ends without a DONE: its end is still told right
+# (the wait for its trace event is on that event, not a fixed 50 ms,
+# and not skipped): an uninstrumented program (section headers that
+# are nonsense: not preloaded) is named as such, every time
+printf '#include <stdio.h>\n#include <pvm3.h>\nint main(void)\n{\n\tif (pvm_mytid() < 0)\n\t\treturn 1;\n\tputs("hello");\n\tpvm_exit();\n\treturn 0;\n}\n' >hello.c
+cc -o badelf hello.c -lpvm3 && printf '\377\377\377\377\377\377\377\177' |
+	dd of=badelf bs=1 seek=40 conv=notrunc 2>/dev/null # e_shoff
+named=0
+for i in 1 2 3 4 5; do
+	pg -log -logdir "bad$i" ./badelf
+	[ "$(cat rc)" = 2 ] && grep -Eq 'task 1 \(badelf on [^)]*\) is not instrumented' err &&
+		named=$((named + 1))
+done
+expect_eq "an uninstrumented task is named, 5 runs of 5" "$named" 5
 
 # ---- without the variable: no stamps
 pg -log -logdir recq "$S" 4 100
