@@ -40,6 +40,15 @@ awk -v a="$hello" -v b="$joined" 'BEGIN { exit !(a <= b) }' &&
 	pass "task 1 joins after the coordinator is up" ||
 	fail "task 1 joined at $joined, the coordinator was up at $hello"
 
+# the tasks' stamps are no output of theirs: not in output.log, and the
+# recording replays without the variable, identical
+expect_eq "no stamp in output.log" "$(grep -c pangaea-timeline rec/output.log)" 0
+grep -q '^pangaea-timeline [0-9.]* task 1: ' err && pass "task 1's stamps on stderr" ||
+	fail "task 1's stamps not on stderr"
+pg -replay -logdir rec -out rep
+expect_eq "its replay without PANGAEA_TIMELINE exits 0" "$(cat rc)" 0
+expect_grep "... and reproduces it" err "replay reproduced all [0-9]+ events of 4 tasks"
+
 # ---- the logging cost: measured once, by the launcher
 cost=$(sed -n 's/.* task 0: calibrated its logging cost: \([0-9]*\) ns$/\1/p' tl0)
 [ -n "$cost" ] && [ "$cost" -gt 0 ] && pass "the launcher measured $cost ns" ||
