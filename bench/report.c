@@ -408,6 +408,10 @@ static void print_targets(double worst_bytes)
 	target("bytes per point-to-point event (worst)",
 	       worst_bytes > 0 ? worst_bytes : -1, 16, " B");
 	target("pvm_spawn added time under record", spawn_add, 5, " ms");
+	target("end to end sor 4 100 record / plain",
+	       ratio_of("e2e", "sor", 1), 1.10, "x");
+	target("end to end racy -w 3 -m 100 record / plain",
+	       ratio_of("e2e", "racy", 1), 1.10, "x");
 }
 
 /* Reads the run's files, prints the summary, writes OUT.csv; 0 or 1. */

@@ -10,7 +10,8 @@
 # min-max, ratios to plain PVM of the same round, log sizes, targets) goes to
 # stdout; results.csv holds it as CSV, raw.csv every sample.
 #
-# Last, bench/races times the racing-receive analysis (its own target line).
+# Last, bench/races times the racing-receive analysis (its own target line)
+# and bench/timeline.sh prints the start-up breakdown of `sor 4 100`.
 # Environment: BENCH_ROUNDS (5), BENCH_PINGPONG (round trips, 20000),
 # BENCH_ONLY (a regular expression: run only the benchmarks it matches),
 # BENCH_OUT (where the CSV files go, default BUILDDIR/bench).
@@ -47,6 +48,7 @@ BENCHES=(
 	"e2e-racy|examples/racy -w 3 -m 100"
 )
 
+HERE=$(cd "$(dirname "$0")" && pwd)
 . "$(dirname "$0")/vm.sh"
 
 now_ns() { date +%s%N; }
@@ -144,6 +146,11 @@ done
 if [[ races =~ $ONLY ]]; then
 	echo
 	mkdir "$W/races" && "$BIN/races" "$W/races" 4 250000
+fi
+# where the time of one short recorded run goes (PANGAEA_TIMELINE)
+if [[ startup =~ $ONLY ]]; then
+	echo
+	bash "$HERE/timeline.sh" "$B"
 fi
 if [ -s "$W/failed" ]; then
 	echo

@@ -170,9 +170,11 @@ static int coord_start(struct coord *c)
 	struct timeval tick = { 0, 100000 };
 	int *fds;
 
+	pg_timeline("coordinator", "runs (main)");
 	pg_pvmtmp_clear_own(); /* before libpvm picks its file names */
 	if (pvm_mytid() < 0)
 		return -1;
+	pg_timeline("coordinator", "enrolled in PVM");
 	c->launcher = pvm_parent();
 	if (c->launcher < 0 || !ctx) {
 		fprintf(stderr, "pangaea-coord: must be started by the pangaea "
@@ -191,6 +193,7 @@ static int coord_start(struct coord *c)
 	if (!c->readable || !c->tick || event_add(c->readable, NULL) < 0 ||
 	    event_add(c->tick, &tick) < 0)
 		return -1;
+	pg_timeline("coordinator", "up: sends HELLO");
 	return pg_proto_send(c->launcher, PG_TAG_HELLO, NULL) < 0 ? -1 : 0;
 }
 

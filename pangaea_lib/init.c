@@ -126,9 +126,11 @@ static int task_open(char *err, size_t errlen)
 	if (!ctx || !*ctx)
 		return 0;
 	pg_clock_start();
+	pg_timeline(NULL, "joins (pangaea_init)");
 	pg_proto_open(atoi(ctx));
 	if (identify(me, err, errlen) < 0 || pg_select_open(err, errlen) < 0)
 		return -1;
+	pg_timeline(NULL, "has its handover");
 	pg_ids_learn(me->mytid, me->ltid);
 	pg_ids_learn(me->parent_tid, me->parent_ltid);
 	if (register_task() < 0) {
@@ -136,8 +138,10 @@ static int task_open(char *err, size_t errlen)
 			 me->coord_tid);
 		return -1;
 	}
+	pg_timeline(NULL, "registered with the coordinator");
 	if (pg_log_open(0, err, errlen) < 0)
 		return -1;
+	pg_timeline(NULL, "log open (calibrated, clock sampled): runs");
 	if (me->mode == PANGAEA_MODE_REPLAY &&
 	    pg_replay_open(me->replaydir, me->ltid, err, errlen) < 0) {
 		pg_replay_diverge("%s", err);
@@ -190,6 +194,7 @@ int pangaea_exit(void)
 	if (pg_me->mode == PANGAEA_MODE_REPLAY &&
 	    pg_replay_expect(&call, NULL, NULL) == PG_REPLAY_DIVERGED)
 		return pg_task_diverged();
+	pg_timeline(NULL, "ends (pangaea_exit)");
 	rc = pg_log_end(PG_END_EXIT, 0);
 	pg_task_tell_done(PG_END_EXIT, 0);
 	pg_replay_close();

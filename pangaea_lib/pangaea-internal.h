@@ -100,6 +100,16 @@ int pg_clocksample_due(uint64_t t);
 /* calib.c: the cost of logging one event in this task, in ns (a mean
  * over a few hundred rounds of the clock reads and the encoding). */
 uint64_t pg_calib_measure(void);
+/* Writes what the tasks of the run on this host take as their cost
+ * instead of measuring it (PG_ENV_CALIB's value) into BUF (N); 0, or -1
+ * when this task has measured nothing. */
+int pg_calib_export(char *buf, size_t n);
+
+/* timeline.c: with PANGAEA_TIMELINE=1 (PG_ENV_TIMELINE), prints
+ * "pangaea-timeline SECONDS.MICROS WHO: STEP" (CLOCK_REALTIME, comparable
+ * across the processes of one host) on stderr; nothing otherwise.  WHO is
+ * the caller's name, NULL for "task LTID" of this task. */
+void pg_timeline(const char *who, const char *step);
 
 /* self.c: who this task is in its run. */
 struct pg_self {

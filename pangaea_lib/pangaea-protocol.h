@@ -50,6 +50,10 @@
 #define PG_ENV_LIVE "PANGAEA_LIVE"       /* a viewer follows the run: the
 					    coordinator's Unix socket path
 					    (unset: no live events at all) */
+#define PG_ENV_CALIB "PANGAEA_CALIB" /* the launcher's logging cost,
+					"NS:BUILD:HOST" (calib.c) */
+#define PG_ENV_TIMELINE "PANGAEA_TIMELINE" /* 1: stamped start-up and
+					     shut-down steps on stderr */
 #define PG_ENV_CLOCK_PERIOD "PANGAEA_CLOCK_PERIOD" /* seconds between a
 					    task's clock samples (default
 					    30, 0: at its start and end

@@ -327,6 +327,20 @@ int la_death_check(struct la_run *r)
 	return check(r, 0);
 }
 
+int la_death_awaited(const struct la_run *r)
+{
+	double now = la_death_now() - r->t0;
+
+	for (int i = 0; i < r->ntasks; i++) {
+		const struct la_task *t = &r->tasks[i];
+
+		if (t->exited && !t->done_how && !t->have_wstatus &&
+		    t->gone_at > 0 && now - t->gone_at < GIVE_UP_S)
+			return 1;
+	}
+	return 0;
+}
+
 void la_death_finish(struct la_run *r)
 {
 	check(r, 1);

@@ -303,6 +303,10 @@ void la_death_gone(struct la_run *r, struct la_task *t);
  * pvm_notify.  Returns 1 if it stopped the run, else 0.
  */
 int la_death_check(struct la_run *r);
+/* Whether a task that has gone may still send its last word: it ended
+ * without a DONE and PVM's trace event (its wait status) has not come
+ * yet, for less than the time la_death_check waits for it (1 s). */
+int la_death_awaited(const struct la_run *r);
 /* At the end of the run (every task gone, the last messages drained):
  * la_death_check for the tasks it had not looked at yet. */
 void la_death_finish(struct la_run *r);

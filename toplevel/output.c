@@ -91,13 +91,32 @@ static int out_ltid(struct out_task *t)
 	return t->ltid;
 }
 
+/* Whether the N bytes P are a whole line of PANGAEA_TIMELINE's stamps
+ * (timeline.c): not the program's output. */
+static int out_is_stamp(const char *p, size_t n)
+{
+	static const char stamp[] = "pangaea-timeline ";
+	static int on = -1;
+
+	if (on < 0)
+		on = getenv(PG_ENV_TIMELINE) != NULL;
+	return on && n > sizeof(stamp) && p[n - 1] == '\n' &&
+	       memcmp(p, stamp, sizeof(stamp) - 1) == 0;
+}
+
 /* Writes the N bytes P of T's output to stdout and notes them in
- * output.log (a piece ending in a newline ends a line). */
+ * output.log (a piece ending in a newline ends a line); a timeline
+ * stamp goes to stderr only, so that a run with stamps replays like one
+ * without. */
 static void out_write(struct out_task *t, const char *p, size_t n)
 {
 	int nl = n > 0 && p[n - 1] == '\n';
 	off_t end;
 
+	if (out_is_stamp(p, n)) {
+		fwrite(p, 1, n, stderr);
+		return;
+	}
 	fwrite(p, 1, n, stdout);
 	if (out.log_fd < 0)
 		return;

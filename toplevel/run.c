@@ -32,13 +32,20 @@ static void on_interrupt(int sig)
 static int start_coordinator(struct la_run *r)
 {
 	char self[PG_PATH_MAX], path[PG_PATH_MAX + 32], halt[] = "-halt-vm";
+	char calib[PG_HOST_MAX + 48];
 	char *argv[2] = { r->started_vm ? halt : NULL, NULL };
 	int tid, n, flags = r->o->coord_host ? PvmTaskHost : PvmTaskDefault;
 	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
 	self[k > 0 ? k : 0] = '\0';
 	snprintf(path, sizeof(path), "%s/pangaea-coord", dirname(self));
+	pg_timeline("launcher", "spawns the coordinator");
 	n = pvm_spawn(path, argv, flags, (char *)r->o->coord_host, 1, &tid);
+	/* while it starts: the logging cost, measured once for the tasks on
+	   this host (calib.c), not by each of them on its way to main() */
+	pg_calib_measure();
+	if (pg_calib_export(calib, sizeof(calib)) == 0)
+		la_vm_export(PG_ENV_CALIB, calib);
 	if (n != 1 || pg_proto_recv(tid, PG_TAG_HELLO, 15, NULL) <= 0) {
 		la_error("cannot start the coordinator %s%s%s (%s)", path,
 			 r->o->coord_host ? " on " : "",
@@ -49,6 +56,7 @@ static int start_coordinator(struct la_run *r)
 			pvm_kill(tid);
 		return -1;
 	}
+	pg_timeline("launcher", "coordinator's HELLO");
 	r->coord_tid = tid;
 	pg_task0_set_coordinator(tid);
 	pvm_notify(PvmTaskExit, PG_TAG_EXITED, 1, &tid);
@@ -68,6 +76,7 @@ static int setup_task0(struct la_run *r, const char *logdir)
 	char err[PG_PATH_MAX + 100], num[32];
 
 	pvm_setopt(PvmAutoErr, 0); /* the launcher says what went wrong */
+	unsetenv(PG_ENV_CALIB); /* task 0 measures: not an inherited value */
 	r->ctx = pg_task0_open(&c, err, sizeof(err));
 	if (r->ctx < 0) {
 		la_error("%s", err);
@@ -77,6 +86,9 @@ static int setup_task0(struct la_run *r, const char *logdir)
 	la_vm_export(PG_ENV_CONTEXT, num); /* every task of the run gets it */
 	if (getenv(PG_ENV_CLOCK_PERIOD)) /* and the launcher's clock period */
 		la_vm_export(PG_ENV_CLOCK_PERIOD, getenv(PG_ENV_CLOCK_PERIOD));
+	if (getenv(PG_ENV_TIMELINE)) /* and the timeline's switch */
+		la_vm_export(PG_ENV_TIMELINE, getenv(PG_ENV_TIMELINE));
+	pg_timeline("launcher", "task 0 open (its exec log)");
 	return 0;
 }
 
@@ -181,8 +193,10 @@ static int start_programs(struct la_run *r)
 
 		if (r->o->mode == PANGAEA_MODE_REPLAY && i < r->o->recorded.nspawn)
 			flags = r->o->recorded.spawns[i].flags; /* where: as recorded */
+		pg_timeline("launcher", "spawns a program");
 		n = pangaea_pvm_spawn(p->path, p->argv, flags, (char *)where,
 				      r->o->ntask, tids);
+		pg_timeline("launcher", "spawned (handovers sent)");
 		if (n < 0 && pg_task0_diverged()) {
 			snprintf(r->diverged, sizeof(r->diverged), "%s",
 				 pg_task0_diverged());
@@ -392,20 +406,25 @@ static int output_open(const struct la_run *r)
 	return k > 0;
 }
 
-/* Picks up messages still in flight (DONE after the exit notify), and
- * the tasks' last output (up to 2 s for each stream to end), then writes
- * what is left of it. */
+/* Picks up the messages already queued, the tasks' last output (up to
+ * 2 s for each stream to end) and the last word of a task that ended
+ * without a DONE (PVM's trace event with its wait status, up to 1 s:
+ * la_death_awaited), then writes what is left of the output.  Waits
+ * only while one of these is missing: no fixed wait once everything has
+ * come (a DONE that the exit notify overtook is not awaited: the task's
+ * log has its end record, la_tasks_settle). */
 static void drain(struct la_run *r)
 {
 	double t0 = la_death_now();
-	int b;
+	int b, wait;
 
 	/* (the output of a lost host's tasks never ends) */
 	double most = r->lost_host ? 0.2 : 2;
 
-	while (!r->lost_pvmd && ((b = next_message(r, 50)) > 0 ||
-				 (b == 0 && output_open(r) &&
-				  la_death_now() - t0 < most)))
+	while (!r->lost_pvmd &&
+	       ((b = next_message(r, (wait = output_open(r) ||
+					     la_death_awaited(r)) ? 50 : 0)) > 0 ||
+		(b == 0 && wait && la_death_now() - t0 < most)))
 		if (b > 0)
 			handle(r, b);
 	la_output_finish();
@@ -491,7 +510,9 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 		if (status != LA_OK)
 			la_tasks_kill(r);
 		wait_tasks(r);
+		pg_timeline("launcher", "every task has exited");
 		drain(r);
+		pg_timeline("launcher", "drained (late messages, output)");
 		la_debug_finish(r);
 		if (!r->lost_pvmd)
 			la_hosts_collect(r, logdir);
@@ -503,6 +524,7 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 		else if (r->diverged[0])
 			status = LA_DIVERGED;
 		stop_coordinator(r);
+		pg_timeline("launcher", "coordinator stopped");
 		la_hosts_stop(r);
 		if (!r->lost_pvmd)
 			la_tasks_tidy(r);
@@ -631,6 +653,7 @@ int la_run(struct la_opts *o)
 	char logdir[PG_PATH_MAX];
 	int status;
 
+	pg_timeline("launcher", "starts");
 	if (o->mode == PANGAEA_MODE_REPLAY && replay_prepare(o) < 0)
 		return LA_SETUP;
 	if (la_whatif_prepare(o) < 0)
@@ -662,19 +685,25 @@ int la_run(struct la_opts *o)
 	   (its tasks would be left running): writes fail instead, and the
 	   wait loop notices */
 	signal(SIGPIPE, SIG_IGN);
+	pg_timeline("launcher", "checked the programs, the log folder");
 	if (la_vm_start(&r) < 0)
 		return LA_SETUP;
+	pg_timeline("launcher", "in the virtual machine");
 	if (o->mode == PANGAEA_MODE_REPLAY && la_hosts_check(o->logdir) < 0) {
 		la_vm_stop(&r);
 		return LA_SETUP;
 	}
 	status = run_in_vm(&r, logdir);
+	pg_timeline("launcher", "task 0 closed");
 	la_vm_stop(&r);
+	pg_timeline("launcher", r.started_vm ? "halted the virtual machine" :
+				"left the virtual machine");
 	status = summarize(o, logdir, status);
 	/* the final status; a recording whose run.info is lost says so */
 	if (la_runinfo_write(&r, logdir, status) < 0 && status == LA_OK)
 		status = LA_SETUP;
 	la_tasks_free(&r);
 	la_kill_free(&r);
+	pg_timeline("launcher", "summarized: ends");
 	return status;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -150,10 +151,42 @@ static int is_pvmd(const char *pid, const char *env, size_t n, void *arg)
 		strcmp(basename(cmd), "pvmd3") == 0);
 }
 
-/* The pid of this host's pvmd of our PVM_VMID, or 0 if none is found. */
+/*
+ * The pid the pvmd of our PVM_VMID names in its address file (its socket
+ * /tmp/pvmtmpPPPPPP.0 is named after its pid) if that process is a pvmd
+ * of our virtual machine; 0 otherwise (no file, a TCP address, a stale
+ * file).
+ */
+static pid_t vm_pvmd_from_address(void)
+{
+	static char env[65536];
+	char path[PG_PATH_MAX], addr[PG_PATH_MAX], pid[16];
+	const char *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/pvmd.%d.%s", pg_pvmtmp_dir(),
+		 (int)getuid(), getenv("PVM_VMID") ? getenv("PVM_VMID") : "");
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, addr, sizeof(addr) - 1);
+	close(fd);
+	addr[n > 0 ? n : 0] = '\0';
+	if (!(p = strstr(addr, "/pvmtmp")))
+		return 0;
+	snprintf(pid, sizeof(pid), "%d", atoi(p + 7));
+	n = proc_read(pid, "environ", env, sizeof(env));
+	return n > 0 && env_our_vm(env, (size_t)n) &&
+	       is_pvmd(pid, env, (size_t)n, NULL) ? (pid_t)atoi(pid) : 0;
+}
+
+/* The pid of this host's pvmd of our PVM_VMID, or 0 if none is found:
+ * from its address file, else by a walk over /proc. */
 static pid_t vm_find_pvmd(void)
 {
-	return vm_each_process(is_pvmd, NULL);
+	pid_t pid = vm_pvmd_from_address();
+
+	return pid > 0 ? pid : vm_each_process(is_pvmd, NULL);
 }
 
 /* vm_each_process: SIGKILLs PID if its PANGAEA_CONTEXT is ours, counting
@@ -231,14 +264,14 @@ static int vm_start_private(struct la_run *r)
 	if (rc == 0)
 		rc = pvm_start_pvmd(1, argv, 1);
 	/* On a loaded machine libpvm may give up before a slow pvmd has
-	 * written its address: wait for it (up to 10 s) rather than leave it
-	 * running unseen. */
-	for (int i = 0; rc == PvmCantStart && i < 100; i++) {
+	 * written its address: wait for it (up to 10 s, looking every 10 ms)
+	 * rather than leave it running unseen. */
+	for (int i = 0; rc == PvmCantStart && i < 1000; i++) {
 		pid_t pvmd;
 
-		usleep(100000);
+		usleep(10000);
 		pvmd = vm_find_pvmd();
-		if (pvmd <= 0 && i >= 10)
+		if (pvmd <= 0 && i >= 100)
 			break; /* no pvmd came up at all */
 		if (pvmd > 0 && vm_address_file_exists() && pvm_mytid() >= 0)
 			rc = 0;
@@ -312,7 +345,8 @@ int la_vm_start(struct la_run *r)
 {
 	vm_env();
 	pg_pvmtmp_clear_own();
-	if (vm_running()) {
+	/* a live pvmd named by the address file needs no trial enrolment */
+	if (vm_pvmd_from_address() > 0 || vm_running()) {
 		if (pvm_mytid() < 0) {
 			la_error("cannot enroll in the running virtual machine");
 			return -1;
@@ -333,8 +367,18 @@ int la_vm_start(struct la_run *r)
  */
 static void vm_wait_gone(pid_t pid)
 {
+	/* on the event (a pidfd is readable once the process has ended),
+	   not in 10 ms naps: the halt took 0.5 or 10.5 ms by luck */
+	int fd = pid > 0 ? (int)syscall(SYS_pidfd_open, pid, 0) : -1;
+
+	if (fd >= 0) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		poll(&p, 1, 3000);
+		close(fd);
+	}
 	for (int i = 0; pid > 0 && i < 300 && !la_vm_process_gone(pid); i++)
-		usleep(10000);
+		usleep(10000); /* (no pidfds: an older kernel) */
 }
 
 void la_vm_stop(struct la_run *r)
