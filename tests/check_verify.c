@@ -53,36 +53,12 @@ static struct pg_event ev_end(void)
 
 /*
  * Writes RUN/task-LTID.comm holding the N events of EV, event i at time
- * (i + 1) * TSTEP ns.  Returns the file's size.
+ * (i + 1) * TSTEP ns, each TSTEP / 3 long.  Returns the file's size.
  */
 static off_t write_task(const char *run, int ltid, const struct pg_event *ev,
 			int n, uint64_t tstep)
 {
-	struct pg_comm_header h = { 0 };
-	struct pg_comm_writer w;
-	char path[PATH_MAX], err[512] = "";
-	struct stat st;
-
-	h.ltid = ltid;
-	h.tid = 0x40000 + ltid;
-	h.parent_ltid = ltid / 1000;
-	h.mode = 1;
-	snprintf(h.host, sizeof(h.host), "vm");
-	snprintf(h.program, sizeof(h.program), "/bin/prog");
-	ck_assert_int_eq(pg_log_path(path, sizeof(path), run, ltid, "comm"), 0);
-	unlink(path); /* pg_comm_create makes only new files */
-	if (pg_comm_create(&w, path, &h, err, sizeof(err)) < 0)
-		ck_abort_msg("pg_comm_create: %s", err);
-	for (int i = 0; i < n; i++) {
-		struct pg_event e = ev[i];
-
-		e.t = (uint64_t)(i + 1) * tstep;
-		e.dur = tstep / 3;
-		ck_assert_int_eq(pg_comm_append(&w, &e), 0);
-	}
-	pg_comm_close(&w);
-	ck_assert_int_eq(stat(path, &st), 0);
-	return st.st_size;
+	return cku_comm_in(run, ltid, ltid, ev, n, tstep, tstep / 3);
 }
 
 /* The master (1) and two workers (1001, 1002) of a small run. */

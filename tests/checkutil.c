@@ -107,11 +107,14 @@ struct pg_event cku_event(int kind, int peer, int tag, unsigned msgid,
 	return e;
 }
 
-void cku_write_comm(int file, int ltid, const struct pg_event *ev, int n)
+off_t cku_comm_in(const char *dir, int file, int ltid,
+		  const struct pg_event *ev, int n, uint64_t tstep,
+		  uint64_t dur)
 {
 	struct pg_comm_header h = { 0 };
 	struct pg_comm_writer w;
 	char path[PATH_MAX], err[512] = "";
+	struct stat st;
 
 	h.ltid = ltid;
 	h.tid = 0x40000 + ltid;
@@ -119,17 +122,26 @@ void cku_write_comm(int file, int ltid, const struct pg_event *ev, int n)
 	h.mode = 1;
 	snprintf(h.host, sizeof(h.host), "vm");
 	snprintf(h.program, sizeof(h.program), "/bin/prog");
-	ck_assert_int_eq(pg_log_path(path, sizeof(path), cku_dir, file, "comm"), 0);
+	ck_assert_int_eq(pg_log_path(path, sizeof(path), dir, file, "comm"), 0);
 	unlink(path); /* logs are created new only */
 	if (pg_comm_create(&w, path, &h, err, sizeof(err)) < 0)
 		ck_abort_msg("pg_comm_create: %s", err);
 	for (int i = 0; i < n; i++) {
 		struct pg_event e = ev[i];
 
-		e.t = (uint64_t)(i + 1) * 1000;
+		e.t = (uint64_t)(i + 1) * tstep;
+		if (dur)
+			e.dur = dur;
 		ck_assert_int_eq(pg_comm_append(&w, &e), 0);
 	}
 	pg_comm_close(&w);
+	ck_assert_int_eq(stat(path, &st), 0);
+	return st.st_size;
+}
+
+void cku_write_comm(int file, int ltid, const struct pg_event *ev, int n)
+{
+	cku_comm_in(cku_dir, file, ltid, ev, n, 1000, 0);
 }
 
 void cku_write_exec(int ltid, const int *kids, int n)

@@ -10,6 +10,8 @@
 #include <check.h>
 #include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 /* The current test's own empty folder (set by cku_setup). */
 extern char cku_dir[PATH_MAX];
@@ -50,10 +52,16 @@ int cku_run(Suite *s);
 struct pg_event cku_event(int kind, int peer, int tag, unsigned msgid,
 			  unsigned t_us, unsigned d_us);
 
-/* Writes cku_dir/task-FILE.comm holding the N events EV, event i at
- * (i + 1) us, with a header naming task LTID (tid 0x40000 + LTID, parent
- * LTID / 1000, host "vm", program "/bin/prog", record mode; FILE and
- * LTID differ only to plant a swap); fails the test if it cannot. */
+/* Writes DIR/task-FILE.comm holding the N events EV, event i at
+ * (i + 1) * TSTEP ns and, if DUR, DUR ns long (else as EV says), with a
+ * header naming task LTID (tid 0x40000 + LTID, parent LTID / 1000, host
+ * "vm", program "/bin/prog", record mode; FILE and LTID differ only to
+ * plant a swap); the file's size.  Fails the test if it cannot. */
+off_t cku_comm_in(const char *dir, int file, int ltid,
+		  const struct pg_event *ev, int n, uint64_t tstep,
+		  uint64_t dur);
+
+/* cku_comm_in in cku_dir, events 1 us apart, their own durations. */
 void cku_write_comm(int file, int ltid, const struct pg_event *ev, int n);
 
 /* Writes cku_dir/task-LTID.exec with one spawn (sequence 1, program
