@@ -53,4 +53,7 @@ void coord_viewers_batch(int src);
 /* At the end: waits a little for a first viewer, flushes, closes. */
 void coord_viewers_finish(void);
 
+/* Whether the run is shown live (the socket is listening); 1 or 0. */
+int coord_viewers_on(void);
+
 #endif /* PANGAEA_COORD_H */

@@ -163,6 +163,30 @@ static void drain(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
+/*
+ * After the launcher's QUIT, with a live viewer: a task's last batch of
+ * events, sent before it told the launcher it was done, may come after
+ * that QUIT (two senders: PVM does not order their messages).  Takes
+ * what comes until 200 ms pass without a message, 2 s at most, so the
+ * viewer gets the whole run.
+ */
+static void drain_late(struct coord *c)
+{
+	struct timeval quiet = { 0, 200000 };
+	struct timespec t0, now;
+	int b, tag, src, version;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while ((b = pvm_trecv(-1, -1, &quiet)) > 0) {
+		if (pg_proto_check(b, &tag, &src, &version) == 0 &&
+		    tag != PG_TAG_QUIT)
+			dispatch(c, b, tag, src);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - t0.tv_sec >= 2)
+			break;
+	}
+}
+
 /* Sets up PVM and libevent; 0 or -1. */
 static int coord_start(struct coord *c)
 {
@@ -264,6 +288,8 @@ int main(int argc, char **argv)
 		if (c.halt_vm) /* the pvmd has gone: nothing to leave */
 			_exit(c.status);
 	}
+	if (!c.launcher_died && c.status == 0 && coord_viewers_on())
+		drain_late(&c);
 	coord_viewers_finish();
 	coord_registry_free(&c.reg);
 	event_free(c.readable);

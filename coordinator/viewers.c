@@ -226,6 +226,11 @@ static void viewer_flush(struct bufferevent *bev)
 			break;
 }
 
+int coord_viewers_on(void)
+{
+	return cv.listener != NULL;
+}
+
 void coord_viewers_finish(void)
 {
 	time_t until = time(NULL) + 5;
