@@ -107,9 +107,11 @@ struct pg_event cku_event(int kind, int peer, int tag, unsigned msgid,
 	return e;
 }
 
+uint32_t cku_comm_version; /* 0: the current */
+
 void cku_write_comm(int file, int ltid, const struct pg_event *ev, int n)
 {
-	struct pg_comm_header h = { 0 };
+	struct pg_comm_header h = { .version = cku_comm_version };
 	struct pg_comm_writer w;
 	char path[PATH_MAX], err[512] = "";
 

@@ -55,6 +55,8 @@ struct pg_event cku_event(int kind, int peer, int tag, unsigned msgid,
  * LTID / 1000, host "vm", program "/bin/prog", record mode; FILE and
  * LTID differ only to plant a swap); fails the test if it cannot. */
 void cku_write_comm(int file, int ltid, const struct pg_event *ev, int n);
+/* The comm log version cku_write_comm writes (0: the current). */
+extern uint32_t cku_comm_version;
 
 /* Writes cku_dir/task-LTID.exec with one spawn (sequence 1, program
  * "/bin/prog", on host "vm") of the N (at most 8) tasks KIDS, or no
