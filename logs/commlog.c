@@ -186,7 +186,6 @@ static size_t comm_encode_header(unsigned char *buf,
 static struct pg_comm_state *comm_wstate(struct pg_comm_writer *w)
 {
 	w->st.peer = w->peers;
-	w->st.peer_last = w->peers_last;
 	return &w->st;
 }
 
@@ -294,15 +293,17 @@ static int comm_recvlike(int kind)
 }
 
 /* The message id ST expects for a record of KIND with the peer of index
- * IDX (-1: none), or 0 when it expects none. */
-static uint32_t comm_expected(const struct pg_comm_state *st, int kind,
-			      int idx)
+ * IDX (-1: none) into *WANT; 1, or 0 when it expects none. */
+static int comm_expected(const struct pg_comm_state *st, int kind, int idx,
+			 uint32_t *want)
 {
-	if (comm_sendlike(kind))
-		return st->last_sent + 1;
-	if (comm_recvlike(kind) && idx >= 0)
-		return st->peer_last[idx] + 1;
-	return 0;
+	if (st->version >= 7 && comm_sendlike(kind))
+		*want = st->last_sent + 1;
+	else if (st->version >= 7 && comm_recvlike(kind) && idx >= 0)
+		*want = st->peer[idx].last + st->peer[idx].step;
+	else
+		return 0;
+	return 1;
 }
 
 /* Moves ST past a record of KIND with MSGID from/to the peer of index
@@ -310,10 +311,14 @@ static uint32_t comm_expected(const struct pg_comm_state *st, int kind,
 static void comm_saw_id(struct pg_comm_state *st, int kind, int idx,
 			uint32_t msgid)
 {
-	if (comm_sendlike(kind))
+	struct pg_comm_peer *p = idx >= 0 ? &st->peer[idx] : NULL;
+
+	if (comm_sendlike(kind)) {
 		st->last_sent = msgid;
-	else if (comm_recvlike(kind) && kind != PG_REC_PROBE && idx >= 0)
-		st->peer_last[idx] = msgid;
+	} else if (comm_recvlike(kind) && kind != PG_REC_PROBE && p) {
+		p->step = msgid - p->last;
+		p->last = msgid;
+	}
 }
 
 /* Gives PEER the next index of ST's table if it has room; the index or
@@ -322,8 +327,7 @@ static int comm_add_peer(struct pg_comm_state *st, int peer)
 {
 	if (st->npeers >= PG_COMM_PEERS)
 		return -1;
-	st->peer[st->npeers] = peer;
-	st->peer_last[st->npeers] = 0;
+	st->peer[st->npeers] = (struct pg_comm_peer){ .ltid = peer, .step = 1 };
 	return st->npeers++;
 }
 
@@ -334,7 +338,7 @@ static size_t comm_slot(const struct pg_comm_writer *w, int peer)
 	size_t n = sizeof(w->slot) / sizeof(w->slot[0]);
 	size_t i = ((uint32_t)peer * 2654435761u) % n;
 
-	while (w->slot[i] && w->st.peer[w->slot[i] - 1] != peer)
+	while (w->slot[i] && w->st.peer[w->slot[i] - 1].ltid != peer)
 		i = (i + 1) % n;
 	return i;
 }
@@ -381,19 +385,37 @@ static size_t comm_put_times(struct pg_comm_state *st, unsigned char *p,
 }
 
 /* Encodes the message id of a record of KIND to the peer of index IDX
- * into P unless it is the one expected, then setting bit 7 of *KB
- * instead; the bytes. */
+ * into P: nothing but bit 7 of *KB if it is the one expected, its
+ * distance from it (zz) if one is, else itself; the bytes. */
 static size_t comm_put_id(struct pg_comm_state *st, unsigned char *p,
 			  unsigned char *kb, int kind, int idx, uint32_t msgid)
 {
-	uint32_t want = comm_expected(st, kind, idx);
+	uint32_t want;
+	int has = comm_expected(st, kind, idx, &want);
 
 	comm_saw_id(st, kind, idx, msgid);
-	if (want && msgid == want && st->version >= 7) {
+	if (!has)
+		return pg_varint_put(p, msgid);
+	if (msgid == want) {
 		*kb |= PG_KIND_NEXTID;
 		return 0;
 	}
-	return pg_varint_put(p, msgid);
+	return pg_varint_put(p, zz_enc((int64_t)msgid - (int64_t)want));
+}
+
+/* Encodes the length LEN of a message to or from the peer of index IDX
+ * into P: its distance (zz) from the last one of that peer's (version 7),
+ * else itself; the bytes. */
+static size_t comm_put_len(struct pg_comm_state *st, unsigned char *p,
+			   int idx, uint32_t len)
+{
+	int64_t last;
+
+	if (st->version < 7 || idx < 0)
+		return pg_varint_put(p, len);
+	last = st->peer[idx].len;
+	st->peer[idx].len = len;
+	return pg_varint_put(p, zz_enc((int64_t)len - last));
 }
 
 /* Encodes the record EV into P with W's coding state, which it moves
@@ -451,7 +473,7 @@ static size_t comm_encode(struct pg_comm_writer *w, unsigned char *p,
 	n += comm_put_peer(w, p + n, ev->peer, &idx);
 	n += pg_varint_put(p + n, zz_enc(ev->tag));
 	n += comm_put_id(st, p + n, p, ev->kind, idx, ev->msgid);
-	n += pg_varint_put(p + n, ev->len);
+	n += comm_put_len(st, p + n, idx, ev->len);
 	return n + comm_put_times(st, p + n, ev, 1);
 }
 
@@ -716,6 +738,7 @@ static int comm_decode_header(struct pg_comm_reader *r, char *err,
 	if (h->time_unit < 1 || h->time_unit > 1000000000)
 		goto bad;
 	r->st.unit = h->time_unit;
+	r->st.version = h->version;
 	r->pos = total;
 	return comm_check_header(r, n, err, errlen);
 bad_len:
@@ -810,8 +833,8 @@ static int comm_time(struct pg_comm_reader *r, struct pg_event *ev,
 
 /* Reads a peer of a version 7 record (an index + 1, or 0 and the peer,
  * which then gets the next index if the table has room) into *PEER, its
- * index into *IDX (-1: none); 0, -1 cut off, -2 an index past the table
- * or a peer past 32 bits. */
+ * index into *IDX (-1: none); 0, -1 cut off, -2 a peer past 32 bits, -3
+ * an index past the table. */
 static int comm_get_peer(struct pg_comm_reader *r, int *peer, int *idx)
 {
 	struct pg_comm_state *st = &r->st;
@@ -820,10 +843,10 @@ static int comm_get_peer(struct pg_comm_reader *r, int *peer, int *idx)
 	if (comm_get(r, &v, 1) < 0)
 		return -1;
 	if (v > (uint64_t)st->npeers)
-		return -2;
+		return -3;
 	if (v > 0) {
 		*idx = (int)v - 1;
-		*peer = st->peer[*idx];
+		*peer = st->peer[*idx].ltid;
 		return 0;
 	}
 	if (comm_get(r, &v, 1) < 0)
@@ -831,22 +854,14 @@ static int comm_get_peer(struct pg_comm_reader *r, int *peer, int *idx)
 	if (fit_int(v, peer) < 0)
 		return -2;
 	*idx = -1;
-	if (st->npeers < PG_COMM_PEERS &&
-	    (size_t)st->npeers >= r->peer_cap) {
-		size_t cap = r->peer_cap;
-		int *p = pg_grow(st->peer, &cap, (size_t)st->npeers + 1,
-				 sizeof(int), 16);
-		uint32_t *l;
+	if (st->npeers < PG_COMM_PEERS) {
+		struct pg_comm_peer *t = pg_grow(st->peer, &r->peer_cap,
+						 (size_t)st->npeers + 1,
+						 sizeof(*t), 16);
 
-		if (!p)
+		if (!t)
 			return -2;
-		st->peer = p;
-		cap = r->peer_cap;
-		if (!(l = pg_grow(st->peer_last, &cap, (size_t)st->npeers + 1,
-				  sizeof(uint32_t), 16)))
-			return -2;
-		st->peer_last = l;
-		r->peer_cap = cap;
+		st->peer = t;
 	}
 	*idx = comm_add_peer(st, *peer);
 	return 0;
@@ -859,18 +874,22 @@ static int comm_get_peer(struct pg_comm_reader *r, int *peer, int *idx)
 static int comm_get_id(struct pg_comm_reader *r, int kb, int kind, int idx,
 		       uint32_t *msgid)
 {
-	uint32_t want = comm_expected(&r->st, kind, idx);
+	uint32_t want;
+	int has = comm_expected(&r->st, kind, idx, &want);
 	uint64_t v;
+	int64_t x;
 
 	if (kb & PG_KIND_NEXTID) {
-		if (!want)
+		if (!has)
 			return -2;
 		*msgid = want;
 	} else {
 		if (comm_get(r, &v, 1) < 0)
 			return -1;
-		if (fit_u32(v, msgid) < 0)
+		x = has ? (int64_t)want + zz_dec(v) : (int64_t)v;
+		if (v > UINT32_MAX * 2ull + 1 || x < 0 || x > UINT32_MAX)
 			return -2;
+		*msgid = (uint32_t)x;
 	}
 	comm_saw_id(&r->st, kind, idx, *msgid);
 	return 0;
@@ -980,7 +999,9 @@ static int comm_next_call(struct pg_comm_reader *r, struct pg_event *ev,
 /* Reads the fields FIRST (the peer or the tag) to the end times of a
  * message or a multicast record of KIND (kind byte KB) into V (tag,
  * msgid, len, dt, dur) and EV's peer (*IDX its index, -1 none, when
- * FIRST is the peer); 0, -1 cut off, -2 a bad value. */
+ * FIRST is the peer; its length then a distance from the last one of
+ * that peer's, version 7); 0, -1 cut off, -2 a bad value, -3 a peer
+ * index past the table. */
 static int comm_get_msg(struct pg_comm_reader *r, struct pg_event *ev, int kb,
 			int kind, int first, int *idx, uint64_t *v)
 {
@@ -1002,7 +1023,18 @@ static int comm_get_msg(struct pg_comm_reader *r, struct pg_event *ev, int kb,
 	if ((rc = comm_get_id(r, kb, kind, *idx, &ev->msgid)) < 0)
 		return rc;
 	v[1] = ev->msgid;
-	return comm_get(r, v + 2, 3);
+	if (comm_get(r, v + 2, 3) < 0)
+		return -1;
+	if (*idx >= 0) { /* the length as a distance from the peer's last */
+		struct pg_comm_peer *pp = &r->st.peer[*idx];
+		int64_t x = (int64_t)pp->len + zz_dec(v[2]);
+
+		if (v[2] > UINT32_MAX * 2ull + 1 || x < 0 || x > UINT32_MAX)
+			return -2;
+		pp->len = (uint32_t)x;
+		v[2] = pp->len;
+	}
+	return 0;
 }
 
 /* Reads the rest of an mcast or bcast record (kind byte KB); 1, 0 cut
@@ -1080,6 +1112,9 @@ static int comm_next_body(struct pg_comm_reader *r, struct pg_event *ev,
 	}
 	if ((rc = comm_get_msg(r, ev, kb, kind, 1, &idx, v)) == -1)
 		return 0;
+	if (rc == -3)
+		return comm_corrupt(r, "a peer index past the peer table", err,
+				    errlen);
 	if (rc < 0 || fit_int(v[0], &ev->tag) < 0 ||
 	    fit_u32(v[1], &ev->msgid) < 0 || fit_u32(v[2], &ev->len) < 0)
 		return comm_corrupt(r, "a value past 32 bits", err,
@@ -1202,9 +1237,7 @@ void pg_comm_free(struct pg_comm_reader *r)
 	r->dests = NULL;
 	r->dests_cap = 0;
 	free(r->st.peer);
-	free(r->st.peer_last);
 	r->st.peer = NULL;
-	r->st.peer_last = NULL;
 	r->st.npeers = 0;
 	r->peer_cap = 0;
 	free(r->data);

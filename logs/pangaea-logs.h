@@ -191,6 +191,16 @@ struct pg_comm_header {
 				    of an older log gives 1) */
 };
 
+/* A peer of a version 7 log's table, and what its next record is
+ * expected to hold. */
+struct pg_comm_peer {
+	int ltid;
+	uint32_t last;          /* id of the last message received from it */
+	uint32_t step;          /* the last two such ids' difference (1 at
+				   first): the next is expected last + step */
+	uint32_t len;           /* length of the last message to or from it */
+};
+
 /* What records of a version 7 log are coded against: the writer's and
  * the reader's copy evolve alike, record by record. */
 struct pg_comm_state {
@@ -200,9 +210,7 @@ struct pg_comm_state {
 				   unit): records store deltas */
 	uint32_t last_sent;     /* id of the last message sent */
 	int npeers;             /* peers with an index (<= PG_COMM_PEERS) */
-	int *peer;              /* index -> ltid */
-	uint32_t *peer_last;    /* index -> id of the last message received
-				   from that peer */
+	struct pg_comm_peer *peer; /* the table, index -> peer */
 };
 
 /* Appends events to a communication log through a shared mapping. */
@@ -211,9 +219,8 @@ struct pg_comm_writer {
 	unsigned char *map;
 	size_t cap;      /* mapped (and file) size */
 	size_t used;     /* bytes written */
-	struct pg_comm_state st; /* its peer and peer_last point below */
-	int peers[PG_COMM_PEERS];
-	uint32_t peers_last[PG_COMM_PEERS];
+	struct pg_comm_state st; /* its peer points below */
+	struct pg_comm_peer peers[PG_COMM_PEERS];
 	uint16_t slot[2 * PG_COMM_PEERS]; /* hash of peers: index + 1, 0 free */
 };
 

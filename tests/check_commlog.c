@@ -64,6 +64,21 @@ static size_t header_len(const struct pg_comm_header *h)
 	       (h->version == 0 || h->version >= 7 ? 4 : 0); /* time unit */
 }
 
+/* Writes PATH (new) with header H and the N events EV; fails the test
+ * if it cannot. */
+static void write_log(const char *path, struct pg_comm_header *h,
+		      const struct pg_event *ev, size_t n)
+{
+	struct pg_comm_writer w;
+	char err[512] = "";
+
+	ck_assert_msg(pg_comm_create(&w, path, h, err, sizeof(err)) == 0, "%s",
+		      err);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_int_eq(pg_comm_append(&w, &ev[i]), 0);
+	ck_assert_int_eq(pg_comm_close(&w), 0);
+}
+
 /*
  * Asserts that GOT is WANT (index I in messages); times included.  Plain
  * comparisons first: a passing ck_assert costs a message to the runner,
@@ -231,18 +246,13 @@ START_TEST(test_all_kinds_round_trip)
 	};
 	const int n = (int)(sizeof(want) / sizeof(want[0]));
 	struct pg_comm_header h;
-	struct pg_comm_writer w;
 	struct pg_comm_reader r;
 	struct pg_event ev;
 	char path[PATH_MAX], err[512] = "";
 
 	fill_header(&h, 1);
 	cku_in_dir(path, sizeof(path), "task-1.comm");
-	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
-		      err);
-	for (int i = 0; i < n; i++)
-		ck_assert_int_eq(pg_comm_append(&w, &want[i]), 0);
-	pg_comm_close(&w);
+	write_log(path, &h, want, (size_t)n);
 
 	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
 	for (int i = 0; i < n; i++) {
@@ -356,8 +366,10 @@ START_TEST(test_byte_layout)
 	struct pg_event end = { .kind = PG_REC_END, .how = 2, .value = -3,
 				.t = 12 };
 	static const unsigned char recs[] = {
-		1, 0, 1, 3, 5, 6, 7, 8, /* send: new peer (0, zigzag -1), zigzag
-					   tag, msgid, len, dt, dur */
+		1, 0, 1, 3, 8, 12, 7, 8, /* send: new peer (0, zigzag -1),
+					    zigzag tag, msgid 5 as 4 past
+					    the 1 expected (zigzag), len 6
+					    as 6 past 0 (zigzag), dt, dur */
 		8, 3, 2,             /* pollfail: count, dt */
 		6, 2, 5, 3           /* end: how, zigzag value, dt */
 	};
@@ -403,9 +415,11 @@ START_TEST(test_byte_layout)
 END_TEST
 
 /* Version 7's coding: times in units of the header's unit (rounded
- * down, the end too), a peer's index once it has one, and the id a
- * message was expected to have left out (kind bit 7): a send's the last
- * send's + 1, a receive's the last one's from that peer + 1. */
+ * down, the end too), a peer's index once it has one, a length as the
+ * distance from the peer's last, and the id a message was expected to
+ * have left out (kind bit 7), else its distance from it: a send's the
+ * last send's + 1, a receive's the last one's from that peer + the step
+ * between its last two. */
 START_TEST(test_v7_coding)
 {
 	static int dests[] = { 1002, 1001 };
@@ -426,20 +440,23 @@ START_TEST(test_v7_coding)
 		  .len = 44, .t = 3000 },
 		{ .kind = PG_REC_SEND, .peer = 1002, .tag = 5, .msgid = 9,
 		  .len = 44, .t = 3000 },
+		{ .kind = PG_REC_RECV, .peer = 1002, .tag = 5, .msgid = 14,
+		  .len = 44, .t = 3000 },
 	};
 	static const unsigned char recs[] = {
-		0x81, 0, 0xd2, 0x0f, 10, 44, 3, 2, /* new peer 1001, t 3 */
-		0x82, 1, 10, 44, 4, 1,   /* peer 1, id 1 expected, t 7 */
-		0x87, 1, 10, 44, 1, 0,   /* probe: 2 expected, kept */
-		0x83, 1, 10, 44, 1, 0,   /* 2 expected again */
-		0x81, 1, 10, 44, 0, 0,   /* send 2 */
+		0x81, 0, 0xd2, 0x0f, 10, 88, 3, 2, /* new peer 1001, len 44
+						      from 0, t 3 */
+		0x82, 1, 10, 0, 4, 1,    /* peer 1, id 1 expected, len same */
+		0x87, 1, 10, 0, 1, 0,    /* probe: 2 expected, kept */
+		0x83, 1, 10, 0, 1, 0,    /* 2 expected again */
+		0x81, 1, 10, 0, 0, 0,    /* send 2 */
 		0x89, 12, 44, 1, 0, 2, 0, 0xd4, 0x0f, 1, /* mcast 3: new
 					    peer 1002, then index 1 */
-		0x02, 2, 10, 7, 44, 1, 0, /* 7: not expected (1) */
-		0x01, 2, 10, 9, 44, 0, 0, /* 9: not expected (4) */
+		0x02, 2, 10, 12, 88, 1, 0, /* 7: 1 expected, 6 more */
+		0x01, 2, 10, 10, 0, 0, 0,  /* 9: 4 expected, 5 more */
+		0x82, 2, 10, 0, 0, 0,    /* 14: 7 + the step 7, expected */
 	};
 	struct pg_comm_header h;
-	struct pg_comm_writer w;
 	struct pg_comm_reader r;
 	struct pg_event ev;
 	unsigned char buf[256];
@@ -451,11 +468,7 @@ START_TEST(test_v7_coding)
 	h.time_unit = 256;
 	hl = header_len(&h);
 	cku_in_dir(path, sizeof(path), "v7.comm");
-	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
-		      err);
-	for (size_t i = 0; i < n; i++)
-		ck_assert_int_eq(pg_comm_append(&w, &in[i]), 0);
-	pg_comm_close(&w);
+	write_log(path, &h, in, n);
 	ck_assert_int_eq(file_size(path), (off_t)(hl + sizeof(recs)));
 	f = fopen(path, "rb");
 	ck_assert_ptr_nonnull(f);
@@ -499,7 +512,8 @@ START_TEST(test_v7_coding)
 			      "%s", err);
 		ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), -1);
 		ck_assert_msg(strstr(err, k ? "unknown record kind 133"
-					    : "corrupt"), "%s", err);
+					    : "a peer index past the peer "
+					      "table"), "%s", err);
 		pg_comm_free(&r);
 	}
 }
