@@ -198,6 +198,7 @@ static void comm_wstate_init(struct pg_comm_writer *w, uint32_t version,
 	memset(w->slot, 0, sizeof(w->slot));
 	w->st.version = version;
 	w->st.unit = unit && version >= 7 ? unit : 1;
+	w->st.nlast_dests = -1;
 	comm_wstate(w);
 }
 
@@ -418,6 +419,46 @@ static size_t comm_put_len(struct pg_comm_state *st, unsigned char *p,
 	return pg_varint_put(p, zz_enc((int64_t)len - last));
 }
 
+/* Encodes the rest of the mcast or bcast record EV (kind byte at KB)
+ * into P with W's coding state, which it moves past it; the bytes.  In
+ * version 7 a group or destination list the same as the last one's is
+ * a bit of *KB instead. */
+static size_t comm_put_cast(struct pg_comm_writer *w, unsigned char *kb,
+			    unsigned char *p, const struct pg_event *ev)
+{
+	struct pg_comm_state *st = &w->st;
+	int v7 = st->version >= 7, idx, nd = ev->ndest > 0 ? ev->ndest : 0;
+	size_t n = 0;
+
+	if (ev->kind == PG_REC_BCAST) {
+		if (v7 && st->have_group &&
+		    strncmp(st->last_group, ev->group, PG_GROUP_MAX - 1) == 0) {
+			*kb |= PG_KIND_SAMEGROUP;
+		} else {
+			n += put_str(p + n, ev->group);
+			snprintf(st->last_group, sizeof(st->last_group), "%.*s",
+				 PG_GROUP_MAX - 1, ev->group);
+			st->have_group = 1;
+		}
+	}
+	n += pg_varint_put(p + n, zz_enc(ev->tag));
+	n += comm_put_id(st, p + n, kb, ev->kind, -1, ev->msgid);
+	n += pg_varint_put(p + n, ev->len);
+	n += comm_put_times(st, p + n, ev, 1);
+	if (v7 && nd == st->nlast_dests &&
+	    memcmp(w->last_dests, ev->dests, (size_t)nd * sizeof(int)) == 0) {
+		*kb |= PG_KIND_SAMEDEST;
+		return n;
+	}
+	n += pg_varint_put(p + n, (uint64_t)nd);
+	for (int i = 0; i < nd; i++)
+		n += comm_put_peer(w, p + n, ev->dests[i], &idx);
+	st->nlast_dests = nd <= PG_COMM_LASTDESTS ? nd : -1;
+	if (st->nlast_dests > 0)
+		memcpy(w->last_dests, ev->dests, (size_t)nd * sizeof(int));
+	return n;
+}
+
 /* Encodes the record EV into P with W's coding state, which it moves
  * past it; its length. */
 static size_t comm_encode(struct pg_comm_writer *w, unsigned char *p,
@@ -449,18 +490,8 @@ static size_t comm_encode(struct pg_comm_writer *w, unsigned char *p,
 		n += pg_varint_put(p + n, zz_enc(ev->result));
 		return n + comm_put_times(st, p + n, ev, 1);
 	}
-	if (ev->kind == PG_REC_MCAST || ev->kind == PG_REC_BCAST) {
-		if (ev->kind == PG_REC_BCAST)
-			n += put_str(p + n, ev->group);
-		n += pg_varint_put(p + n, zz_enc(ev->tag));
-		n += comm_put_id(st, p + n, p, ev->kind, -1, ev->msgid);
-		n += pg_varint_put(p + n, ev->len);
-		n += comm_put_times(st, p + n, ev, 1);
-		n += pg_varint_put(p + n, (uint64_t)ev->ndest);
-		for (int i = 0; i < ev->ndest; i++)
-			n += comm_put_peer(w, p + n, ev->dests[i], &idx);
-		return n;
-	}
+	if (ev->kind == PG_REC_MCAST || ev->kind == PG_REC_BCAST)
+		return n + comm_put_cast(w, p, p + n, ev);
 	if (ev->kind == PG_REC_END) {
 		n += pg_varint_put(p + n, (uint64_t)ev->how);
 		n += pg_varint_put(p + n, zz_enc(ev->value));
@@ -739,6 +770,7 @@ static int comm_decode_header(struct pg_comm_reader *r, char *err,
 		goto bad;
 	r->st.unit = h->time_unit;
 	r->st.version = h->version;
+	r->st.nlast_dests = -1;
 	r->pos = total;
 	return comm_check_header(r, n, err, errlen);
 bad_len:
@@ -1045,9 +1077,18 @@ static int comm_next_cast(struct pg_comm_reader *r, struct pg_event *ev,
 	uint64_t v[5];
 	int rc, idx;
 
-	if (kind == PG_REC_BCAST && (rc = comm_get_str(r, ev->group)) < 0)
-		return rc == -1 ? 0 : comm_corrupt(r, "a group name too long",
-						   err, errlen);
+	if (kb & PG_KIND_SAMEGROUP) {
+		if (!r->st.have_group)
+			return comm_corrupt(r, "the same group as no bcast before",
+					    err, errlen);
+		memcpy(ev->group, r->st.last_group, sizeof(ev->group));
+	} else if (kind == PG_REC_BCAST) {
+		if ((rc = comm_get_str(r, ev->group)) < 0)
+			return rc == -1 ? 0 : comm_corrupt(r, "a group name too "
+							   "long", err, errlen);
+		memcpy(r->st.last_group, ev->group, sizeof(ev->group));
+		r->st.have_group = 1;
+	}
 	if ((rc = comm_get_msg(r, ev, kb, kind, 0, &idx, v)) == -1)
 		return 0;
 	if (rc < 0 || fit_int(v[0], &ev->tag) < 0 ||
@@ -1055,7 +1096,16 @@ static int comm_next_cast(struct pg_comm_reader *r, struct pg_event *ev,
 		return comm_corrupt(r, "a value past 32 bits", err, errlen);
 	if (comm_time(r, ev, v[3], v[4]) < 0)
 		return comm_corrupt(r, "a time beyond 2^61 ns", err, errlen);
+	if (kb & PG_KIND_SAMEDEST) {
+		if (r->st.nlast_dests < 0)
+			return comm_corrupt(r, "the same destinations as no "
+					    "multicast before", err, errlen);
+		ev->ndest = r->st.nlast_dests;
+		ev->dests = r->dests;
+		return 1;
+	}
 	rc = comm_get_dests(r, ev);
+	r->st.nlast_dests = rc == 0 ? ev->ndest : -1;
 	if (rc == -1)
 		return 0;
 	if (rc < 0)
@@ -1205,6 +1255,11 @@ int pg_comm_next(struct pg_comm_reader *r, struct pg_event *ev, char *err,
 	if (r->hdr.version >= 7 && (comm_sendlike(kind & PG_KIND_MASK) ||
 				    comm_recvlike(kind & PG_KIND_MASK)))
 		extra |= PG_KIND_NEXTID;
+	if (r->hdr.version >= 7 && ((kind & PG_KIND_MASK) == PG_REC_MCAST ||
+				    (kind & PG_KIND_MASK) == PG_REC_BCAST))
+		extra |= PG_KIND_SAMEDEST;
+	if (r->hdr.version >= 7 && (kind & PG_KIND_MASK) == PG_REC_BCAST)
+		extra |= PG_KIND_SAMEGROUP;
 	if (extra && !(kind & ~(PG_KIND_MASK | extra))) {
 		kind &= PG_KIND_MASK;
 		if (comm_has_filter(kind))

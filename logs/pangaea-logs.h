@@ -73,6 +73,13 @@ enum pg_rec_kind {
  * message id is the one expected (the previous send's + 1; the previous
  * receive's from that peer + 1) and is not stored. */
 #define PG_KIND_NEXTID 0x80
+/* Version 7: kind byte bits of an mcast or bcast record: the same
+ * destinations as the previous mcast/bcast record (none stored), and of
+ * a bcast: the same group as the previous bcast (no name stored). */
+#define PG_KIND_SAMEDEST 0x40
+#define PG_KIND_SAMEGROUP 0x20
+/* Version 7: the longest destination list a writer keeps to compare. */
+#define PG_COMM_LASTDESTS 64
 /* Version 7: the ns per unit of the records' times that Pangaea's tasks
  * write (docs/FORMATS.md 2.3 says why this is fine enough). */
 #define PG_COMM_TIME_UNIT 256
@@ -211,6 +218,10 @@ struct pg_comm_state {
 	uint32_t last_sent;     /* id of the last message sent */
 	int npeers;             /* peers with an index (<= PG_COMM_PEERS) */
 	struct pg_comm_peer *peer; /* the table, index -> peer */
+	int nlast_dests;        /* destinations of the last mcast/bcast
+				   (-1: none; a writer: none kept) */
+	int have_group;         /* a bcast came before: last_group is set */
+	char last_group[PG_GROUP_MAX]; /* the last bcast's group */
 };
 
 /* Appends events to a communication log through a shared mapping. */
@@ -221,6 +232,7 @@ struct pg_comm_writer {
 	size_t used;     /* bytes written */
 	struct pg_comm_state st; /* its peer points below */
 	struct pg_comm_peer peers[PG_COMM_PEERS];
+	int last_dests[PG_COMM_LASTDESTS]; /* the last mcast/bcast's */
 	uint16_t slot[2 * PG_COMM_PEERS]; /* hash of peers: index + 1, 0 free */
 };
 

@@ -442,6 +442,12 @@ START_TEST(test_v7_coding)
 		  .len = 44, .t = 3000 },
 		{ .kind = PG_REC_RECV, .peer = 1002, .tag = 5, .msgid = 14,
 		  .len = 44, .t = 3000 },
+		{ .kind = PG_REC_MCAST, .tag = 6, .msgid = 10, .len = 44,
+		  .ndest = 2, .dests = dests, .t = 3000 },
+		{ .kind = PG_REC_BCAST, .group = "g", .tag = 6, .msgid = 11,
+		  .len = 44, .ndest = 2, .dests = dests, .t = 3000 },
+		{ .kind = PG_REC_BCAST, .group = "g", .tag = 6, .msgid = 12,
+		  .len = 44, .ndest = 1, .dests = dests + 1, .t = 3000 },
 	};
 	static const unsigned char recs[] = {
 		0x81, 0, 0xd2, 0x0f, 10, 88, 3, 2, /* new peer 1001, len 44
@@ -455,6 +461,9 @@ START_TEST(test_v7_coding)
 		0x02, 2, 10, 12, 88, 1, 0, /* 7: 1 expected, 6 more */
 		0x01, 2, 10, 10, 0, 0, 0,  /* 9: 4 expected, 5 more */
 		0x82, 2, 10, 0, 0, 0,    /* 14: 7 + the step 7, expected */
+		0xc9, 12, 44, 0, 0,      /* mcast 10 to the same (bit 6) */
+		0xca, 1, 'g', 12, 44, 0, 0, /* bcast 11 of g, the same */
+		0xaa, 12, 44, 0, 0, 1, 1, /* bcast 12 of g again (bit 5) */
 	};
 	struct pg_comm_header h;
 	struct pg_comm_reader r;
@@ -489,20 +498,22 @@ START_TEST(test_v7_coding)
 		ck_assert_uint_eq(ev.t, in[i].t / 256 * 256);
 		ck_assert_uint_eq(ev.t + ev.dur,
 				  (in[i].t + in[i].dur) / 256 * 256);
-		if (in[i].kind == PG_REC_MCAST) {
-			ck_assert_int_eq(ev.ndest, 2);
-			ck_assert_int_eq(ev.dests[0], 1002);
-			ck_assert_int_eq(ev.dests[1], 1001);
-		} else {
+		ck_assert_str_eq(ev.group, in[i].group);
+		ck_assert_int_eq(ev.ndest, in[i].ndest);
+		for (int k = 0; k < ev.ndest; k++)
+			ck_assert_int_eq(ev.dests[k], in[i].dests[k]);
+		if (!in[i].ndest)
 			ck_assert_int_eq(ev.peer, in[i].peer);
-		}
 	}
 	ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), 0);
 	pg_comm_free(&r);
-	/* an index past the table and bit 7 on a spawn are corrupt */
-	for (int k = 0; k < 2; k++) {
+	/* an index past the table, bit 7 on a spawn, the same destinations
+	   or group as none before are corrupt */
+	for (int k = 0; k < 4; k++) {
+		static const unsigned char kb[] = { 0x81, 0x85, 0xc9, 0xaa };
+
 		buf[hl + 1] = k ? 0 : 2;
-		buf[hl] = k ? 0x85 : 0x81;
+		buf[hl] = kb[k];
 		f = fopen(path, "wb");
 		ck_assert_ptr_nonnull(f);
 		ck_assert_uint_eq(fwrite(buf, 1, hl + sizeof(recs), f),
@@ -511,9 +522,12 @@ START_TEST(test_v7_coding)
 		ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0,
 			      "%s", err);
 		ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), -1);
-		ck_assert_msg(strstr(err, k ? "unknown record kind 133"
-					    : "a peer index past the peer "
-					      "table"), "%s", err);
+		ck_assert_msg(strstr(err, k == 0 ? "a peer index past the peer "
+						   "table"
+					  : k == 1 ? "unknown record kind 133"
+					  : k == 2 ? "the same destinations as no"
+						   : "the same group as no"),
+			      "%s", err);
 		pg_comm_free(&r);
 	}
 }
