@@ -1624,6 +1624,38 @@ START_TEST(test_filter_bits)
 }
 END_TEST
 
+/* Version 7: a task with more peers than the table holds (1024) writes
+ * the rest out each time, and they read back all the same. */
+START_TEST(test_v7_many_peers)
+{
+	enum { NP = PG_COMM_PEERS + 100, N = 2 * NP };
+	static struct pg_event in[N];
+	struct pg_comm_header h;
+	struct pg_comm_reader r;
+	struct pg_event ev;
+	char path[PATH_MAX], err[512] = "";
+
+	for (int i = 0; i < N; i++)
+		in[i] = (struct pg_event){
+			.kind = i % 3 ? PG_REC_RECV : PG_REC_SEND,
+			.peer = 1000 + (i % NP) * 7, .tag = 1,
+			.msgid = (uint32_t)(i / NP + 1), .len = (uint32_t)i,
+			.t = (uint64_t)i * 1000 };
+	fill_header(&h, 1);
+	cku_in_dir(path, sizeof(path), "peers.comm");
+	write_log(path, &h, in, N);
+	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
+	for (int i = 0; i < N; i++) {
+		ck_assert_msg(pg_comm_next(&r, &ev, err, sizeof(err)) == 1,
+			      "event %d: %s", i, err);
+		assert_event(&ev, &in[i], i);
+	}
+	ck_assert_int_eq(r.st.npeers, PG_COMM_PEERS);
+	ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), 0);
+	pg_comm_free(&r);
+}
+END_TEST
+
 static Suite *commlog_suite(void)
 {
 	Suite *s = suite_create("commlog");
@@ -1639,6 +1671,7 @@ static Suite *commlog_suite(void)
 	tcase_add_test(rw, test_end_values);
 	tcase_add_test(rw, test_byte_layout);
 	tcase_add_test(rw, test_v7_coding);
+	tcase_add_test(rw, test_v7_many_peers);
 	tcase_add_test(rw, test_collective_round_trip);
 	tcase_add_test(rw, test_call_round_trip);
 	tcase_add_test(rw, test_call_versions_and_refusals);
