@@ -53,7 +53,7 @@ COORD_SRC := $(wildcard coordinator/*.c)
 TRACE_SRC := logs/pangaea-trace.c $(wildcard logs/trace*.c) logs/runstats.c logs/match.c logs/taskstate.c logs/svgplot.c logs/clc.c \
              logs/overhead.c
 EXAMPLES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard examples/*/*.c)))))
-TEST_PROGS := ctxcheck killme stdinecho outprint chaosorder clockpp clockcheck anytag
+TEST_PROGS := ctxcheck killme stdinecho outprint chaosorder clockpp clockcheck anytag commconv
 CHECK_SUITES := $(patsubst tests/%.c,%,$(wildcard tests/check_*.c))
 
 BINS := $(B)/bin/pangaea $(B)/bin/pangaea-coord $(B)/bin/pangaea-trace \

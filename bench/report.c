@@ -405,8 +405,9 @@ static void print_targets(double worst_bytes)
 	       1.10, "x");
 	target("pvm_mcast to 3 record / plain", ratio_of("perfunc", "mcast", 1),
 	       1.05, "x");
+	/* issue 16 (comm log version 7): 8 B; issue 3 asked 16 */
 	target("bytes per point-to-point event (worst)",
-	       worst_bytes > 0 ? worst_bytes : -1, 16, " B");
+	       worst_bytes > 0 ? worst_bytes : -1, 8, " B");
 	target("pvm_spawn added time under record", spawn_add, 5, " ms");
 	target("end to end sor 4 100 record / plain",
 	       ratio_of("e2e", "sor", 1), 1.10, "x");

@@ -4,10 +4,12 @@
  * Layout (little-endian): 8-byte magic, u32 version, u32 header length,
  * i32 ltid, i32 tid, i32 parent ltid, u32 mode, u64 start wall ns, u64
  * start mono ns, u16+bytes host, u16+bytes program, u32 flags, u16+bytes
- * selection; then records: one kind byte (a receive's filter in its bits
- * 5 and 6, version 6) followed by varints (strings as a varint length and
- * the bytes).  A zero kind byte (the unwritten tail of
- * the mapping) ends the log.  docs/FORMATS.md has the fields of each kind.
+ * selection, u32 time unit (version 7); then records: one kind byte (a
+ * receive's filter in its bits 5 and 6, version 6; bit 7 an id not
+ * stored, version 7) followed by varints (strings as a varint length and
+ * the bytes; peers as indices into a table the log builds as it goes,
+ * version 7).  A zero kind byte (the unwritten tail of the mapping) ends
+ * the log.  docs/FORMATS.md has the fields of each kind.
  */
 #include "pangaea-logs.h"
 
@@ -136,6 +138,14 @@ static int comm_reserve(struct pg_comm_writer *w, size_t need)
 	return 0;
 }
 
+/* The version H asks for: its version if one of 3 to PG_COMM_VERSION
+ * (older layouts, for tests and fuzz seeds), else the current. */
+static uint32_t comm_version(const struct pg_comm_header *h)
+{
+	return h->version >= 3 && h->version <= PG_COMM_VERSION
+		       ? h->version : PG_COMM_VERSION;
+}
+
 /* Encodes the header H into BUF; returns its length. */
 static size_t comm_encode_header(unsigned char *buf,
 				 const struct pg_comm_header *h)
@@ -143,7 +153,7 @@ static size_t comm_encode_header(unsigned char *buf,
 	size_t hl = strlen(h->host), pl = strlen(h->program), sl, n;
 
 	memcpy(buf, PG_COMM_MAGIC, 8);
-	put_le(buf + 8, PG_COMM_VERSION, 4);
+	put_le(buf + 8, comm_version(h), 4);
 	put_le(buf + 16, (uint32_t)h->ltid, 4);
 	put_le(buf + 20, (uint32_t)h->tid, 4);
 	put_le(buf + 24, (uint32_t)h->parent_ltid, 4);
@@ -163,8 +173,33 @@ static size_t comm_encode_header(unsigned char *buf,
 	put_le(buf + n, sl, 2);
 	memcpy(buf + n + 2, h->select, sl);
 	n += 2 + sl;
+	if (comm_version(h) >= 7) {
+		put_le(buf + n, h->time_unit ? h->time_unit : 1, 4);
+		n += 4;
+	}
 	put_le(buf + 12, n, 4);
 	return n;
+}
+
+/* W's coding state, its tables pointed at W's own arrays (W may have
+ * been copied since pg_comm_create). */
+static struct pg_comm_state *comm_wstate(struct pg_comm_writer *w)
+{
+	w->st.peer = w->peers;
+	return &w->st;
+}
+
+/* Starts W's coding state for a log of VERSION, its times in units of
+ * UNIT ns (0: 1; always 1 before version 7). */
+static void comm_wstate_init(struct pg_comm_writer *w, uint32_t version,
+			     uint32_t unit)
+{
+	memset(&w->st, 0, sizeof(w->st));
+	memset(w->slot, 0, sizeof(w->slot));
+	w->st.version = version;
+	w->st.unit = unit && version >= 7 ? unit : 1;
+	w->st.nlast_dests = -1;
+	comm_wstate(w);
 }
 
 int pg_comm_create(struct pg_comm_writer *w, const char *path,
@@ -196,6 +231,7 @@ int pg_comm_create(struct pg_comm_writer *w, const char *path,
 	}
 	memcpy(w->map, buf, n);
 	w->used = n;
+	comm_wstate_init(w, comm_version(h), h->time_unit);
 	return 0;
 }
 
@@ -205,7 +241,7 @@ static size_t comm_bound(const struct pg_event *ev)
 	size_t n = REC_FIXED;
 
 	if (ev->kind == PG_REC_MCAST || ev->kind == PG_REC_BCAST)
-		n += 5 * (size_t)(ev->ndest > 0 ? ev->ndest : 0);
+		n += 6 * (size_t)(ev->ndest > 0 ? ev->ndest : 0);
 	if (ev->kind == PG_REC_BCAST || ev->kind == PG_REC_GROUP ||
 	    ev->kind == PG_REC_CALL)
 		n += strnlen(ev->group, PG_GROUP_MAX);
@@ -241,14 +277,199 @@ static unsigned comm_filter_bits(const struct pg_event *ev)
 	       (ev->filter & PG_FILTER_ANYTAG ? PG_KIND_ANYTAG : 0u);
 }
 
-/* Encodes the record EV (times relative to LAST_T) into P; its length. */
-static size_t comm_encode(unsigned char *p, const struct pg_event *ev,
-			  uint64_t last_t)
+/* Whether KIND is a record of a message sent (its id from the sender's
+ * counter). */
+static int comm_sendlike(int kind)
 {
-	size_t n = 0;
-	uint64_t dt = ev->t >= last_t ? ev->t - last_t : 0;
+	return kind == PG_REC_SEND || kind == PG_REC_PSEND ||
+	       kind == PG_REC_MCAST || kind == PG_REC_BCAST;
+}
 
-	p[n++] = (unsigned char)(ev->kind | comm_filter_bits(ev));
+/* Whether KIND is a record of a message received (or seen: probe). */
+static int comm_recvlike(int kind)
+{
+	return kind == PG_REC_RECV || kind == PG_REC_NRECV ||
+	       kind == PG_REC_TRECV || kind == PG_REC_PRECV ||
+	       kind == PG_REC_PROBE;
+}
+
+/* The message id ST expects for a record of KIND with the peer of index
+ * IDX (-1: none) into *WANT; 1, or 0 when it expects none. */
+static int comm_expected(const struct pg_comm_state *st, int kind, int idx,
+			 uint32_t *want)
+{
+	if (st->version >= 7 && comm_sendlike(kind))
+		*want = st->last_sent + 1;
+	else if (st->version >= 7 && comm_recvlike(kind) && idx >= 0)
+		*want = st->peer[idx].last + st->peer[idx].step;
+	else
+		return 0;
+	return 1;
+}
+
+/* Moves ST past a record of KIND with MSGID from/to the peer of index
+ * IDX (a probe leaves the message to the receive that takes it). */
+static void comm_saw_id(struct pg_comm_state *st, int kind, int idx,
+			uint32_t msgid)
+{
+	struct pg_comm_peer *p = idx >= 0 ? &st->peer[idx] : NULL;
+
+	if (comm_sendlike(kind)) {
+		st->last_sent = msgid;
+	} else if (comm_recvlike(kind) && kind != PG_REC_PROBE && p) {
+		p->step = msgid - p->last;
+		p->last = msgid;
+	}
+}
+
+/* Gives PEER the next index of ST's table if it has room; the index or
+ * -1. */
+static int comm_add_peer(struct pg_comm_state *st, int peer)
+{
+	if (st->npeers >= PG_COMM_PEERS)
+		return -1;
+	st->peer[st->npeers] = (struct pg_comm_peer){ .ltid = peer, .step = 1 };
+	return st->npeers++;
+}
+
+/* The hash slot of PEER in W's table: where it is, or the free slot
+ * where it would go. */
+static size_t comm_slot(const struct pg_comm_writer *w, int peer)
+{
+	size_t n = sizeof(w->slot) / sizeof(w->slot[0]);
+	size_t i = ((uint32_t)peer * 2654435761u) % n;
+
+	while (w->slot[i] && w->st.peer[w->slot[i] - 1].ltid != peer)
+		i = (i + 1) % n;
+	return i;
+}
+
+/* Encodes the peer PEER of W's table into P (version 7: its index + 1,
+ * or 0 and the peer itself, which then gets the next index if the table
+ * has room); the bytes.  *IDX: its index, or -1. */
+static size_t comm_put_peer(struct pg_comm_writer *w, unsigned char *p,
+			    int peer, int *idx)
+{
+	size_t i, n;
+
+	*idx = -1;
+	if (w->st.version < 7)
+		return pg_varint_put(p, zz_enc(peer));
+	i = comm_slot(w, peer);
+	if (w->slot[i]) {
+		*idx = w->slot[i] - 1;
+		return pg_varint_put(p, (uint64_t)*idx + 1);
+	}
+	p[0] = 0;
+	n = 1 + pg_varint_put(p + 1, zz_enc(peer));
+	*idx = comm_add_peer(&w->st, peer);
+	if (*idx >= 0)
+		w->slot[i] = (uint16_t)(*idx + 1);
+	return n;
+}
+
+/* Encodes the times of EV (start as a delta after ST's last_t, and
+ * duration, in ST's units) into P and moves ST's last_t; the bytes.
+ * Both are rounded down to the unit, the end too, so a reader's t + dur
+ * is the end rounded down. */
+static size_t comm_put_times(struct pg_comm_state *st, unsigned char *p,
+			     const struct pg_event *ev, int with_dur)
+{
+	uint64_t tu = ev->t / st->unit, lu = st->last_t / st->unit;
+	size_t n = pg_varint_put(p, tu > lu ? tu - lu : 0);
+
+	if (with_dur)
+		n += pg_varint_put(p + n, (ev->t + ev->dur) / st->unit - tu);
+	if (tu > lu)
+		st->last_t = tu * st->unit;
+	return n;
+}
+
+/* Encodes the message id of a record of KIND to the peer of index IDX
+ * into P: nothing but bit 7 of *KB if it is the one expected, its
+ * distance from it (zz) if one is, else itself; the bytes. */
+static size_t comm_put_id(struct pg_comm_state *st, unsigned char *p,
+			  unsigned char *kb, int kind, int idx, uint32_t msgid)
+{
+	uint32_t want;
+	int has = comm_expected(st, kind, idx, &want);
+
+	comm_saw_id(st, kind, idx, msgid);
+	if (!has)
+		return pg_varint_put(p, msgid);
+	if (msgid == want) {
+		*kb |= PG_KIND_NEXTID;
+		return 0;
+	}
+	return pg_varint_put(p, zz_enc((int64_t)msgid - (int64_t)want));
+}
+
+/* Encodes the length LEN of a message to or from the peer of index IDX
+ * into P: its distance (zz) from the last one of that peer's (version 7),
+ * else itself; the bytes. */
+static size_t comm_put_len(struct pg_comm_state *st, unsigned char *p,
+			   int idx, uint32_t len)
+{
+	int64_t last;
+
+	if (st->version < 7 || idx < 0)
+		return pg_varint_put(p, len);
+	last = st->peer[idx].len;
+	st->peer[idx].len = len;
+	return pg_varint_put(p, zz_enc((int64_t)len - last));
+}
+
+/* Encodes the rest of the mcast or bcast record EV (kind byte at KB)
+ * into P with W's coding state, which it moves past it; the bytes.  In
+ * version 7 a group or destination list the same as the last one's is
+ * a bit of *KB instead. */
+static size_t comm_put_cast(struct pg_comm_writer *w, unsigned char *kb,
+			    unsigned char *p, const struct pg_event *ev)
+{
+	struct pg_comm_state *st = &w->st;
+	int v7 = st->version >= 7, idx, nd = ev->ndest > 0 ? ev->ndest : 0;
+	size_t n = 0;
+
+	if (ev->kind == PG_REC_BCAST) {
+		if (v7 && st->have_group &&
+		    strncmp(st->last_group, ev->group, PG_GROUP_MAX - 1) == 0) {
+			*kb |= PG_KIND_SAMEGROUP;
+		} else {
+			n += put_str(p + n, ev->group);
+			snprintf(st->last_group, sizeof(st->last_group), "%.*s",
+				 PG_GROUP_MAX - 1, ev->group);
+			st->have_group = 1;
+		}
+	}
+	n += pg_varint_put(p + n, zz_enc(ev->tag));
+	n += comm_put_id(st, p + n, kb, ev->kind, -1, ev->msgid);
+	n += pg_varint_put(p + n, ev->len);
+	n += comm_put_times(st, p + n, ev, 1);
+	if (v7 && nd == st->nlast_dests &&
+	    memcmp(w->last_dests, ev->dests, (size_t)nd * sizeof(int)) == 0) {
+		*kb |= PG_KIND_SAMEDEST;
+		return n;
+	}
+	n += pg_varint_put(p + n, (uint64_t)nd);
+	for (int i = 0; i < nd; i++)
+		n += comm_put_peer(w, p + n, ev->dests[i], &idx);
+	st->nlast_dests = nd <= PG_COMM_LASTDESTS ? nd : -1;
+	if (st->nlast_dests > 0)
+		memcpy(w->last_dests, ev->dests, (size_t)nd * sizeof(int));
+	return n;
+}
+
+/* Encodes the record EV into P with W's coding state, which it moves
+ * past it; its length. */
+static size_t comm_encode(struct pg_comm_writer *w, unsigned char *p,
+			  const struct pg_event *ev)
+{
+	struct pg_comm_state *st = comm_wstate(w);
+	size_t n = 0;
+	int idx = -1;
+
+	p[n++] = (unsigned char)(ev->kind |
+				 (st->version >= 6 ? comm_filter_bits(ev) : 0));
 	if (ev->kind == PG_REC_CALL) {
 		n += pg_varint_put(p + n, (uint64_t)ev->op);
 		n += pg_varint_put(p + n, zz_enc(ev->peer));
@@ -260,50 +481,31 @@ static size_t comm_encode(unsigned char *p, const struct pg_event *ev,
 		if (ev->nblob)
 			memcpy(p + n, ev->blob, ev->nblob);
 		n += ev->nblob;
-		n += pg_varint_put(p + n, dt);
-		n += pg_varint_put(p + n, ev->dur);
-		return n;
+		return n + comm_put_times(st, p + n, ev, 1);
 	}
 	if (ev->kind == PG_REC_GROUP) {
 		n += pg_varint_put(p + n, (uint64_t)ev->op);
 		n += put_str(p + n, ev->group);
 		n += pg_varint_put(p + n, zz_enc(ev->arg));
 		n += pg_varint_put(p + n, zz_enc(ev->result));
-		n += pg_varint_put(p + n, dt);
-		n += pg_varint_put(p + n, ev->dur);
-		return n;
+		return n + comm_put_times(st, p + n, ev, 1);
 	}
-	if (ev->kind == PG_REC_MCAST || ev->kind == PG_REC_BCAST) {
-		if (ev->kind == PG_REC_BCAST)
-			n += put_str(p + n, ev->group);
-		n += pg_varint_put(p + n, zz_enc(ev->tag));
-		n += pg_varint_put(p + n, ev->msgid);
-		n += pg_varint_put(p + n, ev->len);
-		n += pg_varint_put(p + n, dt);
-		n += pg_varint_put(p + n, ev->dur);
-		n += pg_varint_put(p + n, (uint64_t)ev->ndest);
-		for (int i = 0; i < ev->ndest; i++)
-			n += pg_varint_put(p + n, zz_enc(ev->dests[i]));
-		return n;
-	}
+	if (ev->kind == PG_REC_MCAST || ev->kind == PG_REC_BCAST)
+		return n + comm_put_cast(w, p, p + n, ev);
 	if (ev->kind == PG_REC_END) {
 		n += pg_varint_put(p + n, (uint64_t)ev->how);
 		n += pg_varint_put(p + n, zz_enc(ev->value));
-		n += pg_varint_put(p + n, dt);
-		return n;
+		return n + comm_put_times(st, p + n, ev, 0);
 	}
 	if (ev->kind == PG_REC_POLLFAIL) {
 		n += pg_varint_put(p + n, ev->count);
-		n += pg_varint_put(p + n, dt);
-		return n;
+		return n + comm_put_times(st, p + n, ev, 0);
 	}
-	n += pg_varint_put(p + n, zz_enc(ev->peer));
+	n += comm_put_peer(w, p + n, ev->peer, &idx);
 	n += pg_varint_put(p + n, zz_enc(ev->tag));
-	n += pg_varint_put(p + n, ev->msgid);
-	n += pg_varint_put(p + n, ev->len);
-	n += pg_varint_put(p + n, dt);
-	n += pg_varint_put(p + n, ev->dur);
-	return n;
+	n += comm_put_id(st, p + n, p, ev->kind, idx, ev->msgid);
+	n += comm_put_len(st, p + n, idx, ev->len);
+	return n + comm_put_times(st, p + n, ev, 1);
 }
 
 int pg_comm_append(struct pg_comm_writer *w, const struct pg_event *ev)
@@ -314,10 +516,8 @@ int pg_comm_append(struct pg_comm_writer *w, const struct pg_event *ev)
 		return errno = EBADF, -1;
 	if (comm_reserve(w, comm_bound(ev)) < 0)
 		return -1;
-	n = comm_encode(w->map + w->used, ev, w->last_t);
+	n = comm_encode(w, w->map + w->used, ev);
 	w->used += n;
-	if (ev->t > w->last_t)
-		w->last_t = ev->t;
 	return 0;
 }
 
@@ -356,7 +556,10 @@ int pg_comm_append_calib(struct pg_comm_writer *w, uint64_t ns)
 
 size_t pg_comm_encode(unsigned char *p, const struct pg_event *ev)
 {
-	return comm_encode(p, ev, 0);
+	struct pg_comm_writer w;
+
+	comm_wstate_init(&w, PG_COMM_VERSION, 1);
+	return comm_encode(&w, p, ev);
 }
 
 /*
@@ -373,10 +576,8 @@ int pg_comm_append_reserved(struct pg_comm_writer *w, const struct pg_event *ev)
 	    ev->kind == PG_REC_BCAST || ev->kind == PG_REC_GROUP ||
 	    ev->kind == PG_REC_CALL || w->used + REC_FIXED > w->cap)
 		return -1;
-	n = comm_encode(map + w->used, ev, w->last_t);
+	n = comm_encode(w, map + w->used, ev);
 	w->used += n;
-	if (ev->t > w->last_t)
-		w->last_t = ev->t;
 	return 0;
 }
 
@@ -517,12 +718,12 @@ static int comm_decode_header(struct pg_comm_reader *r, char *err,
 	}
 	h->version = (uint32_t)get_le(d + 8, 4);
 	/* version 3 is version 4 without call records, 4 is 5 without
-	   clock samples, 5 is 6 without receive filters */
-	if (h->version != PG_COMM_VERSION && h->version != 3 &&
-	    h->version != 4 && h->version != 5) {
+	   clock samples, 5 is 6 without receive filters, 6 is 7 with exact
+	   times, peers and ids written out */
+	if (h->version < 3 || h->version > PG_COMM_VERSION) {
 		snprintf(err, errlen,
 			 "%s: log format version %u, this Pangaea reads version "
-			 "%d (and 3, 4, 5) (offset 8)", r->path, h->version,
+			 "%d (and 3 to 6) (offset 8)", r->path, h->version,
 			 PG_COMM_VERSION);
 		return -1;
 	}
@@ -556,10 +757,20 @@ static int comm_decode_header(struct pg_comm_reader *r, char *err,
 	sl = get_le(d + n + 4, 2);
 	at = n + 4;
 	what = "selection does not end where the header length says";
-	if (sl >= PG_SELECT_MAX || n + 6 + sl != total)
+	if (sl >= PG_SELECT_MAX ||
+	    n + 6 + sl + (h->version >= 7 ? 4 : 0) != total)
 		goto bad;
 	memcpy(h->select, d + n + 6, sl);
 	h->select[sl] = '\0';
+	h->time_unit = h->version >= 7 ? (uint32_t)get_le(d + n + 6 + sl, 4)
+				       : 1;
+	at = n + 6 + sl;
+	what = "a time unit of 0 ns or over 1 s";
+	if (h->time_unit < 1 || h->time_unit > 1000000000)
+		goto bad;
+	r->st.unit = h->time_unit;
+	r->st.version = h->version;
+	r->st.nlast_dests = -1;
 	r->pos = total;
 	return comm_check_header(r, n, err, errlen);
 bad_len:
@@ -634,18 +845,85 @@ static int fit_u32(uint64_t v, uint32_t *out)
 }
 
 /* Sets the time of EV from its delta DT after the previous record and
- * its duration DUR; 0, or -1 when the time since the task's start plus
- * the duration would pass PG_TIME_MAX (a time that cannot be real). */
+ * its duration DUR, both in the log's time units; 0, or -1 when the time
+ * since the task's start plus the duration would pass PG_TIME_MAX (a
+ * time that cannot be real). */
 static int comm_time(struct pg_comm_reader *r, struct pg_event *ev,
 		     uint64_t dt, uint64_t dur)
 {
-	/* r->last_t <= PG_TIME_MAX: the sum cannot wrap */
-	if (dt > PG_TIME_MAX || dur > PG_TIME_MAX ||
-	    r->last_t + dt + dur > PG_TIME_MAX)
+	uint64_t u = r->st.unit, lim = PG_TIME_MAX / u;
+
+	/* r->st.last_t <= PG_TIME_MAX: the sum cannot wrap */
+	if (dt > lim || dur > lim ||
+	    r->st.last_t + (dt + dur) * u > PG_TIME_MAX)
 		return -1;
-	ev->t = r->last_t + dt;
-	ev->dur = dur;
-	r->last_t = ev->t;
+	ev->t = r->st.last_t + dt * u;
+	ev->dur = dur * u;
+	r->st.last_t = ev->t;
+	return 0;
+}
+
+/* Reads a peer of a version 7 record (an index + 1, or 0 and the peer,
+ * which then gets the next index if the table has room) into *PEER, its
+ * index into *IDX (-1: none); 0, -1 cut off, -2 a peer past 32 bits, -3
+ * an index past the table. */
+static int comm_get_peer(struct pg_comm_reader *r, int *peer, int *idx)
+{
+	struct pg_comm_state *st = &r->st;
+	uint64_t v;
+
+	if (comm_get(r, &v, 1) < 0)
+		return -1;
+	if (v > (uint64_t)st->npeers)
+		return -3;
+	if (v > 0) {
+		*idx = (int)v - 1;
+		*peer = st->peer[*idx].ltid;
+		return 0;
+	}
+	if (comm_get(r, &v, 1) < 0)
+		return -1;
+	if (fit_int(v, peer) < 0)
+		return -2;
+	*idx = -1;
+	if (st->npeers < PG_COMM_PEERS) {
+		struct pg_comm_peer *t = pg_grow(st->peer, &r->peer_cap,
+						 (size_t)st->npeers + 1,
+						 sizeof(*t), 16);
+
+		if (!t)
+			return -2;
+		st->peer = t;
+	}
+	*idx = comm_add_peer(st, *peer);
+	return 0;
+}
+
+/* Reads the message id of a record of KIND (kind byte KB) to or from
+ * the peer of index IDX: in a version 7 log with bit 7 set the one
+ * expected, else a varint; 0, -1 cut off, -2 past 32 bits or a bit 7
+ * where no id is expected. */
+static int comm_get_id(struct pg_comm_reader *r, int kb, int kind, int idx,
+		       uint32_t *msgid)
+{
+	uint32_t want;
+	int has = comm_expected(&r->st, kind, idx, &want);
+	uint64_t v;
+	int64_t x;
+
+	if (kb & PG_KIND_NEXTID) {
+		if (!has)
+			return -2;
+		*msgid = want;
+	} else {
+		if (comm_get(r, &v, 1) < 0)
+			return -1;
+		x = has ? (int64_t)want + zz_dec(v) : (int64_t)v;
+		if (v > UINT32_MAX * 2ull + 1 || x < 0 || x > UINT32_MAX)
+			return -2;
+		*msgid = (uint32_t)x;
+	}
+	comm_saw_id(&r->st, kind, idx, *msgid);
 	return 0;
 }
 
@@ -668,6 +946,13 @@ static int comm_get_dests(struct pg_comm_reader *r, struct pg_event *ev)
 		r->dests_cap = (int)n;
 	}
 	for (uint64_t i = 0; i < n; i++) {
+		int idx, rc;
+
+		if (r->hdr.version >= 7) {
+			if ((rc = comm_get_peer(r, &r->dests[i], &idx)) < 0)
+				return rc;
+			continue;
+		}
 		if (comm_get(r, &v, 1) < 0)
 			return -1;
 		if (fit_int(v, &r->dests[i]) < 0)
@@ -743,25 +1028,84 @@ static int comm_next_call(struct pg_comm_reader *r, struct pg_event *ev,
 	return 1;
 }
 
-/* Reads the rest of an mcast or bcast record; 1, 0 cut off, or -1
- * with ERR. */
-static int comm_next_cast(struct pg_comm_reader *r, struct pg_event *ev,
-			  int kind, char *err, size_t errlen)
+/* Reads the fields FIRST (the peer or the tag) to the end times of a
+ * message or a multicast record of KIND (kind byte KB) into V (tag,
+ * msgid, len, dt, dur) and EV's peer (*IDX its index, -1 none, when
+ * FIRST is the peer; its length then a distance from the last one of
+ * that peer's, version 7); 0, -1 cut off, -2 a bad value, -3 a peer
+ * index past the table. */
+static int comm_get_msg(struct pg_comm_reader *r, struct pg_event *ev, int kb,
+			int kind, int first, int *idx, uint64_t *v)
 {
-	uint64_t v[5];
+	uint64_t p = 0;
 	int rc;
 
-	if (kind == PG_REC_BCAST && (rc = comm_get_str(r, ev->group)) < 0)
-		return rc == -1 ? 0 : comm_corrupt(r, "a group name too long",
-						   err, errlen);
-	if (comm_get(r, v, 5) < 0)
+	*idx = -1;
+	if (r->hdr.version < 7) { /* all written out */
+		if (first && (comm_get(r, &p, 1) < 0 || comm_get(r, v, 5) < 0))
+			return -1;
+		if (!first && comm_get(r, v, 5) < 0)
+			return -1;
+		return first && fit_int(p, &ev->peer) < 0 ? -2 : 0;
+	}
+	if (first && (rc = comm_get_peer(r, &ev->peer, idx)) < 0)
+		return rc;
+	if (comm_get(r, v, 1) < 0)
+		return -1;
+	if ((rc = comm_get_id(r, kb, kind, *idx, &ev->msgid)) < 0)
+		return rc;
+	v[1] = ev->msgid;
+	if (comm_get(r, v + 2, 3) < 0)
+		return -1;
+	if (*idx >= 0) { /* the length as a distance from the peer's last */
+		struct pg_comm_peer *pp = &r->st.peer[*idx];
+		int64_t x = (int64_t)pp->len + zz_dec(v[2]);
+
+		if (v[2] > UINT32_MAX * 2ull + 1 || x < 0 || x > UINT32_MAX)
+			return -2;
+		pp->len = (uint32_t)x;
+		v[2] = pp->len;
+	}
+	return 0;
+}
+
+/* Reads the rest of an mcast or bcast record (kind byte KB); 1, 0 cut
+ * off, or -1 with ERR. */
+static int comm_next_cast(struct pg_comm_reader *r, struct pg_event *ev,
+			  int kb, int kind, char *err, size_t errlen)
+{
+	uint64_t v[5];
+	int rc, idx;
+
+	if (kb & PG_KIND_SAMEGROUP) {
+		if (!r->st.have_group)
+			return comm_corrupt(r, "the same group as no bcast before",
+					    err, errlen);
+		memcpy(ev->group, r->st.last_group, sizeof(ev->group));
+	} else if (kind == PG_REC_BCAST) {
+		if ((rc = comm_get_str(r, ev->group)) < 0)
+			return rc == -1 ? 0 : comm_corrupt(r, "a group name too "
+							   "long", err, errlen);
+		memcpy(r->st.last_group, ev->group, sizeof(ev->group));
+		r->st.have_group = 1;
+	}
+	if ((rc = comm_get_msg(r, ev, kb, kind, 0, &idx, v)) == -1)
 		return 0;
-	if (fit_int(v[0], &ev->tag) < 0 || fit_u32(v[1], &ev->msgid) < 0 ||
-	    fit_u32(v[2], &ev->len) < 0)
+	if (rc < 0 || fit_int(v[0], &ev->tag) < 0 ||
+	    fit_u32(v[1], &ev->msgid) < 0 || fit_u32(v[2], &ev->len) < 0)
 		return comm_corrupt(r, "a value past 32 bits", err, errlen);
 	if (comm_time(r, ev, v[3], v[4]) < 0)
 		return comm_corrupt(r, "a time beyond 2^61 ns", err, errlen);
+	if (kb & PG_KIND_SAMEDEST) {
+		if (r->st.nlast_dests < 0)
+			return comm_corrupt(r, "the same destinations as no "
+					    "multicast before", err, errlen);
+		ev->ndest = r->st.nlast_dests;
+		ev->dests = r->dests;
+		return 1;
+	}
 	rc = comm_get_dests(r, ev);
+	r->st.nlast_dests = rc == 0 ? ev->ndest : -1;
 	if (rc == -1)
 		return 0;
 	if (rc < 0)
@@ -789,12 +1133,13 @@ static int comm_next_end(struct pg_comm_reader *r, struct pg_event *ev,
 	return 1;
 }
 
-/* Reads the rest of a record of KIND (a known one); 1, 0 cut off, or
- * -1 with ERR. */
+/* Reads the rest of a record of KIND (a known one, kind byte KB); 1, 0
+ * cut off, or -1 with ERR. */
 static int comm_next_body(struct pg_comm_reader *r, struct pg_event *ev,
-			  int kind, char *err, size_t errlen)
+			  int kb, int kind, char *err, size_t errlen)
 {
 	uint64_t v[6];
+	int idx, rc;
 
 	if (kind == PG_REC_END)
 		return comm_next_end(r, ev, err, errlen);
@@ -803,7 +1148,7 @@ static int comm_next_body(struct pg_comm_reader *r, struct pg_event *ev,
 	if (kind == PG_REC_CALL)
 		return comm_next_call(r, ev, err, errlen);
 	if (kind == PG_REC_MCAST || kind == PG_REC_BCAST)
-		return comm_next_cast(r, ev, kind, err, errlen);
+		return comm_next_cast(r, ev, kb, kind, err, errlen);
 	if (kind == PG_REC_POLLFAIL) {
 		if (comm_get(r, v, 2) < 0)
 			return 0;
@@ -815,12 +1160,16 @@ static int comm_next_body(struct pg_comm_reader *r, struct pg_event *ev,
 					    errlen);
 		return 1;
 	}
-	if (comm_get(r, v, 6) < 0)
+	if ((rc = comm_get_msg(r, ev, kb, kind, 1, &idx, v)) == -1)
 		return 0;
-	if (fit_int(v[0], &ev->peer) < 0 || fit_int(v[1], &ev->tag) < 0 ||
-	    fit_u32(v[2], &ev->msgid) < 0 || fit_u32(v[3], &ev->len) < 0)
-		return comm_corrupt(r, "a value past 32 bits", err, errlen);
-	if (comm_time(r, ev, v[4], v[5]) < 0)
+	if (rc == -3)
+		return comm_corrupt(r, "a peer index past the peer table", err,
+				    errlen);
+	if (rc < 0 || fit_int(v[0], &ev->tag) < 0 ||
+	    fit_u32(v[1], &ev->msgid) < 0 || fit_u32(v[2], &ev->len) < 0)
+		return comm_corrupt(r, "a value past 32 bits", err,
+				    errlen);
+	if (comm_time(r, ev, v[3], v[4]) < 0)
 		return comm_corrupt(r, "a time beyond 2^61 ns", err, errlen);
 	return 1;
 }
@@ -872,7 +1221,8 @@ static int comm_next_calib(struct pg_comm_reader *r, char *err, size_t errlen)
 int pg_comm_next(struct pg_comm_reader *r, struct pg_event *ev, char *err,
 		 size_t errlen)
 {
-	int kind, rc;
+	int kind, kb, rc;
+	unsigned extra;
 
 	/* clock samples and calibrations are no events: kept in R, skipped
 	   here */
@@ -897,13 +1247,27 @@ int pg_comm_next(struct pg_comm_reader *r, struct pg_event *ev, char *err,
 	}
 	memset(ev, 0, sizeof(*ev));
 	r->at = r->pos;
-	kind = r->data[r->pos++];
-	if (r->hdr.version >= 6 && comm_has_filter(kind & PG_KIND_MASK) &&
-	    !(kind & ~(PG_KIND_MASK | PG_KIND_ANYSRC | PG_KIND_ANYTAG))) {
-		ev->filter = (kind & PG_KIND_ANYSRC ? PG_FILTER_ANYSRC : 0) |
-			     (kind & PG_KIND_ANYTAG ? PG_FILTER_ANYTAG : 0);
+	kb = kind = r->data[r->pos++];
+	/* the bits a kind may carry above its number: none before 6 */
+	extra = r->hdr.version < 6 ? 0u
+		: comm_has_filter(kind & PG_KIND_MASK)
+			? PG_KIND_ANYSRC | PG_KIND_ANYTAG : 0u;
+	if (r->hdr.version >= 7 && (comm_sendlike(kind & PG_KIND_MASK) ||
+				    comm_recvlike(kind & PG_KIND_MASK)))
+		extra |= PG_KIND_NEXTID;
+	if (r->hdr.version >= 7 && ((kind & PG_KIND_MASK) == PG_REC_MCAST ||
+				    (kind & PG_KIND_MASK) == PG_REC_BCAST))
+		extra |= PG_KIND_SAMEDEST;
+	if (r->hdr.version >= 7 && (kind & PG_KIND_MASK) == PG_REC_BCAST)
+		extra |= PG_KIND_SAMEGROUP;
+	if (extra && !(kind & ~(PG_KIND_MASK | extra))) {
 		kind &= PG_KIND_MASK;
-	} else if (comm_has_filter(kind)) {
+		if (comm_has_filter(kind))
+			ev->filter =
+				(kb & PG_KIND_ANYSRC ? PG_FILTER_ANYSRC : 0) |
+				(kb & PG_KIND_ANYTAG ? PG_FILTER_ANYTAG : 0);
+	}
+	if (r->hdr.version < 6 && comm_has_filter(kind)) {
 		ev->filter = PG_FILTER_UNKNOWN; /* versions 3-5 */
 	}
 	ev->kind = kind;
@@ -912,7 +1276,7 @@ int pg_comm_next(struct pg_comm_reader *r, struct pg_event *ev, char *err,
 			 r->path, kind, r->at);
 		return -1;
 	}
-	if ((rc = comm_next_body(r, ev, kind, err, errlen)) != 0)
+	if ((rc = comm_next_body(r, ev, kb, kind, err, errlen)) != 0)
 		return rc;
 	snprintf(err, errlen, "%s: truncated: record at offset %zu is cut off",
 		 r->path, r->at);
@@ -927,6 +1291,10 @@ void pg_comm_free(struct pg_comm_reader *r)
 	free(r->dests);
 	r->dests = NULL;
 	r->dests_cap = 0;
+	free(r->st.peer);
+	r->st.peer = NULL;
+	r->st.npeers = 0;
+	r->peer_cap = 0;
 	free(r->data);
 	r->data = NULL;
 	r->size = 0;

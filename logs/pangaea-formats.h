@@ -12,9 +12,10 @@
 /* task-LTID.comm, the binary communication log (logs/commlog.c):
  * u32 after the magic.  4: the call record (queries, the mailbox,
  * pvm_exit); 5: the clock sample record; 6: a receive's filter (any
- * source, any tag) in its kind byte; versions 3, 4 and 5 are still
- * read. */
-#define PG_COMM_VERSION 6
+ * source, any tag) in its kind byte; 7: times in units of the header's
+ * time unit, peers as indices into a table the log builds, message ids
+ * that follow the previous one not stored; versions 3-6 are still read. */
+#define PG_COMM_VERSION 7
 
 /* task-LTID.exec, the text execution log (logs/execlog.c): its first line
  * "pangaea-exec N ltid=L".  2: the launcher's "start" line (how the

@@ -69,6 +69,22 @@ enum pg_rec_kind {
 #define PG_KIND_ANYSRC 0x20  /* kind byte bit of PG_FILTER_ANYSRC */
 #define PG_KIND_ANYTAG 0x40  /* kind byte bit of PG_FILTER_ANYTAG */
 #define PG_KIND_MASK 0x1f    /* the kind byte's kind */
+/* Version 7: kind byte bit of a send-like or receive-like record whose
+ * message id is the one expected (the previous send's + 1; the previous
+ * receive's from that peer + 1) and is not stored. */
+#define PG_KIND_NEXTID 0x80
+/* Version 7: kind byte bits of an mcast or bcast record: the same
+ * destinations as the previous mcast/bcast record (none stored), and of
+ * a bcast: the same group as the previous bcast (no name stored). */
+#define PG_KIND_SAMEDEST 0x40
+#define PG_KIND_SAMEGROUP 0x20
+/* Version 7: the longest destination list a writer keeps to compare. */
+#define PG_COMM_LASTDESTS 64
+/* Version 7: the ns per unit of the records' times that Pangaea's tasks
+ * write (docs/FORMATS.md 2.3 says why this is fine enough). */
+#define PG_COMM_TIME_UNIT 256
+/* Version 7: peers a log gives an index (the rest are written out). */
+#define PG_COMM_PEERS 1024
 
 /* One clock sample: the best of K ping-pongs with the coordinator. */
 struct pg_clock_sample {
@@ -165,7 +181,8 @@ struct pg_event {
 
 /* The fixed header of a communication log. */
 struct pg_comm_header {
-	uint32_t version;
+	uint32_t version;        /* a writer writes this version's layout
+				    (3 to PG_COMM_VERSION; 0: the current) */
 	int32_t ltid;
 	int32_t tid;
 	int32_t parent_ltid;
@@ -176,6 +193,35 @@ struct pg_comm_header {
 	char program[PG_PATH_MAX];
 	uint32_t flags;          /* PG_COMM_* */
 	char select[PG_SELECT_MAX]; /* the -select of the run, "" = all */
+	uint32_t time_unit;      /* ns per unit of the records' times
+				    (version 7; 0 is written as 1; a reader
+				    of an older log gives 1) */
+};
+
+/* A peer of a version 7 log's table, and what its next record is
+ * expected to hold. */
+struct pg_comm_peer {
+	int ltid;
+	uint32_t last;          /* id of the last message received from it */
+	uint32_t step;          /* the last two such ids' difference (1 at
+				   first): the next is expected last + step */
+	uint32_t len;           /* length of the last message to or from it */
+};
+
+/* What records of a version 7 log are coded against: the writer's and
+ * the reader's copy evolve alike, record by record. */
+struct pg_comm_state {
+	uint32_t version;       /* of the log: 3-6 write all out, unit 1 */
+	uint64_t unit;          /* ns per time unit (1: exact) */
+	uint64_t last_t;        /* t of the previous record (a multiple of
+				   unit): records store deltas */
+	uint32_t last_sent;     /* id of the last message sent */
+	int npeers;             /* peers with an index (<= PG_COMM_PEERS) */
+	struct pg_comm_peer *peer; /* the table, index -> peer */
+	int nlast_dests;        /* destinations of the last mcast/bcast
+				   (-1: none; a writer: none kept) */
+	int have_group;         /* a bcast came before: last_group is set */
+	char last_group[PG_GROUP_MAX]; /* the last bcast's group */
 };
 
 /* Appends events to a communication log through a shared mapping. */
@@ -184,7 +230,10 @@ struct pg_comm_writer {
 	unsigned char *map;
 	size_t cap;      /* mapped (and file) size */
 	size_t used;     /* bytes written */
-	uint64_t last_t; /* t of the previous record (records store deltas) */
+	struct pg_comm_state st; /* its peer points below */
+	struct pg_comm_peer peers[PG_COMM_PEERS];
+	int last_dests[PG_COMM_LASTDESTS]; /* the last mcast/bcast's */
+	uint16_t slot[2 * PG_COMM_PEERS]; /* hash of peers: index + 1, 0 free */
 };
 
 /* Reads a communication log from memory. */
@@ -193,7 +242,8 @@ struct pg_comm_reader {
 	size_t size;
 	size_t pos;      /* offset of the next record */
 	size_t at;       /* offset of the record pg_comm_next read last */
-	uint64_t last_t;
+	struct pg_comm_state st; /* its tables malloc'd (pg_comm_free) */
+	size_t peer_cap;
 	int ended;       /* an end record or the zero tail was reached */
 	int *dests;      /* destinations of the last mcast/bcast read */
 	int dests_cap;

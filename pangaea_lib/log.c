@@ -82,6 +82,7 @@ int pg_log_open(int exec_only, char *err, size_t errlen)
 		snprintf(h.host, sizeof(h.host), "%s", pg_me->host);
 		snprintf(h.program, sizeof(h.program), "%s", pg_me->program);
 		snprintf(h.select, sizeof(h.select), "%s", pg_me->select);
+		h.time_unit = PG_COMM_TIME_UNIT;
 		if (pg_log_path(path, sizeof(path), pg_me->logdir, pg_me->ltid,
 				"comm") < 0 ||
 		    pg_comm_create(&comm, path, &h, err, errlen) < 0)

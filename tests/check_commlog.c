@@ -60,7 +60,23 @@ static void fill_header(struct pg_comm_header *h, int ltid)
 static size_t header_len(const struct pg_comm_header *h)
 {
 	return FIXED_HEADER + 2 + strlen(h->host) + 2 + strlen(h->program) +
-	       4 + 2 + strlen(h->select);
+	       4 + 2 + strlen(h->select) +
+	       (h->version == 0 || h->version >= 7 ? 4 : 0); /* time unit */
+}
+
+/* Writes PATH (new) with header H and the N events EV; fails the test
+ * if it cannot. */
+static void write_log(const char *path, struct pg_comm_header *h,
+		      const struct pg_event *ev, size_t n)
+{
+	struct pg_comm_writer w;
+	char err[512] = "";
+
+	ck_assert_msg(pg_comm_create(&w, path, h, err, sizeof(err)) == 0, "%s",
+		      err);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_int_eq(pg_comm_append(&w, &ev[i]), 0);
+	ck_assert_int_eq(pg_comm_close(&w), 0);
 }
 
 /*
@@ -230,18 +246,13 @@ START_TEST(test_all_kinds_round_trip)
 	};
 	const int n = (int)(sizeof(want) / sizeof(want[0]));
 	struct pg_comm_header h;
-	struct pg_comm_writer w;
 	struct pg_comm_reader r;
 	struct pg_event ev;
 	char path[PATH_MAX], err[512] = "";
 
 	fill_header(&h, 1);
 	cku_in_dir(path, sizeof(path), "task-1.comm");
-	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
-		      err);
-	for (int i = 0; i < n; i++)
-		ck_assert_int_eq(pg_comm_append(&w, &want[i]), 0);
-	pg_comm_close(&w);
+	write_log(path, &h, want, (size_t)n);
 
 	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
 	for (int i = 0; i < n; i++) {
@@ -355,7 +366,10 @@ START_TEST(test_byte_layout)
 	struct pg_event end = { .kind = PG_REC_END, .how = 2, .value = -3,
 				.t = 12 };
 	static const unsigned char recs[] = {
-		1, 1, 3, 5, 6, 7, 8, /* send: zigzag peer/tag, msgid, len, dt, dur */
+		1, 0, 1, 3, 8, 12, 7, 8, /* send: new peer (0, zigzag -1),
+					    zigzag tag, msgid 5 as 4 past
+					    the 1 expected (zigzag), len 6
+					    as 6 past 0 (zigzag), dt, dur */
 		8, 3, 2,             /* pollfail: count, dt */
 		6, 2, 5, 3           /* end: how, zigzag value, dt */
 	};
@@ -394,7 +408,128 @@ START_TEST(test_byte_layout)
 	ck_assert_mem_eq(buf + FIXED_HEADER + 2, "ab", 2);
 	ck_assert_uint_eq(buf[FIXED_HEADER + 4], 3);
 	ck_assert_mem_eq(buf + FIXED_HEADER + 6, "xyz", 3);
+	ck_assert_uint_eq(buf[hl - 4], 1);          /* u32 LE time unit */
+	ck_assert_uint_eq(buf[hl - 3] | buf[hl - 2] | buf[hl - 1], 0);
 	ck_assert_mem_eq(buf + hl, recs, sizeof(recs));
+}
+END_TEST
+
+/* Version 7's coding: times in units of the header's unit (rounded
+ * down, the end too), a peer's index once it has one, a length as the
+ * distance from the peer's last, and the id a message was expected to
+ * have left out (kind bit 7), else its distance from it: a send's the
+ * last send's + 1, a receive's the last one's from that peer + the step
+ * between its last two. */
+START_TEST(test_v7_coding)
+{
+	static int dests[] = { 1002, 1001 };
+	static const struct pg_event in[] = {
+		{ .kind = PG_REC_SEND, .peer = 1001, .tag = 5, .msgid = 1,
+		  .len = 44, .t = 1000, .dur = 300 },
+		{ .kind = PG_REC_RECV, .peer = 1001, .tag = 5, .msgid = 1,
+		  .len = 44, .t = 2000, .dur = 100 },
+		{ .kind = PG_REC_PROBE, .peer = 1001, .tag = 5, .msgid = 2,
+		  .len = 44, .t = 2100, .dur = 0 },
+		{ .kind = PG_REC_NRECV, .peer = 1001, .tag = 5, .msgid = 2,
+		  .len = 44, .t = 2400, .dur = 0 },
+		{ .kind = PG_REC_SEND, .peer = 1001, .tag = 5, .msgid = 2,
+		  .len = 44, .t = 2400, .dur = 10 },
+		{ .kind = PG_REC_MCAST, .tag = 6, .msgid = 3, .len = 44,
+		  .ndest = 2, .dests = dests, .t = 2600 },
+		{ .kind = PG_REC_RECV, .peer = 1002, .tag = 5, .msgid = 7,
+		  .len = 44, .t = 3000 },
+		{ .kind = PG_REC_SEND, .peer = 1002, .tag = 5, .msgid = 9,
+		  .len = 44, .t = 3000 },
+		{ .kind = PG_REC_RECV, .peer = 1002, .tag = 5, .msgid = 14,
+		  .len = 44, .t = 3000 },
+		{ .kind = PG_REC_MCAST, .tag = 6, .msgid = 10, .len = 44,
+		  .ndest = 2, .dests = dests, .t = 3000 },
+		{ .kind = PG_REC_BCAST, .group = "g", .tag = 6, .msgid = 11,
+		  .len = 44, .ndest = 2, .dests = dests, .t = 3000 },
+		{ .kind = PG_REC_BCAST, .group = "g", .tag = 6, .msgid = 12,
+		  .len = 44, .ndest = 1, .dests = dests + 1, .t = 3000 },
+	};
+	static const unsigned char recs[] = {
+		0x81, 0, 0xd2, 0x0f, 10, 88, 3, 2, /* new peer 1001, len 44
+						      from 0, t 3 */
+		0x82, 1, 10, 0, 4, 1,    /* peer 1, id 1 expected, len same */
+		0x87, 1, 10, 0, 1, 0,    /* probe: 2 expected, kept */
+		0x83, 1, 10, 0, 1, 0,    /* 2 expected again */
+		0x81, 1, 10, 0, 0, 0,    /* send 2 */
+		0x89, 12, 44, 1, 0, 2, 0, 0xd4, 0x0f, 1, /* mcast 3: new
+					    peer 1002, then index 1 */
+		0x02, 2, 10, 12, 88, 1, 0, /* 7: 1 expected, 6 more */
+		0x01, 2, 10, 10, 0, 0, 0,  /* 9: 4 expected, 5 more */
+		0x82, 2, 10, 0, 0, 0,    /* 14: 7 + the step 7, expected */
+		0xc9, 12, 44, 0, 0,      /* mcast 10 to the same (bit 6) */
+		0xca, 1, 'g', 12, 44, 0, 0, /* bcast 11 of g, the same */
+		0xaa, 12, 44, 0, 0, 1, 1, /* bcast 12 of g again (bit 5) */
+	};
+	struct pg_comm_header h;
+	struct pg_comm_reader r;
+	struct pg_event ev;
+	unsigned char buf[256];
+	char path[PATH_MAX], err[512] = "";
+	size_t hl, n = sizeof(in) / sizeof(in[0]);
+	FILE *f;
+
+	fill_header(&h, 7);
+	h.time_unit = 256;
+	hl = header_len(&h);
+	cku_in_dir(path, sizeof(path), "v7.comm");
+	write_log(path, &h, in, n);
+	ck_assert_int_eq(file_size(path), (off_t)(hl + sizeof(recs)));
+	f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fread(buf, 1, hl + sizeof(recs), f), hl + sizeof(recs));
+	fclose(f);
+	ck_assert_uint_eq(buf[hl - 4] | buf[hl - 3] << 8, 256);
+	ck_assert_mem_eq(buf + hl, recs, sizeof(recs));
+
+	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(r.hdr.time_unit, 256);
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_msg(pg_comm_next(&r, &ev, err, sizeof(err)) == 1,
+			      "%s", err);
+		ck_assert_int_eq(ev.kind, in[i].kind);
+		ck_assert_int_eq(ev.tag, in[i].tag);
+		ck_assert_uint_eq(ev.msgid, in[i].msgid);
+		ck_assert_uint_eq(ev.len, in[i].len);
+		ck_assert_uint_eq(ev.t, in[i].t / 256 * 256);
+		ck_assert_uint_eq(ev.t + ev.dur,
+				  (in[i].t + in[i].dur) / 256 * 256);
+		ck_assert_str_eq(ev.group, in[i].group);
+		ck_assert_int_eq(ev.ndest, in[i].ndest);
+		for (int k = 0; k < ev.ndest; k++)
+			ck_assert_int_eq(ev.dests[k], in[i].dests[k]);
+		if (!in[i].ndest)
+			ck_assert_int_eq(ev.peer, in[i].peer);
+	}
+	ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), 0);
+	pg_comm_free(&r);
+	/* an index past the table, bit 7 on a spawn, the same destinations
+	   or group as none before are corrupt */
+	for (int k = 0; k < 4; k++) {
+		static const unsigned char kb[] = { 0x81, 0x85, 0xc9, 0xaa };
+
+		buf[hl + 1] = k ? 0 : 2;
+		buf[hl] = kb[k];
+		f = fopen(path, "wb");
+		ck_assert_ptr_nonnull(f);
+		ck_assert_uint_eq(fwrite(buf, 1, hl + sizeof(recs), f),
+				  hl + sizeof(recs));
+		fclose(f);
+		ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0,
+			      "%s", err);
+		ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), -1);
+		ck_assert_msg(strstr(err, k == 0 ? "a peer index past the peer "
+						   "table"
+					  : k == 1 ? "unknown record kind 133"
+					  : k == 2 ? "the same destinations as no"
+						   : "the same group as no"),
+			      "%s", err);
+		pg_comm_free(&r);
+	}
 }
 END_TEST
 
@@ -670,11 +805,12 @@ END_TEST
 /* A record cut anywhere inside is refused, naming the record's offset. */
 START_TEST(test_refuse_truncated)
 {
-	/* last record: a send whose varints take 1+1+1+2+2+3+3 = 13 bytes */
-	struct pg_event last = { .kind = PG_REC_SEND, .peer = 3, .tag = 9,
+	/* last record: a send of a new peer, an id not the next, a len
+	   of 2 bytes, times of 3 bytes: 1+3+1+2+2+3+3 bytes */
+	struct pg_event last = { .kind = PG_REC_SEND, .peer = 3003, .tag = 9,
 				 .msgid = 300, .len = 1000,
 				 .t = 3 * 1234567 + 70000, .dur = 100000 };
-	const size_t last_len = 13;
+	const size_t last_len = 15;
 	struct pg_comm_header h;
 	struct pg_comm_writer w;
 	struct pg_event ev, first[3];
@@ -720,9 +856,10 @@ END_TEST
 /* An unknown kind byte is refused, naming the kind and the offset. */
 START_TEST(test_refuse_unknown_kind)
 {
-	/* 0x41: a send with a filter bit, 0x80: a bit no version has */
+	/* 0x41: a send with a filter bit, 0x88 and 0x86: bit 7 (an id not
+	   stored, version 7) on a pollfail and an end */
 	static const unsigned char bad[] = { PG_REC_CALIB + 1, 0x41, 0x66,
-					     0x82, 0xff };
+					     0x88, 0x86, 0xff };
 	struct pg_comm_header h;
 	char path[PATH_MAX], err[512] = "", want[64];
 	size_t hl;
@@ -1038,6 +1175,7 @@ static size_t write_raw_log(const char *path, int ltid,
 	int fd;
 
 	fill_header(&h, ltid);
+	h.version = 6; /* RAW is in version 6's layout */
 	unlink(path); /* logs are created new only */
 	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
 		      err);
@@ -1433,11 +1571,12 @@ START_TEST(test_filter_bits)
 	unsigned char buf[32];
 	char path[PATH_MAX], err[512] = "";
 
-	/* the writer sets the bits and adds no byte */
-	ck_assert_uint_eq(pg_comm_encode(buf, &e), 7);
+	/* the writer sets the bits and adds no byte (8: the new peer takes
+	   two, 0 and itself) */
+	ck_assert_uint_eq(pg_comm_encode(buf, &e), 8);
 	ck_assert_uint_eq(buf[0], PG_REC_PRECV | 0x60);
 	e.filter = 0;
-	ck_assert_uint_eq(pg_comm_encode(buf, &e), 7);
+	ck_assert_uint_eq(pg_comm_encode(buf, &e), 8);
 	ck_assert_uint_eq(buf[0], PG_REC_PRECV);
 	/* a send never carries them */
 	e.kind = PG_REC_SEND;
@@ -1457,6 +1596,7 @@ START_TEST(test_filter_bits)
 	pg_comm_free(&r);
 	/* version 5: the same records without bits read as unknown */
 	fill_header(&h, 1);
+	h.version = 5;
 	unlink(path);
 	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0, "%s",
 		      err);
@@ -1484,6 +1624,38 @@ START_TEST(test_filter_bits)
 }
 END_TEST
 
+/* Version 7: a task with more peers than the table holds (1024) writes
+ * the rest out each time, and they read back all the same. */
+START_TEST(test_v7_many_peers)
+{
+	enum { NP = PG_COMM_PEERS + 100, N = 2 * NP };
+	static struct pg_event in[N];
+	struct pg_comm_header h;
+	struct pg_comm_reader r;
+	struct pg_event ev;
+	char path[PATH_MAX], err[512] = "";
+
+	for (int i = 0; i < N; i++)
+		in[i] = (struct pg_event){
+			.kind = i % 3 ? PG_REC_RECV : PG_REC_SEND,
+			.peer = 1000 + (i % NP) * 7, .tag = 1,
+			.msgid = (uint32_t)(i / NP + 1), .len = (uint32_t)i,
+			.t = (uint64_t)i * 1000 };
+	fill_header(&h, 1);
+	cku_in_dir(path, sizeof(path), "peers.comm");
+	write_log(path, &h, in, N);
+	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
+	for (int i = 0; i < N; i++) {
+		ck_assert_msg(pg_comm_next(&r, &ev, err, sizeof(err)) == 1,
+			      "event %d: %s", i, err);
+		assert_event(&ev, &in[i], i);
+	}
+	ck_assert_int_eq(r.st.npeers, PG_COMM_PEERS);
+	ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), 0);
+	pg_comm_free(&r);
+}
+END_TEST
+
 static Suite *commlog_suite(void)
 {
 	Suite *s = suite_create("commlog");
@@ -1498,6 +1670,8 @@ static Suite *commlog_suite(void)
 	tcase_add_test(rw, test_all_kinds_round_trip);
 	tcase_add_test(rw, test_end_values);
 	tcase_add_test(rw, test_byte_layout);
+	tcase_add_test(rw, test_v7_coding);
+	tcase_add_test(rw, test_v7_many_peers);
 	tcase_add_test(rw, test_collective_round_trip);
 	tcase_add_test(rw, test_call_round_trip);
 	tcase_add_test(rw, test_call_versions_and_refusals);

@@ -107,11 +107,13 @@ struct pg_event cku_event(int kind, int peer, int tag, unsigned msgid,
 	return e;
 }
 
+uint32_t cku_comm_version; /* 0: the current */
+
 off_t cku_comm_in(const char *dir, int file, int ltid,
 		  const struct pg_event *ev, int n, uint64_t tstep,
 		  uint64_t dur)
 {
-	struct pg_comm_header h = { 0 };
+	struct pg_comm_header h = { .version = cku_comm_version };
 	struct pg_comm_writer w;
 	char path[PATH_MAX], err[512] = "";
 	struct stat st;

@@ -63,6 +63,9 @@ off_t cku_comm_in(const char *dir, int file, int ltid,
 
 /* cku_comm_in in cku_dir, events 1 us apart, their own durations. */
 void cku_write_comm(int file, int ltid, const struct pg_event *ev, int n);
+/* The comm log version cku_comm_in and cku_write_comm write (0: the
+ * current). */
+extern uint32_t cku_comm_version;
 
 /* Writes cku_dir/task-LTID.exec with one spawn (sequence 1, program
  * "/bin/prog", on host "vm") of the N (at most 8) tasks KIDS, or no

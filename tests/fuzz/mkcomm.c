@@ -1,5 +1,7 @@
 /*
- * mkcomm.c: writes the seed tests/fuzz/corpus/comm/seed-every-kind, a
+ * mkcomm.c: writes the seeds tests/fuzz/corpus/comm/seed-every-kind
+ * (version 7, times in units of 256 ns) and seed-every-kind-v6 (the
+ * layout before), each a
  * communication log of task 1 written by the library's own writer
  * (pg_comm_create, pg_comm_append) with one record of every kind (the
  * calibration and a clock sample first), at the
@@ -16,13 +18,15 @@
 #include <stdio.h>
 #include <string.h>
 
-int main(int argc, char **argv)
+/* Writes DIR/NAME, the seed in VERSION's layout; 0, or 1 with a message. */
+static int write_seed(const char *dir, const char *name, uint32_t version)
 {
-	struct pg_comm_header h = { .version = PG_COMM_VERSION, .ltid = 1,
+	struct pg_comm_header h = { .version = version, .ltid = 1,
 				    .tid = 0x40002, .parent_ltid = 0,
 				    .mode = 1,
 				    .start_wall_ns = 1700000000000000000ull,
-				    .start_mono_ns = 123456789000ull };
+				    .start_mono_ns = 123456789000ull,
+				    .time_unit = PG_COMM_TIME_UNIT };
 	struct pg_comm_writer w;
 	struct pg_event ev;
 	char path[PG_PATH_MAX], err[PG_PATH_MAX + 256];
@@ -30,13 +34,9 @@ int main(int argc, char **argv)
 	static unsigned char data[4096];
 	uint64_t t = 1000;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: mkcomm CORPUS_FOLDER\n");
-		return 2;
-	}
 	snprintf(h.host, sizeof(h.host), "vm");
 	snprintf(h.program, sizeof(h.program), "/usr/bin/every-kind");
-	snprintf(path, sizeof(path), "%s/seed-every-kind", argv[1]);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if (pg_comm_create(&w, path, &h, err, sizeof(err)) < 0) {
 		fprintf(stderr, "mkcomm: %s\n", err);
 		return 1;
@@ -93,4 +93,14 @@ int main(int argc, char **argv)
 	pg_comm_close(&w);
 	printf("mkcomm: wrote %s\n", path);
 	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: mkcomm CORPUS_FOLDER\n");
+		return 2;
+	}
+	return write_seed(argv[1], "seed-every-kind", PG_COMM_VERSION) ||
+	       write_seed(argv[1], "seed-every-kind-v6", 6);
 }

@@ -29,11 +29,12 @@ expect_grep "check: swapped logs named" check.out \
 	"^pangaea-trace: swapped/task-1001.comm: header \(offset 16\) says task 1002"
 
 # the master's first receive from worker 1 (1001) edited to name worker 2
-# (1002): a receive record is kind 2 (0x22: its source was -1, comm log
-# version 6) then the peer as a zigzag varint (1001 -> d2 0f, 1002 -> d4
-# 0f); the records start after the header, whose length is the u32 at
-# offset 12
+# (1002), in its log rewritten as version 6 (version 7 gives peers as
+# indices): a receive record is kind 2 (0x22: its source was -1) then the
+# peer as a zigzag varint (1001 -> d2 0f, 1002 -> d4 0f); the records
+# start after the header, whose length is the u32 at offset 12
 cp -r rec peer
+"$B/tests/commconv" 6 peer/task-1.comm
 python3 - <<'PY' >edit.out
 d = bytearray(open('peer/task-1.comm', 'rb').read())
 i = d.index(b'\x22\xd2\x0f', int.from_bytes(d[12:16], 'little'))

@@ -99,8 +99,11 @@ grep -q deadlock: err && fail "-ok: a deadlock was reported" || pass "-ok: no re
 # records 2 and 3 swapped).  Every receive still names a send that exists
 # (the check lets it through), but each worker waits for the other's.
 # (Clock and calibration records, no events, stay where they are.)
-# swap_1001 DIR: swaps records 2 and 3 of DIR/task-1001.comm
+# swap_1001 DIR: swaps records 2 and 3 of DIR/task-1001.comm, rewritten
+# first as comm log version 6 (each record stands alone there; version 7
+# codes peers, ids and times against the records before)
 swap_1001() {
+"$B/tests/commconv" 6 "$1/task-1001.comm" || fail "commconv"
 python3 - "$1/task-1001.comm" <<'PY'
 import sys
 path = sys.argv[1]

@@ -85,7 +85,7 @@ expect_grep "sor: the summary counts the residuals alone" sor.txt \
 # before, so the master's strips race again, and races says so once
 cp -r sor sor5
 rm -f sor5/trace.db*
-python3 "$TESTS/comm-downgrade.py" sor5/task-*.comm
+"$B/tests/commconv" 5 sor5/task-*.comm
 $TRACE races --csv sor5 >sor5.csv 2>sor5.err; rc=$?
 expect_eq "version 5: exits 0" "$rc" 0
 expect_eq "version 5: said once" "$(cat sor5.err)" \
