@@ -174,7 +174,7 @@ static void viewers_add(struct evbuffer *batch)
 }
 
 /* Writes V in decimal at P; the position after it.  (snprintf took a
- * third of the coordinator's time on a live run: bench/view.sh.) */
+ * third of the coordinator's samples, perf, a live sor run.) */
 static char *put_u64(char *p, uint64_t v)
 {
 	char tmp[20];
