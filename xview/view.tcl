@@ -19,7 +19,7 @@ namespace eval view {
 		f_other 1 find "" live_job "" live_dir "" live_sig "" t1 0
 		force_detail 0 px_per_event 5 live_since 0
 		sock "" sock_chan "" sock_lines 0 sock_tries 0 live_via ""
-		sock_redraw 0 sock_part "" live_events 0 live_msgs 0
+		sock_redraw 0 sock_refresh_ms 0 sock_part "" live_events 0 live_msgs 0
 		live_error "" util 1 bandh 12 utilh 130 stats 0 raw 0
 	}
 	# the task states (xview/viewstate.c): name and colour, in the order
@@ -1083,7 +1083,10 @@ proc view::sock_read {} {
 			incr V(sock_lines) $n
 			if {!$V(sock_redraw)} {
 				set V(sock_redraw) 1
-				after 150 view::sock_refresh
+				# at most every 150 ms, and redrawing at most a
+				# fifth of the time: the run needs the CPU more
+				after [expr {max(150, 4 * $V(sock_refresh_ms))}] \
+					view::sock_refresh
 			}
 		}
 	}
@@ -1132,9 +1135,11 @@ proc view::sock_refused {msg} {
 }
 
 # Redraws after events arrived, following the run's end unless the user
-# moved away from it.
+# moved away from it; keeps how long that took (sock_read waits 4 times
+# as long before the next one).
 proc view::sock_refresh {} {
 	variable V
+	set start [clock milliseconds]
 	set V(sock_redraw) 0
 	set follow [expr {$V(t1) >= $V(tmax) || $V(tasks) eq ""}]
 	set V(tasks) [pgdb tasks]
@@ -1142,4 +1147,6 @@ proc view::sock_refresh {} {
 	if {$V(tmax) <= $V(tmin)} { set V(tmax) [expr {$V(tmin) + 1000}] }
 	view::out_load ;# output.tcl: what live_out_tick read, and the span
 	if {$follow} { view::fit } else { view::redraw_later }
+	update idletasks ;# the redraw now, to time it
+	set V(sock_refresh_ms) [expr {[clock milliseconds] - $start}]
 }

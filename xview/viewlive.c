@@ -259,6 +259,38 @@ static int64_t live_event_row(struct vdb_task *t, const char *kind,
 	return sqlite3_last_insert_rowid(vdb.db);
 }
 
+/* Reads the fields of event line L ("E ..." without the E) into V[0]
+ * (LTID), KIND and V[1..7] (T0 ... COUNT); what follows them (the
+ * destinations, blanks skipped), or NULL if L is malformed.  By hand:
+ * sscanf parses its format again for every event. */
+static char *live_fields(char *l, char kind[16], long long v[9])
+{
+	char *end;
+	size_t k;
+
+	v[0] = strtoll(l, &end, 10);
+	if (end == l || *end != ' ')
+		return NULL;
+	l = end + 1;
+	for (k = 0; l[k] && l[k] != ' '; k++)
+		if (k == 15)
+			return NULL;
+	if (!k || l[k] != ' ')
+		return NULL;
+	memcpy(kind, l, k);
+	kind[k] = '\0';
+	l += k;
+	for (int i = 1; i <= 7; i++) {
+		v[i] = strtoll(l, &end, 10);
+		if (end == l || (*end && *end != ' '))
+			return NULL;
+		l = end;
+	}
+	while (*l == ' ')
+		l++;
+	return l;
+}
+
 /* Adds event line L ("E ..." without the E) and its message ends; 0, or
  * -1 if it is malformed or the database failed. */
 static int live_event(char *l)
@@ -268,13 +300,9 @@ static int live_event(char *l)
 	struct pg_event ev = { 0 };
 	struct vdb_task *t;
 	int64_t id;
-	int n = 0;
 
-	if (sscanf(l, "%lld %15s %lld %lld %lld %lld %lld %lld %lld%n", &v[0],
-		   kind, &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &n) != 9)
+	if (!(rest = live_fields(l, kind, v)))
 		return -1;
-	for (rest = l + n; *rest == ' '; rest++)
-		;
 	if (!(t = vdb_task_slot((int)v[0])) ||
 	    (id = live_event_row(t, kind, v, *rest ? rest : NULL)) < 0 ||
 	    vdb_task_time(t, v[1], v[2], pg_ev_state(pg_rec_kind_of(kind),
