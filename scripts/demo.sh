@@ -1,6 +1,6 @@
 #!/bin/bash
 # make demo: record a racy master/worker run, replay it, catch a crash and
-# replay that.  Every run starts (and halts) its own private virtual machine.
+# replay that; then find the crash from a clean recording (-explore).  Every run starts (and halts) its own private virtual machine.
 set -u
 B=$(cd "${1:-build}" && pwd)
 P=$B/bin/pangaea
@@ -41,4 +41,21 @@ for i in 1 2 3; do
 	"$P" -q -replay -logdir crash -out "crashrep$i" -delay 1000 >/dev/null 2>"crashrep$i.err"
 	echo "replay $i (exit $?): $(grep -o 'task 1 .*' "crashrep$i.err")"
 done
+
+step "6. Find it from one clean run: the racing receives, then -explore tries the other orders"
+for try in $(seq 1 30); do
+	rm -rf clean
+	"$P" -q -log -logdir clean "$RACY" -w 3 -m 4 -crash >/dev/null 2>&1 && break
+done
+[ -d clean ] || { echo "no clean run in 30"; exit 1; }
+echo "a clean recording (the master survived on run $try); its races:"
+"$B/bin/pangaea-trace" races clean | tail -1
+PANGAEA_OUTPUT_MASK='worker=[0-9] seq=[0-9]|digest=[0-9a-f]+' \
+	"$P" -explore -budget 10 -logdir clean 2>/dev/null
+echo "(-explore exit $?: 4 = some order behaves differently)"
+kept=$(ls -d clean.explore/[0-9]* 2>/dev/null | head -1)
+[ -n "$kept" ] || { echo "-explore kept no run"; exit 1; }
+"$P" -q -replay -logdir "$kept" -out keptrep >/dev/null 2>keptrep.err
+echo "replaying $kept (exit $?): $(grep -o 'task 1 .*' keptrep.err)"
+
 step "Done: the logs were in $D and are removed now."
