@@ -52,38 +52,28 @@ struct ex {
 	struct la_swap from;
 	int have_from;
 	struct ex_item *items;
-	int nitems, capitems;
+	int nitems;
+	size_t capitems;
 	uint64_t *keys;
-	int nkeys, capkeys;
+	int nkeys;
+	size_t capkeys;
 	struct ex_outcome *out;
-	int nout, capout;
+	int nout;
+	size_t capout;
 	unsigned char *keep;    /* per run number: keep its folder */
 };
-
-/* Grows *V (of *CAP elements of SIZE) to hold N; 0 or -1. */
-static int grow(void *v, int *cap, int n, size_t size)
-{
-	void *p;
-	int c;
-
-	if (n <= *cap)
-		return 0;
-	c = *cap ? *cap * 2 : 32;
-	while (c < n)
-		c *= 2;
-	if (!(p = realloc(*(void **)v, (size_t)c * size)))
-		return -1;
-	*(void **)v = p;
-	*cap = c;
-	return 0;
-}
 
 /* Queues the swaps V (N) of the run BASE, item PARENT; 0 or -1. */
 static int queue_swaps(struct ex *x, int base, int parent,
 		       const struct la_swap *v, int n)
 {
-	if (grow(&x->items, &x->capitems, x->nitems + n, sizeof(*x->items)) < 0)
+	struct ex_item *p = pg_grow(x->items, &x->capitems,
+				    (size_t)x->nitems + (size_t)n + 1,
+				    sizeof(*p), 32);
+
+	if (!p)
 		return -1;
+	x->items = p;
 	for (int i = 0; i < n; i++)
 		x->items[x->nitems++] = (struct ex_item){ base, parent, v[i] };
 	return 0;
@@ -286,8 +276,13 @@ static void note_outcome(struct ex *x, const char *what, int i, int run)
 	for (k = 0; k < x->nout && strcmp(x->out[k].what, what); k++)
 		;
 	if (k == x->nout) {
-		if (grow(&x->out, &x->capout, x->nout + 1, sizeof(*x->out)) < 0)
+		struct ex_outcome *p = pg_grow(x->out, &x->capout,
+					       (size_t)x->nout + 1, sizeof(*p),
+					       32);
+
+		if (!p)
 			return;
+		x->out = p;
 		memset(&x->out[k], 0, sizeof(x->out[k]));
 		snprintf(x->out[k].what, sizeof(x->out[k].what), "%s", what);
 		x->out[k].first_item = i;
@@ -303,8 +298,12 @@ static int seen(struct ex *x, uint64_t key)
 	for (int i = 0; i < x->nkeys; i++)
 		if (x->keys[i] == key)
 			return 1;
-	if (grow(&x->keys, &x->capkeys, x->nkeys + 1, sizeof(*x->keys)) < 0)
+	uint64_t *p = pg_grow(x->keys, &x->capkeys, (size_t)x->nkeys + 1,
+			      sizeof(*p), 32);
+
+	if (!p)
 		return -1;
+	x->keys = p;
 	x->keys[x->nkeys++] = key;
 	return 0;
 }
