@@ -110,8 +110,7 @@ int pg_chaos_pick(unsigned run_seed, const int *ltids, int n)
 
 unsigned pg_chaos_draw(unsigned max)
 {
-	rng = rng * 1103515245u + 12345u;
-	return max ? (rng >> 8) % (max + 1) : 0;
+	return pg_draw(&rng, max);
 }
 
 unsigned pg_chaos_send_max(unsigned run_seed, int ltid)

@@ -30,12 +30,15 @@ unsigned pg_delay_seed(void)
 	return seed;
 }
 
+unsigned pg_draw(unsigned *state, unsigned max)
+{
+	*state = *state * 1103515245u + 12345u;
+	return (*state >> 8) % (max + 1);
+}
+
 unsigned pg_delay_draw(void)
 {
-	if (max_us <= 0)
-		return 0;
-	rng = rng * 1103515245u + 12345u;
-	return (rng >> 8) % (unsigned)(max_us + 1);
+	return max_us > 0 ? pg_draw(&rng, (unsigned)max_us) : 0;
 }
 
 void pg_delay(void)

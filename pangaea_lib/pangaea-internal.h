@@ -401,6 +401,9 @@ unsigned pg_delay_seed(void);
 /* The next delay of this task's sequence, in microseconds (0 when
  * delays are off). */
 unsigned pg_delay_draw(void);
+/* Steps the generator *RNG (a linear congruential one, the delays' and
+ * chaos's) and returns its next draw, 0..MAX. */
+unsigned pg_draw(unsigned *rng, unsigned max);
 /* Gives a live viewer its chance (pg_live_tick), then sleeps the next
  * delay. */
 void pg_delay(void);
