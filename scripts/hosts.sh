@@ -8,6 +8,8 @@
 #                                  /tmp and /etc/hosts), with this
 #                                  environment
 #   scripts/hosts.sh list          the hosts that are up, one a line
+#   scripts/hosts.sh dir           the folder that holds the cluster
+#   scripts/hosts.sh netns HOST    the name of HOST's network namespace
 #   scripts/hosts.sh rsh HOST [-l USER] [-n] CMD
 #                                  what pvmd's PVM_RSH runs to start a pvmd
 #                                  on another host (like rsh: CMD is one
@@ -33,9 +35,25 @@
 # Everything is kept under $PANGAEA_HOSTS_DIR (default /run/pangaea-hosts);
 # `down` removes it all, and a failed `up` removes what it made.  Exit 0
 # on success, 1 on any failure with one line on stderr.
+#
+# Several clusters can be up at once: PANGAEA_HOSTS_CLUSTER=K (1 to 250)
+# names cluster K, with its own bridge pgbrK, namespaces pgK-hI, veths
+# pgKvI, network 10.77.K.0/24 and folder /run/pangaea-hosts-K.  Its hosts
+# are still called h1...hN (each cluster has its own hosts file).  The
+# default, K=0, is the names above.
 set -u
 
-DIR=${PANGAEA_HOSTS_DIR:-/run/pangaea-hosts}
+K=${PANGAEA_HOSTS_CLUSTER:-0}
+case "$K" in
+'' | *[!0-9]*) echo "$(basename "$0"): PANGAEA_HOSTS_CLUSTER must be a number from 0 to 250" >&2; exit 1 ;;
+esac
+[ "$K" -le 250 ] || { echo "$(basename "$0"): PANGAEA_HOSTS_CLUSTER must be a number from 0 to 250" >&2; exit 1; }
+if [ "$K" = 0 ]; then
+	BR=pgbr0 NSP=pg-h VP=pgv DIR=${PANGAEA_HOSTS_DIR:-/run/pangaea-hosts}
+else
+	BR=pgbr$K NSP=pg$K-h VP=pg${K}v DIR=${PANGAEA_HOSTS_DIR:-/run/pangaea-hosts-$K}
+fi
+NET=10.77.$K
 # Folders under /tmp that every host sees (as with NFS): this source tree
 # (where the programs are built), and those of PANGAEA_HOSTS_SHARE (a
 # colon-separated list).  Anything else of /tmp is each host's own.
@@ -45,8 +63,6 @@ SH=${PANGAEA_HOSTS_SHARE:-}
 for p in $TOP ${SH//:/ }; do
 	case "$p" in /tmp/?*) SHARE="$SHARE $p" ;; esac
 done
-BR=pgbr0
-NET=10.77.0
 ME=$(basename "$0")
 
 die() {
@@ -69,20 +85,20 @@ hosts_down() {
 		n=$(basename "$d")
 		pid=$(cat "$d/pid" 2>/dev/null) && {
 			# everything still running on the host goes with it
-			for p in $(ip netns pids "pg-$n" 2>/dev/null); do
+			for p in $(ip netns pids "$NSP${n#h}" 2>/dev/null); do
 				kill -9 "$p" 2>/dev/null
 			done
 			kill -9 "$pid" 2>/dev/null
 		}
 		rm -rf "$d"
 	done
-	for n in $(ip netns list 2>/dev/null | awk '/^pg-h[0-9]+/ {print $1}'); do
+	for n in $(ip netns list 2>/dev/null | awk -v p="^$NSP[0-9]+\$" '$1 ~ p {print $1}'); do
 		for p in $(ip netns pids "$n" 2>/dev/null); do
 			kill -9 "$p" 2>/dev/null
 		done
 		ip netns del "$n" 2>/dev/null
 	done
-	for v in $(ip -o link show 2>/dev/null | awk -F': ' '/ pgv[0-9]+@/ {sub(/@.*/, "", $2); print $2}'); do
+	for v in $(ip -o link show 2>/dev/null | awk -F': ' -v p="^$VP[0-9]+@" '$2 ~ p {sub(/@.*/, "", $2); print $2}'); do
 		ip link del "$v" 2>/dev/null
 	done
 	ip link del "$BR" 2>/dev/null
@@ -92,11 +108,11 @@ hosts_down() {
 
 # host_up I: makes host hI (the bridge exists).
 host_up() {
-	local i=$1 n=h$1 ns=pg-h$1 d=$DIR/h$1 pid
+	local i=$1 n=h$1 ns=$NSP$1 d=$DIR/h$1 pid
 	mkdir -p "$d" || return 1
 	ip netns add "$ns" || return 1
-	ip link add "pgv$i" type veth peer name eth0 netns "$ns" || return 1
-	ip link set "pgv$i" master "$BR" up || return 1
+	ip link add "$VP$i" type veth peer name eth0 netns "$ns" || return 1
+	ip link set "$VP$i" master "$BR" up || return 1
 	ip -n "$ns" addr add "$NET.$i/24" dev eth0 || return 1
 	ip -n "$ns" link set eth0 up || return 1
 	ip -n "$ns" link set lo up || return 1
@@ -198,5 +214,7 @@ down) hosts_down ;;
 run) shift; [ $# -ge 1 ] || die "run HOST CMD..."; hosts_run "$@" ;;
 rsh) shift; [ $# -ge 2 ] || die "rsh HOST CMD"; hosts_rsh "$@" ;;
 list) hosts_list ;;
-*) die "usage: $ME up N | down | run HOST CMD... | list | rsh HOST CMD" ;;
+dir) echo "$DIR" ;;
+netns) [ $# -ge 2 ] || die "netns HOST"; echo "$NSP${2#h}" ;;
+*) die "usage: $ME up N | down | run HOST CMD... | list | dir | netns HOST | rsh HOST CMD" ;;
 esac

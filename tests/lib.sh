@@ -288,7 +288,7 @@ hosts_up() {
 	local top
 	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 	HOSTS="bash $top/scripts/hosts.sh"
-	HD=/run/pangaea-hosts
+	HD=$($HOSTS dir)
 	trap halt_all EXIT
 	if ! $HOSTS up "$1" 2>up.err; then
 		fail "hosts.sh up $1 (needs root, network and mount namespaces): $(cat up.err)"

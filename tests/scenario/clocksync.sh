@@ -22,7 +22,7 @@
 . "$(dirname "$0")/../lib.sh"
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 HOSTS="bash $TOP/scripts/hosts.sh"
-HD=/run/pangaea-hosts
+HD=$($HOSTS dir)
 FT=/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1
 
 if [ ! -e "$FT" ]; then

@@ -32,7 +32,7 @@ $HOSTS run h2 test -e /tmp/only-on-h1 && fail "hosts: h2 sees h1's /tmp" ||
 	pass "hosts: /tmp is each host's own"
 [ -e /tmp/only-on-h1 ] && fail "hosts: this machine sees h1's /tmp" || true
 expect_eq "hosts: h3 known by name on h2" \
-	"$($HOSTS run h2 getent hosts h3 | awk '{print $1}')" "10.77.0.3"
+	"$($HOSTS run h2 getent hosts h3 | awk '{print $1}')" "10.77.${PANGAEA_HOSTS_CLUSTER:-0}.3"
 $HOSTS run h2 test -x "$B/bin/pangaea" && pass "hosts: the build folder is shared" ||
 	fail "hosts: h2 cannot see $B/bin/pangaea"
 
@@ -129,7 +129,7 @@ on_h3=$(grep -ho '[0-9]*@h3' lost/task-*.exec | sed 's/@h3//' | sort -n | tr '\n
 [ -n "$on_h3" ] && pass "lost: tasks on h3: $on_h3" || fail "lost: no task on h3"
 sleep 1
 t1=$(date +%s%N)
-for p in $(ip netns pids pg-h3); do
+for p in $(ip netns pids "$($HOSTS netns h3)"); do
 	[ "$(cat /proc/$p/comm 2>/dev/null)" = pvmd ] && kill -9 "$p"
 done
 wait $PG
@@ -148,7 +148,7 @@ done
 # for a while, so this is reported, not asserted: docs/INTERNALS.md §18)
 for _ in $(seq 150); do
 	left=$(for h in h1 h2 h3; do
-		for p in $(ip netns pids pg-$h 2>/dev/null); do
+		for p in $(ip netns pids "$($HOSTS netns $h)" 2>/dev/null); do
 			tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null |
 				grep -q "examples/sor" && echo "$p@$h"
 		done
@@ -157,7 +157,7 @@ for _ in $(seq 150); do
 	sleep 0.1
 done
 echo "info: lost: tasks of the run left on the other hosts 15 s after its end: ${left:-none}"
-[ -n "$(for p in $(ip netns pids pg-h1 2>/dev/null); do
+[ -n "$(for p in $(ip netns pids "$($HOSTS netns h1)" 2>/dev/null); do
 	tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep "examples/sor"; done)" ] &&
 	fail "lost: tasks of the run left on the launcher's host h1" ||
 	pass "lost: nothing of the run left on the launcher's host"
@@ -170,7 +170,7 @@ $TRACE dump lost 2>/dev/null | grep -q "ltid=$other\b\|task $other\b" &&
 $HOSTS run h1 sh -c 'echo halt | timeout 10 pvm' >/dev/null 2>&1
 cd "$T" || exit 1
 $HOSTS down
-expect_eq "down: no namespaces left" "$(ip netns list | grep -c '^pg-h')" 0
+expect_eq "down: no namespaces left" "$(ip netns list | grep -c "^$($HOSTS netns h)")" 0
 ip link show pgbr0 >/dev/null 2>&1 && fail "down: the bridge pgbr0 is left" ||
 	pass "down: no bridge left"
 [ -e "$HD" ] && fail "down: $HD is left" || pass "down: $HD removed"
