@@ -1,0 +1,158 @@
+# A group program spread over three hosts (scripts/hosts.sh), the paper's
+# §6 claims about groups and hosts checked on it (docs/PAPER.md): the
+# launcher places the master with PvmTaskArch (-arch) or PvmTaskHost
+# (-host), the master spawns five members with PvmTaskDefault, which PVM
+# deals out over h1, h2 and h3; the six join group "ring" in a race (the
+# instance numbers follow the order the joins reach the group server),
+# look each other up with pvm_gettid across hosts, go round a ring by
+# instance, meet at barriers, broadcast and multicast (examples/groups).
+# Every replay (two plain, one with random delays, one of a chaos
+# recording) starts each task on its recorded host, hands out the
+# recorded instance -> ltid answers and prints the same; the traces name
+# every task's host, and so do the viewer's task labels (Xvfb).
+. "$(dirname "$0")/../lib.sh"
+G=$B/examples/groups
+N=6
+
+if ! hosts_up 3; then
+	finish
+	exit
+fi
+hosts_vm h2 h3
+expect_eq "vm: three hosts" "$(grep -c LINUX64 conf)" 3
+
+# hosts_of DIR: "LTID HOST" of every task of the run in DIR (its dump)
+hosts_of() { $TRACE dump "$1" | awk '/^task / { print $2, $4 }' | sort -n; }
+# slots DIR: the "LTID@HOST" slots of every exec log of DIR, sorted
+slots() { cat "$1"/task-*.exec | grep -o '[0-9]\+@[^] ]\+' | sort -n; }
+# answers DIR: every task's group answers (instance -> ltid and the
+# others) in its own order, without times
+answers() { $TRACE dump "$1" | sed -n 's/^task \([0-9]*\) .*/task \1/p;
+	s/^ *#[0-9]* \(group [^ ]* [^=]*= [-0-9]*\) .*/\1/p'; }
+
+# ---- 1. record: the master by architecture, its members by PVM's default
+pg -log -logdir rec -arch LINUX64 "$G" $N 2 </dev/null
+expect_eq "record: exit 0" "$(cat rc)" 0
+expect_grep "record: the group program ran to its end" out '^groups: done$'
+cp out rec.out
+expect_grep "record: the master spawned with PvmTaskArch (flags=2) on LINUX64" \
+	rec/task-0.exec '^spawn 1 file="[^"]*/groups" flags=2 where="LINUX64" ntask=1 started=1 .* tasks=\[1@h[123]\]$'
+expect_grep "record: the members spawned with PvmTaskDefault, five started" \
+	rec/task-1.exec '^spawn 1 file="[^"]*/groups" flags=0 where="" ntask=5 started=5 '
+expect_eq "record: tasks on every host (exec logs)" \
+	"$(slots rec | sed 's/.*@//' | sort -u | tr '\n' ' ')" "h1 h2 h3 "
+hosts_of rec >rec.hosts
+expect_eq "record: the dump names each task's host as the exec logs do" \
+	"$(tr ' ' '@' <rec.hosts)" "$(slots rec)"
+host() { awk -v l="$1" '$1 == l { print $2 }' rec.hosts; }
+
+# the group calls crossed hosts: pvm_gettid answered with members on
+# other hosts, a broadcast and a multicast reached every host, every
+# member met the barriers
+$TRACE dump rec >rec.dump
+awk 'NR == FNR { h[$1] = $2; next }
+	/^task / { me = $2 }
+	/ group gettid\("ring", [0-9]+\) = / { n++; if (h[$(NF - 1)] != h[me]) x++ }
+	END { print x + 0, n + 0 }' rec.hosts rec.dump >gettid.cross
+read -r cross all <gettid.cross
+[ "$cross" -gt 0 ] && pass "record: $cross of $all pvm_gettid answers are members on another host" ||
+	fail "record: no pvm_gettid answered a member on another host ($all answers)"
+bc_from=$(awk '/^task / { me = $2 } / bcast group="ring" / { print me }' rec.dump)
+bc_to=$(sed -n 's/.* bcast group="ring" to=\[\([0-9 ]*\)\] .*/\1/p' rec.dump)
+expect_eq "record: the broadcast went to the five other members" \
+	"$(echo $bc_to $bc_from | tr ' ' '\n' | sort -n | tr '\n' ' ')" "1 1001 1002 1003 1004 1005 "
+expect_eq "record: the broadcaster and its receivers are on all three hosts" \
+	"$(for l in $bc_from $bc_to; do host "$l"; done | sort -u | tr '\n' ' ')" "h1 h2 h3 "
+expect_eq "record: the five received the broadcast" \
+	"$(grep -c 'recv from=[0-9]* msg=[0-9]* tag=22 ' rec.dump)" 5
+expect_grep "record: the multicast names its five receivers" rec.dump \
+	' mcast to=\[1001 1002 1003 1004 1005\] tag=24 '
+expect_eq "record: the five received the multicast" \
+	"$(grep -c 'recv from=1 msg=[0-9]* tag=24 ' rec.dump)" 5
+expect_eq "record: every member passed both barriers" \
+	"$(grep -c 'group barrier("ring", 6) = 0 ' rec.dump)" $((2 * N))
+# the instances come from the join race: whatever order the recording
+# got, the ring and the gather follow it
+joins=$(awk '/^task / { me = $2 } / group joingroup\("ring", 0\) = / { print $(NF - 1), me }' \
+	rec.dump | sort -n | awk '{ printf "%s ", $2 }')
+echo "   info: instances 0..5 went to ltids $joins(the join race's outcome)"
+ring=$(for l in $joins; do [ "$l" = 1 ] && echo 0 || echo $((l - 1000)); done | tr '\n' ' ')
+expect_eq "record: the ring went by instance (the race's order)" \
+	"$(sed -n 's/^groups: gathered //p' out) " "$ring"
+
+# ---- 2. replays: every task on its recorded host, the same answers
+answers rec >rec.answers
+ok=0
+for j in 1 2 3; do
+	d=
+	[ "$j" = 3 ] && d="-delay 3000"
+	pg -replay -logdir rec -out rec.r$j $d </dev/null
+	why=
+	[ "$(cat rc)" = 0 ] || why="exit $(cat rc)"
+	cmp -s out rec.out || why="$why; output differs"
+	$TRACE verify rec rec.r$j >verify.out 2>&1 || why="$why; verify: $(tail -1 verify.out)"
+	[ "$(slots rec.r$j)" = "$(slots rec)" ] || why="$why; other hosts: $(slots rec.r$j | tr '\n' ' ')"
+	answers rec.r$j | cmp -s - rec.answers || why="$why; other group answers"
+	[ -z "$why" ] && ok=$((ok + 1)) ||
+		{ echo "   replay $j ($d): $why"; head -3 err; }
+done
+expect_eq "replay: 3 of 3 (one with -delay 3000) on the recorded hosts, same instance -> ltid answers, same output, verify identical" "$ok" 3
+expect_grep "replay: the master again spawned with PvmTaskArch" rec.r3/task-0.exec \
+	"^spawn 1 file=\"[^\"]*/groups\" flags=2 where=\"LINUX64\" ntask=1 started=1 .* tasks=\\[1@$(host 1)\\]$"
+expect_eq "replay: the dump names the recorded hosts" "$(hosts_of rec.r3)" "$(cat rec.hosts)"
+
+# ---- 3. a chaos recording, its master on a named host (PvmTaskHost)
+pg -log -chaos -logdir chaos -host h2 "$G" $N 2 </dev/null
+expect_eq "chaos record -host h2: exit 0" "$(cat rc)" 0
+cp out chaos.out
+expect_grep "chaos record: the master spawned with PvmTaskHost (flags=1) on h2" \
+	chaos/task-0.exec '^spawn 1 file="[^"]*/groups" flags=1 where="h2" ntask=1 started=1 .* tasks=\[1@h2\]$'
+cj=$($TRACE dump chaos | awk '/^task / { me = $2 } / group joingroup\("ring", 0\) = / { print $(NF - 1), me }' |
+	sort -n | awk '{ printf "%s ", $2 }')
+echo "   info: chaos recording: instances 0..5 went to ltids $cj"
+pg -replay -logdir chaos -out chaos.r1 -delay 3000 </dev/null
+expect_eq "chaos replay with -delay 3000: exit 0, same output, verify identical, same hosts and group answers" \
+	"$(cat rc) $(cmp -s out chaos.out && echo same) $($TRACE verify chaos chaos.r1 >/dev/null 2>&1 && echo verified) \
+$([ "$(slots chaos.r1)" = "$(slots chaos)" ] && echo hosts) $(answers chaos.r1 | cmp -s - <(answers chaos) && echo answers)" \
+	"0 same verified hosts answers"
+
+# ---- 4. the event graph names each task's host (paper §4: "task
+# identification includes the host name, task name, and its ltid")
+if ! command -v Xvfb >/dev/null; then
+	fail "no Xvfb: the viewer's labels are not checked (scripts/install-deps.sh)"
+else
+	view_test hosts_groups
+	export SHOTS
+	# (x_display replaced hosts_up's trap: halt the VM and remove the hosts too)
+	trap 'kill $XPID 2>/dev/null; halt_all' EXIT
+	cat >labels.tcl <<'EOF'
+wm geometry . 1000x880
+vtest::wait 300
+set f [open labels.out w]
+foreach t [pgdb tasks] { puts $f "pgdb [dict get $t ltid] [dict get $t host]" }
+foreach i [.g.c find withtag label] {
+	set row [lsearch -inline [.g.c gettags $i] row:*]
+	puts $f "label [string range $row 4 end] [.g.c itemcget $i -text]"
+}
+close $f
+vtest::shot $::env(SHOTS)/hosts_groups-1-labels.png
+exit 0
+EOF
+	view -script labels.tcl rec
+	expect_eq "viewer: exits 0" "$(cat vrc)" 0
+	expect_eq "viewer: pgdb tasks gives each task's recorded host" \
+		"$(awk '$1 == "pgdb" && $2 != 0 { print $2, $3 }' labels.out | sort -n)" "$(cat rec.hosts)"
+	expect_eq "viewer: each task's label reads its host" \
+		"$(awk '$1 == "label" && NF == 3 { print $2, $3 }' labels.out | sort -n)" "$(cat rec.hosts)"
+	expect_eq "viewer: ... with its program and ltid" \
+		"$(awk '$1 == "label" && NF > 3 { print $2, $3, $4, $5 }' labels.out | sort -n)" \
+		"$(awk '{ printf "%s groups (ltid %s)\n", $1, $1 }' rec.hosts)"
+fi
+
+# ---- 5. nothing left
+$HOSTS run h1 sh -c 'echo halt | timeout 10 pvm' >/dev/null 2>&1
+cd "$T" || exit 1
+$HOSTS down
+[ -e "$HD" ] && fail "down: $HD is left" || pass "down: $HD removed"
+expect_no_leftovers
+finish
