@@ -27,20 +27,27 @@ static void on_interrupt(int sig)
 	interrupted = sig;
 }
 
-/* Spawns the coordinator (in Pangaea's context) and waits for HELLO.  If
- * we started the virtual machine, it halts it should we die (-halt-vm). */
+/* Spawns the coordinator (in Pangaea's context) on the -coord host, else
+ * on ours (PVM's default placement would pick any host of the machine),
+ * and waits for HELLO.  If we started the virtual machine, it halts it
+ * should we die (-halt-vm). */
 static int start_coordinator(struct la_run *r)
 {
 	char self[PG_PATH_MAX], path[PG_PATH_MAX + 32], halt[] = "-halt-vm";
-	char calib[PG_HOST_MAX + 48];
+	char calib[PG_HOST_MAX + 48], home[PG_HOST_MAX];
 	char *argv[2] = { r->started_vm ? halt : NULL, NULL };
-	int tid, n, flags = r->o->coord_host ? PvmTaskHost : PvmTaskDefault;
+	const char *host = r->o->coord_host;
+	int tid, n;
 	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
 	self[k > 0 ? k : 0] = '\0';
 	snprintf(path, sizeof(path), "%s/pangaea-coord", dirname(self));
+	pg_pvm_host_of(pvm_mytid(), home, sizeof(home));
+	if (!host && strcmp(home, "?") != 0)
+		host = home;
 	pg_timeline("launcher", "spawns the coordinator");
-	n = pvm_spawn(path, argv, flags, (char *)r->o->coord_host, 1, &tid);
+	n = pvm_spawn(path, argv, host ? PvmTaskHost : PvmTaskDefault,
+		      (char *)host, 1, &tid);
 	/* while it starts: the logging cost, measured once for the tasks on
 	   this host (calib.c), not by each of them on its way to main() */
 	pg_calib_measure();

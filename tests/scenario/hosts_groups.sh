@@ -18,6 +18,9 @@ if ! hosts_up 3; then
 	finish
 	exit
 fi
+# PVM's debugger script for PvmTaskDebug (section 5), in the folder every
+# host sees; pvm-rsh passes the environment on to the pvmds of h2 and h3
+export PVM_DEBUGGER=$HD/shared/$VMID/debugger
 hosts_vm h2 h3
 expect_eq "vm: three hosts" "$(grep -c LINUX64 conf)" 3
 
@@ -29,6 +32,32 @@ slots() { cat "$1"/task-*.exec | grep -o '[0-9]\+@[^] ]\+' | sort -n; }
 # others) in its own order, without times
 answers() { $TRACE dump "$1" | sed -n 's/^task \([0-9]*\) .*/task \1/p;
 	s/^ *#[0-9]* \(group [^ ]* [^=]*= [-0-9]*\) .*/\1/p'; }
+
+# coord_host: the host of this test's coordinator (pangaea-coord, not a
+# beacon) while a run is on, polled for up to 10 s; "none" if none seen
+coord_host() {
+	local h p
+	for _ in $(seq 100); do
+		for h in h1 h2 h3; do
+			for p in $(ip netns pids "$($HOSTS netns $h)" 2>/dev/null); do
+				[ "$(cat /proc/$p/comm 2>/dev/null)" = pangaea-coord ] &&
+					env_has "$p" "PVM_VMID=$VMID" &&
+					! tr '\0' ' ' <"/proc/$p/cmdline" | grep -q -- -beacon &&
+					{ echo "$h"; return; }
+			done
+		done
+		sleep 0.1
+	done
+	echo none
+}
+
+# ---- 0. the coordinator goes where the launcher is unless -coord says
+# otherwise (paper §5.2); the virtual machine's first default spawn from
+# h1 would go to h2
+pg -log -logdir first "$B/examples/waiter" 1000 </dev/null &
+expect_eq "coordinator: on the launcher's host h1 by default" "$(coord_host)" h1
+wait
+expect_eq "coordinator: the run exits 0" "$(cat rc)" 0
 
 # ---- 1. record: the master by architecture, its members by PVM's default
 pg -log -logdir rec -arch LINUX64 "$G" $N 2 </dev/null
@@ -116,7 +145,43 @@ expect_eq "chaos replay with -delay 3000: exit 0, same output, verify identical,
 $([ "$(slots chaos.r1)" = "$(slots chaos)" ] && echo hosts) $(answers chaos.r1 | cmp -s - <(answers chaos) && echo answers)" \
 	"0 same verified hosts answers"
 
-# ---- 4. the event graph names each task's host (paper §4: "task
+# ---- 4. the paper's example (§4): sor, four tasks, problem size 100,
+# the launcher on the host the user chose (h3), the coordinator beside it
+printf '#!/bin/sh\nexec bash %s run h3 %s "$@"\n' "$(cd "$(dirname "$0")/../.." && pwd)/scripts/hosts.sh" \
+	"$B/bin/pangaea" >pangaea-h3
+chmod +x pangaea-h3
+PANGAEA=$S/pangaea-h3
+pg -log -logdir sor "$B/examples/sor" 4 100 1000 </dev/null &
+expect_eq "sor: the coordinator on the launcher's host h3" "$(coord_host)" h3
+wait
+expect_eq "sor from h3: exit 0" "$(cat rc)" 0
+cp out sor.out
+expect_grep "sor: run.info names the launcher's host" sor/run.info '^launcher-host h3$'
+expect_eq "sor: its four tasks on more than one host" \
+	"$(slots sor | sed 's/.*@//' | sort -u | wc -l | awk '{ print ($1 > 1) }')" 1
+pg -replay -logdir sor -out sor.r1 </dev/null
+expect_eq "sor replay from h3: exit 0, same output, verify identical, the recorded hosts" \
+	"$(cat rc) $(cmp -s out sor.out && echo same) $($TRACE verify sor sor.r1 >/dev/null 2>&1 && echo verified) \
+$([ "$(slots sor.r1)" = "$(slots sor)" ] && echo hosts)" "0 same verified hosts"
+
+# ---- 5. a local debugger at the task's own site (§4: PvmTaskDebug): the
+# pvmd of h2 starts the master under PVM's debugger script there
+# (PVM_DEBUGGER, passed on to every pvmd), on record and again on replay
+PANGAEA=$S/pangaea-h1
+printf '#!/bin/sh\necho "$(hostname) $*" >>%s/dbg.log\nexec "$@"\n' "$S" >"$PVM_DEBUGGER"
+chmod +x "$PVM_DEBUGGER"
+pg -log -logdir dbg -host h2 -flags debug "$G" 3 1 </dev/null
+expect_eq "PvmTaskDebug: recording exits 0" "$(cat rc)" 0
+cp out dbg.out
+expect_grep "PvmTaskDebug: recorded with flags=5 (PvmTaskHost + PvmTaskDebug)" dbg/task-0.exec \
+	'^spawn 1 .* flags=5 where="h2" .* tasks=\[1@h2\]$'
+pg -replay -logdir dbg -out dbg.r1 </dev/null
+expect_eq "PvmTaskDebug: the replay exits 0 with the same output" \
+	"$(cat rc) $(cmp -s out dbg.out && echo same)" "0 same"
+expect_eq "PvmTaskDebug: the debugger script ran on h2 for the master, twice" \
+	"$(sort -u dbg.log | sed "s|$G|G|") $(wc -l <dbg.log)" "h2 G 3 1 2"
+
+# ---- 6. the event graph names each task's host (paper §4: "task
 # identification includes the host name, task name, and its ltid")
 if ! command -v Xvfb >/dev/null; then
 	fail "no Xvfb: the viewer's labels are not checked (scripts/install-deps.sh)"
@@ -149,7 +214,7 @@ EOF
 		"$(awk '{ printf "%s groups (ltid %s)\n", $1, $1 }' rec.hosts)"
 fi
 
-# ---- 5. nothing left
+# ---- 7. nothing left
 $HOSTS run h1 sh -c 'echo halt | timeout 10 pvm' >/dev/null 2>&1
 cd "$T" || exit 1
 $HOSTS down
