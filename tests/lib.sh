@@ -318,3 +318,11 @@ hosts_vm() {
 	chmod +x pangaea-h1
 	PANGAEA=$S/pangaea-h1
 }
+# hosts_end: at the end of a hosts test: halts the virtual machine on h1,
+# removes the hosts (hosts.sh down) and checks that their folder went.
+hosts_end() {
+	$HOSTS run h1 sh -c 'echo halt | timeout 10 pvm' >/dev/null 2>&1
+	cd "$T" || exit 1
+	$HOSTS down
+	[ -e "$HD" ] && fail "down: $HD is left" || pass "down: $HD removed"
+}

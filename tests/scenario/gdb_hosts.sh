@@ -49,9 +49,6 @@ for _ in $(seq 300); do [ -e rep.rc ] && break; sleep 0.1; done
 expect_eq "the replay goes on and ends well" "$(cat rep.rc)" 0
 cmp -s <(sort rec.out) <(sort rep.out) && pass "the replay's output is the recording's" ||
 	fail "the replay's output differs"
-$HOSTS run h1 sh -c 'echo halt | timeout 10 pvm' >/dev/null 2>&1
-cd "$T" || exit 1
-$HOSTS down
-[ -e "$HD" ] && fail "down: $HD is left" || pass "down: $HD removed"
+hosts_end
 expect_no_leftovers
 finish
