@@ -148,6 +148,18 @@ expect_eq "chaos replay with -delay 3000: exit 0, same output, verify identical,
 $([ "$(slots chaos.r1)" = "$(slots chaos)" ] && echo hosts) $(answers chaos.r1 | cmp -s - <(answers chaos) && echo answers)" \
 	"0 same verified hosts answers"
 
+# PvmHostCompl (the spawn dialog's flag in the paper's Figure 2): any
+# host but the one named; the replay puts the master on the same one
+pg -log -logdir compl -host h1 -flags hostcompl "$G" 3 1 </dev/null
+expect_eq "PvmHostCompl: recording exits 0" "$(cat rc)" 0
+cp out compl.out
+expect_grep "PvmHostCompl: recorded with flags=33 (PvmTaskHost + PvmHostCompl), the master not on h1" \
+	compl/task-0.exec '^spawn 1 .* flags=33 where="h1" .* tasks=\[1@h[23]\]$'
+pg -replay -logdir compl -out compl.r1 </dev/null
+expect_eq "PvmHostCompl: the replay exits 0 with the same output, the master on its recorded host" \
+	"$(cat rc) $(cmp -s out compl.out && echo same) $([ "$(slots compl.r1)" = "$(slots compl)" ] && echo hosts)" \
+	"0 same hosts"
+
 # ---- 4. the paper's example (§4): sor, four tasks, problem size 100,
 # the launcher on the host the user chose (h3), the coordinator beside it
 printf '#!/bin/sh\nexec bash %s run h3 %s "$@"\n' "$(cd "$(dirname "$0")/../.." && pwd)/scripts/hosts.sh" \
