@@ -36,18 +36,27 @@ slots() { cat "$1"/task-*.exec | grep -o '[0-9]\+@[^] ]\+' | sort -n; }
 answers() { $TRACE dump "$1" | sed -n 's/^task \([0-9]*\) .*/task \1/p;
 	s/^ *#[0-9]* \(group [^ ]* [^=]*= [-0-9]*\) .*/\1/p'; }
 
-# coord_host: the host of this test's coordinator (pangaea-coord, not a
-# beacon) while a run is on, polled for up to 10 s; "none" if none seen
-coord_host() {
+# coords: "HOST:PID" of each of this test's coordinators (pangaea-coord,
+# not a beacon) now running
+coords() {
 	local h p
+	for h in h1 h2 h3; do
+		for p in $(ip netns pids "$($HOSTS netns $h)" 2>/dev/null); do
+			[ "$(cat /proc/$p/comm 2>/dev/null)" = pangaea-coord ] &&
+				env_has "$p" "PVM_VMID=$VMID" &&
+				! tr '\0' ' ' <"/proc/$p/cmdline" | grep -q -- -beacon &&
+				echo "$h:$p"
+		done
+	done
+}
+# coord_host BEFORE: the host of the first coordinator seen that is not
+# in BEFORE (coords before the run started: one of the last run may still
+# be on its way out), polled for up to 10 s; "none" if none
+coord_host() {
+	local c
 	for _ in $(seq 100); do
-		for h in h1 h2 h3; do
-			for p in $(ip netns pids "$($HOSTS netns $h)" 2>/dev/null); do
-				[ "$(cat /proc/$p/comm 2>/dev/null)" = pangaea-coord ] &&
-					env_has "$p" "PVM_VMID=$VMID" &&
-					! tr '\0' ' ' <"/proc/$p/cmdline" | grep -q -- -beacon &&
-					{ echo "$h"; return; }
-			done
+		for c in $(coords); do
+			[[ " $1 " == *" $c "* ]] || { echo "${c%%:*}"; return; }
 		done
 		sleep 0.1
 	done
@@ -57,8 +66,9 @@ coord_host() {
 # ---- 0. the coordinator goes where the launcher is unless -coord says
 # otherwise (paper §5.2); the virtual machine's first default spawn from
 # h1 would go to h2
+before=$(coords)
 pg -log -logdir first "$B/examples/waiter" 1000 </dev/null &
-expect_eq "coordinator: on the launcher's host h1 by default" "$(coord_host)" h1
+expect_eq "coordinator: on the launcher's host h1 by default" "$(coord_host "$before")" h1
 wait
 expect_eq "coordinator: the run exits 0" "$(cat rc)" 0
 
@@ -166,8 +176,9 @@ printf '#!/bin/sh\nexec bash %s run h3 %s "$@"\n' "$(cd "$(dirname "$0")/../.." 
 	"$B/bin/pangaea" >pangaea-h3
 chmod +x pangaea-h3
 PANGAEA=$S/pangaea-h3
+before=$(coords)
 pg -log -logdir sor "$B/examples/sor" 4 100 1000 </dev/null &
-expect_eq "sor: the coordinator on the launcher's host h3" "$(coord_host)" h3
+expect_eq "sor: the coordinator on the launcher's host h3" "$(coord_host "$before")" h3
 wait
 expect_eq "sor from h3: exit 0" "$(cat rc)" 0
 cp out sor.out
