@@ -24,6 +24,17 @@
  * depends on the join order), the sum, the gathered worker numbers (the
  * ring's order again), the order in which the answers
  * arrived (a wildcard receive) and "groups: done".
+ *
+ * The join order can be set from outside the program: with
+ * GROUPS_JOIN_ORDER=fwd worker W waits W * GROUPS_JOIN_STEP_MS ms (default
+ * 250) before it joins, with "rev" (NTASKS-1-W) steps; unset, the joins
+ * race.  With GROUPS_SERVER=FILE the master writes into FILE "server:
+ * worker W is instance R" for each task, R being the instance the group
+ * server itself gave it, asked for past Pangaea (neither logged nor
+ * replayed; not printed, since a replay must print what its recording
+ * did).  Under Pangaea, name them in PVM_EXPORT so that every task gets
+ * them: a recording made with fwd and replayed with rev prints the
+ * recording's lines although the server handed out the reverse order.
  */
 #define _DEFAULT_SOURCE
 
@@ -31,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <pangaea.h>
 
@@ -41,6 +53,8 @@
 enum { TAG_SETUP = 20, TAG_TOKEN = 21, TAG_BCAST = 22, TAG_ANSWER = 23,
        TAG_FINAL = 24, TAG_TWICE = 25, TAG_REDUCE = 26, TAG_GATHER = 27,
        TAG_SCATTER = 28 };
+
+static int server_inst(void);
 
 /* Prints "groups: WHAT failed (CODE)" to stderr, leaves PVM and exits 1. */
 static void die(const char *what, int code)
@@ -107,6 +121,41 @@ static int ring(int me, int inst, int ntasks, int rounds, int *token)
 	return 0;
 }
 
+/* Sleeps before worker ME of NTASKS joins, as GROUPS_JOIN_ORDER says. */
+static void wait_turn(int me, int ntasks)
+{
+	const char *order = getenv("GROUPS_JOIN_ORDER");
+	const char *step = getenv("GROUPS_JOIN_STEP_MS");
+	long pos;
+
+	if (!order)
+		return;
+	if (strcmp(order, "fwd") == 0)
+		pos = me;
+	else if (strcmp(order, "rev") == 0)
+		pos = ntasks - 1 - me;
+	else
+		die("GROUPS_JOIN_ORDER (fwd or rev)", 0);
+	usleep((useconds_t)(pos * (step ? atol(step) : 250) * 1000));
+}
+
+/* Writes "server: worker W is instance REAL[W]" for the NTASKS tasks into
+ * the file GROUPS_SERVER names, if it names one. */
+static void write_server(const int *real, int ntasks)
+{
+	const char *path = getenv("GROUPS_SERVER");
+	FILE *f;
+
+	if (!path)
+		return;
+	if (!(f = fopen(path, "w")))
+		die("fopen GROUPS_SERVER", 0);
+	for (int w = 0; w < ntasks; w++)
+		fprintf(f, "server: worker %d is instance %d\n", w, real[w]);
+	if (fclose(f) != 0)
+		die("writing GROUPS_SERVER", 0);
+}
+
 /* Worker ME's part of the sum: 1e16 and -1e16 swallow the small values
  * added between them, so the sum tells the order of the additions. */
 static double sum_part(int me)
@@ -122,6 +171,7 @@ static void run(int me, int ntasks, int rounds, int master_tid,
 	int deal[MAX_TASKS];
 	double sum = sum_part(me);
 
+	wait_turn(me, ntasks);
 	inst = ok(pvm_joingroup(GROUP), "pvm_joingroup");
 	ok(pvm_barrier(GROUP, ntasks), "pvm_barrier");
 	size = ok(pvm_gsize(GROUP), "pvm_gsize");
@@ -162,16 +212,22 @@ static void run(int me, int ntasks, int rounds, int master_tid,
 		for (int i = 0; i < ntasks; i++)
 			printf(" %d", order[i]);
 		printf("\n");
+		int real[MAX_TASKS] = { ok(server_inst(), "the server's pvm_getinst") };
+
 		printf("groups: answers from");
 		for (int k = 1; k < ntasks; k++) {
-			int who, their_inst;
+			int who, their_inst, their_real;
 
 			ok(pvm_recv(-1, TAG_ANSWER), "pvm_recv answer");
 			pvm_upkint(&who, 1, 1);
 			pvm_upkint(&their_inst, 1, 1);
+			pvm_upkint(&their_real, 1, 1);
 			printf(" %d(#%d)", who, their_inst);
+			if (who > 0 && who < ntasks)
+				real[who] = their_real;
 		}
 		printf("\n");
+		write_server(real, ntasks);
 		/* one buffer: sent twice to worker 1, then multicast to all */
 		pvm_initsend(PvmDataDefault);
 		pvm_pkint(&len, 1, 1);
@@ -183,10 +239,12 @@ static void run(int me, int ntasks, int rounds, int master_tid,
 		fflush(stdout);
 	} else {
 		int check = ok(pvm_getinst(GROUP, pvm_mytid()), "pvm_getinst");
+		int real = ok(server_inst(), "the server's pvm_getinst");
 
 		pvm_initsend(PvmDataDefault);
 		pvm_pkint(&me, 1, 1);
 		pvm_pkint(&check, 1, 1);
+		pvm_pkint(&real, 1, 1);
 		ok(pvm_send(master_tid, TAG_ANSWER), "pvm_send answer");
 		if (me == 1) {
 			ok(pvm_recv(master_tid, TAG_TWICE), "pvm_recv twice");
@@ -247,4 +305,13 @@ int main(int argc, char **argv)
 	pangaea_exit();
 	pvm_exit();
 	return 0;
+}
+
+/* This run's instance of the caller, from the group server itself:
+ * libgpvm3's pvm_getinst, past Pangaea's wrapper of it (pangaea.h renames
+ * the call; undone here, at the end of the file, for this one use). */
+#undef pvm_getinst
+static int server_inst(void)
+{
+	return pvm_getinst(GROUP, pvm_mytid());
 }

@@ -143,6 +143,37 @@ expect_grep "replay: the master again spawned with PvmTaskArch" rec.r3/task-0.ex
 	"^spawn 1 file=\"[^\"]*/groups\" flags=2 where=\"LINUX64\" ntask=1 started=1 .* tasks=\\[1@$(host 1)\\]$"
 expect_eq "replay: the dump names the recorded hosts" "$(hosts_of rec.r3)" "$(cat rec.hosts)"
 
+# ---- 2b. a replay whose joins come in the opposite order (paper §6.2:
+# "the PVM task id returned by pvm_gettid may actually belong to a
+# different instance id for the current execution, but will now be the
+# same logical task"): examples/groups joins in the order its environment
+# says (fwd: worker 0, the master, first; rev: worker 5 first; 250 ms
+# apart), and writes the group server's own instances into the file
+# GROUPS_SERVER (in the folder every host sees)
+export GROUPS_JOIN_STEP_MS=250 GROUPS_SERVER=$S/order.server
+GX=GROUPS_JOIN_ORDER:GROUPS_JOIN_STEP_MS:GROUPS_SERVER
+# server: the server's instances, "W=R ..."
+server() { sed -n 's/^server: worker \([0-9]*\) is instance \([0-9]*\)$/\1=\2/p' "$GROUPS_SERVER" | tr '\n' ' '; }
+GROUPS_JOIN_ORDER=fwd PVM_EXPORT=$GX pg -log -logdir order "$G" $N 1 </dev/null
+expect_eq "joins in order: recording exits 0" "$(cat rc)" 0
+cp out order.out
+expect_eq "joins in order: the group server gave worker W instance W" "$(server)" \
+	"0=0 1=1 2=2 3=3 4=4 5=5 "
+expect_eq "joins in order: the ring and the gather went 0 to 5" \
+	"$(grep -E '^groups: (token|gathered) ' out | tr '\n' '/')" "groups: token 0 1 2 3 4 5/groups: gathered 0 1 2 3 4 5/"
+expect_eq "joins in order: tasks on every host" \
+	"$(slots order | sed 's/.*@//' | sort -u | tr '\n' ' ')" "h1 h2 h3 "
+rm -f "$GROUPS_SERVER"
+GROUPS_JOIN_ORDER=rev PVM_EXPORT=$GX pg -replay -logdir order -out order.r1 </dev/null
+expect_eq "joins reversed on replay: the group server gave worker W instance 5-W" "$(server)" \
+	"0=5 1=4 2=3 3=2 4=1 5=0 "
+expect_eq "joins reversed on replay: exit 0, the same output, verify identical" \
+	"$(cat rc) $(cmp -s out order.out && echo same) $($TRACE verify order order.r1 >/dev/null 2>&1 && echo verified)" \
+	"0 same verified"
+expect_eq "joins reversed on replay: pvm_gettid answered the recorded ltids" \
+	"$(answers order.r1)" "$(answers order)"
+unset GROUPS_JOIN_STEP_MS GROUPS_SERVER
+
 # ---- 3. a chaos recording, its master on a named host (PvmTaskHost)
 pg -log -chaos -logdir chaos -host h2 "$G" $N 2 </dev/null
 expect_eq "chaos record -host h2: exit 0" "$(cat rc)" 0
