@@ -8,7 +8,9 @@
 # barriers, broadcast and multicast.  Every replay (two plain, one with
 # random delays, one of a chaos recording) starts each task on its
 # recorded host, hands out the recorded instance -> ltid answers and
-# prints the same.  Also: the coordinator runs on the launcher's host
+# prints the same; so does a replay whose joins are made to come in the
+# reverse order of its recording's (the group server's instances
+# reversed, the program's as recorded).  Also: the coordinator runs on the launcher's host
 # unless -coord says otherwise; the paper's sor example run from h3; a
 # PvmTaskDebug master started under the debugger script of its own host,
 # on record and replay; direct task-to-task routes between hosts; the
