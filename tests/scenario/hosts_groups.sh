@@ -223,6 +223,21 @@ expect_eq "sor replay from h3: exit 0, same output, verify identical, the record
 	"$(cat rc) $(cmp -s out sor.out && echo same) $($TRACE verify sor sor.r1 >/dev/null 2>&1 && echo verified) \
 $([ "$(slots sor.r1)" = "$(slots sor)" ] && echo hosts)" "0 same verified hosts"
 
+# components started as from separate shells (§3: "a few coarse-grained
+# components targeted to different machines"; §5.1): three programs of
+# one command line (`:`, -staged), placed by PVM over the hosts, replayed
+# on theirs
+pg -log -logdir parts -staged "$B/examples/staged" server s : "$B/examples/staged" client s : \
+	"$B/examples/staged" end s </dev/null
+expect_eq "components: recording exits 0" "$(cat rc)" 0
+cp out parts.out
+expect_eq "components: the three programs on more than one host" \
+	"$(slots parts | sed 's/.*@//' | sort -u | wc -l | awk '{ print ($1 > 1) }')" 1
+pg -replay -logdir parts -out parts.r1 </dev/null
+expect_eq "components: replay exits 0, same output, verify identical, the recorded hosts" \
+	"$(cat rc) $(cmp -s <(sort out) <(sort parts.out) && echo same) $($TRACE verify parts parts.r1 >/dev/null 2>&1 && echo verified) \
+$([ "$(slots parts.r1)" = "$(slots parts)" ] && echo hosts)" "0 same verified hosts"
+
 # ---- 5. a local debugger at the task's own site (§4: PvmTaskDebug): the
 # pvmd of h2 starts the master under PVM's debugger script there
 # (PVM_DEBUGGER, passed on to every pvmd), on record and again on replay
