@@ -10,11 +10,13 @@
 # recorded host, hands out the recorded instance -> ltid answers and
 # prints the same; so does a replay whose joins are made to come in the
 # reverse order of its recording's (the group server's instances
-# reversed, the program's as recorded).  Also: the coordinator runs on the launcher's host
-# unless -coord says otherwise; the paper's sor example run from h3; a
-# PvmTaskDebug master started under the debugger script of its own host,
-# on record and replay; direct task-to-task routes between hosts; the
-# traces and the viewer's task labels name every task's host (Xvfb).
+# reversed, the program's as recorded).  Also: the coordinator runs on
+# the launcher's host unless -coord says otherwise; PvmHostCompl; the
+# paper's sor example run from h3; three programs of one command line
+# over the hosts; a PvmTaskDebug master started under the debugger script
+# of its own host, on record and replay; direct task-to-task routes
+# between hosts; the traces and the viewer's task labels name every
+# task's host (Xvfb).
 . "$(dirname "$0")/../lib.sh"
 G=$B/examples/groups
 N=6
@@ -223,7 +225,7 @@ expect_eq "sor replay from h3: exit 0, same output, verify identical, the record
 	"$(cat rc) $(cmp -s out sor.out && echo same) $($TRACE verify sor sor.r1 >/dev/null 2>&1 && echo verified) \
 $([ "$(slots sor.r1)" = "$(slots sor)" ] && echo hosts)" "0 same verified hosts"
 
-# components started as from separate shells (§3: "a few coarse-grained
+# ---- 4b. components started as from separate shells (§3: "a few coarse-grained
 # components targeted to different machines"; §5.1): three programs of
 # one command line (`:`, -staged), placed by PVM over the hosts, replayed
 # on theirs
