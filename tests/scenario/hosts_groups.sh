@@ -225,10 +225,10 @@ expect_eq "sor replay from h3: exit 0, same output, verify identical, the record
 	"$(cat rc) $(cmp -s out sor.out && echo same) $($TRACE verify sor sor.r1 >/dev/null 2>&1 && echo verified) \
 $([ "$(slots sor.r1)" = "$(slots sor)" ] && echo hosts)" "0 same verified hosts"
 
-# ---- 4b. components started as from separate shells (§3: "a few coarse-grained
-# components targeted to different machines"; §5.1): three programs of
-# one command line (`:`, -staged), placed by PVM over the hosts, replayed
-# on theirs
+# ---- 4b. components once started from separate shells (§3: "a few
+# coarse-grained components targeted to different machines"; §5.1):
+# three programs of one command line (`:`, -staged), placed by PVM over
+# the hosts, replayed on theirs
 pg -log -logdir parts -staged "$B/examples/staged" server s : "$B/examples/staged" client s : \
 	"$B/examples/staged" end s </dev/null
 expect_eq "components: recording exits 0" "$(cat rc)" 0
