@@ -132,6 +132,8 @@ struct la_run {
 	int ctx;                /* the run's (Pangaea's) message context */
 	int coord_tid;
 	int coord_exited;
+	int relay_tid;          /* the live view's relay (run.c), or 0 */
+	int relay_exited;
 	struct la_task *tasks;
 	int ntasks;
 	size_t cap;
@@ -180,6 +182,9 @@ void la_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * virtual machine (joined); 0, or -1 after naming a missing host, a task
  * of it and the exec log to edit. */
 int la_hosts_check(const char *logdir);
+/* Whether NAME is a host of the virtual machine; the names of its
+ * hosts (space-separated) into NAMES (N bytes) either way. */
+int la_hosts_has(const char *name, char *names, size_t n);
 /* Starts a beacon on every other host of the virtual machine (in the
  * run's context), so that a lost host is noticed in seconds. */
 void la_hosts_watch(struct la_run *r);
