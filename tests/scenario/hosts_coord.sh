@@ -1,0 +1,142 @@
+# The coordinator on another host than the launcher's, on a virtual
+# machine of three hosts (scripts/hosts.sh; the launcher runs on h1):
+# `-coord h2` records and replays as with the coordinator at home (the
+# same tasks, output and verified logs), its messages reach the
+# launcher's standard error, nothing of it is left on h2; a -coord host
+# not in the machine is refused before any task starts; the live view
+# (-view, the viewer on h1) gets every event through the relay on h1;
+# losing the coordinator's host ends the run, naming it.
+. "$(dirname "$0")/../lib.sh"
+
+if ! hosts_up 3; then
+	finish
+	exit
+fi
+hosts_vm h2 h3
+expect_eq "vm: three hosts" "$(grep -c LINUX64 conf)" 3
+
+# coord_pids HOST: the pids of this test's coordinators on HOST (not its
+# beacons, which are pangaea-coord -beacon)
+coord_pids() {
+	local p
+	for p in $(ip netns pids "$($HOSTS netns "$1")" 2>/dev/null); do
+		[ "$(cat /proc/$p/comm 2>/dev/null)" = pangaea-coord ] &&
+			env_has "$p" "PVM_VMID=$VMID" &&
+			! tr '\0' ' ' <"/proc/$p/cmdline" | grep -q -- -beacon &&
+			echo "$p"
+	done
+}
+# ltids DIR: the tasks of a recording, from its exec logs
+ltids() { grep -ho '[0-9]*@h[0-9]*' "$1"/task-*.exec | sed 's/@.*//' | sort -n | tr '\n' ' '; }
+
+# 1. sor at home and with -coord h2: the same run
+SOR="$B/examples/sor 6 40 20"
+pg -log -logdir home $SOR </dev/null
+expect_eq "home: exit 0" "$(cat rc)" 0
+cp out home.out
+PANGAEA_TIMELINE=1 pg -log -logdir away -coord h2 $SOR </dev/null
+expect_eq "away: exit 0" "$(cat rc)" 0
+expect_eq "away: the output is the one at home" "$(cat out)" "$(cat home.out)"
+expect_eq "away: the same tasks (ltids) as at home" "$(ltids away)" "$(ltids home)"
+expect_eq "away: tasks on every host" \
+	"$(grep -ho '@h[0-9]*' away/task-*.exec | sort -u | tr '\n' ' ')" "@h1 @h2 @h3 "
+expect_grep "away: the coordinator's messages reach the launcher's stderr" err \
+	"coordinator: up: sends HELLO$"
+expect_eq "away: no coordinator left on h2" "$(coord_pids h2)" ""
+cp out away.out
+ok=0
+for c in h2 h3 ""; do
+	pg -replay -logdir away -out "away.r$c" ${c:+-coord $c} </dev/null
+	[ "$(cat rc)" = 0 ] && cmp -s out away.out &&
+		$TRACE verify away "away.r$c" >/dev/null 2>&1 && ok=$((ok + 1)) ||
+		{ echo "   replay with -coord '$c': exit $(cat rc)"; head -3 err; }
+done
+expect_eq "away: replays with the coordinator on h2, h3 and at home verified" "$ok" 3
+
+# 2. groups (the group server on the way) with -coord h3
+pg -log -logdir grp -coord h3 "$B/examples/groups" 6 2 </dev/null
+expect_eq "groups: exit 0" "$(cat rc)" 0
+expect_grep "groups: done" out "^groups: done"
+sort out >grp.out
+ok=0
+for c in h3 ""; do
+	pg -replay -logdir grp -out "grp.r$c" ${c:+-coord $c} </dev/null
+	[ "$(cat rc)" = 0 ] && cmp -s <(sort out) grp.out &&
+		$TRACE verify grp "grp.r$c" >/dev/null 2>&1 && ok=$((ok + 1)) ||
+		{ echo "   replay with -coord '$c': exit $(cat rc)"; head -3 err; }
+done
+expect_eq "groups: replays with the coordinator on h3 and at home verified" "$ok" 2
+
+# 3. a -coord host that is not in the machine: one line, before any task
+pg -log -logdir nohost -coord h9 $SOR </dev/null
+expect_eq "no host: exit 1" "$(cat rc)" 1
+expect_grep "no host: names it and the machine's hosts" err \
+	"^pangaea: error: -coord h9: no such host in the virtual machine \(its hosts: h1 h2 h3\)$"
+expect_eq "no host: said in one line" "$(grep -c error err)" 1
+[ -s out ] || ls nohost/task-1* >/dev/null 2>&1 &&
+	fail "no host: a task ran" || pass "no host: no task started"
+
+# 4. the live view, its viewer on h1, the coordinator on h2
+if ! command -v Xvfb >/dev/null; then
+	skip "the live view" "no Xvfb (scripts/install-deps.sh)"
+elif hosts_x_display h1; then
+	cat >live.tcl <<'EOF'
+for {set i 0} {$i < 600 && $view::V(live_via) ne "done"} {incr i} { vtest::wait 50 }
+set out [open $::env(S)/live.tmp w]
+puts $out "via $view::V(live_via) lines $view::V(sock_lines)"
+close $out
+file rename $::env(S)/live.tmp $::env(S)/live.result
+exit 0
+EOF
+	export S
+	PANGAEA_VIEW_SCRIPT=$S/live.tcl pg -log -view -coord h2 -logdir live $SOR </dev/null
+	expect_eq "live: exit 0" "$(cat rc)" 0
+	expect_grep "live: a viewer started" err "viewer started \(pid [0-9]+\)"
+	for _ in $(seq 300); do [ -e live.result ] && break; sleep 0.1; done
+	$TRACE import live >/dev/null
+	expect_eq "live: the viewer on h1 got every event of the run through its socket" \
+		"$(cat live.result 2>/dev/null)" \
+		"via done lines $(sqlite3 live/trace.db 'SELECT count(*) FROM events')"
+	expect_eq "live: no coordinator nor relay left on h1 and h2" \
+		"$(coord_pids h1)$(coord_pids h2)" ""
+	kill "$XPID" 2>/dev/null
+fi
+
+# 5. the coordinator's host lost in mid-run (its pvmd killed): the run
+# ends within seconds, naming the host and the coordinator
+pg -log -logdir lost -coord h2 "$B/examples/sor" 6 200 100000 </dev/null &
+PG=$!
+for _ in $(seq 200); do
+	[ "$(ls lost/task-*.comm 2>/dev/null | wc -l)" -ge 6 ] && break
+	sleep 0.1
+done
+[ -n "$(coord_pids h2)" ] && pass "lost: the coordinator runs on h2" ||
+	fail "lost: no coordinator on h2"
+sleep 1
+t1=$(date +%s%N)
+for p in $(ip netns pids "$($HOSTS netns h2)"); do
+	[ "$(cat /proc/$p/comm 2>/dev/null)" = pvmd ] && kill -9 "$p"
+done
+wait $PG
+t=$(( ($(date +%s%N) - t1) / 1000000 ))
+expect_eq "lost: exit 2" "$(cat rc)" 2
+expect_grep "lost: names the host and the coordinator" err \
+	"^pangaea: error: lost host h2: silent for [0-9]+ s \(its pvmd or its network is gone\); .*the coordinator went with it: stopping the run$"
+[ "$t" -le 15000 ] && pass "lost: the run ended ${t} ms after the pvmd's death" ||
+	fail "lost: the run took ${t} ms to end after the pvmd's death"
+for _ in $(seq 100); do
+	left=$(for p in $(ip netns pids "$($HOSTS netns h1)" 2>/dev/null); do
+		tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null |
+			grep -q "examples/sor\|pangaea-coord" && echo "$p"; done)
+	[ -z "$left" ] && break
+	sleep 0.1
+done
+[ -z "$left" ] && pass "lost: nothing of the run left on the launcher's host" ||
+	fail "lost: left on h1: $(describe_pids $left)"
+
+$HOSTS run h1 sh -c 'echo halt | timeout 10 pvm' >/dev/null 2>&1
+cd "$T" || exit 1
+$HOSTS down
+[ -e "$HD" ] && fail "down: $HD is left" || pass "down: $HD removed"
+expect_no_leftovers
+finish
