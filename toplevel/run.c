@@ -36,7 +36,9 @@ static int coord_spawn(char **argv, const char *host, int *tid)
 
 	self[k > 0 ? k : 0] = '\0';
 	snprintf(path, sizeof(path), "%s/pangaea-coord", dirname(self));
-	return pvm_spawn(path, argv, PvmTaskHost, (char *)host, 1, tid);
+	/* (our own host's name unknown: wherever PVM likes) */
+	return pvm_spawn(path, argv, strcmp(host, "?") ? PvmTaskHost : 0,
+			 (char *)host, 1, tid);
 }
 
 /* Waits for the HELLO of TID, which coord_spawn's N says whether it
@@ -54,7 +56,8 @@ static int coord_hello(int n, int tid, const char *host, const char *what)
 
 /*
  * Spawns the coordinator (in Pangaea's context) on the -coord host, else
- * on ours, and waits for HELLO.  If we started the virtual machine, it
+ * on ours (PVM's default placement would pick any host of the machine),
+ * and waits for HELLO.  If we started the virtual machine, it
  * halts it should we die (-halt-vm).  With a live viewer (PANGAEA_LIVE)
  * and the coordinator on another host, the viewer's socket cannot be
  * reached from there: a relay, pangaea-coord -relay, is started on our
