@@ -460,5 +460,14 @@ int la_view_strip(int *argc, char **argv);
 /* Starts pangaea-view following the folder O's run logs into (fixing
    O's replay output folder if unset); 0 or -1. */
 int la_view_start(struct la_opts *o);
+/* pangaea -hosts: prints the hosts of the running virtual machine, one a
+   line "NAME ARCH" (" this" after the host of the pvmd we reached),
+   without starting one; the exit status (1: no virtual machine). */
+int la_view_hosts(void);
+/* The environment variable with which the spawn dialog names the host,
+   as PVM calls it, of the viewer that listens on PANGAEA_LIVE's socket
+   (run.c starts the live view's relay there when the coordinator is not
+   on it); unset: the launcher's host. */
+#define LA_ENV_LIVE_HOST "PANGAEA_LIVE_HOST"
 
 #endif /* PANGAEA_LAUNCHER_H */

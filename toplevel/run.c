@@ -59,9 +59,10 @@ static int coord_hello(int n, int tid, const char *host, const char *what)
  * on ours (PVM's default placement would pick any host of the machine),
  * and waits for HELLO.  If we started the virtual machine, it
  * halts it should we die (-halt-vm).  With a live viewer (PANGAEA_LIVE)
- * and the coordinator on another host, the viewer's socket cannot be
- * reached from there: a relay, pangaea-coord -relay, is started on our
- * host first; it serves the socket, and the coordinator passes it the
+ * and the coordinator on another host than the viewer's (ours, or the
+ * spawn dialog's PANGAEA_LIVE_HOST), the viewer's socket cannot be
+ * reached from there: a relay, pangaea-coord -relay, is started on the
+ * viewer's host first; it serves the socket, and the coordinator passes it the
  * tasks' event batches over PVM (-live-to TID; docs/INTERNALS.md §18.1).
  */
 static int start_coordinator(struct la_run *r)
@@ -70,9 +71,12 @@ static int start_coordinator(struct la_run *r)
 	char halt[] = "-halt-vm", relay[] = "-relay", live_to[] = "-live-to";
 	char rtid[16], *argv[4] = { NULL }, **a = argv;
 	const char *host = r->o->coord_host, *live = getenv(PG_ENV_LIVE);
+	const char *viewer = getenv(LA_ENV_LIVE_HOST);
 	int n;
 
 	pg_pvm_host_of(pvm_mytid(), home, sizeof(home));
+	if (!viewer || !*viewer)
+		viewer = home;
 	if (host && !la_hosts_has(host, names, sizeof(names))) {
 		la_error("-coord %s: no such host in the virtual machine (its "
 			 "hosts: %s)", host, names);
@@ -82,12 +86,12 @@ static int start_coordinator(struct la_run *r)
 		host = home;
 	if (r->started_vm)
 		*a++ = halt;
-	if (live && *live && strcmp(host, home) != 0) {
+	if (live && *live && strcmp(host, viewer) != 0) {
 		char *rargv[2] = { relay, NULL };
 
 		pg_timeline("launcher", "spawns the live view's relay");
-		n = coord_spawn(rargv, home, &r->relay_tid);
-		if (coord_hello(n, r->relay_tid, home, "live view's relay") < 0) {
+		n = coord_spawn(rargv, viewer, &r->relay_tid);
+		if (coord_hello(n, r->relay_tid, viewer, "live view's relay") < 0) {
 			r->relay_tid = 0;
 			return -1;
 		}
@@ -109,6 +113,10 @@ static int start_coordinator(struct la_run *r)
 			pvm_kill(r->relay_tid);
 		return -1;
 	}
+	if (strcmp(host, home) != 0)
+		la_say(r->o, "the coordinator runs on %s", host);
+	if (r->relay_tid && strcmp(viewer, home) != 0)
+		la_say(r->o, "the live view's relay runs on %s", viewer);
 	pg_timeline("launcher", "coordinator's HELLO");
 	pg_task0_set_coordinator(r->coord_tid);
 	pvm_notify(PvmTaskExit, PG_TAG_EXITED, 1, &r->coord_tid);

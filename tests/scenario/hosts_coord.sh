@@ -5,7 +5,9 @@
 # launcher's standard error, nothing of it is left on h2; a -coord host
 # not in the machine is refused before any task starts; the live view
 # (-view, the viewer on h1) gets every event through the relay on h1;
-# losing the coordinator's host ends the run, naming it.
+# the spawn dialog lists the hosts and starts a run whose launcher,
+# first task and coordinator are on other hosts; losing the
+# coordinator's host ends the run, naming it.
 . "$(dirname "$0")/../lib.sh"
 
 if ! hosts_up 3; then
@@ -77,9 +79,13 @@ expect_eq "no host: said in one line" "$(grep -c error err)" 1
 	fail "no host: a task ran" || pass "no host: no task started"
 
 # 4. the live view, its viewer on h1, the coordinator on h2
+X=
 if ! command -v Xvfb >/dev/null; then
-	skip "the live view" "no Xvfb (scripts/install-deps.sh)"
+	skip "the live view and the spawn dialog" "no Xvfb (scripts/install-deps.sh)"
 elif hosts_x_display h1; then
+	X=1
+fi
+if [ -n "$X" ]; then
 	cat >live.tcl <<'EOF'
 for {set i 0} {$i < 600 && $view::V(live_via) ne "done"} {incr i} { vtest::wait 50 }
 set out [open $::env(S)/live.tmp w]
@@ -99,10 +105,69 @@ EOF
 		"via done lines $(sqlite3 live/trace.db 'SELECT count(*) FROM events')"
 	expect_eq "live: no coordinator nor relay left on h1 and h2" \
 		"$(coord_pids h1)$(coord_pids h2)" ""
+fi
+
+# 5. the spawn dialog on h1 lists the machine's hosts and starts a
+# recording whose launcher runs on h2 (through PVM_RSH), its first task
+# on h2 (Where Host) and its coordinator on h3; the events come back to
+# the dialog's view through a relay on h1
+if [ -n "$X" ]; then
+	SHOTS=$B/screenshots
+	mkdir -p "$SHOTS"
+	rm -f "$SHOTS"/hosts_coord-*.png
+	cat >dlg.tcl <<'EOF'
+spawn::dialog
+spawn::toggle
+set out [open $::env(S)/dlg.tmp w]
+puts $out "hosts [lmap h $spawn::S(hosts) {lindex $h 0}] this [spawn::this_host]"
+puts $out "listed [.spawn.f.hosts.l size]"
+vtest::wait 300
+vtest::shot $::env(SHOTS)/hosts_coord-1-spawn-hosts.png .spawn
+set spawn::S(cmd) "$::env(B)/examples/sor 4 40 20"
+set spawn::S(mode) log
+set spawn::S(logdir) $::env(S)/dlg
+set spawn::S(where) host
+set spawn::S(whereval) h2
+set spawn::S(pghost) h2
+set spawn::S(coordhost) h3
+spawn::start
+for {set i 0} {$i < 600 && $spawn::S(fd) ne ""} {incr i} { vtest::wait 100 }
+for {set i 0} {$i < 200 && $view::V(live_via) ne "done"} {incr i} { vtest::wait 50 }
+vtest::shot $::env(SHOTS)/hosts_coord-2-spawned-on-h2.png
+puts $out "status $spawn::S(status)"
+puts $out "via $view::V(live_via) lines $view::V(sock_lines)"
+puts $out "msg [string map {"\n" " | "} [.spawn.msg get 1.0 end-1c]]"
+close $out
+file rename $::env(S)/dlg.tmp $::env(S)/dlg.result
+exit 0
+EOF
+	export S SHOTS B
+	$HOSTS run h1 timeout 120 "$B/bin/pangaea-view" -script "$S/dlg.tcl" >vout 2>verr
+	expect_eq "dialog: the viewer exits 0" "$?" 0
+	expect_grep "dialog: lists the three hosts, this one h1" dlg.result \
+		"^hosts h1 h2 h3 this h1$"
+	expect_grep "dialog: three lines in its hosts list" dlg.result "^listed 3$"
+	expect_grep "dialog: the run ended well" dlg.result "^status exited 0$"
+	expect_grep "dialog: the launcher ran on h2" dlg/run.info "^launcher-host h2$"
+	expect_grep "dialog: Where Host h2 reached pvm_spawn" dlg/task-0.exec \
+		"^spawn 1 file=\".*/sor\" flags=1 where=\"h2\" "
+	expect_grep "dialog: task 1 ran on h2" dlg/run.info "^task 1 .*host=h2 "
+	expect_grep "dialog: the coordinator ran on h3" dlg.result \
+		"pangaea: the coordinator runs on h3 "
+	expect_grep "dialog: the live view's relay on h1" dlg.result \
+		"pangaea: the live view's relay runs on h1 "
+	$TRACE import dlg >/dev/null
+	expect_grep "dialog: its view got every event of the run through the relay" \
+		dlg.result "^via done lines $(sqlite3 dlg/trace.db 'SELECT count(*) FROM events')$"
+	[ -s "$SHOTS/hosts_coord-1-spawn-hosts.png" ] &&
+		pass "dialog: screenshot of the hosts list" ||
+		fail "dialog: no screenshot of the hosts list"
+	expect_eq "dialog: no coordinator nor relay left" \
+		"$(coord_pids h1)$(coord_pids h2)$(coord_pids h3)" ""
 	kill "$XPID" 2>/dev/null
 fi
 
-# 5. the coordinator's host lost in mid-run (its pvmd killed): the run
+# 6. the coordinator's host lost in mid-run (its pvmd killed): the run
 # ends within seconds, naming the host and the coordinator
 pg -log -logdir lost -coord h2 "$B/examples/sor" 6 200 100000 </dev/null &
 PG=$!
