@@ -137,6 +137,20 @@ vtest::shot $::env(SHOTS)/hosts_coord-2-spawned-on-h2.png
 puts $out "status $spawn::S(status)"
 puts $out "via $view::V(live_via) lines $view::V(sock_lines)"
 puts $out "msg [string map {"\n" " | "} [.spawn.msg get 1.0 end-1c]]"
+# its replay, the launcher on h3, the coordinator on h2
+set spawn::S(mode) replay
+set spawn::S(where) default
+set spawn::S(whereval) ""
+set spawn::S(pghost) h3
+set spawn::S(coordhost) h2
+spawn::start
+for {set i 0} {$i < 600 && $spawn::S(fd) ne ""} {incr i} { vtest::wait 100 }
+puts $out "rstatus $spawn::S(status)"
+puts $out "rmsg [string map {"\n" " | "} [.spawn.msg get 1.0 end-1c]]"
+# and the recording displayed
+set spawn::S(mode) display
+spawn::start
+puts $out "dstatus $spawn::S(status) [file tail $view::V(db)]"
 close $out
 file rename $::env(S)/dlg.tmp $::env(S)/dlg.result
 exit 0
@@ -159,6 +173,13 @@ EOF
 	$TRACE import dlg >/dev/null
 	expect_grep "dialog: its view got every event of the run through the relay" \
 		dlg.result "^via done lines $(sqlite3 dlg/trace.db 'SELECT count(*) FROM events')$"
+	expect_grep "dialog: its replay, the launcher on h3, ended well" dlg.result \
+		"^rstatus exited 0$"
+	expect_grep "dialog: the replay reproduced the recording" dlg.result \
+		"^rmsg .*pangaea: replay reproduced all [0-9]+ events of 4 tasks"
+	expect_grep "dialog: the replay's launcher ran on h3" dlg.replay-1/run.info \
+		"^launcher-host h3$"
+	expect_grep "dialog: Display shows the recording" dlg.result "^dstatus displayed trace.db$"
 	[ -s "$SHOTS/hosts_coord-1-spawn-hosts.png" ] &&
 		pass "dialog: screenshot of the hosts list" ||
 		fail "dialog: no screenshot of the hosts list"
