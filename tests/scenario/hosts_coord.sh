@@ -153,6 +153,10 @@ puts $out "listed [.spawn.f.hosts.l size]"
 vtest::wait 300
 vtest::shot $::env(SHOTS)/hosts_coord-1-spawn-hosts.png .spawn
 set spawn::S(cmd) "$::env(B)/examples/sor 4 40 20"
+set spawn::S(pghost) h9
+spawn::start
+puts $out "nohost $spawn::S(status)"
+set spawn::S(cmd) "$::env(B)/examples/sor 4 40 20"
 set spawn::S(mode) log
 set spawn::S(logdir) $::env(S)/dlg
 set spawn::S(where) host
@@ -190,6 +194,8 @@ EOF
 	expect_grep "dialog: lists the three hosts, this one h1" dlg.result \
 		"^hosts h1 h2 h3 this h1$"
 	expect_grep "dialog: three lines in its hosts list" dlg.result "^listed 3$"
+	expect_grep "dialog: a Pangaea host not in the machine is refused" dlg.result \
+		"^nohost error: Pangaea host h9 is not in the virtual machine \(its hosts: h1 h2 h3\)$"
 	expect_grep "dialog: the run ended well" dlg.result "^status exited 0$"
 	expect_grep "dialog: the launcher ran on h2" dlg/run.info "^launcher-host h2$"
 	expect_grep "dialog: Where Host h2 reached pvm_spawn" dlg/task-0.exec \
