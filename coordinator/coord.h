@@ -46,14 +46,18 @@ int coord_registry_take_waiters(struct coord_registry *r, int ltid, int *out,
 
 /* viewers.c: live viewers (only when PANGAEA_LIVE names a socket). */
 struct event_base;
-/* Listens on PANGAEA_LIVE's socket if it is set; 0, or -1 (said why). */
-int coord_viewers_init(struct event_base *base);
-/* Relays the PG_TAG_EVENTS batch from SRC in the receive buffer. */
-void coord_viewers_batch(int src);
-/* At the end: waits a little for a first viewer, flushes, closes. */
+/* Listens on PANGAEA_LIVE's socket if it is set, or with RELAY (the tid
+ * of a relay on the viewer's host, -live-to) only passes the batches on
+ * to it; 0, or -1 (said why). */
+int coord_viewers_init(struct event_base *base, int relay);
+/* Relays the PG_TAG_EVENTS batch BUFID from SRC (the receive buffer). */
+void coord_viewers_batch(int bufid, int src);
+/* At the end: waits a little for a first viewer, flushes, closes; or
+ * tells the relay that the batches have ended (QUIT). */
 void coord_viewers_finish(void);
 
-/* Whether the run is shown live (the socket is listening); 1 or 0. */
+/* Whether the run is shown live (the socket is listening or the batches
+ * go to a relay); 1 or 0. */
 int coord_viewers_on(void);
 
 #endif /* PANGAEA_COORD_H */

@@ -8,6 +8,10 @@
  * the coordinator does, killing the run's tasks, and with -halt-vm (the
  * launcher started a private virtual machine) halting that machine and
  * removing the daemon's files, so that nothing of the run is left.
+ *
+ * pangaea-coord -relay is the live view's relay on the launcher's host
+ * when the coordinator runs on another (viewers.c): the same loop, which
+ * only gets event batches, and ends on a QUIT from either.
  */
 #include "coord.h"
 
@@ -27,6 +31,8 @@ struct coord {
 	int launcher;
 	int launcher_died; /* its exit notify came, not its QUIT */
 	int halt_vm;       /* -halt-vm: the launcher started the VM */
+	int relay;         /* -relay: only serves the live view (viewers.c) */
+	int live_to;       /* -live-to TID: the relay of the live view */
 	int status; /* exit status */
 };
 
@@ -122,7 +128,7 @@ static void dispatch(struct coord *c, int bufid, int tag, int src)
 			      coord_registry_ltid(&c->reg, v[0]));
 		break;
 	case PG_TAG_EVENTS:
-		coord_viewers_batch(src);
+		coord_viewers_batch(bufid, src);
 		break;
 	case PG_TAG_LTID2TID:
 		if (pg_proto_upk(tag, v) == 0)
@@ -149,8 +155,9 @@ static void drain(evutil_socket_t fd, short what, void *arg)
 				PG_PROTOCOL_VERSION);
 			continue;
 		}
-		if (tag == PG_TAG_QUIT) { /* from the launcher or its exit notify */
-			c->launcher_died = src != c->launcher;
+		if (tag == PG_TAG_QUIT) { /* from the launcher or its exit notify
+					     (a relay: or from the coordinator) */
+			c->launcher_died = src != c->launcher && !c->relay;
 			event_base_loopbreak(c->base);
 			return;
 		}
@@ -263,13 +270,26 @@ static void end_orphaned_run(struct coord *c)
 		remove_vm_files(pvmd);
 }
 
+/* Reads the arguments the launcher gives (-halt-vm, -relay, -live-to
+ * TID) into C. */
+static void coord_args(struct coord *c, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "-halt-vm") == 0)
+			c->halt_vm = 1;
+		else if (strcmp(argv[i], "-relay") == 0)
+			c->relay = 1;
+		else if (strcmp(argv[i], "-live-to") == 0 && i + 1 < argc)
+			c->live_to = atoi(argv[++i]);
+}
+
 int main(int argc, char **argv)
 {
 	struct coord c = { .status = 0 };
 
 	if (argc > 1 && strcmp(argv[1], "-beacon") == 0)
 		return coord_beacon_main();
-	c.halt_vm = argc > 1 && strcmp(argv[1], "-halt-vm") == 0;
+	coord_args(&c, argc, argv);
 	coord_registry_init(&c.reg);
 	if (coord_start(&c) < 0) {
 		if (c.readable)
@@ -281,7 +301,8 @@ int main(int argc, char **argv)
 		pvm_exit();
 		return 1;
 	}
-	coord_viewers_init(c.base); /* a failure is said; the run goes on */
+	/* a failure is said; the run goes on */
+	coord_viewers_init(c.base, c.live_to);
 	event_base_dispatch(c.base);
 	if (c.launcher_died) {
 		end_orphaned_run(&c);

@@ -18,6 +18,12 @@
  * T0 and T1 are wall-clock ns (call entry and exit), KIND as in the trace
  * database (send, recv, ...); COUNT the failed polls of a pollfail, the
  * enum pg_group_op of a group call (version 2: a barrier is waiting).
+ *
+ * A coordinator on another host than the launcher's cannot reach the
+ * socket's folder: the launcher then starts a relay on its own host
+ * (pangaea-coord -relay, which serves the socket as above) and gives us
+ * its tid (-live-to); the batches are passed on to it unchanged, over
+ * PVM in the run's context, and a QUIT after the last one ends it.
  */
 #include "coord.h"
 
@@ -49,6 +55,7 @@ static struct {
 	int nviewers, ever;     /* connected now, ever connected */
 	struct evbuffer *history;
 	int finishing;
+	int relay;              /* tid of the relay we pass batches to, or 0 */
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 } cv;
 
@@ -114,7 +121,7 @@ static void viewer_accept(struct evconnlistener *l, evutil_socket_t fd,
 	cv.ever = 1;
 }
 
-int coord_viewers_init(struct event_base *base)
+int coord_viewers_init(struct event_base *base, int relay)
 {
 	const char *path = getenv(PG_ENV_LIVE);
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -122,7 +129,8 @@ int coord_viewers_init(struct event_base *base)
 	int fd;
 
 	cv.base = base;
-	if (!path || !*path)
+	cv.relay = relay > 0 ? relay : 0;
+	if (!path || !*path || cv.relay)
 		return 0;
 	if (strlen(path) >= sizeof(sa.sun_path)) {
 		fprintf(stderr, "pangaea-coord: live socket path too long: %s\n", path);
@@ -250,12 +258,18 @@ static int format_event(int ltid, const int *v, int avail, struct evbuffer *out)
 	return PG_LIVE_FIELDS + nd;
 }
 
-void coord_viewers_batch(int src)
+void coord_viewers_batch(int bufid, int src)
 {
 	struct pg_live_head h;
 	struct evbuffer *batch;
 	int nints, *ints, used;
 
+	if (cv.relay) {
+		if (pg_proto_forward(bufid, cv.relay, PG_TAG_EVENTS) < 0)
+			fprintf(stderr, "pangaea-coord: cannot pass events on to "
+				"the live view's relay t%x\n", cv.relay);
+		return;
+	}
 	if (!cv.listener)
 		return;
 	if (pg_proto_upk_events(&h, &ints, &nints) < 0) {
@@ -293,13 +307,16 @@ static void viewer_flush(struct bufferevent *bev)
 
 int coord_viewers_on(void)
 {
-	return cv.listener != NULL;
+	return cv.listener != NULL || cv.relay;
 }
 
 void coord_viewers_finish(void)
 {
 	time_t until = time(NULL) + 5;
+	int me = pvm_mytid();
 
+	if (cv.relay) /* after the last batch: PVM keeps our order */
+		pg_proto_send(cv.relay, PG_TAG_QUIT, &me);
 	if (!cv.listener)
 		return;
 	/* the viewer the launcher started may still be starting up: give it

@@ -326,3 +326,28 @@ hosts_end() {
 	$HOSTS down
 	[ -e "$HD" ] && fail "down: $HD is left" || pass "down: $HD removed"
 }
+
+# hosts_x_display HOST: after hosts_vm, a private X server (Xvfb) on HOST
+# (its /tmp and network namespace are its own: a display of this machine
+# cannot be reached from there), DISPLAY set for it, its pid in XPID (a
+# helper, killed at exit), and LeakSanitizer told of Tk's libraries as
+# x_display does (files in the shared $S); returns 1 after a FAIL if it
+# does not come up.
+hosts_x_display() {
+	local sup=${LSAN_OPTIONS#suppressions=} i
+	{ cat "${sup%%:*}"; printf 'leak:%s\n' libtk8.6 libtcl8.6 \
+		libfontconfig libX11 libXft libfreetype; } >"$S/lsan.supp"
+	export LSAN_OPTIONS="suppressions=$S/lsan.supp:print_suppressions=0"
+	rm -f "$S/xpid.$1"
+	$HOSTS run "$1" sh -c "echo \$\$ >$S/xpid.$1; exec Xvfb :7 -screen 0 \
+1280x800x24 -nolisten tcp >/dev/null 2>&1" &
+	for i in $(seq 100); do
+		[ -s "$S/xpid.$1" ] && $HOSTS run "$1" test -S /tmp/.X11-unix/X7 && break
+		sleep 0.1
+	done
+	XPID=$(cat "$S/xpid.$1" 2>/dev/null)
+	[ -n "$XPID" ] || { fail "Xvfb on $1 did not start"; return 1; }
+	HELPERS="${HELPERS:-} $XPID"
+	trap 'kill $XPID 2>/dev/null; halt_all' EXIT
+	export DISPLAY=:7
+}

@@ -121,6 +121,19 @@ int la_hosts_check(const char *logdir)
 	return each_slot(logdir, check_slot, &vm);
 }
 
+int la_hosts_has(const char *name, char *names, size_t n)
+{
+	struct pvmhostinfo *hosts;
+	int nhost, narch;
+
+	if (pvm_config(&nhost, &narch, &hosts) < 0) {
+		snprintf(names, n, "(cannot list them)");
+		return 0;
+	}
+	host_names(hosts, nhost, names, n);
+	return in_vm(name, hosts, nhost);
+}
+
 /* A host whose beacon was silent this long is lost (the beacon speaks
  * every 250 ms: coordinator/beacon.c). */
 #define LOST_S 4.0

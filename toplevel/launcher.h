@@ -132,6 +132,8 @@ struct la_run {
 	int ctx;                /* the run's (Pangaea's) message context */
 	int coord_tid;
 	int coord_exited;
+	int relay_tid;          /* the live view's relay (run.c), or 0 */
+	int relay_exited;
 	struct la_task *tasks;
 	int ntasks;
 	size_t cap;
@@ -180,6 +182,9 @@ void la_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * virtual machine (joined); 0, or -1 after naming a missing host, a task
  * of it and the exec log to edit. */
 int la_hosts_check(const char *logdir);
+/* Whether NAME is a host of the virtual machine; the names of its
+ * hosts (space-separated) into NAMES (N bytes) either way. */
+int la_hosts_has(const char *name, char *names, size_t n);
 /* Starts a beacon on every other host of the virtual machine (in the
  * run's context), so that a lost host is noticed in seconds. */
 void la_hosts_watch(struct la_run *r);
@@ -455,5 +460,14 @@ int la_view_strip(int *argc, char **argv);
 /* Starts pangaea-view following the folder O's run logs into (fixing
    O's replay output folder if unset); 0 or -1. */
 int la_view_start(struct la_opts *o);
+/* pangaea -hosts: prints the hosts of the running virtual machine, one a
+   line "NAME ARCH" (" this" after the host of the pvmd we reached),
+   without starting one; the exit status (1: no virtual machine). */
+int la_view_hosts(void);
+/* The environment variable with which the spawn dialog names the host,
+   as PVM calls it, of the viewer that listens on PANGAEA_LIVE's socket
+   (run.c starts the live view's relay there when the coordinator is not
+   on it); unset: the launcher's host. */
+#define LA_ENV_LIVE_HOST "PANGAEA_LIVE_HOST"
 
 #endif /* PANGAEA_LAUNCHER_H */

@@ -23,6 +23,8 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1 && strcmp(argv[1], "-display") == 0)
 		return la_view_display(argc, argv);
+	if (argc == 2 && strcmp(argv[1], "-hosts") == 0)
+		return la_view_hosts();
 	if (argc > 1 && strcmp(argv[1], "-explore") == 0)
 		return la_explore(argc, argv);
 	view = la_view_strip(&argc, argv);

@@ -21,6 +21,7 @@ void la_usage(FILE *f)
 	fputs("usage: pangaea -log    [options] PROGRAM [ARGS...] [: PROGRAM [ARGS...]]...\n"
 	      "       pangaea -replay [options] [PROGRAM [ARGS...] [: ...]]\n"
 	      "       pangaea -display [-logdir DIR]   (a recorded run's event graph)\n"
+	      "       pangaea -hosts                   (the virtual machine's hosts)\n"
 	      "       pangaea -explore [-budget N] [-timeout S] [-from LTID:EVENT] [-q]\n"
 	      "                        [-logdir DIR] [PROGRAM [ARGS...]]\n"
 	      "                        (other orders of DIR's races, what-if runs;\n"

@@ -27,46 +27,99 @@ static void on_interrupt(int sig)
 	interrupted = sig;
 }
 
-/* Spawns the coordinator (in Pangaea's context) on the -coord host, else
- * on ours (PVM's default placement would pick any host of the machine),
- * and waits for HELLO.  If we started the virtual machine, it halts it
- * should we die (-halt-vm). */
-static int start_coordinator(struct la_run *r)
+/* Spawns pangaea-coord with ARGV on HOST (in the current context) into
+ * *TID; what pvm_spawn returned. */
+static int coord_spawn(char **argv, const char *host, int *tid)
 {
-	char self[PG_PATH_MAX], path[PG_PATH_MAX + 32], halt[] = "-halt-vm";
-	char calib[PG_HOST_MAX + 48], home[PG_HOST_MAX];
-	char *argv[2] = { r->started_vm ? halt : NULL, NULL };
-	const char *host = r->o->coord_host;
-	int tid, n;
+	char self[PG_PATH_MAX], path[PG_PATH_MAX + 32];
 	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
 	self[k > 0 ? k : 0] = '\0';
 	snprintf(path, sizeof(path), "%s/pangaea-coord", dirname(self));
+	/* (our own host's name unknown: wherever PVM likes) */
+	return pvm_spawn(path, argv, strcmp(host, "?") ? PvmTaskHost : 0,
+			 (char *)host, 1, tid);
+}
+
+/* Waits for the HELLO of TID, which coord_spawn's N says whether it
+ * started, on HOST; 0, or -1 after saying why (WHAT: which one). */
+static int coord_hello(int n, int tid, const char *host, const char *what)
+{
+	if (n == 1 && pg_proto_recv(tid, PG_TAG_HELLO, 15, NULL) > 0)
+		return 0;
+	la_error("cannot start the %s on %s (%s)", what, host,
+		 n == 1 ? "it did not answer" : pg_pvm_errtext(n < 0 ? n : tid));
+	if (n == 1)
+		pvm_kill(tid);
+	return -1;
+}
+
+/*
+ * Spawns the coordinator (in Pangaea's context) on the -coord host, else
+ * on ours (PVM's default placement would pick any host of the machine),
+ * and waits for HELLO.  If we started the virtual machine, it
+ * halts it should we die (-halt-vm).  With a live viewer (PANGAEA_LIVE)
+ * and the coordinator on another host than the viewer's (ours, or the
+ * spawn dialog's PANGAEA_LIVE_HOST), the viewer's socket cannot be
+ * reached from there: a relay, pangaea-coord -relay, is started on the
+ * viewer's host first; it serves the socket, and the coordinator passes it the
+ * tasks' event batches over PVM (-live-to TID; docs/INTERNALS.md §18.1).
+ */
+static int start_coordinator(struct la_run *r)
+{
+	char calib[PG_HOST_MAX + 48], home[PG_HOST_MAX], names[1024];
+	char halt[] = "-halt-vm", relay[] = "-relay", live_to[] = "-live-to";
+	char rtid[16], *argv[4] = { NULL }, **a = argv;
+	const char *host = r->o->coord_host, *live = getenv(PG_ENV_LIVE);
+	const char *viewer = getenv(LA_ENV_LIVE_HOST);
+	int n;
+
 	pg_pvm_host_of(pvm_mytid(), home, sizeof(home));
-	if (!host && strcmp(home, "?") != 0)
+	if (!viewer || !*viewer)
+		viewer = home;
+	if (host && !la_hosts_has(host, names, sizeof(names))) {
+		la_error("-coord %s: no such host in the virtual machine (its "
+			 "hosts: %s)", host, names);
+		return -1;
+	}
+	if (!host)
 		host = home;
+	if (r->started_vm)
+		*a++ = halt;
+	if (live && *live && strcmp(host, viewer) != 0) {
+		char *rargv[2] = { relay, NULL };
+
+		pg_timeline("launcher", "spawns the live view's relay");
+		n = coord_spawn(rargv, viewer, &r->relay_tid);
+		if (coord_hello(n, r->relay_tid, viewer, "live view's relay") < 0) {
+			r->relay_tid = 0;
+			return -1;
+		}
+		pvm_notify(PvmTaskExit, PG_TAG_EXITED, 1, &r->relay_tid);
+		snprintf(rtid, sizeof(rtid), "%d", r->relay_tid);
+		*a++ = live_to;
+		*a++ = rtid;
+	}
 	pg_timeline("launcher", "spawns the coordinator");
-	n = pvm_spawn(path, argv, host ? PvmTaskHost : PvmTaskDefault,
-		      (char *)host, 1, &tid);
+	n = coord_spawn(argv, host, &r->coord_tid);
 	/* while it starts: the logging cost, measured once for the tasks on
 	   this host (calib.c), not by each of them on its way to main() */
 	pg_calib_measure();
 	if (pg_calib_export(calib, sizeof(calib)) == 0)
 		la_vm_export(PG_ENV_CALIB, calib);
-	if (n != 1 || pg_proto_recv(tid, PG_TAG_HELLO, 15, NULL) <= 0) {
-		la_error("cannot start the coordinator %s%s%s (%s)", path,
-			 r->o->coord_host ? " on " : "",
-			 r->o->coord_host ? r->o->coord_host : "",
-			 n == 1 ? "it did not answer"
-				: pg_pvm_errtext(n < 0 ? n : tid));
-		if (n == 1)
-			pvm_kill(tid);
+	if (coord_hello(n, r->coord_tid, host, "coordinator") < 0) {
+		r->coord_tid = 0;
+		if (r->relay_tid)
+			pvm_kill(r->relay_tid);
 		return -1;
 	}
+	if (strcmp(host, home) != 0)
+		la_say(r->o, "the coordinator runs on %s", host);
+	if (r->relay_tid && strcmp(viewer, home) != 0)
+		la_say(r->o, "the live view's relay runs on %s", viewer);
 	pg_timeline("launcher", "coordinator's HELLO");
-	r->coord_tid = tid;
-	pg_task0_set_coordinator(tid);
-	pvm_notify(PvmTaskExit, PG_TAG_EXITED, 1, &tid);
+	pg_task0_set_coordinator(r->coord_tid);
+	pvm_notify(PvmTaskExit, PG_TAG_EXITED, 1, &r->coord_tid);
 	return 0;
 }
 
@@ -297,6 +350,8 @@ static void handle(struct la_run *r, int bufid)
 	} else if (tag == PG_TAG_EXITED && pg_proto_upk(tag, v) == 0) {
 		if (v[0] == r->coord_tid)
 			r->coord_exited = 1;
+		else if (v[0] == r->relay_tid)
+			r->relay_exited = 1;
 		else if ((t = la_task_by_tid(r, v[0])))
 			la_death_gone(r, t);
 		else
@@ -398,17 +453,18 @@ static void wait_tasks(struct la_run *r)
 }
 
 /* Whether a task of the run still has its output open (not the
- * coordinator's, nor the beacons', which end later). */
+ * coordinator's, its relay's, nor the beacons', which end later). */
 static int output_open(const struct la_run *r)
 {
-	int *except = malloc((size_t)(r->nbeacons + 1) * sizeof(int)), k;
+	int *except = malloc((size_t)(r->nbeacons + 2) * sizeof(int)), k;
 
 	if (!except)
 		return la_output_open(&r->coord_tid, 1) > 0;
 	except[0] = r->coord_tid;
+	except[1] = r->relay_tid;
 	for (int i = 0; i < r->nbeacons; i++)
-		except[i + 1] = r->beacons[i].tid;
-	k = la_output_open(except, r->nbeacons + 1);
+		except[i + 2] = r->beacons[i].tid;
+	k = la_output_open(except, r->nbeacons + 2);
 	free(except);
 	return k > 0;
 }
@@ -437,17 +493,12 @@ static void drain(struct la_run *r)
 	la_output_finish();
 }
 
-/* Tells the coordinator to quit and waits briefly for it. */
-static void stop_coordinator(struct la_run *r)
+/* Handles the run's messages until *EXITED is set or S seconds pass. */
+static void await_exit(struct la_run *r, const int *exited, int s)
 {
 	time_t t0 = time(NULL);
-	int me = pvm_mytid();
 
-	if (!r->coord_tid || r->coord_exited || r->lost_pvmd)
-		return;
-	pg_proto_send(r->coord_tid, PG_TAG_QUIT, &me);
-	/* (after a lost host, its exit notify may wait on the lost host) */
-	while (!r->coord_exited && time(NULL) - t0 < (r->lost_host ? 1 : 5)) {
+	while (!*exited && time(NULL) - t0 < s) {
 		int b = next_message(r, 200);
 
 		if (b < 0)
@@ -455,8 +506,31 @@ static void stop_coordinator(struct la_run *r)
 		if (b > 0)
 			handle(r, b);
 	}
-	if (!r->coord_exited)
-		pvm_kill(r->coord_tid);
+}
+
+/* Tells the coordinator to quit and waits briefly for it; then for the
+ * live view's relay, which the coordinator tells to end after its last
+ * events (told here if the coordinator could not), and which may wait
+ * up to 5 s for the viewer to connect. */
+static void stop_coordinator(struct la_run *r)
+{
+	int me = pvm_mytid(), said = 0;
+
+	if (r->coord_tid && !r->coord_exited && !r->lost_pvmd) {
+		pg_proto_send(r->coord_tid, PG_TAG_QUIT, &me);
+		/* (after a lost host, its exit notify may wait on the lost host) */
+		await_exit(r, &r->coord_exited, r->lost_host ? 1 : 5);
+		said = r->coord_exited;
+		if (!r->coord_exited)
+			pvm_kill(r->coord_tid);
+	}
+	if (!r->relay_tid || r->relay_exited || r->lost_pvmd)
+		return;
+	if (!said)
+		pg_proto_send(r->relay_tid, PG_TAG_QUIT, &me);
+	await_exit(r, &r->relay_exited, 10);
+	if (!r->relay_exited)
+		pvm_kill(r->relay_tid);
 }
 
 /* The launcher's exit status once the run is over. */

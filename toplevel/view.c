@@ -5,6 +5,8 @@
  *                                          pangaea-view DIR, nothing else)
  *   pangaea -log|-replay -view ...         also starts pangaea-view on the
  *                                          log folder this run writes
+ *   pangaea -hosts                         lists the virtual machine's
+ *                                          hosts (for the spawn dialog)
  *
  * With -view, the tasks also send their events to the coordinator, which
  * relays them to the viewer over a Unix socket: PANGAEA_LIVE names it, in
@@ -158,6 +160,30 @@ int la_view_display(int argc, char **argv)
 	execlp(view, view, dir, (char *)NULL);
 	la_error("cannot run %s (is pangaea-view built and on $PATH?)", view);
 	return LA_SETUP;
+}
+
+int la_view_hosts(void)
+{
+	struct pvmhostinfo *hosts;
+	int nhost, narch, me;
+
+	pvm_setopt(PvmAutoErr, 0);
+	if ((me = pvm_mytid()) < 0) { /* (it never starts a pvmd) */
+		la_error("no virtual machine is running (PVM_VMID=%s): %s",
+			 getenv("PVM_VMID") ? getenv("PVM_VMID") : "",
+			 pg_pvm_errtext(me));
+		return LA_SETUP;
+	}
+	if (pvm_config(&nhost, &narch, &hosts) < 0) {
+		la_error("cannot list the virtual machine's hosts");
+		pvm_exit();
+		return LA_SETUP;
+	}
+	for (int i = 0; i < nhost; i++)
+		printf("%s %s%s\n", hosts[i].hi_name, hosts[i].hi_arch,
+		       hosts[i].hi_tid == pvm_tidtohost(me) ? " this" : "");
+	pvm_exit();
+	return fflush(stdout) == 0 ? LA_OK : LA_SETUP;
 }
 
 int la_view_strip(int *argc, char **argv)

@@ -2,13 +2,18 @@
 # arguments, PVM spawn flags, where, how many, and the Pangaea options
 # (mode, Pangaea host, coordinator host, log folder).  Start runs the
 # launcher with them and follows the run in the event graph; the
-# launcher's messages, errors included, appear in the dialog.
+# launcher's messages, errors included, appear in the dialog.  The
+# virtual machine's hosts are listed (pangaea -hosts) and offered for
+# Where Host, the Pangaea host and the coordinator host; a launcher on
+# another host is started there with $PVM_RSH (as pvmd starts its
+# remote daemons), and the live events come back through a relay on
+# this host.
 
 namespace eval spawn {
 	variable S
 	array set S {
 		cmd "" error "" nrun 0 where default whereval "" ntask 1 mode log pghost ""
-		coordhost "" logdir pangaea-logs more 0 fd "" status ""
+		coordhost "" logdir pangaea-logs more 0 fd "" status "" hosts {}
 		PvmTaskDebug 0 PvmTaskTrace 0 PvmMppFront 0 PvmHostCompl 0
 	}
 }
@@ -38,9 +43,17 @@ proc spawn::dialog {} {
 		radiobutton $w.f.where.$v -text $t -value $v -variable spawn::S(where)
 		pack $w.f.where.$v -side left
 	}
-	entry $w.f.where.val -width 18 -textvariable spawn::S(whereval)
+	ttk::combobox $w.f.where.val -width 16 -textvariable spawn::S(whereval) \
+		-postcommand [list spawn::offer $w.f.where.val 1]
 	pack $w.f.where.val -side left -padx 4
 	grid $w.f.where - -sticky we -pady 2
+	# the virtual machine's hosts
+	labelframe $w.f.hosts -text "Hosts"
+	listbox $w.f.hosts.l -height 4 -width 40 -exportselection 0
+	button $w.f.hosts.r -text Refresh -command spawn::list_hosts
+	pack $w.f.hosts.l -side left -fill x -expand 1 -padx 2 -pady 2
+	pack $w.f.hosts.r -side left -padx 4
+	grid $w.f.hosts - -sticky we -pady 2
 	label $w.f.ln -text "NTasks:" -anchor w
 	spinbox $w.f.n -from 1 -to 999 -width 5 -textvariable spawn::S(ntask)
 	grid $w.f.ln $w.f.n -sticky w -pady 2
@@ -56,7 +69,12 @@ proc spawn::dialog {} {
 	grid $w.pg.m - -sticky w
 	foreach {k t} {pghost "Pangaea host:" coordhost "Coordinator host:" logdir "Log folder:"} {
 		label $w.pg.l$k -text $t -anchor w
-		entry $w.pg.$k -width 36 -textvariable spawn::S($k)
+		if {$k eq "logdir"} {
+			entry $w.pg.$k -width 36 -textvariable spawn::S($k)
+		} else {
+			ttk::combobox $w.pg.$k -width 34 -textvariable spawn::S($k) \
+				-postcommand [list spawn::offer $w.pg.$k 0]
+		}
 		grid $w.pg.l$k $w.pg.$k -sticky we -pady 1
 	}
 
@@ -74,6 +92,57 @@ proc spawn::dialog {} {
 	pack $w.err -fill x
 	pack $w.msg -fill both -expand 1
 	if {$S(more)} { pack $w.pg -before $w.b -fill x }
+	spawn::list_hosts
+}
+
+# The virtual machine's hosts into S(hosts), a list of {NAME ARCH THIS}
+# (THIS: 1 for the host whose pvmd answered, ours), and into the dialog's
+# list; none without a running virtual machine (pangaea -hosts never
+# starts one).
+proc spawn::list_hosts {} {
+	variable S
+	set S(hosts) {}
+	if {![catch {exec [spawn::tool pangaea] -hosts 2>/dev/null} out]} {
+		foreach line [split $out \n] {
+			if {[llength $line] >= 2} {
+				lappend S(hosts) [list [lindex $line 0] [lindex $line 1] \
+					[expr {[lindex $line 2] eq "this"}]]
+			}
+		}
+	}
+	set l .spawn.f.hosts.l
+	if {![winfo exists $l]} return
+	$l delete 0 end
+	foreach h $S(hosts) {
+		lassign $h name arch this
+		$l insert end [format "%-12s %-10s %s" $name $arch \
+			[expr {$this ? "(this host)" : ""}]]
+	}
+	if {$S(hosts) eq ""} { $l insert end "(no virtual machine running: this host only)" }
+}
+
+# Fills combobox CB's choices: the hosts (and, with ARCHS, their
+# architectures), refreshed.
+proc spawn::offer {cb archs} {
+	variable S
+	spawn::list_hosts
+	set v {}
+	foreach h $S(hosts) { lappend v [lindex $h 0] }
+	if {$archs} {
+		foreach h $S(hosts) {
+			if {[lindex $h 1] ni $v} { lappend v [lindex $h 1] }
+		}
+	}
+	$cb configure -values $v
+}
+
+# This host's name in the virtual machine ("" if none is known).
+proc spawn::this_host {} {
+	variable S
+	foreach h $S(hosts) {
+		if {[lindex $h 2]} { return [lindex $h 0] }
+	}
+	return ""
 }
 
 # Shows or hides the Pangaea options.
@@ -101,7 +170,29 @@ proc spawn::tool {name} {
 
 # Whether HOST names this machine.
 proc spawn::local_host {host} {
-	return [expr {$host in [list "" localhost 127.0.0.1 [info hostname]]}]
+	return [expr {$host in [list "" localhost 127.0.0.1 [info hostname] \
+		[spawn::this_host]]}]
+}
+
+# WORD quoted for a POSIX shell.
+proc spawn::shquote {word} {
+	return '[string map [list ' {'\''}] $word]'
+}
+
+# CMD (the launcher's words, run with the variables ENV, NAME=VALUE
+# words) as started on HOST: $PVM_RSH (else rsh, as pvmd does) HOST -n,
+# in this folder (which HOST must see, as with NFS), with PVM's and
+# Pangaea's variables passed on.
+proc spawn::remote {host env cmd} {
+	foreach v {PVM_ROOT PVM_VMID PVM_TMP PVM_ALLOW_ROOT PVM_RSH PVM_EXPORT
+		   PANGAEA_TIMELINE} {
+		if {[info exists ::env($v)]} { lappend env $v=$::env($v) }
+	}
+	set line "cd [spawn::shquote [pwd]] && exec env"
+	foreach word [concat $env $cmd] { append line " " [spawn::shquote $word] }
+	set rsh [expr {[info exists ::env(PVM_RSH)] && $::env(PVM_RSH) ne "" ?
+		       $::env(PVM_RSH) : "rsh"}]
+	return [list $rsh $host -n $line]
 }
 
 # The launcher command line for the dialog's settings (or an error).
@@ -115,8 +206,9 @@ proc spawn::command {} {
 	if {![string is integer -strict $S(ntask)] || $S(ntask) < 1} {
 		error "NTasks must be a number >= 1"
 	}
-	if {![spawn::local_host $S(pghost)]} {
-		error "the Pangaea top-level task runs on this host; remote Pangaea host '$S(pghost)' is not supported"
+	if {![spawn::local_host $S(pghost)] && $S(hosts) ne "" &&
+	    $S(pghost) ni [lmap h $S(hosts) {lindex $h 0}]} {
+		error "Pangaea host $S(pghost) is not in the virtual machine (its hosts: [lmap h $S(hosts) {lindex $h 0}])"
 	}
 	if {$S(where) eq "host" && $S(whereval) eq ""} { error "Where Host: type a host name" }
 	if {$S(where) eq "arch" && $S(whereval) eq ""} {
@@ -189,9 +281,20 @@ proc spawn::start {} {
 			return
 		}
 		set sock [file join $sdir view-[pid]-[incr S(nrun)].sock]
-		set env [list env PANGAEA_LIVE=$sock]
+		set env [list PANGAEA_LIVE=$sock]
+		# the launcher starts a relay here when the coordinator is
+		# elsewhere: it must know our host's name in the machine
+		if {[spawn::this_host] ne ""} {
+			lappend env PANGAEA_LIVE_HOST=[spawn::this_host]
+		}
 	}
-	if {[catch {open |[concat $env $cmd [list 2>@1]] r} fd]} {
+	if {![spawn::local_host $S(pghost)]} {
+		set cmd [spawn::remote $S(pghost) $env $cmd]
+		spawn::say "(on $S(pghost): [join [lrange $cmd 0 1]] ...)"
+	} elseif {$env ne ""} {
+		set cmd [concat env $env $cmd]
+	}
+	if {[catch {open |[concat $cmd [list 2>@1]] r} fd]} {
 		spawn::say "error: $fd"
 		set S(status) "error: $fd"
 		return
