@@ -40,7 +40,12 @@ void vdb_close(void)
 		free(vdb.tasks[i].t1);
 		free(vdb.tasks[i].st);
 		free(vdb.tasks[i].ck);
+		free(vdb.tasks[i].ev);
+		free(vdb.tasks[i].host);
+		free(vdb.tasks[i].program);
 	}
+	free(vdb.msgs);
+	free(vdb.logdir);
 	free(vdb.tasks);
 	if (vdb.db)
 		sqlite3_close(vdb.db);
@@ -231,7 +236,8 @@ static int vdb_query(Tcl_Interp *ip, const char *sql, const int64_t *args,
 	int rc;
 
 	if (!vdb.db)
-		return vdb_fail(ip, "no database open");
+		return vdb_fail(ip, vdb.mem ? "the trace database is not "
+				"imported yet" : "no database open");
 	if (sqlite3_prepare_v2(vdb.db, sql, -1, &st, NULL) != SQLITE_OK)
 		return vdb_fail(ip, "query failed");
 	for (int i = 0; i < nargs; i++)
@@ -366,8 +372,7 @@ void vdb_init(void)
 		 "kind IN (%s) ORDER BY t0", any);
 }
 
-/* Reads T0 T1 ?LIMIT? of OBJV into A (LIMIT default 1000000). */
-static int vdb_window(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[],
+int vdb_window(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[],
 		      int64_t a[3])
 {
 	a[2] = 1000000;
@@ -492,7 +497,7 @@ int vdb_cmd_range(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
 	Tcl_Obj *r[2];
 
-	if (!vdb.db)
+	if (!vdb.db && !vdb.mem)
 		return vdb_fail(ip, "no database open");
 	r[0] = Tcl_NewWideIntObj(vdb.tmin);
 	r[1] = Tcl_NewWideIntObj(vdb.tmax);
