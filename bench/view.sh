@@ -1,10 +1,11 @@
 #!/bin/bash
 # bench/view.sh [BUILDDIR] [NMSG]: the viewer's benchmark (not a test).
-#   0. opening a fresh recording (its logs only, no trace.db yet: the
-#      import is part of the time) of about 1 M and 10 M events
-#      (VIEW_BENCH_OPEN, events, space-separated; empty: skip), the
-#      synthetic racy-like run of bench/trace_import.sh, from the
-#      command to the first picture; issue 16: < 1 s and < 5 s;
+#   0. opening a fresh recording (its logs only, no trace.db yet) of
+#      about 1 M and 10 M events (VIEW_BENCH_OPEN, events,
+#      space-separated; empty: skip), the synthetic racy-like run of
+#      bench/trace_import.sh, from the command to the first picture
+#      (drawn from the logs read into memory, the import going on in the
+#      background; issue 16: < 1 s and < 5 s), and to the import's end;
 #   1. a synthetic run of 2*NMSG events (default ~1 M) in a trace database:
 #      time to the first picture, then redraw times for fit, zoom, scroll
 #      (zoomed out = summary, zoomed in = one item per event);
@@ -38,7 +39,12 @@ Xvfb ":$n" -screen 0 1280x900x24 >/dev/null 2>&1 & xpid=$!
 export DISPLAY=":$n"
 sleep 1
 
+# the first picture (drawn from the logs read into memory; -early: the
+# script does not wait for the background import), then when the import
+# is over: "FIRST-MS IMPORTING DONE-MS"
 cat >open.tcl <<'EOF'
+puts -nonewline "[expr {[clock milliseconds] - $::env(T0MS)}] $view::V(importing) "
+while {$view::V(importing)} { vwait view::V(importing) }
 puts "[expr {[clock milliseconds] - $::env(T0MS)}]"
 exit 0
 EOF
@@ -48,12 +54,13 @@ for n in ${VIEW_BENCH_OPEN-1000000 10000000}; do
 		# 4 workers: 8 events a message round, 14 more
 		TRACE_GEN_DIR="$T/open-$n" bash "$here/trace_import.sh" "$B" 4 \
 			$(( (n - 14) / 8 )) >/dev/null
-		T0MS=$(date +%s%3N) "$B/bin/pangaea-view" -script open.tcl \
+		T0MS=$(date +%s%3N) "$B/bin/pangaea-view" -early -script open.tcl \
 			"open-$n" 2>/dev/null
 	done | awk -v n="$n" '
-		{ t = t " " $1; if (b == "" || $1 < b) b = $1 }
+		{ t = t " " $1; d = d " " $3; if (b == "" || $1 < b) b = $1
+		  if ($2 != 1) early = " NOT"}
 		END { lim = n >= 5000000 ? 5000 : 1000
-		      printf "open a fresh %d-event recording (import included): runs%s ms, best %d ms (target < %d ms: %s)\n", n, t, b, lim, b < lim ? "met" : "MISSED" }'
+		      printf "open a fresh %d-event recording, first picture (from the logs,%s before the import is over): runs%s ms, best %d ms (target < %d ms: %s); background import over at%s ms\n", n, early, t, b, lim, b < lim && early == "" ? "met" : "MISSED", d }'
 	rm -rf "open-$n"
 done
 
