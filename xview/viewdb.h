@@ -40,10 +40,13 @@ struct vdb_task {
 	void *ck;    /* viewstate.c's checkpoints of the states (freed with
 			the task), made when N was CK_N */
 	size_t ck_n;
-	/* read from the logs (vdb.mem) only: */
+	/* read from the logs or the live stream (vdb.mem) only: */
 	struct vdb_ev *ev;      /* N of them, beside T */
 	size_t capev;
-	int64_t id0;            /* events.id of event i is id0 + i + 1 */
+	int64_t id0;            /* events.id of event i is id0 + i + 1, */
+	int64_t *ids;           /* or ids[i] when set (live) */
+	size_t capids;
+	size_t nsql;            /* live: events in the SQL database so far */
 	int parent, tid;
 	char *host, *program;   /* malloc'd */
 };
@@ -65,6 +68,9 @@ struct vdb {
 	int live;       /* an in-memory database fed by pgdb live-add */
 	void (*forget)(void); /* called before the database closes, to let
 				 go of what a layer above keeps of it */
+	int (*flush)(void);   /* when set, called before a query that reads
+				 events or messages rows (a layer above
+				 keeps some not yet inserted); 0 or -1 */
 	unsigned long gen;    /* how many databases were closed: what is
 				 computed from one is stale when it changes */
 	/* a log folder read into memory (viewlogs.c): the window is drawn
@@ -74,6 +80,8 @@ struct vdb {
 	struct vdb_msg *msgs; /* sorted by t_send */
 	size_t nmsgs, capmsgs;
 	int64_t nevents;
+	int *idtask;          /* live: the task (index) of event id i + 1 */
+	size_t nidtask, capidtask;
 	char mode[16];        /* meta 'mode' */
 	char *logdir;         /* malloc'd */
 };
@@ -95,8 +103,20 @@ void vdb_close(void);
 /* The time array of LTID, added if new; NULL when memory runs out. */
 struct vdb_task *vdb_task_slot(int ltid);
 /* Adds the event of entry V, exit V1 and state ST (an enum pg_ev_state)
- * to T's sorted arrays; 0, or -1 when memory runs out. */
-int vdb_task_time(struct vdb_task *t, int64_t v, int64_t v1, int st);
+ * to T's sorted arrays, with its fields E (unless NULL) and its id ID
+ * (unless 0: T->ids); its index there, or -1 when memory runs out. */
+long vdb_task_time(struct vdb_task *t, int64_t v, int64_t v1, int st,
+		   const struct vdb_ev *e, int64_t id);
+/* The fields of event ID in memory (vdb.mem), or NULL. */
+struct vdb_ev *vdb_ev_of(int64_t id);
+/* Message M was matched: marks its two events so, and it may be the
+ * longest latency. */
+void vdb_msg_note(const struct vdb_msg *m);
+/* Adds message M to vdb.msgs in t_send order (vdb_msg_note too); 0, or
+ * -1 when memory runs out. */
+int vdb_msg_add(const struct vdb_msg *m);
+/* Before a query that reads events or messages rows: vdb.flush; 0 or -1. */
+int vdb_rows(void);
 /* Index of the first entry time >= V in T's sorted array. */
 size_t vdb_lower(const struct vdb_task *t, int64_t v);
 /* Reads T0 T1 ?LIMIT? of OBJV[2..OBJC) into A (LIMIT default 1000000);

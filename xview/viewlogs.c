@@ -13,7 +13,8 @@
  * viewer opens it whole, viewdb.c).
  *
  * events, messages, tasks and meta are answered here from memory when
- * the logs were read, else by viewdb.c's SQL.
+ * the logs were read or the run is live (viewlive.c fills the same
+ * model), else by viewdb.c's SQL.
  */
 #include "viewdb.h"
 #include "match.h"
@@ -23,26 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The event of id ID (in a task read from the logs), or NULL. */
-static struct vdb_ev *logs_ev(int64_t id)
-{
-	int lo = 0, hi = vdb.ntasks;
-
-	/* tasks in ascending id0: the last whose id0 < ID */
-	while (hi - lo > 1) {
-		int mid = lo + (hi - lo) / 2;
-
-		if (vdb.tasks[mid].id0 < id)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	if (!vdb.ntasks || id <= vdb.tasks[lo].id0 ||
-	    (uint64_t)(id - vdb.tasks[lo].id0) > vdb.tasks[lo].n)
-		return NULL;
-	return &vdb.tasks[lo].ev[id - vdb.tasks[lo].id0 - 1];
-}
 
 /* The state of one read of a log folder. */
 struct logs_read {
@@ -57,22 +38,16 @@ static int logs_pair(struct logs_read *lr, const struct pg_match_end *e,
 {
 	const struct pg_match_end *s = pg_match_is_send(e) ? e : other;
 	const struct pg_match_end *r = s == e ? other : e;
-	struct vdb_ev *x;
 	struct vdb_msg *m;
-	int64_t lat = r->t > s->t ? r->t - s->t : s->t - r->t;
 
+	/* appended: sorted once all are read (logs_sort_msgs) */
 	if (!(m = pg_grow(vdb.msgs, &vdb.capmsgs, lr->npaired + 1, sizeof(*m),
 			  1024)))
 		return -1;
 	vdb.msgs = m;
-	m[lr->npaired++] = (struct vdb_msg){ ++lr->next_msg, s->t, r->t, s->ev,
+	m[lr->npaired] = (struct vdb_msg){ ++lr->next_msg, s->t, r->t, s->ev,
 		r->ev, s->src, s->dst, s->tag, s->kind };
-	if ((x = logs_ev(s->ev)))
-		x->matched = 1;
-	if ((x = logs_ev(r->ev)))
-		x->matched = 1;
-	if (lat > vdb.maxlat)
-		vdb.maxlat = lat;
+	vdb_msg_note(&m[lr->npaired++]);
 	return 0;
 }
 
@@ -166,13 +141,10 @@ static int logs_task(struct logs_read *lr, struct pg_match *m,
 		goto oom;
 	while ((rc = pg_comm_next(r, &e, err, errlen)) > 0) {
 		int64_t t0 = (int64_t)(base + e.t), t1 = t0 + (int64_t)e.dur;
-		struct vdb_ev *v;
+		struct vdb_ev v = logs_fields(&e);
 
-		if (vdb_task_time(t, t0, t1, pg_ev_state(e.kind, e.op)) < 0 ||
-		    !(v = pg_grow(t->ev, &t->capev, t->n, sizeof(*v), 256)))
+		if (vdb_task_time(t, t0, t1, pg_ev_state(e.kind, e.op), &v, 0) < 0)
 			goto oom;
-		t->ev = v;
-		v[t->n - 1] = logs_fields(&e);
 		if (t1 > vdb.tmax)
 			vdb.tmax = t1;
 		if (pg_match_event(m, ltid, ++vdb.nevents, &e, t0, t1,
@@ -423,7 +395,8 @@ int vdb_logs_events(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 		const struct vdb_task *t = &vdb.tasks[h[j].task];
 		const struct vdb_ev *e = &t->ev[h[j].i];
 		Tcl_Obj *v[10] = {
-			Tcl_NewWideIntObj(t->id0 + (int64_t)h[j].i + 1),
+			Tcl_NewWideIntObj(t->ids ? t->ids[h[j].i]
+					  : t->id0 + (int64_t)h[j].i + 1),
 			Tcl_NewIntObj(t->ltid),
 			Tcl_NewStringObj(pg_rec_kind_name(e->kind), -1),
 			Tcl_NewWideIntObj(t->t[h[j].i]),
@@ -491,47 +464,60 @@ int vdb_logs_messages(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 }
 
 /* pgdb tasks: as viewdb.c's (a dict per task, by ltid); from memory the
- * columns the logs give: ltid parent_ltid tid program host start_wall_ns
- * t_first t_last nevents. */
+ * columns the logs or the live stream give: ltid parent_ltid tid program
+ * host start_wall_ns t_first t_last nevents. */
 int vdb_logs_tasks(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
 	Tcl_Obj *res;
+	int *order;
 
-	if (!vdb.mem || vdb.db)
+	if (!vdb.mem || (vdb.db && !vdb.live))
 		return vdb_cmd_tasks(ip, objc, objv);
+	/* by ltid (a live run's tasks come in any order) */
+	if (!(order = malloc(((size_t)vdb.ntasks + 1) * sizeof(*order))))
+		return vdb_fail(ip, "out of memory");
+	for (int i = 0; i < vdb.ntasks; i++) {
+		int k = i;
+
+		for (; k > 0 && vdb.tasks[order[k - 1]].ltid > vdb.tasks[i].ltid; k--)
+			order[k] = order[k - 1];
+		order[k] = i;
+	}
 	res = Tcl_NewListObj(0, NULL);
 	for (int i = 0; i < vdb.ntasks; i++) {
-		const struct vdb_task *t = &vdb.tasks[i];
+		const struct vdb_task *t = &vdb.tasks[order[i]];
 		Tcl_Obj *d = Tcl_NewDictObj();
 
 #define PUT(k, v) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(k, -1), v)
 		PUT("ltid", Tcl_NewIntObj(t->ltid));
 		PUT("parent_ltid", Tcl_NewIntObj(t->parent));
-		PUT("tid", Tcl_NewIntObj(t->tid));
-		PUT("program", Tcl_NewStringObj(t->program, -1));
-		PUT("host", Tcl_NewStringObj(t->host, -1));
-		PUT("start_wall_ns", Tcl_NewWideIntObj(t->start));
+		PUT("tid", vdb.live ? Tcl_NewObj() : Tcl_NewIntObj(t->tid));
+		PUT("program", Tcl_NewStringObj(t->program ? t->program : "", -1));
+		PUT("host", Tcl_NewStringObj(t->host ? t->host : "", -1));
+		PUT("start_wall_ns", t->n ? Tcl_NewWideIntObj(t->start) : Tcl_NewObj());
 		PUT("t_first", t->n ? Tcl_NewWideIntObj(t->t[0]) : Tcl_NewObj());
 		PUT("t_last", t->n ? Tcl_NewWideIntObj(t->t1[t->n - 1]) : Tcl_NewObj());
 		PUT("nevents", Tcl_NewWideIntObj((Tcl_WideInt)t->n));
 #undef PUT
 		Tcl_ListObjAppendElement(NULL, res, d);
 	}
+	free(order);
 	Tcl_SetObjResult(ip, res);
 	return TCL_OK;
 }
 
-/* pgdb meta: as viewdb.c's; from memory: mode, logdir. */
+/* pgdb meta: as viewdb.c's; from memory: mode, logdir (a live run:
+ * mode live). */
 int vdb_logs_meta(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
 	Tcl_Obj *v[4];
 
-	if (!vdb.mem || vdb.db)
+	if (!vdb.mem || (vdb.db && !vdb.live))
 		return vdb_cmd_meta(ip, objc, objv);
 	v[0] = Tcl_NewStringObj("mode", -1);
 	v[1] = Tcl_NewStringObj(vdb.mode, -1);
 	v[2] = Tcl_NewStringObj("logdir", -1);
-	v[3] = Tcl_NewStringObj(vdb.logdir, -1);
-	Tcl_SetObjResult(ip, Tcl_NewListObj(4, v));
+	v[3] = Tcl_NewStringObj(vdb.logdir ? vdb.logdir : "", -1);
+	Tcl_SetObjResult(ip, Tcl_NewListObj(vdb.logdir ? 4 : 2, v));
 	return TCL_OK;
 }
