@@ -21,7 +21,7 @@ namespace eval view {
 		sock "" sock_chan "" sock_lines 0 sock_tries 0 live_via ""
 		sock_redraw 0 sock_refresh_ms 0 sock_part "" live_events 0 live_msgs 0
 		live_error "" util 1 bandh 12 utilh 130 stats 0 raw 0
-		importing 0 import_chan "" import_out ""
+		importing 0 import_chan "" import_out "" import_dir ""
 	}
 	# the task states (xview/viewstate.c): name and colour, in the order
 	# the C side stacks them
@@ -218,6 +218,7 @@ proc view::import_start {dir} {
 	set f [open |[list [view::trace_cmd] import $dir 2>@1] r]
 	fconfigure $f -blocking 0
 	set V(import_chan) $f
+	set V(import_dir) $dir
 	set V(import_out) ""
 	fileevent $f readable [list view::import_read $f $dir]
 }
@@ -229,8 +230,13 @@ proc view::import_cancel {} {
 	if {$V(import_chan) eq ""} return
 	set f $V(import_chan)
 	set V(import_chan) ""
-	catch {exec kill {*}[pid $f]}
+	set pids [pid $f]
+	catch {exec kill {*}$pids}
 	catch {close $f}
+	# what the killed import was writing (logs/tracedb.c: DB.tmp-PID)
+	foreach p $pids {
+		file delete [file join $V(import_dir) trace.db.tmp-$p]
+	}
 }
 
 # The background import of DIR wrote to F or ended: once it is over,

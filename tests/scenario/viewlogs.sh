@@ -45,7 +45,6 @@ expect_grep "details wait for the import" result "^details importing"
 expect_grep "the import ends, the database is used" result "^after importing 0 db trace.db shapes 1"
 expect_grep "then the details pane works" result "^details2 event [0-9]*: recv, call pvm_recv, task ltid [0-9]*, .*sending ltid: [0-9]"
 [ -e big/trace.db ] && pass "the background import made big/trace.db" || fail "no big/trace.db"
-rm -rf big
 
 # ---- a recorded sor run: the same shapes before and after the import,
 # and the details of an event picked before it
@@ -110,6 +109,28 @@ read -r _ mid _ <<<"$(grep '^msg' result2)"
 read -r M_SRC M_DST <<<"$(q "SELECT src, dst FROM messages WHERE id=${mid:-0}" | tr '|' ' ')"
 expect_grep "details of a message line drawn before the import" result2 \
 	"^msg $mid message $mid .*sending ltid: $M_SRC   receiving ltid: $M_DST"
+
+# ---- another run opened while the import runs: that import is stopped,
+# its temporary database removed
+rm big/trace.db
+cat >switch.tcl <<'EOF'
+set out [open result3 w]
+vtest::wait 300 ;# the import is writing its temporary database
+puts $out "importing $view::V(importing)"
+view::open_run rec
+puts $out "left [glob -nocomplain -directory big trace.db*]"
+while {$view::V(importing)} { vwait view::V(importing) }
+puts $out "now [file tail $view::V(db)]"
+close $out
+exit 0
+EOF
+view -early -script switch.tcl big
+expect_eq "viewer switching runs exits 0" "$(cat vrc)" 0
+expect_eq "another run opened while importing: the import stopped, nothing of it left" \
+	"$(cat result3)" "importing 1
+left 
+now trace.db"
+rm -rf big
 
 vm_halt
 expect_no_leftovers
