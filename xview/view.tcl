@@ -259,7 +259,11 @@ proc view::import_read {f dir} {
 		return
 	}
 	set db [file join $dir trace.db]
-	if {[pgdb attach $db]} {
+	if {[catch {pgdb attach $db} attached]} {
+		.status configure -text "cannot use $db: $attached"
+		return
+	}
+	if {$attached} {
 		set V(db) $db
 		view::race_load
 		view::out_load
@@ -269,7 +273,11 @@ proc view::import_read {f dir} {
 	} else {
 		# keep the window the user is looking at
 		set keep [list $V(t0) $V(scale) $V(row0)]
-		pgdb open $db $V(raw)
+		if {[catch {pgdb open $db $V(raw)} err]} {
+			.status configure -text "cannot open $db: $err"
+			set V(db) ""
+			return
+		}
 		set V(db) $db
 		view::opened $dir
 		lassign $keep V(t0) V(scale) V(row0)
