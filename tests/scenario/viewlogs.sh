@@ -7,6 +7,14 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/../lib.sh"
 view_test viewlogs
 
+# view_early WHAT SCRIPT DIR: the viewer on DIR, SCRIPT run at its first
+# picture (-early); it must exit 0
+view_early() {
+	view -early -script "$2" "$3"
+	expect_eq "viewer on $1 exits 0" "$(cat vrc)" 0
+	[ -s verr ] && sed 's/^/    verr| /' verr | head -20
+}
+
 # ---- a large synthetic recording (the real log writer, bench's
 # generator): 400 014 events, the import takes a second or more
 TRACE_GEN_DIR=$T/big bash "$TOP/bench/trace_import.sh" "$B" 4 50000 >gen.out 2>&1
@@ -31,9 +39,7 @@ puts $out "details2 [string map {"\n" " | "} [vtest::details]]"
 close $out
 exit 0
 EOF
-view -early -script big.tcl big
-expect_eq "viewer on the large fresh folder exits 0" "$(cat vrc)" 0
-[ -s verr ] && sed 's/^/    verr| /' verr | head -20
+view_early "the large fresh folder" big.tcl big
 expect_eq "the first picture comes before the import is over, from the logs" \
 	"$(grep '^first' result)" "first importing 1 mode summary db big status 1"
 read -r _ _ imp _ mode _ shapes _ lines <<<"$(grep '^zoomed' result)"
@@ -85,9 +91,7 @@ puts $out "msg [string range $m 2 end] [string map {"\n" " | "} [vtest::details]
 close $out
 exit 0
 EOF
-view -early -script rec.tcl rec
-expect_eq "viewer on the fresh sor folder exits 0" "$(cat vrc)" 0
-[ -s verr ] && sed 's/^/    verr| /' verr | head -20
+view_early "the fresh sor folder" rec.tcl rec
 q() { sqlite3 rec/trace.db "$1"; }
 counts=""
 for k in send recv nrecv trecv probe bcast mcast spawn end; do
@@ -124,8 +128,7 @@ puts $out "now [file tail $view::V(db)]"
 close $out
 exit 0
 EOF
-view -early -script switch.tcl big
-expect_eq "viewer switching runs exits 0" "$(cat vrc)" 0
+view_early "a folder, then another" switch.tcl big
 expect_eq "another run opened while importing: the import stopped, nothing of it left" \
 	"$(cat result3)" "importing 1
 left 
