@@ -65,28 +65,6 @@ static int logs_told(void *arg, enum pg_match_what what,
 	return what == PG_MATCH_PAIRED ? logs_pair(lr, e, other) : 0;
 }
 
-/*
- * The wall-clock time of t = 0 in log I of the N logs R (headers read,
- * OK[j] set for those that opened): the importer's rule (tracedb.c):
- * its start_mono_ns plus the smallest start_wall_ns - start_mono_ns of
- * its host's logs.
- */
-static uint64_t logs_base(const struct pg_comm_reader *r,
-			  const unsigned char *ok, int n, int i)
-{
-	const struct pg_comm_header *h = &r[i].hdr;
-	int64_t off = (int64_t)(h->start_wall_ns - h->start_mono_ns);
-
-	for (int j = 0; j < n; j++) {
-		int64_t o = (int64_t)(r[j].hdr.start_wall_ns -
-				      r[j].hdr.start_mono_ns);
-
-		if (ok[j] && o < off && strcmp(r[j].hdr.host, h->host) == 0)
-			off = o;
-	}
-	return h->start_mono_ns + (uint64_t)off;
-}
-
 /* What the events table has of event E (the importer's columns,
  * tracedb.c bind_event_fields), as a vdb_ev. */
 static struct vdb_ev logs_fields(const struct pg_event *e)
@@ -246,7 +224,7 @@ static int logs_read(const char *dir, char *err, size_t errlen)
 		pg_runinfo_free(&ri);
 	}
 	for (int i = 0; i < n; i++)
-		if (logs_task(&lr, &m, &r[i], ltids[i], logs_base(r, ok, n, i),
+		if (logs_task(&lr, &m, &r[i], ltids[i], pg_comm_base(r, ok, n, i),
 			      err, errlen) < 0)
 			goto out;
 	if (logs_sort_msgs(vdb.msgs, lr.npaired) < 0) {
