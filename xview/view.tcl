@@ -168,9 +168,10 @@ proc view::open_run {path {wait 0}} {
 	if {[file isdirectory $path]} {
 		set V(logdir) [file normalize $path]
 		set db [file join $path trace.db]
+		# (logs it cannot read: the import says why, or salvages)
 		if {!$wait && [pgdb stale $path] &&
-		    [glob -nocomplain -directory $path task-*.comm] ne ""} {
-			pgdb open-logs $path
+		    [glob -nocomplain -directory $path task-*.comm] ne "" &&
+		    ![catch {pgdb open-logs $path}]} {
 			set V(db) $path
 			set V(importing) 1
 			view::opened $path
