@@ -10,7 +10,8 @@
 # min-max, ratios to plain PVM of the same round, log sizes, targets) goes to
 # stdout; results.csv holds it as CSV, raw.csv every sample.
 #
-# Last, bench/races times the racing-receive analysis (its own target line)
+# Last, bench/races times the racing-receive analysis (its own target line),
+# bench/view.sh the viewer (a fresh recording's first picture, the live view)
 # and bench/timeline.sh prints the start-up breakdown of `sor 4 100`.
 # Environment: BENCH_ROUNDS (5), BENCH_PINGPONG (round trips, 20000),
 # BENCH_ONLY (a regular expression: run only the benchmarks it matches),
@@ -146,6 +147,13 @@ done
 if [[ races =~ $ONLY ]]; then
 	echo
 	mkdir "$W/races" && "$BIN/races" "$W/races" 4 250000
+fi
+# the viewer (issue 16): the first picture of a fresh 1 M- and 10 M-event
+# recording (from its logs, the import in the background) and the cost
+# of a live view (bench/view.sh; needs Xvfb)
+if [[ viewer =~ $ONLY ]] && command -v Xvfb >/dev/null; then
+	echo
+	bash "$HERE/view.sh" "$B" 20000 | grep -E '^open a fresh|^sor .*costs'
 fi
 # where the time of one short recorded run goes (PANGAEA_TIMELINE)
 if [[ startup =~ $ONLY ]]; then

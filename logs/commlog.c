@@ -1283,6 +1283,22 @@ int pg_comm_next(struct pg_comm_reader *r, struct pg_event *ev, char *err,
 	return -1;
 }
 
+uint64_t pg_comm_base(const struct pg_comm_reader *r,
+		      const unsigned char *ok, int n, int i)
+{
+	const struct pg_comm_header *h = &r[i].hdr;
+	int64_t off = (int64_t)(h->start_wall_ns - h->start_mono_ns);
+
+	for (int j = 0; j < n; j++) {
+		int64_t o = (int64_t)(r[j].hdr.start_wall_ns -
+				      r[j].hdr.start_mono_ns);
+
+		if (ok[j] && o < off && strcmp(r[j].hdr.host, h->host) == 0)
+			off = o;
+	}
+	return h->start_mono_ns + (uint64_t)off;
+}
+
 void pg_comm_free(struct pg_comm_reader *r)
 {
 	free(r->clock);

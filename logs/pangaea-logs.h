@@ -291,6 +291,15 @@ int pg_comm_next(struct pg_comm_reader *r, struct pg_event *ev, char *err,
 		 size_t errlen);
 /* Frees what pg_comm_open loaded. */
 void pg_comm_free(struct pg_comm_reader *r);
+/* The wall-clock time of t = 0 in log I of the N logs R of a run (their
+ * headers read; OK[j] set for those that opened): its start_mono_ns plus
+ * the offset between CLOCK_REALTIME and CLOCK_MONOTONIC on its host.
+ * Each header gives that offset as start_wall_ns - start_mono_ns, too
+ * large by the time between the two clock reads; the smallest over the
+ * logs of a host is the best estimate, and keeps a host's tasks on one
+ * clock.  (The importer's times and the viewer's, read from the logs.) */
+uint64_t pg_comm_base(const struct pg_comm_reader *r,
+		      const unsigned char *ok, int n, int i);
 
 /* Encodes V as a LEB128 varint into P (10 bytes room); returns bytes used. */
 size_t pg_varint_put(unsigned char *p, uint64_t v);

@@ -39,7 +39,7 @@ struct tdb_imp {
 	int ri_found;         /* run.info was there */
 	int *ltids, nltid;    /* tasks with a .comm log, sorted */
 	struct pg_comm_reader *rd; /* their logs (rd_ok[i]: opened) */
-	char *rd_ok;
+	unsigned char *rd_ok;
 	int *xltids, nx;      /* tasks with a .exec log, sorted */
 	int *kids;            /* the tasks the spawns started */
 	size_t nkids, kids_cap;
@@ -322,26 +322,11 @@ static int imp_events(struct tdb_imp *im, struct pg_comm_reader *r, int ltid,
 	return rc;
 }
 
-/*
- * The wall-clock time of t = 0 in the log R: its start_mono_ns plus the
- * offset between CLOCK_REALTIME and CLOCK_MONOTONIC on its host.  Each
- * header gives that offset as start_wall_ns - start_mono_ns, too large
- * by the time between the two clock reads; the smallest over the tasks
- * of a host is the best estimate, and keeps a host's tasks on one clock.
- */
+/* The wall-clock time of t = 0 in the log R (one of IM's): pg_comm_base. */
 static uint64_t imp_base(const struct tdb_imp *im,
 			 const struct pg_comm_reader *r)
 {
-	int64_t off = (int64_t)(r->hdr.start_wall_ns - r->hdr.start_mono_ns);
-
-	for (int i = 0; i < im->nltid; i++) {
-		const struct pg_comm_header *h = &im->rd[i].hdr;
-		int64_t o = (int64_t)(h->start_wall_ns - h->start_mono_ns);
-
-		if (im->rd_ok[i] && o < off && strcmp(h->host, r->hdr.host) == 0)
-			off = o;
-	}
-	return r->hdr.start_mono_ns + (uint64_t)off;
+	return pg_comm_base(im->rd, im->rd_ok, im->nltid, (int)(r - im->rd));
 }
 
 /* Opens every communication log of the run (headers read); 0 or -1. */

@@ -5,7 +5,7 @@
  *
  *   pangaea-view [-script FILE] [-spawn] [-live DIR [-sock PATH]]
  *                [--show timeline|utilization|stats] [--range T0:T1]
- *                [--snapshot FILE.png] [LOGDIR | TRACE.db]
+ *                [--snapshot FILE.png] [-early] [LOGDIR | TRACE.db]
  */
 #include "view.h"
 
@@ -27,7 +27,10 @@ static void view_usage(FILE *f)
 	      "  --range T0:T1  show that time range (from the run's start; ms, or\n"
 	      "               with a unit ns, us, ms, s: 0.5s:1.2s)\n"
 	      "  --snapshot FILE.png  draw the view, write it to FILE.png, exit\n"
-	      "  -script FILE evaluate the Tcl FILE once the window is up (tests)\n"
+	      "  -script FILE evaluate the Tcl FILE once the window is up and the\n"
+	      "               background import is over (tests)\n"
+	      "  -early       with -script: evaluate it once the first picture is\n"
+	      "               drawn, not waiting for the import\n"
 	      "  -h, --help   this text\n", f);
 }
 

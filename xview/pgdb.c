@@ -8,6 +8,11 @@
  *                             times into memory for fast counting; RAW
  *                             true: the raw times (t0_raw...) instead of
  *                             the synchronised ones
+ *   pgdb open-logs LOGDIR     read LOGDIR's communication logs into memory
+ *                             (viewlogs.c): the window is drawn without a
+ *                             trace database; what needs SQL fails until
+ *   pgdb attach PATH          adds the imported trace database: 1, or 0
+ *                             when its times differ (then `open` it)
  *   pgdb close
  *   pgdb meta                 flat list key value ... of the meta table
  *   pgdb tasks                list of dicts, one per task, by ltid
@@ -94,12 +99,14 @@ struct pgdb_cmd {
 static const struct pgdb_cmd pgdb_cmds[] = {
 	{ "open", 1, 2, "PATH ?RAW?", vdb_cmd_open },
 	{ "close", 0, 0, NULL, vdb_cmd_close },
-	{ "meta", 0, 0, NULL, vdb_cmd_meta },
-	{ "tasks", 0, 0, NULL, vdb_cmd_tasks },
+	{ "open-logs", 1, 1, "LOGDIR", vdb_logs_open },
+	{ "attach", 1, 1, "PATH", vdb_logs_attach },
+	{ "meta", 0, 0, NULL, vdb_logs_meta },
+	{ "tasks", 0, 0, NULL, vdb_logs_tasks },
 	{ "range", 0, 0, NULL, vdb_cmd_range },
 	{ "count", 2, 3, "T0 T1 ?LTIDS?", vdb_cmd_count },
-	{ "events", 2, 3, "T0 T1 ?LIMIT?", vdb_cmd_events },
-	{ "messages", 2, 3, "T0 T1 ?LIMIT?", vdb_cmd_messages },
+	{ "events", 2, 3, "T0 T1 ?LIMIT?", vdb_logs_events },
+	{ "messages", 2, 3, "T0 T1 ?LIMIT?", vdb_logs_messages },
 	{ "event", 1, 1, "ID", vdb_cmd_event },
 	{ "message", 1, 1, "ID", vdb_cmd_message },
 	{ "find", 1, 1, "MSGID", vdb_cmd_find },

@@ -39,6 +39,7 @@ proc view::draw_races {t1} {
 	variable V
 	set c .g.c
 	set V(races) [dict create]
+	if {$V(importing)} return
 	set pad [expr {wide(10 * $V(scale))}]
 	foreach {id what alts} [pgdb races [expr {$V(t0) - $pad}] \
 		[expr {$t1 + $pad}] 50000] {

@@ -2,10 +2,12 @@
 #
 #   pangaea-view [-script FILE] [-spawn] [-live DIR [-sock PATH]]
 #                [--show timeline|utilization|stats|output] [--range T0:T1]
-#                [--snapshot FILE.png] [LOGDIR | TRACE.db]
+#                [--snapshot FILE.png] [-early] [LOGDIR | TRACE.db]
 #
 # -script FILE is the test hook: FILE is evaluated once the window is on
-# the screen, with the helpers of the `vtest` namespace below.
+# the screen and the run's background import (if any) is over, or with
+# -early as soon as the first picture is drawn, with the helpers of the
+# `vtest` namespace below.
 
 namespace eval vtest {}
 
@@ -145,7 +147,7 @@ proc view::snapshot {view file} {
 # Parses ::argv and starts the viewer.
 proc view::main {} {
 	set script ""; set path ""; set live ""; set sock ""; set spawn 0
-	set show ""; set range ""; set snap ""
+	set show ""; set range ""; set snap ""; set early 0
 	set n [llength $::argv]
 	for {set i 0} {$i < $n} {incr i} {
 		set a [lindex $::argv $i]
@@ -159,6 +161,7 @@ proc view::main {} {
 			-live { set live $val }
 			-sock { set sock $val }
 			-spawn { set spawn 1 }
+			-early { set early 1 }
 			-show - --show {
 				if {$val ni {timeline utilization stats output}} {
 					view::fail "--show $val: the views are timeline, utilization, stats and output"
@@ -195,7 +198,9 @@ proc view::main {} {
 	}
 	view::build
 	update
-	if {$path ne "" && [catch {view::open_run $path} err]} {
+	# a picture without a person waits for the trace database (its
+	# output, histograms)
+	if {$path ne "" && [catch {view::open_run $path [expr {$snap ne ""}]} err]} {
 		view::fail $err
 	}
 	if {$show ne "" || $range ne ""} {
@@ -214,6 +219,9 @@ proc view::main {} {
 	if {$spawn} { spawn::dialog }
 	if {$script ne ""} {
 		update
+		# the script sees the run whole: its background import done
+		# (-early: at once, the first picture drawn)
+		while {!$early && $view::V(importing)} { vwait view::V(importing) }
 		if {[catch {uplevel #0 [list source $script]} err]} {
 			puts stderr "pangaea-view: $script: $::errorInfo"
 			exit 2

@@ -21,6 +21,7 @@ namespace eval view {
 		sock "" sock_chan "" sock_lines 0 sock_tries 0 live_via ""
 		sock_redraw 0 sock_refresh_ms 0 sock_part "" live_events 0 live_msgs 0
 		live_error "" util 1 bandh 12 utilh 130 stats 0 raw 0
+		importing 0 import_chan "" import_out "" import_dir ""
 	}
 	# the task states (xview/viewstate.c): name and colour, in the order
 	# the C side stacks them
@@ -154,17 +155,40 @@ proc view::build {} {
 
 # ---------------------------------------------------------------- data
 
-# Opens PATH: a trace database, or a log folder (imported if needed).
-proc view::open_run {path} {
+# Opens PATH: a trace database, or a log folder.  A log folder whose
+# trace.db is up to date is opened through it; else (unless WAIT) its
+# logs are read into memory and drawn at once (pgdb open-logs), while
+# pangaea-trace imports them in the background (V(importing) 1: the
+# details, races, output, histograms and Find wait for it, the status
+# line says "importing"); with WAIT the import is done first.
+proc view::open_run {path {wait 0}} {
 	variable V
+	view::import_cancel
 	set db $path
 	if {[file isdirectory $path]} {
 		set V(logdir) [file normalize $path]
 		set db [file join $path trace.db]
+		# (logs it cannot read: the import says why, or salvages)
+		if {!$wait && [pgdb stale $path] &&
+		    [glob -nocomplain -directory $path task-*.comm] ne "" &&
+		    ![catch {pgdb open-logs $path}]} {
+			set V(db) $path
+			set V(importing) 1
+			view::opened $path
+			after idle [list view::import_start $path]
+			return
+		}
 		view::import $path
 	}
 	pgdb open $db $V(raw)
 	set V(db) $db
+	view::opened $path
+}
+
+# What opening PATH (now in pgdb) sets: tasks, time range, races, output,
+# title; then the whole run is shown.
+proc view::opened {path} {
+	variable V
 	view::race_load ;# races.tcl
 	set V(tasks) [pgdb tasks]
 	lassign [pgdb range] V(tmin) V(tmax)
@@ -180,12 +204,94 @@ proc view::open_run {path} {
 	view::fit
 }
 
+# The pangaea-trace beside this pangaea-view (else the one on the PATH).
+proc view::trace_cmd {} {
+	set trace [file join [file dirname [info nameofexecutable]] pangaea-trace]
+	if {![file executable $trace]} { set trace pangaea-trace }
+	return $trace
+}
+
+# Starts importing DIR in the background (a child pangaea-trace import);
+# view::import_read takes over when it ends.
+proc view::import_start {dir} {
+	variable V
+	if {!$V(importing) || $V(logdir) ne [file normalize $dir]} return
+	set f [open |[list [view::trace_cmd] import $dir 2>@1] r]
+	fconfigure $f -blocking 0
+	set V(import_chan) $f
+	set V(import_dir) $dir
+	set V(import_out) ""
+	fileevent $f readable [list view::import_read $f $dir]
+}
+
+# Stops a background import (another run is opened).
+proc view::import_cancel {} {
+	variable V
+	set V(importing) 0
+	if {$V(import_chan) eq ""} return
+	set f $V(import_chan)
+	set V(import_chan) ""
+	set pids [pid $f]
+	catch {exec kill {*}$pids}
+	catch {close $f}
+	# what the killed import was writing (logs/tracedb.c: DB.tmp-PID)
+	foreach p $pids {
+		file delete [file join $V(import_dir) trace.db.tmp-$p]
+	}
+}
+
+# The background import of DIR wrote to F or ended: once it is over,
+# its trace.db serves the details, races, output and histograms (pgdb
+# attach, keeping what was read from the logs; the database opened whole
+# when its times are not those of the logs, e.g. put through the
+# controlled logical clock).
+proc view::import_read {f dir} {
+	variable V
+	append V(import_out) [read $f]
+	if {![eof $f]} return
+	fconfigure $f -blocking 1
+	set V(import_chan) ""
+	set failed [catch {close $f} err]
+	set V(importing) 0
+	if {$failed} {
+		.status configure -text "cannot import $dir: $V(import_out)"
+		.details delete 1.0 end
+		.details insert end "cannot import $dir: $V(import_out)\n"
+		return
+	}
+	set db [file join $dir trace.db]
+	if {[catch {pgdb attach $db} attached]} {
+		.status configure -text "cannot use $db: $attached"
+		return
+	}
+	if {$attached} {
+		set V(db) $db
+		view::race_load
+		view::out_load
+		set V(meta) [dict create {*}[pgdb meta]]
+		set V(tasks) [pgdb tasks]
+		view::redraw_later
+	} else {
+		# keep the window the user is looking at
+		set keep [list $V(t0) $V(scale) $V(row0)]
+		if {[catch {pgdb open $db $V(raw)} err]} {
+			.status configure -text "cannot open $db: $err"
+			set V(db) ""
+			return
+		}
+		set V(db) $db
+		view::opened $dir
+		lassign $keep V(t0) V(scale) V(row0)
+		view::redraw_later
+	}
+}
+
 # Shows the raw times of the hosts' clocks (V(raw) 1) or the synchronised
 # ones (docs/TRACEDB.md "Times"): opens the database again with them,
 # keeping the window.
 proc view::raw_toggle {} {
 	variable V
-	if {$V(db) eq ""} return
+	if {$V(db) eq "" || $V(importing)} return
 	pgdb open $V(db) $V(raw)
 	set V(tasks) [pgdb tasks]
 	lassign [pgdb range] V(tmin) V(tmax)
@@ -197,10 +303,8 @@ proc view::raw_toggle {} {
 # that is stale: missing, of another schema version or older than a log
 # (the rule of pgdb stale, logs/tracedb-stale.c); errors are raised.
 proc view::import {dir} {
-	set trace [file join [file dirname [info nameofexecutable]] pangaea-trace]
-	if {![file executable $trace]} { set trace pangaea-trace }
 	if {[pgdb stale $dir]} {
-		if {[catch {exec $trace import $dir 2>@1} out]} {
+		if {[catch {exec [view::trace_cmd] import $dir 2>@1} out]} {
 			error "cannot import $dir: $out"
 		}
 	}
@@ -394,8 +498,8 @@ proc view::redraw {} {
 		[expr {$nr ? double(min($nr, $V(row0) + $vis)) / $nr : 1}]
 	set V(nshown) $n
 	set V(last_ms) [expr {([clock microseconds] - $start) / 1000.0}]
-	.status configure -text [format "%s   window %s .. %s   %d events (%s)   %s/px   drawn in %.0f ms" \
-		[file tail $V(db)] [view::fmt_t $V(t0)] [view::fmt_t $t1] $n \
+	.status configure -text [format "%s%s   window %s .. %s   %d events (%s)   %s/px   drawn in %.0f ms" \
+		[file tail $V(db)] [expr {$V(importing) ? " (importing\u2026)" : ""}] [view::fmt_t $V(t0)] [view::fmt_t $t1] $n \
 		$V(mode) [view::fmt_step $V(scale) $V(scale)] $V(last_ms)]
 }
 
@@ -761,6 +865,12 @@ proc view::select {what id} {
 	variable V
 	set V(sel) [list $what $id]
 	.details delete 1.0 end
+	if {$V(importing)} {
+		.details insert end "importing\u2026: the details come when the trace database is made\n"
+		.g.c delete selring
+		view::draw_selection
+		return
+	}
 	.details insert end [expr {$what eq "e" ? [view::event_text $id] : [view::message_text $id]}]
 	.g.c delete selring
 	.g.c itemconfigure msg -fill gray35 -width 1
@@ -835,6 +945,10 @@ proc view::find {} {
 	set want [string trim $V(find)]
 	if {![string is integer -strict $want]} {
 		.status configure -text "message id: a number, please"
+		return
+	}
+	if {$V(importing)} {
+		.status configure -text "importing\u2026: Find comes when the trace database is made"
 		return
 	}
 	set hits [pgdb find $want]

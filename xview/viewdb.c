@@ -40,7 +40,14 @@ void vdb_close(void)
 		free(vdb.tasks[i].t1);
 		free(vdb.tasks[i].st);
 		free(vdb.tasks[i].ck);
+		free(vdb.tasks[i].ev);
+		free(vdb.tasks[i].ids);
+		free(vdb.tasks[i].host);
+		free(vdb.tasks[i].program);
 	}
+	free(vdb.msgs);
+	free(vdb.logdir);
+	free(vdb.idtask);
 	free(vdb.tasks);
 	if (vdb.db)
 		sqlite3_close(vdb.db);
@@ -67,9 +74,11 @@ struct vdb_task *vdb_task_slot(int ltid)
 	return v;
 }
 
-int vdb_task_time(struct vdb_task *t, int64_t v, int64_t v1, int st)
+long vdb_task_time(struct vdb_task *t, int64_t v, int64_t v1, int st,
+		   const struct vdb_ev *e, int64_t id)
 {
-	int64_t *a, *a1;
+	int64_t *a, *a1, *ids = NULL;
+	struct vdb_ev *ev = NULL;
 	unsigned char *s;
 	size_t i;
 
@@ -82,19 +91,110 @@ int vdb_task_time(struct vdb_task *t, int64_t v, int64_t v1, int st)
 	if (!(s = pg_grow(t->st, &t->capst, t->n + 1, sizeof(*s), 256)))
 		return -1;
 	t->st = s;
+	if (e && !(ev = t->ev = pg_grow(t->ev, &t->capev, t->n + 1,
+					sizeof(*ev), 256)))
+		return -1;
+	if (id && !(ids = t->ids = pg_grow(t->ids, &t->capids, t->n + 1,
+					   sizeof(*ids), 256)))
+		return -1;
 	/* in order nearly always; a late one is moved into place */
 	for (i = t->n; i > 0 && a[i - 1] > v; i--) {
 		a[i] = a[i - 1];
 		a1[i] = a1[i - 1];
 		s[i] = s[i - 1];
+		if (ev)
+			ev[i] = ev[i - 1];
+		if (ids)
+			ids[i] = ids[i - 1];
 	}
 	a[i] = v;
 	a1[i] = v1;
 	s[i] = (unsigned char)st;
+	if (ev)
+		ev[i] = *e;
+	if (ids)
+		ids[i] = id;
 	if (!t->n || v < t->start)
 		t->start = v;
 	t->n++;
+	return (long)i;
+}
+
+struct vdb_ev *vdb_ev_of(int64_t id)
+{
+	const struct vdb_task *t;
+	size_t lo = 0, hi;
+
+	if (vdb.idtask) { /* live: ids in arrival order */
+		if (id < 1 || (size_t)id > vdb.nidtask)
+			return NULL;
+		t = &vdb.tasks[vdb.idtask[id - 1]];
+		/* ascending but for a late event moved into place */
+		for (hi = t->n; lo < hi;) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (t->ids[mid] < id)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < t->n && t->ids[lo] == id)
+			return &t->ev[lo];
+		for (size_t i = 0; i < t->n; i++)
+			if (t->ids[i] == id)
+				return &t->ev[i];
+		return NULL;
+	}
+	/* read from the logs: the last task whose id0 < ID */
+	for (hi = (size_t)vdb.ntasks; hi - lo > 1;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (vdb.tasks[mid].id0 < id)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	t = &vdb.tasks[lo];
+	if (!vdb.ntasks || !t->ev || id <= t->id0 ||
+	    (uint64_t)(id - t->id0) > t->n)
+		return NULL;
+	return &t->ev[id - t->id0 - 1];
+}
+
+void vdb_msg_note(const struct vdb_msg *m)
+{
+	struct vdb_ev *e;
+	int64_t lat = m->t_recv > m->t_send ? m->t_recv - m->t_send
+					    : m->t_send - m->t_recv;
+
+	if ((e = vdb_ev_of(m->send_event)))
+		e->matched = 1;
+	if ((e = vdb_ev_of(m->recv_event)))
+		e->matched = 1;
+	if (lat > vdb.maxlat)
+		vdb.maxlat = lat;
+}
+
+int vdb_msg_add(const struct vdb_msg *m)
+{
+	struct vdb_msg *v = pg_grow(vdb.msgs, &vdb.capmsgs, vdb.nmsgs + 1,
+				    sizeof(*v), 1024);
+	size_t i;
+
+	if (!v)
+		return -1;
+	vdb.msgs = v;
+	for (i = vdb.nmsgs; i > 0 && v[i - 1].t_send > m->t_send; i--)
+		v[i] = v[i - 1];
+	v[i] = *m;
+	vdb.nmsgs++;
+	vdb_msg_note(m);
 	return 0;
+}
+
+int vdb_rows(void)
+{
+	return vdb.flush ? vdb.flush() : 0;
 }
 
 /* Each task's start (tasks.start_wall_ns), when it is before its first
@@ -135,7 +235,8 @@ static int vdb_load_times(void)
 		if (!t || vdb_task_time(t, sqlite3_column_int64(st, 1),
 				sqlite3_column_int64(st, 2), pg_ev_state(
 				pg_rec_kind_of((const char *)sqlite3_column_text(st, 3)),
-				pg_group_op_of((const char *)sqlite3_column_text(st, 4)))) < 0)
+				pg_group_op_of((const char *)sqlite3_column_text(st, 4))),
+				NULL, 0) < 0)
 			break;
 		if (sqlite3_column_int64(st, 2) > vdb.tmax)
 			vdb.tmax = sqlite3_column_int64(st, 2);
@@ -231,7 +332,8 @@ static int vdb_query(Tcl_Interp *ip, const char *sql, const int64_t *args,
 	int rc;
 
 	if (!vdb.db)
-		return vdb_fail(ip, "no database open");
+		return vdb_fail(ip, vdb.mem ? "the trace database is not "
+				"imported yet" : "no database open");
 	if (sqlite3_prepare_v2(vdb.db, sql, -1, &st, NULL) != SQLITE_OK)
 		return vdb_fail(ip, "query failed");
 	for (int i = 0; i < nargs; i++)
@@ -366,8 +468,7 @@ void vdb_init(void)
 		 "kind IN (%s) ORDER BY t0", any);
 }
 
-/* Reads T0 T1 ?LIMIT? of OBJV into A (LIMIT default 1000000). */
-static int vdb_window(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[],
+int vdb_window(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[],
 		      int64_t a[3])
 {
 	a[2] = 1000000;
@@ -381,6 +482,8 @@ int vdb_cmd_events(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 
 	if (vdb_window(ip, objc, objv, a) != TCL_OK)
 		return TCL_ERROR;
+	if (vdb_rows() < 0)
+		return vdb_fail(ip, "cannot insert the live events");
 	return vdb_query(ip, vdb_events_sql, a, 3, 0);
 }
 
@@ -391,6 +494,8 @@ int vdb_cmd_messages(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 
 	if (vdb_window(ip, objc, objv, a) != TCL_OK)
 		return TCL_ERROR;
+	if (vdb_rows() < 0)
+		return vdb_fail(ip, "cannot insert the live events");
 	/* a message crosses the window if one end is in it or it spans it;
 	   its send lies within maxlat of the window */
 	if (!vdb.db || vdb_maxlat() < 0)
@@ -413,6 +518,8 @@ int vdb_cmd_event(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 	Tcl_Obj *rows, *ev, *msgs;
 	int n;
 
+	if (vdb_rows() < 0)
+		return vdb_fail(ip, "cannot insert the live events");
 	if (vdb_ints(ip, objv + 2, 1, &id) != TCL_OK ||
 	    vdb_query(ip, "SELECT * FROM events WHERE id = ?1", &id, 1, 1) != TCL_OK)
 		return TCL_ERROR;
@@ -443,6 +550,8 @@ static int vdb_by_number(Tcl_Interp *ip, Tcl_Obj *const objv[],
 {
 	int64_t v;
 
+	if (vdb_rows() < 0)
+		return vdb_fail(ip, "cannot insert the live events");
 	if (vdb_ints(ip, objv + 2, 1, &v) != TCL_OK)
 		return TCL_ERROR;
 	return vdb_query(ip, sql, &v, 1, dicts);
@@ -492,7 +601,7 @@ int vdb_cmd_range(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
 	Tcl_Obj *r[2];
 
-	if (!vdb.db)
+	if (!vdb.db && !vdb.mem)
 		return vdb_fail(ip, "no database open");
 	r[0] = Tcl_NewWideIntObj(vdb.tmin);
 	r[1] = Tcl_NewWideIntObj(vdb.tmax);

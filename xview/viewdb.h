@@ -16,6 +16,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* What the window draws of an event besides its times, kept in memory
+ * when the run is read from its logs (viewlogs.c). */
+struct vdb_ev {
+	int32_t peer, tag;
+	uint32_t msgid, len;
+	unsigned char kind;     /* enum pg_rec_kind */
+	unsigned char matched;  /* 0: drawn unmatched (as events.matched) */
+	unsigned char has;      /* VDB_HAS_* of the four above: those the
+				   events table has (not NULL) for its kind */
+};
+enum { VDB_HAS_PEER = 1, VDB_HAS_TAG = 2, VDB_HAS_MSGID = 4, VDB_HAS_LEN = 8 };
+
 /* One task's events, sorted by entry time: entry T, exit T1 and what the
  * event says of the time (ST, an enum pg_ev_state, logs/taskstate.h); START is when the
  * task began (its pangaea_init, else its first event). */
@@ -28,6 +40,21 @@ struct vdb_task {
 	void *ck;    /* viewstate.c's checkpoints of the states (freed with
 			the task), made when N was CK_N */
 	size_t ck_n;
+	/* read from the logs or the live stream (vdb.mem) only: */
+	struct vdb_ev *ev;      /* N of them, beside T */
+	size_t capev;
+	int64_t id0;            /* events.id of event i is id0 + i + 1, */
+	int64_t *ids;           /* or ids[i] when set (live) */
+	size_t capids;
+	size_t nsql;            /* live: events in the SQL database so far */
+	int parent, tid;
+	char *host, *program;   /* malloc'd */
+};
+
+/* A matched message, as the messages table has it (viewlogs.c). */
+struct vdb_msg {
+	int64_t id, t_send, t_recv, send_event, recv_event;
+	int32_t src, dst, tag, kind;
 };
 
 /* The open database and what we keep of it in memory. */
@@ -41,8 +68,22 @@ struct vdb {
 	int live;       /* an in-memory database fed by pgdb live-add */
 	void (*forget)(void); /* called before the database closes, to let
 				 go of what a layer above keeps of it */
+	int (*flush)(void);   /* when set, called before a query that reads
+				 events or messages rows (a layer above
+				 keeps some not yet inserted); 0 or -1 */
 	unsigned long gen;    /* how many databases were closed: what is
 				 computed from one is stale when it changes */
+	/* a log folder read into memory (viewlogs.c): the window is drawn
+	 * from the arrays; DB, when set, is its trace database, used for
+	 * what needs SQL (details, output, histograms, find) */
+	int mem;
+	struct vdb_msg *msgs; /* sorted by t_send */
+	size_t nmsgs, capmsgs;
+	int64_t nevents;
+	int *idtask;          /* live: the task (index) of event id i + 1 */
+	size_t nidtask, capidtask;
+	char mode[16];        /* meta 'mode' */
+	char *logdir;         /* malloc'd */
 };
 
 extern struct vdb vdb;
@@ -62,10 +103,25 @@ void vdb_close(void);
 /* The time array of LTID, added if new; NULL when memory runs out. */
 struct vdb_task *vdb_task_slot(int ltid);
 /* Adds the event of entry V, exit V1 and state ST (an enum pg_ev_state)
- * to T's sorted arrays; 0, or -1 when memory runs out. */
-int vdb_task_time(struct vdb_task *t, int64_t v, int64_t v1, int st);
+ * to T's sorted arrays, with its fields E (unless NULL) and its id ID
+ * (unless 0: T->ids); its index there, or -1 when memory runs out. */
+long vdb_task_time(struct vdb_task *t, int64_t v, int64_t v1, int st,
+		   const struct vdb_ev *e, int64_t id);
+/* The fields of event ID in memory (vdb.mem), or NULL. */
+struct vdb_ev *vdb_ev_of(int64_t id);
+/* Message M was matched: marks its two events so, and it may be the
+ * longest latency. */
+void vdb_msg_note(const struct vdb_msg *m);
+/* Adds message M to vdb.msgs in t_send order (vdb_msg_note too); 0, or
+ * -1 when memory runs out. */
+int vdb_msg_add(const struct vdb_msg *m);
+/* Before a query that reads events or messages rows: vdb.flush; 0 or -1. */
+int vdb_rows(void);
 /* Index of the first entry time >= V in T's sorted array. */
 size_t vdb_lower(const struct vdb_task *t, int64_t v);
+/* Reads T0 T1 ?LIMIT? of OBJV[2..OBJC) into A (LIMIT default 1000000);
+ * TCL_OK or an error. */
+int vdb_window(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[], int64_t a[3]);
 /* 1 if task LTID passes the filter list LTIDS (NULL = every task). */
 int vdb_task_wanted(Tcl_Interp *ip, Tcl_Obj *ltids, int ltid);
 /* Reads N wide integers of OBJV into OUT; TCL_OK or an error. */
@@ -87,6 +143,13 @@ vdb_cmd_fn vdb_cmd_states, vdb_cmd_paint_states, vdb_cmd_paint_util;
 
 /* viewhist.c: pgdb hists ?LTID?. */
 vdb_cmd_fn vdb_cmd_hists;
+
+/* viewlogs.c: pgdb open-logs LOGDIR (the logs read into memory),
+ * attach PATH (its trace database, once imported), and the subcommands
+ * that draw the window, from memory when the logs were read, else
+ * viewdb.c's: events, messages, tasks, meta. */
+vdb_cmd_fn vdb_logs_open, vdb_logs_attach, vdb_logs_events,
+	vdb_logs_messages, vdb_logs_tasks, vdb_logs_meta;
 
 /* viewlive.c: pgdb live-open, live-connect PATH, live-add TEXT,
  * live-output DIR (the output table, again, from DIR/output.log as far

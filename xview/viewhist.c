@@ -59,6 +59,8 @@ static int vh_load(Tcl_Interp *ip)
 	vh.have = 0;
 	if (!vdb.db)
 		return vdb_fail(ip, "no database open");
+	if (vdb_rows() < 0)
+		return vdb_fail(ip, "cannot insert the live events");
 	/* a live run's tasks rows have no counts nor starts yet: its events
 	   say them (the start: the first event's, as the live states') */
 	if (vdb.live &&

@@ -8,13 +8,21 @@
  *
  * `pgdb live-add` refuses a stream that does not begin with its version
  * line or has another version than PG_LIVE_VERSION, and puts the events
- * in an in-memory database of the trace schema, so the viewer draws a
- * live run with the same queries as a recorded one.  Each event's message
+ * in the in-memory model the window is drawn from (viewdb.h: per task
+ * the times and fields of its events, the matched messages in t_send
+ * order), as viewlogs.c does for a log folder.  Each event's message
  * ends go to the importer's matcher (logs/match.c) in the order they come
- * (batches of different tasks arrive in any order): an end that waits
- * gets its messages row at once (its id: the end's number), and the
- * other end, when it comes, completes that row.  So a message has the
- * same kind and times live as after the import.
+ * (batches of different tasks arrive in any order): a pair makes a
+ * message (its id: the number of the end that waited).  So a message has
+ * the same kind and times live as after the import.
+ *
+ * What needs SQL (the details of an event or message, Find, the
+ * histograms) reads an in-memory database of the trace schema, which
+ * gets the lines kept since the last such query only then (vdb.flush):
+ * the same rows, ids and message rows as the model, since they are fed
+ * in the same order to a matcher of their own; an end that waits gets
+ * its messages row at once, the other end completes it.  Inserting
+ * every event as it came cost the viewer most of its CPU time.
  */
 #include "viewdb.h"
 #include "match.h"
@@ -64,7 +72,10 @@ static const char *const live_q_sql[Q_COUNT] = {
 /* The live view's state besides the database (struct vdb). */
 static struct {
 	sqlite3_stmt *q[Q_COUNT];
-	struct pg_match match;
+	struct pg_match match;   /* the SQL rows' */
+	struct pg_match mmatch;  /* the model's */
+	char *pending;           /* the event lines not yet in SQL */
+	size_t npending, cappending;
 	int version;     /* the stream's, once its first line is read */
 	int *dests;      /* the destinations of the event being added */
 	size_t dests_cap;
@@ -106,11 +117,17 @@ static void live_forget(void)
 		live.q[q] = NULL;
 	}
 	pg_match_free(&live.match);
+	pg_match_free(&live.mmatch);
+	free(live.pending);
+	live.pending = NULL;
+	live.npending = live.cappending = 0;
 	free(live.dests);
 	live.dests = NULL;
 	live.dests_cap = 0;
 	live.version = 0;
 }
+
+static int live_flush(void);
 
 int vdb_live_open(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
@@ -129,6 +146,9 @@ int vdb_live_open(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 		return TCL_ERROR;
 	}
 	vdb.live = 1;
+	vdb.mem = 1;
+	vdb.flush = live_flush;
+	snprintf(vdb.mode, sizeof(vdb.mode), "live");
 	vdb.tmin = INT64_MAX;
 	vdb.tmax = 0;
 	vdb.maxlat = 0;
@@ -239,7 +259,7 @@ static int64_t live_event_row(struct vdb_task *t, const char *kind,
 	sqlite3_stmt *st = live_stmt(Q_EVENT);
 
 	sqlite3_bind_int64(st, 1, v[0]);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)t->n + 1);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)++t->nsql);
 	sqlite3_bind_text(st, 3, kind, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 4, v[3]);
 	sqlite3_bind_int64(st, 5, v[4]);
@@ -291,9 +311,89 @@ static char *live_fields(char *l, char kind[16], long long v[9])
 	return l;
 }
 
-/* Adds event line L ("E ..." without the E) and its message ends; 0, or
- * -1 if it is malformed or the database failed. */
+/* The model's matcher's answer (pg_match_fn): a pair makes the message
+ * the SQL rows will have (its id: the waiting end's number, its tag
+ * theirs); 0, or -1 when memory runs out. */
+static int live_mem_msg(void *arg, enum pg_match_what what,
+			const struct pg_match_end *e,
+			const struct pg_match_end *other)
+{
+	const struct pg_match_end *s, *r;
+
+	(void)arg;
+	if (what != PG_MATCH_PAIRED)
+		return 0;
+	s = pg_match_is_send(e) ? e : other;
+	r = s == e ? other : e;
+	return vdb_msg_add(&(struct vdb_msg){ other->seq, s->t, r->t, s->ev,
+		r->ev, other->src, other->dst, other->tag, s->kind });
+}
+
+/* Reads event line L ("E ..." without the E) into its LTID (V[0]),
+ * KIND, fields V and destinations EV->dests; 0 or -1 if malformed. */
+static int live_parse(char *l, char kind[16], long long v[9],
+		      struct pg_event *ev, char **rest)
+{
+	if (!(*rest = live_fields(l, kind, v)) || live_dests(*rest, ev) < 0)
+		return -1;
+	ev->kind = pg_rec_kind_of(kind);
+	ev->peer = (int)v[3];
+	ev->tag = (int)v[4];
+	ev->msgid = (uint32_t)v[5];
+	ev->len = (uint32_t)v[6];
+	return 0;
+}
+
+/* Adds event line L ("E ..." without the E) to the model, and keeps it
+ * for the SQL rows; 0, or -1 if it is malformed or memory runs out. */
 static int live_event(char *l)
+{
+	char kind[16], *rest;
+	long long v[9];
+	struct pg_event ev = { 0 };
+	struct vdb_task *t;
+	struct vdb_ev f;
+	int64_t id = vdb.nevents + 1;
+	size_t len = strlen(l);
+	int cls;
+	int *it;
+	char *p;
+
+	if (live_parse(l, kind, v, &ev, &rest) < 0 ||
+	    !(t = vdb_task_slot((int)v[0])))
+		return -1;
+	cls = pg_rec_kind_class(ev.kind);
+	f = (struct vdb_ev){ ev.peer, ev.tag, ev.msgid, ev.len,
+		(unsigned char)ev.kind,
+		cls != PG_CLASS_SEND && cls != PG_CLASS_RECV,
+		VDB_HAS_PEER | VDB_HAS_TAG | VDB_HAS_MSGID | VDB_HAS_LEN };
+	if (!(it = pg_grow(vdb.idtask, &vdb.capidtask, (size_t)id,
+			   sizeof(*it), 1024)) ||
+	    !(p = pg_grow(live.pending, &live.cappending,
+			  live.npending + len + 2, 1, 4096)))
+		return -1;
+	vdb.idtask = it;
+	live.pending = p;
+	if (vdb_task_time(t, v[1], v[2], pg_ev_state(ev.kind, (int)v[7]), &f,
+			  id) < 0)
+		return -1;
+	it[id - 1] = (int)(t - vdb.tasks);
+	vdb.nidtask = (size_t)id;
+	vdb.nevents = id;
+	memcpy(p + live.npending, l, len);
+	p[live.npending + len] = '\n';
+	live.npending += len + 1;
+	if (v[1] < vdb.tmin)
+		vdb.tmin = v[1];
+	if (v[2] > vdb.tmax)
+		vdb.tmax = v[2];
+	return pg_match_event(&live.mmatch, (int)v[0], id, &ev, v[1], v[2],
+			      live_mem_msg, NULL) ? -1 : 0;
+}
+
+/* Inserts the row of kept event line L and its message rows; 0, or -1
+ * if the database failed. */
+static int live_event_sql(char *l)
 {
 	char kind[16], *rest;
 	long long v[9];
@@ -301,36 +401,48 @@ static int live_event(char *l)
 	struct vdb_task *t;
 	int64_t id;
 
-	if (!(rest = live_fields(l, kind, v)))
+	if (live_parse(l, kind, v, &ev, &rest) < 0 ||
+	    !(t = vdb_task_slot((int)v[0])) ||
+	    (id = live_event_row(t, kind, v, *rest ? rest : NULL)) < 0)
 		return -1;
-	if (!(t = vdb_task_slot((int)v[0])) ||
-	    (id = live_event_row(t, kind, v, *rest ? rest : NULL)) < 0 ||
-	    vdb_task_time(t, v[1], v[2], pg_ev_state(pg_rec_kind_of(kind),
-			  (int)v[7])) < 0 ||
-	    live_dests(rest, &ev) < 0)
-		return -1;
-	if (v[1] < vdb.tmin)
-		vdb.tmin = v[1];
-	if (v[2] > vdb.tmax)
-		vdb.tmax = v[2];
-	ev.kind = pg_rec_kind_of(kind);
-	ev.peer = (int)v[3];
-	ev.tag = (int)v[4];
-	ev.msgid = (uint32_t)v[5];
-	ev.len = (uint32_t)v[6];
 	return pg_match_event(&live.match, (int)v[0], id, &ev, v[1], v[2],
 			      live_msg, NULL) ? -1 : 0;
+}
+
+/* vdb.flush: inserts the event lines kept since the last time; 0 or -1. */
+static int live_flush(void)
+{
+	char *line, *save = NULL;
+	int rc = 0;
+
+	if (!live.npending)
+		return 0;
+	live.pending[live.npending - 1] = '\0';
+	sqlite3_exec(vdb.db, "BEGIN", NULL, NULL, NULL);
+	for (line = strtok_r(live.pending, "\n", &save); line && rc == 0;
+	     line = strtok_r(NULL, "\n", &save))
+		rc = live_event_sql(line);
+	sqlite3_exec(vdb.db, "COMMIT", NULL, NULL, NULL);
+	live.npending = 0;
+	return rc;
 }
 
 /* Adds task line L ("T ..." without the T), once per task. */
 static void live_task(const char *l)
 {
+	struct vdb_task *t;
 	sqlite3_stmt *st;
 	char host[256];
 	int ltid, parent, n = 0;
 
 	if (sscanf(l, "%d %d %255s %n", &ltid, &parent, host, &n) != 3 || !n)
 		return;
+	/* the model's, once (the line comes again with each batch) */
+	if ((t = vdb_task_slot(ltid)) && !t->host) {
+		t->parent = parent;
+		t->host = strdup(host);
+		t->program = strdup(l + n);
+	}
 	st = live_stmt(Q_TASK);
 	sqlite3_bind_int(st, 1, ltid);
 	sqlite3_bind_int(st, 2, parent);

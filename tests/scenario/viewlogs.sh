@@ -1,0 +1,140 @@
+# pangaea-view on a fresh log folder (no trace.db): the first picture is
+# drawn from the logs read into memory while pangaea-trace imports them
+# in the background ("importing" in the status line, no details yet);
+# once the import is over the same window draws the same shapes, and the
+# details pane works, for the ids the picture gave before the import.
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/../lib.sh"
+view_test viewlogs
+
+# view_early WHAT SCRIPT DIR: the viewer on DIR, SCRIPT run at its first
+# picture (-early); it must exit 0
+view_early() {
+	view -early -script "$2" "$3"
+	expect_eq "viewer on $1 exits 0" "$(cat vrc)" 0
+	[ -s verr ] && sed 's/^/    verr| /' verr | head -20
+}
+
+# ---- a large synthetic recording (the real log writer, bench's
+# generator): 400 014 events, the import takes a second or more
+TRACE_GEN_DIR=$T/big bash "$TOP/bench/trace_import.sh" "$B" 4 50000 >gen.out 2>&1
+expect_eq "the large recording is written" "$?" 0
+cat >big.tcl <<'EOF'
+set out [open result w]
+puts $out "first importing $view::V(importing) mode $view::V(mode) db [file tail $view::V(db)] status [string match *importing* [.status cget -text]]"
+# zoomed in: the shapes of the window's events, drawn from memory
+view::zoom_to $view::V(tmin) [expr {$view::V(tmin) + 200000}]
+update
+puts $out "zoomed importing $view::V(importing) mode $view::V(mode) shapes [vtest::count ev] lines [vtest::count msg]"
+vtest::click k:recv
+puts $out "details [string map {"\n" " | "} [vtest::details]]"
+while {$view::V(importing)} { vwait view::V(importing) }
+# (its synthetic times put through the controlled logical clock: the
+# database's times are not the logs', the run is opened from it whole)
+view::zoom_to $view::V(tmin) [expr {$view::V(tmin) + 200000}]
+update
+puts $out "after importing $view::V(importing) db [file tail $view::V(db)] shapes [expr {[vtest::count ev] > 0}]"
+view::select e [string range [lsearch -inline [.g.c gettags [lindex [.g.c find withtag k:recv] 0]] e:*] 2 end]
+puts $out "details2 [string map {"\n" " | "} [vtest::details]]"
+close $out
+exit 0
+EOF
+view_early "the large fresh folder" big.tcl big
+expect_eq "the first picture comes before the import is over, from the logs" \
+	"$(grep '^first' result)" "first importing 1 mode summary db big status 1"
+read -r _ _ imp _ mode _ shapes _ lines <<<"$(grep '^zoomed' result)"
+expect_eq "zoomed in while importing: still importing, shapes drawn one by one" "$imp $mode" "1 detail"
+[ "${shapes:-0}" -gt 50 ] && [ "${lines:-0}" -gt 30 ] &&
+	pass "zoomed in while importing: $shapes shapes, $lines message lines" ||
+	fail "zoomed in while importing: shapes '$shapes', lines '$lines'"
+expect_grep "details wait for the import" result "^details importing"
+expect_grep "the import ends, the database is used" result "^after importing 0 db trace.db shapes 1"
+expect_grep "then the details pane works" result "^details2 event [0-9]*: recv, call pvm_recv, task ltid [0-9]*, .*sending ltid: [0-9]"
+[ -e big/trace.db ] && pass "the background import made big/trace.db" || fail "no big/trace.db"
+
+# ---- a recorded sor run: the same shapes before and after the import,
+# and the details of an event picked before it
+pg -log -logdir rec "$B/examples/sor" 4 40 10
+expect_eq "sor recorded" "$(cat rc)" 0
+cat >rec.tcl <<'EOF'
+set out [open result2 w]
+proc shapes {} {
+	set s {}
+	foreach k {send recv nrecv trecv probe bcast mcast spawn end} { lappend s [vtest::count k:$k] }
+	lappend s [vtest::count msg] [vtest::count unmatched]
+	# every event's and message's id, as the canvas tags say
+	set ids {}
+	foreach i [.g.c find withtag ev||msg] {
+		foreach t [.g.c gettags $i] { if {[regexp {^[em]:} $t]} { lappend ids $t } }
+	}
+	return [list $s [lsort -unique $ids]]
+}
+set view::V(force_detail) 1
+view::redraw
+set before [shapes]
+puts $out "before $view::V(importing) [lindex $before 0]"
+# an event picked from the picture drawn from the logs
+set pick [lindex [.g.c find withtag k:send] 3]
+set id [string range [lsearch -inline [.g.c gettags $pick] e:*] 2 end]
+while {$view::V(importing)} { vwait view::V(importing) }
+view::redraw
+set after [shapes]
+puts $out "after $view::V(importing) [lindex $after 0]"
+puts $out "same [expr {$before eq $after}] [llength [lindex $after 1]]"
+puts $out "pick $id"
+# (selected as a click does: shapes overlap when all are drawn)
+view::select e $id
+puts $out "details [string map {"\n" " | "} [vtest::details]]"
+set m [lindex [lsearch -inline -all [lindex $before 1] m:*] 2]
+view::select m [string range $m 2 end]
+puts $out "msg [string range $m 2 end] [string map {"\n" " | "} [vtest::details]]"
+close $out
+exit 0
+EOF
+view_early "the fresh sor folder" rec.tcl rec
+q() { sqlite3 rec/trace.db "$1"; }
+counts=""
+for k in send recv nrecv trecv probe bcast mcast spawn end; do
+	counts="$counts $(q "SELECT count(*) FROM events WHERE kind='$k'")"
+done
+counts="$counts $(q "SELECT count(*) FROM messages WHERE send_event IS NOT NULL AND recv_event IS NOT NULL") 0"
+expect_eq "from the logs: one shape per event, one line per matched message, as the database says" \
+	"$(grep '^before' result2 | cut -d' ' -f3-)" "${counts# }"
+expect_eq "after the import: the same counts" "$(grep '^after' result2 | cut -d' ' -f3-)" "${counts# }"
+expect_grep "after the import: the same shapes with the same event and message ids" result2 "^same 1 [1-9]"
+pick=$(grep '^pick' result2 | cut -d' ' -f2)
+read -r P_LTID P_KIND P_PEER P_MSGID <<<"$(q "SELECT ltid, kind, peer, msgid FROM events WHERE id=${pick:-0}" | tr '|' ' ')"
+d=$(grep '^details' result2)
+for want in "event $pick: $P_KIND" "task ltid $P_LTID" "receiving ltid: $P_PEER" "message id: $P_MSGID "; do
+	case $d in *"$want"*) pass "details of the event picked before the import: '$want'";;
+		*) fail "details lack '$want': $d";; esac
+done
+read -r _ mid _ <<<"$(grep '^msg' result2)"
+read -r M_SRC M_DST <<<"$(q "SELECT src, dst FROM messages WHERE id=${mid:-0}" | tr '|' ' ')"
+expect_grep "details of a message line drawn before the import" result2 \
+	"^msg $mid message $mid .*sending ltid: $M_SRC   receiving ltid: $M_DST"
+
+# ---- another run opened while the import runs: that import is stopped,
+# its temporary database removed
+rm big/trace.db
+cat >switch.tcl <<'EOF'
+set out [open result3 w]
+vtest::wait 300 ;# the import is writing its temporary database
+puts $out "importing $view::V(importing)"
+view::open_run rec
+puts $out "left [glob -nocomplain -directory big trace.db*]"
+while {$view::V(importing)} { vwait view::V(importing) }
+puts $out "now [file tail $view::V(db)]"
+close $out
+exit 0
+EOF
+view_early "a folder, then another" switch.tcl big
+expect_eq "another run opened while importing: the import stopped, nothing of it left" \
+	"$(cat result3)" "importing 1
+left 
+now trace.db"
+rm -rf big
+
+vm_halt
+expect_no_leftovers
+finish

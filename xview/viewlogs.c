@@ -1,0 +1,501 @@
+/*
+ * viewlogs.c: a run drawn from its logs, without waiting for its trace
+ * database.  `pgdb open-logs LOGDIR` reads every communication log once
+ * (logs/commlog.c) into the in-memory model of viewdb.h: per task its
+ * event times and what the window draws of each event, and the matched
+ * messages, paired by the importer's matcher (logs/match.c).  The logs
+ * are read in the importer's order (tasks by ascending ltid, each log in
+ * order) and numbered as it numbers them, so an event or message has the
+ * id it gets in LOGDIR/trace.db; its times are the import's "offset"
+ * times (docs/TRACEDB.md "Times").  The viewer imports in the background
+ * meanwhile, and `pgdb attach PATH` then adds the database for what
+ * needs SQL, keeping the arrays, when its times are those (else the
+ * viewer opens it whole, viewdb.c).
+ *
+ * events, messages, tasks and meta are answered here from memory when
+ * the logs were read or the run is live (viewlive.c fills the same
+ * model), else by viewdb.c's SQL.
+ */
+#include "viewdb.h"
+#include "match.h"
+#include "pangaea-logs.h"
+#include "tracedb.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The state of one read of a log folder. */
+struct logs_read {
+	int64_t next_msg;  /* the last message id given */
+	size_t npaired;    /* vdb_msg entries */
+};
+
+/* Records the message E paired with OTHER (one send end, one receive
+ * end) under the next id; 0 or -1 when memory runs out. */
+static int logs_pair(struct logs_read *lr, const struct pg_match_end *e,
+		     const struct pg_match_end *other)
+{
+	const struct pg_match_end *s = pg_match_is_send(e) ? e : other;
+	const struct pg_match_end *r = s == e ? other : e;
+	struct vdb_msg *m;
+
+	/* appended: sorted once all are read (logs_sort_msgs) */
+	if (!(m = pg_grow(vdb.msgs, &vdb.capmsgs, lr->npaired + 1, sizeof(*m),
+			  1024)))
+		return -1;
+	vdb.msgs = m;
+	m[lr->npaired] = (struct vdb_msg){ ++lr->next_msg, s->t, r->t, s->ev,
+		r->ev, s->src, s->dst, s->tag, s->kind };
+	vdb_msg_note(&m[lr->npaired++]);
+	return 0;
+}
+
+/* The matcher's answer (pg_match_fn, ARG the logs_read): a completed
+ * message is recorded; a foreign receive takes an id, as the importer
+ * gives it a messages row.  0, or -1 when memory runs out. */
+static int logs_told(void *arg, enum pg_match_what what,
+		     const struct pg_match_end *e,
+		     const struct pg_match_end *other)
+{
+	struct logs_read *lr = arg;
+
+	if (what == PG_MATCH_FOREIGN)
+		lr->next_msg++;
+	return what == PG_MATCH_PAIRED ? logs_pair(lr, e, other) : 0;
+}
+
+/* What the events table has of event E (the importer's columns,
+ * tracedb.c bind_event_fields), as a vdb_ev. */
+static struct vdb_ev logs_fields(const struct pg_event *e)
+{
+	int cls = pg_rec_kind_class(e->kind);
+	struct vdb_ev v = { e->peer, e->tag, e->msgid, e->len,
+		(unsigned char)e->kind,
+		cls != PG_CLASS_SEND && cls != PG_CLASS_RECV,
+		VDB_HAS_PEER | VDB_HAS_TAG | VDB_HAS_MSGID | VDB_HAS_LEN };
+
+	switch (e->kind) {
+	case PG_REC_SPAWN:
+		v.has = VDB_HAS_MSGID | VDB_HAS_LEN;
+		break;
+	case PG_REC_END:
+	case PG_REC_POLLFAIL:
+	case PG_REC_GROUP:
+		v.has = 0;
+		break;
+	case PG_REC_KILL:
+		v.has = VDB_HAS_PEER;
+		break;
+	case PG_REC_CALL:
+		v.tag = e->arg2;
+		v.len = e->nblob;
+		v.has = VDB_HAS_PEER | VDB_HAS_TAG | VDB_HAS_LEN;
+		break;
+	case PG_REC_MCAST:
+	case PG_REC_BCAST:
+		v.has &= ~VDB_HAS_PEER;
+	}
+	return v;
+}
+
+/* Reads the open log R of task LTID (its t = 0 at BASE) into the arrays,
+ * feeding its message ends to M; 0, or -1 with ERR. */
+static int logs_task(struct logs_read *lr, struct pg_match *m,
+		     struct pg_comm_reader *r, int ltid, uint64_t base,
+		     char *err, size_t errlen)
+{
+	struct vdb_task *t = vdb_task_slot(ltid);
+	struct pg_event e;
+	int rc;
+
+	if (!t)
+		goto oom;
+	t->id0 = vdb.nevents;
+	t->parent = r->hdr.parent_ltid;
+	t->tid = r->hdr.tid;
+	if (!(t->host = strdup(r->hdr.host)) ||
+	    !(t->program = strdup(r->hdr.program)))
+		goto oom;
+	while ((rc = pg_comm_next(r, &e, err, errlen)) > 0) {
+		int64_t t0 = (int64_t)(base + e.t), t1 = t0 + (int64_t)e.dur;
+		struct vdb_ev v = logs_fields(&e);
+
+		if (vdb_task_time(t, t0, t1, pg_ev_state(e.kind, e.op), &v, 0) < 0)
+			goto oom;
+		if (t1 > vdb.tmax)
+			vdb.tmax = t1;
+		if (pg_match_event(m, ltid, ++vdb.nevents, &e, t0, t1,
+				   logs_told, lr) != 0)
+			goto oom;
+	}
+	if ((int64_t)base < t->start || !t->n)
+		t->start = (int64_t)base;
+	return rc < 0 ? -1 : 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
+
+/*
+ * Sorts the N messages of M by t_send, stably: a natural merge sort.
+ * They come in runs already in order (a task's sends, or its receives,
+ * paired as its log is read), so it merges a few runs in a few passes
+ * where qsort took most of the time of reading a log folder.  0, or -1
+ * when memory runs out (M unchanged).
+ */
+static int logs_sort_msgs(struct vdb_msg *m, size_t n)
+{
+	struct vdb_msg *tmp, *src = m, *dst;
+	size_t runs;
+
+	if (n < 2)
+		return 0;
+	if (!(tmp = malloc(n * sizeof(*tmp))))
+		return -1;
+	dst = tmp;
+	do {
+		runs = 0;
+		for (size_t a = 0; a < n; runs++) {
+			size_t b = a + 1, c, i, j, k = a;
+
+			while (b < n && src[b - 1].t_send <= src[b].t_send)
+				b++;
+			c = b < n ? b + 1 : b;
+			while (c < n && src[c - 1].t_send <= src[c].t_send)
+				c++;
+			for (i = a, j = b; i < b && j < c;)
+				dst[k++] = src[j].t_send < src[i].t_send ? src[j++]
+									 : src[i++];
+			memcpy(dst + k, src + i, (b - i) * sizeof(*dst));
+			k += b - i;
+			memcpy(dst + k, src + j, (c - j) * sizeof(*dst));
+			a = c;
+		}
+		tmp = src;
+		src = dst;
+		dst = tmp;
+	} while (runs > 1);
+	if (src != m)
+		memcpy(m, src, n * sizeof(*m));
+	free(src == m ? dst : src);
+	return 0;
+}
+
+/* Reads every communication log of DIR into memory (vdb.mem); 0, or -1
+ * with ERR. */
+static int logs_read(const char *dir, char *err, size_t errlen)
+{
+	struct logs_read lr = { 0 };
+	struct pg_match m = { 0 };
+	struct pg_comm_reader *r = NULL;
+	struct pg_runinfo ri;
+	unsigned char *ok = NULL;
+	int *ltids = NULL, n, rc = -1;
+	char path[PG_PATH_MAX];
+
+	if ((n = pg_run_ltids(dir, "comm", &ltids)) <= 0) {
+		snprintf(err, errlen, "%s has no communication logs "
+			 "(task-*.comm)", dir);
+		free(ltids);
+		return -1;
+	}
+	vdb.mem = 1;
+	vdb.maxlat = 0;
+	if (!(vdb.logdir = strdup(dir)) ||
+	    !(r = calloc((size_t)n, sizeof(*r))) || !(ok = calloc((size_t)n, 1))) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		if (pg_log_path(path, sizeof(path), dir, ltids[i], "comm") < 0) {
+			snprintf(err, errlen, "%s: path too long", dir);
+			goto out;
+		}
+		if (pg_comm_open(&r[i], path, err, errlen) < 0)
+			goto out;
+		ok[i] = 1;
+	}
+	snprintf(vdb.mode, sizeof(vdb.mode), "%s",
+		 r[0].hdr.mode == 2 ? "replay" : "record");
+	if (pg_runinfo_read(dir, &ri, err, errlen) > 0) {
+		if (ri.mode[0])
+			snprintf(vdb.mode, sizeof(vdb.mode), "%s", ri.mode);
+		pg_runinfo_free(&ri);
+	}
+	for (int i = 0; i < n; i++)
+		if (logs_task(&lr, &m, &r[i], ltids[i], pg_comm_base(r, ok, n, i),
+			      err, errlen) < 0)
+			goto out;
+	if (logs_sort_msgs(vdb.msgs, lr.npaired) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	vdb.nmsgs = lr.npaired;
+	vdb.tmin = INT64_MAX;
+	for (int i = 0; i < vdb.ntasks; i++)
+		if (vdb.tasks[i].n && vdb.tasks[i].t[0] < vdb.tmin)
+			vdb.tmin = vdb.tasks[i].t[0];
+	if (vdb.tmin == INT64_MAX)
+		vdb.tmin = vdb.tmax = 0;
+	rc = 0;
+out:
+	for (int i = 0; r && i < n; i++)
+		if (ok[i])
+			pg_comm_free(&r[i]);
+	free(r);
+	free(ok);
+	free(ltids);
+	pg_match_free(&m);
+	return rc;
+}
+
+/* pgdb open-logs LOGDIR */
+int vdb_logs_open(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+{
+	char err[1024];
+
+	(void)objc;
+	vdb_close();
+	if (logs_read(Tcl_GetString(objv[2]), err, sizeof(err)) < 0) {
+		vdb_close();
+		Tcl_SetObjResult(ip, Tcl_ObjPrintf("pgdb: %s", err));
+		return TCL_ERROR;
+	}
+	return TCL_OK;
+}
+
+/* The first value of SQL on DB as text into BUF ("" when none); 0 or -1. */
+static int logs_sql_text(sqlite3 *db, const char *sql, char *buf, size_t n)
+{
+	sqlite3_stmt *st;
+	int rc = -1;
+
+	buf[0] = '\0';
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (sqlite3_column_text(st, 0))
+			snprintf(buf, n, "%s", sqlite3_column_text(st, 0));
+		rc = 0;
+	} else {
+		rc = rc == SQLITE_DONE ? 0 : -1;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* pgdb attach PATH: 1 when the trace database PATH (of our schema) holds
+ * the events read from the logs with the same times (its 'sync' is
+ * offset) and is now used beside them; 0 when it does not (open it with
+ * `pgdb open`); an error when no logs are read or it cannot be opened. */
+int vdb_logs_attach(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+{
+	const char *path = Tcl_GetString(objv[2]);
+	char sync[32], count[32], want[32];
+	sqlite3 *db;
+
+	(void)objc;
+	if (!vdb.mem || vdb.db)
+		return vdb_fail(ip, "no log folder read, or a database attached");
+	if (tdb_schema_version(path) != TDB_SCHEMA_VERSION) {
+		Tcl_SetObjResult(ip, Tcl_NewIntObj(0));
+		return TCL_OK;
+	}
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		sqlite3_close(db);
+		return vdb_fail(ip, "cannot open the trace database");
+	}
+	snprintf(want, sizeof(want), "%lld", (long long)vdb.nevents);
+	if (logs_sql_text(db, "SELECT value FROM meta WHERE key = 'sync'",
+			  sync, sizeof(sync)) < 0 ||
+	    logs_sql_text(db, "SELECT max(id) FROM events", count,
+			  sizeof(count)) < 0 ||
+	    strcmp(sync, "offset") != 0 || strcmp(count, want) != 0) {
+		sqlite3_close(db);
+		Tcl_SetObjResult(ip, Tcl_NewIntObj(0));
+		return TCL_OK;
+	}
+	vdb.db = db;
+	Tcl_SetObjResult(ip, Tcl_NewIntObj(1));
+	return TCL_OK;
+}
+
+/* One event of the window: its task and index. */
+struct logs_hit {
+	int64_t t0;
+	int task;
+	size_t i;
+};
+
+/* Orders hits by entry time, then id (the order of ORDER BY t0). */
+static int logs_hit_cmp(const void *a, const void *b)
+{
+	const struct logs_hit *x = a, *y = b;
+
+	if (x->t0 != y->t0)
+		return x->t0 < y->t0 ? -1 : 1;
+	return x->task != y->task ? (x->task < y->task ? -1 : 1)
+				  : (x->i > y->i) - (x->i < y->i);
+}
+
+/* pgdb events T0 T1 ?LIMIT?: as viewdb.c's, from memory: id ltid kind t0
+ * t1 peer tag msgid len matched of each event entered in the window. */
+int vdb_logs_events(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+{
+	struct logs_hit *h = NULL;
+	size_t n = 0, cap = 0;
+	int64_t a[3];
+	Tcl_Obj *res;
+
+	if (!vdb.mem)
+		return vdb_cmd_events(ip, objc, objv);
+	if (vdb_window(ip, objc, objv, a) != TCL_OK)
+		return TCL_ERROR;
+	for (int k = 0; k < vdb.ntasks; k++) {
+		const struct vdb_task *t = &vdb.tasks[k];
+
+		for (size_t i = vdb_lower(t, a[0]); i < t->n && t->t[i] <= a[1];
+		     i++) {
+			struct logs_hit *x = pg_grow(h, &cap, n + 1, sizeof(*h), 256);
+
+			if (!x) {
+				free(h);
+				return vdb_fail(ip, "out of memory");
+			}
+			h = x;
+			h[n++] = (struct logs_hit){ t->t[i], k, i };
+		}
+	}
+	qsort(h, n, sizeof(*h), logs_hit_cmp);
+	res = Tcl_NewListObj(0, NULL);
+	for (size_t j = 0; j < n && (int64_t)j < a[2]; j++) {
+		const struct vdb_task *t = &vdb.tasks[h[j].task];
+		const struct vdb_ev *e = &t->ev[h[j].i];
+		Tcl_Obj *v[10] = {
+			Tcl_NewWideIntObj(t->ids ? t->ids[h[j].i]
+					  : t->id0 + (int64_t)h[j].i + 1),
+			Tcl_NewIntObj(t->ltid),
+			Tcl_NewStringObj(pg_rec_kind_name(e->kind), -1),
+			Tcl_NewWideIntObj(t->t[h[j].i]),
+			Tcl_NewWideIntObj(t->t1[h[j].i]),
+			e->has & VDB_HAS_PEER ? Tcl_NewIntObj(e->peer) : Tcl_NewObj(),
+			e->has & VDB_HAS_TAG ? Tcl_NewIntObj(e->tag) : Tcl_NewObj(),
+			e->has & VDB_HAS_MSGID ? Tcl_NewWideIntObj(e->msgid) : Tcl_NewObj(),
+			e->has & VDB_HAS_LEN ? Tcl_NewWideIntObj(e->len) : Tcl_NewObj(),
+			Tcl_NewIntObj(e->matched) };
+
+		for (int c = 0; c < 10; c++)
+			Tcl_ListObjAppendElement(NULL, res, v[c]);
+	}
+	free(h);
+	Tcl_SetObjResult(ip, res);
+	return TCL_OK;
+}
+
+/* pgdb messages T0 T1 ?LIMIT?: as viewdb.c's, from memory: id src dst
+ * send_event recv_event t_send t_recv kind tag of each matched message
+ * crossing the window. */
+int vdb_logs_messages(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+{
+	size_t lo = 0, hi = vdb.nmsgs;
+	int64_t a[3], got = 0;
+	Tcl_Obj *res;
+
+	if (!vdb.mem)
+		return vdb_cmd_messages(ip, objc, objv);
+	if (vdb_window(ip, objc, objv, a) != TCL_OK)
+		return TCL_ERROR;
+	/* its send lies within maxlat of the window */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (vdb.msgs[mid].t_send < a[0] - vdb.maxlat)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	res = Tcl_NewListObj(0, NULL);
+	for (size_t i = lo; i < vdb.nmsgs && got < a[2] &&
+	     vdb.msgs[i].t_send <= a[1] + vdb.maxlat; i++) {
+		const struct vdb_msg *m = &vdb.msgs[i];
+		Tcl_Obj *v[9];
+
+		if ((m->t_send < m->t_recv ? m->t_send : m->t_recv) > a[1] ||
+		    (m->t_send > m->t_recv ? m->t_send : m->t_recv) < a[0])
+			continue;
+		v[0] = Tcl_NewWideIntObj(m->id);
+		v[1] = Tcl_NewIntObj(m->src);
+		v[2] = Tcl_NewIntObj(m->dst);
+		v[3] = Tcl_NewWideIntObj(m->send_event);
+		v[4] = Tcl_NewWideIntObj(m->recv_event);
+		v[5] = Tcl_NewWideIntObj(m->t_send);
+		v[6] = Tcl_NewWideIntObj(m->t_recv);
+		v[7] = Tcl_NewStringObj(pg_rec_kind_name(m->kind), -1);
+		v[8] = Tcl_NewIntObj(m->tag);
+		for (int c = 0; c < 9; c++)
+			Tcl_ListObjAppendElement(NULL, res, v[c]);
+		got++;
+	}
+	Tcl_SetObjResult(ip, res);
+	return TCL_OK;
+}
+
+/* pgdb tasks: as viewdb.c's (a dict per task, by ltid); from memory the
+ * columns the logs or the live stream give: ltid parent_ltid tid program
+ * host start_wall_ns t_first t_last nevents. */
+int vdb_logs_tasks(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+{
+	Tcl_Obj *res;
+	int *order;
+
+	if (!vdb.mem || (vdb.db && !vdb.live))
+		return vdb_cmd_tasks(ip, objc, objv);
+	/* by ltid (a live run's tasks come in any order) */
+	if (!(order = malloc(((size_t)vdb.ntasks + 1) * sizeof(*order))))
+		return vdb_fail(ip, "out of memory");
+	for (int i = 0; i < vdb.ntasks; i++) {
+		int k = i;
+
+		for (; k > 0 && vdb.tasks[order[k - 1]].ltid > vdb.tasks[i].ltid; k--)
+			order[k] = order[k - 1];
+		order[k] = i;
+	}
+	res = Tcl_NewListObj(0, NULL);
+	for (int i = 0; i < vdb.ntasks; i++) {
+		const struct vdb_task *t = &vdb.tasks[order[i]];
+		Tcl_Obj *d = Tcl_NewDictObj();
+
+#define PUT(k, v) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(k, -1), v)
+		PUT("ltid", Tcl_NewIntObj(t->ltid));
+		PUT("parent_ltid", Tcl_NewIntObj(t->parent));
+		PUT("tid", vdb.live ? Tcl_NewObj() : Tcl_NewIntObj(t->tid));
+		PUT("program", Tcl_NewStringObj(t->program ? t->program : "", -1));
+		PUT("host", Tcl_NewStringObj(t->host ? t->host : "", -1));
+		PUT("start_wall_ns", t->n ? Tcl_NewWideIntObj(t->start) : Tcl_NewObj());
+		PUT("t_first", t->n ? Tcl_NewWideIntObj(t->t[0]) : Tcl_NewObj());
+		PUT("t_last", t->n ? Tcl_NewWideIntObj(t->t1[t->n - 1]) : Tcl_NewObj());
+		PUT("nevents", Tcl_NewWideIntObj((Tcl_WideInt)t->n));
+#undef PUT
+		Tcl_ListObjAppendElement(NULL, res, d);
+	}
+	free(order);
+	Tcl_SetObjResult(ip, res);
+	return TCL_OK;
+}
+
+/* pgdb meta: as viewdb.c's; from memory: mode, logdir (a live run:
+ * mode live). */
+int vdb_logs_meta(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+{
+	Tcl_Obj *v[4];
+
+	if (!vdb.mem || (vdb.db && !vdb.live))
+		return vdb_cmd_meta(ip, objc, objv);
+	v[0] = Tcl_NewStringObj("mode", -1);
+	v[1] = Tcl_NewStringObj(vdb.mode, -1);
+	v[2] = Tcl_NewStringObj("logdir", -1);
+	v[3] = Tcl_NewStringObj(vdb.logdir ? vdb.logdir : "", -1);
+	Tcl_SetObjResult(ip, Tcl_NewListObj(vdb.logdir ? 4 : 2, v));
+	return TCL_OK;
+}
