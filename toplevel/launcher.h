@@ -276,7 +276,10 @@ int la_tasks_lost_divergence(struct la_run *r);
 /* Says once, for each running task that has no log LA_JOIN_WAIT_S
  * seconds after the launcher learnt of it, that it has not joined the run
  * (not instrumented, or no PVM call yet): a task of the run without
- * Pangaea that never exits is named too.  Cheap when called often. */
+ * Pangaea that never exits is named too.  Only for tasks whose logs the
+ * launcher sees during the run: those of its own host, and of a host
+ * whose other tasks' logs it sees (a shared folder).  Cheap when called
+ * often. */
 #define LA_JOIN_WAIT_S 5
 void la_tasks_check_joined(struct la_run *r);
 /* Frees the table of tasks. */

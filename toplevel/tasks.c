@@ -68,15 +68,34 @@ struct la_task *la_task_by_ltid(struct la_run *r, int ltid)
 		       ? &r->tasks[i] : NULL;
 }
 
+/* Whether the launcher sees the log folder of the tasks on HOST: its
+ * own host, or one where a task's log showed up in its folder (shared
+ * storage).  Elsewhere each task logs on its own host's disk, and the
+ * launcher sees the logs only when they are collected after the run. */
+static int sees_logs_of(const struct la_run *r, const char *host,
+			const char *here)
+{
+	if (strcmp(host, here) == 0)
+		return 1;
+	for (int i = 0; i < r->ntasks; i++)
+		if (r->tasks[i].join_checked == 1 &&
+		    strcmp(r->tasks[i].host, host) == 0)
+			return 1;
+	return 0;
+}
+
 void la_tasks_check_joined(struct la_run *r)
 {
 	static double last;
+	static char here[PG_HOST_MAX];
 	double now = tasks_now();
 	char path[PG_PATH_MAX], prog[PG_PATH_MAX];
 
 	if (now - last < 0.5 || !r->logdir)
 		return;
 	last = now;
+	if (!here[0])
+		pg_pvm_host_of(pvm_mytid(), here, sizeof(here));
 	for (int i = 0; i < r->ntasks; i++) {
 		struct la_task *t = &r->tasks[i];
 
@@ -85,9 +104,12 @@ void la_tasks_check_joined(struct la_run *r)
 		    pg_log_path(path, sizeof(path), r->logdir, t->ltid,
 				"comm") < 0)
 			continue;
-		t->join_checked = 1;
-		if (access(path, F_OK) == 0 || errno != ENOENT)
+		if (access(path, F_OK) == 0 || errno != ENOENT) {
+			t->join_checked = 1;
 			continue;
+		}
+		if (!sees_logs_of(r, t->host, here))
+			continue; /* (looked at again: a log may show up) */
 		t->join_checked = 2;
 		snprintf(prog, sizeof(prog), "%s", t->program);
 		la_error("task %d (%s on %s) has not joined the run after %d s: "
