@@ -21,6 +21,16 @@ static double tasks_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The name of the launcher's host, as PVM knows it ("" if unknown). */
+static const char *here_host(void)
+{
+	static char here[PG_HOST_MAX];
+
+	if (!here[0])
+		pg_pvm_host_of(pvm_mytid(), here, sizeof(here));
+	return here;
+}
+
 struct la_task *la_task_add(struct la_run *r, int ltid, int tid,
 			    const char *host, const char *program)
 {
@@ -46,8 +56,13 @@ struct la_task *la_task_add(struct la_run *r, int ltid, int tid,
 	if (pg_imap_get(&r->kills.by_victim, tid, &killer)) /* (KILLING came */
 		t->killed_by = killer;			    /* first) */
 	t->added_at = tasks_now();
-	/* (a dead daemon would not answer: libpvm may wait long for it) */
-	if (!r->lost_pvmd && pvm_tasks(tid, &n, &ti) >= 0 && n == 1)
+	/* The pid is of use on this host only (signals, /proc).  Asking a
+	   remote task's pvmd would block the launcher until it answers: at
+	   the start of a large run, seconds for hundreds of tasks, in which
+	   the beacons went unheard.  (A dead daemon would not answer at
+	   all: libpvm may wait long for it.) */
+	if (!r->lost_pvmd && strcmp(host, here_host()) == 0 &&
+	    pvm_tasks(tid, &n, &ti) >= 0 && n == 1)
 		t->pid = ti[0].ti_pid;
 	return t;
 }
@@ -87,15 +102,12 @@ static int sees_logs_of(const struct la_run *r, const char *host,
 void la_tasks_check_joined(struct la_run *r)
 {
 	static double last;
-	static char here[PG_HOST_MAX];
 	double now = tasks_now();
 	char path[PG_PATH_MAX], prog[PG_PATH_MAX];
 
 	if (now - last < 0.5 || !r->logdir)
 		return;
 	last = now;
-	if (!here[0])
-		pg_pvm_host_of(pvm_mytid(), here, sizeof(here));
 	for (int i = 0; i < r->ntasks; i++) {
 		struct la_task *t = &r->tasks[i];
 
@@ -108,7 +120,7 @@ void la_tasks_check_joined(struct la_run *r)
 			t->join_checked = 1;
 			continue;
 		}
-		if (!sees_logs_of(r, t->host, here))
+		if (!sees_logs_of(r, t->host, here_host()))
 			continue; /* (looked at again: a log may show up) */
 		t->join_checked = 2;
 		snprintf(prog, sizeof(prog), "%s", t->program);
@@ -145,8 +157,6 @@ int la_tasks_all_exited(const struct la_run *r, int min)
 
 void la_tasks_kill(struct la_run *r)
 {
-	char here[PG_HOST_MAX] = "";
-
 	/* PVM cannot kill anything now: end every process of the run on this
 	   host, also the tasks whose SPAWNED had not arrived yet */
 	if (r->lost_pvmd)
@@ -160,9 +170,7 @@ void la_tasks_kill(struct la_run *r)
 			t->exited = 1;
 		} else if (pvm_kill(t->tid) < 0) {
 			/* (a pid is a process of this host only) */
-			if (!here[0])
-				pg_pvm_host_of(pvm_mytid(), here, sizeof(here));
-			if (t->pid > 0 && strcmp(t->host, here) == 0)
+			if (t->pid > 0 && strcmp(t->host, here_host()) == 0)
 				kill(t->pid, SIGKILL);
 			t->exited = 1;
 		}
@@ -315,13 +323,10 @@ int la_tasks_lost_divergence(struct la_run *r)
 
 void la_tasks_tidy(const struct la_run *r)
 {
-	char here[PG_HOST_MAX];
-
-	pg_pvm_host_of(pvm_mytid(), here, sizeof(here));
 	for (int i = 0; i < r->ntasks; i++) {
 		const struct la_task *t = &r->tasks[i];
 
-		if (t->pid > 0 && strcmp(t->host, here) == 0 &&
+		if (t->pid > 0 && strcmp(t->host, here_host()) == 0 &&
 		    la_vm_process_gone(t->pid))
 			pg_pvmtmp_clear_first(t->pid);
 	}
