@@ -1,7 +1,7 @@
 /*
  * ring.c - a token ring of many tasks (Pangaea example, the scale run).
  *
- * Usage: ring [-r ROUNDS] NTASKS
+ * Usage: ring [-r ROUNDS] [-p MS] NTASKS
  *
  * The task started by hand (task 0, the master) spawns NTASKS-1 copies of
  * itself, which PVM places over the hosts of the virtual machine, and sends
@@ -14,10 +14,15 @@
  * arrival order changes from run to run, and prints it as a digest.  The
  * workers take the token with a wildcard-source receive too.
  *
+ * -p makes the master pause MS milliseconds before the last round (a run
+ * that lasts, with few events).
+ *
  * The master prints one line a round, "ring: round R token=V order=X" (V is
  * the same in every run, X the digest of the arrival order, which a replay
  * must print again), the number of tasks on each host (by name) and "ring: done".
  */
+#define _DEFAULT_SOURCE /* usleep */
+
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +59,7 @@ static void die(const char *what, int code)
 /* Prints the usage line to stderr and exits 1. */
 static void usage(void)
 {
-	fprintf(stderr, "usage: ring [-r ROUNDS] NTASKS\n");
+	fprintf(stderr, "usage: ring [-r ROUNDS] [-p MS] NTASKS\n");
 	exit(1);
 }
 
@@ -185,8 +190,9 @@ static void master_round(const struct ring *r, int k, struct hosts *h)
 	fflush(stdout);
 }
 
-/* Master: spawns the ring, sets it up, runs the rounds, prints. */
-static int master(const char *self, int ntasks, int rounds)
+/* Master: spawns the ring, sets it up, runs the rounds (pausing PAUSE ms
+ * before the last one), prints. */
+static int master(const char *self, int ntasks, int rounds, int pause)
 {
 	static struct ring r;
 	static struct hosts h;
@@ -210,8 +216,11 @@ static int master(const char *self, int ntasks, int rounds)
 	}
 	gethostname(myhost, sizeof myhost - 1);
 	count_host(&h, myhost);
-	for (int k = 1; k <= rounds; k++)
+	for (int k = 1; k <= rounds; k++) {
+		if (k == rounds && pause > 0)
+			usleep((useconds_t)pause * 1000);
 		master_round(&r, k, &h);
+	}
 	for (int i = 0; i < h.n; i++)
 		printf("ring: host %s tasks=%d\n", h.name[i], h.count[i]);
 	printf("ring: done\n");
@@ -229,11 +238,13 @@ int main(int argc, char **argv)
 	int parent = pvm_parent();
 	if (parent == PvmNoParent) {
 		char self[PATH_MAX];
-		int rounds = 10, ntasks = 0;
+		int rounds = 10, ntasks = 0, pause = 0;
 
 		for (int i = 1; i < argc; i++) {
 			if (strcmp(argv[i], "-r") == 0 && i + 1 < argc)
 				rounds = number(argv[++i], 1000000);
+			else if (strcmp(argv[i], "-p") == 0 && i + 1 < argc)
+				pause = number(argv[++i], 3600000);
 			else if (ntasks == 0)
 				ntasks = number(argv[i], MAX_TASKS);
 			else
@@ -246,7 +257,7 @@ int main(int argc, char **argv)
 			pvm_exit();
 			return 1;
 		}
-		rc = master(self, ntasks, rounds);
+		rc = master(self, ntasks, rounds, pause);
 	} else if (parent < 0) {
 		die("pvm_parent", parent);
 	} else {
