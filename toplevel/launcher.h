@@ -86,7 +86,8 @@ struct la_task {
 				   run: no log (la_task_settle) */
 	double added_at;        /* monotonic seconds when it was added */
 	int join_checked;       /* la_tasks_check_joined looked: 1 joined,
-				   2 said it had not */
+				   2 said it had not (3: no log, inside
+				   one look) */
 };
 
 /* A replayed pvm_kill waiting for its victim (kill.c): the killer's

@@ -104,10 +104,13 @@ void la_tasks_check_joined(struct la_run *r)
 	static double last;
 	double now = tasks_now();
 	char path[PG_PATH_MAX], prog[PG_PATH_MAX];
+	int missing = 0;
 
 	if (now - last < 0.5 || !r->logdir)
 		return;
 	last = now;
+	/* first every log there is (which hosts' logs are seen here), then
+	   the tasks without one */
 	for (int i = 0; i < r->ntasks; i++) {
 		struct la_task *t = &r->tasks[i];
 
@@ -116,10 +119,18 @@ void la_tasks_check_joined(struct la_run *r)
 		    pg_log_path(path, sizeof(path), r->logdir, t->ltid,
 				"comm") < 0)
 			continue;
-		if (access(path, F_OK) == 0 || errno != ENOENT) {
+		if (access(path, F_OK) == 0 || errno != ENOENT)
 			t->join_checked = 1;
+		else
+			t->join_checked = 3, missing++; /* (for the next loop) */
+	}
+	for (int i = 0; missing && i < r->ntasks; i++) {
+		struct la_task *t = &r->tasks[i];
+
+		if (t->join_checked != 3)
 			continue;
-		}
+		t->join_checked = 0;
+		missing--;
 		if (!sees_logs_of(r, t->host, here_host()))
 			continue; /* (looked at again: a log may show up) */
 		t->join_checked = 2;
