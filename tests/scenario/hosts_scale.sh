@@ -42,6 +42,7 @@ grep -q "has not joined" err &&
 	fail "record: tasks logging on their own hosts called not instrumented: $(grep -m1 'has not joined' err)" ||
 	pass "record: no task on another host called not instrumented"
 cp out rec.out
+echo "info: record: $(sed -n 's/.* order=//p' out | sort -u | wc -l) arrival orders of the reports in $ROUNDS rounds"
 
 # 2. each task's log on its own host: the exec logs say where each task
 # ran; h2..h4 hold exactly the logs of their tasks, h1 all of them
@@ -62,6 +63,9 @@ pg -replay -logdir "$L" -out "$L.r1" </dev/null
 expect_eq "replay: exit 0" "$(cat rc)" 0
 cmp -s out rec.out && pass "replay: the same output (the arrival orders too)" ||
 	{ fail "replay: another output:"; diff rec.out out | head -5; }
+expect_eq "replay: every task on its recorded host" \
+	"$(on h1 "cat $L.r1/task-*.exec" | grep -o '[0-9]*@h[0-9]' | sort | md5sum)" \
+	"$(grep -o '[0-9]*@h[0-9]' all.exec | sort | md5sum)"
 ./trace-h1 verify "$L" "$L.r1" >verify.out 2>&1
 expect_grep "replay: verified identical" verify.out \
 	"^identical \([0-9]+ events, $N tasks\)$"
