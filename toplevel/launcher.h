@@ -226,6 +226,15 @@ void la_vm_export(const char *name, const char *value);
  * of.  Returns how many.
  */
 int la_vm_kill_run(void);
+/*
+ * After a run that was stopped: SIGKILLs the tasks of the run that the
+ * pvmd PVMD of this host started (its children with our PVM_VMID and
+ * PANGAEA_CONTEXT), also those the launcher never heard of (their
+ * parent was on a lost host, or told the coordinator on a lost host);
+ * not the launcher's own children (a viewer, gdb).  As the beacons do on
+ * their hosts.  Returns how many.
+ */
+int la_vm_kill_tasks(pid_t pvmd);
 
 /* logdir.c */
 /* Creates (mode 0700, or LOGMODE's if not 0), checks (ours), locks for

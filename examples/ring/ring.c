@@ -1,7 +1,7 @@
 /*
  * ring.c - a token ring of many tasks (Pangaea example, the scale run).
  *
- * Usage: ring [-r ROUNDS] [-p MS] NTASKS
+ * Usage: ring [-r ROUNDS] [-p MS] [-s MS] NTASKS
  *
  * The task started by hand (task 0, the master) spawns NTASKS-1 copies of
  * itself, which PVM places over the hosts of the virtual machine, and sends
@@ -15,7 +15,7 @@
  * workers take the token with a wildcard-source receive too.
  *
  * -p makes the master pause MS milliseconds before the last round (a run
- * that lasts, with few events).
+ * that lasts, with few events); -s, before it spawns the ring.
  *
  * The master prints one line a round, "ring: round R token=V order=X" (V is
  * the same in every run, X the digest of the arrival order, which a replay
@@ -59,7 +59,7 @@ static void die(const char *what, int code)
 /* Prints the usage line to stderr and exits 1. */
 static void usage(void)
 {
-	fprintf(stderr, "usage: ring [-r ROUNDS] [-p MS] NTASKS\n");
+	fprintf(stderr, "usage: ring [-r ROUNDS] [-p MS] [-s MS] NTASKS\n");
 	exit(1);
 }
 
@@ -190,9 +190,10 @@ static void master_round(const struct ring *r, int k, struct hosts *h)
 	fflush(stdout);
 }
 
-/* Master: spawns the ring, sets it up, runs the rounds (pausing PAUSE ms
- * before the last one), prints. */
-static int master(const char *self, int ntasks, int rounds, int pause)
+/* Master: after WAIT_MS ms spawns the ring, sets it up, runs the rounds
+ * (pausing PAUSE ms before the last one), prints. */
+static int master(const char *self, int ntasks, int rounds, int pause,
+		  int wait_ms)
 {
 	static struct ring r;
 	static struct hosts h;
@@ -200,6 +201,8 @@ static int master(const char *self, int ntasks, int rounds, int pause)
 
 	r = (struct ring){ .ntasks = ntasks, .rounds = rounds, .index = 0 };
 	r.tids[0] = pvm_mytid();
+	if (wait_ms > 0)
+		usleep((useconds_t)wait_ms * 1000);
 	int n = pvm_spawn((char *)self, NULL, PvmTaskDefault, "", ntasks - 1,
 			  r.tids + 1);
 	if (n < ntasks - 1)
@@ -238,13 +241,15 @@ int main(int argc, char **argv)
 	int parent = pvm_parent();
 	if (parent == PvmNoParent) {
 		char self[PATH_MAX];
-		int rounds = 10, ntasks = 0, pause = 0;
+		int rounds = 10, ntasks = 0, pause = 0, wait_ms = 0;
 
 		for (int i = 1; i < argc; i++) {
 			if (strcmp(argv[i], "-r") == 0 && i + 1 < argc)
 				rounds = number(argv[++i], 1000000);
 			else if (strcmp(argv[i], "-p") == 0 && i + 1 < argc)
 				pause = number(argv[++i], 3600000);
+			else if (strcmp(argv[i], "-s") == 0 && i + 1 < argc)
+				wait_ms = number(argv[++i], 3600000);
 			else if (ntasks == 0)
 				ntasks = number(argv[i], MAX_TASKS);
 			else
@@ -257,7 +262,7 @@ int main(int argc, char **argv)
 			pvm_exit();
 			return 1;
 		}
-		rc = master(self, ntasks, rounds, pause);
+		rc = master(self, ntasks, rounds, pause, wait_ms);
 	} else if (parent < 0) {
 		die("pvm_parent", parent);
 	} else {
