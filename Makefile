@@ -235,6 +235,12 @@ bench: deps
 bench-chaos: all
 	@bash bench/chaos.sh $(B) $(RUNS)
 
+# 128 tasks over a 4-host virtual cluster, recorded, replayed, imported
+# (bench/hosts_scale.sh; root: it makes and removes the hosts).
+.PHONY: bench-hosts
+bench-hosts: all
+	@bash bench/hosts_scale.sh $(B)
+
 # The overhead correction against plain runs (bench/overhead.sh).
 .PHONY: bench-overhead
 bench-overhead: all $(B)/bench/pingpong

@@ -22,6 +22,8 @@ count=0
 packages="$packages libxml2-utils"
 # gdb: pangaea -replay -debug; xterm: the viewer starts it in a terminal
 packages="$packages gdb xterm"
+# time: /usr/bin/time, the launcher's peak memory in bench/hosts_scale.sh
+packages="$packages time"
 for pkg in $packages; do
 	count=$((count + 1))
 	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |

@@ -86,7 +86,8 @@ struct la_task {
 				   run: no log (la_task_settle) */
 	double added_at;        /* monotonic seconds when it was added */
 	int join_checked;       /* la_tasks_check_joined looked: 1 joined,
-				   2 said it had not */
+				   2 said it had not (3: no log, inside
+				   one look) */
 };
 
 /* A replayed pvm_kill waiting for its victim (kill.c): the killer's
@@ -230,6 +231,15 @@ void la_vm_export(const char *name, const char *value);
  * of.  Returns how many.
  */
 int la_vm_kill_run(void);
+/*
+ * After a run that was stopped: SIGKILLs the tasks of the run that the
+ * pvmd PVMD of this host started (its children with our PVM_VMID and
+ * PANGAEA_CONTEXT), also those the launcher never heard of (their
+ * parent was on a lost host, or told the coordinator on a lost host);
+ * not the launcher's own children (a viewer, gdb).  As the beacons do on
+ * their hosts.  Returns how many.
+ */
+int la_vm_kill_tasks(pid_t pvmd);
 
 /* logdir.c */
 /* Creates (mode 0700, or LOGMODE's if not 0), checks (ours), locks for
@@ -281,7 +291,10 @@ int la_tasks_lost_divergence(struct la_run *r);
 /* Says once, for each running task that has no log LA_JOIN_WAIT_S
  * seconds after the launcher learnt of it, that it has not joined the run
  * (not instrumented, or no PVM call yet): a task of the run without
- * Pangaea that never exits is named too.  Cheap when called often. */
+ * Pangaea that never exits is named too.  Only for tasks whose logs the
+ * launcher sees during the run: those of its own host, and of a host
+ * whose other tasks' logs it sees (a shared folder).  Cheap when called
+ * often. */
 #define LA_JOIN_WAIT_S 5
 void la_tasks_check_joined(struct la_run *r);
 /* Frees the table of tasks. */

@@ -558,6 +558,17 @@ static int run_status(struct la_run *r, const char *logdir)
 	return la_tasks_report(r) ? LA_DIED : LA_OK;
 }
 
+/* After a stopped run: ends the run's tasks left on this host, which
+ * the launcher may never have heard of (the beacons do it on theirs). */
+static void sweep_here(struct la_run *r)
+{
+	int n = la_vm_kill_tasks(r->pvmd_pid);
+
+	if (n > 0)
+		la_say(r->o, "ended %d more task(s) of the run left on this "
+		       "host", n);
+}
+
 /* Runs the programs in the virtual machine; the exit status. */
 static int run_in_vm(struct la_run *r, const char *logdir)
 {
@@ -607,6 +618,9 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 		stop_coordinator(r);
 		pg_timeline("launcher", "coordinator stopped");
 		la_hosts_stop(r);
+		if (!r->lost_pvmd && (r->died || r->diverged[0] || r->logfail ||
+				      r->interrupted || r->lost_host))
+			sweep_here(r);
 		if (!r->lost_pvmd)
 			la_tasks_tidy(r);
 	}

@@ -21,6 +21,16 @@ static double tasks_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The name of the launcher's host, as PVM knows it ("" if unknown). */
+static const char *here_host(void)
+{
+	static char here[PG_HOST_MAX];
+
+	if (!here[0])
+		pg_pvm_host_of(pvm_mytid(), here, sizeof(here));
+	return here;
+}
+
 struct la_task *la_task_add(struct la_run *r, int ltid, int tid,
 			    const char *host, const char *program)
 {
@@ -46,8 +56,13 @@ struct la_task *la_task_add(struct la_run *r, int ltid, int tid,
 	if (pg_imap_get(&r->kills.by_victim, tid, &killer)) /* (KILLING came */
 		t->killed_by = killer;			    /* first) */
 	t->added_at = tasks_now();
-	/* (a dead daemon would not answer: libpvm may wait long for it) */
-	if (!r->lost_pvmd && pvm_tasks(tid, &n, &ti) >= 0 && n == 1)
+	/* The pid is of use on this host only (signals, /proc).  Asking a
+	   remote task's pvmd would block the launcher until it answers: at
+	   the start of a large run, seconds for hundreds of tasks, in which
+	   the beacons went unheard.  (A dead daemon would not answer at
+	   all: libpvm may wait long for it.) */
+	if (!r->lost_pvmd && strcmp(host, here_host()) == 0 &&
+	    pvm_tasks(tid, &n, &ti) >= 0 && n == 1)
 		t->pid = ti[0].ti_pid;
 	return t;
 }
@@ -68,15 +83,34 @@ struct la_task *la_task_by_ltid(struct la_run *r, int ltid)
 		       ? &r->tasks[i] : NULL;
 }
 
+/* Whether the launcher sees the log folder of the tasks on HOST: its
+ * own host, or one where a task's log showed up in its folder (shared
+ * storage).  Elsewhere each task logs on its own host's disk, and the
+ * launcher sees the logs only when they are collected after the run. */
+static int sees_logs_of(const struct la_run *r, const char *host,
+			const char *here)
+{
+	if (strcmp(host, here) == 0)
+		return 1;
+	for (int i = 0; i < r->ntasks; i++)
+		if (r->tasks[i].join_checked == 1 &&
+		    strcmp(r->tasks[i].host, host) == 0)
+			return 1;
+	return 0;
+}
+
 void la_tasks_check_joined(struct la_run *r)
 {
 	static double last;
 	double now = tasks_now();
 	char path[PG_PATH_MAX], prog[PG_PATH_MAX];
+	int missing = 0;
 
 	if (now - last < 0.5 || !r->logdir)
 		return;
 	last = now;
+	/* first every log there is (which hosts' logs are seen here), then
+	   the tasks without one */
 	for (int i = 0; i < r->ntasks; i++) {
 		struct la_task *t = &r->tasks[i];
 
@@ -85,9 +119,20 @@ void la_tasks_check_joined(struct la_run *r)
 		    pg_log_path(path, sizeof(path), r->logdir, t->ltid,
 				"comm") < 0)
 			continue;
-		t->join_checked = 1;
 		if (access(path, F_OK) == 0 || errno != ENOENT)
+			t->join_checked = 1;
+		else
+			t->join_checked = 3, missing++; /* (for the next loop) */
+	}
+	for (int i = 0; missing && i < r->ntasks; i++) {
+		struct la_task *t = &r->tasks[i];
+
+		if (t->join_checked != 3)
 			continue;
+		t->join_checked = 0;
+		missing--;
+		if (!sees_logs_of(r, t->host, here_host()))
+			continue; /* (looked at again: a log may show up) */
 		t->join_checked = 2;
 		snprintf(prog, sizeof(prog), "%s", t->program);
 		la_error("task %d (%s on %s) has not joined the run after %d s: "
@@ -123,8 +168,6 @@ int la_tasks_all_exited(const struct la_run *r, int min)
 
 void la_tasks_kill(struct la_run *r)
 {
-	char here[PG_HOST_MAX] = "";
-
 	/* PVM cannot kill anything now: end every process of the run on this
 	   host, also the tasks whose SPAWNED had not arrived yet */
 	if (r->lost_pvmd)
@@ -138,9 +181,7 @@ void la_tasks_kill(struct la_run *r)
 			t->exited = 1;
 		} else if (pvm_kill(t->tid) < 0) {
 			/* (a pid is a process of this host only) */
-			if (!here[0])
-				pg_pvm_host_of(pvm_mytid(), here, sizeof(here));
-			if (t->pid > 0 && strcmp(t->host, here) == 0)
+			if (t->pid > 0 && strcmp(t->host, here_host()) == 0)
 				kill(t->pid, SIGKILL);
 			t->exited = 1;
 		}
@@ -293,13 +334,10 @@ int la_tasks_lost_divergence(struct la_run *r)
 
 void la_tasks_tidy(const struct la_run *r)
 {
-	char here[PG_HOST_MAX];
-
-	pg_pvm_host_of(pvm_mytid(), here, sizeof(here));
 	for (int i = 0; i < r->ntasks; i++) {
 		const struct la_task *t = &r->tasks[i];
 
-		if (t->pid > 0 && strcmp(t->host, here) == 0 &&
+		if (t->pid > 0 && strcmp(t->host, here_host()) == 0 &&
 		    la_vm_process_gone(t->pid))
 			pg_pvmtmp_clear_first(t->pid);
 	}

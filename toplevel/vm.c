@@ -189,27 +189,56 @@ static pid_t vm_find_pvmd(void)
 	return pid > 0 ? pid : vm_each_process(is_pvmd, NULL);
 }
 
-/* vm_each_process: SIGKILLs PID if its PANGAEA_CONTEXT is ours, counting
- * into *KILLED; never stops the walk. */
-static int kill_if_ours(const char *pid, const char *env, size_t n,
-			void *killed)
+/* What kill_if_ours kills (parent: only the children of that process;
+ * 0: any), and how many it did. */
+struct vm_kill {
+	pid_t parent;
+	int killed;
+};
+
+/* The parent of process PID (a decimal string), or 0 if unknown. */
+static pid_t parent_of(const char *pid)
 {
+	char stat[512], *p;
+	int ppid = 0;
+
+	if (proc_read(pid, "stat", stat, sizeof(stat)) <= 0 ||
+	    !(p = strrchr(stat, ')')) || sscanf(p + 1, " %*c %d", &ppid) != 1)
+		return 0;
+	return (pid_t)ppid;
+}
+
+/* vm_each_process: SIGKILLs PID if its PANGAEA_CONTEXT is ours (and its
+ * parent the one of *KILL), counting into KILL; never stops the walk. */
+static int kill_if_ours(const char *pid, const char *env, size_t n,
+			void *kill_arg)
+{
+	struct vm_kill *k = kill_arg;
 	const char *ctx = env_value(env, n, PG_ENV_CONTEXT);
 	pid_t p = (pid_t)atoi(pid);
 
 	if (p != getpid() && ctx && strcmp(ctx, getenv(PG_ENV_CONTEXT)) == 0 &&
-	    kill(p, SIGKILL) == 0)
-		++*(int *)killed;
+	    (!k->parent || parent_of(pid) == k->parent) && kill(p, SIGKILL) == 0)
+		k->killed++;
 	return 0;
 }
 
 int la_vm_kill_run(void)
 {
-	int killed = 0;
+	struct vm_kill k = { 0, 0 };
 
 	if (getenv(PG_ENV_CONTEXT))
-		vm_each_process(kill_if_ours, &killed);
-	return killed;
+		vm_each_process(kill_if_ours, &k);
+	return k.killed;
+}
+
+int la_vm_kill_tasks(pid_t pvmd)
+{
+	struct vm_kill k = { pvmd, 0 };
+
+	if (pvmd > 0 && getenv(PG_ENV_CONTEXT))
+		vm_each_process(kill_if_ours, &k);
+	return k.killed;
 }
 
 /* Removes the log file of the private pvmd we halted. */
