@@ -199,18 +199,20 @@ static int lose_tasks(struct la_run *r, const char *host, char *list, size_t n)
 	return count;
 }
 
-/* Sends BEACON to every watched beacon, every PING_S: a beacon that
- * stops hearing the launcher ends the run on its host itself. */
+/* Sends BEACON to every watched beacon, every PING_S, with the time of
+ * the run: a beacon that has no fresh one for a while ends the run on
+ * its host itself (a late one does not count: coordinator/beacon.c). */
 static void ping_beacons(struct la_run *r, double now)
 {
 	static double last;
+	int ms = (int)((now - r->t0) * 1000);
 
 	if (now - last < PING_S)
 		return;
 	last = now;
 	for (int i = 0; i < r->nbeacons; i++)
 		if (!r->beacons[i].ended)
-			pg_proto_send(r->beacons[i].tid, PG_TAG_BEACON, NULL);
+			pg_proto_send(r->beacons[i].tid, PG_TAG_BEACON, &ms);
 }
 
 int la_hosts_lost(struct la_run *r)
