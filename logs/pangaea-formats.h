@@ -45,7 +45,8 @@
  * every message. */
 #define PG_PROTOCOL_VERSION 10 /* 5: KILLING, KILLWAIT; 6: OUTPUT;
 				 7: BEACON, LOGS_ASK, LOGFILE; 8: CLOCK;
-				 9: DEBUG; 10: BEACON's send time */
+				 9: DEBUG; 10: BEACON's send time,
+				 HOSTADD */
 
 /* The live stream, coordinator -> viewer (coordinator/viewers.c,
  * xview/viewlive.c): its first line "V pangaea-live N". */

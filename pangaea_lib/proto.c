@@ -42,7 +42,8 @@ static int tag_ints(int tag)
 static int versioned(int tag)
 {
 	return tag != PG_TAG_QUIT && tag != PG_TAG_EXITED &&
-	       tag != PG_TAG_ENDTASK && tag != PG_TAG_OUTPUT;
+	       tag != PG_TAG_ENDTASK && tag != PG_TAG_OUTPUT &&
+	       tag != PG_TAG_HOSTADD;
 }
 
 void pg_proto_open(int ctx)

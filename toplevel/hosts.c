@@ -126,33 +126,68 @@ int la_hosts_check(const char *logdir)
 #define LOST_S 4.0
 #define PING_S 0.25
 
-void la_hosts_watch(struct la_run *r)
+/* Starts a beacon on HOST and watches it; 0, or -1 if it could not be
+ * started (a host without it is only not watched). */
+static int start_beacon(struct la_run *r, const char *host)
 {
 	char self[PG_PATH_MAX], path[PG_PATH_MAX + 32], opt[] = "-beacon";
 	char *argv[2] = { opt, NULL };
-	struct pvmhostinfo *hosts;
-	int nhost, narch, here = pvm_tidtohost(pvm_mytid());
 	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	struct la_beacon *b, *more;
 
-	if (k <= 0 || pvm_config(&nhost, &narch, &hosts) < 0 || nhost < 2)
-		return;
+	if (k <= 0)
+		return -1;
 	self[k] = '\0';
 	snprintf(path, sizeof(path), "%s/pangaea-coord", dirname(self));
-	r->beacons = calloc((size_t)nhost, sizeof(*r->beacons));
-	if (!r->beacons)
-		return;
-	for (int i = 0; i < nhost; i++) {
-		struct la_beacon *b = &r->beacons[r->nbeacons];
+	more = realloc(r->beacons, (size_t)(r->nbeacons + 1) * sizeof(*more));
+	if (!more)
+		return -1;
+	r->beacons = more;
+	b = &r->beacons[r->nbeacons];
+	memset(b, 0, sizeof(*b));
+	if (pvm_spawn(path, argv, PvmTaskHost, (char *)host, 1, &b->tid) != 1)
+		return -1;
+	snprintf(b->host, sizeof(b->host), "%s", host);
+	b->heard = la_death_now();
+	pvm_notify(PvmTaskExit, PG_TAG_EXITED, 1, &b->tid);
+	r->nbeacons++;
+	return 0;
+}
 
-		if (hosts[i].hi_tid == here ||
-		    pvm_spawn(path, argv, PvmTaskHost, hosts[i].hi_name, 1,
-			      &b->tid) != 1)
-			continue; /* (a host without it is only not watched) */
-		snprintf(b->host, sizeof(b->host), "%s", hosts[i].hi_name);
-		b->heard = la_death_now();
-		pvm_notify(PvmTaskExit, PG_TAG_EXITED, 1, &b->tid);
-		r->nbeacons++;
-	}
+void la_hosts_watch(struct la_run *r)
+{
+	struct pvmhostinfo *hosts;
+	int nhost, narch, here = pvm_tidtohost(pvm_mytid());
+
+	/* (hosts the program adds in mid-run: la_hosts_added) */
+	pvm_notify(PvmHostAdd, PG_TAG_HOSTADD, -1, NULL);
+	if (pvm_config(&nhost, &narch, &hosts) < 0)
+		return;
+	for (int i = 0; i < nhost; i++)
+		if (hosts[i].hi_tid != here)
+			start_beacon(r, hosts[i].hi_name);
+}
+
+void la_hosts_added(struct la_run *r)
+{
+	struct pvmhostinfo *hosts;
+	int n, dtid, nhost, narch;
+
+	if (pvm_upkint(&n, 1, 1) < 0 || pvm_config(&nhost, &narch, &hosts) < 0)
+		return;
+	for (int i = 0; i < n && pvm_upkint(&dtid, 1, 1) >= 0; i++)
+		for (int h = 0; h < nhost; h++)
+			if (hosts[h].hi_tid == dtid) {
+				if (start_beacon(r, hosts[h].hi_name) == 0)
+					la_say(r->o, "host %s joined the virtual "
+					       "machine during the run: watched",
+					       hosts[h].hi_name);
+				else
+					la_say(r->o, "host %s joined the virtual "
+					       "machine during the run; no "
+					       "beacon could start there: not "
+					       "watched", hosts[h].hi_name);
+			}
 }
 
 void la_hosts_heard(struct la_run *r, int src)
@@ -229,7 +264,7 @@ int la_hosts_lost(struct la_run *r)
 
 		if (b->ended || now - b->heard < LOST_S)
 			continue;
-		b->ended = 1;
+		b->ended = b->lost = 1;
 		n = lose_tasks(r, b->host, list, sizeof(list));
 		coord = 0;
 		if (r->coord_tid && !r->coord_exited) {
@@ -304,6 +339,34 @@ static int take_pieces(const struct la_beacon *b, const char *dir,
 	return failed ? -1 : 0;
 }
 
+/* Says which task logs of the run stayed on HOST (those of its tasks
+ * that LOGDIR here lacks), and how to fetch them. */
+static void say_left(const struct la_run *r, const char *host,
+		     const char *logdir)
+{
+	char list[512], from[4096], path[PG_PATH_MAX + 32];
+	size_t k = 0, f = 0;
+	int n = 0;
+
+	for (int i = 0; i < r->ntasks; i++) {
+		const struct la_task *t = &r->tasks[i];
+
+		snprintf(path, sizeof(path), "%s/task-%d.comm", logdir, t->ltid);
+		if (strcmp(t->host, host) != 0 || access(path, F_OK) == 0 ||
+		    k >= sizeof(list) || f >= sizeof(from))
+			continue;
+		k += (size_t)snprintf(list + k, sizeof(list) - k, "%s%d",
+				      n++ ? " " : "", t->ltid);
+		f += (size_t)snprintf(from + f, sizeof(from) - f,
+				      "'%s:%s/task-%d.*' ", host, logdir,
+				      t->ltid);
+	}
+	if (n > 0)
+		la_error("the logs of task(s) %s stayed on host %s, in %s "
+			 "there; to fetch them: scp %s%s/", list, host, logdir,
+			 from, logdir);
+}
+
 void la_hosts_collect(struct la_run *r, const char *logdir)
 {
 	char hosts[1024] = "";
@@ -322,8 +385,7 @@ void la_hosts_collect(struct la_run *r, const char *logdir)
 		/* (after a lost host, the pvmds may hold messages back) */
 		if (take_pieces(b, logdir, &w, r->lost_host ? LOST_WAIT_S :
 				SHIP_WAIT_S) < 0)
-			la_error("the logs of the tasks on host %s stay in %s "
-				 "there", b->host, logdir);
+			say_left(r, b->host, logdir);
 		pg_logship_close(&w);
 		b->heard = la_death_now();
 		if (w.written && k < sizeof(hosts))
@@ -334,6 +396,9 @@ void la_hosts_collect(struct la_run *r, const char *logdir)
 	if (files)
 		la_say(r->o, "collected %d log file(s) from host(s) %s", files,
 		       hosts);
+	for (int i = 0; i < r->nbeacons; i++)
+		if (r->beacons[i].lost)
+			say_left(r, r->beacons[i].host, logdir);
 }
 
 /* The recorded logs of the tasks to run on one host, for ship_slot. */

@@ -122,6 +122,7 @@ struct la_beacon {
 	char host[PG_HOST_MAX];
 	double heard;   /* la_death_now() of its last BEACON (or its start) */
 	int ended;      /* it exited (its host was deleted): not watched */
+	int lost;       /* its host fell silent (la_hosts_lost) */
 };
 
 struct la_run {
@@ -183,6 +184,9 @@ int la_hosts_check(const char *logdir);
 /* Starts a beacon on every other host of the virtual machine (in the
  * run's context), so that a lost host is noticed in seconds. */
 void la_hosts_watch(struct la_run *r);
+/* A host joined the virtual machine in mid-run (PVM's PvmHostAdd notice,
+ * the active buffer): starts a beacon there. */
+void la_hosts_added(struct la_run *r);
 /* Notes the BEACON of SRC. */
 void la_hosts_heard(struct la_run *r, int src);
 /* Whether TID (just exited) was a beacon; it is no longer watched. */

@@ -155,7 +155,8 @@ static int wait_before_next(struct la_run *r, const struct la_prog *p,
 		    waited * 1000 >= r->o->start_ms : program_settled(r, tids, n))
 			break;
 		if (interrupted || r->coord_exited || r->diverged[0] ||
-		    r->logfail || r->died || la_death_check(r)) {
+		    r->logfail || r->died || la_death_check(r) ||
+		    la_hosts_lost(r)) { /* (which also pings the beacons) */
 			rc = 1;
 			break;
 		}
@@ -296,6 +297,8 @@ static void handle(struct la_run *r, int bufid)
 			la_hosts_exited(r, v[0]);
 	} else if (tag == PG_TAG_BEACON) {
 		la_hosts_heard(r, src);
+	} else if (tag == PG_TAG_HOSTADD) {
+		la_hosts_added(r);
 	} else if (tag == PG_TAG_ENDTASK) {
 		la_death_trace(r);
 	} else if (tag == PG_TAG_WATCH) {
