@@ -152,7 +152,7 @@ done
 while :; do
 	left=$(for h in h1 h2 h3; do
 		for p in $(ip netns pids "$($HOSTS netns $h)" 2>/dev/null); do
-			tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null |
+			tr '\0' ' ' 2>/dev/null <"/proc/$p/cmdline" |
 				grep -q "examples/sor" && echo "$p@$h"
 		done
 	done)
