@@ -58,4 +58,9 @@
 				 t1_raw and meta sync (synchronised times);
 				 4: clocks (vector clocks) */
 
+/* LOGDIR/hosts.added, the hosts the program added to the virtual machine
+ * in mid-run (toplevel/hosts.c): its first line "pangaea-hosts-added N",
+ * then a host name a line. */
+#define PG_HOSTS_ADDED_VERSION 1
+
 #endif /* PANGAEA_FORMATS_H */

@@ -83,22 +83,89 @@ static int each_slot(const char *logdir, slot_fn fn, void *arg)
 	return rc;
 }
 
-/* The virtual machine's hosts, for check_slot. */
+/* The most hosts.added lines read. */
+#define ADDED_MAX 32
+
+/* The virtual machine's hosts, and those the recording's program added
+ * in mid-run (hosts.added), for check_slot. */
 struct vm_hosts {
 	struct pvmhostinfo *hosts;
 	int nhost;
+	char added[ADDED_MAX][PG_HOST_MAX];
+	int nadded, said;
+	const struct la_opts *o;
 };
+
+/* Reads LOGDIR/hosts.added (the hosts the recorded program added in
+ * mid-run) into VM; 0 (no such file: none), or -1 after saying why it
+ * is refused. */
+static int read_added(const char *logdir, struct vm_hosts *vm)
+{
+	char path[PG_PATH_MAX + 16], line[PG_HOST_MAX + 32];
+	int version = 0;
+	FILE *f;
+
+	vm->nadded = vm->said = 0;
+	snprintf(path, sizeof(path), "%s/hosts.added", logdir);
+	if (!(f = fopen(path, "r")))
+		return errno == ENOENT ? 0 : (la_error("refusing to replay: "
+			"cannot read %s: %s", path, strerror(errno)), -1);
+	if (!fgets(line, sizeof(line), f) ||
+	    sscanf(line, "pangaea-hosts-added %d", &version) != 1 ||
+	    version != PG_HOSTS_ADDED_VERSION) {
+		la_error("refusing to replay: %s: not a hosts.added of version "
+			 "%d", path, PG_HOSTS_ADDED_VERSION);
+		fclose(f);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f) && vm->nadded < ADDED_MAX) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0])
+			snprintf(vm->added[vm->nadded++], PG_HOST_MAX, "%s", line);
+	}
+	fclose(f);
+	return 0;
+}
+
+/* Notes in LOGDIR/hosts.added that HOST joined the run's machine in
+ * mid-run (a replay accepts it missing: its program adds it again). */
+static void note_added(const char *logdir, const char *host)
+{
+	char path[PG_PATH_MAX + 16];
+	FILE *f;
+	int fresh;
+
+	if (!logdir)
+		return;
+	snprintf(path, sizeof(path), "%s/hosts.added", logdir);
+	fresh = access(path, F_OK) != 0;
+	if (!(f = fopen(path, "a")))
+		return;
+	if (fresh)
+		fprintf(f, "pangaea-hosts-added %d\n", PG_HOSTS_ADDED_VERSION);
+	fprintf(f, "%s\n", host);
+	fclose(f);
+}
 
 /* Refuses the slot SL if its host is not in the VM (ARG); 0 or -1. */
 static int check_slot(void *arg, const char *path,
 		      const struct pg_spawn_rec *sp,
 		      const struct pg_spawn_slot *sl)
 {
-	const struct vm_hosts *vm = arg;
+	struct vm_hosts *vm = arg;
 	char names[1024], file[PG_PATH_MAX];
 
 	if (in_vm(sl->host, vm->hosts, vm->nhost))
 		return 0;
+	for (int i = 0; i < vm->nadded; i++)
+		if (strcmp(vm->added[i], sl->host) == 0) {
+			if (!vm->said++)
+				la_say(vm->o, "host %s is not in the virtual "
+				       "machine: the recorded program added it "
+				       "in mid-run (pvm_addhosts), its replay "
+				       "does so again", sl->host);
+			return 0;
+		}
 	snprintf(file, sizeof(file), "%s", sp->file);
 	host_names(vm->hosts, vm->nhost, names, sizeof(names));
 	la_error("refusing to replay: task %d (%s) was recorded on host %s, "
@@ -108,9 +175,10 @@ static int check_slot(void *arg, const char *path,
 	return -1;
 }
 
-int la_hosts_check(const char *logdir)
+int la_hosts_check(const struct la_opts *o)
 {
-	struct vm_hosts vm;
+	const char *logdir = o->logdir;
+	struct vm_hosts vm = { .o = o };
 	int narch;
 
 	if (pvm_config(&vm.nhost, &narch, &vm.hosts) < 0) {
@@ -118,6 +186,8 @@ int la_hosts_check(const char *logdir)
 			 "machine's hosts");
 		return -1;
 	}
+	if (read_added(logdir, &vm) < 0)
+		return -1;
 	return each_slot(logdir, check_slot, &vm);
 }
 
@@ -178,6 +248,7 @@ void la_hosts_added(struct la_run *r)
 	for (int i = 0; i < n && pvm_upkint(&dtid, 1, 1) >= 0; i++)
 		for (int h = 0; h < nhost; h++)
 			if (hosts[h].hi_tid == dtid) {
+				note_added(r->logdir, hosts[h].hi_name);
 				if (start_beacon(r, hosts[h].hi_name) == 0)
 					la_say(r->o, "host %s joined the virtual "
 					       "machine during the run: watched",

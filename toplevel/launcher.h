@@ -177,10 +177,11 @@ void la_say(const struct la_opts *o, const char *fmt, ...)
 void la_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* hosts.c */
-/* Whether every host that the exec logs of LOGDIR put a task on is in the
- * virtual machine (joined); 0, or -1 after naming a missing host, a task
- * of it and the exec log to edit. */
-int la_hosts_check(const char *logdir);
+/* Whether every host that the exec logs of O's log folder put a task on
+ * is in the virtual machine, or was added to it by the recorded program
+ * in mid-run (its hosts.added: the replay adds it again); 0, or -1 after
+ * naming a missing host, a task of it and the exec log to edit. */
+int la_hosts_check(const struct la_opts *o);
 /* Starts a beacon on every other host of the virtual machine (in the
  * run's context), so that a lost host is noticed in seconds. */
 void la_hosts_watch(struct la_run *r);

@@ -692,7 +692,7 @@ int la_run(struct la_opts *o)
 	if (la_vm_start(&r) < 0)
 		return LA_SETUP;
 	pg_timeline("launcher", "in the virtual machine");
-	if (o->mode == PANGAEA_MODE_REPLAY && la_hosts_check(o->logdir) < 0) {
+	if (o->mode == PANGAEA_MODE_REPLAY && la_hosts_check(o) < 0) {
 		la_vm_stop(&r);
 		return LA_SETUP;
 	}

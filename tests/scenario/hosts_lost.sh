@@ -155,6 +155,21 @@ cp out added.out
 # replayed pvm_addhosts finds it there, the worker runs on h3 again
 expect_eq "added: replay with h3 in the VM identical" "$(replays_identical added 1 0)" 1
 expect_grep "added: the replay's worker ran on h3" added.r1/task-1.exec "\b1001@h3\b"
+expect_eq "added: the recording notes h3 as added in mid-run" \
+	"$(cat added/hosts.added 2>&1)" "pangaea-hosts-added 1
+h3"
+# replay with h3 gone from the virtual machine: accepted (the recording
+# says its program added h3), the replayed pvm_addhosts adds it for real
+$HOSTS run h1 sh -c "echo 'delete h3' | timeout 20 pvm" >/dev/null 2>&1
+pg -replay -logdir added -out added.r2 </dev/null
+expect_eq "added: replay without h3 in the VM exits 0, same output" \
+	"$(cat rc) $(cmp -s out added.out && echo same)" "0 same"
+expect_grep "added: the launcher says why h3 may be missing" err \
+	"^pangaea: host h3 is not in the virtual machine: the recorded program added it in mid-run \(pvm_addhosts\), its replay does so again$"
+expect_grep "added: ... and watches it once added" err \
+	"^pangaea: host h3 joined the virtual machine during the run: watched$"
+$TRACE verify added added.r2 >/dev/null 2>&1 && pass "added: that replay verified identical" ||
+	fail "added: that replay differs: $($TRACE verify added added.r2 2>&1 | tail -2)"
 
 # late BEACONs do not keep the run alive on a host: h2's pvmd stopped
 # (SIGSTOP) at T0 holds back the launcher's BEACONs, the launcher itself
