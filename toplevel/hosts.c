@@ -380,18 +380,29 @@ void la_hosts_stop(struct la_run *r)
 #define SHIP_WAIT_S 15
 #define LOST_WAIT_S 2
 
-/* Takes the LOGFILE pieces of beacon B with W into DIR until its end
- * piece, waiting at most WAIT_S for each; 0, or -1 after saying why. */
-static int take_pieces(const struct la_beacon *b, const char *dir,
-		       struct pg_logship_writer *w, int wait_s)
+/* Takes the LOGFILE pieces of run R's beacon B with W into DIR until its
+ * end piece, waiting at most WAIT_S for each (and pinging the beacons
+ * meanwhile, unless a host was lost); 0, or -1 after saying why. */
+static int take_pieces(struct la_run *r, const struct la_beacon *b,
+		       const char *dir, struct pg_logship_writer *w, int wait_s)
 {
 	char err[PG_PATH_MAX + 100];
 	int end = 0, failed = 0;
 
 	while (!end) {
-		struct timeval tmout = { wait_s, 0 };
-		int bid = pvm_trecv(b->tid, PG_TAG_LOGFILE, &tmout), tag, src,
-		    version;
+		double t0 = la_death_now();
+		int bid, tag, src, version;
+
+		do {
+			struct timeval tmout = { 0, 250000 };
+
+			/* (a transfer is no silence for the beacons, but
+			   after a lost host the launcher's BEACONs have
+			   stopped for good) */
+			if (!r->lost_host)
+				ping_beacons(r, la_death_now());
+			bid = pvm_trecv(b->tid, PG_TAG_LOGFILE, &tmout);
+		} while (bid == 0 && la_death_now() - t0 < wait_s);
 
 		if (bid <= 0) {
 			la_error("host %s: its beacon did not answer within "
@@ -454,7 +465,7 @@ void la_hosts_collect(struct la_run *r, const char *logdir)
 		if (b->ended)
 			continue;
 		/* (after a lost host, the pvmds may hold messages back) */
-		if (take_pieces(b, logdir, &w, r->lost_host ? LOST_WAIT_S :
+		if (take_pieces(r, b, logdir, &w, r->lost_host ? LOST_WAIT_S :
 				SHIP_WAIT_S) < 0)
 			say_left(r, b->host, logdir);
 		pg_logship_close(&w);
@@ -533,7 +544,7 @@ int la_hosts_ship(struct la_run *r, const char *recdir)
 				la_error("refusing to replay: host %s: %s",
 					 b->host, err);
 				rc = -1;
-			} else if (take_pieces(b, recdir, &w, SHIP_WAIT_S) < 0) {
+			} else if (take_pieces(r, b, recdir, &w, SHIP_WAIT_S) < 0) {
 				rc = -1;
 			}
 			b->heard = la_death_now();
