@@ -22,14 +22,16 @@ pass "hosts.sh up 3"
 hosts_vm h2 h3
 expect_eq "vm: three hosts" "$(grep -c LINUX64 conf)" 3
 
-# the run's processes (examples/sor) on host $1, as pid@host
-sor_on() {
+# the processes on host $1 whose command line has $2, as pid@host
+procs_on() {
 	local p
 	for p in $(ip netns pids "$($HOSTS netns "$1")" 2>/dev/null); do
 		tr '\0' ' ' 2>/dev/null <"/proc/$p/cmdline" |
-			grep -q "examples/sor" && echo "$p@$1"
+			grep -q "$2" && echo "$p@$1"
 	done
 }
+sor_on() { procs_on "$1" examples/sor; }
+worker_on() { procs_on "$1" "addhost -worker"; }
 # what of the run is left on the hosts $@, waiting up to $WAIT s
 left_after() {
 	local t0 left
@@ -182,13 +184,6 @@ pid_of() { # pid of the program $2 on host $1
 	for p in $(ip netns pids "$($HOSTS netns "$1")" 2>/dev/null); do
 		[ "$(cat /proc/$p/comm 2>/dev/null)" = "$2" ] &&
 			env_has "$p" "PVM_VMID=$VMID" && echo "$p" && return
-	done
-}
-worker_on() {
-	local p
-	for p in $(ip netns pids "$($HOSTS netns "$1")" 2>/dev/null); do
-		tr '\0' ' ' 2>/dev/null <"/proc/$p/cmdline" |
-			grep -q "addhost -worker" && echo "$p"
 	done
 }
 pg -log -logdir late -host h1 "$AH" h2 1000 20 </dev/null &
