@@ -6,16 +6,18 @@
  * (measured: 183 s after a pvmd was killed), and until then every task
  * waiting for a message from that host waits in silence.  The launcher
  * starts one beacon on each other host; beacon and launcher send each
- * other BEACON every PERIOD_MS (any message of the launcher counts):
+ * other BEACON every PERIOD_MS:
  *   - the launcher takes a host whose beacon falls silent as lost
  *     (toplevel/hosts.c);
- *   - a beacon that has not heard the launcher for ORPHAN_S takes the
- *     run as over for its host (the launcher's host, or the path to it,
- *     is gone, or the pvmds no longer pass messages: seen after a host
- *     was lost) and ends the run's processes on this host itself; so
- *     does a beacon told QUIT by PVM (the launcher exited) or with
- *     PG_QUIT_SWEEP by a launcher that stopped its run (its pvm_kills
- *     may not have got here: seen after a host was lost).  The waiting
+ *   - a beacon that has had no fresh BEACON from the launcher for
+ *     ORPHAN_S (counted from its sending: a late one does not count,
+ *     lease_until) takes the run as over for its host (the launcher's
+ *     host, or the path to it, is gone, or the pvmds no longer pass
+ *     messages in time: seen after a host was lost) and ends the run's
+ *     processes on this host itself; so does a beacon told QUIT by PVM
+ *     (the launcher exited) or with PG_QUIT_SWEEP by a launcher that
+ *     stopped its run (its pvm_kills may not have got here: seen after
+ *     a host was lost), and one whose own pvmd is gone.  The waiting
  *     and the ending are done by a watchdog process that uses no PVM:
  *     the beacon itself may hang inside libpvm as long as its pvmd.
  * The beacon also carries the run's logs between its host and the
@@ -42,13 +44,13 @@
 #define PERIOD_MS 250
 #define ORPHAN_S 10.0
 
-/* Monotonic seconds. */
-static double now_s(void)
+/* Monotonic milliseconds. */
+static long long now_ms(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* Whether the environment of process PID holds the entry KV
@@ -162,34 +164,49 @@ static void sweep(const char *ctx, const char *why)
 	}
 }
 
+/* What the beacon tells its watchdog: KIND '.' with the time (now_ms)
+ * until which the run stands for this host, 'q' (the beacon ends,
+ * nothing to do) or 's' (the beacon ends: sweep).  Written whole
+ * (smaller than PIPE_BUF). */
+struct dog_word {
+	char kind;
+	long long until_ms;
+};
+
 /*
  * The watchdog: a process of its own, which uses no PVM (a beacon can
  * block inside libpvm for as long as its pvmd does), forked before the
- * beacon enrolls.  The beacon writes to PIPE each time it hears the
- * launcher ('.'), and when it ends: 'q' (nothing to do) or 's' (sweep).
- * Silence for ORPHAN_S, or the pipe closed without a word (the beacon
- * died), makes the watchdog sweep the run's processes of this host.
+ * beacon enrolls.  It sweeps the run's processes of this host once the
+ * latest time it was told the run stands until has passed (at first,
+ * ORPHAN_S from its start), when told 's', or when the pipe closes
+ * without a word (the beacon died).
  */
 static void watchdog(int pipe_rd, const char *ctx)
 {
-	for (;;) {
-		struct pollfd p = { .fd = pipe_rd, .events = POLLIN };
-		char c = 0;
-		int k = poll(&p, 1, (int)(ORPHAN_S * 1000));
+	long long until = now_ms() + (long long)(ORPHAN_S * 1000);
 
-		if (k == 0) {
-			sweep(ctx, "the launcher has been silent for 10 s");
+	for (;;) {
+		long long left = until - now_ms();
+		struct pollfd p = { .fd = pipe_rd, .events = POLLIN };
+		struct dog_word w = { 0, 0 };
+		int k = left > 0 ? poll(&p, 1, left > 60000 ? 60000 : (int)left) : 0;
+
+		if (k == 0 && now_ms() >= until) {
+			sweep(ctx, "no fresh word from the launcher for 10 s");
 			_exit(0);
 		}
-		if (k < 0 && errno == EINTR)
+		if (k == 0 || (k < 0 && errno == EINTR))
 			continue;
-		if (k < 0 || read(pipe_rd, &c, 1) != 1 || c == 's') {
-			sweep(ctx, c == 's' ? "the launcher stopped the run" :
-			      "the beacon ended");
+		if (k < 0 || read(pipe_rd, &w, sizeof(w)) != sizeof(w) ||
+		    w.kind == 's') {
+			sweep(ctx, w.kind == 's' ? "the run was stopped or this "
+			      "host left it" : "the beacon ended");
 			_exit(0);
 		}
-		if (c == 'q')
+		if (w.kind == 'q')
 			_exit(0);
+		if (w.until_ms > until)
+			until = w.until_ms;
 	}
 }
 
@@ -218,21 +235,46 @@ static int start_watchdog(const char *ctx)
 	return fd[1];
 }
 
-/* Tells the watchdog C ('.', 'q', 's'); never blocks for long (a full
- * pipe means it has heard plenty). */
-static void tell_watchdog(int fd, char c)
+/* Tells the watchdog KIND, and for '.', that the run stands until
+ * UNTIL_MS; never blocks for long (a full pipe means it has heard
+ * plenty). */
+static void tell_watchdog(int fd, char kind, long long until_ms)
 {
-	if (fd >= 0 && write(fd, &c, 1) < 0)
+	struct dog_word w = { kind, until_ms };
+
+	if (fd >= 0 && write(fd, &w, sizeof(w)) < 0)
 		return;
+}
+
+/*
+ * The launcher's BEACONs carry the time it sent them (ms since its run
+ * began).  Each says the run stands for ORPHAN_S from its sending, not
+ * from its arrival: PVM can deliver the launcher's messages seconds
+ * late after a host was lost (delays that doubled up to 6 s were seen),
+ * and a late BEACON must not keep a run alive that the launcher has
+ * given up.  The sending time is put on this host's clock with the
+ * smallest offset (arrival - sending) seen so far: the clocks' offset
+ * plus the quickest delivery.  The time, on this host's clock, until
+ * which BEACON SENT_MS arriving at NOW_MS keeps the run standing.
+ */
+static long long lease_until(int sent_ms, long long now, long long *offset,
+			     int *have)
+{
+	long long o = now - sent_ms;
+
+	if (!*have || o < *offset)
+		*offset = o;
+	*have = 1;
+	return sent_ms + *offset + (long long)(ORPHAN_S * 1000);
 }
 
 int coord_beacon_main(void)
 {
 	const char *ctx = getenv(PG_ENV_CONTEXT);
 	struct pg_logship_writer w = { .fd = -1 };
-	int launcher, b = 0, tag, src, version, dog;
+	int launcher, b = 0, tag, src, version, dog, have = 0;
+	long long sent = 0, t0 = now_ms(), offset = 0;
 	char last = 'q';
-	double sent = 0;
 
 	if (!ctx) {
 		fprintf(stderr, "pangaea-coord: -beacon must be started by the "
@@ -240,26 +282,33 @@ int coord_beacon_main(void)
 		return 1;
 	}
 	dog = start_watchdog(ctx);
-	fcntl(dog, F_SETFL, O_NONBLOCK);
+	if (dog >= 0)
+		fcntl(dog, F_SETFL, O_NONBLOCK);
 	pg_pvmtmp_clear_own(); /* before libpvm picks its file names */
 	if (pvm_mytid() < 0 || (launcher = pvm_parent()) < 0) {
-		tell_watchdog(dog, 'q');
+		tell_watchdog(dog, 'q', 0);
 		return 1;
 	}
 	pg_proto_open(atoi(ctx));
 	pvm_setcontext(atoi(ctx));
 	pvm_notify(PvmTaskExit, PG_TAG_QUIT, 1, &launcher);
-	while (b >= 0) {
+	for (;;) {
 		struct timeval tmout = { 0, PERIOD_MS * 1000 };
-		double t = now_s();
+		long long t = now_ms();
+		int ms = (int)(t - t0);
 
-		if (t - sent >= PERIOD_MS / 1000.0) {
-			if (pg_proto_send(launcher, PG_TAG_BEACON, NULL) < 0)
+		if (t - sent >= PERIOD_MS) {
+			if (pg_proto_send(launcher, PG_TAG_BEACON, &ms) < 0) {
+				last = 's'; /* our pvmd is gone: the run here too */
 				break;
+			}
 			sent = t;
 		}
-		b = pvm_trecv(-1, -1, &tmout);
-		if (b <= 0 || pg_proto_check(b, &tag, &src, &version) < 0)
+		if ((b = pvm_trecv(-1, -1, &tmout)) < 0) {
+			last = 's';
+			break;
+		}
+		if (b == 0 || pg_proto_check(b, &tag, &src, &version) < 0)
 			continue;
 		if (tag == PG_TAG_QUIT) {
 			int v = 0;
@@ -274,16 +323,23 @@ int coord_beacon_main(void)
 		}
 		if (src != launcher)
 			continue;
-		tell_watchdog(dog, '.');
-		if (tag == PG_TAG_LOGS_ASK)
+		if (tag == PG_TAG_BEACON && pg_proto_upk(tag, &ms) == 0) {
+			tell_watchdog(dog, '.', lease_until(ms, now_ms(),
+							    &offset, &have));
+		} else if (tag == PG_TAG_LOGS_ASK) {
+			/* (the run is over: its lease is not extended) */
 			send_logs(launcher);
-		else if (tag == PG_TAG_LOGFILE)
+		} else if (tag == PG_TAG_LOGFILE) {
+			/* (before a replay's tasks start: a long transfer is
+			   no silence) */
 			take_logs(launcher, &w);
-		tell_watchdog(dog, '.'); /* (a long transfer is no silence) */
+			tell_watchdog(dog, '.', now_ms() +
+				      (long long)(ORPHAN_S * 1000));
+		}
 	}
 	if (dog >= 0) {
 		fcntl(dog, F_SETFL, 0); /* the last word must get through */
-		tell_watchdog(dog, last);
+		tell_watchdog(dog, last, 0);
 		close(dog);
 	}
 	pvm_exit();

@@ -43,9 +43,10 @@
 /* The messages between the library, the launcher and the coordinator
  * (pangaea_lib/pangaea-protocol.h, pangaea_lib/proto.c): the first int of
  * every message. */
-#define PG_PROTOCOL_VERSION 9 /* 5: KILLING, KILLWAIT; 6: OUTPUT;
+#define PG_PROTOCOL_VERSION 10 /* 5: KILLING, KILLWAIT; 6: OUTPUT;
 				 7: BEACON, LOGS_ASK, LOGFILE; 8: CLOCK;
-				 9: DEBUG */
+				 9: DEBUG; 10: BEACON's send time,
+				 HOSTADD */
 
 /* The live stream, coordinator -> viewer (coordinator/viewers.c,
  * xview/viewlive.c): its first line "V pangaea-live N". */
@@ -56,5 +57,10 @@
 #define TDB_SCHEMA_VERSION 4 /* 2: the output table; 3: events.t0_raw,
 				 t1_raw and meta sync (synchronised times);
 				 4: clocks (vector clocks) */
+
+/* LOGDIR/hosts.added, the hosts the program added to the virtual machine
+ * in mid-run (toplevel/hosts.c): its first line "pangaea-hosts-added N",
+ * then a host name a line. */
+#define PG_HOSTS_ADDED_VERSION 1
 
 #endif /* PANGAEA_FORMATS_H */

@@ -161,7 +161,13 @@
  * PG_TAG_BEACON     beacon <-> launcher, every 250 ms each way: a
  *                   `pangaea-coord -beacon` on another host of the
  *                   virtual machine and the launcher are there
- *                   (toplevel/hosts.c, coordinator/beacon.c).  No ints.
+ *                   (toplevel/hosts.c, coordinator/beacon.c).  int ms:
+ *                   the sender's clock when it sent it (the launcher's:
+ *                   milliseconds since the run began), so that a beacon
+ *                   can tell a late BEACON from a fresh one.
+ * PG_TAG_HOSTADD    a pvmd -> launcher: hosts joined the virtual machine
+ *                   in mid-run (pvm_notify(PvmHostAdd)).  PVM's layout,
+ *                   no version: int n, then n pvmd tids.
  * PG_TAG_LOGS_ASK   launcher -> beacon after the run: send me the task
  *                   logs of this folder on your host.  str dir.  Answered
  *                   with LOGFILE messages, the last one's name "".
@@ -212,7 +218,8 @@ enum pg_tag {
 	PG_TAG_LOGS_ASK,
 	PG_TAG_LOGFILE,
 	PG_TAG_CLOCK,
-	PG_TAG_DEBUG
+	PG_TAG_DEBUG,
+	PG_TAG_HOSTADD
 };
 
 /* QUIT's value to a beacon for "the run was stopped: sweep". */

@@ -23,10 +23,11 @@ struct proto_saved {
 static int tag_ints(int tag)
 {
 	switch (tag) {
-	case PG_TAG_HELLO: case PG_TAG_BEACON: return 0;
+	case PG_TAG_HELLO: return 0;
 	case PG_TAG_REGISTER: return 2;
 	case PG_TAG_ACK: case PG_TAG_TID2LTID: case PG_TAG_LTID2TID:
-	case PG_TAG_ANSWER: case PG_TAG_QUIT: case PG_TAG_EXITED: return 1;
+	case PG_TAG_ANSWER: case PG_TAG_QUIT: case PG_TAG_EXITED:
+	case PG_TAG_BEACON: return 1;
 	case PG_TAG_DONE: return 3;
 	case PG_TAG_LOGFAIL: return 2;
 	case PG_TAG_KILLING: return 2;
@@ -41,7 +42,8 @@ static int tag_ints(int tag)
 static int versioned(int tag)
 {
 	return tag != PG_TAG_QUIT && tag != PG_TAG_EXITED &&
-	       tag != PG_TAG_ENDTASK && tag != PG_TAG_OUTPUT;
+	       tag != PG_TAG_ENDTASK && tag != PG_TAG_OUTPUT &&
+	       tag != PG_TAG_HOSTADD;
 }
 
 void pg_proto_open(int ctx)

@@ -83,22 +83,89 @@ static int each_slot(const char *logdir, slot_fn fn, void *arg)
 	return rc;
 }
 
-/* The virtual machine's hosts, for check_slot. */
+/* The most hosts.added lines read. */
+#define ADDED_MAX 32
+
+/* The virtual machine's hosts, and those the recording's program added
+ * in mid-run (hosts.added), for check_slot. */
 struct vm_hosts {
 	struct pvmhostinfo *hosts;
 	int nhost;
+	char added[ADDED_MAX][PG_HOST_MAX];
+	int nadded, said;
+	const struct la_opts *o;
 };
+
+/* Reads LOGDIR/hosts.added (the hosts the recorded program added in
+ * mid-run) into VM; 0 (no such file: none), or -1 after saying why it
+ * is refused. */
+static int read_added(const char *logdir, struct vm_hosts *vm)
+{
+	char path[PG_PATH_MAX + 16], line[PG_HOST_MAX + 32];
+	int version = 0;
+	FILE *f;
+
+	vm->nadded = vm->said = 0;
+	snprintf(path, sizeof(path), "%s/hosts.added", logdir);
+	if (!(f = fopen(path, "r")))
+		return errno == ENOENT ? 0 : (la_error("refusing to replay: "
+			"cannot read %s: %s", path, strerror(errno)), -1);
+	if (!fgets(line, sizeof(line), f) ||
+	    sscanf(line, "pangaea-hosts-added %d", &version) != 1 ||
+	    version != PG_HOSTS_ADDED_VERSION) {
+		la_error("refusing to replay: %s: not a hosts.added of version "
+			 "%d", path, PG_HOSTS_ADDED_VERSION);
+		fclose(f);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f) && vm->nadded < ADDED_MAX) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0])
+			snprintf(vm->added[vm->nadded++], PG_HOST_MAX, "%s", line);
+	}
+	fclose(f);
+	return 0;
+}
+
+/* Notes in LOGDIR/hosts.added that HOST joined the run's machine in
+ * mid-run (a replay accepts it missing: its program adds it again). */
+static void note_added(const char *logdir, const char *host)
+{
+	char path[PG_PATH_MAX + 16];
+	FILE *f;
+	int fresh;
+
+	if (!logdir)
+		return;
+	snprintf(path, sizeof(path), "%s/hosts.added", logdir);
+	fresh = access(path, F_OK) != 0;
+	if (!(f = fopen(path, "a")))
+		return;
+	if (fresh)
+		fprintf(f, "pangaea-hosts-added %d\n", PG_HOSTS_ADDED_VERSION);
+	fprintf(f, "%s\n", host);
+	fclose(f);
+}
 
 /* Refuses the slot SL if its host is not in the VM (ARG); 0 or -1. */
 static int check_slot(void *arg, const char *path,
 		      const struct pg_spawn_rec *sp,
 		      const struct pg_spawn_slot *sl)
 {
-	const struct vm_hosts *vm = arg;
+	struct vm_hosts *vm = arg;
 	char names[1024], file[PG_PATH_MAX];
 
 	if (in_vm(sl->host, vm->hosts, vm->nhost))
 		return 0;
+	for (int i = 0; i < vm->nadded; i++)
+		if (strcmp(vm->added[i], sl->host) == 0) {
+			if (!vm->said++)
+				la_say(vm->o, "host %s is not in the virtual "
+				       "machine: the recorded program added it "
+				       "in mid-run (pvm_addhosts), its replay "
+				       "does so again", sl->host);
+			return 0;
+		}
 	snprintf(file, sizeof(file), "%s", sp->file);
 	host_names(vm->hosts, vm->nhost, names, sizeof(names));
 	la_error("refusing to replay: task %d (%s) was recorded on host %s, "
@@ -108,9 +175,10 @@ static int check_slot(void *arg, const char *path,
 	return -1;
 }
 
-int la_hosts_check(const char *logdir)
+int la_hosts_check(const struct la_opts *o)
 {
-	struct vm_hosts vm;
+	const char *logdir = o->logdir;
+	struct vm_hosts vm = { .o = o };
 	int narch;
 
 	if (pvm_config(&vm.nhost, &narch, &vm.hosts) < 0) {
@@ -118,6 +186,8 @@ int la_hosts_check(const char *logdir)
 			 "machine's hosts");
 		return -1;
 	}
+	if (read_added(logdir, &vm) < 0)
+		return -1;
 	return each_slot(logdir, check_slot, &vm);
 }
 
@@ -139,33 +209,69 @@ int la_hosts_has(const char *name, char *names, size_t n)
 #define LOST_S 4.0
 #define PING_S 0.25
 
-void la_hosts_watch(struct la_run *r)
+/* Starts a beacon on HOST and watches it; 0, or -1 if it could not be
+ * started (a host without it is only not watched). */
+static int start_beacon(struct la_run *r, const char *host)
 {
 	char self[PG_PATH_MAX], path[PG_PATH_MAX + 32], opt[] = "-beacon";
 	char *argv[2] = { opt, NULL };
-	struct pvmhostinfo *hosts;
-	int nhost, narch, here = pvm_tidtohost(pvm_mytid());
 	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	struct la_beacon *b, *more;
 
-	if (k <= 0 || pvm_config(&nhost, &narch, &hosts) < 0 || nhost < 2)
-		return;
+	if (k <= 0)
+		return -1;
 	self[k] = '\0';
 	snprintf(path, sizeof(path), "%s/pangaea-coord", dirname(self));
-	r->beacons = calloc((size_t)nhost, sizeof(*r->beacons));
-	if (!r->beacons)
-		return;
-	for (int i = 0; i < nhost; i++) {
-		struct la_beacon *b = &r->beacons[r->nbeacons];
+	more = realloc(r->beacons, (size_t)(r->nbeacons + 1) * sizeof(*more));
+	if (!more)
+		return -1;
+	r->beacons = more;
+	b = &r->beacons[r->nbeacons];
+	memset(b, 0, sizeof(*b));
+	if (pvm_spawn(path, argv, PvmTaskHost, (char *)host, 1, &b->tid) != 1)
+		return -1;
+	snprintf(b->host, sizeof(b->host), "%s", host);
+	b->heard = la_death_now();
+	pvm_notify(PvmTaskExit, PG_TAG_EXITED, 1, &b->tid);
+	r->nbeacons++;
+	return 0;
+}
 
-		if (hosts[i].hi_tid == here ||
-		    pvm_spawn(path, argv, PvmTaskHost, hosts[i].hi_name, 1,
-			      &b->tid) != 1)
-			continue; /* (a host without it is only not watched) */
-		snprintf(b->host, sizeof(b->host), "%s", hosts[i].hi_name);
-		b->heard = la_death_now();
-		pvm_notify(PvmTaskExit, PG_TAG_EXITED, 1, &b->tid);
-		r->nbeacons++;
-	}
+void la_hosts_watch(struct la_run *r)
+{
+	struct pvmhostinfo *hosts;
+	int nhost, narch, here = pvm_tidtohost(pvm_mytid());
+
+	/* (hosts the program adds in mid-run: la_hosts_added) */
+	pvm_notify(PvmHostAdd, PG_TAG_HOSTADD, -1, NULL);
+	if (pvm_config(&nhost, &narch, &hosts) < 0)
+		return;
+	for (int i = 0; i < nhost; i++)
+		if (hosts[i].hi_tid != here)
+			start_beacon(r, hosts[i].hi_name);
+}
+
+void la_hosts_added(struct la_run *r)
+{
+	struct pvmhostinfo *hosts;
+	int n, dtid, nhost, narch;
+
+	if (pvm_upkint(&n, 1, 1) < 0 || pvm_config(&nhost, &narch, &hosts) < 0)
+		return;
+	for (int i = 0; i < n && pvm_upkint(&dtid, 1, 1) >= 0; i++)
+		for (int h = 0; h < nhost; h++)
+			if (hosts[h].hi_tid == dtid) {
+				note_added(r->logdir, hosts[h].hi_name);
+				if (start_beacon(r, hosts[h].hi_name) == 0)
+					la_say(r->o, "host %s joined the virtual "
+					       "machine during the run: watched",
+					       hosts[h].hi_name);
+				else
+					la_say(r->o, "host %s joined the virtual "
+					       "machine during the run; no "
+					       "beacon could start there: not "
+					       "watched", hosts[h].hi_name);
+			}
 }
 
 void la_hosts_heard(struct la_run *r, int src)
@@ -212,18 +318,20 @@ static int lose_tasks(struct la_run *r, const char *host, char *list, size_t n)
 	return count;
 }
 
-/* Sends BEACON to every watched beacon, every PING_S: a beacon that
- * stops hearing the launcher ends the run on its host itself. */
+/* Sends BEACON to every watched beacon, every PING_S, with the time of
+ * the run: a beacon that has no fresh one for a while ends the run on
+ * its host itself (a late one does not count: coordinator/beacon.c). */
 static void ping_beacons(struct la_run *r, double now)
 {
 	static double last;
+	int ms = (int)((now - r->t0) * 1000);
 
 	if (now - last < PING_S)
 		return;
 	last = now;
 	for (int i = 0; i < r->nbeacons; i++)
 		if (!r->beacons[i].ended)
-			pg_proto_send(r->beacons[i].tid, PG_TAG_BEACON, NULL);
+			pg_proto_send(r->beacons[i].tid, PG_TAG_BEACON, &ms);
 }
 
 int la_hosts_lost(struct la_run *r)
@@ -240,7 +348,7 @@ int la_hosts_lost(struct la_run *r)
 
 		if (b->ended || now - b->heard < LOST_S)
 			continue;
-		b->ended = 1;
+		b->ended = b->lost = 1;
 		n = lose_tasks(r, b->host, list, sizeof(list));
 		coord = 0;
 		if (r->coord_tid && !r->coord_exited) {
@@ -285,18 +393,29 @@ void la_hosts_stop(struct la_run *r)
 #define SHIP_WAIT_S 15
 #define LOST_WAIT_S 2
 
-/* Takes the LOGFILE pieces of beacon B with W into DIR until its end
- * piece, waiting at most WAIT_S for each; 0, or -1 after saying why. */
-static int take_pieces(const struct la_beacon *b, const char *dir,
-		       struct pg_logship_writer *w, int wait_s)
+/* Takes the LOGFILE pieces of run R's beacon B with W into DIR until its
+ * end piece, waiting at most WAIT_S for each (and pinging the beacons
+ * meanwhile, unless a host was lost); 0, or -1 after saying why. */
+static int take_pieces(struct la_run *r, const struct la_beacon *b,
+		       const char *dir, struct pg_logship_writer *w, int wait_s)
 {
 	char err[PG_PATH_MAX + 100];
 	int end = 0, failed = 0;
 
 	while (!end) {
-		struct timeval tmout = { wait_s, 0 };
-		int bid = pvm_trecv(b->tid, PG_TAG_LOGFILE, &tmout), tag, src,
-		    version;
+		double t0 = la_death_now();
+		int bid, tag, src, version;
+
+		do {
+			struct timeval tmout = { 0, 250000 };
+
+			/* (a transfer is no silence for the beacons, but
+			   after a lost host the launcher's BEACONs have
+			   stopped for good) */
+			if (!r->lost_host)
+				ping_beacons(r, la_death_now());
+			bid = pvm_trecv(b->tid, PG_TAG_LOGFILE, &tmout);
+		} while (bid == 0 && la_death_now() - t0 < wait_s);
 
 		if (bid <= 0) {
 			la_error("host %s: its beacon did not answer within "
@@ -315,6 +434,34 @@ static int take_pieces(const struct la_beacon *b, const char *dir,
 	return failed ? -1 : 0;
 }
 
+/* Says which task logs of the run stayed on HOST (those of its tasks
+ * that LOGDIR here lacks), and how to fetch them. */
+static void say_left(const struct la_run *r, const char *host,
+		     const char *logdir)
+{
+	char list[512], from[4096], path[PG_PATH_MAX + 32];
+	size_t k = 0, f = 0;
+	int n = 0;
+
+	for (int i = 0; i < r->ntasks; i++) {
+		const struct la_task *t = &r->tasks[i];
+
+		snprintf(path, sizeof(path), "%s/task-%d.comm", logdir, t->ltid);
+		if (strcmp(t->host, host) != 0 || access(path, F_OK) == 0 ||
+		    k >= sizeof(list) || f >= sizeof(from))
+			continue;
+		k += (size_t)snprintf(list + k, sizeof(list) - k, "%s%d",
+				      n++ ? " " : "", t->ltid);
+		f += (size_t)snprintf(from + f, sizeof(from) - f,
+				      "'%s:%s/task-%d.*' ", host, logdir,
+				      t->ltid);
+	}
+	if (n > 0)
+		la_error("the logs of task(s) %s stayed on host %s, in %s "
+			 "there; to fetch them: scp %s%s/", list, host, logdir,
+			 from, logdir);
+}
+
 void la_hosts_collect(struct la_run *r, const char *logdir)
 {
 	char hosts[1024] = "";
@@ -331,10 +478,9 @@ void la_hosts_collect(struct la_run *r, const char *logdir)
 		if (b->ended)
 			continue;
 		/* (after a lost host, the pvmds may hold messages back) */
-		if (take_pieces(b, logdir, &w, r->lost_host ? LOST_WAIT_S :
+		if (take_pieces(r, b, logdir, &w, r->lost_host ? LOST_WAIT_S :
 				SHIP_WAIT_S) < 0)
-			la_error("the logs of the tasks on host %s stay in %s "
-				 "there", b->host, logdir);
+			say_left(r, b->host, logdir);
 		pg_logship_close(&w);
 		b->heard = la_death_now();
 		if (w.written && k < sizeof(hosts))
@@ -345,6 +491,9 @@ void la_hosts_collect(struct la_run *r, const char *logdir)
 	if (files)
 		la_say(r->o, "collected %d log file(s) from host(s) %s", files,
 		       hosts);
+	for (int i = 0; i < r->nbeacons; i++)
+		if (r->beacons[i].lost)
+			say_left(r, r->beacons[i].host, logdir);
 }
 
 /* The recorded logs of the tasks to run on one host, for ship_slot. */
@@ -408,7 +557,7 @@ int la_hosts_ship(struct la_run *r, const char *recdir)
 				la_error("refusing to replay: host %s: %s",
 					 b->host, err);
 				rc = -1;
-			} else if (take_pieces(b, recdir, &w, SHIP_WAIT_S) < 0) {
+			} else if (take_pieces(r, b, recdir, &w, SHIP_WAIT_S) < 0) {
 				rc = -1;
 			}
 			b->heard = la_death_now();

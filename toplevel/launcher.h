@@ -123,6 +123,7 @@ struct la_beacon {
 	char host[PG_HOST_MAX];
 	double heard;   /* la_death_now() of its last BEACON (or its start) */
 	int ended;      /* it exited (its host was deleted): not watched */
+	int lost;       /* its host fell silent (la_hosts_lost) */
 };
 
 struct la_run {
@@ -179,16 +180,20 @@ void la_say(const struct la_opts *o, const char *fmt, ...)
 void la_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* hosts.c */
-/* Whether every host that the exec logs of LOGDIR put a task on is in the
- * virtual machine (joined); 0, or -1 after naming a missing host, a task
- * of it and the exec log to edit. */
-int la_hosts_check(const char *logdir);
+/* Whether every host that the exec logs of O's log folder put a task on
+ * is in the virtual machine, or was added to it by the recorded program
+ * in mid-run (its hosts.added: the replay adds it again); 0, or -1 after
+ * naming a missing host, a task of it and the exec log to edit. */
+int la_hosts_check(const struct la_opts *o);
 /* Whether NAME is a host of the virtual machine; the names of its
  * hosts (space-separated) into NAMES (N bytes) either way. */
 int la_hosts_has(const char *name, char *names, size_t n);
 /* Starts a beacon on every other host of the virtual machine (in the
  * run's context), so that a lost host is noticed in seconds. */
 void la_hosts_watch(struct la_run *r);
+/* A host joined the virtual machine in mid-run (PVM's PvmHostAdd notice,
+ * the active buffer): starts a beacon there. */
+void la_hosts_added(struct la_run *r);
 /* Notes the BEACON of SRC. */
 void la_hosts_heard(struct la_run *r, int src);
 /* Whether TID (just exited) was a beacon; it is no longer watched. */

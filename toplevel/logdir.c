@@ -31,6 +31,7 @@ static int is_run_file(const char *name)
 	return strncmp(name, "task-", 5) == 0 || strcmp(name, "run.info") == 0 ||
 	       strcmp(name, "stdin.log") == 0 ||
 	       strcmp(name, "output.log") == 0 ||
+	       strcmp(name, "hosts.added") == 0 ||
 	       strncmp(name, ".run.info.", 10) == 0 || /* a temporary one */
 	       strncmp(name, "trace.db", 8) == 0; /* and its -journal, -wal */
 }

@@ -215,7 +215,8 @@ static int wait_before_next(struct la_run *r, const struct la_prog *p,
 		    waited * 1000 >= r->o->start_ms : program_settled(r, tids, n))
 			break;
 		if (interrupted || r->coord_exited || r->diverged[0] ||
-		    r->logfail || r->died || la_death_check(r)) {
+		    r->logfail || r->died || la_death_check(r) ||
+		    la_hosts_lost(r)) { /* (which also pings the beacons) */
 			rc = 1;
 			break;
 		}
@@ -358,6 +359,8 @@ static void handle(struct la_run *r, int bufid)
 			la_hosts_exited(r, v[0]);
 	} else if (tag == PG_TAG_BEACON) {
 		la_hosts_heard(r, src);
+	} else if (tag == PG_TAG_HOSTADD) {
+		la_hosts_added(r);
 	} else if (tag == PG_TAG_ENDTASK) {
 		la_death_trace(r);
 	} else if (tag == PG_TAG_WATCH) {
@@ -784,7 +787,7 @@ int la_run(struct la_opts *o)
 	if (la_vm_start(&r) < 0)
 		return LA_SETUP;
 	pg_timeline("launcher", "in the virtual machine");
-	if (o->mode == PANGAEA_MODE_REPLAY && la_hosts_check(o->logdir) < 0) {
+	if (o->mode == PANGAEA_MODE_REPLAY && la_hosts_check(o) < 0) {
 		la_vm_stop(&r);
 		return LA_SETUP;
 	}
