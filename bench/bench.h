@@ -37,6 +37,14 @@ struct bench_clock {
 /* Reads both clocks into C. */
 void bench_clock_now(struct bench_clock *c);
 
+/* Instruction counts (bench/run.sh's "instructions per call" rows): when
+ * the program runs under valgrind --tool=callgrind, bench_count_start
+ * zeroes callgrind's counts and bench_count_stop dumps them under the name
+ * ROW (one dump per measured loop); outside valgrind both cost a few
+ * instructions and do nothing. */
+void bench_count_start(void);
+void bench_count_stop(const char *row);
+
 /* Prints a RESULT line for N calls measured between T0 and T1; EXTRA
  * (may be NULL) is appended as is ("key=value ..."). */
 void bench_result(const char *bench, const char *row, long n,

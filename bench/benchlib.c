@@ -7,6 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#else /* no valgrind: no counts (bench/instr.sh says so) */
+#define CALLGRIND_ZERO_STATS ((void)0)
+#define CALLGRIND_DUMP_STATS_AT(s) ((void)(s))
+#endif
 
 #define BODY_MAX 256
 
@@ -23,6 +29,16 @@ void bench_clock_now(struct bench_clock *c)
 {
 	c->wall_ns = clock_ns(CLOCK_MONOTONIC);
 	c->cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+}
+
+void bench_count_start(void)
+{
+	CALLGRIND_ZERO_STATS;
+}
+
+void bench_count_stop(const char *row)
+{
+	CALLGRIND_DUMP_STATS_AT(row);
 }
 
 void bench_result(const char *bench, const char *row, long n,

@@ -107,6 +107,7 @@ static void p2p_phase(int ph, int tid, long n)
 
 	send_empty(tid, TAG_GO, ph);
 	if (ph == PH_SEND) {
+		bench_count_start();
 		bench_clock_now(&t0);
 		for (long i = 0; i < n; i++) {
 			bench_ok(PROG, pvm_initsend(PvmDataDefault),
@@ -115,13 +116,16 @@ static void p2p_phase(int ph, int tid, long n)
 			bench_ok(PROG, pvm_send(tid, TAG_DATA), "pvm_send");
 		}
 		bench_clock_now(&t1);
+		bench_count_stop(phase_row[ph]);
 		bench_ok(PROG, pvm_recv(tid, TAG_DONE), "pvm_recv");
 	} else {
 		bench_ok(PROG, pvm_recv(tid, TAG_DONE), "pvm_recv");
+		bench_count_start();
 		bench_clock_now(&t0);
 		for (long i = 0; i < n; i++)
 			receive_one(ph, tid);
 		bench_clock_now(&t1);
+		bench_count_stop(phase_row[ph]);
 	}
 	bench_result(PROG, phase_row[ph], n, &t0, &t1, NULL);
 }
@@ -139,11 +143,13 @@ static void set_p2p(const char *self, long n)
 		bench_die(PROG, "pvm_spawn", tid < 0 ? tid : PvmSysErr);
 	for (int ph = PH_SEND; ph <= PH_PROBE; ph++)
 		p2p_phase(ph, tid, n);
+	bench_count_start();
 	bench_clock_now(&t0);
 	for (long i = 0; i < n; i++)
 		if (bench_ok(PROG, pvm_nrecv(tid, TAG_NONE), "pvm_nrecv") != 0)
 			bench_die(PROG, "nrecv-miss", PvmSysErr);
 	bench_clock_now(&t1);
+	bench_count_stop("nrecv-miss");
 	bench_result(PROG, "nrecv-miss", n, &t0, &t1, NULL);
 	send_empty(tid, TAG_GO, PH_QUIT);
 }
@@ -211,6 +217,7 @@ static void set_coll(const char *self, long n, int bcast)
 		bench_ok(PROG, pvm_barrier(GROUP, NWORKERS_COLL + 1),
 			 "pvm_barrier");
 	}
+	bench_count_start();
 	bench_clock_now(&t0);
 	for (long i = 0; i < n; i++) {
 		bench_ok(PROG, pvm_initsend(PvmDataDefault), "pvm_initsend");
@@ -222,6 +229,7 @@ static void set_coll(const char *self, long n, int bcast)
 				 "pvm_mcast");
 	}
 	bench_clock_now(&t1);
+	bench_count_stop(bcast ? "bcast" : "mcast");
 	for (int i = 0; i < NWORKERS_COLL; i++)
 		bench_ok(PROG, pvm_recv(-1, TAG_DONE), "pvm_recv");
 	if (bcast)

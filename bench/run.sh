@@ -10,6 +10,8 @@
 # min-max, ratios to plain PVM of the same round, log sizes, targets) goes to
 # stdout; results.csv holds it as CSV, raw.csv every sample.
 #
+# Then bench/instr.sh counts the instructions per call of perfunc's rows
+# under callgrind (needs valgrind; report says when it is missing).
 # Last, bench/races times the racing-receive analysis (its own target line),
 # bench/view.sh the viewer (a fresh recording's first picture, the live view)
 # and bench/timeline.sh prints the start-up breakdown of `sor 4 100`.
@@ -142,7 +144,12 @@ for spec in "${BENCHES[@]}"; do
 	esac
 done
 
-"$BIN/report" "$RAW" "$LOGS" "$PENDING" "$OUT/results.csv"
+# instructions per call (no VM of ours: instr.sh starts its own)
+: >"$OUT/instr.csv"
+if [[ instr =~ $ONLY ]]; then
+	bash "$HERE/instr.sh" "$B" "$OUT/instr.csv" 2000
+fi
+"$BIN/report" "$RAW" "$LOGS" "$PENDING" "$OUT/results.csv" "$OUT/instr.csv"
 # the racing-receive analysis on a synthetic run of 2 M events (no VM)
 if [[ races =~ $ONLY ]]; then
 	echo

@@ -16,7 +16,9 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 static struct pg_comm_writer comm = { .fd = -1 };
@@ -132,13 +134,26 @@ void pg_log(struct pg_event *ev)
 		log_clock();
 }
 
+void pg_event_clear(struct pg_event *ev)
+{
+	size_t g = offsetof(struct pg_event, group) + 1,
+	       rest = offsetof(struct pg_event, group) + sizeof(ev->group);
+
+	memset(ev, 0, g);
+	memset((char *)ev + rest, 0, sizeof(*ev) - rest);
+}
+
 void pg_log_recv(int kind, int filter, int bufid, uint64_t t0)
 {
 	struct pvmminfo mi;
-	struct pg_event ev = { .kind = kind, .t = t0, .filter = filter };
+	struct pg_event ev;
 
 	if (pvm_getminfo(bufid, &mi) < 0)
 		return;
+	pg_event_clear(&ev);
+	ev.kind = kind;
+	ev.t = t0;
+	ev.filter = filter;
 	ev.peer = pg_peer_of(&mi);
 	ev.msgid = ev.peer == PG_PEER_SYSTEM ? pg_system_ident(bufid)
 					     : (uint32_t)mi.wid;

@@ -369,6 +369,11 @@ void pg_stdin_attach(void);
  * ERR (and the launcher told: PG_TAG_LOGFAIL).  After any failed write
  * of a log the task logs nothing more and the launcher is told. */
 int pg_log_open(int exec_only, char *err, size_t errlen);
+/* Sets every field of EV to 0 and its group to "" as `= { 0 }` does,
+ * but leaves the bytes of group after its first alone: the hot paths
+ * (a send, a receive) clear their event without writing PG_GROUP_MAX
+ * bytes per call. */
+void pg_event_clear(struct pg_event *ev);
 /* Appends EV to the communication log, writing pending poll failures
  * first, and passes it to a live viewer. */
 void pg_log(struct pg_event *ev);

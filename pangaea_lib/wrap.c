@@ -129,10 +129,14 @@ static int send_checked(struct pg_call *call, int bufid, const int *tids,
 int pg_send_logged(int kind, const int *tids, int n, int tag,
 		   const char *group)
 {
-	struct pg_call call = { .ev = { .kind = kind, .tag = tag } };
+	struct pg_call call;
 	int multi = kind == PG_REC_MCAST || kind == PG_REC_BCAST;
 	int small[16], *recv = small, nr = 1, bufid, rc;
 
+	pg_event_clear(&call.ev); /* not `= { 0 }`: a 360-byte store */
+	call.spawn = NULL;
+	call.ev.kind = kind;
+	call.ev.tag = tag;
 	pg_delay();
 	pg_chaos_send();
 	call.ev.t = pg_now();

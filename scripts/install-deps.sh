@@ -24,6 +24,9 @@ packages="$packages libxml2-utils"
 packages="$packages gdb xterm"
 # time: /usr/bin/time, the launcher's peak memory in bench/hosts_scale.sh
 packages="$packages time"
+# valgrind: bench/instr.sh's instructions per wrapped call (callgrind),
+# and its <valgrind/callgrind.h> for bench/benchlib.c
+packages="$packages valgrind"
 for pkg in $packages; do
 	count=$((count + 1))
 	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |
