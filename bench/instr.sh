@@ -35,6 +35,7 @@ chmod +x "$W/perfunc-cg"
 printf '* ep=%s:%s:/usr/lib/pvm3/lib:%s/bin/$PVM_ARCH\n%s\n' "$W" "$B/bench" \
 	"$PVM_ROOT" "$(hostname)" >"$W/hosts"
 vm_start hosts
+echo "instr.sh: $N calls a row, private VM $PVM_VMID, scratch folder $W"
 export PVM_EXPORT=CGOUT
 for set in p2p mcast; do
 	for mode in plain record replay; do

@@ -19,6 +19,8 @@ static int broken;       /* the coordinator did not answer: no more pings */
 static uint64_t last_t;  /* t of the last sample */
 static uint64_t period_ns;
 static int period_read;
+static uint64_t due_t;   /* t of the next sample (UINT64_MAX: none; 0: to
+			    compute), the one compare of every logged event */
 
 /* One ping-pong; 0 with the round trip's ends T0, T1 (pg_now) and the
  * reference time REF, or -1. */
@@ -60,6 +62,7 @@ int pg_clocksample_take(struct pg_clock_sample *s)
 	}
 	if (got)
 		last_t = s->t;
+	due_t = 0;
 	return got;
 }
 
@@ -78,7 +81,7 @@ static uint64_t period(void)
 
 int pg_clocksample_due(uint64_t t)
 {
-	uint64_t p = period();
-
-	return !broken && p > 0 && t >= last_t + p;
+	if (due_t == 0)
+		due_t = broken || period() == 0 ? UINT64_MAX : last_t + period();
+	return t >= due_t;
 }

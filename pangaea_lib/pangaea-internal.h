@@ -344,6 +344,10 @@ extern volatile int pg_debug_hold;
  * its count), GROUP (or NULL) and TMOUT (pvm_trecv's, or NULL). */
 void pg_state_block(int call, int src, int tag, const char *group,
 		    const struct timeval *tmout);
+/* pg_state_block entered at T (pg_now's clock), which the caller has
+ * read already: a receive reads the clock once. */
+void pg_state_block_at(uint64_t t, int call, int src, int tag,
+		       const char *group, const struct timeval *tmout);
 /* Replay: the blocked call waits for the recorded message MSGID of
  * SRC_LTID. */
 void pg_state_want(int src_ltid, uint32_t msgid);

@@ -82,17 +82,24 @@ static void change_end(void)
 void pg_state_block(int call, int src, int tag, const char *group,
 		    const struct timeval *tmout)
 {
-	uint64_t now;
+	if (state_map())
+		pg_state_block_at(mono_ns() - pg_clock_start_mono(), call, src,
+				  tag, group, tmout);
+}
+
+void pg_state_block_at(uint64_t t, int call, int src, int tag,
+		       const char *group, const struct timeval *tmout)
+{
+	uint64_t now = t + pg_clock_start_mono();
 
 	if (!state_map())
 		return;
-	now = mono_ns();
 	change_begin();
 	st->call = call;
 	st->src = src;
 	st->tag = tag;
 	st->since_mono_ns = now;
-	st->since_t = now - pg_clock_start_mono();
+	st->since_t = t;
 	st->deadline_mono_ns = tmout ? now + (uint64_t)tmout->tv_sec *
 					     1000000000u +
 				       (uint64_t)tmout->tv_usec * 1000u : 0;

@@ -1,0 +1,65 @@
+# The instructions per wrapped call (bench/instr.sh, issue 16): perfunc's
+# p2p and mcast rows under callgrind, plain, recorded and replayed, each
+# give a count per call; the report prints them; the wrappers' added
+# instructions stay under the bounds measured after the hot-path cuts of
+# issue 16 (1000 calls a row; before them / after: a recorded pvm_send
+# added 961 / 870 instructions, a recorded pvm_recv 1006 / 878, a
+# replayed pvm_send 1610 / 1518, a replayed pvm_recv 2251 / 1777, a
+# recorded pvm_mcast to 3 1689 / 1088); the private VM and the scratch
+# folder are gone after it.
+here=$(cd "$(dirname "$0")/../.." && pwd)
+. "$here/tests/lib.sh"
+
+if ! command -v valgrind >/dev/null; then
+	skip "instructions per call" "valgrind is not installed"
+	finish
+	exit
+fi
+[ -x "$B/bench/perfunc" ] && [ -x "$B/bench/report" ] ||
+	make -C "$here" --no-print-directory BUILDDIR="$B" \
+		"$B/bench/perfunc" "$B/bench/report" >/dev/null
+timeout 120 bash "$here/bench/instr.sh" "$B" "$T/instr.csv" 1000 >out 2>err
+expect_eq "bench/instr.sh exits 0" "$?" 0
+expect_eq "nothing on its standard error" "$(cat err)" ""
+for mode in plain record replay; do
+	n=$(grep -cE "^$mode,(send|recv|nrecv|trecv|probe|nrecv-miss|mcast),1000,[1-9][0-9]*$" "$T/instr.csv")
+	expect_eq "7 $mode rows counted" "$n" 7
+done
+# per call: COUNT / 1000; added = record or replay - plain
+per_call() { awk -F, -v m="$1" -v r="$2" '$1 == m && $2 == r { print int($4 / $3) }' "$T/instr.csv"; }
+for row in send recv mcast; do
+	plain=$(per_call plain $row)
+	for mode in record replay; do
+		eval "add_${mode}_$row=\$((\$(per_call $mode $row) - plain))"
+	done
+done
+# bounds: the figures after the cuts and a margin of about 3 %
+check_bound() {
+	if [ "$2" -gt 0 ] && [ "$2" -le "$3" ]; then
+		pass "$1 adds $2 instructions a call (<= $3)"
+	else
+		fail "$1 adds $2 instructions a call (want 1..$3)"
+	fi
+}
+check_bound "a recorded pvm_send" "$add_record_send" 900
+check_bound "a recorded pvm_recv" "$add_record_recv" 905
+check_bound "a replayed pvm_send" "$add_replay_send" 1570
+check_bound "a replayed pvm_recv" "$add_replay_recv" 1830
+check_bound "a recorded pvm_mcast to 3" "$add_record_mcast" 1130
+printf 'round,mode,bench,row,n,wall_ns,cpu_ns\n' >raw.csv
+"$B/bench/report" raw.csv /dev/null /dev/null res.csv "$T/instr.csv" >rep
+expect_grep "report: the instructions table" rep \
+	'^send +[0-9]+ +[0-9]+ +\+[0-9]+ +[0-9.]+x +[0-9]+ +\+[0-9]+ +[0-9.]+x$'
+expect_grep "report: the instruction line of the send row" rep \
+	'instructions per pvm_send row call, record / plain +[0-9.]+x'
+expect_grep "report: the CSV line" res.csv '^perfunc,send,instructions,record,'
+"$B/bench/report" raw.csv /dev/null /dev/null res.csv /dev/null >rep2
+expect_grep "report without counts says so" rep2 'not measured \(valgrind'
+vm=$(sed -n 's/.*private VM \(pangaea-instr-[0-9]*\).*/\1/p' out)
+[ -n "$vm" ] && [ ! -e "/tmp/pvmd.$(id -u).$vm" ] &&
+	pass "its VM ($vm) was halted" || fail "instr.sh VM '$vm' left running"
+w=$(sed -n 's/.*scratch folder \(.*\)$/\1/p' out)
+[ -n "$w" ] && [ ! -e "$w" ] && pass "its scratch folder ($w) removed" ||
+	fail "instr.sh scratch folder '$w' left"
+expect_no_leftovers
+finish
