@@ -296,7 +296,7 @@ static int comm_recvlike(int kind)
 
 /* The message id ST expects for a record of KIND with the peer of index
  * IDX (-1: none) into *WANT; 1, or 0 when it expects none. */
-static int comm_expected(const struct pg_comm_state *st, int kind, int idx,
+static inline int comm_expected(const struct pg_comm_state *st, int kind, int idx,
 			 uint32_t *want)
 {
 	if (st->version >= 7 && comm_sendlike(kind))
@@ -310,7 +310,7 @@ static int comm_expected(const struct pg_comm_state *st, int kind, int idx,
 
 /* Moves ST past a record of KIND with MSGID from/to the peer of index
  * IDX (a probe leaves the message to the receive that takes it). */
-static void comm_saw_id(struct pg_comm_state *st, int kind, int idx,
+static inline void comm_saw_id(struct pg_comm_state *st, int kind, int idx,
 			uint32_t msgid)
 {
 	struct pg_comm_peer *p = idx >= 0 ? &st->peer[idx] : NULL;
@@ -348,7 +348,7 @@ static size_t comm_slot(const struct pg_comm_writer *w, int peer)
 /* Encodes the peer PEER of W's table into P (version 7: its index + 1,
  * or 0 and the peer itself, which then gets the next index if the table
  * has room); the bytes.  *IDX: its index, or -1. */
-static size_t comm_put_peer(struct pg_comm_writer *w, unsigned char *p,
+static inline size_t comm_put_peer(struct pg_comm_writer *w, unsigned char *p,
 			    int peer, int *idx)
 {
 	size_t i, n;
@@ -381,7 +381,7 @@ static uint64_t comm_units(const struct pg_comm_state *st, uint64_t ns)
  * duration, in ST's units) into P and moves ST's last_t; the bytes.
  * Both are rounded down to the unit, the end too, so a reader's t + dur
  * is the end rounded down. */
-static size_t comm_put_times(struct pg_comm_state *st, unsigned char *p,
+static inline size_t comm_put_times(struct pg_comm_state *st, unsigned char *p,
 			     const struct pg_event *ev, int with_dur)
 {
 	uint64_t tu = comm_units(st, ev->t), lu = comm_units(st, st->last_t);
@@ -397,7 +397,7 @@ static size_t comm_put_times(struct pg_comm_state *st, unsigned char *p,
 /* Encodes the message id of a record of KIND to the peer of index IDX
  * into P: nothing but bit 7 of *KB if it is the one expected, its
  * distance from it (zz) if one is, else itself; the bytes. */
-static size_t comm_put_id(struct pg_comm_state *st, unsigned char *p,
+static inline size_t comm_put_id(struct pg_comm_state *st, unsigned char *p,
 			  unsigned char *kb, int kind, int idx, uint32_t msgid)
 {
 	uint32_t want;

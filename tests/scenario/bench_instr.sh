@@ -3,9 +3,9 @@
 # give a count per call; the report prints them; the wrappers' added
 # instructions stay under the bounds measured after the hot-path cuts of
 # issue 16 (1000 calls a row; before them / after: a recorded pvm_send
-# added 961 / 870 instructions, a recorded pvm_recv 1006 / 878, a
-# replayed pvm_send 1610 / 1518, a replayed pvm_recv 2251 / 1777, a
-# recorded pvm_mcast to 3 1689 / 1088); the private VM and the scratch
+# added 961 / 827 instructions, a recorded pvm_recv 1006 / 825, a
+# replayed pvm_send 1610 / 1451, a replayed pvm_recv 2251 / 1703, a
+# recorded pvm_mcast to 3 1689 / 1059); the private VM and the scratch
 # folder are gone after it.
 here=$(cd "$(dirname "$0")/../.." && pwd)
 . "$here/tests/lib.sh"
@@ -41,11 +41,11 @@ check_bound() {
 		fail "$1 adds $2 instructions a call (want 1..$3)"
 	fi
 }
-check_bound "a recorded pvm_send" "$add_record_send" 900
-check_bound "a recorded pvm_recv" "$add_record_recv" 905
-check_bound "a replayed pvm_send" "$add_replay_send" 1570
-check_bound "a replayed pvm_recv" "$add_replay_recv" 1830
-check_bound "a recorded pvm_mcast to 3" "$add_record_mcast" 1130
+check_bound "a recorded pvm_send" "$add_record_send" 860
+check_bound "a recorded pvm_recv" "$add_record_recv" 855
+check_bound "a replayed pvm_send" "$add_replay_send" 1510
+check_bound "a replayed pvm_recv" "$add_replay_recv" 1760
+check_bound "a recorded pvm_mcast to 3" "$add_record_mcast" 1100
 printf 'round,mode,bench,row,n,wall_ns,cpu_ns\n' >raw.csv
 "$B/bench/report" raw.csv /dev/null /dev/null res.csv "$T/instr.csv" >rep
 expect_grep "report: the instructions table" rep \
