@@ -231,7 +231,7 @@ static int recv_replay(int kind, int tid, int tag)
 	case PG_REPLAY_DIVERGED:
 		return pg_task_diverged();
 	case PG_REPLAY_BLOCK: /* as the recording did, till killed */
-		return recv_blocking(t0, kind, tid, tag, NULL, 1);
+		return recv_blocking(pg_now(), kind, tid, tag, NULL, 1);
 	case PG_REPLAY_POLLFAIL:
 		pg_log_pollfail(pg_recv_filter(tid, tag));
 		if (kind != PG_REC_PROBE && (b = pvm_getrbuf()) > 0)
@@ -240,7 +240,8 @@ static int recv_replay(int kind, int tid, int tag)
 	default:
 		break;
 	}
-	pg_state_block_at(t0, pg_call_of(kind, 0), tid, tag, NULL, NULL);
+	/* (blocked from now: pg_replay_expect may have waited for a kill) */
+	pg_state_block(pg_call_of(kind, 0), tid, tag, NULL, NULL);
 	pg_state_want(want.peer, want.msgid);
 	b = pg_replay_take_message(kind, &want);
 	pg_state_unblock();
