@@ -15,16 +15,18 @@ if ! command -v valgrind >/dev/null; then
 	finish
 	exit
 fi
-[ -x "$B/bench/perfunc" ] && [ -x "$B/bench/report" ] ||
-	make -C "$here" --no-print-directory BUILDDIR="$B" \
-		"$B/bench/perfunc" "$B/bench/report" >/dev/null
 # (the bounds are those of the default build, CFLAGS -O2; valgrind cannot
-# run a program built with a sanitizer)
-if nm "$B/bench/perfunc" 2>/dev/null | grep -Eq '__(asan|ubsan)_'; then
+# run a program built with a sanitizer; checked first, so that no
+# plain object is made into a sanitizer's build folder)
+if nm "$B/bin/pangaea" 2>/dev/null | grep -Eq '__(asan|ubsan)_'; then
 	skip "instructions per call" "a sanitizer build (SANITIZE=...)"
 	finish
 	exit
 fi
+# (made again when older than their sources: a build dir of an earlier
+# check has them without the instruction rows)
+make -C "$here" --no-print-directory BUILDDIR="$B" \
+	"$B/bench/perfunc" "$B/bench/report" >/dev/null
 timeout 120 bash "$here/bench/instr.sh" "$B" "$T/instr.csv" 1000 >out 2>err
 expect_eq "bench/instr.sh exits 0" "$?" 0
 expect_eq "nothing on its standard error" "$(cat err)" ""
@@ -40,7 +42,9 @@ for row in send recv mcast; do
 		eval "add_${mode}_$row=\$((\$(per_call $mode $row) - plain))"
 	done
 done
-# bounds: the figures after the cuts and a margin of about 3 %
+# bounds: the figures after the cuts and a margin of about 10 % (another
+# CPU may pick other string functions in libc; the counts before the cuts
+# are still over them)
 check_bound() {
 	if [ "$2" -gt 0 ] && [ "$2" -le "$3" ]; then
 		pass "$1 adds $2 instructions a call (<= $3)"
@@ -48,11 +52,11 @@ check_bound() {
 		fail "$1 adds $2 instructions a call (want 1..$3)"
 	fi
 }
-check_bound "a recorded pvm_send" "$add_record_send" 860
-check_bound "a recorded pvm_recv" "$add_record_recv" 855
-check_bound "a replayed pvm_send" "$add_replay_send" 1510
-check_bound "a replayed pvm_recv" "$add_replay_recv" 1810
-check_bound "a recorded pvm_mcast to 3" "$add_record_mcast" 1100
+check_bound "a recorded pvm_send" "$add_record_send" 910
+check_bound "a recorded pvm_recv" "$add_record_recv" 910
+check_bound "a replayed pvm_send" "$add_replay_send" 1590
+check_bound "a replayed pvm_recv" "$add_replay_recv" 1930
+check_bound "a recorded pvm_mcast to 3" "$add_record_mcast" 1165
 printf 'round,mode,bench,row,n,wall_ns,cpu_ns\n' >raw.csv
 "$B/bench/report" raw.csv /dev/null /dev/null res.csv "$T/instr.csv" >rep
 expect_grep "report: the instructions table" rep \
