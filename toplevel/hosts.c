@@ -291,15 +291,12 @@ int la_hosts_exited(struct la_run *r, int tid)
 	return 0;
 }
 
-/* Takes the tasks of the run on HOST as gone with it, listing them in
- * LIST; how many there were. */
-static int lose_tasks(struct la_run *r, const char *host, char *list, size_t n)
+int la_hosts_lose_tasks(struct la_run *r, const char *host,
+			struct pg_strbuf *list)
 {
 	double now = la_death_now() - r->t0;
-	size_t k = 0;
 	int count = 0;
 
-	list[0] = '\0';
 	for (int i = 0; i < r->ntasks; i++) {
 		struct la_task *t = &r->tasks[i];
 		char prog[PG_PATH_MAX];
@@ -307,10 +304,8 @@ static int lose_tasks(struct la_run *r, const char *host, char *list, size_t n)
 		if (t->exited || strcmp(t->host, host) != 0)
 			continue;
 		snprintf(prog, sizeof(prog), "%s", t->program);
-		if (k < n)
-			k += (size_t)snprintf(list + k, n - k, "%s%d (%s)",
-					      count ? ", " : "", t->ltid,
-					      basename(prog));
+		pg_strbuf_printf(list, "%s%d (%s)", count ? ", " : "", t->ltid,
+				 basename(prog));
 		t->exited = t->said = t->checked = 1;
 		t->gone_at = now;
 		count++;
@@ -337,7 +332,7 @@ static void ping_beacons(struct la_run *r, double now)
 int la_hosts_lost(struct la_run *r)
 {
 	double now = la_death_now();
-	char list[1024];
+	struct pg_strbuf list = { 0 };
 
 	if (r->lost_host || r->lost_pvmd)
 		return 0;
@@ -349,7 +344,8 @@ int la_hosts_lost(struct la_run *r)
 		if (b->ended || now - b->heard < LOST_S)
 			continue;
 		b->ended = b->lost = 1;
-		n = lose_tasks(r, b->host, list, sizeof(list));
+		pg_strbuf_reset(&list);
+		n = la_hosts_lose_tasks(r, b->host, &list);
 		coord = 0;
 		if (r->coord_tid && !r->coord_exited) {
 			char coord_host[PG_HOST_MAX];
@@ -366,13 +362,16 @@ int la_hosts_lost(struct la_run *r)
 		}
 		la_error("lost host %s: silent for %.0f s (its pvmd or its "
 			 "network is gone); %s%s%s%s went with it: stopping the run",
-			 b->host, now - b->heard, n ? "task(s) " : "", list,
-			 n && coord ? " and " : "", coord ? "the coordinator" : "");
+			 b->host, now - b->heard, n ? "task(s) " : "",
+			 list.p ? list.p : "", n && coord ? " and " : "",
+			 coord ? "the coordinator" : "");
+		pg_strbuf_free(&list);
 		r->lost_host = 1;
 		r->died = 1;
 		la_tasks_kill(r);
 		return 1;
 	}
+	pg_strbuf_free(&list);
 	return 0;
 }
 
@@ -434,32 +433,40 @@ static int take_pieces(struct la_run *r, const struct la_beacon *b,
 	return failed ? -1 : 0;
 }
 
-/* Says which task logs of the run stayed on HOST (those of its tasks
- * that LOGDIR here lacks), and how to fetch them. */
-static void say_left(const struct la_run *r, const char *host,
-		     const char *logdir)
+int la_hosts_left(const struct la_run *r, const char *host,
+		  const char *logdir, struct pg_strbuf *ltids,
+		  struct pg_strbuf *files)
 {
-	char list[512], from[4096], path[PG_PATH_MAX + 32];
-	size_t k = 0, f = 0;
+	char path[PG_PATH_MAX + 32];
 	int n = 0;
 
 	for (int i = 0; i < r->ntasks; i++) {
 		const struct la_task *t = &r->tasks[i];
 
 		snprintf(path, sizeof(path), "%s/task-%d.comm", logdir, t->ltid);
-		if (strcmp(t->host, host) != 0 || access(path, F_OK) == 0 ||
-		    k >= sizeof(list) || f >= sizeof(from))
+		if (strcmp(t->host, host) != 0 || access(path, F_OK) == 0)
 			continue;
-		k += (size_t)snprintf(list + k, sizeof(list) - k, "%s%d",
-				      n++ ? " " : "", t->ltid);
-		f += (size_t)snprintf(from + f, sizeof(from) - f,
-				      "'%s:%s/task-%d.*' ", host, logdir,
-				      t->ltid);
+		pg_strbuf_printf(ltids, "%s%d", n++ ? " " : "", t->ltid);
+		pg_strbuf_printf(files, "'%s:%s/task-%d.*' ", host, logdir,
+				 t->ltid);
 	}
-	if (n > 0)
+	return n;
+}
+
+/* Says which task logs of the run stayed on HOST (those of its tasks
+ * that LOGDIR here lacks), and how to fetch them: every one, however
+ * many. */
+static void say_left(const struct la_run *r, const char *host,
+		     const char *logdir)
+{
+	struct pg_strbuf ltids = { 0 }, files = { 0 };
+
+	if (la_hosts_left(r, host, logdir, &ltids, &files) > 0)
 		la_error("the logs of task(s) %s stayed on host %s, in %s "
-			 "there; to fetch them: scp %s%s/", list, host, logdir,
-			 from, logdir);
+			 "there; to fetch them: scp %s%s/", ltids.p ? ltids.p :
+			 "", host, logdir, files.p ? files.p : "", logdir);
+	pg_strbuf_free(&ltids);
+	pg_strbuf_free(&files);
 }
 
 void la_hosts_collect(struct la_run *r, const char *logdir)
