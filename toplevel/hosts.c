@@ -205,9 +205,60 @@ int la_hosts_has(const char *name, char *names, size_t n)
 }
 
 /* A host whose beacon was silent this long is lost (the beacon speaks
- * every 250 ms: coordinator/beacon.c). */
+ * every 250 ms: coordinator/beacon.c)... */
 #define LOST_S 4.0
 #define PING_S 0.25
+/* ... if another watched beacon was heard from since (SHARED_S or more
+ * after the silent one's last word): the way to the launcher works, that
+ * host alone is silent (and so for the only beacon: nothing to compare
+ * with).  A silence all the beacons share may be the launcher's side (its
+ * pvmd, its host, the whole machine under load): it counts up to a
+ * longer bound (the beacons' own,
+ * after which they end the run on their hosts: ORPHAN_S in beacon.c).
+ * When every beacon (two at least) was silent for SHARED_S, the words
+ * held back then come one beacon after the other: for SETTLE_S after the
+ * first, no host is taken as lost before the longer bound. */
+#define LOST_SHARED_S 10.0
+#define SHARED_S 1.0
+#define SETTLE_S 2.0
+/* The launcher looks for lost hosts every 200 ms or so; a longer gap
+ * between two looks is time the launcher itself did not run (stopped,
+ * starved of CPU, blocked in a call), which is no beacon's silence. */
+#define STALL_S 1.0
+
+/* The last word of any beacon (la_death_now), and until when the
+ * longer bound holds after a shared silence (one run per launcher). */
+static double any_heard, settle_until;
+
+/* Whether every watched beacon of R, two at least, has been silent for
+ * SHARED_S at NOW. */
+static int silence_shared(const struct la_run *r, double now)
+{
+	int watched = 0;
+
+	for (int i = 0; i < r->nbeacons; i++)
+		watched += !r->beacons[i].ended;
+	return watched >= 2 && now - any_heard >= SHARED_S;
+}
+
+/* Whether another watched beacon of R than B was heard from SHARED_S or
+ * more after B's last word, or there is no other (nothing to compare
+ * with: B's silence is its host's, as before the rule). */
+static int others_heard(const struct la_run *r, const struct la_beacon *b)
+{
+	int others = 0;
+
+	for (int i = 0; i < r->nbeacons; i++) {
+		const struct la_beacon *o = &r->beacons[i];
+
+		if (o == b || o->ended)
+			continue;
+		if (o->heard >= b->heard + SHARED_S)
+			return 1;
+		others++;
+	}
+	return others == 0;
+}
 
 /* Starts a beacon on HOST and watches it; 0, or -1 if it could not be
  * started (a host without it is only not watched). */
@@ -231,7 +282,7 @@ static int start_beacon(struct la_run *r, const char *host)
 	if (pvm_spawn(path, argv, PvmTaskHost, (char *)host, 1, &b->tid) != 1)
 		return -1;
 	snprintf(b->host, sizeof(b->host), "%s", host);
-	b->heard = la_death_now();
+	b->heard = any_heard = la_death_now();
 	pvm_notify(PvmTaskExit, PG_TAG_EXITED, 1, &b->tid);
 	r->nbeacons++;
 	return 0;
@@ -276,9 +327,14 @@ void la_hosts_added(struct la_run *r)
 
 void la_hosts_heard(struct la_run *r, int src)
 {
+	double now = la_death_now();
+
 	for (int i = 0; i < r->nbeacons; i++)
-		if (r->beacons[i].tid == src)
-			r->beacons[i].heard = la_death_now();
+		if (r->beacons[i].tid == src) {
+			if (silence_shared(r, now))
+				settle_until = now + SETTLE_S;
+			r->beacons[i].heard = any_heard = now;
+		}
 }
 
 int la_hosts_exited(struct la_run *r, int tid)
@@ -329,19 +385,37 @@ static void ping_beacons(struct la_run *r, double now)
 			pg_proto_send(r->beacons[i].tid, PG_TAG_BEACON, &ms);
 }
 
+/* Forgives R's beacons the time from the last look (LAST) to NOW if the
+ * launcher did not look for STALL_S or more: it did not run meanwhile,
+ * and their words may be waiting, unread, in its socket. */
+static void skip_stall(struct la_run *r, double last, double now)
+{
+	if (last == 0 || now - last < STALL_S)
+		return;
+	for (int i = 0; i < r->nbeacons; i++)
+		r->beacons[i].heard += now - last;
+	any_heard += now - last;
+}
+
 int la_hosts_lost(struct la_run *r)
 {
+	static double last;
 	double now = la_death_now();
 	struct pg_strbuf list = { 0 };
+	int settling;
 
 	if (r->lost_host || r->lost_pvmd)
 		return 0;
+	skip_stall(r, last, now);
+	last = now;
+	settling = now < settle_until;
 	ping_beacons(r, now);
 	for (int i = 0; i < r->nbeacons; i++) {
 		struct la_beacon *b = &r->beacons[i];
 		int n, coord;
 
-		if (b->ended || now - b->heard < LOST_S)
+		if (b->ended || now - b->heard < (settling || !others_heard(r, b) ?
+						  LOST_SHARED_S : LOST_S))
 			continue;
 		b->ended = b->lost = 1;
 		pg_strbuf_reset(&list);
