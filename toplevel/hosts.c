@@ -213,11 +213,11 @@ int la_hosts_has(const char *name, char *names, size_t n)
  * host alone is silent (and so for the only beacon: nothing to compare
  * with).  A silence all the beacons share may be the launcher's side (its
  * pvmd, its host, the whole machine under load): it counts up to a
- * longer bound (the beacons' own,
- * after which they end the run on their hosts: ORPHAN_S in beacon.c).
- * When every beacon (two at least) was silent for SHARED_S, the words
- * held back then come one beacon after the other: for SETTLE_S after the
- * first, no host is taken as lost before the longer bound. */
+ * longer bound (the beacons' own, after which they end the run on their
+ * hosts: ORPHAN_S in beacon.c).  When every beacon (two at least) was
+ * silent for SHARED_S, the words held back then come one beacon after
+ * the other: for SETTLE_S after the first, no host is taken as lost
+ * before the longer bound. */
 #define LOST_SHARED_S 10.0
 #define SHARED_S 1.0
 #define SETTLE_S 2.0
