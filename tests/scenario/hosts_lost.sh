@@ -55,6 +55,17 @@ pid_of() { # pid of the program $2 on host $1
 			env_has "$p" "PVM_VMID=$VMID" && echo "$p" && return
 	done
 }
+# sor_start DIR ITERATIONS: sor's 6 tasks recorded into DIR in the
+# background (PG the launcher's pid), once they all run, one on h3 at least
+sor_start() {
+	pg -log -logdir "$1" -host h1 "$B/examples/sor" 6 200 "$2" </dev/null &
+	PG=$!
+	for _ in $(seq 300); do
+		[ -n "$(sor_on h3)" ] && [ "$(for h in h1 h2 h3; do sor_on $h; done | wc -l)" -ge 6 ] && break
+		sleep 0.1
+	done
+	sleep 1
+}
 
 # a silence every beacon shares is the launcher's side, not a lost host
 # (docs/INTERNALS.md §18): the launcher stopped (SIGSTOP) for 6 s, then
@@ -63,13 +74,7 @@ pid_of() { # pid of the program $2 on host $1
 # then h2's pvmd stopped: h2 alone falls silent, and is lost within the
 # usual bound (4 s, up to 2 s of settling, and some 4 s for the run to end)
 L2=/tmp/pangaea-stall-$VMID
-pg -log -logdir "$L2" -host h1 "$B/examples/sor" 6 200 10000000 </dev/null &
-PG=$!
-for _ in $(seq 300); do
-	[ -n "$(sor_on h3)" ] && [ "$(for h in h1 h2 h3; do sor_on $h; done | wc -l)" -ge 6 ] && break
-	sleep 0.1
-done
-sleep 1
+sor_start "$L2" 10000000
 la=$(pid_of h1 pangaea) pvmd1=$(pid_of h1 pvmd) pvmd2=$(pid_of h2 pvmd)
 if [ -z "$la" ] || [ -z "$pvmd1" ] || [ -z "$pvmd2" ]; then
 	fail "stall: no launcher ($la) or pvmd on h1 ($pvmd1) or h2 ($pvmd2)"
@@ -106,13 +111,7 @@ for h in h1 h2 h3; do $HOSTS run $h rm -rf "$L2"; done
 L=/tmp/pangaea-lost-$VMID
 h1ls() { $HOSTS run h1 sh -c "ls $L/$1 2>/dev/null | wc -l"; }
 NS3=$($HOSTS netns h3)
-pg -log -logdir "$L" -host h1 "$B/examples/sor" 6 200 100000 </dev/null &
-PG=$!
-for _ in $(seq 300); do
-	[ -n "$(sor_on h3)" ] && [ "$(for h in h1 h2 h3; do sor_on $h; done | wc -l)" -ge 6 ] && break
-	sleep 0.1
-done
-sleep 1
+sor_start "$L" 100000
 n3=$(sor_on h3 | wc -l)
 [ "$n3" -ge 1 ] && pass "link: $n3 task(s) of the run on h3" || fail "link: no task on h3"
 t1=$(date +%s%N)
