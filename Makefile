@@ -171,6 +171,14 @@ $(B)/tests/check_tasks: $(B)/obj/tests/check_tasks.o \
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_PVM)
 
+# The launcher's lines about lost hosts (toplevel/hosts.c).
+$(B)/tests/check_hosts: $(B)/obj/tests/check_hosts.o \
+		$(B)/obj/tests/checkutil.o $(B)/obj/toplevel/hosts.o \
+		$(B)/obj/toplevel/tasks.o $(B)/obj/toplevel/death.o \
+		$(B)/obj/toplevel/vm.o $(B)/obj/toplevel/options.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_PVM)
+
 $(B)/tests/%: $(B)/obj/tests/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_PVM)

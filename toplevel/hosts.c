@@ -205,9 +205,60 @@ int la_hosts_has(const char *name, char *names, size_t n)
 }
 
 /* A host whose beacon was silent this long is lost (the beacon speaks
- * every 250 ms: coordinator/beacon.c). */
+ * every 250 ms: coordinator/beacon.c)... */
 #define LOST_S 4.0
 #define PING_S 0.25
+/* ... if another watched beacon was heard from since (SHARED_S or more
+ * after the silent one's last word): the way to the launcher works, that
+ * host alone is silent (and so for the only beacon: nothing to compare
+ * with).  A silence all the beacons share may be the launcher's side (its
+ * pvmd, its host, the whole machine under load): it counts up to a
+ * longer bound (the beacons' own, after which they end the run on their
+ * hosts: ORPHAN_S in beacon.c).  When every beacon (two at least) was
+ * silent for SHARED_S, the words held back then come one beacon after
+ * the other: for SETTLE_S after the first, no host is taken as lost
+ * before the longer bound. */
+#define LOST_SHARED_S 10.0
+#define SHARED_S 1.0
+#define SETTLE_S 2.0
+/* The launcher looks for lost hosts every 200 ms or so; a longer gap
+ * between two looks is time the launcher itself did not run (stopped,
+ * starved of CPU, blocked in a call), which is no beacon's silence. */
+#define STALL_S 1.0
+
+/* The last word of any beacon (la_death_now), and until when the
+ * longer bound holds after a shared silence (one run per launcher). */
+static double any_heard, settle_until;
+
+/* Whether every watched beacon of R, two at least, has been silent for
+ * SHARED_S at NOW. */
+static int silence_shared(const struct la_run *r, double now)
+{
+	int watched = 0;
+
+	for (int i = 0; i < r->nbeacons; i++)
+		watched += !r->beacons[i].ended;
+	return watched >= 2 && now - any_heard >= SHARED_S;
+}
+
+/* Whether another watched beacon of R than B was heard from SHARED_S or
+ * more after B's last word, or there is no other (nothing to compare
+ * with: B's silence is its host's, as before the rule). */
+static int others_heard(const struct la_run *r, const struct la_beacon *b)
+{
+	int others = 0;
+
+	for (int i = 0; i < r->nbeacons; i++) {
+		const struct la_beacon *o = &r->beacons[i];
+
+		if (o == b || o->ended)
+			continue;
+		if (o->heard >= b->heard + SHARED_S)
+			return 1;
+		others++;
+	}
+	return others == 0;
+}
 
 /* Starts a beacon on HOST and watches it; 0, or -1 if it could not be
  * started (a host without it is only not watched). */
@@ -231,7 +282,7 @@ static int start_beacon(struct la_run *r, const char *host)
 	if (pvm_spawn(path, argv, PvmTaskHost, (char *)host, 1, &b->tid) != 1)
 		return -1;
 	snprintf(b->host, sizeof(b->host), "%s", host);
-	b->heard = la_death_now();
+	b->heard = any_heard = la_death_now();
 	pvm_notify(PvmTaskExit, PG_TAG_EXITED, 1, &b->tid);
 	r->nbeacons++;
 	return 0;
@@ -276,9 +327,14 @@ void la_hosts_added(struct la_run *r)
 
 void la_hosts_heard(struct la_run *r, int src)
 {
+	double now = la_death_now();
+
 	for (int i = 0; i < r->nbeacons; i++)
-		if (r->beacons[i].tid == src)
-			r->beacons[i].heard = la_death_now();
+		if (r->beacons[i].tid == src) {
+			if (silence_shared(r, now))
+				settle_until = now + SETTLE_S;
+			r->beacons[i].heard = any_heard = now;
+		}
 }
 
 int la_hosts_exited(struct la_run *r, int tid)
@@ -291,15 +347,12 @@ int la_hosts_exited(struct la_run *r, int tid)
 	return 0;
 }
 
-/* Takes the tasks of the run on HOST as gone with it, listing them in
- * LIST; how many there were. */
-static int lose_tasks(struct la_run *r, const char *host, char *list, size_t n)
+int la_hosts_lose_tasks(struct la_run *r, const char *host,
+			struct pg_strbuf *list)
 {
 	double now = la_death_now() - r->t0;
-	size_t k = 0;
 	int count = 0;
 
-	list[0] = '\0';
 	for (int i = 0; i < r->ntasks; i++) {
 		struct la_task *t = &r->tasks[i];
 		char prog[PG_PATH_MAX];
@@ -307,10 +360,8 @@ static int lose_tasks(struct la_run *r, const char *host, char *list, size_t n)
 		if (t->exited || strcmp(t->host, host) != 0)
 			continue;
 		snprintf(prog, sizeof(prog), "%s", t->program);
-		if (k < n)
-			k += (size_t)snprintf(list + k, n - k, "%s%d (%s)",
-					      count ? ", " : "", t->ltid,
-					      basename(prog));
+		pg_strbuf_printf(list, "%s%d (%s)", count ? ", " : "", t->ltid,
+				 basename(prog));
 		t->exited = t->said = t->checked = 1;
 		t->gone_at = now;
 		count++;
@@ -334,22 +385,41 @@ static void ping_beacons(struct la_run *r, double now)
 			pg_proto_send(r->beacons[i].tid, PG_TAG_BEACON, &ms);
 }
 
+/* Forgives R's beacons the time from the last look (LAST) to NOW if the
+ * launcher did not look for STALL_S or more: it did not run meanwhile,
+ * and their words may be waiting, unread, in its socket. */
+static void skip_stall(struct la_run *r, double last, double now)
+{
+	if (last == 0 || now - last < STALL_S)
+		return;
+	for (int i = 0; i < r->nbeacons; i++)
+		r->beacons[i].heard += now - last;
+	any_heard += now - last;
+}
+
 int la_hosts_lost(struct la_run *r)
 {
+	static double last;
 	double now = la_death_now();
-	char list[1024];
+	struct pg_strbuf list = { 0 };
+	int settling;
 
 	if (r->lost_host || r->lost_pvmd)
 		return 0;
+	skip_stall(r, last, now);
+	last = now;
+	settling = now < settle_until;
 	ping_beacons(r, now);
 	for (int i = 0; i < r->nbeacons; i++) {
 		struct la_beacon *b = &r->beacons[i];
 		int n, coord;
 
-		if (b->ended || now - b->heard < LOST_S)
+		if (b->ended || now - b->heard < (settling || !others_heard(r, b) ?
+						  LOST_SHARED_S : LOST_S))
 			continue;
 		b->ended = b->lost = 1;
-		n = lose_tasks(r, b->host, list, sizeof(list));
+		pg_strbuf_reset(&list);
+		n = la_hosts_lose_tasks(r, b->host, &list);
 		coord = 0;
 		if (r->coord_tid && !r->coord_exited) {
 			char coord_host[PG_HOST_MAX];
@@ -366,13 +436,16 @@ int la_hosts_lost(struct la_run *r)
 		}
 		la_error("lost host %s: silent for %.0f s (its pvmd or its "
 			 "network is gone); %s%s%s%s went with it: stopping the run",
-			 b->host, now - b->heard, n ? "task(s) " : "", list,
-			 n && coord ? " and " : "", coord ? "the coordinator" : "");
+			 b->host, now - b->heard, n ? "task(s) " : "",
+			 list.p ? list.p : "", n && coord ? " and " : "",
+			 coord ? "the coordinator" : "");
+		pg_strbuf_free(&list);
 		r->lost_host = 1;
 		r->died = 1;
 		la_tasks_kill(r);
 		return 1;
 	}
+	pg_strbuf_free(&list);
 	return 0;
 }
 
@@ -434,32 +507,40 @@ static int take_pieces(struct la_run *r, const struct la_beacon *b,
 	return failed ? -1 : 0;
 }
 
-/* Says which task logs of the run stayed on HOST (those of its tasks
- * that LOGDIR here lacks), and how to fetch them. */
-static void say_left(const struct la_run *r, const char *host,
-		     const char *logdir)
+int la_hosts_left(const struct la_run *r, const char *host,
+		  const char *logdir, struct pg_strbuf *ltids,
+		  struct pg_strbuf *files)
 {
-	char list[512], from[4096], path[PG_PATH_MAX + 32];
-	size_t k = 0, f = 0;
+	char path[PG_PATH_MAX + 32];
 	int n = 0;
 
 	for (int i = 0; i < r->ntasks; i++) {
 		const struct la_task *t = &r->tasks[i];
 
 		snprintf(path, sizeof(path), "%s/task-%d.comm", logdir, t->ltid);
-		if (strcmp(t->host, host) != 0 || access(path, F_OK) == 0 ||
-		    k >= sizeof(list) || f >= sizeof(from))
+		if (strcmp(t->host, host) != 0 || access(path, F_OK) == 0)
 			continue;
-		k += (size_t)snprintf(list + k, sizeof(list) - k, "%s%d",
-				      n++ ? " " : "", t->ltid);
-		f += (size_t)snprintf(from + f, sizeof(from) - f,
-				      "'%s:%s/task-%d.*' ", host, logdir,
-				      t->ltid);
+		pg_strbuf_printf(ltids, "%s%d", n++ ? " " : "", t->ltid);
+		pg_strbuf_printf(files, "'%s:%s/task-%d.*' ", host, logdir,
+				 t->ltid);
 	}
-	if (n > 0)
+	return n;
+}
+
+/* Says which task logs of the run stayed on HOST (those of its tasks
+ * that LOGDIR here lacks), and how to fetch them: every one, however
+ * many. */
+static void say_left(const struct la_run *r, const char *host,
+		     const char *logdir)
+{
+	struct pg_strbuf ltids = { 0 }, files = { 0 };
+
+	if (la_hosts_left(r, host, logdir, &ltids, &files) > 0)
 		la_error("the logs of task(s) %s stayed on host %s, in %s "
-			 "there; to fetch them: scp %s%s/", list, host, logdir,
-			 from, logdir);
+			 "there; to fetch them: scp %s%s/", ltids.p ? ltids.p :
+			 "", host, logdir, files.p ? files.p : "", logdir);
+	pg_strbuf_free(&ltids);
+	pg_strbuf_free(&files);
 }
 
 void la_hosts_collect(struct la_run *r, const char *logdir)

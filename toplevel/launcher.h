@@ -201,6 +201,17 @@ int la_hosts_exited(struct la_run *r, int tid);
 /* Whether a host has just been found lost: then the run's tasks on it
  * are named and taken as gone, and the others killed. */
 int la_hosts_lost(struct la_run *r);
+/* Takes the tasks of run R on HOST as gone with it (exited, never waited
+ * for), appending each to LIST as "LTID (PROGRAM)", ", "-separated: all
+ * of them, however many (the lost-host line names every one); how many. */
+int la_hosts_lose_tasks(struct la_run *r, const char *host,
+			struct pg_strbuf *list);
+/* The tasks of R on HOST whose logs LOGDIR here lacks: appends their
+ * ltids to LTIDS ("1002 1004") and, for scp, their files to FILES
+ * ("'HOST:LOGDIR/task-1002.*' " each), all of them; how many. */
+int la_hosts_left(const struct la_run *r, const char *host,
+		  const char *logdir, struct pg_strbuf *ltids,
+		  struct pg_strbuf *files);
 /* Tells the beacons to end and forgets them. */
 void la_hosts_stop(struct la_run *r);
 /* After the run: gathers into LOGDIR the task logs that the other hosts
