@@ -301,6 +301,20 @@ halt_all() {
 	$HOSTS down
 	cleanup
 }
+# host_pids HOST [COMM]: the pids of the processes on HOST of the
+# cluster of hosts_up (only those whose name is COMM, if given).
+host_pids() {
+	local p
+	for p in $(ip netns pids "$($HOSTS netns "$1")" 2>/dev/null); do
+		[ -z "${2:-}" ] || [ "$(cat /proc/$p/comm 2>/dev/null)" = "$2" ] &&
+			echo "$p"
+	done
+}
+# kill_pvmd HOST: kills HOST's pvmd (SIGKILL), as a host's crash would.
+kill_pvmd() {
+	local p
+	for p in $(host_pids "$1" pvmd); do kill -9 "$p"; done
+}
 # hosts_vm HOST...: after hosts_up, a virtual machine of h1 and HOST...
 # started on h1 from a host file in S=$HD/shared/$VMID (seen by every
 # host; the current folder from then on), pvm's conf in conf; PANGAEA

@@ -129,9 +129,7 @@ on_h3=$(grep -ho '[0-9]*@h3' lost/task-*.exec | sed 's/@h3//' | sort -n | tr '\n
 [ -n "$on_h3" ] && pass "lost: tasks on h3: $on_h3" || fail "lost: no task on h3"
 sleep 1
 t1=$(date +%s%N)
-for p in $(ip netns pids "$($HOSTS netns h3)"); do
-	[ "$(cat /proc/$p/comm 2>/dev/null)" = pvmd ] && kill -9 "$p"
-done
+kill_pvmd h3
 wait $PG
 tend=$(date +%s%N)
 t=$(( (tend - t1) / 1000000 ))

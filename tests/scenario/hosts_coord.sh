@@ -235,9 +235,7 @@ done
 	fail "lost: no coordinator on h2"
 sleep 1
 t1=$(date +%s%N)
-for p in $(ip netns pids "$($HOSTS netns h2)"); do
-	[ "$(cat /proc/$p/comm 2>/dev/null)" = pvmd ] && kill -9 "$p"
-done
+kill_pvmd h2
 wait $PG
 t=$(( ($(date +%s%N) - t1) / 1000000 ))
 expect_eq "lost: exit 2" "$(cat rc)" 2

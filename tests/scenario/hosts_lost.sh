@@ -275,9 +275,7 @@ for _ in $(seq 300); do
 done
 sleep 1
 t1=$(date +%s%N)
-for p in $(ip netns pids "$NS3"); do
-	[ "$(cat /proc/$p/comm 2>/dev/null)" = pvmd ] && kill -9 "$p"
-done
+kill_pvmd h3
 wait $PG
 t=$(( ($(date +%s%N) - t1) / 1000000 ))
 expect_eq "added, lost: exit 2" "$(cat rc)" 2

@@ -88,23 +88,14 @@ expect_eq "import: $N tasks of the program on 4 hosts in the database" \
 # run at 1000 tasks, until h1's pvmd ran out of descriptors)
 # (the master sleeps 2 s: h3 is stopped well before its spawn and taken
 # as lost 4 s after, well after it)
-pvmd_of() {
-	for p in $(ip netns pids "$($HOSTS netns "$1")"); do
-		[ "$(cat /proc/$p/comm 2>/dev/null)" = pvmd ] && echo "$p"
-	done
-}
-rings_on() {
-	for p in $(ip netns pids "$($HOSTS netns "$1")"); do
-		[ "$(cat /proc/$p/comm 2>/dev/null)" = ring ] && echo "$p"
-	done | wc -l
-}
+rings_on() { host_pids "$1" ring | wc -l; }
 pg -log -logdir "$L.lost" -coord h3 -host h1 "$B/examples/ring" -s 2000 12 </dev/null &
 PG=$!
 for _ in $(seq 100); do
 	on h1 "test -e $L.lost/task-1.comm" && break
 	sleep 0.1
 done
-P3=$(pvmd_of h3)
+P3=$(host_pids h3 pvmd)
 kill -STOP $P3
 wait $PG
 expect_eq "lost in the spawn: exit 2" "$(cat rc)" 2
