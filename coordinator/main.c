@@ -33,6 +33,7 @@ struct coord {
 	int halt_vm;       /* -halt-vm: the launcher started the VM */
 	int relay;         /* -relay: only serves the live view (viewers.c) */
 	int live_to;       /* -live-to TID: the relay of the live view */
+	const char *follow; /* -follow DIR: the logs to follow (follow.c) */
 	int status; /* exit status */
 };
 
@@ -71,6 +72,7 @@ static void on_spawned(struct coord *c, int bufid, int src)
 		if (coord_registry_add(&c->reg, t.ltid, t.tid) < 0)
 			status = -1;
 		answer_waiters(c, t.ltid, t.tid);
+		coord_follow_task(t.ltid);
 	}
 	if (status != PvmBadMsg)
 		pg_proto_forward(bufid, c->launcher, PG_TAG_SPAWNED);
@@ -118,6 +120,7 @@ static void dispatch(struct coord *c, int bufid, int tag, int src)
 			break;
 		reply(src, PG_TAG_ACK, coord_registry_add(&c->reg, v[0], v[1]));
 		answer_waiters(c, v[0], v[1]);
+		coord_follow_task(v[0]);
 		break;
 	case PG_TAG_SPAWNED:
 		on_spawned(c, bufid, src);
@@ -271,7 +274,7 @@ static void end_orphaned_run(struct coord *c)
 }
 
 /* Reads the arguments the launcher gives (-halt-vm, -relay, -live-to
- * TID) into C. */
+ * TID, -follow DIR) into C. */
 static void coord_args(struct coord *c, int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++)
@@ -281,6 +284,8 @@ static void coord_args(struct coord *c, int argc, char **argv)
 			c->relay = 1;
 		else if (strcmp(argv[i], "-live-to") == 0 && i + 1 < argc)
 			c->live_to = atoi(argv[++i]);
+		else if (strcmp(argv[i], "-follow") == 0 && i + 1 < argc)
+			c->follow = argv[++i];
 }
 
 int main(int argc, char **argv)
@@ -302,7 +307,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* a failure is said; the run goes on */
-	coord_viewers_init(c.base, c.live_to);
+	if (coord_viewers_init(c.base, c.live_to) == 0 && coord_viewers_on())
+		coord_follow_init(c.base, c.follow);
 	event_base_dispatch(c.base);
 	if (c.launcher_died) {
 		end_orphaned_run(&c);
@@ -311,6 +317,15 @@ int main(int argc, char **argv)
 	}
 	if (!c.launcher_died && c.status == 0 && coord_viewers_on())
 		drain_late(&c);
+	coord_follow_finish(); /* every log to its end, then the stream's */
+	if (!c.relay && coord_viewers_on()) {
+		char said[96];
+
+		snprintf(said, sizeof(said), "live view: %ld event batches from "
+			 "tasks, %ld events read from logs",
+			 coord_viewers_batches(), coord_follow_events());
+		pg_timeline("coordinator", said);
+	}
 	coord_viewers_finish();
 	coord_registry_free(&c.reg);
 	event_free(c.readable);
