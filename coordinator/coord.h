@@ -76,6 +76,10 @@ int coord_viewers_on(void);
 int coord_follow_init(struct event_base *base, const char *logdir);
 /* Task LTID is in the run: its log is looked for from now on. */
 void coord_follow_task(int ltid);
+/* Whether the log of every task the coordinator knows is followed here
+ * (after reading on in them): then no task sent batches, and none can
+ * come late; 1 or 0. */
+int coord_follow_every(void);
 /* At the end: reads every log to its end (what its task wrote), stops. */
 void coord_follow_finish(void);
 /* Events read from logs so far. */

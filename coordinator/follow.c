@@ -30,6 +30,8 @@
 struct coord_followed {
 	int ltid;
 	int state;     /* 0 not opened yet, 1 followed, -1 no more */
+	int followed;  /* its log was followed here (to its end if state
+			  is -1 but for an error) */
 	struct pg_comm_reader r;
 	struct pg_live_head h;
 };
@@ -96,6 +98,7 @@ static int follow_open(struct coord_followed *t)
 	snprintf(t->h.host, sizeof(t->h.host), "%s", t->r.hdr.host);
 	snprintf(t->h.program, sizeof(t->h.program), "%s", t->r.hdr.program);
 	t->state = 1;
+	t->followed = 1;
 	return 1;
 }
 
@@ -120,8 +123,10 @@ static void follow_read(struct coord_followed *t)
 			follow_flush(t);
 	}
 	follow_flush(t);
-	if (rc < 0)
+	if (rc < 0) {
 		fprintf(stderr, "pangaea-coord: live view: %s\n", err);
+		t->followed = 0;
+	}
 	if (rc < 0 || t->r.done) {
 		pg_comm_free(&t->r);
 		t->state = -1;
@@ -164,6 +169,17 @@ int coord_follow_init(struct event_base *base, const char *logdir)
 	}
 	coord_follow_task(0);
 	return 0;
+}
+
+int coord_follow_every(void)
+{
+	if (!cf.timer)
+		return 0;
+	follow_all();
+	for (size_t i = 0; i < cf.n; i++)
+		if (!cf.t[i].followed)
+			return 0;
+	return 1;
 }
 
 void coord_follow_finish(void)

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -315,15 +316,22 @@ int main(int argc, char **argv)
 		if (c.halt_vm) /* the pvmd has gone: nothing to leave */
 			_exit(c.status);
 	}
-	if (!c.launcher_died && c.status == 0 && coord_viewers_on())
+	/* (no late batch can come when this host's tasks were all the run's:
+	   their logs were followed, they sent none) */
+	if (!c.launcher_died && c.status == 0 && coord_viewers_on() &&
+	    !coord_follow_every())
 		drain_late(&c);
 	coord_follow_finish(); /* every log to its end, then the stream's */
 	if (!c.relay && coord_viewers_on()) {
-		char said[96];
+		struct rusage ru;
+		char said[128];
 
+		getrusage(RUSAGE_SELF, &ru);
 		snprintf(said, sizeof(said), "live view: %ld event batches from "
-			 "tasks, %ld events read from logs",
-			 coord_viewers_batches(), coord_follow_events());
+			 "tasks, %ld events read from logs (CPU %ld ms)",
+			 coord_viewers_batches(), coord_follow_events(),
+			 (long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000 +
+				 (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000);
 		pg_timeline("coordinator", said);
 	}
 	coord_viewers_finish();

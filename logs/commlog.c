@@ -1347,11 +1347,14 @@ void pg_comm_free(struct pg_comm_reader *r)
 	r->cap = 0;
 }
 
-#define COMM_FOLLOW_READ (64u << 10) /* bytes a follower reads at first */
+#define COMM_FOLLOW_READ 4096u       /* bytes a follower reads at first */
+#define COMM_FOLLOW_MAX (1u << 20)   /* and at most, but a longer record */
 
 /* Reads R's file again from its first record not decoded yet (offset
  * base + pos) on, as much as R->cap holds (doubled when GROW: a record
- * longer than that); 0, or -1 with ERR. */
+ * longer than that, or a log that filled the last read; halved when
+ * less than a quarter of the last read was used); 0, or -1 with ERR.
+ * (An idle log soon costs one read of COMM_FOLLOW_READ bytes.) */
 static int comm_refill(struct pg_comm_reader *r, int grow, char *err,
 		       size_t errlen)
 {
@@ -1360,6 +1363,8 @@ static int comm_refill(struct pg_comm_reader *r, int grow, char *err,
 
 	if (grow)
 		want *= 2;
+	else if (r->pos < want / 4 && want > COMM_FOLLOW_READ)
+		want /= 2; /* the log grows slower again */
 	if (want != r->cap) {
 		unsigned char *d = realloc(r->data, want);
 
@@ -1402,11 +1407,17 @@ int pg_comm_follow(struct pg_comm_reader *r, const char *path, char *err,
 	if ((fd = pg_open_log(path, err, errlen)) < 0)
 		return -1;
 	r->fd = fd;
-	if (comm_refill(r, 0, err, errlen) < 0)
-		goto failed;
-	/* the writer stores the magic last; then the header is whole */
-	if (r->size < 16 || memcmp(r->data, PG_COMM_MAGIC, 8) != 0 ||
-	    get_le(r->data + 12, 4) > r->size) {
+	do { /* (a header longer than a first read: a long program path) */
+		if (comm_refill(r, r->size == r->cap && r->cap, err, errlen) < 0)
+			goto failed;
+		/* the writer stores the magic last; then the header is whole */
+		if (r->size < 16 || memcmp(r->data, PG_COMM_MAGIC, 8) != 0) {
+			pg_comm_free(r);
+			return 0;
+		}
+	} while (get_le(r->data + 12, 4) > r->size && r->size == r->cap &&
+		 r->cap < COMM_FOLLOW_MAX);
+	if (get_le(r->data + 12, 4) > r->size) {
 		pg_comm_free(r);
 		return 0;
 	}
@@ -1457,7 +1468,7 @@ static void comm_restore(struct pg_comm_reader *r, size_t pos)
 int pg_comm_follow_next(struct pg_comm_reader *r, struct pg_event *ev,
 			char *err, size_t errlen)
 {
-	int cut = 0, rc;
+	int grow = 0, rc;
 
 	for (int tries = 0; !r->done; tries++) {
 		if (r->pos < r->size && r->data[r->pos] != 0) {
@@ -1476,13 +1487,17 @@ int pg_comm_follow_next(struct pg_comm_reader *r, struct pg_event *ev,
 				return -1;
 			if (rc < 0) { /* read it again */
 				comm_restore(r, pos);
-				cut = r->pos == 0 && r->size == r->cap;
+				grow = r->pos == 0 && r->size == r->cap;
 			}
 			r->ended = 0; /* the zero tail: not written yet */
 		}
 		if (tries == 1)
 			return 0;
-		if (comm_refill(r, cut, err, errlen) < 0)
+		/* a full read used up: the log grows fast, read more at once */
+		if (r->pos >= r->size && r->size == r->cap &&
+		    r->cap < COMM_FOLLOW_MAX)
+			grow = 1;
+		if (comm_refill(r, grow, err, errlen) < 0)
 			return -1;
 	}
 	return 0;
