@@ -70,9 +70,8 @@ int coord_viewers_on(void);
 
 /* follow.c: the live view's events of the tasks on this host, read from
  * their logs as they are written (PANGAEA_LIVE_FOLLOW names this host). */
-/* Follows the logs in LOGDIR (task 0's at once, others as
- * coord_follow_task names them), reading them every few ms on BASE's
- * timer; 0, or -1 (said why). */
+/* Follows the logs in LOGDIR of the tasks coord_follow_task names,
+ * reading them every few ms on BASE's timer; 0, or -1 (said why). */
 int coord_follow_init(struct event_base *base, const char *logdir);
 /* Task LTID is in the run: its log is looked for from now on. */
 void coord_follow_task(int ltid);

@@ -9,9 +9,9 @@
  * each record's kind byte stored last, is read here every
  * COORD_FOLLOW_MS from where the last reading stopped
  * (pg_comm_follow_next), and its events go to the viewers (or the relay)
- * as a batch of that task would (viewers.c).  Which logs: task 0's and
- * every task the coordinator hears of (registration, spawn), whose log
- * header names this host; a log on another host's disk is never seen
+ * as a batch of that task would (viewers.c).  Which logs: those of
+ * every task the coordinator hears of (registration, spawn) whose log
+ * header names this host (task 0, the launcher, logs no events); a log on another host's disk is never seen
  * here, and its task sends batches.  At the end of the run every log is
  * read to its end before the stream closes, so the viewer gets every
  * logged event, those of a task killed mid-run included.
@@ -167,7 +167,6 @@ int coord_follow_init(struct event_base *base, const char *logdir)
 			"logs\n");
 		return -1;
 	}
-	coord_follow_task(0);
 	return 0;
 }
 

@@ -187,6 +187,7 @@ static void drain_late(struct coord *c)
 	struct timespec t0, now;
 	int b, tag, src, version;
 
+	pg_timeline("coordinator", "waits for late event batches");
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while ((b = pvm_trecv(-1, -1, &quiet)) > 0) {
 		if (pg_proto_check(b, &tag, &src, &version) == 0 &&

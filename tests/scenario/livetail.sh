@@ -12,6 +12,8 @@
 mkdir -m 700 sock
 SOCK=$T/sock/live.sock
 
+# (the coordinator counts the batches it got: none can come from a task
+# of its host; it has no late ones to wait for at the end either)
 # reader OUT: reads the live stream into OUT once the socket is there
 # (30 s at most), until the coordinator closes it
 reader() {
@@ -54,6 +56,9 @@ live_run() {
 		fail "$name: only $n events"
 	expect_grep "$name: no task sent a batch, the coordinator read every event from the logs" \
 		err "coordinator: live view: 0 event batches from tasks, $n events read from logs \(CPU [0-9]+ ms\)$"
+	grep -q "coordinator: waits for late event batches" err &&
+		fail "$name: the coordinator waited for late batches" ||
+		pass "$name: the coordinator did not wait for late batches (none can come)"
 	expect_eq "$name: the stream starts with its version" \
 		"$(head -1 "$name.stream")" "V pangaea-live 2"
 	expect_eq "$name: the stream has every event, task by task and kind by kind" \
