@@ -530,7 +530,7 @@ static void comm_publish(struct pg_comm_writer *w, unsigned char *map,
 
 int pg_comm_append(struct pg_comm_writer *w, const struct pg_event *ev)
 {
-	unsigned char small[512], *rec = small;
+	unsigned char small[2048], *rec = small;
 	size_t n, bound = comm_bound(ev);
 
 	if (w->fd < 0)
