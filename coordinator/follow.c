@@ -32,6 +32,7 @@ struct coord_followed {
 	int state;     /* 0 not opened yet, 1 followed, -1 no more */
 	int followed;  /* its log was followed here (to its end if state
 			  is -1 but for an error) */
+	unsigned misses; /* times its log was looked for, not found */
 	struct pg_comm_reader r;
 	struct pg_live_head h;
 };
@@ -133,14 +134,21 @@ static void follow_read(struct coord_followed *t)
 	}
 }
 
-/* Reads every log that is there, from where it was left. */
-static void follow_all(void)
+/* Reads every log that is there, from where it was left.  A log not
+ * found 8 times (a task on another host, whose log is on its disk) is
+ * looked for every 20th time only, but with ALL. */
+static void follow_all(int all)
 {
 	for (size_t i = 0; i < cf.n; i++) {
 		struct coord_followed *t = &cf.t[i];
 
-		if (t->state == 0 && !follow_open(t))
+		if (t->state == 0 && !all && t->misses >= 8 &&
+		    ++t->misses % 20 != 0)
 			continue;
+		if (t->state == 0 && !follow_open(t)) {
+			t->misses += t->misses < 8;
+			continue;
+		}
 		if (t->state == 1)
 			follow_read(t);
 	}
@@ -150,7 +158,7 @@ static void follow_all(void)
 static void follow_tick(evutil_socket_t fd, short what, void *arg)
 {
 	(void)fd; (void)what; (void)arg;
-	follow_all();
+	follow_all(0);
 }
 
 int coord_follow_init(struct event_base *base, const char *logdir)
@@ -174,7 +182,7 @@ int coord_follow_every(void)
 {
 	if (!cf.timer)
 		return 0;
-	follow_all();
+	follow_all(1);
 	for (size_t i = 0; i < cf.n; i++)
 		if (!cf.t[i].followed)
 			return 0;
@@ -185,7 +193,7 @@ void coord_follow_finish(void)
 {
 	if (!cf.timer)
 		return;
-	follow_all();
+	follow_all(1);
 	for (size_t i = 0; i < cf.n; i++)
 		pg_comm_free(&cf.t[i].r);
 	free(cf.t);
