@@ -22,26 +22,7 @@ expect_eq "vm: three hosts" "$(grep -c LINUX64 conf)" 3
 # the socket's folder in the hosts' shared folder (h1's /tmp is its own)
 mkdir -m 700 sock
 SOCK=$S/sock/live.sock
-python3 - "$SOCK" stream <<'EOF' &
-import socket, sys, time
-s = None
-for _ in range(1200):
-    try:
-        s = socket.socket(socket.AF_UNIX)
-        s.connect(sys.argv[1])
-        break
-    except OSError:
-        s = None
-        time.sleep(0.05)
-out = open(sys.argv[2], "wb")
-while s:
-    d = s.recv(1 << 20)
-    if not d:
-        break
-    out.write(d)
-EOF
-READER=$!
-HELPERS="${HELPERS:-} $READER"
+live_reader "$SOCK" stream
 PANGAEA_LIVE=$SOCK PANGAEA_TIMELINE=1 pg -log -view -coord h2 -logdir live \
 	"$B/examples/sor" 6 40 200 </dev/null
 wait "$READER"

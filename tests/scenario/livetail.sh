@@ -12,33 +12,6 @@
 mkdir -m 700 sock
 SOCK=$T/sock/live.sock
 
-# (the coordinator counts the batches it got: none can come from a task
-# of its host; it has no late ones to wait for at the end either)
-# reader OUT: reads the live stream into OUT once the socket is there
-# (30 s at most), until the coordinator closes it
-reader() {
-	python3 - "$SOCK" "$1" <<'EOF' &
-import socket, sys, time
-s = None
-for _ in range(600):
-    try:
-        s = socket.socket(socket.AF_UNIX)
-        s.connect(sys.argv[1])
-        break
-    except OSError:
-        s = None
-        time.sleep(0.05)
-out = open(sys.argv[2], "wb")
-while s:
-    d = s.recv(1 << 20)
-    if not d:
-        break
-    out.write(d)
-EOF
-	READER=$!
-	HELPERS="${HELPERS:-} $READER"
-}
-
 # live_run NAME DIR PROG ARGS...: a live run of PROG (the launcher's
 # ARGS) read by the reader into NAME.stream; checks it against DIR's
 # trace database
@@ -46,7 +19,7 @@ live_run() {
 	local name=$1 dir=$2 prog=$3 n
 	shift 3
 	rm -f "$SOCK"
-	reader "$name.stream"
+	live_reader "$SOCK" "$name.stream"
 	PANGAEA_LIVE=$SOCK PANGAEA_TIMELINE=1 pg -view "$@"
 	wait "$READER"
 	expect_eq "$name: exits 0" "$(cat rc)" 0
