@@ -52,6 +52,14 @@ struct event_base;
 int coord_viewers_init(struct event_base *base, int relay);
 /* Relays the PG_TAG_EVENTS batch BUFID from SRC (the receive buffer). */
 void coord_viewers_batch(int bufid, int src);
+/* Relays the batch of N ints INTS of task H made here (follow.c) as a
+ * task's batch is. */
+struct pg_live_head;
+void coord_viewers_events(const struct pg_live_head *h, const int *ints,
+			  int n);
+/* How many PG_TAG_EVENTS batches came (from tasks, or to a relay from
+ * the coordinator). */
+long coord_viewers_batches(void);
 /* At the end: waits a little for a first viewer, flushes, closes; or
  * tells the relay that the batches have ended (QUIT). */
 void coord_viewers_finish(void);
@@ -59,5 +67,21 @@ void coord_viewers_finish(void);
 /* Whether the run is shown live (the socket is listening or the batches
  * go to a relay); 1 or 0. */
 int coord_viewers_on(void);
+
+/* follow.c: the live view's events of the tasks on this host, read from
+ * their logs as they are written (PANGAEA_LIVE_FOLLOW names this host). */
+/* Follows the logs in LOGDIR of the tasks coord_follow_task names,
+ * reading them every few ms on BASE's timer; 0, or -1 (said why). */
+int coord_follow_init(struct event_base *base, const char *logdir);
+/* Task LTID is in the run: its log is looked for from now on. */
+void coord_follow_task(int ltid);
+/* Whether the log of every task the coordinator knows is followed here
+ * (after reading on in them): then no task sent batches, and none can
+ * come late; 1 or 0. */
+int coord_follow_every(void);
+/* At the end: reads every log to its end (what its task wrote), stops. */
+void coord_follow_finish(void);
+/* Events read from logs so far. */
+long coord_follow_events(void);
 
 #endif /* PANGAEA_COORD_H */

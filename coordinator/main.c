@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,6 +34,7 @@ struct coord {
 	int halt_vm;       /* -halt-vm: the launcher started the VM */
 	int relay;         /* -relay: only serves the live view (viewers.c) */
 	int live_to;       /* -live-to TID: the relay of the live view */
+	const char *follow; /* -follow DIR: the logs to follow (follow.c) */
 	int status; /* exit status */
 };
 
@@ -71,6 +73,7 @@ static void on_spawned(struct coord *c, int bufid, int src)
 		if (coord_registry_add(&c->reg, t.ltid, t.tid) < 0)
 			status = -1;
 		answer_waiters(c, t.ltid, t.tid);
+		coord_follow_task(t.ltid);
 	}
 	if (status != PvmBadMsg)
 		pg_proto_forward(bufid, c->launcher, PG_TAG_SPAWNED);
@@ -118,6 +121,7 @@ static void dispatch(struct coord *c, int bufid, int tag, int src)
 			break;
 		reply(src, PG_TAG_ACK, coord_registry_add(&c->reg, v[0], v[1]));
 		answer_waiters(c, v[0], v[1]);
+		coord_follow_task(v[0]);
 		break;
 	case PG_TAG_SPAWNED:
 		on_spawned(c, bufid, src);
@@ -183,6 +187,7 @@ static void drain_late(struct coord *c)
 	struct timespec t0, now;
 	int b, tag, src, version;
 
+	pg_timeline("coordinator", "waits for late event batches");
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while ((b = pvm_trecv(-1, -1, &quiet)) > 0) {
 		if (pg_proto_check(b, &tag, &src, &version) == 0 &&
@@ -271,7 +276,7 @@ static void end_orphaned_run(struct coord *c)
 }
 
 /* Reads the arguments the launcher gives (-halt-vm, -relay, -live-to
- * TID) into C. */
+ * TID, -follow DIR) into C. */
 static void coord_args(struct coord *c, int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++)
@@ -281,6 +286,8 @@ static void coord_args(struct coord *c, int argc, char **argv)
 			c->relay = 1;
 		else if (strcmp(argv[i], "-live-to") == 0 && i + 1 < argc)
 			c->live_to = atoi(argv[++i]);
+		else if (strcmp(argv[i], "-follow") == 0 && i + 1 < argc)
+			c->follow = argv[++i];
 }
 
 int main(int argc, char **argv)
@@ -302,15 +309,32 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* a failure is said; the run goes on */
-	coord_viewers_init(c.base, c.live_to);
+	if (coord_viewers_init(c.base, c.live_to) == 0 && coord_viewers_on())
+		coord_follow_init(c.base, c.follow);
 	event_base_dispatch(c.base);
 	if (c.launcher_died) {
 		end_orphaned_run(&c);
 		if (c.halt_vm) /* the pvmd has gone: nothing to leave */
 			_exit(c.status);
 	}
-	if (!c.launcher_died && c.status == 0 && coord_viewers_on())
+	/* (no late batch can come when this host's tasks were all the run's:
+	   their logs were followed, they sent none) */
+	if (!c.launcher_died && c.status == 0 && coord_viewers_on() &&
+	    !coord_follow_every())
 		drain_late(&c);
+	coord_follow_finish(); /* every log to its end, then the stream's */
+	if (!c.relay && coord_viewers_on()) {
+		struct rusage ru;
+		char said[128];
+
+		getrusage(RUSAGE_SELF, &ru);
+		snprintf(said, sizeof(said), "live view: %ld event batches from "
+			 "tasks, %ld events read from logs (CPU %ld ms)",
+			 coord_viewers_batches(), coord_follow_events(),
+			 (long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000 +
+				 (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000);
+		pg_timeline("coordinator", said);
+	}
 	coord_viewers_finish();
 	coord_registry_free(&c.reg);
 	event_free(c.readable);

@@ -56,6 +56,7 @@ static struct {
 	struct evbuffer *history;
 	int finishing;
 	int relay;              /* tid of the relay we pass batches to, or 0 */
+	long batches;           /* PG_TAG_EVENTS batches the tasks sent */
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 } cv;
 
@@ -258,12 +259,32 @@ static int format_event(int ltid, const int *v, int avail, struct evbuffer *out)
 	return PG_LIVE_FIELDS + nd;
 }
 
+/* Writes the lines of the batch H, INTS (N of them) for every viewer. */
+static void viewers_lines(const struct pg_live_head *h, const int *ints,
+			  int n)
+{
+	struct evbuffer *batch = evbuffer_new();
+	int used;
+
+	/* the batch's lines in one buffer, added to the history and to each
+	   viewer's output at once */
+	if (!batch)
+		return;
+	evbuffer_add_printf(batch, "T %d %d %s %s\n", h->ltid, h->parent_ltid,
+			    h->host, h->program);
+	for (int i = 0; i < n; i += used)
+		if (!(used = format_event(h->ltid, ints + i, n - i, batch)))
+			break;
+	viewers_add(batch);
+	evbuffer_free(batch);
+}
+
 void coord_viewers_batch(int bufid, int src)
 {
 	struct pg_live_head h;
-	struct evbuffer *batch;
-	int nints, *ints, used;
+	int nints, *ints;
 
+	cv.batches++;
 	if (cv.relay) {
 		if (pg_proto_forward(bufid, cv.relay, PG_TAG_EVENTS) < 0)
 			fprintf(stderr, "pangaea-coord: cannot pass events on to "
@@ -276,21 +297,19 @@ void coord_viewers_batch(int bufid, int src)
 		fprintf(stderr, "pangaea-coord: bad event batch from t%x\n", src);
 		return;
 	}
-	/* the batch's lines in one buffer, added to the history and to each
-	   viewer's output at once */
-	batch = evbuffer_new();
-	if (!batch) {
-		free(ints);
-		return;
-	}
-	evbuffer_add_printf(batch, "T %d %d %s %s\n", h.ltid, h.parent_ltid,
-			    h.host, h.program);
-	for (int i = 0; i < nints; i += used)
-		if (!(used = format_event(h.ltid, ints + i, nints - i, batch)))
-			break;
+	viewers_lines(&h, ints, nints);
 	free(ints);
-	viewers_add(batch);
-	evbuffer_free(batch);
+}
+
+void coord_viewers_events(const struct pg_live_head *h, const int *ints,
+			  int n)
+{
+	if (cv.relay) {
+		if (pg_proto_send_events(cv.relay, h, ints, n) < 0)
+			fprintf(stderr, "pangaea-coord: cannot pass events on to "
+				"the live view's relay t%x\n", cv.relay);
+	} else if (cv.listener)
+		viewers_lines(h, ints, n);
 }
 
 /* Writes what BEV still has to send, blocking (at the end of the run). */
@@ -300,9 +319,17 @@ static void viewer_flush(struct bufferevent *bev)
 	struct evbuffer *out = bufferevent_get_output(bev);
 
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	/* a bufferevent's output is frozen at its start for anyone but
+	   the bufferevent: what was added after the loop ended would stay */
+	evbuffer_unfreeze(out, 1);
 	while (evbuffer_get_length(out) > 0)
 		if (evbuffer_write(out, fd) <= 0)
 			break;
+}
+
+long coord_viewers_batches(void)
+{
+	return cv.batches;
 }
 
 int coord_viewers_on(void)

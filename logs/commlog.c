@@ -230,7 +230,11 @@ int pg_comm_create(struct pg_comm_writer *w, const char *path,
 		errno = e;
 		return -1;
 	}
-	memcpy(w->map, buf, n);
+	/* the magic last: a reader following the log (pg_comm_follow) takes
+	   a header without it as not written yet */
+	memcpy(w->map + 8, buf + 8, n - 8);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	memcpy(w->map, buf, 8);
 	w->used = n;
 	comm_wstate_init(w, comm_version(h), h->time_unit);
 	return 0;
@@ -517,49 +521,68 @@ static size_t comm_encode(struct pg_comm_writer *w, unsigned char *p,
 	return n + comm_put_times(st, p + n, ev, 1);
 }
 
+/*
+ * Stores the record of N bytes at REC at the end of W's mapping MAP: its
+ * body first, its kind byte last (a release store), so that a reader
+ * following the log through the shared mapping (pg_comm_follow_next)
+ * never sees a kind byte before the bytes it announces.  The bytes are
+ * those an in-place encoding writes; only their order differs.
+ * Async-signal-safe.
+ */
+static void comm_publish(struct pg_comm_writer *w, unsigned char *map,
+			 const unsigned char *rec, size_t n)
+{
+	memcpy(map + w->used + 1, rec + 1, n - 1);
+	__atomic_store_n(map + w->used, rec[0], __ATOMIC_RELEASE);
+	w->used += n;
+}
+
 int pg_comm_append(struct pg_comm_writer *w, const struct pg_event *ev)
 {
-	size_t n;
+	unsigned char small[2048], *rec = small;
+	size_t n, bound = comm_bound(ev);
 
 	if (w->fd < 0)
 		return errno = EBADF, -1;
-	if (comm_reserve(w, comm_bound(ev)) < 0)
+	if (comm_reserve(w, bound) < 0)
 		return -1;
-	n = comm_encode(w, w->map + w->used, ev);
-	w->used += n;
+	if (bound > sizeof(small) && !(rec = malloc(bound)))
+		return errno = ENOMEM, -1;
+	n = comm_encode(w, rec, ev);
+	comm_publish(w, w->map, rec, n);
+	if (rec != small)
+		free(rec);
 	return 0;
 }
 
 int pg_comm_append_clock(struct pg_comm_writer *w,
 			 const struct pg_clock_sample *s)
 {
-	unsigned char *p;
+	unsigned char p[REC_FIXED];
 	size_t n = 0;
 
 	if (w->fd < 0)
 		return errno = EBADF, -1;
 	if (comm_reserve(w, REC_FIXED) < 0)
 		return -1;
-	p = w->map + w->used;
 	p[n++] = PG_REC_CLOCK;
 	n += pg_varint_put(p + n, s->t);
 	n += pg_varint_put(p + n, zz_enc(s->offset));
 	n += pg_varint_put(p + n, s->rtt);
-	w->used += n;
+	comm_publish(w, w->map, p, n);
 	return 0;
 }
 
 int pg_comm_append_calib(struct pg_comm_writer *w, uint64_t ns)
 {
-	unsigned char *p;
+	unsigned char p[REC_FIXED];
 
 	if (w->fd < 0)
 		return errno = EBADF, -1;
 	if (comm_reserve(w, REC_FIXED) < 0)
 		return -1;
-	p = w->map + w->used;
 	p[0] = PG_REC_CALIB;
-	w->used += 1 + pg_varint_put(p + 1, ns);
+	comm_publish(w, w->map, p, 1 + pg_varint_put(p + 1, ns));
 	return 0;
 }
 
@@ -578,15 +601,13 @@ size_t pg_comm_encode(unsigned char *p, const struct pg_event *ev)
  */
 int pg_comm_append_reserved(struct pg_comm_writer *w, const struct pg_event *ev)
 {
-	unsigned char *map = w->map;
-	size_t n;
+	unsigned char *map = w->map, rec[REC_FIXED];
 
 	if (w->fd < 0 || !map || ev->kind == PG_REC_MCAST ||
 	    ev->kind == PG_REC_BCAST || ev->kind == PG_REC_GROUP ||
 	    ev->kind == PG_REC_CALL || w->used + REC_FIXED > w->cap)
 		return -1;
-	n = comm_encode(w, map + w->used, ev);
-	w->used += n;
+	comm_publish(w, map, rec, comm_encode(w, rec, ev));
 	return 0;
 }
 
@@ -978,7 +999,8 @@ static int comm_corrupt(const struct pg_comm_reader *r, const char *what,
 			char *err, size_t errlen)
 {
 	snprintf(err, errlen, "%s: corrupt: %s in the %s record at offset %zu",
-		 r->path, what, pg_rec_kind_name(r->data[r->at]), r->at);
+		 r->path, what, pg_rec_kind_name(r->data[r->at]),
+		 r->base + r->at);
 	return -1;
 }
 
@@ -1245,8 +1267,9 @@ int pg_comm_next(struct pg_comm_reader *r, struct pg_event *ev, char *err,
 		if (rc < 0)
 			return -1;
 		if (rc == 0) {
+			r->cut = 1;
 			snprintf(err, errlen, "%s: truncated: record at offset "
-				 "%zu is cut off", r->path, r->at);
+				 "%zu is cut off", r->path, r->base + r->at);
 			return -1;
 		}
 	}
@@ -1282,13 +1305,14 @@ int pg_comm_next(struct pg_comm_reader *r, struct pg_event *ev, char *err,
 	ev->kind = kind;
 	if (kind < PG_REC_SEND || kind > PG_REC_LAST) {
 		snprintf(err, errlen, "%s: corrupt: unknown record kind %d at offset %zu",
-			 r->path, kind, r->at);
+			 r->path, kind, r->base + r->at);
 		return -1;
 	}
 	if ((rc = comm_next_body(r, ev, kb, kind, err, errlen)) != 0)
 		return rc;
+	r->cut = 1;
 	snprintf(err, errlen, "%s: truncated: record at offset %zu is cut off",
-		 r->path, r->at);
+		 r->path, r->base + r->at);
 	return -1;
 }
 
@@ -1323,6 +1347,169 @@ void pg_comm_free(struct pg_comm_reader *r)
 	free(r->data);
 	r->data = NULL;
 	r->size = 0;
+	free(r->saved_peer);
+	r->saved_peer = NULL;
+	r->saved_cap = 0;
+	if (r->cap && r->fd >= 0)
+		close(r->fd);
+	r->fd = -1;
+	r->cap = 0;
+}
+
+#define COMM_FOLLOW_READ 4096u       /* bytes a follower reads at first */
+#define COMM_FOLLOW_MAX (1u << 20)   /* and at most, but a longer record */
+
+/* Reads R's file again from its first record not decoded yet (offset
+ * base + pos) on, as much as R->cap holds (doubled when GROW: a record
+ * longer than that, or a log that filled the last read; halved when
+ * less than a quarter of the last read was used); 0, or -1 with ERR.
+ * (An idle log soon costs one read of COMM_FOLLOW_READ bytes.) */
+static int comm_refill(struct pg_comm_reader *r, int grow, char *err,
+		       size_t errlen)
+{
+	size_t want = r->cap ? r->cap : COMM_FOLLOW_READ;
+	ssize_t k;
+
+	if (grow)
+		want *= 2;
+	else if (r->pos < want / 4 && want > COMM_FOLLOW_READ)
+		want /= 2; /* the log grows slower again */
+	if (want != r->cap) {
+		unsigned char *d = realloc(r->data, want);
+
+		if (!d) {
+			snprintf(err, errlen, "%s: out of memory", r->path);
+			return -1;
+		}
+		r->data = d;
+		r->cap = want;
+	}
+	r->base += r->pos;
+	r->pos = r->at = r->size = 0;
+	while (r->size < r->cap) {
+		k = pread(r->fd, r->data + r->size, r->cap - r->size,
+			  (off_t)(r->base + r->size));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			snprintf(err, errlen, "cannot read %s at offset %zu: %s",
+				 r->path, r->base + r->size, strerror(errno));
+			return -1;
+		}
+		if (k == 0)
+			break;
+		r->size += (size_t)k;
+	}
+	return 0;
+}
+
+int pg_comm_follow(struct pg_comm_reader *r, const char *path, char *err,
+		   size_t errlen)
+{
+	int fd;
+
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+	snprintf(r->path, sizeof(r->path), "%s", path);
+	if (access(path, F_OK) < 0)
+		return 0;
+	if ((fd = pg_open_log(path, err, errlen)) < 0)
+		return -1;
+	r->fd = fd;
+	do { /* (a header longer than a first read: a long program path) */
+		if (comm_refill(r, r->size == r->cap && r->cap, err, errlen) < 0)
+			goto failed;
+		/* the writer stores the magic last; then the header is whole */
+		if (r->size < 16 || memcmp(r->data, PG_COMM_MAGIC, 8) != 0) {
+			pg_comm_free(r);
+			return 0;
+		}
+	} while (get_le(r->data + 12, 4) > r->size && r->size == r->cap &&
+		 r->cap < COMM_FOLLOW_MAX);
+	if (get_le(r->data + 12, 4) > r->size) {
+		pg_comm_free(r);
+		return 0;
+	}
+	if (comm_decode_header(r, err, errlen) < 0)
+		goto failed;
+	return 1;
+failed:
+	pg_comm_free(r);
+	return -1;
+}
+
+/* Keeps R's decoding state, to undo a record found cut off. */
+static int comm_save(struct pg_comm_reader *r)
+{
+	size_t n = (size_t)r->st.npeers;
+
+	if (n) {
+		struct pg_comm_peer *p = pg_grow(r->saved_peer, &r->saved_cap, n,
+						 sizeof(*p), 16);
+		if (!p)
+			return -1;
+		r->saved_peer = p;
+		memcpy(p, r->st.peer, n * sizeof(*p));
+	}
+	r->saved = r->st;
+	r->saved_nclock = r->nclock;
+	r->saved_calib = r->calib_ns;
+	r->cut = 0;
+	return 0;
+}
+
+/* Undoes what decoding a record cut off did to R, and goes back to it. */
+static void comm_restore(struct pg_comm_reader *r, size_t pos)
+{
+	struct pg_comm_peer *peer = r->st.peer; /* may have moved */
+
+	r->st = r->saved;
+	r->st.peer = peer;
+	if (r->st.npeers)
+		memcpy(peer, r->saved_peer,
+		       (size_t)r->st.npeers * sizeof(*peer));
+	r->nclock = r->saved_nclock;
+	r->calib_ns = r->saved_calib;
+	r->ended = 0;
+	r->pos = pos;
+}
+
+int pg_comm_follow_next(struct pg_comm_reader *r, struct pg_event *ev,
+			char *err, size_t errlen)
+{
+	int grow = 0, rc;
+
+	for (int tries = 0; !r->done; tries++) {
+		if (r->pos < r->size && r->data[r->pos] != 0) {
+			size_t pos = r->pos;
+
+			if (comm_save(r) < 0) {
+				snprintf(err, errlen, "%s: out of memory", r->path);
+				return -1;
+			}
+			rc = pg_comm_next(r, ev, err, errlen);
+			if (rc > 0) {
+				r->done = ev->kind == PG_REC_END;
+				return 1;
+			}
+			if (rc < 0 && !r->cut)
+				return -1;
+			if (rc < 0) { /* read it again */
+				comm_restore(r, pos);
+				grow = r->pos == 0 && r->size == r->cap;
+			}
+			r->ended = 0; /* the zero tail: not written yet */
+		}
+		if (tries == 1)
+			return 0;
+		/* a full read used up: the log grows fast, read more at once */
+		if (r->pos >= r->size && r->size == r->cap &&
+		    r->cap < COMM_FOLLOW_MAX)
+			grow = 1;
+		if (comm_refill(r, grow, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 int pg_log_path(char *buf, size_t n, const char *dir, int ltid,

@@ -253,6 +253,19 @@ struct pg_comm_reader {
 	int nclock;
 	size_t clock_cap;
 	uint64_t calib_ns; /* the calibration record's ns (0: none read) */
+	/* following a log being written (pg_comm_follow): DATA holds the
+	   file's bytes from BASE on; what was decoded is kept to undo a
+	   record found cut off at the end of what was read */
+	size_t base;       /* file offset of data[0] */
+	size_t cap;        /* bytes allocated at DATA */
+	int fd;            /* the file followed (-1: none) */
+	int cut;           /* the last pg_comm_next found a record cut off */
+	int done;          /* its end record was read */
+	struct pg_comm_state saved; /* the state before the record */
+	struct pg_comm_peer *saved_peer; /* and its peer table */
+	size_t saved_cap;
+	int saved_nclock;
+	uint64_t saved_calib;
 };
 
 /* Creates PATH and writes the header; 0, or -1 with ERR filled. */
@@ -291,6 +304,19 @@ int pg_comm_next(struct pg_comm_reader *r, struct pg_event *ev, char *err,
 		 size_t errlen);
 /* Frees what pg_comm_open loaded. */
 void pg_comm_free(struct pg_comm_reader *r);
+/* Starts following PATH, a log its task may still be writing through its
+ * shared mapping (pg_comm_append stores a record's kind byte last): 1
+ * its header was read, 0 not there or not written yet (try again), -1
+ * with ERR (not a communication log).  pg_comm_free ends it. */
+int pg_comm_follow(struct pg_comm_reader *r, const char *path, char *err,
+		   size_t errlen);
+/* The next event of a followed log: 1 got one, 0 none written yet (or
+ * the log has ended: R->done once its end record came), -1 corrupt
+ * (ERR).  Reads the file from the first record not decoded yet on; a
+ * record cut off at the end of what was read is read again next time.
+ * EV's dests and blob stay valid until the next call. */
+int pg_comm_follow_next(struct pg_comm_reader *r, struct pg_event *ev,
+			char *err, size_t errlen);
 /* The wall-clock time of t = 0 in log I of the N logs R of a run (their
  * headers read; OK[j] set for those that opened): its start_mono_ns plus
  * the offset between CLOCK_REALTIME and CLOCK_MONOTONIC on its host.

@@ -1,7 +1,9 @@
 /*
  * live.c: events for a live viewer.  When the launcher runs with -view it
- * sets PANGAEA_LIVE; then every event the task logs is also copied into a
- * batch that goes to the coordinator (PG_TAG_EVENTS, in Pangaea's context)
+ * sets PANGAEA_LIVE.  A task on the host PANGAEA_LIVE_FOLLOW names (the
+ * coordinator's) does nothing more: the coordinator reads its log as it
+ * is written (coordinator/follow.c).  On any other host every event the
+ * task logs is also copied into a batch that goes to the coordinator (PG_TAG_EVENTS, in Pangaea's context)
  * when it holds PG_LIVE_BATCH events, at the start of a wrapped call when
  * the last batch went PG_LIVE_GAP_NS ago or more, and at pangaea_exit.
  * So a busy task sends about one batch per 20 ms (a batch per 64 events
@@ -32,26 +34,21 @@ static struct {
 	uint64_t last_flush; /* pg_now() when the last batch went */
 } live;
 
-/* Decides once whether events go live (PANGAEA_LIVE and a coordinator). */
+int pg_live_followed(const char *host)
+{
+	const char *f = getenv(PG_ENV_LIVE_FOLLOW);
+
+	return f && *f && host && strcmp(f, host) == 0;
+}
+
+/* Decides once whether events go live (PANGAEA_LIVE and a coordinator
+ * that does not follow this task's log). */
 static int live_on(void)
 {
 	if (!live.state)
-		live.state = getenv(PG_ENV_LIVE) && pg_me->coord_tid > 0 ? 1 : -1;
+		live.state = getenv(PG_ENV_LIVE) && pg_me->coord_tid > 0 &&
+				     !pg_live_followed(pg_me->host) ? 1 : -1;
 	return live.state > 0;
-}
-
-/* Appends V to the batch; 0, or -1 (and live off) when memory runs out. */
-static int live_put(int v)
-{
-	int *p = pg_grow(live.ints, &live.cap, live.n + 1, sizeof(*p), 1024);
-
-	if (!p) {
-		live.state = -1;
-		return -1;
-	}
-	live.ints = p;
-	live.ints[live.n++] = v;
-	return 0;
 }
 
 void pg_live_flush(void)
@@ -68,14 +65,10 @@ void pg_live_flush(void)
 	live.nevents = 0;
 }
 
-void pg_live_event(const struct pg_event *ev)
+int pg_live_encode(const struct pg_event *ev, uint64_t wall, int *v)
 {
-	uint64_t wall, dur = ev->dur;
-	int v[PG_LIVE_FIELDS];
+	uint64_t dur = ev->dur;
 
-	if (!live_on())
-		return;
-	wall = pg_clock_start_wall() + ev->t; /* the task's log's time base */
 	v[0] = ev->kind;
 	v[1] = ev->peer;
 	v[2] = ev->tag;
@@ -88,12 +81,28 @@ void pg_live_event(const struct pg_event *ev)
 	v[8] = (int)(uint32_t)wall;
 	v[9] = (int)(uint32_t)(dur >> 32);
 	v[10] = (int)(uint32_t)dur;
-	for (int i = 0; i < PG_LIVE_FIELDS; i++)
-		if (live_put(v[i]) < 0)
-			return;
 	for (int i = 0; i < v[6]; i++)
-		if (live_put(ev->dests[i]) < 0)
-			return;
+		v[PG_LIVE_FIELDS + i] = ev->dests[i];
+	return PG_LIVE_FIELDS + v[6];
+}
+
+void pg_live_event(const struct pg_event *ev)
+{
+	int *v, n;
+
+	if (!live_on())
+		return;
+	/* room for the event: its ints go straight into the batch */
+	v = pg_grow(live.ints, &live.cap, live.n + PG_LIVE_FIELDS +
+		    (size_t)(ev->ndest > 0 ? ev->ndest : 0), sizeof(*v), 1024);
+	if (!v) {
+		live.state = -1;
+		return;
+	}
+	live.ints = v;
+	/* the task's log's time base */
+	n = pg_live_encode(ev, pg_clock_start_wall() + ev->t, v + live.n);
+	live.n += (size_t)n;
 	if (++live.nevents >= PG_LIVE_BATCH)
 		pg_live_flush();
 }

@@ -50,6 +50,10 @@
 #define PG_ENV_LIVE "PANGAEA_LIVE"       /* a viewer follows the run: the
 					    coordinator's Unix socket path
 					    (unset: no live events at all) */
+#define PG_ENV_LIVE_FOLLOW "PANGAEA_LIVE_FOLLOW" /* with PANGAEA_LIVE: the
+					    host whose logs the coordinator
+					    follows; a task there sends no
+					    event batches (live.c) */
 #define PG_ENV_CALIB "PANGAEA_CALIB" /* the launcher's logging cost,
 					"NS:BUILD:HOST" (calib.c) */
 #define PG_ENV_TIMELINE "PANGAEA_TIMELINE" /* 1: stamped start-up and

@@ -1656,6 +1656,155 @@ START_TEST(test_v7_many_peers)
 }
 END_TEST
 
+/* Event I of the follow test's run: point-to-point events of many peers,
+ * multicasts and broadcasts (the same destinations and group as the last
+ * one, or not), group calls, calls with data, an end last (N - 1). */
+static struct pg_event follow_event(int i, int n, const unsigned char *blob)
+{
+	static int d1[] = { 1001, 1002, 1003 }, d2[] = { 7, 1005 };
+	struct pg_event e = stream_event(i);
+
+	e.t = (uint64_t)i * 1000 + 17;
+	e.peer = 1000 + (i * 7) % 300;
+	switch (i % 97) {
+	case 10: case 11: case 12:
+		e = (struct pg_event){ .kind = PG_REC_MCAST, .tag = 3,
+				       .msgid = (uint32_t)i, .len = 8,
+				       .ndest = i % 97 == 12 ? 2 : 3,
+				       .dests = i % 97 == 12 ? d2 : d1 };
+		break;
+	case 20: case 21:
+		e = (struct pg_event){ .kind = PG_REC_BCAST, .tag = 4,
+				       .msgid = (uint32_t)i, .len = 9,
+				       .ndest = 3, .dests = d1,
+				       .group = "workers" };
+		break;
+	case 30:
+		e = (struct pg_event){ .kind = PG_REC_GROUP, .op = PG_GROUP_JOIN,
+				       .result = 1, .group = "workers" };
+		break;
+	case 40:
+		e = (struct pg_event){ .kind = PG_REC_CALL, .op = PG_Q_TASKS,
+				       .peer = PG_PEER_SYSTEM, .nblob = 3000,
+				       .blob = blob };
+		break;
+	case 50:
+		e = (struct pg_event){ .kind = PG_REC_POLLFAIL, .count = 42 };
+		break;
+	}
+	if (i == n - 1)
+		e = (struct pg_event){ .kind = PG_REC_END, .how = PG_END_EXIT };
+	e.t = (uint64_t)i * 1000 + 17;
+	return e;
+}
+
+/* Asserts the followed event GOT is WANT (I its index), casts' groups
+ * and destinations included. */
+static void assert_followed(const struct pg_event *got,
+			    const struct pg_event *want, int i)
+{
+	assert_event(got, want, i);
+	ck_assert_msg(strcmp(got->group, want->group) == 0 &&
+		      got->ndest == want->ndest && got->op == want->op &&
+		      got->nblob == want->nblob, "event %d: group, dests, op "
+		      "or data differ", i);
+	for (int k = 0; k < got->ndest; k++)
+		ck_assert_int_eq(got->dests[k], want->dests[k]);
+	if (got->nblob)
+		ck_assert(memcmp(got->blob, want->blob, got->nblob) == 0);
+}
+
+/*
+ * A log followed while it is written (pg_comm_follow, the coordinator's
+ * live view): every event comes once, in order, equal to what the
+ * writer logged, whether the reader catches up after each event or after
+ * thousands (its reads then end inside records, which it reads again,
+ * its decoding state undone); a record whose body is in the file but
+ * not yet its kind byte (the writer stores that last) is not read; a
+ * header not written yet is "try again", and the end record ends it.
+ */
+START_TEST(test_follow)
+{
+	enum { N = 40000 };
+	static struct pg_event in[N];
+	static size_t end[N]; /* the file's size after event i */
+	static const int steps[] = { 1, 1, 7, 5000, 1, 13000, 2, 20000 };
+	unsigned char blob[3000], *full;
+	struct pg_comm_header h;
+	struct pg_comm_writer w;
+	struct pg_comm_reader r;
+	struct pg_event ev;
+	char path[PATH_MAX], fpath[PATH_MAX], err[512] = "";
+	int fd, got = 0, i = 0, rc, st = 0;
+	size_t fsize;
+
+	for (int k = 0; k < (int)sizeof(blob); k++)
+		blob[k] = (unsigned char)(k % 5 ? k * 7 : 0);
+	for (int k = 0; k < N; k++)
+		in[k] = follow_event(k, N, blob);
+	fill_header(&h, 3);
+	/* the complete log, to know where each record ends */
+	cku_in_dir(fpath, sizeof(fpath), "full.comm");
+	unlink(fpath);
+	ck_assert_msg(pg_comm_create(&w, fpath, &h, err, sizeof(err)) == 0,
+		      "%s", err);
+	for (int k = 0; k < N; k++) {
+		ck_assert_int_eq(pg_comm_append(&w, &in[k]), 0);
+		end[k] = w.used;
+	}
+	ck_assert_int_eq(pg_comm_close(&w), 0);
+	fsize = (size_t)file_size(fpath);
+	ck_assert_ptr_nonnull(full = malloc(fsize));
+	fd = open(fpath, O_RDONLY);
+	ck_assert_int_eq(read(fd, full, fsize), (ssize_t)fsize);
+	close(fd);
+
+	cku_in_dir(path, sizeof(path), "follow.comm");
+	unlink(path);
+	ck_assert_int_eq(pg_comm_follow(&r, path, err, sizeof(err)), 0);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600); /* zeros: no header */
+	ck_assert_int_eq(ftruncate(fd, 4096), 0);
+	ck_assert_int_eq(pg_comm_follow(&r, path, err, sizeof(err)), 0);
+	close(fd);
+	unlink(path);
+	ck_assert_msg(pg_comm_create(&w, path, &h, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_msg(pg_comm_follow(&r, path, err, sizeof(err)) == 1, "%s",
+		      err);
+	ck_assert_int_eq(r.hdr.ltid, 3);
+	ck_assert_str_eq(r.hdr.host, "vm");
+	fd = open(path, O_RDWR);
+	ck_assert_int_ge(fd, 0);
+	while (i < N) {
+		int upto = i + steps[st++ % 8];
+
+		for (; i < upto && i < N; i++)
+			ck_assert_int_eq(pg_comm_append(&w, &in[i]), 0);
+		/* the next record's body, its kind byte not yet */
+		if (i < N) {
+			size_t from = end[i - 1] + 1, len = end[i] - from;
+
+			ck_assert_int_eq(pwrite(fd, full + from, len, (off_t)from),
+					 (ssize_t)len);
+		}
+		while ((rc = pg_comm_follow_next(&r, &ev, err,
+						 sizeof(err))) == 1) {
+			ck_assert_int_lt(got, i);
+			assert_followed(&ev, &in[got], got);
+			got++;
+		}
+		ck_assert_msg(rc == 0, "after %d events: %s", got, err);
+		ck_assert_int_eq(got, i);
+	}
+	close(fd);
+	ck_assert_int_eq(r.done, 1);
+	ck_assert_int_eq(pg_comm_close(&w), 0);
+	ck_assert_int_eq(pg_comm_follow_next(&r, &ev, err, sizeof(err)), 0);
+	pg_comm_free(&r);
+	free(full);
+}
+END_TEST
+
 static Suite *commlog_suite(void)
 {
 	Suite *s = suite_create("commlog");
@@ -1672,6 +1821,7 @@ static Suite *commlog_suite(void)
 	tcase_add_test(rw, test_byte_layout);
 	tcase_add_test(rw, test_v7_coding);
 	tcase_add_test(rw, test_v7_many_peers);
+	tcase_add_test(rw, test_follow);
 	tcase_add_test(rw, test_collective_round_trip);
 	tcase_add_test(rw, test_call_round_trip);
 	tcase_add_test(rw, test_call_versions_and_refusals);

@@ -365,3 +365,30 @@ hosts_x_display() {
 	trap 'kill $XPID 2>/dev/null; halt_all' EXIT
 	export DISPLAY=:7
 }
+
+# live_reader SOCK OUT: in the background, reads the live stream of the
+# socket SOCK into OUT once the socket is there (60 s at most), until the
+# coordinator (or its relay) closes it: a viewer's stand-in; its pid in
+# READER (a helper; wait for it)
+live_reader() {
+	python3 - "$1" "$2" <<'PYEOF' &
+import socket, sys, time
+s = None
+for _ in range(1200):
+    try:
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(sys.argv[1])
+        break
+    except OSError:
+        s = None
+        time.sleep(0.05)
+out = open(sys.argv[2], "wb")
+while s:
+    d = s.recv(1 << 20)
+    if not d:
+        break
+    out.write(d)
+PYEOF
+	READER=$!
+	HELPERS="${HELPERS:-} $READER"
+}

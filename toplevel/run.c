@@ -64,12 +64,16 @@ static int coord_hello(int n, int tid, const char *host, const char *what)
  * reached from there: a relay, pangaea-coord -relay, is started on the
  * viewer's host first; it serves the socket, and the coordinator passes it the
  * tasks' event batches over PVM (-live-to TID; docs/INTERNALS.md §18.1).
+ * With a live viewer the coordinator also follows the logs of the tasks
+ * of its own host (-follow LOGDIR), which therefore send no batches
+ * (PANGAEA_LIVE_FOLLOW, exported before any task starts).
  */
 static int start_coordinator(struct la_run *r)
 {
 	char calib[PG_HOST_MAX + 48], home[PG_HOST_MAX], names[1024];
 	char halt[] = "-halt-vm", relay[] = "-relay", live_to[] = "-live-to";
-	char rtid[16], *argv[4] = { NULL }, **a = argv;
+	char follow[] = "-follow", logdir[PG_PATH_MAX];
+	char rtid[16], *argv[6] = { NULL }, **a = argv;
 	const char *host = r->o->coord_host, *live = getenv(PG_ENV_LIVE);
 	const char *viewer = getenv(LA_ENV_LIVE_HOST);
 	int n;
@@ -99,6 +103,12 @@ static int start_coordinator(struct la_run *r)
 		snprintf(rtid, sizeof(rtid), "%d", r->relay_tid);
 		*a++ = live_to;
 		*a++ = rtid;
+	}
+	if (live && *live) {
+		snprintf(logdir, sizeof(logdir), "%s", r->logdir);
+		la_vm_export(PG_ENV_LIVE_FOLLOW, host);
+		*a++ = follow;
+		*a++ = logdir;
 	}
 	pg_timeline("launcher", "spawns the coordinator");
 	n = coord_spawn(argv, host, &r->coord_tid);
