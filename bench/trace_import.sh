@@ -107,8 +107,13 @@ int main(int argc, char **argv)
 	return 0;
 }
 EOF
-	cc -O2 -std=c11 -D_GNU_SOURCE -I"$here/logs" -o "$T/gen" "$T/gen.c" \
-		"$B/lib/libpangaea.a"
+	# (a build made with SANITIZE=... needs its sanitizers' runtimes)
+	san=
+	nm "$B/lib/libpangaea.a" 2>/dev/null | grep -q ' U __asan_' && san=address
+	nm "$B/lib/libpangaea.a" 2>/dev/null | grep -q ' U __ubsan_' &&
+		san=${san:+$san,}undefined
+	cc -O2 -std=c11 -D_GNU_SOURCE ${san:+-fsanitize=$san} -I"$here/logs" \
+		-o "$T/gen" "$T/gen.c" "$B/lib/libpangaea.a"
 	if [ -n "${TRACE_GEN_DIR:-}" ]; then
 		mkdir "$TRACE_GEN_DIR"
 		"$T/gen" "$TRACE_GEN_DIR" "$W" "$M"

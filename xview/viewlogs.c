@@ -367,7 +367,8 @@ int vdb_logs_events(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 			h[n++] = (struct logs_hit){ t->t[i], k, i };
 		}
 	}
-	qsort(h, n, sizeof(*h), logs_hit_cmp);
+	if (n) /* (h is NULL when no event is in the window) */
+		qsort(h, n, sizeof(*h), logs_hit_cmp);
 	res = Tcl_NewListObj(0, NULL);
 	for (size_t j = 0; j < n && (int64_t)j < a[2]; j++) {
 		const struct vdb_task *t = &vdb.tasks[h[j].task];
