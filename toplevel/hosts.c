@@ -421,13 +421,10 @@ int la_hosts_lost(struct la_run *r)
 		pg_strbuf_reset(&list);
 		n = la_hosts_lose_tasks(r, b->host, &list);
 		coord = 0;
-		if (r->coord_tid && !r->coord_exited) {
-			char coord_host[PG_HOST_MAX];
-
-			pg_pvm_host_of(r->coord_tid, coord_host, sizeof(coord_host));
-			coord = strcmp(coord_host, b->host) == 0;
-			if (coord)
-				r->coord_exited = 1; /* it cannot be stopped */
+		if (r->coord_tid && !r->coord_exited &&
+		    strcmp(r->coord_host, b->host) == 0) {
+			coord = 1;
+			r->coord_exited = 1; /* it cannot be stopped */
 		}
 		if (n == 0 && !coord) {
 			la_say(r->o, "lost host %s (silent for %.0f s); no task of "

@@ -133,6 +133,7 @@ struct la_run {
 	pid_t pvmd_pid;         /* this host's pvmd, 0 if not found */
 	int ctx;                /* the run's (Pangaea's) message context */
 	int coord_tid;
+	char coord_host[PG_HOST_MAX]; /* where it runs (start_coordinator) */
 	int coord_exited;
 	int relay_tid;          /* the live view's relay (run.c), or 0 */
 	int relay_exited;

@@ -111,6 +111,7 @@ static int start_coordinator(struct la_run *r)
 		*a++ = logdir;
 	}
 	pg_timeline("launcher", "spawns the coordinator");
+	snprintf(r->coord_host, sizeof(r->coord_host), "%s", host);
 	n = coord_spawn(argv, host, &r->coord_tid);
 	/* while it starts: the logging cost, measured once for the tasks on
 	   this host (calib.c), not by each of them on its way to main() */
