@@ -54,17 +54,22 @@ static int cd_int(struct cd *d)
 	return (int)((int64_t)(v >> 1) ^ -(int64_t)(v & 1));
 }
 
-/* Prints the next string of D (at most 80 bytes of it). */
+/* Prints the next string of D; one of over 80 bytes as its first 30,
+ * "..." and its last 47 (a long path keeps its program's name). */
 static void cd_str(struct cd *d)
 {
 	int l = cd_int(d);
+	const char *s;
 
 	if (d->bad || l < 0 || (size_t)l > d->n - d->pos) {
 		d->bad = 1;
 		return;
 	}
-	printf("%.*s%s", l > 80 ? 80 : l, (const char *)d->p + d->pos,
-	       l > 80 ? "..." : "");
+	s = (const char *)d->p + d->pos;
+	if (l > 80)
+		printf("%.30s...%.47s", s, s + l - 47);
+	else
+		printf("%.*s", l, s);
 	d->pos += (size_t)l;
 }
 
