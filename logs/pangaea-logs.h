@@ -536,7 +536,9 @@ void pg_strbuf_free(struct pg_strbuf *b);
  * Compares the communication logs of runs A and B event by event (sends,
  * receives, spawns, poll outcomes; times ignored).  Returns 0 if they
  * match (*NEVENTS, *NTASKS set), 1 if they differ (DIFF describes the
- * first difference), -1 if a log cannot be read (DIFF says why).
+ * first difference), -1 if a log cannot be read (DIFF says why).  The
+ * outputs (output.log) are compared once every event matched; a
+ * difference there says so: it comes from inside a task.
  */
 int pg_verify_runs(const char *a, const char *b, long *nevents, int *ntasks,
 		   char *diff, size_t n);

@@ -198,8 +198,14 @@ int pg_verify_runs(const char *a, const char *b, long *nevents, int *ntasks,
 		rc = verify_all_logged(b, tb, nb, diff, n);
 	for (int i = 0; rc == 0 && i < na; i++)
 		rc = verify_task(a, b, ta[i], nevents, diff, n);
-	if (rc == 0)
-		rc = pg_outverify(a, b, ta, na, diff, n); /* outverify.c */
+	if (rc == 0 && (rc = pg_outverify(a, b, ta, na, diff, n)) == 1) {
+		size_t k = strlen(diff); /* (outverify.c) */
+
+		snprintf(diff + k, n - k, ", although all %ld events were the "
+			 "same: it comes from inside the task (a file it read, "
+			 "the clock, random numbers, uninitialised memory)",
+			 *nevents);
+	}
 	free(ta);
 	free(tb);
 	return rc;
