@@ -119,7 +119,7 @@ $HOSTS run h1 sh -c "echo 'add h3' | timeout 30 pvm" >/dev/null 2>&1
 expect_eq "lost: h3 back in the VM" \
 	"$($HOSTS run h1 sh -c 'echo conf | timeout 10 pvm' 2>/dev/null | grep -c LINUX64)" 3
 t0=$(date +%s%N)
-pg -log -logdir lost "$B/examples/sor" 6 200 100000 </dev/null &
+pg -log -logdir lost "$B/examples/sor" 6 400 100000 </dev/null &
 PG=$!
 for _ in $(seq 200); do
 	[ "$(ls lost/task-*.comm 2>/dev/null | wc -l)" -ge 6 ] && break

@@ -225,7 +225,7 @@ fi
 
 # 6. the coordinator's host lost in mid-run (its pvmd killed): the run
 # ends within seconds, naming the host and the coordinator
-pg -log -logdir lost -coord h2 "$B/examples/sor" 6 200 100000 </dev/null &
+pg -log -logdir lost -coord h2 "$B/examples/sor" 6 400 100000 </dev/null &
 PG=$!
 for _ in $(seq 200); do
 	[ "$(ls lost/task-*.comm 2>/dev/null | wc -l)" -ge 6 ] && break

@@ -55,10 +55,12 @@ pid_of() { # pid of the program $2 on host $1
 			env_has "$p" "PVM_VMID=$VMID" && echo "$p" && return
 	done
 }
-# sor_start DIR ITERATIONS: sor's 6 tasks recorded into DIR in the
-# background (PG the launcher's pid), once they all run, one on h3 at least
+# sor_start DIR N: sor's 6 tasks on an N x N grid recorded into DIR in
+# the background (PG the launcher's pid), once they all run, one on h3 at
+# least (on one idle host, N 200 converges in 13 500 iterations and 5 s,
+# N 400 in 46 000 and 22 s; N 800 runs on for more than 40 s)
 sor_start() {
-	pg -log -logdir "$1" -host h1 "$B/examples/sor" 6 200 "$2" </dev/null &
+	pg -log -logdir "$1" -host h1 "$B/examples/sor" 6 "$2" 1000000 </dev/null &
 	PG=$!
 	for _ in $(seq 300); do
 		[ -n "$(sor_on h3)" ] && [ "$(for h in h1 h2 h3; do sor_on $h; done | wc -l)" -ge 6 ] && break
@@ -73,8 +75,10 @@ sor_start() {
 # run goes on (before the rule: both were "lost" 4 s into the stop);
 # then h2's pvmd stopped: h2 alone falls silent, and is lost within the
 # usual bound (4 s, up to 2 s of settling, and some 4 s for the run to end)
+# (a grid that takes minutes to converge: on an idle machine a 200 x 200
+# one ended in the 13 s the tasks can compute before h2's pvmd stops)
 L2=/tmp/pangaea-stall-$VMID
-sor_start "$L2" 10000000
+sor_start "$L2" 800
 la=$(pid_of h1 pangaea) pvmd1=$(pid_of h1 pvmd) pvmd2=$(pid_of h2 pvmd)
 if [ -z "$la" ] || [ -z "$pvmd1" ] || [ -z "$pvmd2" ]; then
 	fail "stall: no launcher ($la) or pvmd on h1 ($pvmd1) or h2 ($pvmd2)"
@@ -111,7 +115,7 @@ for h in h1 h2 h3; do $HOSTS run $h rm -rf "$L2"; done
 L=/tmp/pangaea-lost-$VMID
 h1ls() { $HOSTS run h1 sh -c "ls $L/$1 2>/dev/null | wc -l"; }
 NS3=$($HOSTS netns h3)
-sor_start "$L" 100000
+sor_start "$L" 400
 n3=$(sor_on h3 | wc -l)
 [ "$n3" -ge 1 ] && pass "link: $n3 task(s) of the run on h3" || fail "link: no task on h3"
 t1=$(date +%s%N)
