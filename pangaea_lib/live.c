@@ -3,9 +3,10 @@
  * sets PANGAEA_LIVE.  A task on the host PANGAEA_LIVE_FOLLOW names (the
  * coordinator's) does nothing more: the coordinator reads its log as it
  * is written (coordinator/follow.c).  On any other host every event the
- * task logs is also copied into a batch that goes to the coordinator (PG_TAG_EVENTS, in Pangaea's context)
- * when it holds PG_LIVE_BATCH events, at the start of a wrapped call when
- * the last batch went PG_LIVE_GAP_NS ago or more, and at pangaea_exit.
+ * task logs is also copied into a batch that goes to the coordinator
+ * (PG_TAG_EVENTS, in Pangaea's context) when it holds PG_LIVE_BATCH
+ * events, at the start of a wrapped call when the last batch went
+ * PG_LIVE_GAP_NS ago or more, and at pangaea_exit.
  * So a busy task sends about one batch per 20 ms (a batch per 64 events
  * or 5 ms cost a quarter more on a run that keeps the cores busy), and a
  * task blocked in a receive has sent what it did before, give or take
