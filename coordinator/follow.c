@@ -11,10 +11,11 @@
  * (pg_comm_follow_next), and its events go to the viewers (or the relay)
  * as a batch of that task would (viewers.c).  Which logs: those of
  * every task the coordinator hears of (registration, spawn) whose log
- * header names this host (task 0, the launcher, logs no events); a log on another host's disk is never seen
- * here, and its task sends batches.  At the end of the run every log is
- * read to its end before the stream closes, so the viewer gets every
- * logged event, those of a task killed mid-run included.
+ * header names this host (task 0, the launcher, logs no events); a log
+ * on another host's disk is never seen here, and its task sends batches.
+ * At the end of the run every log is read to its end before the stream
+ * closes, so the viewer gets every logged event, those of a task killed
+ * mid-run included.
  */
 #include "coord.h"
 
