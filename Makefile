@@ -22,25 +22,36 @@ endif
 ifneq ($(SANITIZE),)
 SANFLAGS := -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
-CPPFLAGS += -D_GNU_SOURCE -Ipangaea_lib -Ilogs
+# (one include path per room: each header is named by its file name)
+INCLUDE_DIRS := pangaea_lib pangaea_lib/engine pangaea_lib/pvm logs/format \
+	logs/analysis logs/tracedb logs/trace
+CPPFLAGS += -D_GNU_SOURCE $(INCLUDE_DIRS:%=-I%)
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(SANFLAGS) $(CPPFLAGS) -MMD -MP
 LDLIBS_PVM := -lgpvm3 -lpvm3 -lm
 LDLIBS_TRACE := -lsqlite3 $(shell pkg-config --libs otf2 2>/dev/null || echo -lopen-trace-format2) -lm
 LDFLAGS += $(SANFLAGS)
 
+# What goes where is decided by folder (docs/INTERNALS.md, "Layers"):
+# every C file of a folder goes into that folder's archive, and a program
+# links the archives of the layers it uses, highest first.
+#   libpangaea.a     pangaea_lib/pvm + pangaea_lib/engine + logs/format:
+#                    what a task runs (also as libpangaea.so, below)
+#   libpg-analysis.a logs/analysis: analyses of a run's logs
+#   libpg-tracedb.a  logs/tracedb: the trace database
+# logs/trace is the pangaea-trace command itself.
 # (preload.c and real.c belong to libpangaea.so only)
-PRELOAD_ONLY := pangaea_lib/preload.c pangaea_lib/real.c
-LIB_SRC := $(filter-out $(PRELOAD_ONLY),$(wildcard pangaea_lib/*.c)) logs/commlog.c logs/execlog.c logs/verify.c \
-           logs/event.c logs/runinfo.c \
-           logs/grow.c logs/openlog.c logs/crosscheck.c logs/match.c \
-           logs/stdinlog.c logs/outlog.c logs/outverify.c logs/logship.c \
-           logs/clocksync.c \
-           logs/hb.c logs/races.c
+PRELOAD_ONLY := pangaea_lib/pvm/preload.c pangaea_lib/pvm/real.c
+LIB_SRC := $(filter-out $(PRELOAD_ONLY),$(wildcard pangaea_lib/pvm/*.c)) \
+	   $(wildcard pangaea_lib/engine/*.c) $(wildcard logs/format/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
 LIB := $(B)/lib/libpangaea.a
+ANALYSIS_SRC := $(wildcard logs/analysis/*.c)
+ANALYSIS_LIB := $(B)/lib/libpg-analysis.a
+TRACEDB_SRC := $(wildcard logs/tracedb/*.c)
+TRACEDB_LIB := $(B)/lib/libpg-tracedb.a
 # lib/pangaea/libpangaea.so, for LD_PRELOAD into unmodified programs (docs/INTERNALS.md,
 # "The preload path"): the same sources, position independent, each with
-# pangaea_lib/real.h forced in (their PVM calls go to the real functions),
+# pangaea_lib/pvm/real.h forced in (their PVM calls go to the real functions),
 # plus the entry points (preload.c, without real.h's renaming).
 SO_OBJ := $(LIB_SRC:%.c=$(B)/pic/%.o) $(PRELOAD_ONLY:%.c=$(B)/pic/%.o)
 # (in a folder of its own, as libfaketime's: -lpangaea stays the static
@@ -49,9 +60,8 @@ SOLIB := $(B)/lib/pangaea/libpangaea.so
 
 LAUNCHER_SRC := $(wildcard toplevel/*.c)
 COORD_SRC := $(wildcard coordinator/*.c)
-# pangaea-trace: main and its table, the subcommands, the importer, the matcher
-TRACE_SRC := logs/pangaea-trace.c $(wildcard logs/trace*.c) logs/runstats.c logs/match.c logs/taskstate.c logs/svgplot.c logs/clc.c \
-             logs/overhead.c
+# pangaea-trace: main and its table, the subcommands
+TRACE_SRC := $(wildcard logs/trace/*.c)
 EXAMPLES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard examples/*/*.c)))))
 TEST_PROGS := ctxcheck killme stdinecho outprint chaosorder clockpp clockcheck anytag commconv
 CHECK_SUITES := $(patsubst tests/%.c,%,$(wildcard tests/check_*.c))
@@ -74,25 +84,36 @@ $(B)/obj/%.o: %.c
 # (never with SANITIZE: a sanitizer's runtime must come first in a
 # process, and the programs it is preloaded into are not built with it)
 PIC_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(CPPFLAGS) -MMD -MP -fPIC
-$(B)/pic/%.o: %.c pangaea_lib/real.h
+$(B)/pic/%.o: %.c pangaea_lib/pvm/real.h
 	@mkdir -p $(dir $@)
-	$(CC) $(PIC_CFLAGS) -include pangaea_lib/real.h -c $< -o $@
+	$(CC) $(PIC_CFLAGS) -include pangaea_lib/pvm/real.h -c $< -o $@
 
-$(B)/pic/pangaea_lib/preload.o: pangaea_lib/preload.c pangaea_lib/real.h
+$(B)/pic/pangaea_lib/pvm/preload.o: pangaea_lib/pvm/preload.c pangaea_lib/pvm/real.h
 	@mkdir -p $(dir $@)
 	$(CC) $(PIC_CFLAGS) -c $< -o $@
 
-$(SOLIB): $(SO_OBJ) pangaea_lib/libpangaea.map
+$(SOLIB): $(SO_OBJ) pangaea_lib/pvm/libpangaea.map
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out $(SANFLAGS),$(LDFLAGS)) -shared -o $@ $(SO_OBJ) \
-		-Wl,--version-script=pangaea_lib/libpangaea.map \
+		-Wl,--version-script=pangaea_lib/pvm/libpangaea.map \
 		-Wl,-Bsymbolic-functions -Wl,--no-as-needed $(LDLIBS_PVM)
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(B)/bin/pangaea: $(LAUNCHER_SRC:%.c=$(B)/obj/%.o) $(LIB)
+$(ANALYSIS_LIB): $(ANALYSIS_SRC:%.c=$(B)/obj/%.o)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(TRACEDB_LIB): $(TRACEDB_SRC:%.c=$(B)/obj/%.o)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+# (the archives a tool links, highest layer first)
+TOOL_LIBS := $(TRACEDB_LIB) $(ANALYSIS_LIB) $(LIB)
+
+$(B)/bin/pangaea: $(LAUNCHER_SRC:%.c=$(B)/obj/%.o) $(ANALYSIS_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_PVM)
 
@@ -100,7 +121,7 @@ $(B)/bin/pangaea-coord: $(COORD_SRC:%.c=$(B)/obj/%.o) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -levent_core $(LDLIBS_PVM)
 
-$(B)/bin/pangaea-trace: $(TRACE_SRC:%.c=$(B)/obj/%.o) $(LIB)
+$(B)/bin/pangaea-trace: $(TRACE_SRC:%.c=$(B)/obj/%.o) $(TOOL_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_TRACE)
 
@@ -117,11 +138,8 @@ $(B)/obj/xview/view-tcl.c: $(VIEW_TCL)
 	      -e 's/^/"/' -e 's/$$/\\n"/' $^; echo ';'; } > $@
 $(B)/obj/xview/view-tcl.o: $(B)/obj/xview/view-tcl.c
 	$(CC) $(ALL_CFLAGS) -Ixview -c $< -o $@
-# (of the trace database, only the schema, the stale rule and the matcher;
-# the event words and growing arrays from the library)
-VIEW_LOGS_OBJ := $(patsubst %,$(B)/obj/logs/%.o,tracedb-schema tracedb-stale tracedb-tasks tracedb-output match taskstate runstats)
 $(B)/bin/pangaea-view: $(VIEW_SRC:%.c=$(B)/obj/%.o) $(B)/obj/xview/view-tcl.o \
-		      $(VIEW_LOGS_OBJ) $(LIB)
+		      $(TOOL_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -ltk8.6 -ltcl8.6 -lsqlite3
 
@@ -133,41 +151,17 @@ $(B)/examples/$(1): $$(patsubst %.c,$(B)/obj/%.o,$$(wildcard examples/$(1)/*.c))
 endef
 $(foreach e,$(EXAMPLES),$(eval $(call example_rule,$(e))))
 
-# Check suites share tests/checkutil.c (temporary folders, runner).
+# Check suites share tests/checkutil.c (temporary folders, runner) and
+# link every layer's archive: each takes what it tests.
 $(B)/tests/check_%: $(B)/obj/tests/check_%.o $(B)/obj/tests/checkutil.o \
-		    $(B)/obj/coordinator/registry.o $(LIB)
+		    $(B)/obj/coordinator/registry.o $(TOOL_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_PVM)
-
-# The trace database suite also links the importer, the matcher and SQLite.
-TRACEDB_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard logs/tracedb*.c) logs/match.c logs/clc.c)
-$(B)/tests/check_tracedb: $(B)/obj/tests/check_tracedb.o \
-		$(B)/obj/tests/checkutil.o $(TRACEDB_OBJ) $(LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_TRACE)
-
-# The overhead correction's suite links it and the database's helpers.
-$(B)/tests/check_overhead: $(B)/obj/tests/check_overhead.o \
-		$(B)/obj/tests/checkutil.o $(B)/obj/logs/overhead.o $(TRACEDB_OBJ) $(LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_TRACE)
-
-# The controlled logical clock's suite links the clock and the importer.
-$(B)/tests/check_clc: $(B)/obj/tests/check_clc.o \
-		$(B)/obj/tests/checkutil.o $(TRACEDB_OBJ) $(LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_TRACE)
-
-# The matcher's suite links the matcher.
-$(B)/tests/check_match: $(B)/obj/tests/check_match.o \
-		$(B)/obj/tests/checkutil.o $(B)/obj/logs/match.o $(LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) -lm
+	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_PVM) -lsqlite3
 
 # The launcher's table of tasks (toplevel/tasks.c) with what it calls.
 $(B)/tests/check_tasks: $(B)/obj/tests/check_tasks.o \
 		$(B)/obj/tests/checkutil.o $(B)/obj/toplevel/tasks.o \
-		$(B)/obj/toplevel/vm.o $(B)/obj/toplevel/options.o $(LIB)
+		$(B)/obj/toplevel/vm.o $(B)/obj/toplevel/options.o $(ANALYSIS_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_PVM)
 
@@ -175,11 +169,11 @@ $(B)/tests/check_tasks: $(B)/obj/tests/check_tasks.o \
 $(B)/tests/check_hosts: $(B)/obj/tests/check_hosts.o \
 		$(B)/obj/tests/checkutil.o $(B)/obj/toplevel/hosts.o \
 		$(B)/obj/toplevel/tasks.o $(B)/obj/toplevel/death.o \
-		$(B)/obj/toplevel/vm.o $(B)/obj/toplevel/options.o $(LIB)
+		$(B)/obj/toplevel/vm.o $(B)/obj/toplevel/options.o $(ANALYSIS_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_PVM)
 
-$(B)/tests/%: $(B)/obj/tests/%.o $(LIB)
+$(B)/tests/%: $(B)/obj/tests/%.o $(ANALYSIS_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_PVM)
 
@@ -189,11 +183,11 @@ $(B)/bench/report: $(B)/obj/bench/report.o
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
 
 # The clock's pass alone (no PVM): build/bench/clc.
-$(B)/bench/clc: $(B)/obj/bench/clc.o $(B)/obj/logs/clc.o
+$(B)/bench/clc: $(B)/obj/bench/clc.o $(B)/obj/logs/analysis/clc.o
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
 
-$(B)/bench/%: $(B)/obj/bench/%.o $(B)/obj/bench/benchlib.o $(LIB)
+$(B)/bench/%: $(B)/obj/bench/%.o $(B)/obj/bench/benchlib.o $(ANALYSIS_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_PVM)
 .SECONDARY: $(BENCH_PROGS:%=$(B)/obj/bench/%.o) $(B)/obj/bench/benchlib.o
@@ -289,15 +283,15 @@ FUZZ_CFLAGS := -std=c11 -g -O1 $(filter-out -Wno-format-truncation,$(WARN)) \
 	       $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(CPPFLAGS) -MMD -MP
 FUZZ_LIB := $(FZ)/libpangaea.a
 FUZZ_UTIL := $(FZ)/obj/tests/fuzz/fuzzutil.o
-FUZZ_STATS_OBJ := $(patsubst %.c,$(FZ)/obj/%.o,logs/trace-stats.c logs/runstats.c \
-	logs/trace.c $(wildcard logs/tracedb*.c) logs/match.c logs/taskstate.c \
-	logs/svgplot.c logs/clc.c)
+FUZZ_STATS_OBJ := $(patsubst %.c,$(FZ)/obj/%.o,logs/trace/trace-stats.c \
+	logs/trace/trace.c logs/trace/svgplot.c $(TRACEDB_SRC))
 
 $(FZ)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
 
-$(FUZZ_LIB): $(LIB_SRC:%.c=$(FZ)/obj/%.o)
+# (the in-task library and the analyses, in one archive)
+$(FUZZ_LIB): $(LIB_SRC:%.c=$(FZ)/obj/%.o) $(ANALYSIS_SRC:%.c=$(FZ)/obj/%.o)
 	rm -f $@ && ar rcs $@ $^
 
 $(FZ)/fuzz_%: $(FZ)/obj/tests/fuzz/fuzz_%.o $(FUZZ_UTIL) $(FUZZ_LIB)

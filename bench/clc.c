@@ -1,5 +1,5 @@
 /*
- * clc.c: speed of the controlled logical clock's pass (logs/clc.c) on a
+ * clc.c: speed of the controlled logical clock's pass (logs/analysis/clc.c) on a
  * synthetic trace: TASKS tasks of EVENTS events each (an entry and an
  * exit point per event), their clocks off by up to +-1 ms, every 4th
  * event a send to the next task (received 5 us later in true time),

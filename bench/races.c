@@ -1,6 +1,6 @@
 /*
- * races.c: the speed of the racing-receive analysis (logs/hb.c,
- * logs/races.c) on a large synthetic run.
+ * races.c: the speed of the racing-receive analysis (logs/analysis/hb.c,
+ * logs/analysis/races.c) on a large synthetic run.
  *
  * Usage: races DIR [WORKERS [MESSAGES]]   (defaults 4 x 250000)
  *

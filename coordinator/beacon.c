@@ -21,7 +21,7 @@
  *     and the ending are done by a watchdog process that uses no PVM:
  *     the beacon itself may hang inside libpvm as long as its pvmd.
  * The beacon also carries the run's logs between its host and the
- * launcher's (pangaea_lib/ship.c): after the run it sends the task logs
+ * launcher's (pangaea_lib/pvm/ship.c): after the run it sends the task logs
  * its host holds (LOGS_ASK), before a replay it writes the recorded logs
  * of the tasks that will run on its host (LOGFILE).  It ends on QUIT,
  * from the launcher or from PVM when the launcher exits.

@@ -5,7 +5,7 @@
  * With a live view the launcher names the coordinator's host in
  * PANGAEA_LIVE_FOLLOW and gives the coordinator the run's log folder
  * (-follow DIR).  A task on that host sends no event batches
- * (pangaea_lib/live.c); its log, written through a shared mapping with
+ * (pangaea_lib/engine/live.c); its log, written through a shared mapping with
  * each record's kind byte stored last, is read here every
  * COORD_FOLLOW_MS from where the last reading stopped
  * (pg_comm_follow_next), and its events go to the viewers (or the relay)

@@ -93,7 +93,7 @@ static void on_ltid2tid(struct coord *c, int ltid, int src)
 }
 
 /* Answers the clock ping V (seq, 0, 0) from SRC with our CLOCK_REALTIME,
- * the run's reference clock (pangaea_lib/clocksample.c). */
+ * the run's reference clock (pangaea_lib/engine/clocksample.c). */
 static void on_clock(int src, int *v)
 {
 	struct timespec ts;

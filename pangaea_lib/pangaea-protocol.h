@@ -11,7 +11,7 @@
  * Every message starts with PG_PROTOCOL_VERSION (packed int,
  * pangaea-formats.h), but for the three that PVM itself writes (EXITED and
  * QUIT: pvm_notify; ENDTASK: PVM tracing); a receiver that sees another version refuses the
- * message.  pangaea_lib/proto.c packs and unpacks every message; bump the
+ * message.  pangaea_lib/pvm/proto.c packs and unpacks every message; bump the
  * version on any change to the layouts below.
  */
 #ifndef PANGAEA_PROTOCOL_H
@@ -65,7 +65,7 @@
 #define PG_ENV_DEBUG "PANGAEA_DEBUG"     /* replay -debug: "LTID:EVENT", the
 					    task that stops for a debugger
 					    before its EVENT-th event
-					    (pangaea_lib/debug.c) */
+					    (pangaea_lib/engine/debug.c) */
 
 /*
  * Message tags (in Pangaea's context).  Layouts after the version int:
@@ -182,7 +182,7 @@
  *                   before a replay, the launcher sends a beacon the
  *                   recorded logs of the tasks that will run on its
  *                   host, and the beacon answers the final "" with one
- *                   of its own once they are written (pangaea_lib/ship.c).
+ *                   of its own once they are written (pangaea_lib/pvm/ship.c).
  * PG_TAG_CLOCK      task -> coordinator: a clock ping (clocksample.c),
  *                   int seq, int 0, int 0; the coordinator answers at
  *                   once with PG_TAG_CLOCK: int seq, then its

@@ -1,6 +1,6 @@
 /*
  * check_chaos.c: unit tests of chaos recording's decisions
- * (pangaea_lib/chaos.c): priorities come from the seed and the ltid
+ * (pangaea_lib/engine/chaos.c): priorities come from the seed and the ltid
  * alone; half the seeds rank the tasks by reverse age (the last spawned
  * first, no send delays), the others at random, where every sender is
  * the hold-back's choice about equally often; the send delay falls as

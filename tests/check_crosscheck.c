@@ -1,6 +1,6 @@
 /*
  * check_crosscheck.c: unit tests of the check of a recording's logs
- * against each other (logs/crosscheck.c: pg_crosscheck) on runs written
+ * against each other (logs/analysis/crosscheck.c: pg_crosscheck) on runs written
  * with the real log writers into temporary folders: a run that agrees,
  * then one contradiction at a time.
  */

@@ -1,5 +1,5 @@
 /*
- * check_delay.c: unit tests of the random delays (pangaea_lib/delay.c):
+ * check_delay.c: unit tests of the random delays (pangaea_lib/engine/delay.c):
  * the same seed gives every task the same delays again, tasks and seeds
  * differ, delays stay within the maximum.
  */

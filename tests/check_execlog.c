@@ -1,5 +1,5 @@
 /*
- * check_execlog.c: unit tests of the text execution log (logs/execlog.c):
+ * check_execlog.c: unit tests of the text execution log (logs/format/execlog.c):
  * round trips of awkward strings and failed slots, hand edits, refusals.
  */
 #include "pangaea-logs.h"

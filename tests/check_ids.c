@@ -1,5 +1,5 @@
 /*
- * check_ids.c: unit tests of the tid <-> ltid maps of pangaea_lib/ids.c
+ * check_ids.c: unit tests of the tid <-> ltid maps of pangaea_lib/pvm/ids.c
  * (the part that needs no PVM daemon): both directions, growth,
  * colliding keys, overwrites, emptying, and pg_ltid_of/pg_tid_of
  * answering from what the task already knows.

@@ -1,5 +1,5 @@
 /*
- * check_match.c: unit tests of the message matcher (logs/match.c), the
+ * check_match.c: unit tests of the message matcher (logs/analysis/match.c), the
  * one the importer and the live view share: pairs in either order, one
  * message per destination of an mcast or bcast with the send's kind, the
  * ends' times, duplicates, each reason an end is left alone, foreign

@@ -1,7 +1,7 @@
 /*
- * check_outlog.c: unit tests of output.log (logs/outlog.c): round trips
+ * check_outlog.c: unit tests of output.log (logs/format/outlog.c): round trips
  * of any bytes, refusals of damaged files; and of the comparison of two
- * runs' output (logs/outverify.c): per task, whatever the interleaving
+ * runs' output (logs/analysis/outverify.c): per task, whatever the interleaving
  * and the pieces.
  */
 #include "pangaea-logs.h"

@@ -1,5 +1,5 @@
 /*
- * check_overhead.c: the monitor-overhead correction (logs/overhead.c) on
+ * check_overhead.c: the monitor-overhead correction (logs/tracedb/overhead.c) on
  * hand-made traces: the accumulated cost taken off a task's times, a
  * receive kept after its corrected send, the tasks taken in an order
  * where sends come first, damaged traces still ending.

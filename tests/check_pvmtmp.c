@@ -1,6 +1,6 @@
 /*
  * check_pvmtmp.c: unit tests of the removal of PVM's stale temporary
- * files (pangaea_lib/pvmtmp.c), in a folder named by PVM_TMP: only the
+ * files (pangaea_lib/pvm/pvmtmp.c), in a folder named by PVM_TMP: only the
  * pvmtmpPPPPPP.N files and sockets of the given pid go, and of our own
  * pid the names libpvm tries first.
  */

@@ -1,6 +1,6 @@
 /*
  * check_query.c: unit tests of the data of call records
- * (pangaea_lib/query.c, the part that needs no PVM daemon): what the put
+ * (pangaea_lib/pvm/query.c, the part that needs no PVM daemon): what the put
  * functions write, the get functions read back (ints, bytes, strings,
  * tids as ltids where the task is known, arrays), damaged data is
  * noticed rather than read past, and the memory given to the program

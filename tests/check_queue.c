@@ -1,6 +1,6 @@
 /*
  * check_queue.c: unit tests of replay's out-of-order queue
- * (pangaea_lib/queue.c): messages kept in arrival order, found by
+ * (pangaea_lib/engine/queue.c): messages kept in arrival order, found by
  * (sender ltid, message id) as replay looks for a recorded message, or by
  * a receive's filter, removed from anywhere.
  */

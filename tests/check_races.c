@@ -1,6 +1,6 @@
 /*
- * check_races.c: unit tests of the happens-before relation (logs/hb.c)
- * and the racing receives (logs/races.c) on small runs written with the
+ * check_races.c: unit tests of the happens-before relation (logs/analysis/hb.c)
+ * and the racing receives (logs/analysis/races.c) on small runs written with the
  * real log writers, each with a known answer: two concurrent senders
  * race, a message sent causally after the receive does not, failed and
  * successful polls, concurrent joins of a group, a barrier's edges,

@@ -1,6 +1,6 @@
 /*
  * check_replay.c: unit tests of the replay engine's decision point
- * (pangaea_lib/replay.c, pg_replay_expect): a recording is written with
+ * (pangaea_lib/engine/replay.c, pg_replay_expect): a recording is written with
  * the real log writers into a temporary folder, opened as this task's,
  * and calls of a program are fed to the engine; the tests assert the
  * verdict, the recorded event handed back and the divergence report.

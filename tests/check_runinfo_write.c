@@ -1,5 +1,5 @@
 /*
- * check_runinfo_write.c: writing run.info (logs/runinfo.c): by a new
+ * check_runinfo_write.c: writing run.info (logs/format/runinfo.c): by a new
  * temporary file renamed over it, so a link planted there is replaced,
  * never followed, and a failed write is an error that leaves the old
  * run.info whole and no temporary file behind.

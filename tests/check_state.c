@@ -1,5 +1,5 @@
 /*
- * check_state.c: unit tests of a task's state file (pangaea_lib/state.c):
+ * check_state.c: unit tests of a task's state file (pangaea_lib/engine/state.c):
  * what pg_state_block, pg_state_want and pg_state_unblock publish is what
  * pg_state_read (the launcher's and replay's reader) gets back; files of
  * another version or not whole are refused; no file outside a run.

@@ -1,5 +1,5 @@
 /*
- * check_stdinlog.c: unit tests of stdin.log (logs/stdinlog.c): round
+ * check_stdinlog.c: unit tests of stdin.log (logs/format/stdinlog.c): round
  * trips of any bytes, with and without the end of input; refusals.
  */
 #include "pangaea-logs.h"

@@ -1,6 +1,6 @@
 /*
  * check_tracedb.c: unit tests of the trace database importer
- * (logs/tracedb.c, logs/tracedb-match.c) on synthetic runs written with
+ * (logs/tracedb/tracedb.c, logs/tracedb/tracedb-match.c) on synthetic runs written with
  * the real log writers: tables, message matching and its explanations,
  * receives imported before their sends, times, re-import, staleness, and
  * refusal or salvage of damaged logs.
@@ -231,7 +231,7 @@ START_TEST(test_tables)
 	ck_assert_int_eq(atoi(qs("SELECT value FROM meta WHERE "
 				 "key='schema_version'", buf, 256)),
 			 TDB_SCHEMA_VERSION);
-	/* the vector clocks (logs/hb.c) of the events that took in other
+	/* the vector clocks (logs/analysis/hb.c) of the events that took in other
 	 * tasks' (entries in clock_tasks order): a child's first event,
 	 * receives of logged sends; not the master's own events.  1001's
 	 * first event, a probe, saw the master's second, its send */

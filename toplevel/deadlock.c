@@ -1,7 +1,7 @@
 /*
  * deadlock.c: telling a deadlocked run.  Every task publishes the
  * blocking call it is in, in its state file LOGDIR/task-LTID.state
- * (pangaea_lib/state.c; struct pg_state): no message is sent for it.
+ * (pangaea_lib/engine/state.c; struct pg_state): no message is sent for it.
  * While the launcher waits for the run, it reads those files now and
  * then.  A task is stuck when it has been blocked (in a receive with no
  * timeout, or one whose timeout is past, or a barrier) and its file has

@@ -2,7 +2,7 @@
  * debug.c: the launcher's side of -replay -debug LTID[:EVENT]
  * (-debug-batch FILE).  It exports PANGAEA_DEBUG to the run's tasks; the
  * task LTID stops before its EVENT-th recorded event and sends its pid
- * (PG_TAG_DEBUG, pangaea_lib/debug.c).  On this host the launcher then
+ * (PG_TAG_DEBUG, pangaea_lib/engine/debug.c).  On this host the launcher then
  * runs `gdb -p PID` in its own terminal (gdb's process group in the
  * foreground: ^C is gdb's; a replay never reads the launcher's standard
  * input, task 1 gets the recorded one), with a start script

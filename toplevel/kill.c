@@ -1,6 +1,6 @@
 /*
  * kill.c: the run's own pvm_kill calls.  A task that kills another one
- * (pangaea_lib/kill.c) asks the launcher first (KILLING): the launcher
+ * (pangaea_lib/pvm/kill.c) asks the launcher first (KILLING): the launcher
  * notes who kills whom, so that the victim's death is said as a kill
  * ("task 1001 (slave on vm) was killed by task 1 (pvm_kill)") and
  * neither ends the run nor counts against its exit status (death.c,

@@ -10,7 +10,7 @@
  * has waited OUT_QUIET_S (a prompt) is written out as it is.
  *
  * Every piece written out is also noted, with its task's ltid and the
- * time, in the run's output.log (logs/outlog.c), in record and replay: a
+ * time, in the run's output.log (logs/format/outlog.c), in record and replay: a
  * failed write of it (a full disk) is a PG_TAG_LOGFAIL, as for the other
  * logs, after the file is cut back to its last whole record.
  */

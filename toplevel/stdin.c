@@ -6,7 +6,7 @@
  *
  * The launcher listens on a TCP port (any address: the task may run on
  * another host) and exports PANGAEA_STDIN="HOST PORT TOKEN LTID"; task
- * LTID connects at join (pangaea_lib/stdin.c) and sends the token, a random
+ * LTID connects at join (pangaea_lib/pvm/stdin.c) and sends the token, a random
  * secret only the run's processes see.  Recording, the launcher then reads
  * its standard input as the socket takes it (a bounded buffer: a task that
  * does not read stops the reading), writes each chunk it read to

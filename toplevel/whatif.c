@@ -1,11 +1,11 @@
 /*
  * whatif.c: what-if replay (-swap LTID:EVENT=SENDER:MSGID) and the
  * what-ifs -explore runs.  Over the recording's happens-before relation
- * and racing receives (logs/hb.c, logs/races.c) it checks each swap
+ * and racing receives (logs/analysis/hb.c, logs/analysis/races.c) it checks each swap
  * against the receive's racing alternatives, takes the consistent cut
  * (per task, how many leading recorded events it replays: the causal
  * past of the swapped receives and of their new messages' sends), and
- * hands cut and swaps to the tasks in PG_ENV_WHATIF (pangaea_lib/replay.c
+ * hands cut and swaps to the tasks in PG_ENV_WHATIF (pangaea_lib/engine/replay.c
  * reads it).
  */
 #include "launcher.h"

@@ -31,7 +31,7 @@
  *                             each task spent in each state (viewstate.c)
  *   pgdb hists ?LTID?         dict of the histograms of task LTID (or the
  *                             run's) as pangaea-trace stats computes them
- *                             (viewhist.c, logs/runstats.c)
+ *                             (viewhist.c, logs/tracedb/runstats.c)
  *   pgdb paint-states IMG T0 T1 LTID  paints the photo IMG with the task's
  *                             states, a pixel column per time bin
  *   pgdb paint-util IMG T0 T1 NTASKS ?LTIDS?  paints IMG with how many
@@ -40,7 +40,7 @@
  *                             event and what it does with a message
  *                             (send, recv, probe, other)
  *   pgdb stale LOGDIR         1 if LOGDIR/trace.db must be imported again
- *                             (logs/tracedb-stale.c), else 0
+ *                             (logs/tracedb/tracedb-stale.c), else 0
  *   pgdb races-load LOGDIR    finds the racing events of LOGDIR's logs
  *                             (viewraces.c); their number
  *   pgdb races T0 T1 ?LIMIT?  flat list id what alternatives of the

@@ -27,7 +27,7 @@ namespace eval view {
 	# the C side stacks them
 	variable STATES {computing #2eb82e "in PVM" #f2d01c waiting #d83030}
 	# kind -> what it does with a message: send, recv, probe or other
-	# (C decides, logs/event.c)
+	# (C decides, logs/format/event.c)
 	variable KIND
 	array set KIND [pgdb kinds]
 	# the filters of the toolbar, and kind -> its filter: a kind with a
@@ -234,7 +234,7 @@ proc view::import_cancel {} {
 	set pids [pid $f]
 	catch {exec kill {*}$pids}
 	catch {close $f}
-	# what the killed import was writing (logs/tracedb.c: DB.tmp-PID)
+	# what the killed import was writing (logs/tracedb/tracedb.c: DB.tmp-PID)
 	foreach p $pids {
 		file delete [file join $V(import_dir) trace.db.tmp-$p]
 	}
@@ -301,7 +301,7 @@ proc view::raw_toggle {} {
 
 # Imports the logs of DIR into DIR/trace.db (pangaea-trace import) when
 # that is stale: missing, of another schema version or older than a log
-# (the rule of pgdb stale, logs/tracedb-stale.c); errors are raised.
+# (the rule of pgdb stale, logs/tracedb/tracedb-stale.c); errors are raised.
 proc view::import {dir} {
 	if {[pgdb stale $dir]} {
 		if {[catch {exec [view::trace_cmd] import $dir 2>@1} out]} {

@@ -2,7 +2,7 @@
  * viewdb.h: inside the `pgdb` command, in layers: pgdb.c (the command:
  * its subcommand table) calls viewlive.c (a live run's database, built in
  * memory), viewraces.c (the racing events, from the logs), viewhist.c
- * (the histograms, logs/runstats.c) and viewdb.c (the open database and
+ * (the histograms, logs/tracedb/runstats.c) and viewdb.c (the open database and
  * the queries on it); viewlive.c, viewraces.c and viewhist.c call
  * viewdb.c; viewdb.c calls none of them.
  */
@@ -29,7 +29,7 @@ struct vdb_ev {
 enum { VDB_HAS_PEER = 1, VDB_HAS_TAG = 2, VDB_HAS_MSGID = 4, VDB_HAS_LEN = 8 };
 
 /* One task's events, sorted by entry time: entry T, exit T1 and what the
- * event says of the time (ST, an enum pg_ev_state, logs/taskstate.h); START is when the
+ * event says of the time (ST, an enum pg_ev_state, logs/analysis/taskstate.h); START is when the
  * task began (its pangaea_init, else its first event). */
 struct vdb_task {
 	int ltid;
@@ -94,7 +94,7 @@ typedef int vdb_cmd_fn(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[]);
 
 /* viewdb.c: the open database. */
 /* Makes the SQL of the queries that name kinds of events, from the kind
- * classes (logs/event.c); once, before any query. */
+ * classes (logs/format/event.c); once, before any query. */
 void vdb_init(void);
 /* Sets the interpreter result to "pgdb: MSG" (plus SQLite's error). */
 int vdb_fail(Tcl_Interp *ip, const char *msg);

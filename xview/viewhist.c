@@ -3,7 +3,7 @@
  * per PVM call the time per call, the message sizes, the computation
  * granularity and the communication overhead, of one task or of the
  * run, with the time in each state.  The numbers are those of
- * "pangaea-trace stats" (logs/runstats.c computes both), from the open
+ * "pangaea-trace stats" (logs/tracedb/runstats.c computes both), from the open
  * database; computed once per database and number of events (a live
  * run's grow: then at most once a second), kept until then.
  */

@@ -11,7 +11,7 @@
  * in the in-memory model the window is drawn from (viewdb.h: per task
  * the times and fields of its events, the matched messages in t_send
  * order), as viewlogs.c does for a log folder.  Each event's message
- * ends go to the importer's matcher (logs/match.c) in the order they come
+ * ends go to the importer's matcher (logs/analysis/match.c) in the order they come
  * (batches of different tasks arrive in any order): a pair makes a
  * message (its id: the number of the end that waited).  So a message has
  * the same kind and times live as after the import.

@@ -1,6 +1,6 @@
 /*
  * viewstate.c: what each task was doing over time (the rule of
- * logs/taskstate.c, docs/VIEWER.md "Task states"), summed per time bin
+ * logs/analysis/taskstate.c, docs/VIEWER.md "Task states"), summed per time bin
  * (one bin per pixel column) from the in-memory arrays of viewdb.c, and
  * painted into Tk photo images: a band per task (the fraction of each
  * state per column, stacked) and the utilization (how many tasks are in

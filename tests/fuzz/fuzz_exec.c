@@ -1,6 +1,6 @@
 /*
  * fuzz_exec.c: libFuzzer harness of the execution-log parser
- * (logs/execlog.c): the input is a task-LTID.exec file (LTID: the
+ * (logs/format/execlog.c): the input is a task-LTID.exec file (LTID: the
  * ltid= of its first line, as in a real run; else 1), parsed with
  * pg_exec_read.  A refusal must say why; what is accepted must hold
  * together (argc strings and a NULL after them, ntask slots, strings

@@ -3,7 +3,7 @@
  * recording: the input is the one comm log of a log folder
  * (task-LTID.comm, LTID the one its header names, as fuzz_comm.c), and
  * the stats subcommand (trace_cmd_stats) finds no trace.db, so tdb_open
- * imports the log first (logs/tracedb.c, the matcher) and the statistics
+ * imports the log first (logs/tracedb/tracedb.c, the matcher) and the statistics
  * are computed from what it imported.  What fuzz_comm.c finds in the
  * reader this finds too; this adds the importer's and the statistics'
  * use of the values the reader passes on (times, counts, peers).

@@ -1,6 +1,6 @@
 /*
  * fuzz_proto.c: libFuzzer harness of the protocol unpackers
- * (pangaea_lib/proto.c pg_proto_check, pg_proto_upk*) as the coordinator
+ * (pangaea_lib/pvm/proto.c pg_proto_check, pg_proto_upk*) as the coordinator
  * (coordinator/main.c, with its registry, coordinator/registry.c) and the
  * launcher (toplevel/run.c handle(), with its table of tasks,
  * toplevel/tasks.c, and its readers of WATCH and of PVM's trace events,
@@ -153,7 +153,7 @@ static void remove_ship_dir(void)
 	rmdir(ship_dir);
 }
 
-/* LOGFILE as the launcher and a beacon take it (pangaea_lib/ship.c):
+/* LOGFILE as the launcher and a beacon take it (pangaea_lib/pvm/ship.c):
  * into a folder of the harness's own, emptied after each input and
  * removed at exit; no piece may put a file anywhere else, nor one not
  * named as a task log. */

@@ -1,6 +1,6 @@
 /*
  * fuzz_runinfo.c: libFuzzer harness of the run.info reader
- * (logs/runinfo.c): the input is DIR/run.info, read with
+ * (logs/format/runinfo.c): the input is DIR/run.info, read with
  * pg_runinfo_read; every task it lists is then looked up by ltid
  * (pg_runinfo_task), as the replay check and the importer do.  A refusal
  * must say why; strings must end within their buffers.

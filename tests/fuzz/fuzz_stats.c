@@ -1,7 +1,7 @@
 /*
  * fuzz_stats.c: libFuzzer harness of "pangaea-trace stats": the input is
  * LOGDIR/trace.db of a folder with no logs, read by the stats subcommand
- * itself (trace_cmd_stats: tdb_open, then logs/trace-stats.c) in its
+ * itself (trace_cmd_stats: tdb_open, then logs/trace/trace-stats.c) in its
  * three formats.  SQLite refuses what is no database; the harness finds
  * what a database with odd rows (times, kinds, counts) does to the
  * statistics.  A trace.db of another schema version is stale: tdb_open

@@ -1,4 +1,4 @@
-# Synchronised times on real logs (logs/clc.c, logs/tracedb-sync.c):
+# Synchronised times on real logs (logs/analysis/clc.c, logs/tracedb/tracedb-sync.c):
 # sor and groups (barriers, a broadcast) recorded on this host, then a
 # copy of each whose spawned tasks (ltid >= 1000) claim another host with
 # a clock 3 ms behind (their log headers patched: host name, start wall).

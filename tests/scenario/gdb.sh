@@ -118,7 +118,7 @@ if [ -x /usr/bin/master1 ]; then
 	pg -replay -debug 1:3 -debug-batch pre.gdb -logdir pre -out pre.r </dev/null
 	expect_eq "master1 under gdb: exit 0" "$(cat rc)" 0
 	sel=$(grep -m1 -oE '^#[0-9]+ ' err | tr -d '# ')
-	wrap=$(grep -m1 -E '^#[0-9]+ .* in pvm_mcast \(.*\) at pangaea_lib/preload.c' err |
+	wrap=$(grep -m1 -E '^#[0-9]+ .* in pvm_mcast \(.*\) at pangaea_lib/pvm/preload.c' err |
 	       grep -oE '^#[0-9]+' | tr -d '#')
 	expect_eq "master1: the frame selected is the caller of pvm_mcast" \
 		"$sel" "$(( ${wrap:-98} + 1 ))"

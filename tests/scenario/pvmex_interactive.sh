@@ -4,7 +4,7 @@
 # the same bytes replayed); task0, task1 and task_end, which the PVM
 # Readme starts from separate shells, run as one -staged run; mhf_server
 # and mhf_tickle too, the input going to the second (-stdin 2); mbox,
-# lmbi and gmbi use the PVM mailbox (recorded: pangaea_lib/mbox.c).  Each is recorded, replayed three times and once
+# lmbi and gmbi use the PVM mailbox (recorded: pangaea_lib/pvm/mbox.c).  Each is recorded, replayed three times and once
 # with -delay 2000 identically (tests/lib.sh pvmex_case).
 . "$(dirname "$0")/../lib.sh"
 start=$(date +%s)

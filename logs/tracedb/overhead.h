@@ -1,6 +1,6 @@
 /*
  * overhead.h: the monitor-overhead correction of a trace database
- * (logs/overhead.c, docs/TRACEDB.md "Overhead").
+ * (logs/tracedb/overhead.c, docs/TRACEDB.md "Overhead").
  */
 #ifndef PANGAEA_OVERHEAD_H
 #define PANGAEA_OVERHEAD_H

@@ -4,7 +4,7 @@
  * The shared library (LD_PRELOAD) defines the PVM entry points Pangaea
  * wraps (preload.c), so a plain call of pvm_send inside the library would
  * come back to Pangaea.  Every source of libpangaea.so is compiled with
- * `-include pangaea_lib/real.h`: the names below then stand for
+ * `-include pangaea_lib/pvm/real.h`: the names below then stand for
  * pg_real_pvm_*, which call the next definition (libpvm3, libgpvm3) found
  * with dlsym(RTLD_NEXT) (real.c).  The wrappers' source stays as it is and
  * the static library libpangaea.a is built without this file.

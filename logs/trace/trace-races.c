@@ -1,6 +1,6 @@
 /*
  * trace-races.c: "pangaea-trace races [--json|--csv] LOGDIR" lists the
- * racing events of a recording (logs/races.c over logs/hb.c): each
+ * racing events of a recording (logs/analysis/races.c over logs/analysis/hb.c): each
  * receive, poll or pvm_joingroup that another order of the run could have
  * given another outcome, with the alternatives, then the summary line
  * "N racing receives in M tasks, K alternatives".  Exit 0 whether there

@@ -1,5 +1,5 @@
 /*
- * log.c: writing this task's two logs (logs/commlog.c, logs/execlog.c):
+ * log.c: writing this task's two logs (logs/format/commlog.c, logs/format/execlog.c):
  * every event into the communication log, with the failed polls counted
  * and written as one record before the next event, every spawn into the
  * execution log, and the end record once.  A live viewer gets each event

@@ -1,6 +1,6 @@
 /*
  * tracedb-match.c: the messages table of the trace database.  Every
- * message end of the run goes to the matcher (logs/match.c) as its event
+ * message end of the run goes to the matcher (logs/analysis/match.c) as its event
  * is imported; a row is inserted when the matcher pairs a send with its
  * receive, at once for a receive from outside the run, and at the end
  * for every end left alone, with the matcher's reason.  So the rows come

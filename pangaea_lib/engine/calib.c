@@ -1,7 +1,7 @@
 /*
  * calib.c: what Pangaea's own work costs this task per logged call,
  * measured once when it opens its log (the monitor-overhead correction of
- * logs/overhead.c, after MAD).
+ * logs/tracedb/overhead.c, after MAD).
  *
  * A recorded send or receive does, around PVM's own call: the live
  * view's tick, the selection check, three clock reads (the event's start

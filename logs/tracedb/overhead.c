@@ -3,7 +3,7 @@
  * (`pangaea-trace import --correct-overhead`), after MAD (the 004 paper).
  *
  * Each task measured, when it opened its log, what a logged call costs
- * it (pangaea_lib/calib.c, the comm log's calibration record).  Every
+ * it (pangaea_lib/engine/calib.c, the comm log's calibration record).  Every
  * event of the task then comes that much later than it would have
  * without Pangaea, for each event logged before it: the correction
  * subtracts that accumulated cost from the task's times (an event's own

@@ -4,7 +4,7 @@
  * papers/003_...): moves timestamps of a trace forward so that every
  * receive comes after its send plus the minimum latency (the clock
  * condition), changing local intervals as little as possible.  Pure
- * computation on arrays: no SQLite, no logs (logs/tracedb-sync.c feeds
+ * computation on arrays: no SQLite, no logs (logs/tracedb/tracedb-sync.c feeds
  * it the trace database).
  */
 #ifndef PANGAEA_CLC_H

@@ -3,7 +3,7 @@
  * context (the beacons of coordinator/beacon.c and the launcher,
  * toplevel/hosts.c).  The sender cuts each file into LOGFILE pieces of at
  * most PG_LOGPIECE_MAX bytes and ends with a piece named ""; the receiver
- * puts them back with logs/logship.c.
+ * puts them back with logs/format/logship.c.
  */
 #include "pangaea-internal.h"
 

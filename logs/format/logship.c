@@ -2,7 +2,7 @@
  * logship.c: a run's logs carried between hosts.  Each task writes its
  * logs on its own host; after the run the launcher gathers them into its
  * log folder, and before a replay it gives a host the recorded logs of
- * the tasks that will run there (pangaea_lib/ship.c sends the pieces in
+ * the tasks that will run there (pangaea_lib/pvm/ship.c sends the pieces in
  * PVM messages).  Here: the log folder made on a host that lacks it, the
  * list of a folder's task logs, the reading of a piece, and the writer
  * that puts the pieces back into files.

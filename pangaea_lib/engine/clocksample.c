@@ -5,7 +5,7 @@
  * the one with the smallest round trip, whose middle is taken as the
  * moment the coordinator read its clock.  log.c takes one when the task
  * joins, one at its end, and one every PANGAEA_CLOCK_PERIOD seconds
- * (default 30, 0: none) at a logged event; logs/clocksync.c fits them.
+ * (default 30, 0: none) at a logged event; logs/analysis/clocksync.c fits them.
  */
 #include "pangaea-internal.h"
 

@@ -1,6 +1,6 @@
 /*
  * trace-check.c: "pangaea-trace check LOGDIR" checks that a recording's
- * logs agree with each other (logs/crosscheck.c), as a replay does first.
+ * logs agree with each other (logs/analysis/crosscheck.c), as a replay does first.
  */
 #include "trace.h"
 

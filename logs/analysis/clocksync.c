@@ -1,7 +1,7 @@
 /*
  * clocksync.c: per host, a correction of its clock to the run's reference
  * clock (the coordinator's CLOCK_REALTIME), fitted to the clock samples
- * its tasks logged (pangaea_lib/clocksample.c, docs/FORMATS.md).
+ * its tasks logged (pangaea_lib/engine/clocksample.c, docs/FORMATS.md).
  *
  * A host's local time is the importer's time of an event (docs/TRACEDB.md
  * "Times": start_mono_ns + t + the host's wall-clock offset).  A sample

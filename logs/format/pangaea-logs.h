@@ -56,7 +56,7 @@ enum pg_rec_kind {
 #define PG_REC_CLOCK 16
 /* Not an event either: what logging one event costs this task, in ns,
  * measured when it opened its log (version 5, pg_comm_reader.calib_ns;
- * the overhead correction of logs/overhead.c). */
+ * the overhead correction of logs/tracedb/overhead.c). */
 #define PG_REC_CALIB 17
 
 /* A receive's filter (version 6): struct pg_event.filter of a receive,
@@ -386,7 +386,7 @@ void pg_exec_free(struct pg_exec_log *log);
 /* Frees the argv and slots of one record. */
 void pg_spawn_rec_free(struct pg_spawn_rec *rec);
 
-/* stdin.log (logs/stdinlog.c): the standard input given to a task (1
+/* stdin.log (logs/format/stdinlog.c): the standard input given to a task (1
  * unless -stdin said another). */
 #define PG_STDIN_CHUNK_MAX 65536 /* bytes of one "data" record */
 struct pg_stdin_log {
@@ -560,7 +560,7 @@ int pg_run_count(const char *dir, long *nevents, int *ntasks, char *err,
  * deadlock check (docs/FORMATS.md).  A fixed binary layout in the host's
  * byte order (the reader uses differences of its times only: hosts that
  * share the folder have other clocks), PG_STATE_SIZE bytes,
- * mapped MAP_SHARED by the task (pangaea_lib/state.c) and written around
+ * mapped MAP_SHARED by the task (pangaea_lib/engine/state.c) and written around
  * its blocking calls; the launcher reads it (toplevel/deadlock.c).  SEQ
  * is odd while the task writes: a reader that sees it odd, or changed
  * between two reads of the same copy, reads again later.
@@ -655,7 +655,7 @@ int pg_runinfo_check_end(const struct pg_runinfo *ri, int ltid,
 /* Frees what pg_runinfo_read or pg_runinfo_add_task allocated. */
 void pg_runinfo_free(struct pg_runinfo *ri);
 
-/* logship.c: logs carried between hosts (pangaea_lib/ship.c sends them). */
+/* logship.c: logs carried between hosts (pangaea_lib/pvm/ship.c sends them). */
 /* Makes the log folder DIR (0700, pg_mkdir_p) if this host lacks it; it
  * must then be a folder of ours, not a link; 0 or -1 with ERR and errno. */
 int pg_log_dir_make(const char *dir, char *err, size_t errlen);
@@ -687,7 +687,7 @@ int pg_logship_put(struct pg_logship_writer *w, const char *dir,
 /* Drops the file being written, if any (unfinished). */
 void pg_logship_close(struct pg_logship_writer *w);
 
-/* output.log (logs/outlog.c): what the run's tasks printed, as the
+/* output.log (logs/format/outlog.c): what the run's tasks printed, as the
  * launcher received it. */
 #define PG_OUTPUT_PIECE_MAX (1 << 20) /* bytes of one record */
 struct pg_out_piece {

@@ -1,7 +1,7 @@
 /*
- * match.h: the one matcher of a run's messages (logs/match.c): which
+ * match.h: the one matcher of a run's messages (logs/analysis/match.c): which
  * send each receive took.  Both the trace database importer
- * (logs/tracedb-match.c) and the viewer's live database
+ * (logs/tracedb/tracedb-match.c) and the viewer's live database
  * (xview/viewlive.c) feed it their events one by one, in whatever order
  * they come, and write what it answers.
  *
