@@ -64,7 +64,13 @@ COORD_SRC := $(wildcard coordinator/*.c)
 TRACE_SRC := $(wildcard logs/trace/*.c)
 EXAMPLES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard examples/*/*.c)))))
 TEST_PROGS := ctxcheck killme stdinecho outprint chaosorder clockpp clockcheck anytag commconv
-CHECK_SUITES := $(patsubst tests/%.c,%,$(wildcard tests/check_*.c))
+# Tests' sources: the Check suites in tests/unit/*/ (check_NAME.c), their
+# helpers in tests/unit/, the scenario tests' programs in tests/progs/ (or
+# any of them in tests/ itself); each test NAME is built as $(B)/tests/NAME.
+TEST_SRC := $(wildcard tests/*.c tests/progs/*.c tests/unit/*.c tests/unit/*/*.c)
+CHECK_SUITES := $(sort $(filter check_%,$(basename $(notdir $(TEST_SRC)))))
+# (the object of test NAME, wherever its source lies)
+test_obj = $(patsubst %.c,$(B)/obj/%.o,$(filter %/$(1).c,$(TEST_SRC)))
 
 BINS := $(B)/bin/pangaea $(B)/bin/pangaea-coord $(B)/bin/pangaea-trace \
         $(B)/bin/pangaea-view
@@ -151,31 +157,38 @@ $(B)/examples/$(1): $$(patsubst %.c,$(B)/obj/%.o,$$(wildcard examples/$(1)/*.c))
 endef
 $(foreach e,$(EXAMPLES),$(eval $(call example_rule,$(e))))
 
-# Check suites share tests/checkutil.c (temporary folders, runner) and
-# link every layer's archive: each takes what it tests.
-$(B)/tests/check_%: $(B)/obj/tests/check_%.o $(B)/obj/tests/checkutil.o \
+# (the tests' sources include checkutil.h by its name)
+$(B)/obj/tests/%.o: CPPFLAGS += -Itests/unit
+# (a test's prerequisites name its object through test_obj, expanded once
+# the stem is known)
+.SECONDEXPANSION:
+
+# Check suites share tests/unit/checkutil.c (temporary folders, runner)
+# and link every layer's archive: each takes what it tests.
+$(B)/tests/check_%: $$(call test_obj,check_$$*) $$(call test_obj,checkutil) \
 		    $(B)/obj/coordinator/registry.o $(TOOL_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_PVM) -lsqlite3
 
 # The launcher's table of tasks (toplevel/tasks.c) with what it calls.
-$(B)/tests/check_tasks: $(B)/obj/tests/check_tasks.o \
-		$(B)/obj/tests/checkutil.o $(B)/obj/toplevel/tasks.o \
+$(B)/tests/check_tasks: $$(call test_obj,check_tasks) \
+		$$(call test_obj,checkutil) $(B)/obj/toplevel/tasks.o \
 		$(B)/obj/toplevel/vm.o $(B)/obj/toplevel/options.o $(ANALYSIS_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_PVM)
 
 # The launcher's lines about lost hosts (toplevel/hosts.c).
-$(B)/tests/check_hosts: $(B)/obj/tests/check_hosts.o \
-		$(B)/obj/tests/checkutil.o $(B)/obj/toplevel/hosts.o \
+$(B)/tests/check_hosts: $$(call test_obj,check_hosts) \
+		$$(call test_obj,checkutil) $(B)/obj/toplevel/hosts.o \
 		$(B)/obj/toplevel/tasks.o $(B)/obj/toplevel/death.o \
 		$(B)/obj/toplevel/vm.o $(B)/obj/toplevel/options.o $(ANALYSIS_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_PVM)
 
-$(B)/tests/%: $(B)/obj/tests/%.o $(ANALYSIS_LIB) $(LIB)
+$(B)/tests/%: $$(call test_obj,$$*) $(ANALYSIS_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_PVM)
+.SECONDARY: $(TEST_SRC:%.c=$(B)/obj/%.o)
 
 # Benchmarks (bench/run.sh): each bench/NAME.c with the shared helpers.
 $(B)/bench/report: $(B)/obj/bench/report.o

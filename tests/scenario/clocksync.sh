@@ -2,7 +2,7 @@
 # scripts/hosts.sh; h2's pvmd, and so every task it starts, runs under
 # libfaketime with its clock 2 s ahead and 100 ppm fast (FAKETIME="+2
 # x1.0001": CLOCK_REALTIME and CLOCK_MONOTONIC alike, one clock for the
-# pvmd and its children).  A ping-pong (tests/clockpp.c) between a master
+# pvmd and its children).  A ping-pong (tests/progs/clockpp.c) between a master
 # on h1, beside the coordinator whose clock is the reference, and a worker
 # on h2 is recorded; its tasks print "truth" lines: their (faked)
 # monotonic clock with the kernel's true time, read by a raw system call

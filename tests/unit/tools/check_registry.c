@@ -2,7 +2,7 @@
  * check_registry.c: unit tests of the coordinator's task registry and
  * its queue of waiting ltid -> tid requests (coordinator/registry.c).
  */
-#include "../coordinator/coord.h"
+#include "../../../coordinator/coord.h"
 #include "checkutil.h"
 
 #include <check.h>

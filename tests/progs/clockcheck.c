@@ -1,6 +1,6 @@
 /*
  * clockcheck.c: checks the clock fit of a run against the truth its
- * tasks printed (tests/clockpp.c, tests/scenario/clocksync.sh).
+ * tasks printed (tests/progs/clockpp.c, tests/scenario/clocksync.sh).
  *
  *   clockcheck LOGDIR TRUTHFILE [MESSAGES [EVENTS]]
  *

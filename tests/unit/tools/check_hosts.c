@@ -6,7 +6,7 @@
  * tasks, mid-word).  No PVM daemon: the run is marked as having lost it,
  * so that the table of tasks asks PVM nothing.
  */
-#include "../toplevel/launcher.h"
+#include "../../../toplevel/launcher.h"
 #include "checkutil.h"
 
 #include <check.h>

@@ -1,5 +1,6 @@
 /*
- * checkutil.h: helpers shared by the Check unit suites (tests/check_*.c):
+ * checkutil.h: helpers shared by the Check unit suites (the check_*.c of
+ * tests/unit/lib and tests/unit/tools):
  * a temporary folder per test case and per test, and the runner main().
  */
 #ifndef PANGAEA_CHECKUTIL_H

@@ -9,7 +9,7 @@
  * PVM for, which tasks' missing logs it names), PVM's answers come from
  * the stand-ins below: the launcher on h1 (tid 0x40001), h2 (0x80000).
  */
-#include "../toplevel/launcher.h"
+#include "../../../toplevel/launcher.h"
 #include "checkutil.h"
 
 #include <check.h>
