@@ -225,6 +225,12 @@ deps:
 unit: $(TEST_BINS)
 	@bash tests/run-unit.sh $(B)
 
+# The layer rules alone (tests/layers.py, docs/INTERNALS.md section 2);
+# make check runs them as the scenario test layers.
+.PHONY: layers
+layers: all
+	@python3 tests/layers.py $(B)
+
 scenario: all $(TEST_BINS) $(BENCH_BINS)
 	@bash tests/run-scenarios.sh $(B)
 

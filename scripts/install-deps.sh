@@ -27,6 +27,8 @@ packages="$packages time"
 # valgrind: bench/instr.sh's instructions per wrapped call (callgrind),
 # and its <valgrind/callgrind.h> for bench/benchlib.c
 packages="$packages valgrind"
+# python3: tests/layers.py (the layer rules) and several scenario tests
+packages="$packages python3"
 for pkg in $packages; do
 	count=$((count + 1))
 	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |
