@@ -118,8 +118,8 @@ static void follow_read(struct coord_followed *t)
 		if (!v)
 			break;
 		cf.ints = v;
-		cf.nints += (size_t)pg_live_encode(&ev, t->r.hdr.start_wall_ns +
-						   ev.t, v + cf.nints);
+		cf.nints += (size_t)pg_livestream_pack(&ev,
+				t->r.hdr.start_wall_ns + ev.t, v + cf.nints);
 		cf.events++;
 		if (++cf.nev >= COORD_FOLLOW_BATCH)
 			follow_flush(t);

@@ -9,15 +9,9 @@
  *
  * Tasks send PG_TAG_EVENTS batches; each becomes text lines, kept (up to
  * COORD_VIEW_HISTORY bytes) for viewers that connect later, and written
- * to every viewer, after the stream's version line (docs/VIEWER.md):
- *
- *   V pangaea-live N                         first: PG_LIVE_VERSION
- *   T LTID PARENT HOST PROGRAM               a task (repeated per batch)
- *   E LTID KIND T0 T1 PEER TAG MSGID LEN COUNT [DEST...]   an event
- *
- * T0 and T1 are wall-clock ns (call entry and exit), KIND as in the trace
- * database (send, recv, ...); COUNT the failed polls of a pollfail, the
- * enum pg_group_op of a group call (version 2: a barrier is waiting).
+ * to every viewer, after the stream's version line: the live stream
+ * (docs/VIEWER.md), whose ints and lines livestream.c unpacks and writes
+ * (the viewer parses them there too).
  *
  * A coordinator on another host than the launcher's cannot reach the
  * socket's folder: the launcher then starts a relay on its own host
@@ -45,8 +39,7 @@
 
 #define COORD_VIEW_MAX 16                    /* viewers at once */
 #define COORD_VIEW_HISTORY (256u << 20)      /* bytes kept for late viewers */
-#define COORD_VIEW_LINE 160                  /* room for an event line but
-						its kind and dests */
+#define COORD_VIEW_TASK (PG_HOST_MAX + PG_PATH_MAX + 32) /* a T line */
 
 static struct {
 	struct event_base *base;
@@ -122,6 +115,19 @@ static void viewer_accept(struct evconnlistener *l, evutil_socket_t fd,
 	cv.ever = 1;
 }
 
+/* Starts the history with the stream's version line; 0 or -1. */
+static int viewers_version(void)
+{
+	char line[64];
+	int n = pg_livestream_put_version(line, sizeof(line));
+
+	if (n < 0 || evbuffer_add(cv.history, line, (size_t)n) < 0) {
+		fprintf(stderr, "pangaea-coord: cannot start the live stream\n");
+		return -1;
+	}
+	return 0;
+}
+
 int coord_viewers_init(struct event_base *base, int relay)
 {
 	const char *path = getenv(PG_ENV_LIVE);
@@ -166,8 +172,7 @@ int coord_viewers_init(struct event_base *base, int relay)
 		close(fd);
 		return -1;
 	}
-	evbuffer_add_printf(cv.history, "V pangaea-live %d\n", PG_LIVE_VERSION);
-	return 0;
+	return viewers_version();
 }
 
 /* Adds the lines of BATCH for every viewer, now and later. */
@@ -182,81 +187,21 @@ static void viewers_add(struct evbuffer *batch)
 		evbuffer_add_buffer(cv.history, batch);
 }
 
-/* Writes V in decimal at P; the position after it.  (snprintf took a
- * third of the coordinator's samples, perf, a live sor run.) */
-static char *put_u64(char *p, uint64_t v)
-{
-	char tmp[20];
-	int n = 0;
-
-	do
-		tmp[n++] = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	while (n > 0)
-		*p++ = tmp[--n];
-	return p;
-}
-
-/* Writes " V" (V signed) at P; the position after it. */
-static char *put_int(char *p, int v)
-{
-	*p++ = ' ';
-	if (v < 0) {
-		*p++ = '-';
-		return put_u64(p, (uint64_t)-(int64_t)v);
-	}
-	return put_u64(p, (uint64_t)v);
-}
-
-/* Writes " V" (V unsigned) at P; the position after it. */
-static char *put_uint(char *p, unsigned v)
-{
-	*p++ = ' ';
-	return put_u64(p, v);
-}
-
 /* Appends the line of one event of INTS (at least PG_LIVE_FIELDS + its
    dests) for LTID to OUT; the ints it used, or 0 if malformed. */
 static int format_event(int ltid, const int *v, int avail, struct evbuffer *out)
 {
-	uint64_t t0, dur;
+	struct pg_live_ev e;
 	struct evbuffer_iovec vec;
-	const char *kind;
-	size_t klen;
-	char *p;
-	int nd = v[6];
+	int used = pg_livestream_unpack(ltid, v, avail, &e);
 
-	if (avail < PG_LIVE_FIELDS || nd < 0 || nd > avail - PG_LIVE_FIELDS ||
-	    v[0] < 1 || v[0] > PG_REC_LAST)
+	if (!used || evbuffer_reserve_space(out, (ev_ssize_t)
+				pg_livestream_event_max(&e), &vec, 1) < 1)
 		return 0;
-	kind = pg_rec_kind_name(v[0]);
-	klen = strlen(kind);
-	if (evbuffer_reserve_space(out, (ev_ssize_t)(COORD_VIEW_LINE + klen +
-				   12 * (size_t)nd), &vec, 1) < 1)
-		return 0;
-	t0 = (uint64_t)(uint32_t)v[7] << 32 | (uint32_t)v[8];
-	dur = (uint64_t)(uint32_t)v[9] << 32 | (uint32_t)v[10];
-	p = vec.iov_base;
-	*p++ = 'E';
-	p = put_int(p, ltid);
-	*p++ = ' ';
-	memcpy(p, kind, klen);
-	p += klen;
-	*p++ = ' ';
-	p = put_u64(p, t0);
-	*p++ = ' ';
-	p = put_u64(p, t0 + dur);
-	p = put_int(p, v[1]);
-	p = put_int(p, v[2]);
-	p = put_uint(p, (unsigned)v[3]);
-	p = put_uint(p, (unsigned)v[4]);
-	p = put_uint(p, (unsigned)v[5]);
-	for (int i = 0; i < nd; i++)
-		p = put_int(p, v[PG_LIVE_FIELDS + i]);
-	*p++ = '\n';
-	vec.iov_len = (size_t)(p - (char *)vec.iov_base);
+	vec.iov_len = (size_t)(pg_livestream_put_event(vec.iov_base, &e) -
+			       (char *)vec.iov_base);
 	evbuffer_commit_space(out, &vec, 1);
-	return PG_LIVE_FIELDS + nd;
+	return used;
 }
 
 /* Writes the lines of the batch H, INTS (N of them) for every viewer. */
@@ -264,14 +209,17 @@ static void viewers_lines(const struct pg_live_head *h, const int *ints,
 			  int n)
 {
 	struct evbuffer *batch = evbuffer_new();
+	char task[COORD_VIEW_TASK];
 	int used;
 
 	/* the batch's lines in one buffer, added to the history and to each
 	   viewer's output at once */
 	if (!batch)
 		return;
-	evbuffer_add_printf(batch, "T %d %d %s %s\n", h->ltid, h->parent_ltid,
-			    h->host, h->program);
+	if ((used = pg_livestream_put_task(task, sizeof(task), h->ltid,
+					   h->parent_ltid, h->host,
+					   h->program)) > 0)
+		evbuffer_add(batch, task, (size_t)used);
 	for (int i = 0; i < n; i += used)
 		if (!(used = format_event(h->ltid, ints + i, n - i, batch)))
 			break;

@@ -328,10 +328,6 @@ void pg_live_flush(void);
 /* Whether the logs of tasks on HOST are followed by the coordinator
  * (PANGAEA_LIVE_FOLLOW names HOST): then they send no batches; 1 or 0. */
 int pg_live_followed(const char *host);
-/* Writes EV's PG_LIVE_FIELDS ints and its destinations, its call entry
- * at WALL (wall-clock ns), at V (room for PG_LIVE_FIELDS + EV's dests);
- * the ints written. */
-int pg_live_encode(const struct pg_event *ev, uint64_t wall, int *v);
 
 /* debug.c: replay -debug's stop (PANGAEA_DEBUG).  The replay engine
  * calls it before each recorded event EVENT (1-based): if it is the one

@@ -19,6 +19,7 @@
 
 #include "pangaea-formats.h"
 #include "pangaea-logs.h"
+#include "livestream.h"  /* PG_LIVE_FIELDS: a batch's ints per event */
 
 /* Environment variables of a run (the launcher exports CONTEXT and LIVE to
  * every task). */
@@ -196,7 +197,6 @@
  *                   launcher started has ended: a task still waiting
  *                   (the debugger could not attach) goes on.
  */
-#define PG_LIVE_FIELDS 11
 enum pg_tag {
 	PG_TAG_HANDOVER = 0x50470001,
 	PG_TAG_HELLO,

@@ -1,10 +1,7 @@
 /*
  * viewlive.c: a live run in memory.  The coordinator relays the run's
- * events as text lines (coordinator/viewers.c; docs/VIEWER.md):
- *
- *   V pangaea-live N                     first: the stream's version
- *   T LTID PARENT HOST PROGRAM
- *   E LTID KIND T0 T1 PEER TAG MSGID LEN COUNT [DEST...]
+ * events as text lines (coordinator/viewers.c; docs/VIEWER.md), which
+ * livestream.c writes there and parses here.
  *
  * `pgdb live-add` refuses a stream that does not begin with its version
  * line or has another version than PG_LIVE_VERSION, and puts the events
@@ -25,6 +22,7 @@
  * every event as it came cost the viewer most of its CPU time.
  */
 #include "viewdb.h"
+#include "livestream.h"
 #include "match.h"
 #include "tracedb.h"
 
@@ -230,85 +228,30 @@ static int live_msg(void *arg, enum pg_match_what what,
 			    ? pg_match_why(&live.match, e, &no_logs) : NULL);
 }
 
-/* Reads the destinations listed in TEXT into EV (live.dests); 0 or -1. */
-static int live_dests(const char *text, struct pg_event *ev)
-{
-	char *end;
-
-	ev->ndest = 0;
-	for (long d = strtol(text, &end, 10); end != text;
-	     d = strtol(text, &end, 10)) {
-		int *v = pg_grow(live.dests, &live.dests_cap,
-				 (size_t)ev->ndest + 1, sizeof(int), 16);
-
-		if (!v)
-			return -1;
-		live.dests = v;
-		live.dests[ev->ndest++] = (int)d;
-		text = end;
-	}
-	ev->dests = live.dests;
-	return 0;
-}
-
-/* Inserts the event row of task T: KIND, the fields V (as read), the
- * destinations DESTS (text, NULL if none); its id, or -1. */
-static int64_t live_event_row(struct vdb_task *t, const char *kind,
-			      const long long v[9], const char *dests)
+/* Inserts the event row of task T for E (as parsed); its id, or -1. */
+static int64_t live_event_row(struct vdb_task *t, const struct pg_live_ev *e)
 {
 	sqlite3_stmt *st = live_stmt(Q_EVENT);
 
-	sqlite3_bind_int64(st, 1, v[0]);
+	sqlite3_bind_int64(st, 1, e->ltid);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)++t->nsql);
-	sqlite3_bind_text(st, 3, kind, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 4, v[3]);
-	sqlite3_bind_int64(st, 5, v[4]);
-	sqlite3_bind_int64(st, 6, v[5]);
-	sqlite3_bind_int64(st, 7, v[6]);
-	sqlite3_bind_int64(st, 8, v[1]);
-	sqlite3_bind_int64(st, 9, v[2]);
-	if (pg_rec_kind_of(kind) == PG_REC_GROUP) /* COUNT is its op */
-		sqlite3_bind_text(st, 12, pg_group_op_name((int)v[7]), -1,
+	sqlite3_bind_text(st, 3, pg_rec_kind_name(e->kind), -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, e->peer);
+	sqlite3_bind_int64(st, 5, e->tag);
+	sqlite3_bind_int64(st, 6, e->msgid);
+	sqlite3_bind_int64(st, 7, e->len);
+	sqlite3_bind_int64(st, 8, (int64_t)e->t0);
+	sqlite3_bind_int64(st, 9, (int64_t)e->t1);
+	if (e->kind == PG_REC_GROUP) /* COUNT is its op */
+		sqlite3_bind_text(st, 12, pg_group_op_name((int)e->count), -1,
 				  SQLITE_STATIC);
 	else
-		sqlite3_bind_int64(st, 10, v[7]);
-	if (dests)
-		sqlite3_bind_text(st, 11, dests, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(st, 10, e->count);
+	if (e->dests_text)
+		sqlite3_bind_text(st, 11, e->dests_text, -1, SQLITE_TRANSIENT);
 	if (live_run(st))
 		return -1;
 	return sqlite3_last_insert_rowid(vdb.db);
-}
-
-/* Reads the fields of event line L ("E ..." without the E) into V[0]
- * (LTID), KIND and V[1..7] (T0 ... COUNT); what follows them (the
- * destinations, blanks skipped), or NULL if L is malformed.  By hand:
- * sscanf parses its format again for every event. */
-static char *live_fields(char *l, char kind[16], long long v[9])
-{
-	char *end;
-	size_t k;
-
-	v[0] = strtoll(l, &end, 10);
-	if (end == l || *end != ' ')
-		return NULL;
-	l = end + 1;
-	for (k = 0; l[k] && l[k] != ' '; k++)
-		if (k == 15)
-			return NULL;
-	if (!k || l[k] != ' ')
-		return NULL;
-	memcpy(kind, l, k);
-	kind[k] = '\0';
-	l += k;
-	for (int i = 1; i <= 7; i++) {
-		v[i] = strtoll(l, &end, 10);
-		if (end == l || (*end && *end != ' '))
-			return NULL;
-		l = end;
-	}
-	while (*l == ' ')
-		l++;
-	return l;
 }
 
 /* The model's matcher's answer (pg_match_fn): a pair makes the message
@@ -329,28 +272,25 @@ static int live_mem_msg(void *arg, enum pg_match_what what,
 		r->ev, other->src, other->dst, other->tag, s->kind });
 }
 
-/* Reads event line L ("E ..." without the E) into its LTID (V[0]),
- * KIND, fields V and destinations EV->dests; 0 or -1 if malformed. */
-static int live_parse(char *l, char kind[16], long long v[9],
-		      struct pg_event *ev, char **rest)
+/* Parses event line L into E and EV (the matcher's view of it, its
+ * destinations in live.dests); 0 or -1 if malformed. */
+static int live_parse(const char *l, struct pg_live_ev *e,
+		      struct pg_event *ev)
 {
-	if (!(*rest = live_fields(l, kind, v)) || live_dests(*rest, ev) < 0)
+	if (pg_livestream_event(l, e, &live.dests, &live.dests_cap) < 0)
 		return -1;
-	ev->kind = pg_rec_kind_of(kind);
-	ev->peer = (int)v[3];
-	ev->tag = (int)v[4];
-	ev->msgid = (uint32_t)v[5];
-	ev->len = (uint32_t)v[6];
+	*ev = (struct pg_event){ .kind = e->kind, .peer = e->peer,
+		.tag = e->tag, .msgid = e->msgid, .len = e->len,
+		.ndest = e->ndest, .dests = live.dests };
 	return 0;
 }
 
-/* Adds event line L ("E ..." without the E) to the model, and keeps it
- * for the SQL rows; 0, or -1 if it is malformed or memory runs out. */
-static int live_event(char *l)
+/* Adds event line L to the model, and keeps it for the SQL rows; 0, or
+ * -1 if it is malformed or memory runs out. */
+static int live_event(const char *l)
 {
-	char kind[16], *rest;
-	long long v[9];
-	struct pg_event ev = { 0 };
+	struct pg_live_ev e;
+	struct pg_event ev;
 	struct vdb_task *t;
 	struct vdb_ev f;
 	int64_t id = vdb.nevents + 1;
@@ -359,8 +299,7 @@ static int live_event(char *l)
 	int *it;
 	char *p;
 
-	if (live_parse(l, kind, v, &ev, &rest) < 0 ||
-	    !(t = vdb_task_slot((int)v[0])))
+	if (live_parse(l, &e, &ev) < 0 || !(t = vdb_task_slot(e.ltid)))
 		return -1;
 	cls = pg_rec_kind_class(ev.kind);
 	f = (struct vdb_ev){ ev.peer, ev.tag, ev.msgid, ev.len,
@@ -374,8 +313,8 @@ static int live_event(char *l)
 		return -1;
 	vdb.idtask = it;
 	live.pending = p;
-	if (vdb_task_time(t, v[1], v[2], pg_ev_state(ev.kind, (int)v[7]), &f,
-			  id) < 0)
+	if (vdb_task_time(t, (int64_t)e.t0, (int64_t)e.t1,
+			  pg_ev_state(ev.kind, (int)e.count), &f, id) < 0)
 		return -1;
 	it[id - 1] = (int)(t - vdb.tasks);
 	vdb.nidtask = (size_t)id;
@@ -383,30 +322,28 @@ static int live_event(char *l)
 	memcpy(p + live.npending, l, len);
 	p[live.npending + len] = '\n';
 	live.npending += len + 1;
-	if (v[1] < vdb.tmin)
-		vdb.tmin = v[1];
-	if (v[2] > vdb.tmax)
-		vdb.tmax = v[2];
-	return pg_match_event(&live.mmatch, (int)v[0], id, &ev, v[1], v[2],
-			      live_mem_msg, NULL) ? -1 : 0;
+	if ((int64_t)e.t0 < vdb.tmin)
+		vdb.tmin = (int64_t)e.t0;
+	if ((int64_t)e.t1 > vdb.tmax)
+		vdb.tmax = (int64_t)e.t1;
+	return pg_match_event(&live.mmatch, e.ltid, id, &ev, (int64_t)e.t0,
+			      (int64_t)e.t1, live_mem_msg, NULL) ? -1 : 0;
 }
 
 /* Inserts the row of kept event line L and its message rows; 0, or -1
  * if the database failed. */
-static int live_event_sql(char *l)
+static int live_event_sql(const char *l)
 {
-	char kind[16], *rest;
-	long long v[9];
-	struct pg_event ev = { 0 };
+	struct pg_live_ev e;
+	struct pg_event ev;
 	struct vdb_task *t;
 	int64_t id;
 
-	if (live_parse(l, kind, v, &ev, &rest) < 0 ||
-	    !(t = vdb_task_slot((int)v[0])) ||
-	    (id = live_event_row(t, kind, v, *rest ? rest : NULL)) < 0)
+	if (live_parse(l, &e, &ev) < 0 || !(t = vdb_task_slot(e.ltid)) ||
+	    (id = live_event_row(t, &e)) < 0)
 		return -1;
-	return pg_match_event(&live.match, (int)v[0], id, &ev, v[1], v[2],
-			      live_msg, NULL) ? -1 : 0;
+	return pg_match_event(&live.match, e.ltid, id, &ev, (int64_t)e.t0,
+			      (int64_t)e.t1, live_msg, NULL) ? -1 : 0;
 }
 
 /* vdb.flush: inserts the event lines kept since the last time; 0 or -1. */
@@ -427,27 +364,26 @@ static int live_flush(void)
 	return rc;
 }
 
-/* Adds task line L ("T ..." without the T), once per task. */
+/* Adds task line L, once per task. */
 static void live_task(const char *l)
 {
+	struct pg_live_task lt;
 	struct vdb_task *t;
 	sqlite3_stmt *st;
-	char host[256];
-	int ltid, parent, n = 0;
 
-	if (sscanf(l, "%d %d %255s %n", &ltid, &parent, host, &n) != 3 || !n)
+	if (pg_livestream_task(l, &lt) < 0)
 		return;
 	/* the model's, once (the line comes again with each batch) */
-	if ((t = vdb_task_slot(ltid)) && !t->host) {
-		t->parent = parent;
-		t->host = strdup(host);
-		t->program = strdup(l + n);
+	if ((t = vdb_task_slot(lt.ltid)) && !t->host) {
+		t->parent = lt.parent;
+		t->host = strdup(lt.host);
+		t->program = strdup(lt.program);
 	}
 	st = live_stmt(Q_TASK);
-	sqlite3_bind_int(st, 1, ltid);
-	sqlite3_bind_int(st, 2, parent);
-	sqlite3_bind_text(st, 3, host, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 4, l + n, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 1, lt.ltid);
+	sqlite3_bind_int(st, 2, lt.parent);
+	sqlite3_bind_text(st, 3, lt.host, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 4, lt.program, -1, SQLITE_TRANSIENT);
 	live_run(st);
 }
 
@@ -455,23 +391,13 @@ static void live_task(const char *l)
  * PG_LIVE_VERSION's, else TCL_ERROR with the reason. */
 static int live_version(Tcl_Interp *ip, const char *l)
 {
-	int v, n = 0;
+	char err[256];
 
-	if (sscanf(l, "V pangaea-live %d%n", &v, &n) != 1 || l[n]) {
-		Tcl_SetObjResult(ip, Tcl_ObjPrintf("pgdb: the live stream does "
-				 "not start with its version (\"V pangaea-live "
-				 "%d\"): it comes from a pangaea-coord older "
-				 "than this viewer", PG_LIVE_VERSION));
+	if (pg_livestream_version(l, err, sizeof(err)) < 0) {
+		Tcl_SetObjResult(ip, Tcl_ObjPrintf("pgdb: %s", err));
 		return TCL_ERROR;
 	}
-	if (v != PG_LIVE_VERSION) {
-		Tcl_SetObjResult(ip, Tcl_ObjPrintf("pgdb: the live stream is "
-				 "version %d, this viewer reads version %d: "
-				 "pangaea-coord and pangaea-view come from "
-				 "different builds", v, PG_LIVE_VERSION));
-		return TCL_ERROR;
-	}
-	live.version = v;
+	live.version = PG_LIVE_VERSION;
 	return TCL_OK;
 }
 
@@ -486,10 +412,10 @@ static int live_lines(Tcl_Interp *ip, char *text)
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (!live.version && live_version(ip, line) != TCL_OK)
 			return -1;
-		if (line[0] == 'E' && line[1] == ' ')
-			added += live_event(line + 2) == 0;
-		else if (line[0] == 'T' && line[1] == ' ')
-			live_task(line + 2);
+		if (pg_livestream_line(line) == PG_LIVE_EVENT)
+			added += live_event(line) == 0;
+		else if (pg_livestream_line(line) == PG_LIVE_TASK)
+			live_task(line);
 	}
 	return added;
 }

@@ -4,12 +4,15 @@
  *
  * Loading reads every comm log of the folder, pairs sends and receives
  * with the run's one matcher (match.h), ties each child's first event to
- * its parent's spawn (the exec logs), groups the barrier calls, and then
+ * its parent's spawn (the exec logs), groups the barrier calls (the
+ * spawns' and barriers' edges are hb-edges.c's, shared with the trace
+ * database's clock), and then
  * gives every event its clock, task by task: a task runs on until its
  * next event needs an event of another task that has no clock yet, waits
  * for that task, and is taken up again when that task stops.
  */
 #include "pangaea-logs.h"
+#include "hb-edges.h"
 #include "match.h"
 
 #include <stdarg.h>
@@ -60,22 +63,6 @@ int pg_hb_before(const struct pg_hb *hb, int i, uint32_t a, int j,
 	return a >= 1 && pg_hb_clock(hb, j, b)[i] >= a;
 }
 
-/* The index of group NAME in HB (added if new); -1 out of memory. */
-static int hb_group(struct pg_hb *hb, const char *name)
-{
-	char **v;
-
-	for (int g = 0; g < hb->ngroup; g++)
-		if (strcmp(hb->groups[g], name) == 0)
-			return g;
-	if (!(v = realloc(hb->groups, (size_t)(hb->ngroup + 1) * sizeof(*v))))
-		return -1;
-	hb->groups = v;
-	if (!(v[hb->ngroup] = strdup(name)))
-		return -1;
-	return hb->ngroup++;
-}
-
 /* Appends a message to HB; 0 or -1. */
 static int hb_msg(struct pg_hb *hb, size_t *cap, const struct pg_hb_msg *x)
 {
@@ -93,6 +80,7 @@ static int hb_msg(struct pg_hb *hb, size_t *cap, const struct pg_hb_msg *x)
 struct hb_load {
 	struct pg_hb *hb;
 	size_t msgcap;
+	struct pg_hbe edges;  /* the barriers and spawns */
 };
 
 /* pg_match_fn of the load: a receive end learns its send; every message
@@ -223,12 +211,17 @@ static int hb_read_task(struct pg_hb *hb, const char *dir, int i,
 			x->msgid = (uint32_t)e.op;
 			x->tag = e.result;
 			x->peer = e.arg;
-			if ((x->group = hb_group(hb, e.group)) < 0) {
+			if ((x->group = pg_hbe_name(&hb->groups, &hb->ngroup,
+						    e.group)) < 0) {
 				rc = hb_fail(err, errlen, "out of memory");
 				break;
 			}
 		}
 		hb->nev[i] = n;
+		if (pg_hbe_event(&l->edges, hb->ltids[i], n, &e) < 0) {
+			rc = hb_fail(err, errlen, "out of memory");
+			break;
+		}
 		if (e.ndest > 0 &&
 		    !(d = pg_grow(dests, &dcap, (size_t)e.ndest, sizeof(int),
 				  16))) {
@@ -324,15 +317,15 @@ static void hb_notices(struct pg_hb *hb)
 	}
 }
 
-/* A barrier: the K-th pvm_barrier on a group of each task that made K. */
+/* A barrier instance (hb-edges.h): its calls, and how many arrived. */
 struct hb_barrier {
-	int group, k;
 	int size, arrived;
 };
 
 /* What the clocks' computation keeps. */
 struct hb_calc {
 	struct pg_hb *hb;
+	const struct pg_hbe *edges; /* the barriers and spawns */
 	uint32_t *pos;        /* events with a clock, per task */
 	uint32_t *woke;       /* pos when its waiters were last woken */
 	int *parent;          /* spawning task index, -1 none */
@@ -364,12 +357,8 @@ static int hb_spawns(struct hb_calc *c, const char *dir, char *err,
 			return -1;
 		for (int s = 0; s < x.nspawn; s++) {
 			const struct pg_spawn_rec *r = &x.spawns[s];
-			uint32_t at = 0;
-
-			for (uint32_t n = 0; n < hb->nev[i] && !at; n++)
-				if (hb->ev[i][n].kind == PG_REC_SPAWN &&
-				    hb->ev[i][n].msgid == (uint32_t)r->seq)
-					at = n + 1;
+			uint32_t at = pg_hbe_spawn_at(c->edges, hb->ltids[i],
+						      (uint32_t)r->seq);
 			for (int k = 0; at && k < r->ntask; k++) {
 				int t = r->slots[k].ltid > 0 ?
 						pg_hb_task(hb, r->slots[k].ltid) :
@@ -386,54 +375,29 @@ static int hb_spawns(struct hb_calc *c, const char *dir, char *err,
 	return 0;
 }
 
-/* Numbers the barriers: the K-th successful pvm_barrier on group G of
- * each task is barrier (G, K); 0 or -1. */
+/* Marks each task's barrier calls with their instance (hb-edges.h);
+ * 0 or -1. */
 static int hb_barriers(struct hb_calc *c)
 {
 	struct pg_hb *hb = c->hb;
-	size_t cap = 0;
-	int *count = calloc((size_t)hb->ngroup + 1, sizeof(int));
+	const struct pg_hbe *x = c->edges;
 
-	if (!count)
-		return -1;
-	for (int i = 0; i < hb->ntask; i++) {
-		memset(count, 0, ((size_t)hb->ngroup + 1) * sizeof(int));
+	for (int i = 0; i < hb->ntask; i++)
 		if (!(c->bar_of[i] = calloc((size_t)hb->nev[i] + 1,
-					    sizeof(uint32_t)))) {
-			free(count);
+					    sizeof(uint32_t))))
 			return -1;
-		}
-		for (uint32_t n = 0; n < hb->nev[i]; n++) {
-			const struct pg_hb_ev *e = &hb->ev[i][n];
-			int k;
-			size_t b;
+	c->nbar = x->ninst;
+	if (x->ninst && !(c->bars = calloc(x->ninst, sizeof(*c->bars))))
+		return -1;
+	for (size_t k = 0; k < x->ncall; k++) {
+		const struct pg_hbe_call *b = &x->calls[k];
+		int t = pg_hb_task(hb, b->ltid);
 
-			if (e->kind != PG_REC_GROUP ||
-			    e->msgid != PG_GROUP_BARRIER || e->tag < 0)
-				continue;
-			k = count[e->group]++;
-			for (b = 0; b < c->nbar; b++)
-				if (c->bars[b].group == e->group &&
-				    c->bars[b].k == k)
-					break;
-			if (b == c->nbar) {
-				struct hb_barrier *v = pg_grow(c->bars, &cap,
-							       c->nbar + 1,
-							       sizeof(*v), 16);
-
-				if (!v) {
-					free(count);
-					return -1;
-				}
-				c->bars = v;
-				v[c->nbar++] = (struct hb_barrier){ e->group,
-								    k, 0, 0 };
-			}
-			c->bars[b].size++;
-			c->bar_of[i][n + 1] = (uint32_t)b + 1;
-		}
+		if (t < 0 || b->seq < 1 || b->seq > hb->nev[t])
+			continue; /* (fed by hb_read_task: never) */
+		c->bars[b->inst].size++;
+		c->bar_of[t][b->seq] = b->inst + 1;
 	}
-	free(count);
 	return 0;
 }
 
@@ -581,11 +545,13 @@ static void hb_calc_free(struct hb_calc *c)
 	free(c->stack);
 }
 
-int pg_hb_load(struct pg_hb *hb, const char *dir, char *err, size_t errlen)
+/* pg_hb_load of L's hb, its edges built into L; 0 or -1 with ERR. */
+static int hb_load(struct hb_load *l, const char *dir, char *err,
+		   size_t errlen)
 {
+	struct pg_hb *hb = l->hb;
 	struct pg_match m = { 0 };
-	struct hb_load l = { hb, 0 };
-	struct hb_calc c = { .hb = hb };
+	struct hb_calc c = { .hb = hb, .edges = &l->edges };
 	int n, rc = 0;
 
 	memset(hb, 0, sizeof(*hb));
@@ -599,8 +565,9 @@ int pg_hb_load(struct pg_hb *hb, const char *dir, char *err, size_t errlen)
 	    !(hb->clock = calloc((size_t)n, sizeof(*hb->clock))))
 		return hb_fail(err, errlen, "out of memory");
 	for (int i = 0; i < n && rc == 0; i++)
-		rc = hb_read_task(hb, dir, i, &m, &l, err, errlen);
-	if (rc == 0 && hb_unreceived(hb, &m, &l) < 0)
+		rc = hb_read_task(hb, dir, i, &m, l, err, errlen);
+	if (rc == 0 && (hb_unreceived(hb, &m, l) < 0 ||
+			pg_hbe_done(&l->edges) < 0))
 		rc = hb_fail(err, errlen, "out of memory");
 	pg_match_free(&m);
 	if (rc < 0)
@@ -649,6 +616,24 @@ int pg_hb_load(struct pg_hb *hb, const char *dir, char *err, size_t errlen)
 			       "vector clocks would take more than %.0f GiB",
 			       dir, hb->events, n, PG_HB_MAX_BYTES / 1073741824.0);
 	return rc < 0 ? -1 : 0;
+}
+
+int pg_hb_load_edges(struct pg_hb *hb, const char *dir, struct pg_hbe *edges,
+		     char *err, size_t errlen)
+{
+	struct hb_load l = { hb, 0, { 0 } };
+	int rc = hb_load(&l, dir, err, errlen);
+
+	if (edges && rc == 0)
+		*edges = l.edges;
+	else
+		pg_hbe_free(&l.edges);
+	return rc;
+}
+
+int pg_hb_load(struct pg_hb *hb, const char *dir, char *err, size_t errlen)
+{
+	return pg_hb_load_edges(hb, dir, NULL, err, errlen);
 }
 
 void pg_hb_free(struct pg_hb *hb)

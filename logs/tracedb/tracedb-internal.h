@@ -5,6 +5,7 @@
 #ifndef PANGAEA_TRACEDB_INTERNAL_H
 #define PANGAEA_TRACEDB_INTERNAL_H
 
+#include "hb-edges.h"
 #include "match.h"
 #include "tracedb.h"
 
@@ -18,9 +19,8 @@ struct tdb_sync_feed {
 	size_t cap;
 	int *ltid;                  /* event id i+1's task */
 	int64_t *raw;               /* its raw entry and exit: 2 a row */
-	int64_t nbarrier;           /* barrier calls among them */
-	struct tdb_sync_spawn { int64_t id, seq; int ltid; } *spawn;
-	size_t nspawn, spawn_cap;   /* the spawn events */
+	struct pg_hbe edges;        /* their barriers and spawns, each event
+				       named by its id (hb-edges.h) */
 	struct tdb_sync_msg { int64_t send, recv, id; } *msg;
 	size_t nmsg, msg_cap;       /* the messages with both ends */
 };
@@ -36,9 +36,12 @@ int tdb_sync_feed_msg(struct tdb_sync_feed *f, int64_t send, int64_t recv,
 void tdb_sync_feed_free(struct tdb_sync_feed *f);
 /* tdb_sync_times (tracedb.h) of the events and messages of F, which are
  * those of DB (its tasks, spawns and barriers are read from DB). */
-int tdb_sync_times_fed(sqlite3 *db, const struct tdb_sync_feed *f,
+int tdb_sync_times_fed(sqlite3 *db, struct tdb_sync_feed *f,
 		       const struct pg_clocksync *cs, int clc, int how,
 		       struct tdb_sync_report *rep, char *err, size_t errlen);
+/* The barrier and spawn edges the clock of DB is run on, into E (free it
+ * with pg_hbe_free), each event named by its events.id; 0 or -1. */
+int tdb_sync_edges(sqlite3 *db, struct pg_hbe *e);
 
 /* The messages table as the import fills it: the matcher's answers for
  * the events so far, written as rows.  Start from { 0 }. */

@@ -12,9 +12,10 @@
  * Points: event id I (1..N) has its entry at 2(I-1) and its exit at
  * 2(I-1)+1; a barrier instance has a virtual point after those.  A
  * message is an edge from its send's entry to its receive's exit; the
- * k-th barrier call of each member of a group is one instance (exits
- * after the last entry); a spawn's entry comes before its children's
- * first events.  The minimum latency mu of a host pair is estimated
+ * k-th successful barrier call of each member of a group is one instance
+ * (exits after the last entry); a spawn's entry comes before its
+ * children's first events (the barriers and spawns: hb-edges.c, as for
+ * happens-before).  The minimum latency mu of a host pair is estimated
  * from the messages: half the smallest round trip (smallest one-way
  * time each way, added), but never more than the smallest one-way time
  * seen that way (so clocks that agree leave every message alone); on
@@ -61,7 +62,7 @@ struct sync_load {
 	size_t nmsg, msg_cap;
 	int *ev_host;              /* host index of each event */
 	const int *ev_ltid;        /* the feed's */
-	const struct tdb_sync_feed *f; /* the events and messages */
+	struct tdb_sync_feed *f;   /* the events and messages */
 	struct tdb_task *tasks;
 	int ntask;
 	char **host;               /* host names */
@@ -144,12 +145,13 @@ static int prep(struct sync_load *l, const char *sql, sqlite3_stmt **s)
 }
 
 /* Adds the next row of the events query S (id, ltid, raw t0, raw t1,
- * kind, op, msgid) to F; 0, or -1 (out of memory, or ids not 1..N:
- * not a database we made). */
+ * kind, op, msgid, grp, result) to F; 0, or -1 (out of memory, or ids
+ * not 1..N: not a database we made). */
 static int feed_row(struct tdb_sync_feed *f, sqlite3_stmt *s)
 {
 	const char *kind = (const char *)sqlite3_column_text(s, 4),
-		   *op = (const char *)sqlite3_column_text(s, 5);
+		   *op = (const char *)sqlite3_column_text(s, 5),
+		   *grp = (const char *)sqlite3_column_text(s, 7);
 	struct pg_event ev = { 0 };
 
 	if (sqlite3_column_int64(s, 0) != f->nev + 1 || f->nev >= INT32_MAX)
@@ -161,6 +163,8 @@ static int feed_row(struct tdb_sync_feed *f, sqlite3_stmt *s)
 		 strcmp(op, pg_group_op_name(PG_GROUP_BARRIER)) == 0) {
 		ev.kind = PG_REC_GROUP;
 		ev.op = PG_GROUP_BARRIER;
+		ev.result = sqlite3_column_int(s, 8);
+		snprintf(ev.group, sizeof(ev.group), "%s", grp ? grp : "");
 	}
 	ev.msgid = (uint32_t)sqlite3_column_int64(s, 6);
 	return tdb_sync_feed_event(f, sqlite3_column_int(s, 1), &ev,
@@ -175,7 +179,8 @@ static int feed_load(struct tdb_sync_feed *f, sqlite3 *db)
 	int rc;
 
 	if (sqlite3_prepare_v2(db, "SELECT id, ltid, coalesce(t0_raw, t0), "
-			       "coalesce(t1_raw, t1), kind, op, msgid FROM "
+			       "coalesce(t1_raw, t1), kind, op, msgid, grp, "
+			       "result FROM "
 			       "events ORDER BY id", -1, &s, NULL) != SQLITE_OK)
 		return -1;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW && feed_row(f, s) == 0)
@@ -211,18 +216,8 @@ int tdb_sync_feed_event(struct tdb_sync_feed *f, int ltid,
 		f->raw = r;
 		f->cap = cap;
 	}
-	if (ev->kind == PG_REC_SPAWN) {
-		struct tdb_sync_spawn *v = pg_grow(f->spawn, &f->spawn_cap,
-						   f->nspawn + 1, sizeof(*v),
-						   64);
-
-		if (!v)
-			return -1;
-		f->spawn = v;
-		f->spawn[f->nspawn++] = (struct tdb_sync_spawn){ f->nev + 1,
-			ev->msgid, ltid };
-	}
-	f->nbarrier += ev->kind == PG_REC_GROUP && ev->op == PG_GROUP_BARRIER;
+	if (pg_hbe_event(&f->edges, ltid, (uint32_t)(f->nev + 1), ev) < 0)
+		return -1;
 	f->ltid[f->nev] = ltid;
 	f->raw[2 * f->nev] = t0;
 	f->raw[2 * f->nev + 1] = t1;
@@ -247,7 +242,7 @@ void tdb_sync_feed_free(struct tdb_sync_feed *f)
 {
 	free(f->ltid);
 	free(f->raw);
-	free(f->spawn);
+	pg_hbe_free(&f->edges);
 	free(f->msg);
 	memset(f, 0, sizeof(*f));
 }
@@ -377,42 +372,27 @@ static int64_t mu_min(const struct sync_load *l)
 	return m == INT64_MAX ? 0 : m;
 }
 
-/* Adds a virtual point per barrier instance (the k-th call of each
- * member of a group), with edges from the entries and to the exits;
- * 0 or -1. */
+/* Adds a virtual point per barrier instance (hb-edges.h), with edges
+ * from its calls' entries and to their exits; 0 or -1. */
 static int load_barriers(struct sync_load *l, size_t *n)
 {
-	sqlite3_stmt *s;
-	int rc;
-	char grp[PG_GROUP_MAX + 1] = "";
-	int64_t k = -1, mu = mu_min(l);
+	const struct pg_hbe *x = &l->f->edges;
+	int64_t mu = mu_min(l);
 	size_t join = 0;
 
-	if (l->f->nbarrier == 0)
-		return 0;
-	if (prep(l, "SELECT grp, row_number() OVER (PARTITION BY grp, ltid "
-		 "ORDER BY id) AS k, id FROM events WHERE kind = 'group' AND "
-		 "op = 'barrier' ORDER BY grp, k, id", &s) < 0)
-		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *g = (const char *)sqlite3_column_text(s, 0);
-		int64_t kk = sqlite3_column_int64(s, 1),
-			id = sqlite3_column_int64(s, 2);
+	for (size_t k = 0; k < x->ncall; k++) {
+		size_t id = x->calls[k].seq; /* the event's id */
 
-		g = g ? g : "";
-		if (kk != k || strncmp(g, grp, sizeof(grp) - 1) != 0) {
-			snprintf(grp, sizeof(grp), "%s", g);
-			k = kk;
+		if (k == 0 || x->calls[k].inst != x->calls[k - 1].inst) {
 			join = (*n)++;
 			l->start[join] = 1;
 			l->t[join] = CLC_NONE;
 		}
-		if (add_edge(l, (size_t)(id - 1) * 2, join, mu) < 0 ||
-		    add_edge(l, join, (size_t)(id - 1) * 2 + 1, 0) < 0)
-			break;
+		if (add_edge(l, (id - 1) * 2, join, mu) < 0 ||
+		    add_edge(l, join, (id - 1) * 2 + 1, 0) < 0)
+			return -1;
 	}
-	sqlite3_finalize(s);
-	return rc == SQLITE_DONE ? 0 : -1;
+	return 0;
 }
 
 /* Adds an edge from each spawn's entry to the first event of each task
@@ -425,14 +405,14 @@ static int load_spawns(struct sync_load *l)
 	if (prep(l, "SELECT children FROM spawns WHERE ltid = ? AND seq = ?",
 		 &s) < 0)
 		return -1;
-	for (size_t i = 0; i < l->f->nspawn && rc == SQLITE_DONE; i++) {
-		const struct tdb_sync_spawn *sp = &l->f->spawn[i];
+	for (size_t i = 0; i < l->f->edges.nspawn && rc == SQLITE_DONE; i++) {
+		const struct pg_hbe_spawn *sp = &l->f->edges.spawns[i];
 		const char *p;
 		int ltid, k, used;
 
 		sqlite3_reset(s);
 		sqlite3_bind_int(s, 1, sp->ltid);
-		sqlite3_bind_int64(s, 2, sp->seq);
+		sqlite3_bind_int64(s, 2, sp->spawn);
 		if ((rc = sqlite3_step(s)) != SQLITE_ROW)
 			continue;   /* no exec log row: no children known */
 		rc = SQLITE_DONE;
@@ -441,7 +421,7 @@ static int load_spawns(struct sync_load *l)
 			p += used;
 			k = tdb_tasks_find(l->tasks, l->ntask, ltid);
 			if (k >= 0 && l->task_first[k] &&
-			    add_edge(l, (size_t)(sp->id - 1) * 2,
+			    add_edge(l, (size_t)(sp->seq - 1) * 2,
 				     (size_t)(l->task_first[k] - 1) * 2, 0) < 0) {
 				rc = SQLITE_NOMEM;
 				break;
@@ -459,7 +439,8 @@ static int sync_load(struct sync_load *l)
 	size_t n;
 
 	l->nev = l->f->nev;
-	if (load_hosts(l) < 0 || load_events(l, (size_t)l->f->nbarrier) < 0 ||
+	if (pg_hbe_done(&l->f->edges) < 0 || load_hosts(l) < 0 ||
+	    load_events(l, l->f->edges.ninst) < 0 ||
 	    load_messages(l) < 0 ||
 	    load_latencies(l) < 0)
 		return -1;
@@ -664,7 +645,18 @@ int tdb_sync_times(sqlite3 *db, const struct pg_clocksync *cs, int clc,
 	return rc;
 }
 
-int tdb_sync_times_fed(sqlite3 *db, const struct tdb_sync_feed *f,
+int tdb_sync_edges(sqlite3 *db, struct pg_hbe *e)
+{
+	struct tdb_sync_feed f = { 0 };
+	int rc = feed_load(&f, db) < 0 || pg_hbe_done(&f.edges) < 0 ? -1 : 0;
+
+	*e = f.edges;
+	f.edges = (struct pg_hbe){ 0 };
+	tdb_sync_feed_free(&f);
+	return rc;
+}
+
+int tdb_sync_times_fed(sqlite3 *db, struct tdb_sync_feed *f,
 		       const struct pg_clocksync *cs, int clc, int how,
 		       struct tdb_sync_report *rep, char *err, size_t errlen)
 {

@@ -66,27 +66,6 @@ void pg_live_flush(void)
 	live.nevents = 0;
 }
 
-int pg_live_encode(const struct pg_event *ev, uint64_t wall, int *v)
-{
-	uint64_t dur = ev->dur;
-
-	v[0] = ev->kind;
-	v[1] = ev->peer;
-	v[2] = ev->tag;
-	v[3] = (int)ev->msgid;
-	v[4] = (int)ev->len;
-	/* a group call: its op (a barrier waits), else the poll count */
-	v[5] = ev->kind == PG_REC_GROUP ? ev->op : (int)ev->count;
-	v[6] = ev->kind == PG_REC_MCAST || ev->kind == PG_REC_BCAST ? ev->ndest : 0;
-	v[7] = (int)(uint32_t)(wall >> 32);
-	v[8] = (int)(uint32_t)wall;
-	v[9] = (int)(uint32_t)(dur >> 32);
-	v[10] = (int)(uint32_t)dur;
-	for (int i = 0; i < v[6]; i++)
-		v[PG_LIVE_FIELDS + i] = ev->dests[i];
-	return PG_LIVE_FIELDS + v[6];
-}
-
 void pg_live_event(const struct pg_event *ev)
 {
 	int *v, n;
@@ -102,7 +81,7 @@ void pg_live_event(const struct pg_event *ev)
 	}
 	live.ints = v;
 	/* the task's log's time base */
-	n = pg_live_encode(ev, pg_clock_start_wall() + ev->t, v + live.n);
+	n = pg_livestream_pack(ev, pg_clock_start_wall() + ev->t, v + live.n);
 	live.n += (size_t)n;
 	if (++live.nevents >= PG_LIVE_BATCH)
 		pg_live_flush();
