@@ -33,6 +33,7 @@
 #include "pangaea.h"
 #include "pangaea-protocol.h"
 #include "pangaea-logs.h"
+#include "binding.h"
 
 #include <stdint.h>
 #include <sys/time.h>
@@ -159,8 +160,8 @@ void pg_ids_free(struct pg_ids *ids);
 
 /* queue.c: messages that arrived during replay before their turn. */
 struct pg_qmsg {
-	int bufid;
-	int src_tid;
+	int msg;                  /* the binding's handle */
+	int src;                  /* the sender's address in the binding */
 	int src_ltid;             /* or PG_PEER_FOREIGN / PG_PEER_SYSTEM */
 	uint32_t msgid;           /* a pvmd's notice: pg_system_ident */
 	int tag;
@@ -179,12 +180,12 @@ int pg_qmsg_is(const struct pg_qmsg *m, int src_ltid, uint32_t msgid,
 /* Index of the first message pg_qmsg_is(SRC_LTID, MSGID, TAG), or -1. */
 int pg_queue_find(const struct pg_queue *q, int src_ltid, uint32_t msgid,
 		  int tag);
-/* Index of the first message a receive filter (TID, TAG; -1 = any)
- * takes, or -1. */
-int pg_queue_find_filter(const struct pg_queue *q, int tid, int tag);
+/* Index of the first message a receive filter (SRC, an address, TAG;
+ * -1 = any) takes, or -1. */
+int pg_queue_find_filter(const struct pg_queue *q, int src, int tag);
 /* Removes entry I, returning it. */
 struct pg_qmsg pg_queue_remove(struct pg_queue *q, size_t i);
-/* Frees the queue (not the PVM buffers). */
+/* Frees the queue (not the messages). */
 void pg_queue_free(struct pg_queue *q);
 
 /* ------------------------------------------------------------------ */
@@ -318,6 +319,10 @@ int pg_peer_of(const struct pvmminfo *mi);
  * its first int): that task's ltid + 1, or 0.  Leaves BUFID rewound. */
 uint32_t pg_system_ident(int bufid);
 
+/* binding.c: registers PVM's table of the engine's binding interface
+ * (binding.h) when a task joins (init.c, task0.c). */
+void pg_pvm_bind(void);
+
 /* live.c: events for a live viewer (only when PANGAEA_LIVE is set). */
 /* Copies EV, just logged, into the batch for the coordinator. */
 void pg_live_event(const struct pg_event *ev);
@@ -388,9 +393,10 @@ void pg_event_clear(struct pg_event *ev);
 /* Appends EV to the communication log, writing pending poll failures
  * first, and passes it to a live viewer. */
 void pg_log(struct pg_event *ev);
-/* Logs a successful receive of BUFID by the call KIND with the filter
- * FILTER (PG_FILTER_* of pg_recv_filter) started at T0. */
-void pg_log_recv(int kind, int filter, int bufid, uint64_t t0);
+/* Logs a successful receive of the message MSG (a binding's handle) by
+ * the call KIND with the filter FILTER (PG_FILTER_* of pg_recv_filter)
+ * started at T0. */
+void pg_log_recv(int kind, int filter, int msg, uint64_t t0);
 /* Counts a failed poll with the filter FILTER (written as one record
  * before the next event, its filter the bits of all it counts). */
 void pg_log_pollfail(int filter);
@@ -449,10 +455,10 @@ unsigned pg_chaos_send_max(unsigned seed, int ltid);
 unsigned pg_chaos_draw(unsigned max);
 /* Before a send: sleeps this task's chaos delay (nothing when off). */
 void pg_chaos_send(void);
-/* PVM's receive of KIND with (TID, TAG, TMOUT), held back first when
- * chaos is on and it is a wildcard pvm_recv/pvm_precv or a pvm_trecv
- * that may wait (within its timeout); PVM's return (a program's own
- * pvm_recvf matcher turns the hold-back off). */
+/* The binding's receive of KIND with (SRC, TAG, TMOUT), held back first
+ * when chaos is on and it is a wildcard recv/precv or a trecv that may
+ * wait (within its timeout); the binding's return (a program's own
+ * matcher, PVM's pvm_recvf, turns the hold-back off). */
 int pg_chaos_recv(int kind, int tid, int tag, struct timeval *tmout);
 
 /* ------------------------------------------------------------------ */
@@ -512,12 +518,12 @@ uint64_t pg_replay_position(void);
  * at the end (or on a damaged log: pg_replay_expect will say so). */
 int pg_replay_peek(struct pg_event *ev);
 /* After a FOLLOW for the receive call KIND: receives until the recorded
- * message WANT is in hand and makes it the active receive buffer (a
- * probe leaves it queued for the receive that follows); the bufid, or a
- * PVM error. */
+ * message WANT is in hand and makes it the current message (a probe
+ * leaves it queued for the receive that follows); its handle, or the
+ * binding's error. */
 int pg_replay_take_message(int kind, const struct pg_event *want);
 /* A receive call of KIND outside replay control (suspended or not
- * selected): messages already queued come first, then PVM's. */
+ * selected): messages already queued come first, then the binding's. */
 int pg_replay_free_recv(int kind, int tid, int tag, struct timeval *tmout);
 /* Whether messages wait in the out-of-order queue (a what-if's task gone
  * free takes them first); 1 or 0. */

@@ -12,7 +12,7 @@ void pg_task_tell_done(int how, int value)
 {
 	int v[3] = { pg_me->ltid, how, value };
 
-	pg_proto_send(pg_me->launcher_tid, PG_TAG_DONE, v);
+	pg_bind->send_ints(pg_me->launcher_tid, PG_TAG_DONE, v);
 }
 
 int pg_task_diverged(void)
@@ -22,9 +22,9 @@ int pg_task_diverged(void)
 	if (pg_me->ltid == 0)
 		return PvmSysErr; /* the launcher ends the run itself */
 	pg_log_end(PG_END_DIVERGED, (int)pg_replay_position());
-	if (pg_proto_send_diverged(pg_me->launcher_tid, pg_me->ltid,
+	if (pg_bind->send_diverged(pg_me->launcher_tid, pg_me->ltid,
 				   report) < 0)
 		fprintf(stderr, "pangaea: %s\n", report);
-	pvm_exit();
+	pg_bind->leave();
 	_exit(3);
 }

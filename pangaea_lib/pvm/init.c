@@ -128,6 +128,7 @@ static int task_open(char *err, size_t errlen)
 	pg_clock_start();
 	pg_timeline(NULL, "joins (pangaea_init)");
 	pg_proto_open(atoi(ctx));
+	pg_pvm_bind(); /* the engine reaches PVM through it */
 	if (identify(me, err, errlen) < 0 || pg_select_open(err, errlen) < 0)
 		return -1;
 	pg_timeline(NULL, "has its handover");
