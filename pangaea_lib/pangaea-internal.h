@@ -129,6 +129,9 @@ struct pg_self {
 extern const struct pg_self *const pg_me;
 /* The writable identity: for init.c and task0.c only. */
 struct pg_self *pg_self_edit(void);
+/* A what-if replay's task at its cut (replay.c): it stops following the
+ * recording and records from now on (mode RECORD, if it was REPLAY). */
+void pg_self_go_free(void);
 
 /* idmap.c: int -> int hash maps, and tid <-> ltid pairs of them. */
 struct pg_imap {

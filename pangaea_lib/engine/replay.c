@@ -53,7 +53,7 @@ static struct {
 static void go_free(void)
 {
 	rp.whatif = 0;
-	pg_self_edit()->mode = PANGAEA_MODE_RECORD;
+	pg_self_go_free();
 }
 
 /* Reads this task's part of PG_ENV_WHATIF (LTID's cut and swap); a task
