@@ -537,6 +537,11 @@ int pg_replay_queued(void);
 
 /* Sends DONE (how, value) to the launcher. */
 void pg_task_tell_done(int how, int value);
+/* Ends this task's part in the run (pangaea_exit, and the wrapper of
+ * the layer's exit): replay checks the end is the recorded one, the end
+ * record is written, the launcher told, the recording closed; 0, or
+ * PvmSysErr when a write of the logs failed. */
+int pg_task_end(void);
 /* Stops this task after pg_replay_expect said DIVERGED: logs the end,
  * sends the report to the launcher and exits (status 3).  The launcher
  * (task 0) is not stopped: it gets PvmSysErr back from its wrapper and

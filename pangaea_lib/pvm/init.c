@@ -186,20 +186,7 @@ int pangaea_init(int *argc, char ***argv)
 
 int pangaea_exit(void)
 {
-	struct pg_call call = { .ev = { .kind = PG_REC_END,
-					.how = PG_END_EXIT } };
-	int rc;
-
-	if (!pg_me->mode || pg_log_ended())
-		return 0;
-	if (pg_me->mode == PANGAEA_MODE_REPLAY &&
-	    pg_replay_expect(&call, NULL, NULL) == PG_REPLAY_DIVERGED)
-		return pg_task_diverged();
-	pg_timeline(NULL, "ends (pangaea_exit)");
-	rc = pg_log_end(PG_END_EXIT, 0);
-	pg_task_tell_done(PG_END_EXIT, 0);
-	pg_replay_close();
-	return rc < 0 ? PvmSysErr : 0;
+	return pg_task_end();
 }
 
 int pangaea_ltid(void)
