@@ -3,28 +3,39 @@
  * the programs that link it without being an app (the launcher, which is
  * the run's task 0, and the coordinator).
  *
- * The layers call downward only (docs/INTERNALS.md, "Layers"):
+ * Two folders: the PVM binding (pangaea_lib/pvm) above the engine
+ * (pangaea_lib/engine), which reaches PVM only through the binding's
+ * table (binding.h; docs/INTERNALS.md, "Bindings").  The layers call
+ * downward only (docs/INTERNALS.md, "Layers"):
  *
- *   init.c task0.c            joining and leaving a run (app, launcher)
- *   wrap.c spawn.c group.c    the wrappers of the PVM calls
+ *   pvm/ init.c task0.c       joining and leaving a run (app, launcher)
+ *   pvm/ wrap.c spawn.c       the wrappers of the PVM calls
+ *     group.c query.c mbox.c
  *     collect.c notify.c kill.c
+ *   pvm/ binding.c stdin.c    the engine's table of PVM functions;
+ *                             task 1's standard input
+ *   pvm/ ids.c proto.c ship.c tid <-> ltid; the protocol layer; task
+ *     pvm.c pvmtmp.c          logs between hosts; PVM helpers and files
+ *   --- the engine: no PVM below this line ---
  *   task.c                    the end of a task: DONE, a divergence
  *   replay.c                  the replay engine: the one decision point
  *   log.c delay.c chaos.c     the log writer; the call-entry delay;
  *                             chaos recording (priorities, hold-back)
+ *   calib.c                   the cost of logging an event (it does a
+ *                             logged call's work, a live tick included)
  *   live.c                    events for a live viewer
- *   ids.c                     tid <-> ltid of this task
- *   state.c                   the state file: the blocking call now
- *   ship.c                    task logs carried between hosts
- *   clocksample.c calib.c     this task's clock against the reference;
- *                             the cost of logging an event
- *   proto.c select.c          the protocol layer; the run's selection
- *   self.c clock.c pvm.c      who this task is; time; PVM helpers;
- *     idmap.c queue.c         maps and the out-of-order queue
- *     pvmtmp.c                PVM's temporary files
+ *   state.c debug.c           the state file; replay -debug's stop
+ *   clocksample.c             this task's clock against the reference
+ *   select.c                  the run's selection
+ *   binding.c                 the binding in use (pg_bind)
+ *   self.c clock.c timeline.c who this task is; time; maps and the
+ *     idmap.c queue.c         out-of-order queue
  *
  * Each layer keeps its state to itself; what this task is (its ltid,
- * mode, run) is written once, when it joins, and read through pg_me.
+ * mode, run) is written once, when it joins (init.c, task0.c), and read
+ * through pg_me; a what-if's cut turns replay into recording in self.c.
+ * calib.c sits above live.c: it measures a logged call's work, which
+ * includes pg_live_tick.
  */
 #ifndef PANGAEA_INTERNAL_H
 #define PANGAEA_INTERNAL_H
