@@ -3,28 +3,39 @@
  * the programs that link it without being an app (the launcher, which is
  * the run's task 0, and the coordinator).
  *
- * The layers call downward only (docs/INTERNALS.md, "Layers"):
+ * Two folders: the PVM binding (pangaea_lib/pvm) above the engine
+ * (pangaea_lib/engine), which reaches PVM only through the binding's
+ * table (binding.h; docs/INTERNALS.md, "Bindings").  The layers call
+ * downward only (docs/INTERNALS.md, "Layers"):
  *
- *   init.c task0.c            joining and leaving a run (app, launcher)
- *   wrap.c spawn.c group.c    the wrappers of the PVM calls
+ *   pvm/ init.c task0.c       joining and leaving a run (app, launcher)
+ *   pvm/ wrap.c spawn.c       the wrappers of the PVM calls
+ *     group.c query.c mbox.c
  *     collect.c notify.c kill.c
+ *   pvm/ binding.c stdin.c    the engine's table of PVM functions;
+ *                             task 1's standard input
+ *   pvm/ ids.c proto.c ship.c tid <-> ltid; the protocol layer; task
+ *     pvm.c pvmtmp.c          logs between hosts; PVM helpers and files
+ *   --- the engine: no PVM below this line ---
  *   task.c                    the end of a task: DONE, a divergence
  *   replay.c                  the replay engine: the one decision point
  *   log.c delay.c chaos.c     the log writer; the call-entry delay;
  *                             chaos recording (priorities, hold-back)
+ *   calib.c                   the cost of logging an event (it does a
+ *                             logged call's work, a live tick included)
  *   live.c                    events for a live viewer
- *   ids.c                     tid <-> ltid of this task
- *   state.c                   the state file: the blocking call now
- *   ship.c                    task logs carried between hosts
- *   clocksample.c calib.c     this task's clock against the reference;
- *                             the cost of logging an event
- *   proto.c select.c          the protocol layer; the run's selection
- *   self.c clock.c pvm.c      who this task is; time; PVM helpers;
- *     idmap.c queue.c         maps and the out-of-order queue
- *     pvmtmp.c                PVM's temporary files
+ *   state.c debug.c           the state file; replay -debug's stop
+ *   clocksample.c             this task's clock against the reference
+ *   select.c                  the run's selection
+ *   binding.c                 the binding in use (pg_bind)
+ *   self.c clock.c timeline.c who this task is; time; maps and the
+ *     idmap.c queue.c         out-of-order queue
  *
  * Each layer keeps its state to itself; what this task is (its ltid,
- * mode, run) is written once, when it joins, and read through pg_me.
+ * mode, run) is written once, when it joins (init.c, task0.c), and read
+ * through pg_me; a what-if's cut turns replay into recording in self.c.
+ * calib.c sits above live.c: it measures a logged call's work, which
+ * includes pg_live_tick.
  */
 #ifndef PANGAEA_INTERNAL_H
 #define PANGAEA_INTERNAL_H
@@ -33,6 +44,7 @@
 #include "pangaea.h"
 #include "pangaea-protocol.h"
 #include "pangaea-logs.h"
+#include "binding.h"
 
 #include <stdint.h>
 #include <sys/time.h>
@@ -128,6 +140,9 @@ struct pg_self {
 extern const struct pg_self *const pg_me;
 /* The writable identity: for init.c and task0.c only. */
 struct pg_self *pg_self_edit(void);
+/* A what-if replay's task at its cut (replay.c): it stops following the
+ * recording and records from now on (mode RECORD, if it was REPLAY). */
+void pg_self_go_free(void);
 
 /* idmap.c: int -> int hash maps, and tid <-> ltid pairs of them. */
 struct pg_imap {
@@ -159,8 +174,8 @@ void pg_ids_free(struct pg_ids *ids);
 
 /* queue.c: messages that arrived during replay before their turn. */
 struct pg_qmsg {
-	int bufid;
-	int src_tid;
+	int msg;                  /* the binding's handle */
+	int src;                  /* the sender's address in the binding */
 	int src_ltid;             /* or PG_PEER_FOREIGN / PG_PEER_SYSTEM */
 	uint32_t msgid;           /* a pvmd's notice: pg_system_ident */
 	int tag;
@@ -179,12 +194,12 @@ int pg_qmsg_is(const struct pg_qmsg *m, int src_ltid, uint32_t msgid,
 /* Index of the first message pg_qmsg_is(SRC_LTID, MSGID, TAG), or -1. */
 int pg_queue_find(const struct pg_queue *q, int src_ltid, uint32_t msgid,
 		  int tag);
-/* Index of the first message a receive filter (TID, TAG; -1 = any)
- * takes, or -1. */
-int pg_queue_find_filter(const struct pg_queue *q, int tid, int tag);
+/* Index of the first message a receive filter (SRC, an address, TAG;
+ * -1 = any) takes, or -1. */
+int pg_queue_find_filter(const struct pg_queue *q, int src, int tag);
 /* Removes entry I, returning it. */
 struct pg_qmsg pg_queue_remove(struct pg_queue *q, size_t i);
-/* Frees the queue (not the PVM buffers). */
+/* Frees the queue (not the messages). */
 void pg_queue_free(struct pg_queue *q);
 
 /* ------------------------------------------------------------------ */
@@ -318,6 +333,10 @@ int pg_peer_of(const struct pvmminfo *mi);
  * its first int): that task's ltid + 1, or 0.  Leaves BUFID rewound. */
 uint32_t pg_system_ident(int bufid);
 
+/* binding.c: registers PVM's table of the engine's binding interface
+ * (binding.h) when a task joins (init.c, task0.c). */
+void pg_pvm_bind(void);
+
 /* live.c: events for a live viewer (only when PANGAEA_LIVE is set). */
 /* Copies EV, just logged, into the batch for the coordinator. */
 void pg_live_event(const struct pg_event *ev);
@@ -384,9 +403,10 @@ void pg_event_clear(struct pg_event *ev);
 /* Appends EV to the communication log, writing pending poll failures
  * first, and passes it to a live viewer. */
 void pg_log(struct pg_event *ev);
-/* Logs a successful receive of BUFID by the call KIND with the filter
- * FILTER (PG_FILTER_* of pg_recv_filter) started at T0. */
-void pg_log_recv(int kind, int filter, int bufid, uint64_t t0);
+/* Logs a successful receive of the message MSG (a binding's handle) by
+ * the call KIND with the filter FILTER (PG_FILTER_* of pg_recv_filter)
+ * started at T0. */
+void pg_log_recv(int kind, int filter, int msg, uint64_t t0);
 /* Counts a failed poll with the filter FILTER (written as one record
  * before the next event, its filter the bits of all it counts). */
 void pg_log_pollfail(int filter);
@@ -445,10 +465,10 @@ unsigned pg_chaos_send_max(unsigned seed, int ltid);
 unsigned pg_chaos_draw(unsigned max);
 /* Before a send: sleeps this task's chaos delay (nothing when off). */
 void pg_chaos_send(void);
-/* PVM's receive of KIND with (TID, TAG, TMOUT), held back first when
- * chaos is on and it is a wildcard pvm_recv/pvm_precv or a pvm_trecv
- * that may wait (within its timeout); PVM's return (a program's own
- * pvm_recvf matcher turns the hold-back off). */
+/* The binding's receive of KIND with (SRC, TAG, TMOUT), held back first
+ * when chaos is on and it is a wildcard recv/precv or a trecv that may
+ * wait (within its timeout); the binding's return (a program's own
+ * matcher, PVM's pvm_recvf, turns the hold-back off). */
 int pg_chaos_recv(int kind, int tid, int tag, struct timeval *tmout);
 
 /* ------------------------------------------------------------------ */
@@ -508,12 +528,12 @@ uint64_t pg_replay_position(void);
  * at the end (or on a damaged log: pg_replay_expect will say so). */
 int pg_replay_peek(struct pg_event *ev);
 /* After a FOLLOW for the receive call KIND: receives until the recorded
- * message WANT is in hand and makes it the active receive buffer (a
- * probe leaves it queued for the receive that follows); the bufid, or a
- * PVM error. */
+ * message WANT is in hand and makes it the current message (a probe
+ * leaves it queued for the receive that follows); its handle, or the
+ * binding's error. */
 int pg_replay_take_message(int kind, const struct pg_event *want);
 /* A receive call of KIND outside replay control (suspended or not
- * selected): messages already queued come first, then PVM's. */
+ * selected): messages already queued come first, then the binding's. */
 int pg_replay_free_recv(int kind, int tid, int tag, struct timeval *tmout);
 /* Whether messages wait in the out-of-order queue (a what-if's task gone
  * free takes them first); 1 or 0. */
@@ -524,6 +544,11 @@ int pg_replay_queued(void);
 
 /* Sends DONE (how, value) to the launcher. */
 void pg_task_tell_done(int how, int value);
+/* Ends this task's part in the run (pangaea_exit, and the wrapper of
+ * the layer's exit): replay checks the end is the recorded one, the end
+ * record is written, the launcher told, the recording closed; 0, or
+ * PvmSysErr when a write of the logs failed. */
+int pg_task_end(void);
 /* Stops this task after pg_replay_expect said DIVERGED: logs the end,
  * sends the report to the launcher and exits (status 3).  The launcher
  * (task 0) is not stopped: it gets PvmSysErr back from its wrapper and

@@ -29,19 +29,17 @@
 #define PG_CALIB_BATCHES 9
 #define PG_CALIB_ROUNDS 128
 
-/* One logged call's work on EV into the writer W with the PVM buffer B
- * (none if not positive). */
+/* One logged call's work on EV into the writer W with the binding's
+ * scratch message B (none if not positive). */
 static void calib_call(struct pg_comm_writer *w, struct pg_event *ev, int b)
 {
-	struct pvmminfo mi;
-
 	pg_live_tick(); /* (pg_delay's work but its draw) */
 	ev->t = pg_now();
 	if (pg_logged(ev->tag))
 		ev->msgid++;
 	(void)pg_now(); /* the state file's clock read */
-	if (b > 0 && pvm_getminfo(b, &mi) == 0)
-		pvm_setminfo(b, &mi);
+	if (b > 0)
+		pg_bind->stamp(b); /* the id's header read and written */
 	ev->dur = pg_now() - ev->t;
 	if (w->fd >= 0)
 		pg_comm_append(w, ev);
@@ -104,7 +102,7 @@ uint64_t pg_calib_measure(void)
 		pg_timeline(NULL, say);
 		return m;
 	}
-	b = pg_me->mytid > 0 ? pvm_mkbuf(PvmDataDefault) : -1;
+	b = pg_bind->scratch();
 
 	if (pg_log_path(path, sizeof(path), pg_me->logdir, pg_me->ltid,
 			"calib") == 0 &&
@@ -127,7 +125,7 @@ uint64_t pg_calib_measure(void)
 	if (w.fd >= 0)
 		pg_comm_close(&w);
 	if (b > 0)
-		pvm_freebuf(b);
+		pg_bind->release(b);
 	snprintf(say, sizeof(say), "calibrated its logging cost: %llu ns",
 		 (unsigned long long)mean[PG_CALIB_BATCHES / 2]);
 	pg_timeline(NULL, say);

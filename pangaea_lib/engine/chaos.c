@@ -32,38 +32,18 @@
 #include <unistd.h>
 
 #define CHAOS_MAX_SENDERS 256 /* distinct senders one hold-back weighs */
-#define CHAOS_OWN_MATCHER (-1) /* scan(): the program set its own (no PVM
-				  error is -1) */
 
 static int on;        /* 1: this task records with chaos */
 static unsigned seed; /* the run's */
 static unsigned rng;  /* this task's decisions */
-typedef int (*chaos_matcher)(int, int, int);
-static chaos_matcher def_match; /* PVM's own matcher */
-
-/* pvm_recvf with its answer as a matcher (pvm3.h declares the return
- * type loosely: the cast goes through a generic function pointer). */
-static chaos_matcher set_matcher(chaos_matcher m)
-{
-	return (chaos_matcher)(void (*)(void))pvm_recvf(m);
-}
-
-/* What one scan of the queue found: the distinct senders of messages
- * that the receive's filter accepts, in queue order. */
-static struct {
-	int tag, ctx, n;
-	int tids[CHAOS_MAX_SENDERS];
-} scan_st;
+/* The distinct senders (addresses) the last scan found, in queue order. */
+static int senders[CHAOS_MAX_SENDERS];
 
 void pg_chaos_open(int enabled, unsigned run_seed, int ltid)
 {
 	on = enabled;
 	seed = run_seed;
 	rng = (run_seed ^ 0x9e3779b9u) ^ ((unsigned)ltid * 2246822519u);
-	if (on && !def_match) { /* PVM's matcher, to tell an app's apart */
-		def_match = set_matcher(NULL);
-		set_matcher(def_match);
-	}
 }
 
 int pg_chaos_on(void)
@@ -131,43 +111,13 @@ void pg_chaos_send(void)
 		usleep(us);
 }
 
-/* The matcher of a scan: notes the sender of each message the filter
- * accepts (once) and picks none. */
-static int scan_match(int mid, int tid, int tag)
-{
-	struct pvmminfo mi;
-	int i;
-
-	(void)tid;
-	(void)tag;
-	if (pvm_getminfo(mid, &mi) < 0 || mi.ctx != scan_st.ctx ||
-	    (scan_st.tag != -1 && mi.tag != scan_st.tag))
-		return 0;
-	for (i = 0; i < scan_st.n && scan_st.tids[i] != mi.src; i++)
-		;
-	if (i == scan_st.n && i < CHAOS_MAX_SENDERS)
-		scan_st.tids[scan_st.n++] = mi.src;
-	return 0;
-}
-
-/* Scans the queue (taking in what has arrived) for messages with TAG;
- * the number of distinct senders, or < 0: PVM's error, or
- * CHAOS_OWN_MATCHER when the program has set its own (pvm_recvf), which
- * chaos leaves alone. */
+/* Looks at the messages that have arrived for those with TAG (the
+ * binding's senders()): the number of distinct senders (in senders[]),
+ * or < 0: the binding's error, or PG_SENDERS_OWN when the program
+ * matches messages itself, which chaos leaves alone. */
 static int scan(int tag)
 {
-	chaos_matcher old;
-	int rc;
-
-	scan_st.tag = tag;
-	scan_st.ctx = pvm_getcontext();
-	scan_st.n = 0;
-	old = set_matcher(scan_match);
-	rc = pvm_probe(-1, -1);
-	set_matcher(old);
-	if (old != def_match)
-		return CHAOS_OWN_MATCHER;
-	return rc < 0 ? rc : scan_st.n;
+	return pg_bind->senders(tag, senders, CHAOS_MAX_SENDERS);
 }
 
 /* Microseconds on the monotonic clock. */
@@ -181,7 +131,7 @@ static uint64_t now_us(void)
 
 /* Waits until a message with TAG is there, then for more senders for a
  * random quiet gap, neither beyond END (µs, now_us's clock; 0: none);
- * the number of senders in scan_st (0: none came by END), or as scan(). */
+ * the number of senders in senders[] (0: none came by END), or as scan(). */
 static int hold_back(int tag, uint64_t end)
 {
 	unsigned nap = 50, quiet = pg_chaos_draw(PG_CHAOS_QUIET_MAX_US);
@@ -227,23 +177,23 @@ int pg_chaos_recv(int kind, int tid, int tag, struct timeval *tmout)
 	uint64_t end = 0;
 
 	if (!on || tid != -1 || !held_back(kind, tmout))
-		return pg_pvm_recv(kind, tid, tag, tmout);
+		return pg_bind->recv(kind, tid, tag, tmout);
 	if (kind == PG_REC_TRECV && tmout)
 		end = now_us() + (uint64_t)tmout->tv_sec * 1000000u +
 		      (uint64_t)tmout->tv_usec;
 	if ((n = hold_back(tag, end)) < 0)
-		return n == CHAOS_OWN_MATCHER ?
-			pg_pvm_recv(kind, tid, tag, tmout) : n;
+		return n == PG_SENDERS_OWN ?
+			pg_bind->recv(kind, tid, tag, tmout) : n;
 	if (n == 0) /* the time is up: PVM's last look */
-		return pg_pvm_recv(kind, tid, tag, &zero);
-	/* the senders' ltids, asked after the scans (pg_ltid_of may wait
-	   for the coordinator's answer, a receive of its own) */
+		return pg_bind->recv(kind, tid, tag, &zero);
+	/* the senders' ltids, asked after the scans (ltid_of may wait for
+	   the coordinator's answer, a receive of its own) */
 	for (int i = 0; i < n; i++) {
-		tids[i] = scan_st.tids[i];
-		ltids[i] = pg_ltid_of(tids[i]);
+		tids[i] = senders[i];
+		ltids[i] = pg_bind->ltid_of(tids[i]);
 		if (ltids[i] < 0) /* not a task of the run: by its tid */
 			ltids[i] = tids[i];
 	}
 	best = pg_chaos_pick(seed, ltids, n);
-	return pg_pvm_recv(kind, tids[best], tag, tmout);
+	return pg_bind->recv(kind, tids[best], tag, tmout);
 }

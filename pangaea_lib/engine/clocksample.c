@@ -29,11 +29,11 @@ static int ping(uint64_t *t0, uint64_t *t1, uint64_t *ref)
 	int v[3] = { ++seq, 0, 0 };
 
 	*t0 = pg_now();
-	if (pg_proto_send(pg_me->coord_tid, PG_TAG_CLOCK, v) < 0)
+	if (pg_bind->send_ints(pg_me->coord_tid, PG_TAG_CLOCK, v) < 0)
 		return -1;
 	do {
-		if (pg_proto_recv(pg_me->coord_tid, PG_TAG_CLOCK, PG_CLOCK_WAIT,
-				  v) <= 0)
+		if (pg_bind->recv_ints(pg_me->coord_tid, PG_TAG_CLOCK,
+				       PG_CLOCK_WAIT, v) <= 0)
 			return -1;
 	} while (v[0] != seq); /* an answer to an older ping */
 	*t1 = pg_now();

@@ -63,7 +63,8 @@ __attribute__((noinline)) void pg_debug_stop(void)
 	while (pg_debug_hold) {
 		nanosleep(&ts, NULL);
 		if (pg_me->launcher_tid > 0 &&
-		    pg_proto_recv(pg_me->launcher_tid, PG_TAG_DEBUG, 0, v) > 0)
+		    pg_bind->recv_ints(pg_me->launcher_tid, PG_TAG_DEBUG, 0,
+				       v) > 0)
 			pg_debug_hold = 0;
 	}
 }
@@ -82,7 +83,7 @@ void pg_debug_reach(uint64_t event)
 	v[1] = (int)getpid();
 	v[2] = (int)event;
 	pg_debug_hold = 1;
-	if (pg_proto_send(pg_me->launcher_tid, PG_TAG_DEBUG, v) < 0)
+	if (pg_bind->send_ints(pg_me->launcher_tid, PG_TAG_DEBUG, v) < 0)
 		pg_debug_hold = 0;
 	pg_debug_stop();
 }

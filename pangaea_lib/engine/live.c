@@ -60,7 +60,7 @@ void pg_live_flush(void)
 		return;
 	snprintf(h.host, sizeof(h.host), "%s", pg_me->host);
 	snprintf(h.program, sizeof(h.program), "%s", pg_me->program);
-	pg_proto_send_events(pg_me->coord_tid, &h, live.ints, (int)live.n);
+	pg_bind->send_events(pg_me->coord_tid, &h, live.ints, (int)live.n);
 	live.last_flush = pg_now();
 	live.n = 0;
 	live.nevents = 0;

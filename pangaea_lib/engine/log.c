@@ -52,7 +52,7 @@ static void log_failed(int e)
 	log_errno = v[1];
 	log_close();
 	if (pg_me->launcher_tid > 0)
-		pg_proto_send(pg_me->launcher_tid, PG_TAG_LOGFAIL, v);
+		pg_bind->send_ints(pg_me->launcher_tid, PG_TAG_LOGFAIL, v);
 }
 
 /* Takes a clock sample and writes it into the comm log (clocksample.c). */
@@ -143,22 +143,21 @@ void pg_event_clear(struct pg_event *ev)
 	memset((char *)ev + rest, 0, sizeof(*ev) - rest);
 }
 
-void pg_log_recv(int kind, int filter, int bufid, uint64_t t0)
+void pg_log_recv(int kind, int filter, int msg, uint64_t t0)
 {
-	struct pvmminfo mi;
+	struct pg_msginfo mi;
 	struct pg_event ev;
 
-	if (pvm_getminfo(bufid, &mi) < 0)
+	if (pg_bind->info(msg, &mi) < 0)
 		return;
 	pg_event_clear(&ev);
 	ev.kind = kind;
 	ev.t = t0;
 	ev.filter = filter;
-	ev.peer = pg_peer_of(&mi);
-	ev.msgid = ev.peer == PG_PEER_SYSTEM ? pg_system_ident(bufid)
-					     : (uint32_t)mi.wid;
+	ev.peer = mi.peer;
+	ev.msgid = mi.msgid;
 	ev.tag = mi.tag;
-	ev.len = (uint32_t)mi.len;
+	ev.len = mi.len;
 	ev.dur = pg_now() - t0;
 	pg_log(&ev);
 }

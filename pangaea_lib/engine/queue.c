@@ -1,6 +1,6 @@
 /*
  * queue.c: messages that arrived during replay before their turn, kept in
- * arrival order with the PVM buffer that holds each, and found by what
+ * arrival order with the binding's handle of each, and found by what
  * names a message (sender ltid and id) or by a receive's filter.
  */
 #include "pangaea-internal.h"
@@ -37,10 +37,10 @@ int pg_queue_find(const struct pg_queue *q, int src_ltid, uint32_t msgid,
 	return -1;
 }
 
-int pg_queue_find_filter(const struct pg_queue *q, int tid, int tag)
+int pg_queue_find_filter(const struct pg_queue *q, int src, int tag)
 {
 	for (size_t i = 0; i < q->n; i++)
-		if ((tid == -1 || q->v[i].src_tid == tid) &&
+		if ((src == -1 || q->v[i].src == src) &&
 		    (tag == -1 || q->v[i].tag == tag))
 			return (int)i;
 	return -1;

@@ -53,7 +53,7 @@ static struct {
 static void go_free(void)
 {
 	rp.whatif = 0;
-	pg_self_edit()->mode = PANGAEA_MODE_RECORD;
+	pg_self_go_free();
 }
 
 /* Reads this task's part of PG_ENV_WHATIF (LTID's cut and swap); a task
@@ -112,7 +112,7 @@ void pg_replay_close(void)
 {
 	pg_comm_free(&rp.log);
 	pg_exec_free(&rp.exec);
-	pg_queue_free(&rp.queue); /* the messages' buffers stay PVM's */
+	pg_queue_free(&rp.queue); /* the messages stay the binding's */
 	memset(&rp, 0, sizeof(rp));
 }
 
@@ -402,7 +402,8 @@ static void block_in(const struct pg_call *call)
 	int src = -1;
 
 	if (pg_rec_kind_class(e->kind) == PG_CLASS_RECV && e->peer >= 0)
-		src = pg_tid_of(e->peer); /* learnt when the call named it */
+		src = pg_bind->addr_of(e->peer); /* learnt when the call
+						    named it */
 	pg_state_block(pg_call_of(e->kind, e->op), src,
 		       e->kind == PG_REC_GROUP ? e->arg : e->tag,
 		       e->kind == PG_REC_GROUP ? e->group : NULL, NULL);
@@ -426,7 +427,7 @@ static void await_kill(const struct pg_call *call)
 	if (pg_me->launcher_tid <= 0 || ltid <= 0)
 		return;
 	block_in(call);
-	pg_proto_ask(pg_me->launcher_tid, PG_TAG_KILLWAIT, &ltid,
+	pg_bind->ask(pg_me->launcher_tid, PG_TAG_KILLWAIT, &ltid,
 		     PG_TAG_ANSWER, &killer);
 	pg_state_unblock();
 }
@@ -497,62 +498,61 @@ enum pg_verdict pg_replay_expect(const struct pg_call *call,
 
 /* Receives messages into the queue until WANT is there; its index or < 0.
  * If ACTIVE (a receive, not a probe), WANT itself is not queued but left
- * the active receive buffer, *BUF its bufid, and the one before freed:
- * what hand_out would then do, without going through the queue (three
- * PVM calls less a receive); then FETCH_ACTIVE. */
-static int fetch(const struct pg_event *want, int active, int *buf)
+ * the current message, *MSG its handle, and the one before freed: what
+ * hand_out would then do, without going through the queue (three calls
+ * of the binding less a receive); then FETCH_ACTIVE. */
+static int fetch(const struct pg_event *want, int active, int *msg)
 {
-	int src = want->peer >= 0 ? pg_tid_of(want->peer) : -1;
-	int saved = pvm_setrbuf(0);
-	struct pvmminfo mi;
+	const struct pg_binding *bd = pg_bind;
+	int src = want->peer >= 0 ? bd->addr_of(want->peer) : -1;
+	int saved = bd->make_current(0);
+	struct pg_msginfo mi;
 	struct pg_qmsg m;
 	int b;
 
 	if (src < 0 && want->peer >= 0)
 		return src;
 	for (;;) {
-		b = pvm_recv(src, want->tag);
-		if (b < 0 || pvm_getminfo(b, &mi) < 0)
+		b = bd->recv(PG_REC_RECV, src, want->tag, NULL);
+		if (b < 0 || bd->info(b, &mi) < 0)
 			break;
-		m.bufid = b;
-		m.src_tid = mi.src;
-		m.msgid = (uint32_t)mi.wid;
+		m.msg = b;
+		m.src = mi.src;
+		m.src_ltid = mi.peer;
+		m.msgid = mi.msgid;
 		m.tag = mi.tag;
-		m.src_ltid = pg_peer_of(&mi);
-		if (m.src_ltid == PG_PEER_SYSTEM)
-			m.msgid = pg_system_ident(b);
 		if (active && pg_qmsg_is(&m, want->peer, want->msgid, want->tag)) {
 			if (saved > 0 && saved != b)
-				pvm_freebuf(saved);
-			*buf = b;
+				bd->release(saved);
+			*msg = b;
 			return FETCH_ACTIVE;
 		}
-		pvm_setrbuf(0);
+		bd->make_current(0);
 		if (pg_queue_push(&rp.queue, &m) < 0) {
 			b = PvmNoMem;
 			break;
 		}
 		if (pg_qmsg_is(&m, want->peer, want->msgid, want->tag)) {
-			pvm_setrbuf(saved);
+			bd->make_current(saved);
 			return (int)rp.queue.n - 1;
 		}
 	}
-	pvm_setrbuf(saved);
+	bd->make_current(saved);
 	return b < 0 ? b : PvmSysErr;
 }
 
-/* Makes the queued message I the active receive buffer (a probe leaves
- * it queued for the receive that follows); its bufid. */
+/* Makes the queued message I the current message (a probe leaves it
+ * queued for the receive that follows); its handle. */
 static int hand_out(int kind, size_t i)
 {
-	int b = rp.queue.v[i].bufid, old;
+	int b = rp.queue.v[i].msg, old;
 
 	if (kind == PG_REC_PROBE)
 		return b;
 	pg_queue_remove(&rp.queue, i);
-	old = pvm_setrbuf(b);
+	old = pg_bind->make_current(b);
 	if (old > 0 && old != b)
-		pvm_freebuf(old);
+		pg_bind->release(old);
 	return b;
 }
 
@@ -575,6 +575,6 @@ int pg_replay_free_recv(int kind, int tid, int tag, struct timeval *tmout)
 	int i = pg_queue_find_filter(&rp.queue, tid, tag);
 
 	if (i < 0)
-		return pg_pvm_recv(kind, tid, tag, tmout);
+		return pg_bind->recv(kind, tid, tag, tmout);
 	return hand_out(kind, (size_t)i);
 }

@@ -128,6 +128,7 @@ static int task_open(char *err, size_t errlen)
 	pg_clock_start();
 	pg_timeline(NULL, "joins (pangaea_init)");
 	pg_proto_open(atoi(ctx));
+	pg_pvm_bind(); /* the engine reaches PVM through it */
 	if (identify(me, err, errlen) < 0 || pg_select_open(err, errlen) < 0)
 		return -1;
 	pg_timeline(NULL, "has its handover");
@@ -185,20 +186,7 @@ int pangaea_init(int *argc, char ***argv)
 
 int pangaea_exit(void)
 {
-	struct pg_call call = { .ev = { .kind = PG_REC_END,
-					.how = PG_END_EXIT } };
-	int rc;
-
-	if (!pg_me->mode || pg_log_ended())
-		return 0;
-	if (pg_me->mode == PANGAEA_MODE_REPLAY &&
-	    pg_replay_expect(&call, NULL, NULL) == PG_REPLAY_DIVERGED)
-		return pg_task_diverged();
-	pg_timeline(NULL, "ends (pangaea_exit)");
-	rc = pg_log_end(PG_END_EXIT, 0);
-	pg_task_tell_done(PG_END_EXIT, 0);
-	pg_replay_close();
-	return rc < 0 ? PvmSysErr : 0;
+	return pg_task_end();
 }
 
 int pangaea_ltid(void)

@@ -488,7 +488,7 @@ static void await_children(int recorded)
  * pvm_exit: an event where the task leaves PVM, its result the number of
  * its children still running then (PVM's own result is known only after
  * the task has left the run: not recorded); then the task leaves the run
- * (pangaea_exit) and PVM.
+ * (pg_task_end, what pangaea_exit does) and PVM.
  */
 int pangaea_pvm_exit(void)
 {
@@ -506,6 +506,6 @@ int pangaea_pvm_exit(void)
 			pg_qcall_record(&q, children_running());
 		pg_qcall_log(&q);
 	}
-	pangaea_exit();
+	pg_task_end();
 	return pvm_exit();
 }

@@ -26,6 +26,7 @@ int pg_task0_open(const struct pg_task0_config *c, char *err, size_t errlen)
 		return -1;
 	}
 	pg_proto_open(ctx);
+	pg_pvm_bind();
 	pg_delay_open(c->delay_us, c->seed, 0);
 	pg_chaos_open(c->chaos && c->mode == PANGAEA_MODE_RECORD, c->seed, 0);
 	snprintf(me->select, sizeof(me->select), "%s", c->select);

@@ -25,8 +25,8 @@ static void teardown(void)
 /* A queued message from SRC_LTID with MSGID; bufid and tid derived. */
 static struct pg_qmsg msg(int src_ltid, uint32_t msgid)
 {
-	return (struct pg_qmsg){ .bufid = 100 + src_ltid * 10 + (int)msgid,
-				 .src_tid = 0x40000 + src_ltid,
+	return (struct pg_qmsg){ .msg = 100 + src_ltid * 10 + (int)msgid,
+				 .src = 0x40000 + src_ltid,
 				 .src_ltid = src_ltid, .msgid = msgid,
 				 .tag = (int)msgid % 7 };
 }
@@ -53,8 +53,8 @@ static void assert_entry(int i, int src_ltid, uint32_t msgid)
 	ck_assert_int_lt(i, q.n);
 	ck_assert_int_eq(q.v[i].src_ltid, want.src_ltid);
 	ck_assert_uint_eq(q.v[i].msgid, want.msgid);
-	ck_assert_int_eq(q.v[i].bufid, want.bufid);
-	ck_assert_int_eq(q.v[i].src_tid, want.src_tid);
+	ck_assert_int_eq(q.v[i].msg, want.msg);
+	ck_assert_int_eq(q.v[i].src, want.src);
 	ck_assert_int_eq(q.v[i].tag, want.tag);
 }
 
@@ -106,7 +106,7 @@ START_TEST(test_remove_keeps_order)
 	m = pg_queue_remove(&q, 2); /* the middle one */
 	ck_assert_int_eq(m.src_ltid, 1);
 	ck_assert_uint_eq(m.msgid, 3);
-	ck_assert_int_eq(m.bufid, msg(1, 3).bufid);
+	ck_assert_int_eq(m.msg, msg(1, 3).msg);
 	ck_assert_int_eq(q.n, 4);
 	assert_entry(0, 1, 1);
 	assert_entry(1, 1, 2);
@@ -132,13 +132,13 @@ START_TEST(test_duplicate_key_first_wins)
 {
 	struct pg_qmsg a = msg(3, 9), b = msg(3, 9);
 
-	b.bufid = 999;
+	b.msg = 999;
 	ck_assert_int_eq(pg_queue_push(&q, &a), 0);
 	ck_assert_int_eq(pg_queue_push(&q, &b), 0);
 	ck_assert_int_eq(find(3, 9), 0);
 	pg_queue_remove(&q, 0);
 	ck_assert_int_eq(find(3, 9), 0);
-	ck_assert_int_eq(q.v[0].bufid, 999);
+	ck_assert_int_eq(q.v[0].msg, 999);
 }
 END_TEST
 
@@ -189,12 +189,12 @@ END_TEST
  */
 START_TEST(test_no_id_by_tag)
 {
-	struct pg_qmsg a = { .bufid = 1, .src_ltid = PG_PEER_SYSTEM,
+	struct pg_qmsg a = { .msg = 1, .src_ltid = PG_PEER_SYSTEM,
 			     .msgid = 1002, .tag = 50 };
-	struct pg_qmsg b = a, c = { .bufid = 3, .src_ltid = 1001, .msgid = 4,
+	struct pg_qmsg b = a, c = { .msg = 3, .src_ltid = 1001, .msgid = 4,
 				    .tag = 8 };
 
-	b.bufid = 2;
+	b.msg = 2;
 	b.tag = 51;
 	ck_assert_int_eq(pg_queue_push(&q, &a), 0);
 	ck_assert_int_eq(pg_queue_push(&q, &b), 0);

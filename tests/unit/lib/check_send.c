@@ -32,6 +32,7 @@ static void join(int ltid)
 	me->ltid = ltid;
 	snprintf(me->logdir, sizeof(me->logdir), "%s", cku_dir);
 	snprintf(me->program, sizeof(me->program), "check_send");
+	pg_pvm_bind(); /* as init.c does */
 	pg_clock_start();
 	ck_assert_msg(pg_select_open(err, sizeof(err)) == 0, "%s", err);
 	ck_assert_msg(pg_log_open(0, err, sizeof(err)) == 0, "%s", err);

@@ -1,0 +1,140 @@
+/*
+ * binding.c: PVM's side of the engine's binding interface (binding.h):
+ * the table of functions through which the engine reaches PVM, made of
+ * PVM's own calls and of this folder's tids (ids.c), protocol (proto.c)
+ * and receive helper (pvm.c).  A message handle is a PVM bufid, an
+ * address a tid.  init.c and task0.c register it when a task joins.
+ */
+#include "pangaea-internal.h"
+
+typedef int (*bind_matcher)(int, int, int);
+static bind_matcher def_match; /* PVM's own matcher */
+
+/* What one scan of the queue finds (senders()). */
+static struct {
+	int tag, ctx, n, max;
+	int *srcs;
+} scan_st;
+
+/* pvm_recvf with its answer as a matcher (pvm3.h declares the return
+ * type loosely: the cast goes through a generic function pointer). */
+static bind_matcher set_matcher(bind_matcher m)
+{
+	return (bind_matcher)(void (*)(void))pvm_recvf(m);
+}
+
+/* The bufid's sender, id, tag and length, the sender as an ltid. */
+static int bind_info(int bufid, struct pg_msginfo *m)
+{
+	struct pvmminfo mi;
+
+	if (pvm_getminfo(bufid, &mi) < 0)
+		return -1;
+	m->src = mi.src;
+	m->peer = pg_peer_of(&mi);
+	m->msgid = m->peer == PG_PEER_SYSTEM ? pg_system_ident(bufid)
+					     : (uint32_t)mi.wid;
+	m->tag = mi.tag;
+	m->len = (uint32_t)mi.len;
+	return 0;
+}
+
+/* pvm_setrbuf: BUFID the active receive buffer; the one before. */
+static int bind_make_current(int bufid)
+{
+	return pvm_setrbuf(bufid);
+}
+
+/* pvm_freebuf of BUFID. */
+static void bind_release(int bufid)
+{
+	pvm_freebuf(bufid);
+}
+
+/* The matcher of a scan: notes the sender of each message the filter
+ * accepts (once) and picks none. */
+static int scan_match(int mid, int tid, int tag)
+{
+	struct pvmminfo mi;
+	int i;
+
+	(void)tid;
+	(void)tag;
+	if (pvm_getminfo(mid, &mi) < 0 || mi.ctx != scan_st.ctx ||
+	    (scan_st.tag != -1 && mi.tag != scan_st.tag))
+		return 0;
+	for (i = 0; i < scan_st.n && scan_st.srcs[i] != mi.src; i++)
+		;
+	if (i == scan_st.n && i < scan_st.max)
+		scan_st.srcs[scan_st.n++] = mi.src;
+	return 0;
+}
+
+/* Scans PVM's queue (pvm_probe takes in what has arrived) with a matcher
+ * that notes senders and picks nothing. */
+static int bind_senders(int tag, int *srcs, int max)
+{
+	bind_matcher old;
+	int rc;
+
+	scan_st.tag = tag;
+	scan_st.ctx = pvm_getcontext();
+	scan_st.n = 0;
+	scan_st.srcs = srcs;
+	scan_st.max = max;
+	old = set_matcher(scan_match);
+	rc = pvm_probe(-1, -1);
+	set_matcher(old);
+	if (old != def_match)
+		return PG_SENDERS_OWN;
+	return rc < 0 ? rc : scan_st.n;
+}
+
+/* pvm_exit, its answer not wanted. */
+static void bind_leave(void)
+{
+	pvm_exit();
+}
+
+/* A new empty buffer to stamp, if this task is in PVM. */
+static int bind_scratch(void)
+{
+	return pg_me->mytid > 0 ? pvm_mkbuf(PvmDataDefault) : -1;
+}
+
+/* What a send's id costs: the buffer's header read and written back. */
+static void bind_stamp(int bufid)
+{
+	struct pvmminfo mi;
+
+	if (pvm_getminfo(bufid, &mi) == 0)
+		pvm_setminfo(bufid, &mi);
+}
+
+static const struct pg_binding pvm_binding = {
+	.name = "pvm",
+	.recv = pg_pvm_recv,
+	.info = bind_info,
+	.make_current = bind_make_current,
+	.release = bind_release,
+	.senders = bind_senders,
+	.ltid_of = pg_ltid_of,
+	.addr_of = pg_tid_of,
+	.send_ints = pg_proto_send,
+	.recv_ints = pg_proto_recv,
+	.ask = pg_proto_ask,
+	.send_diverged = pg_proto_send_diverged,
+	.send_events = pg_proto_send_events,
+	.leave = bind_leave,
+	.scratch = bind_scratch,
+	.stamp = bind_stamp,
+};
+
+void pg_pvm_bind(void)
+{
+	if (!def_match) { /* PVM's matcher, to tell a program's own apart */
+		def_match = set_matcher(NULL);
+		set_matcher(def_match);
+	}
+	pg_binding_set(&pvm_binding);
+}
