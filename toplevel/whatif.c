@@ -56,13 +56,12 @@ static int swappable(const struct pg_race *r, const struct pg_race_alt *a)
  * 0 when unknown (it is only logged). */
 static uint32_t send_len(const char *dir, int ltid, long event)
 {
-	char path[PG_PATH_MAX], err[PG_PATH_MAX + 100];
+	char err[PG_PATH_MAX + 100];
 	struct pg_comm_reader r;
 	struct pg_event e;
 	uint32_t len = 0;
 
-	if (pg_log_path(path, sizeof(path), dir, ltid, "comm") < 0 ||
-	    pg_comm_open(&r, path, err, sizeof(err)) < 0)
+	if (pg_run_comm(&r, dir, ltid, err, sizeof(err)) < 0)
 		return 0;
 	for (long k = 1; pg_comm_next(&r, &e, err, sizeof(err)) > 0; k++)
 		if (k == event) {
@@ -189,7 +188,7 @@ out:
 
 int la_whatif_is_free(const struct la_opts *o, const char *logdir, int ltid)
 {
-	char path[PG_PATH_MAX], err[PG_PATH_MAX + 100];
+	char err[PG_PATH_MAX + 100];
 	struct pg_comm_reader r;
 	struct pg_event e;
 	long cut = 0, n = 0;
@@ -202,8 +201,7 @@ int la_whatif_is_free(const struct la_opts *o, const char *logdir, int ltid)
 	if (cut == 0)
 		return 1;
 	/* its log as written so far (a reserved tail reads as its end) */
-	if (pg_log_path(path, sizeof(path), logdir, ltid, "comm") < 0 ||
-	    pg_comm_open(&r, path, err, sizeof(err)) < 0)
+	if (pg_run_comm(&r, logdir, ltid, err, sizeof(err)) < 0)
 		return 0;
 	while (n < cut && pg_comm_next(&r, &e, err, sizeof(err)) > 0)
 		n++;

@@ -507,6 +507,54 @@ int pg_event_same_dests(const struct pg_event *a, const struct pg_event *b);
 /* Describes EV in words into BUF (for reports); times left out. */
 void pg_event_describe(const struct pg_event *ev, char *buf, size_t n);
 
+/* run.c: the one reader of a run's log folder. */
+/*
+ * The ltids of DIR's task-LTID.SUFFIX files ("comm", "exec"), ascending,
+ * into *OUT (malloc'd, free it; NULL when none); their count, or -1 if
+ * DIR cannot be read or memory runs out.
+ */
+int pg_run_ltids(const char *dir, const char *suffix, int **out);
+/* Whether LTID is among the N ascending LTIDS (as pg_run_ltids gives
+ * them); 1 or 0. */
+int pg_run_has(const int *ltids, int n, int ltid);
+/* A run's folder: the tasks it has a communication log of, read in
+ * ltid order.  Start with pg_run_open, end with pg_run_close. */
+struct pg_run {
+	const char *dir;           /* the folder (the caller's string) */
+	int *ltids;                /* the tasks with a task-LTID.comm,
+				      ascending */
+	int n;
+	int i;                     /* the index of the task pg_run_next or
+				      pg_run_open_all came to last (-1:
+				      none yet) */
+	struct pg_comm_reader *rd; /* pg_run_open_all: task i's log */
+	unsigned char *ok;         /*   and whether rd[i] is open */
+};
+/* Lists the tasks of folder DIR into RUN; 0, or -1 with ERR ("cannot
+ * read the folder DIR"; RUN then empty). */
+int pg_run_open(struct pg_run *run, const char *dir, char *err,
+		size_t errlen);
+/* Opens DIR/task-LTID.comm into R (pg_comm_open); 0, or -1 with ERR. */
+int pg_run_comm(struct pg_comm_reader *r, const char *dir, int ltid,
+		char *err, size_t errlen);
+/* Opens the comm log of RUN's next task into R (its index then in
+ * run->i; pg_comm_free it): 1; 0 when no task is left; -1 when that one
+ * cannot be opened (ERR says why; the next call goes on after it). */
+int pg_run_next(struct pg_run *run, struct pg_comm_reader *r, char *err,
+		size_t errlen);
+/* Opens the comm logs of RUN's tasks after run->i all at once, task i's
+ * into run->rd[i] (run->ok[i] set): 0; -1 at one that cannot be opened
+ * (run->i names it, ERR says why: call again to go on after it); -2
+ * when memory runs out (ERR). */
+int pg_run_open_all(struct pg_run *run, char *err, size_t errlen);
+/* pg_comm_base of task I of RUN, among the logs pg_run_open_all opened. */
+uint64_t pg_run_base(const struct pg_run *run, int i);
+/* Closes what RUN opened, frees it and leaves it { 0 }. */
+void pg_run_close(struct pg_run *run);
+/* Counts the tasks and events of the run in DIR; 0 or -1 (ERR says why). */
+int pg_run_count(const char *dir, long *nevents, int *ntasks, char *err,
+		 size_t n);
+
 /* grow.c: memory that grows. */
 /*
  * Makes the array V (elements of SIZE bytes, *CAP of them allocated) hold
@@ -542,19 +590,6 @@ void pg_strbuf_free(struct pg_strbuf *b);
  */
 int pg_verify_runs(const char *a, const char *b, long *nevents, int *ntasks,
 		   char *diff, size_t n);
-/*
- * The ltids of DIR's task-LTID.SUFFIX files ("comm", "exec"), ascending,
- * into *OUT (malloc'd, free it; NULL when none); their count, or -1 if
- * DIR cannot be read or memory runs out.
- */
-int pg_run_ltids(const char *dir, const char *suffix, int **out);
-/* Whether LTID is among the N ascending LTIDS (as pg_run_ltids gives
- * them); 1 or 0. */
-int pg_run_has(const int *ltids, int n, int ltid);
-/* Counts the tasks and events of the run in DIR; 0 or -1 (ERR says why). */
-int pg_run_count(const char *dir, long *nevents, int *ntasks, char *err,
-		 size_t n);
-
 /*
  * task-LTID.state: what a task of a run is doing now, for the launcher's
  * deadlock check (docs/FORMATS.md).  A fixed binary layout in the host's
