@@ -1,10 +1,10 @@
 /*
  * viewlogs.c: a run drawn from its logs, without waiting for its trace
  * database.  `pgdb open-logs LOGDIR` reads every communication log once
- * (logs/format/commlog.c) into the in-memory model of viewdb.h: per task its
- * event times and what the window draws of each event, and the matched
- * messages, paired by the importer's matcher (logs/analysis/match.c).  The logs
- * are read in the importer's order (tasks by ascending ltid, each log in
+ * (logs/format/commlog-read.c) into the in-memory model of viewdb.h: per
+ * task its event times and what the window draws of each event, and the
+ * matched messages, paired by the importer's matcher
+ * (logs/analysis/match.c).  The logs are read in the importer's order (tasks by ascending ltid, each log in
  * order) and numbered as it numbers them, so an event or message has the
  * id it gets in LOGDIR/trace.db; its times are the import's "offset"
  * times (docs/TRACEDB.md "Times").  The viewer imports in the background
