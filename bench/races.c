@@ -16,7 +16,7 @@
  * logs it wrote.  Exit 1 if something fails.
  */
 #include "bench.h"
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 
 #include <stdio.h>
 #include <stdlib.h>

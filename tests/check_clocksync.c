@@ -3,7 +3,7 @@
  * record of version 5, logs/format/commlog-read.c) and the per-host fit of
  * logs/analysis/clocksync.c, on hand-made samples of known offset and drift.
  */
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 #include "checkutil.h"
 
 #include <check.h>

@@ -4,7 +4,7 @@
  * runs' output (logs/analysis/outverify.c): per task, whatever the interleaving
  * and the pieces.
  */
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 #include "checkutil.h"
 
 #include <check.h>

@@ -7,7 +7,7 @@
  * spawns, a pvmd's notices, the consistent cut of a what-if, and logs
  * that contradict each other or cannot be read.
  */
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 #include "checkutil.h"
 
 #include <check.h>

@@ -3,7 +3,7 @@
  * (logs/analysis/verify.c: pg_verify_runs, pg_run_count) on synthetic runs
  * written with the real log writer into temporary folders.
  */
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 #include "pangaea-protocol.h" /* enum pg_end_how */
 #include "checkutil.h"
 

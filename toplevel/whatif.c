@@ -9,6 +9,7 @@
  * reads it).
  */
 #include "launcher.h"
+#include "pangaea-analysis.h"
 
 #include <stdio.h>
 #include <stdlib.h>

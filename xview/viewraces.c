@@ -7,7 +7,7 @@
  * database, to name events) and nothing else of the viewer.
  */
 #include "viewdb.h"
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 
 #include <stdio.h>
 

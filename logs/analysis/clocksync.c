@@ -13,7 +13,7 @@
  * the least-squares drift of them all, so a run sampled at its start and
  * end only gets one offset and one drift.
  */
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 
 #include <stdio.h>
 #include <stdlib.h>

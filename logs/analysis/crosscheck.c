@@ -23,7 +23,7 @@
  * messages: a receive whose send is not logged is then no contradiction,
  * and neither is a message id the sender's log skips (pangaea_suspend).
  */
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 #include "match.h"
 
 #include <stdarg.h>

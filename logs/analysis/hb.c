@@ -9,7 +9,7 @@
  * next event needs an event of another task that has no clock yet, waits
  * for that task, and is taken up again when that task stops.
  */
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 #include "match.h"
 
 #include <stdarg.h>

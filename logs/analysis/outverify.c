@@ -17,7 +17,7 @@
  * extended regular expression, masks what a run prints differently on
  * purpose (a time measured): each match in a line compares as "*".
  */
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -13,7 +13,7 @@
  * source leaves no other sender; an any-tag receive looks at every
  * queue, a sender's alternative being the first sent of its heads.
  */
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * recording and its replay).  Times are ignored; everything that
  * decides what the program saw is compared.
  */
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 
 #include <stdio.h>
 #include <stdlib.h>

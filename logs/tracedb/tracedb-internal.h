@@ -6,6 +6,7 @@
 #define PANGAEA_TRACEDB_INTERNAL_H
 
 #include "match.h"
+#include "pangaea-analysis.h"
 #include "tracedb.h"
 
 #include <stdint.h>

@@ -7,7 +7,7 @@
  * refusal must say why.
  */
 #include "fuzzutil.h"
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 
 #include <stdio.h>
 #include <stdlib.h>
