@@ -112,7 +112,7 @@ EOF
 	nm "$B/lib/libpangaea.a" 2>/dev/null | grep -q ' U __asan_' && san=address
 	nm "$B/lib/libpangaea.a" 2>/dev/null | grep -q ' U __ubsan_' &&
 		san=${san:+$san,}undefined
-	cc -O2 -std=c11 -D_GNU_SOURCE ${san:+-fsanitize=$san} -I"$here/logs" \
+	cc -O2 -std=c11 -D_GNU_SOURCE ${san:+-fsanitize=$san} -I"$here/logs/format" \
 		-o "$T/gen" "$T/gen.c" "$B/lib/libpangaea.a"
 	if [ -n "${TRACE_GEN_DIR:-}" ]; then
 		mkdir "$TRACE_GEN_DIR"
