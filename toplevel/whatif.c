@@ -1,12 +1,12 @@
 /*
  * whatif.c: what-if replay (-swap LTID:EVENT=SENDER:MSGID) and the
  * what-ifs -explore runs.  Over the recording's happens-before relation
- * and racing receives (logs/analysis/hb.c, logs/analysis/races.c) it checks each swap
- * against the receive's racing alternatives, takes the consistent cut
- * (per task, how many leading recorded events it replays: the causal
- * past of the swapped receives and of their new messages' sends), and
- * hands cut and swaps to the tasks in PG_ENV_WHATIF (pangaea_lib/engine/replay.c
- * reads it).
+ * and racing receives (logs/analysis/happens-before.c, logs/analysis/races.c)
+ * it checks each swap against the receive's racing alternatives, takes the
+ * consistent cut (per task, how many leading recorded events it replays: the
+ * causal past of the swapped receives and of their new messages' sends), and
+ * hands cut and swaps to the tasks in PG_ENV_WHATIF
+ * (pangaea_lib/engine/replay.c reads it).
  */
 #include "launcher.h"
 #include "pangaea-analysis.h"

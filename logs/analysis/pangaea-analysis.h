@@ -4,7 +4,8 @@
  * each other, the hosts' clocks, the happens-before relation and the
  * races.  They read the logs through pangaea-logs.h; the in-task library
  * never links them.  (The matcher, the controlled logical clock and the
- * tasks' states have headers of their own: match.h, clc.h, taskstate.h.)
+ * tasks' states have headers of their own: match.h, logical-clock.h,
+ * taskstate.h.)
  */
 #ifndef PANGAEA_ANALYSIS_H
 #define PANGAEA_ANALYSIS_H
@@ -14,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* verify.c: comparing two runs. */
+/* run-compare.c: comparing two runs. */
 /*
  * Compares the communication logs of runs A and B event by event (sends,
  * receives, spawns, poll outcomes; times ignored).  Returns 0 if they
@@ -26,7 +27,7 @@
 int pg_verify_runs(const char *a, const char *b, long *nevents, int *ntasks,
 		   char *diff, size_t n);
 
-/* outverify.c: comparing what the tasks of two runs printed. */
+/* output-compare.c: comparing what the tasks of two runs printed. */
 /* Compares the output of runs A and B (their output.log) task by task,
  * line by line, a tid of their tasks LTIDS (NLTIDS; their comm logs'
  * headers) as its ltid: 0 the same or a run has no output.log, 1
@@ -101,11 +102,12 @@ uint64_t pg_clocksync_map(const struct pg_clock_host *h, uint64_t local);
 /* Frees CS. */
 void pg_clocksync_free(struct pg_clocksync *cs);
 
-/* hb.c: the happens-before relation of a recording, from its log folder
- * alone (comm and exec logs), as vector clocks.  An event is named by
- * its task's ltid and its EVENT NUMBER: its 1-based position among the
- * records of the task's comm log, the number `pangaea-trace dump` prints
- * and a replay divergence report names (the replay's position + 1).
+/* happens-before.c: the happens-before relation of a recording, from
+ * its log folder alone (comm and exec logs), as vector clocks.  An event
+ * is named by its task's ltid and its EVENT NUMBER: its 1-based position
+ * among the records of the task's comm log, the number `pangaea-trace
+ * dump` prints and a replay divergence report names (the replay's
+ * position + 1).
  * Edges: program order; a send (one per destination of an mcast or
  * bcast) before the receive or probe of its message; a spawn before the
  * child's first event; a task's last event before a pvmd's notice

@@ -1,7 +1,7 @@
 /*
  * races.c: the racing events of a recording (declarations and what an
  * alternative is in pangaea-logs.h), found over its happens-before
- * relation (hb.c).
+ * relation (happens-before.c).
  *
  * Task by task, the messages sent to the task are queues, one per sender
  * and tag, in the order sent (PVM keeps each sender's order).  Walking

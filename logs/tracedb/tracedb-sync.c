@@ -21,7 +21,7 @@
  * one host, the smallest one-way time.
  */
 #include "tracedb-internal.h"
-#include "clc.h"
+#include "logical-clock.h"
 #include "pangaea-logs.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /*
- * verify.c: comparing two runs of the same program event by event (a
+ * run-compare.c: comparing two runs of the same program event by event (a
  * recording and its replay).  Times are ignored; everything that
  * decides what the program saw is compared.
  */
@@ -118,7 +118,7 @@ int pg_verify_runs(const char *a, const char *b, long *nevents, int *ntasks,
 	for (int i = 0; rc == 0 && i < na; i++)
 		rc = verify_task(a, b, ta[i], nevents, diff, n);
 	if (rc == 0 && (rc = pg_outverify(a, b, ta, na, diff, n)) == 1) {
-		size_t k = strlen(diff); /* (outverify.c) */
+		size_t k = strlen(diff); /* (output-compare.c) */
 
 		snprintf(diff + k, n - k, ", although all %ld events were the "
 			 "same: it comes from inside the task (a file it read, "

@@ -1,5 +1,5 @@
 /*
- * outverify.c: compares what the tasks of two runs printed (their
+ * output-compare.c: compares what the tasks of two runs printed (their
  * output.log).  The lines of different tasks interleave differently from
  * run to run, so each task's output is compared on its own: the sequence
  * of its lines, whatever pieces they came in.  PVM task ids differ from

@@ -1,5 +1,5 @@
 /*
- * hb.c: the happens-before relation of a recording as vector clocks
+ * happens-before.c: the happens-before relation of a recording as vector clocks
  * (declarations and the edges in pangaea-logs.h).
  *
  * Loading reads every comm log of the folder, pairs sends and receives
