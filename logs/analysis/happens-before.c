@@ -1,6 +1,6 @@
 /*
- * happens-before.c: the happens-before relation of a recording as vector clocks
- * (declarations and the edges in pangaea-logs.h).
+ * happens-before.c: the happens-before relation of a recording as vector
+ * clocks (declarations and the edges in pangaea-analysis.h).
  *
  * Loading reads every comm log of the folder, pairs sends and receives
  * with the run's one matcher (match.h), ties each child's first event to

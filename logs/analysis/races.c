@@ -1,6 +1,6 @@
 /*
  * races.c: the racing events of a recording (declarations and what an
- * alternative is in pangaea-logs.h), found over its happens-before
+ * alternative is in pangaea-analysis.h), found over its happens-before
  * relation (happens-before.c).
  *
  * Task by task, the messages sent to the task are queues, one per sender
