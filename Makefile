@@ -196,7 +196,7 @@ $(B)/bench/report: $(B)/obj/bench/report.o
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
 
 # The clock's pass alone (no PVM): build/bench/clc.
-$(B)/bench/clc: $(B)/obj/bench/clc.o $(B)/obj/logs/analysis/clc.o
+$(B)/bench/clc: $(B)/obj/bench/clc.o $(B)/obj/logs/analysis/logical-clock.o
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm
 

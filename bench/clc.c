@@ -1,14 +1,15 @@
 /*
- * clc.c: speed of the controlled logical clock's pass (logs/analysis/clc.c) on a
- * synthetic trace: TASKS tasks of EVENTS events each (an entry and an
- * exit point per event), their clocks off by up to +-1 ms, every 4th
- * event a send to the next task (received 5 us later in true time),
- * a barrier of all tasks every 1000 events.  Prints events per second
+ * clc.c: speed of the controlled logical clock's pass
+ * (logs/analysis/logical-clock.c) on a synthetic trace: TASKS tasks of
+ * EVENTS events each (an entry and an exit point per event), their
+ * clocks off by up to +-1 ms, every 4th event a send to the next task
+ * (received 5 us later in true time), a barrier of all tasks every 1000
+ * events.  Prints events per second
  * of clc_run (target >= 5 M/s on one core: docs/BENCHMARKS.md).
  *
  * Usage: build/bench/clc [TASKS [EVENTS]]   (defaults 16 250000)
  */
-#include "clc.h"
+#include "logical-clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
 /*
- * races.c: the speed of the racing-receive analysis (logs/analysis/hb.c,
- * logs/analysis/races.c) on a large synthetic run.
+ * races.c: the speed of the racing-receive analysis
+ * (logs/analysis/happens-before.c, logs/analysis/races.c) on a large synthetic
+ * run.
  *
  * Usage: races DIR [WORKERS [MESSAGES]]   (defaults 4 x 250000)
  *
@@ -16,7 +17,7 @@
  * logs it wrote.  Exit 1 if something fails.
  */
 #include "bench.h"
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 
 #include <stdio.h>
 #include <stdlib.h>

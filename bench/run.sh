@@ -30,7 +30,8 @@ export PVM_ROOT=/usr/lib/pvm3
 [ "$(id -u)" = 0 ] && export PVM_ALLOW_ROOT=1
 export PVM_VMID="pangaea-bench-$$"
 # a replay compares its output with the recording's: the times measured
-# (wall_ns=, cpu_ns=, min_ns=, ...) differ by nature (logs/analysis/outverify.c)
+# (wall_ns=, cpu_ns=, min_ns=, ...) differ by nature
+# (logs/analysis/output-compare.c)
 export PANGAEA_OUTPUT_MASK='[a-z_]*ns=[0-9]+'
 W=$(mktemp -d /tmp/pangaea-bench.XXXXXX)
 RAW=$OUT/raw.csv LOGS=$OUT/logsize.csv PENDING=$OUT/pending.txt

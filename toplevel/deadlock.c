@@ -174,14 +174,13 @@ static int dl_waits_forever(struct la_run *r, int i)
 /* The last event of task LTID's comm log, in words, into BUF. */
 static void dl_last_event(int ltid, char *buf, size_t n)
 {
-	char path[PG_PATH_MAX], err[PG_PATH_MAX + 100], d[256];
+	char err[PG_PATH_MAX + 100], d[256];
 	struct pg_comm_reader rd;
 	struct pg_event ev, last = { 0 };
 	long k = 0;
 
 	snprintf(buf, n, "no event yet");
-	if (pg_log_path(path, sizeof(path), pg_me->logdir, ltid, "comm") < 0 ||
-	    pg_comm_open(&rd, path, err, sizeof(err)) < 0)
+	if (pg_run_comm(&rd, pg_me->logdir, ltid, err, sizeof(err)) < 0)
 		return;
 	while (pg_comm_next(&rd, &ev, err, sizeof(err)) > 0) {
 		last = ev;

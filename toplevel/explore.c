@@ -12,6 +12,7 @@
  * in REC.explore/NNN; a table of the distinct outcomes ends it.
  */
 #include "launcher.h"
+#include "pangaea-analysis.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -49,28 +49,29 @@ static int ended(const struct la_task *t)
 /* Reads the recording's kill records (once): victim ltid -> killer. */
 static void load_recorded(struct la_run *r)
 {
-	char path[PG_PATH_MAX], err[PG_PATH_MAX + 100];
+	char err[PG_PATH_MAX + 100];
 	struct la_kills *k = &r->kills;
 	struct pg_comm_reader rd;
 	struct pg_event ev;
-	int *ltids = NULL, n, killer;
+	struct pg_run run;
+	int killer, got;
 
 	if (k->loaded)
 		return;
 	k->loaded = 1;
-	n = pg_run_ltids(r->replaydir, "comm", &ltids);
-	for (int i = 0; i < n; i++) {
-		if (pg_log_path(path, sizeof(path), r->replaydir, ltids[i],
-				"comm") < 0 ||
-		    pg_comm_open(&rd, path, err, sizeof(err)) < 0)
+	if (pg_run_open(&run, r->replaydir, err, sizeof(err)) < 0)
+		return;
+	while ((got = pg_run_next(&run, &rd, err, sizeof(err))) != 0) {
+		if (got < 0)
 			continue;
 		while (pg_comm_next(&rd, &ev, err, sizeof(err)) > 0)
 			if (ev.kind == PG_REC_KILL && ev.peer > 0 &&
 			    !pg_imap_get(&k->recorded, ev.peer, &killer))
-				pg_imap_put(&k->recorded, ev.peer, ltids[i]);
+				pg_imap_put(&k->recorded, ev.peer,
+					    run.ltids[run.i]);
 		pg_comm_free(&rd);
 	}
-	free(ltids);
+	pg_run_close(&run);
 }
 
 /* Whether the replayed kill of VICTIM_TID by the task KILLER_TID may

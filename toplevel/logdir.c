@@ -206,24 +206,30 @@ static int logdir_chmod(const char *dir, int mode)
 }
 
 /*
- * Reads every record of task LTID's comm log PATH; 0, or -1 with ERR
+ * Reads every record of the comm logs of DIR's tasks; 0, or -1 with ERR
  * filled (pg_runinfo_check_end: a log cut short of the end record that
  * RI says it had is refused).
  */
-static int check_comm(const struct pg_runinfo *ri, int ltid, const char *path,
+static int check_comm(const struct pg_runinfo *ri, const char *dir,
 		      char *err, size_t n)
 {
 	struct pg_comm_reader r;
 	struct pg_event ev = { 0 };
-	int rc, ended = 0;
+	struct pg_run run;
+	int rc = 0, ended;
 
-	if (pg_comm_open(&r, path, err, n) < 0)
+	if (pg_run_open(&run, dir, err, n) < 0)
 		return -1;
-	while ((rc = pg_comm_next(&r, &ev, err, n)) > 0)
-		ended = ev.kind == PG_REC_END;
-	if (rc == 0)
-		rc = pg_runinfo_check_end(ri, ltid, &r, ended, err, n);
-	pg_comm_free(&r);
+	while (rc == 0 && (rc = pg_run_next(&run, &r, err, n)) > 0) {
+		ended = 0;
+		while ((rc = pg_comm_next(&r, &ev, err, n)) > 0)
+			ended = ev.kind == PG_REC_END;
+		if (rc == 0)
+			rc = pg_runinfo_check_end(ri, run.ltids[run.i], &r,
+						  ended, err, n);
+		pg_comm_free(&r);
+	}
+	pg_run_close(&run);
 	return rc;
 }
 
@@ -245,41 +251,29 @@ static int check_exec(const char *dir, int ltid, char *err, size_t n)
 
 int la_logdir_check(const char *dir)
 {
-	char path[PG_PATH_MAX], err[PG_PATH_MAX + 200];
+	char err[PG_PATH_MAX + 200];
 	struct pg_runinfo ri = { 0 };
-	int *comm = NULL, *exec = NULL, rc = 0;
-	int nc = pg_run_ltids(dir, "comm", &comm),
-	    nx = pg_run_ltids(dir, "exec", &exec);
+	int *exec = NULL, rc = 0, nx = pg_run_ltids(dir, "exec", &exec);
 
-	if (nc < 0 || nx < 0 || !pg_run_has(exec, nx, 0)) {
+	if (nx < 0 || !pg_run_has(exec, nx, 0)) {
 		la_error("%s is not a Pangaea recording (no %s)", dir,
-			 nc < 0 || nx < 0 ? "such folder" : "task-0.exec");
-		free(comm);
+			 nx < 0 ? "such folder" : "task-0.exec");
 		free(exec);
 		return -1;
 	}
 	/* a recording still being written is not replayed */
 	if (lock_rec == -1 && (lock_rec = dir_lock(dir, 0)) == -1) {
-		free(comm);
 		free(exec);
 		return -1;
 	}
 	/* run.info first: its task lines judge a log without end record */
 	if (pg_runinfo_read(dir, &ri, err, sizeof(err)) < 0)
 		rc = -1;
-	for (int i = 0; rc == 0 && i < nc; i++) {
-		if (pg_log_path(path, sizeof(path), dir, comm[i], "comm") < 0) {
-			snprintf(err, sizeof(err), "log folder path too long: %s",
-				 dir);
-			rc = -1;
-			break;
-		}
-		rc = check_comm(&ri, comm[i], path, err, sizeof(err));
-	}
+	if (rc == 0)
+		rc = check_comm(&ri, dir, err, sizeof(err));
 	for (int i = 0; rc == 0 && i < nx; i++)
 		rc = check_exec(dir, exec[i], err, sizeof(err));
 	pg_runinfo_free(&ri);
-	free(comm);
 	free(exec);
 	if (rc < 0)
 		la_error("refusing to replay: %s", err);

@@ -3,6 +3,7 @@
  * and the programs, wait until every task of the run has ended, report.
  */
 #include "launcher.h"
+#include "pangaea-analysis.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -216,22 +216,24 @@ void la_task_settle(struct la_task *t, const char *logdir)
  * know (their SPAWNED was still on its way when the pvmd died). */
 static void add_from_logs(struct la_run *r, const char *logdir)
 {
-	char path[PG_PATH_MAX], err[PG_PATH_MAX + 100];
+	char err[PG_PATH_MAX + 100];
 	struct pg_comm_reader rd;
 	struct la_task *t;
-	int *ltids = NULL, n = pg_run_ltids(logdir, "comm", &ltids);
+	struct pg_run run;
+	int k;
 
-	for (int i = 0; i < n; i++) {
-		if (la_task_by_ltid(r, ltids[i]) ||
-		    pg_log_path(path, sizeof(path), logdir, ltids[i], "comm") < 0 ||
-		    pg_comm_open(&rd, path, err, sizeof(err)) < 0)
+	if (pg_run_open(&run, logdir, err, sizeof(err)) < 0)
+		return;
+	while ((k = pg_run_next(&run, &rd, err, sizeof(err))) != 0) {
+		if (k < 0)
 			continue;
-		if ((t = la_task_add(r, ltids[i], rd.hdr.tid, rd.hdr.host,
-				     rd.hdr.program)))
+		if (!la_task_by_ltid(r, run.ltids[run.i]) &&
+		    (t = la_task_add(r, run.ltids[run.i], rd.hdr.tid,
+				     rd.hdr.host, rd.hdr.program)))
 			t->exited = 1;
 		pg_comm_free(&rd);
 	}
-	free(ltids);
+	pg_run_close(&run);
 }
 
 void la_tasks_settle(struct la_run *r, const char *logdir)

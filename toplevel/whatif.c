@@ -1,14 +1,15 @@
 /*
  * whatif.c: what-if replay (-swap LTID:EVENT=SENDER:MSGID) and the
  * what-ifs -explore runs.  Over the recording's happens-before relation
- * and racing receives (logs/analysis/hb.c, logs/analysis/races.c) it checks each swap
- * against the receive's racing alternatives, takes the consistent cut
- * (per task, how many leading recorded events it replays: the causal
- * past of the swapped receives and of their new messages' sends), and
- * hands cut and swaps to the tasks in PG_ENV_WHATIF (pangaea_lib/engine/replay.c
- * reads it).
+ * and racing receives (logs/analysis/happens-before.c, logs/analysis/races.c)
+ * it checks each swap against the receive's racing alternatives, takes the
+ * consistent cut (per task, how many leading recorded events it replays: the
+ * causal past of the swapped receives and of their new messages' sends), and
+ * hands cut and swaps to the tasks in PG_ENV_WHATIF
+ * (pangaea_lib/engine/replay.c reads it).
  */
 #include "launcher.h"
+#include "pangaea-analysis.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,13 +57,12 @@ static int swappable(const struct pg_race *r, const struct pg_race_alt *a)
  * 0 when unknown (it is only logged). */
 static uint32_t send_len(const char *dir, int ltid, long event)
 {
-	char path[PG_PATH_MAX], err[PG_PATH_MAX + 100];
+	char err[PG_PATH_MAX + 100];
 	struct pg_comm_reader r;
 	struct pg_event e;
 	uint32_t len = 0;
 
-	if (pg_log_path(path, sizeof(path), dir, ltid, "comm") < 0 ||
-	    pg_comm_open(&r, path, err, sizeof(err)) < 0)
+	if (pg_run_comm(&r, dir, ltid, err, sizeof(err)) < 0)
 		return 0;
 	for (long k = 1; pg_comm_next(&r, &e, err, sizeof(err)) > 0; k++)
 		if (k == event) {
@@ -189,7 +189,7 @@ out:
 
 int la_whatif_is_free(const struct la_opts *o, const char *logdir, int ltid)
 {
-	char path[PG_PATH_MAX], err[PG_PATH_MAX + 100];
+	char err[PG_PATH_MAX + 100];
 	struct pg_comm_reader r;
 	struct pg_event e;
 	long cut = 0, n = 0;
@@ -202,8 +202,7 @@ int la_whatif_is_free(const struct la_opts *o, const char *logdir, int ltid)
 	if (cut == 0)
 		return 1;
 	/* its log as written so far (a reserved tail reads as its end) */
-	if (pg_log_path(path, sizeof(path), logdir, ltid, "comm") < 0 ||
-	    pg_comm_open(&r, path, err, sizeof(err)) < 0)
+	if (pg_run_comm(&r, logdir, ltid, err, sizeof(err)) < 0)
 		return 0;
 	while (n < cut && pg_comm_next(&r, &e, err, sizeof(err)) > 0)
 		n++;

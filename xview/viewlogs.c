@@ -1,10 +1,10 @@
 /*
  * viewlogs.c: a run drawn from its logs, without waiting for its trace
  * database.  `pgdb open-logs LOGDIR` reads every communication log once
- * (logs/format/commlog.c) into the in-memory model of viewdb.h: per task its
- * event times and what the window draws of each event, and the matched
- * messages, paired by the importer's matcher (logs/analysis/match.c).  The logs
- * are read in the importer's order (tasks by ascending ltid, each log in
+ * (logs/format/commlog-read.c) into the in-memory model of viewdb.h: per
+ * task its event times and what the window draws of each event, and the
+ * matched messages, paired by the importer's matcher
+ * (logs/analysis/match.c).  The logs are read in the importer's order (tasks by ascending ltid, each log in
  * order) and numbered as it numbers them, so an event or message has the
  * id it gets in LOGDIR/trace.db; its times are the import's "offset"
  * times (docs/TRACEDB.md "Times").  The viewer imports in the background
@@ -188,44 +188,34 @@ static int logs_read(const char *dir, char *err, size_t errlen)
 {
 	struct logs_read lr = { 0 };
 	struct pg_match m = { 0 };
-	struct pg_comm_reader *r = NULL;
 	struct pg_runinfo ri;
-	unsigned char *ok = NULL;
-	int *ltids = NULL, n, rc = -1;
-	char path[PG_PATH_MAX];
+	struct pg_run run;
+	int rc = -1;
 
-	if ((n = pg_run_ltids(dir, "comm", &ltids)) <= 0) {
+	if (pg_run_open(&run, dir, err, errlen) < 0 || run.n == 0) {
 		snprintf(err, errlen, "%s has no communication logs "
 			 "(task-*.comm)", dir);
-		free(ltids);
+		pg_run_close(&run);
 		return -1;
 	}
 	vdb.mem = 1;
 	vdb.maxlat = 0;
-	if (!(vdb.logdir = strdup(dir)) ||
-	    !(r = calloc((size_t)n, sizeof(*r))) || !(ok = calloc((size_t)n, 1))) {
+	if (!(vdb.logdir = strdup(dir))) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	for (int i = 0; i < n; i++) {
-		if (pg_log_path(path, sizeof(path), dir, ltids[i], "comm") < 0) {
-			snprintf(err, errlen, "%s: path too long", dir);
-			goto out;
-		}
-		if (pg_comm_open(&r[i], path, err, errlen) < 0)
-			goto out;
-		ok[i] = 1;
-	}
+	if (pg_run_open_all(&run, err, errlen) < 0)
+		goto out;
 	snprintf(vdb.mode, sizeof(vdb.mode), "%s",
-		 r[0].hdr.mode == 2 ? "replay" : "record");
+		 run.rd[0].hdr.mode == 2 ? "replay" : "record");
 	if (pg_runinfo_read(dir, &ri, err, errlen) > 0) {
 		if (ri.mode[0])
 			snprintf(vdb.mode, sizeof(vdb.mode), "%s", ri.mode);
 		pg_runinfo_free(&ri);
 	}
-	for (int i = 0; i < n; i++)
-		if (logs_task(&lr, &m, &r[i], ltids[i], pg_comm_base(r, ok, n, i),
-			      err, errlen) < 0)
+	for (int i = 0; i < run.n; i++)
+		if (logs_task(&lr, &m, &run.rd[i], run.ltids[i],
+			      pg_run_base(&run, i), err, errlen) < 0)
 			goto out;
 	if (logs_sort_msgs(vdb.msgs, lr.npaired) < 0) {
 		snprintf(err, errlen, "out of memory");
@@ -240,12 +230,7 @@ static int logs_read(const char *dir, char *err, size_t errlen)
 		vdb.tmin = vdb.tmax = 0;
 	rc = 0;
 out:
-	for (int i = 0; r && i < n; i++)
-		if (ok[i])
-			pg_comm_free(&r[i]);
-	free(r);
-	free(ok);
-	free(ltids);
+	pg_run_close(&run);
 	pg_match_free(&m);
 	return rc;
 }

@@ -1,13 +1,14 @@
 /*
  * viewraces.c: the racing events of the open run for the viewer (pgdb
  * races-load, races, race), found from its log folder by the analysis
- * of pangaea-trace races (logs/analysis/hb.c, logs/analysis/races.c) and kept in memory:
- * the trace database holds the clocks, not the races (a row per racing
- * receive made the import half as slow again).  Calls viewdb.c (the open
- * database, to name events) and nothing else of the viewer.
+ * of pangaea-trace races (logs/analysis/happens-before.c,
+ * logs/analysis/races.c) and kept in memory: the trace database holds the
+ * clocks, not the races (a row per racing receive made the import half as slow
+ * again).  Calls viewdb.c (the open database, to name events) and nothing else
+ * of the viewer.
  */
 #include "viewdb.h"
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 
 #include <stdio.h>
 

@@ -13,7 +13,7 @@
  * the least-squares drift of them all, so a run sampled at its start and
  * end only gets one offset and one drift.
  */
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,23 +74,16 @@ static int load_logs(const char *dir, struct load_sample **out, int *nout,
 {
 	struct pg_comm_reader r;
 	struct pg_event ev;
-	char path[PG_PATH_MAX];
-	int *ltids, n, rc = 0, k;
+	struct pg_run run;
+	int rc = 0, k;
 	size_t cap = 0;
 
-	if ((n = pg_run_ltids(dir, "comm", &ltids)) < 0) {
-		snprintf(err, errlen, "cannot read the folder %s", dir);
+	if (pg_run_open(&run, dir, err, errlen) < 0)
 		return -1;
-	}
-	for (int i = 0; i < n && rc == 0; i++) {
+	while (rc == 0 && (rc = pg_run_next(&run, &r, err, errlen)) > 0) {
 		struct pg_clock_host *h;
 		int64_t diff;
 
-		if (pg_log_path(path, sizeof(path), dir, ltids[i], "comm") < 0 ||
-		    pg_comm_open(&r, path, err, errlen) < 0) {
-			rc = -1;
-			break;
-		}
 		while ((k = pg_comm_next(&r, &ev, err, errlen)) > 0)
 			;
 		rc = k < 0 ? -1 : 0;
@@ -120,7 +113,7 @@ static int load_logs(const char *dir, struct load_sample **out, int *nout,
 			snprintf(err, errlen, "out of memory");
 		pg_comm_free(&r);
 	}
-	free(ltids);
+	pg_run_close(&run);
 	return rc;
 }
 

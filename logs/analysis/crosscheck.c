@@ -23,7 +23,7 @@
  * messages: a receive whose send is not logged is then no contradiction,
  * and neither is a message id the sender's log skips (pangaea_suspend).
  */
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 #include "match.h"
 
 #include <stdarg.h>
@@ -44,8 +44,9 @@ struct cc_task {
 /* The check of one folder. */
 struct cc {
 	const char *dir;
-	int *ltids;        /* tasks with a comm log, ascending */
-	int n;
+	struct pg_run run; /* its tasks with a comm log */
+	int *ltids;        /* run.ltids: ascending */
+	int n;             /* run.n */
 	struct cc_task *tasks; /* one per ltids[i] */
 	int selective;
 	struct pg_match m;
@@ -107,16 +108,6 @@ static int cc_has_id(const struct cc_task *t, uint32_t id)
 	return 0;
 }
 
-/* Opens the comm log of task LTID into R; 0, or -1 with the error. */
-static int cc_open(struct cc *c, int ltid, struct pg_comm_reader *r)
-{
-	char path[PG_PATH_MAX];
-
-	if (pg_log_path(path, sizeof(path), c->dir, ltid, "comm") < 0)
-		return cc_fail(c, -1, "log folder path too long: %s", c->dir);
-	return pg_comm_open(r, path, c->err, c->errlen) < 0 ? -1 : 0;
-}
-
 /* Notes the send EV of task T (its id, once: an mcast is one id). */
 static int cc_note_send(struct cc_task *t, const struct pg_event *ev)
 {
@@ -140,23 +131,21 @@ static int cc_on_send(void *arg, enum pg_match_what what,
 	return 0;
 }
 
-/* Pass 1 over task T's log: its header, its sends (fed to the matcher),
- * its end; 0, 1 a contradiction, -1 unreadable. */
-static int cc_pass_sends(struct cc *c, struct cc_task *t)
+/* Pass 1 over task T's log R: its header, its sends (fed to the
+ * matcher), its end; 0, 1 a contradiction, -1 unreadable. */
+static int cc_pass_sends(struct cc *c, struct cc_task *t,
+			 struct pg_comm_reader *r)
 {
-	struct pg_comm_reader r;
 	struct pg_event ev;
-	int k, rc = 0;
+	int k = 0, rc = 0;
 
 	/* (the reader itself refuses a header that is not its file's task) */
-	if (cc_open(c, t->ltid, &r) < 0)
-		return -1;
-	if (t->ltid > 0 && r.hdr.parent_ltid != t->ltid / 1000)
+	if (t->ltid > 0 && r->hdr.parent_ltid != t->ltid / 1000)
 		rc = cc_fail(c, 1, "%s: its header names parent %d; task %d's "
-			     "parent is %d", r.path, r.hdr.parent_ltid,
+			     "parent is %d", r->path, r->hdr.parent_ltid,
 			     t->ltid, t->ltid / 1000);
-	c->selective |= r.hdr.select[0] != '\0';
-	while (rc == 0 && (k = pg_comm_next(&r, &ev, c->err, c->errlen)) > 0) {
+	c->selective |= r->hdr.select[0] != '\0';
+	while (rc == 0 && (k = pg_comm_next(r, &ev, c->err, c->errlen)) > 0) {
 		if (ev.kind == PG_REC_END) /* a signal may strike between a
 					      send and its record */
 			t->ended = ev.how != PG_END_SIGNAL;
@@ -171,7 +160,6 @@ static int cc_pass_sends(struct cc *c, struct cc_task *t)
 	}
 	if (rc == 0 && k < 0)
 		rc = -1;
-	pg_comm_free(&r);
 	return rc;
 }
 
@@ -240,21 +228,19 @@ static int cc_call(struct cc *c, const struct pg_event *ev, int prev_exit)
 		       "no comm log", c->file, c->rec, c->off, d, ev->peer);
 }
 
-/* Pass 2 over task T's log: its receives, fed to the matcher, and its
- * call records (check 5); 0, 1 a contradiction, -1 unreadable. */
-static int cc_pass_recvs(struct cc *c, struct cc_task *t)
+/* Pass 2 over task T's log R: its receives, fed to the matcher, and
+ * its call records (check 5); 0, 1 a contradiction, -1 unreadable. */
+static int cc_pass_recvs(struct cc *c, struct cc_task *t,
+			 struct pg_comm_reader *r)
 {
-	struct pg_comm_reader r;
 	struct pg_event ev;
 	int k, rc = 0, prev_exit = 0;
 
-	if (cc_open(c, t->ltid, &r) < 0)
-		return -1;
-	c->file = strrchr(r.path, '/') ? strrchr(r.path, '/') + 1 : r.path;
+	c->file = strrchr(r->path, '/') ? strrchr(r->path, '/') + 1 : r->path;
 	c->rec = 0;
 	for (;;) {
-		c->off = r.pos;
-		if ((k = pg_comm_next(&r, &ev, c->err, c->errlen)) <= 0)
+		c->off = r->pos;
+		if ((k = pg_comm_next(r, &ev, c->err, c->errlen)) <= 0)
 			break;
 		c->rec++;
 		if ((rc = cc_call(c, &ev, prev_exit)) != 0)
@@ -268,7 +254,6 @@ static int cc_pass_recvs(struct cc *c, struct cc_task *t)
 		if (rc)
 			break;
 	}
-	pg_comm_free(&r);
 	return rc ? rc : k < 0 ? -1 : 0;
 }
 
@@ -382,32 +367,51 @@ static int cc_runinfo(struct cc *c)
 	return rc;
 }
 
+/* One pass over every task's comm log in ltid order (RECVS: pass 2,
+ * else pass 1); 0, 1 a contradiction, -1 unreadable. */
+static int cc_pass(struct cc *c, int recvs)
+{
+	struct pg_comm_reader r;
+	int rc = 0;
+
+	c->run.i = -1; /* from the first task again */
+	while (rc == 0 &&
+	       (rc = pg_run_next(&c->run, &r, c->err, c->errlen)) > 0) {
+		struct cc_task *t = &c->tasks[c->run.i];
+
+		rc = recvs ? cc_pass_recvs(c, t, &r) : cc_pass_sends(c, t, &r);
+		pg_comm_free(&r);
+	}
+	return rc;
+}
+
 int pg_crosscheck(const char *dir, char *err, size_t errlen)
 {
 	struct cc c = { .dir = dir, .err = err, .errlen = errlen };
 	int rc = 0;
 
 	err[0] = '\0';
-	c.n = pg_run_ltids(dir, "comm", &c.ltids);
-	if (c.n < 0)
-		return cc_fail(&c, -1, "cannot read the folder %s", dir);
+	if (pg_run_open(&c.run, dir, err, errlen) < 0)
+		return -1;
+	c.ltids = c.run.ltids;
+	c.n = c.run.n;
 	c.tasks = calloc((size_t)c.n + 1, sizeof(*c.tasks));
 	if (!c.tasks)
 		rc = cc_fail(&c, -1, "out of memory");
-	for (int i = 0; rc == 0 && i < c.n; i++) {
+	for (int i = 0; rc == 0 && i < c.n; i++)
 		c.tasks[i].ltid = c.ltids[i];
-		rc = cc_pass_sends(&c, &c.tasks[i]);
-	}
+	if (rc == 0)
+		rc = cc_pass(&c, 0);
 	if (rc == 0)
 		rc = cc_spawns(&c);
 	if (rc == 0)
 		rc = cc_runinfo(&c);
-	for (int i = 0; rc == 0 && i < c.n; i++)
-		rc = cc_pass_recvs(&c, &c.tasks[i]);
+	if (rc == 0)
+		rc = cc_pass(&c, 1);
 	for (int i = 0; c.tasks && i < c.n; i++)
 		free(c.tasks[i].ids);
 	free(c.tasks);
-	free(c.ltids);
+	pg_run_close(&c.run);
 	pg_match_free(&c.m);
 	return rc;
 }

@@ -1,7 +1,7 @@
 /*
  * hb-edges.h: the happens-before edges of a run that are not messages,
  * built once for both of their users (hb-edges.c): the vector clocks of
- * happens-before (hb.c: races, the what-if cut, exploration, the
+ * happens-before (happens-before.c: races, the what-if cut, exploration, the
  * viewer's races) and the trace database's synchronised times
  * (tracedb-sync.c: the controlled logical clock).  The messages are
  * the matcher's (match.h), which both already share.
@@ -22,7 +22,7 @@
 #ifndef PANGAEA_HB_EDGES_H
 #define PANGAEA_HB_EDGES_H
 
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -73,7 +73,7 @@ uint32_t pg_hbe_spawn_at(const struct pg_hbe *b, int ltid, uint32_t spawn);
 void pg_hbe_free(struct pg_hbe *b);
 
 /* pg_hb_load (pangaea-logs.h) that also hands back, in EDGES (NULL: not
- * wanted; free it with pg_hbe_free), the edges it built; hb.c. */
+ * wanted; free it with pg_hbe_free), the edges it built; happens-before.c. */
 int pg_hb_load_edges(struct pg_hb *hb, const char *dir, struct pg_hbe *edges,
 		     char *err, size_t errlen);
 

@@ -1,7 +1,7 @@
 /*
  * races.c: the racing events of a recording (declarations and what an
- * alternative is in pangaea-logs.h), found over its happens-before
- * relation (hb.c).
+ * alternative is in pangaea-analysis.h), found over its happens-before
+ * relation (happens-before.c).
  *
  * Task by task, the messages sent to the task are queues, one per sender
  * and tag, in the order sent (PVM keeps each sender's order).  Walking
@@ -13,7 +13,7 @@
  * source leaves no other sender; an any-tag receive looks at every
  * queue, a sender's alternative being the first sent of its heads.
  */
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 
 #include <stdlib.h>
 #include <string.h>

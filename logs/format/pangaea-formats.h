@@ -9,7 +9,7 @@
 #ifndef PANGAEA_FORMATS_H
 #define PANGAEA_FORMATS_H
 
-/* task-LTID.comm, the binary communication log (logs/format/commlog.c):
+/* task-LTID.comm, the binary communication log (logs/format/commlog-*.c):
  * u32 after the magic.  4: the call record (queries, the mailbox,
  * pvm_exit); 5: the clock sample record; 6: a receive's filter (any
  * source, any tag) in its kind byte; 7: times in units of the header's

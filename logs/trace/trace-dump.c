@@ -336,8 +336,7 @@ static int dump_task(const char *dir, int ltid, const struct pg_runinfo *ri)
 		trace_error("%s", err);
 		bad_exec = 1;
 	}
-	if (pg_log_path(path, sizeof(path), dir, ltid, "comm") < 0 ||
-	    pg_comm_open(&r, path, err, sizeof(err)) < 0) {
+	if (pg_run_comm(&r, dir, ltid, err, sizeof(err)) < 0) {
 		trace_error("%s", err);
 		pg_exec_free(&x);
 		return -1;

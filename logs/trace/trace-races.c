@@ -1,10 +1,11 @@
 /*
  * trace-races.c: "pangaea-trace races [--json|--csv] LOGDIR" lists the
- * racing events of a recording (logs/analysis/races.c over logs/analysis/hb.c): each
- * receive, poll or pvm_joingroup that another order of the run could have
- * given another outcome, with the alternatives, then the summary line
- * "N racing receives in M tasks, K alternatives".  Exit 0 whether there
- * are races or not, 1 when the logs cannot be read.
+ * racing events of a recording (logs/analysis/races.c over
+ * logs/analysis/happens-before.c): each receive, poll or pvm_joingroup that
+ * another order of the run could have given another outcome, with the
+ * alternatives, then the summary line "N racing receives in M tasks, K
+ * alternatives".  Exit 0 whether there are races or not, 1 when the logs cannot
+ * be read.
  */
 #include "trace.h"
 

@@ -6,7 +6,7 @@
 #ifndef PANGAEA_TRACE_H
 #define PANGAEA_TRACE_H
 
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 
 /* A subcommand: its name, usage and entry point (argv[0] is the name). */
 struct trace_cmd {

@@ -106,11 +106,10 @@ static int64_t ovh_cost(const char *dir, int ltid)
 {
 	struct pg_comm_reader r;
 	struct pg_event e;
-	char path[PG_PATH_MAX], err[512];
+	char err[512];
 	int64_t c;
 
-	if (pg_log_path(path, sizeof(path), dir, ltid, "comm") < 0 ||
-	    pg_comm_open(&r, path, err, sizeof(err)) < 0)
+	if (pg_run_comm(&r, dir, ltid, err, sizeof(err)) < 0)
 		return 0;
 	while (r.calib_ns == 0 && pg_comm_next(&r, &e, err, sizeof(err)) > 0)
 		;

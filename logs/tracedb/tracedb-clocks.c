@@ -1,12 +1,11 @@
 /*
  * tracedb-clocks.c: the vector clocks of a run's events in its trace
  * database (table clocks, docs/TRACEDB.md), from the happens-before
- * relation of its logs (logs/analysis/hb.c), for reuse by queries and tools.
- * Only the events whose clock took in other tasks' events get a row (a
- * receive, a child's first event, a barrier): the clock of any other
- * event is its task's last row before it with the task's own entry set
- * to the event's number, and storing every event's made the import half
- * as slow again.
+ * relation of its logs (logs/analysis/happens-before.c), for reuse by queries
+ * and tools.  Only the events whose clock took in other tasks' events get a row
+ * (a receive, a child's first event, a barrier): the clock of any other event
+ * is its task's last row before it with the task's own entry set to the event's
+ * number, and storing every event's made the import half as slow again.
  */
 #include "tracedb-internal.h"
 

@@ -7,6 +7,7 @@
 
 #include "hb-edges.h"
 #include "match.h"
+#include "pangaea-analysis.h"
 #include "tracedb.h"
 
 #include <stdint.h>

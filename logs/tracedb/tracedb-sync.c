@@ -2,7 +2,7 @@
  * tracedb-sync.c: synchronises the times of a trace database
  * (docs/TRACEDB.md "Times"): loads its events' raw times (t0_raw,
  * t1_raw), its messages, barriers and spawns as a happened-before graph,
- * runs the controlled logical clock on it (clc.c) and, when asked,
+ * runs the controlled logical clock on it (logical-clock.c) and, when asked,
  * writes the new times into events, messages and tasks.  The importer
  * calls it for --sync clc (and by default) with the events and messages
  * it gathered while writing them (struct tdb_sync_feed: reading 2 M
@@ -22,7 +22,7 @@
  * one host, the smallest one-way time.
  */
 #include "tracedb-internal.h"
-#include "clc.h"
+#include "logical-clock.h"
 #include "pangaea-logs.h"
 
 #include <math.h>

@@ -37,9 +37,8 @@ struct tdb_imp {
 	struct tdb_match tm;  /* the messages table */
 	struct pg_runinfo ri;
 	int ri_found;         /* run.info was there */
-	int *ltids, nltid;    /* tasks with a .comm log, sorted */
-	struct pg_comm_reader *rd; /* their logs (rd_ok[i]: opened) */
-	unsigned char *rd_ok;
+	struct pg_run run;    /* tasks with a .comm log, their logs */
+	int *ltids, nltid;    /* run.ltids (sorted), run.n */
 	int *xltids, nx;      /* tasks with a .exec log, sorted */
 	int *kids;            /* the tasks the spawns started */
 	size_t nkids, kids_cap;
@@ -326,48 +325,34 @@ static int imp_events(struct tdb_imp *im, struct pg_comm_reader *r, int ltid,
 static uint64_t imp_base(const struct tdb_imp *im,
 			 const struct pg_comm_reader *r)
 {
-	return pg_comm_base(im->rd, im->rd_ok, im->nltid, (int)(r - im->rd));
+	return pg_run_base(&im->run, (int)(r - im->run.rd));
 }
 
 /* Opens every communication log of the run (headers read); 0 or -1. */
 static int imp_open_logs(struct tdb_imp *im, char *err, size_t errlen)
 {
-	char path[PG_PATH_MAX];
+	int rc;
 
-	im->rd = calloc((size_t)im->nltid + 1, sizeof(*im->rd));
-	im->rd_ok = calloc((size_t)im->nltid + 1, 1);
-	if (!im->rd || !im->rd_ok) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	for (int i = 0; i < im->nltid; i++) {
-		if (pg_log_path(path, sizeof(path), im->dir, im->ltids[i],
-				"comm") < 0) {
-			snprintf(err, errlen, "log folder path too long: %s",
-				 im->dir);
+	while ((rc = pg_run_open_all(&im->run, err, errlen)) == -1) {
+		if (!im->salvage)
 			return -1;
-		}
-		if (pg_comm_open(&im->rd[i], path, err, errlen) < 0) {
-			if (!im->salvage)
-				return -1;
-			imp_note(im, err);
-			continue;
-		}
-		im->rd_ok[i] = 1;
-		imp_header(im, &im->rd[i].hdr);
+		imp_note(im, err);
 	}
-	return 0;
+	for (int i = 0; rc == 0 && i < im->nltid; i++)
+		if (im->run.ok[i])
+			imp_header(im, &im->run.rd[i].hdr);
+	return rc < 0 ? -1 : 0;
 }
 
 /* Imports the I-th communication log of the run; 0 or -1 with ERR. */
 static int imp_task(struct tdb_imp *im, int i, char *err, size_t errlen)
 {
-	struct pg_comm_reader *r = &im->rd[i];
+	struct pg_comm_reader *r = &im->run.rd[i];
 	struct tdb_task_sum s = { 0 };
 	uint64_t base;
 	int rc, ltid = im->ltids[i];
 
-	if (!im->rd_ok[i])
+	if (!im->run.ok[i])
 		return put_task(im, ltid, NULL, 0, &s);
 	base = imp_base(im, r);
 	rc = imp_events(im, r, ltid, base, &s, err, errlen);
@@ -709,11 +694,12 @@ fail:
 static int imp_all(struct tdb_imp *im, char *err, size_t errlen)
 {
 	char *msg = NULL, why[512];
-	int rc;
+	int rc, listed = pg_run_open(&im->run, im->dir, err, errlen);
 
-	im->nltid = pg_run_ltids(im->dir, "comm", &im->ltids);
+	im->ltids = im->run.ltids;
+	im->nltid = im->run.n;
 	im->nx = pg_run_ltids(im->dir, "exec", &im->xltids);
-	if (im->nltid < 0 || (im->nltid == 0 && im->nx <= 0)) {
+	if (listed < 0 || (im->nltid == 0 && im->nx <= 0)) {
 		snprintf(err, errlen, "%s is not a Pangaea log folder (no "
 			 "task-*.comm or task-*.exec files)", im->dir);
 		return -1;
@@ -786,13 +772,9 @@ static void imp_free(struct tdb_imp *im)
 	sqlite3_finalize(im->meta);
 	sqlite3_close(im->db);
 	tdb_clocks_finish(im->clocks, NULL, NULL, 0);
-	for (int i = 0; im->rd && i < im->nltid; i++)
-		pg_comm_free(&im->rd[i]);
-	free(im->rd);
-	free(im->rd_ok);
+	pg_run_close(&im->run);
 	tdb_match_free(&im->tm);
 	pg_runinfo_free(&im->ri);
-	free(im->ltids);
 	free(im->xltids);
 	free(im->kids);
 	pg_strbuf_free(&im->hosts);

@@ -1,6 +1,6 @@
 /*
  * fuzz_comm.c: libFuzzer harness of the communication-log reader
- * (logs/format/commlog.c): the input is a task-LTID.comm file (LTID: the one
+ * (logs/format/commlog-read.c): the input is a task-LTID.comm file (LTID: the one
  * its header names, as in a real run; 1 when it is too short), read with
  * pg_comm_open and pg_comm_next to its end as every reader of logs does,
  * each event put into words (pg_event_describe) and the end checked

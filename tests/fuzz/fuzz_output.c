@@ -3,11 +3,11 @@
  * (logs/format/outlog.c): the input is DIR/output.log, read with pg_outlog_read;
  * what it accepts must hold together (each piece inside the data, known
  * kinds and ltids).  Then the run is compared with itself as verify does
- * (logs/analysis/outverify.c): an accepted log is the same output as itself.  A
- * refusal must say why.
+ * (logs/analysis/output-compare.c): an accepted log is the same output as
+ * itself.  A refusal must say why.
  */
 #include "fuzzutil.h"
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -24,7 +24,7 @@
  * is linear in the true one: a least-squares line through them), and
  * whether the synchronised T0 is within the bound of it.
  */
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 
 #include <math.h>
 #include <stdio.h>

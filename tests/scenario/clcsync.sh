@@ -1,16 +1,15 @@
-# Synchronised times on real logs (logs/analysis/clc.c, logs/tracedb/tracedb-sync.c):
-# sor and groups (barriers, a broadcast) recorded on this host, then a
-# copy of each whose spawned tasks (ltid >= 1000) claim another host with
-# a clock 3 ms behind (their log headers patched: host name, start wall).
-# The one-host runs import as `offset` with no violation; the skewed
-# copies import as `clc` by default, with violations before and none
-# after; the raw times are kept; `pangaea-trace sync` reports the
-# violations left by the clock samples' linear correction (the samples
-# were taken with the true clock: they do not see the patched skew, as
-# with a clock that jumped between two samples) and none after the clc,
-# and each host's offset from its samples; --sync offset leaves the
-# violations in place.  The viewer (under Xvfb) draws the synchronised
-# times and, with "Raw times" ticked, the raw ones.
+# Synchronised times on real logs (logs/analysis/logical-clock.c,
+# logs/tracedb/tracedb-sync.c): sor and groups (barriers, a broadcast) recorded
+# on this host, then a copy of each whose spawned tasks (ltid >= 1000) claim
+# another host with a clock 3 ms behind (their log headers patched: host name,
+# start wall).  The one-host runs import as `offset` with no violation; the
+# skewed copies import as `clc` by default, with violations before and none
+# after; the raw times are kept; `pangaea-trace sync` reports the violations
+# left by the clock samples' linear correction (the samples were taken with the
+# true clock: they do not see the patched skew, as with a clock that jumped
+# between two samples) and none after the clc, and each host's offset from its
+# samples; --sync offset leaves the violations in place.  The viewer (under
+# Xvfb) draws the synchronised times and, with "Raw times" ticked, the raw ones.
 . "$(dirname "$0")/../lib.sh"
 view_test clcsync
 

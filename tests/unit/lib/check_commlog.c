@@ -1,6 +1,6 @@
 /*
  * check_commlog.c: unit tests of the binary communication log
- * (logs/format/commlog.c): writer, reader, crash safety, refusals and size.
+ * (logs/format/commlog-*.c): writer, reader, crash safety, refusals and size.
  */
 #include "pangaea-internal.h" /* pangaea-logs.h, and log.c for the crash path */
 #include "checkutil.h"

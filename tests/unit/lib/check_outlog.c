@@ -1,10 +1,10 @@
 /*
  * check_outlog.c: unit tests of output.log (logs/format/outlog.c): round trips
  * of any bytes, refusals of damaged files; and of the comparison of two
- * runs' output (logs/analysis/outverify.c): per task, whatever the interleaving
- * and the pieces.
+ * runs' output (logs/analysis/output-compare.c): per task, whatever the
+ * interleaving and the pieces.
  */
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 #include "checkutil.h"
 
 #include <check.h>

@@ -1,6 +1,6 @@
 /*
  * check_varint.c: unit tests of the LEB128 varints of the communication
- * log (pg_varint_put / pg_varint_get in logs/format/commlog.c).
+ * log (pg_varint_put / pg_varint_get in logs/format/commlog-code.c).
  */
 #include "pangaea-logs.h"
 #include "checkutil.h"

@@ -1,14 +1,14 @@
 /*
- * check_clc.c: unit tests of the controlled logical clock (logs/analysis/clc.c)
- * on hand-made traces: a known jump and its forward and backward
- * amortisation, a send limiting the backward window, a broadcast and a
- * barrier handled as collectives, timelines without violations left
- * alone, a cycle of bad data, and random skewed traces checked for the
- * paper's properties (clock condition, local order, no change where
- * nothing forced one); and the importer's --sync modes on a run of two
- * hosts whose clocks are 1 ms apart (logs/tracedb/tracedb-sync.c).
+ * check_clc.c: unit tests of the controlled logical clock
+ * (logs/analysis/logical-clock.c) on hand-made traces: a known jump and its
+ * forward and backward amortisation, a send limiting the backward window, a
+ * broadcast and a barrier handled as collectives, timelines without violations
+ * left alone, a cycle of bad data, and random skewed traces checked for the
+ * paper's properties (clock condition, local order, no change where nothing
+ * forced one); and the importer's --sync modes on a run of two hosts whose
+ * clocks are 1 ms apart (logs/tracedb/tracedb-sync.c).
  */
-#include "clc.h"
+#include "logical-clock.h"
 #include "pangaea-logs.h"
 #include "tracedb.h"
 #include "checkutil.h"

@@ -1,9 +1,9 @@
 /*
  * check_clocksync.c: the clock samples of the communication log (the
- * record of version 5, logs/format/commlog.c) and the per-host fit of
+ * record of version 5, logs/format/commlog-read.c) and the per-host fit of
  * logs/analysis/clocksync.c, on hand-made samples of known offset and drift.
  */
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 #include "checkutil.h"
 
 #include <check.h>

@@ -4,7 +4,7 @@
  * with the real log writers into temporary folders: a run that agrees,
  * then one contradiction at a time.
  */
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 #include "checkutil.h"
 
 #include <check.h>

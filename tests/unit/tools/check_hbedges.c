@@ -1,6 +1,6 @@
 /*
  * check_hbedges.c: the barrier and spawn edges of a run (hb-edges.c),
- * and that their two users — happens-before (hb.c: races, what-if) and
+ * and that their two users — happens-before (happens-before.c: races, what-if) and
  * the trace database's clock (tracedb-sync.c) — build the same ones from
  * a run with a failed barrier: a pvm_barrier that returned an error
  * synchronises nothing and does not count as a call of any instance.

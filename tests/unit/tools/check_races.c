@@ -1,13 +1,13 @@
 /*
- * check_races.c: unit tests of the happens-before relation (logs/analysis/hb.c)
- * and the racing receives (logs/analysis/races.c) on small runs written with the
- * real log writers, each with a known answer: two concurrent senders
- * race, a message sent causally after the receive does not, failed and
- * successful polls, concurrent joins of a group, a barrier's edges,
- * spawns, a pvmd's notices, the consistent cut of a what-if, and logs
- * that contradict each other or cannot be read.
+ * check_races.c: unit tests of the happens-before relation
+ * (logs/analysis/happens-before.c) and the racing receives
+ * (logs/analysis/races.c) on small runs written with the real log writers, each
+ * with a known answer: two concurrent senders race, a message sent causally
+ * after the receive does not, failed and successful polls, concurrent joins of
+ * a group, a barrier's edges, spawns, a pvmd's notices, the consistent cut of a
+ * what-if, and logs that contradict each other or cannot be read.
  */
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 #include "checkutil.h"
 
 #include <check.h>

@@ -231,9 +231,9 @@ START_TEST(test_tables)
 	ck_assert_int_eq(atoi(qs("SELECT value FROM meta WHERE "
 				 "key='schema_version'", buf, 256)),
 			 TDB_SCHEMA_VERSION);
-	/* the vector clocks (logs/analysis/hb.c) of the events that took in other
-	 * tasks' (entries in clock_tasks order): a child's first event,
-	 * receives of logged sends; not the master's own events.  1001's
+	/* the vector clocks (logs/analysis/happens-before.c) of the events that
+	 * took in other tasks' (entries in clock_tasks order): a child's first
+	 * event, receives of logged sends; not the master's own events.  1001's
 	 * first event, a probe, saw the master's second, its send */
 	ck_assert_int_eq(q("SELECT count(*) FROM clocks WHERE ltid=1"), 0);
 	ck_assert_str_eq(qs("SELECT clock FROM clocks WHERE ltid=1001 AND "

@@ -1,9 +1,9 @@
 /*
  * check_verify.c: unit tests of run comparison and counting
- * (logs/analysis/verify.c: pg_verify_runs, pg_run_count) on synthetic runs
+ * (logs/analysis/run-compare.c: pg_verify_runs, pg_run_count) on synthetic runs
  * written with the real log writer into temporary folders.
  */
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 #include "pangaea-protocol.h" /* enum pg_end_how */
 #include "checkutil.h"
 

@@ -1,81 +1,13 @@
 /*
- * verify.c: comparing two runs of the same program event by event (a
- * recording and its replay), listing a run's tasks and counting its
- * events.  Times are ignored; everything that decides what the program
- * saw is compared.
+ * run-compare.c: comparing two runs of the same program event by event (a
+ * recording and its replay).  Times are ignored; everything that
+ * decides what the program saw is compared.
  */
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Compares ltids for qsort and bsearch. */
-static int cmp_ltid(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The ltid of the log file NAME of kind SUFFIX, as pg_log_path names
- * it (task-LTID.SUFFIX, LTID an int written the one way "%d" does: not
- * task-01 nor task-4294967297); 0, or -1 if NAME is none. */
-static int run_ltid_of(const char *name, const char *suffix, int *ltid)
-{
-	char canon[64];
-	char *end;
-	long v;
-
-	if (strncmp(name, "task-", 5) != 0)
-		return -1;
-	errno = 0;
-	v = strtol(name + 5, &end, 10);
-	if (end == name + 5 || errno || v < INT_MIN || v > INT_MAX ||
-	    snprintf(canon, sizeof(canon), "task-%ld.%s", v, suffix) >=
-		    (int)sizeof(canon) || strcmp(canon, name) != 0)
-		return -1;
-	*ltid = (int)v;
-	return 0;
-}
-
-int pg_run_ltids(const char *dir, const char *suffix, int **out)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	size_t n = 0, cap = 0;
-	int *v = NULL, *nv, ltid;
-
-	*out = NULL;
-	if (!d)
-		return -1;
-	while ((e = readdir(d))) {
-		if (run_ltid_of(e->d_name, suffix, &ltid) < 0)
-			continue;
-		if (n >= INT_MAX ||
-		    !(nv = pg_grow(v, &cap, n + 1, sizeof(int), 64))) {
-			free(v);
-			closedir(d);
-			return -1;
-		}
-		v = nv;
-		v[n++] = ltid;
-	}
-	closedir(d);
-	if (n > 1)
-		qsort(v, n, sizeof(int), cmp_ltid);
-	*out = v;
-	return (int)n;
-}
-
-int pg_run_has(const int *ltids, int n, int ltid)
-{
-	return n > 0 &&
-	       bsearch(&ltid, ltids, (size_t)n, sizeof(int), cmp_ltid) != NULL;
-}
 
 /* Whether two events are the same as far as the program could tell. */
 static int same_event(const struct pg_event *a, const struct pg_event *b)
@@ -90,19 +22,6 @@ static int same_event(const struct pg_event *a, const struct pg_event *b)
 	       (a->nblob == 0 || memcmp(a->blob, b->blob, a->nblob) == 0);
 }
 
-/* Opens DIR/task-LTID.comm into R; 0 or -1 with ERR filled. */
-static int open_task(struct pg_comm_reader *r, const char *dir, int ltid,
-		     char *err, size_t n)
-{
-	char path[PG_PATH_MAX];
-
-	if (pg_log_path(path, sizeof(path), dir, ltid, "comm") < 0) {
-		snprintf(err, n, "path too long: %s", dir);
-		return -1;
-	}
-	return pg_comm_open(r, path, err, n);
-}
-
 /* Compares task LTID of runs A and B; 0 same, 1 differ, -1 error. */
 static int verify_task(const char *a, const char *b, int ltid, long *nev,
 		       char *diff, size_t n)
@@ -112,9 +31,9 @@ static int verify_task(const char *a, const char *b, int ltid, long *nev,
 	char da[256], db[256];
 	int ka, kb, rc = -1;
 
-	if (open_task(&ra, a, ltid, diff, n) < 0)
+	if (pg_run_comm(&ra, a, ltid, diff, n) < 0)
 		return -1;
-	if (open_task(&rb, b, ltid, diff, n) < 0)
+	if (pg_run_comm(&rb, b, ltid, diff, n) < 0)
 		goto out_a;
 	for (long i = 1;; i++) {
 		if ((ka = pg_comm_next(&ra, &ea, diff, n)) < 0 ||
@@ -199,7 +118,7 @@ int pg_verify_runs(const char *a, const char *b, long *nevents, int *ntasks,
 	for (int i = 0; rc == 0 && i < na; i++)
 		rc = verify_task(a, b, ta[i], nevents, diff, n);
 	if (rc == 0 && (rc = pg_outverify(a, b, ta, na, diff, n)) == 1) {
-		size_t k = strlen(diff); /* (outverify.c) */
+		size_t k = strlen(diff); /* (output-compare.c) */
 
 		snprintf(diff + k, n - k, ", although all %ld events were the "
 			 "same: it comes from inside the task (a file it read, "
@@ -208,29 +127,5 @@ int pg_verify_runs(const char *a, const char *b, long *nevents, int *ntasks,
 	}
 	free(ta);
 	free(tb);
-	return rc;
-}
-
-int pg_run_count(const char *dir, long *nevents, int *ntasks, char *err,
-		 size_t n)
-{
-	int *t = NULL, nt = pg_run_ltids(dir, "comm", &t), rc = 0;
-	struct pg_comm_reader r;
-	struct pg_event ev;
-
-	*nevents = 0;
-	*ntasks = nt;
-	if (nt < 0) {
-		snprintf(err, n, "cannot read the folder %s", dir);
-		return -1;
-	}
-	for (int i = 0; rc == 0 && i < nt; i++) {
-		if ((rc = open_task(&r, dir, t[i], err, n)) < 0)
-			break;
-		while ((rc = pg_comm_next(&r, &ev, err, n)) > 0)
-			(*nevents)++;
-		pg_comm_free(&r);
-	}
-	free(t);
 	return rc;
 }

@@ -1,5 +1,5 @@
 /*
- * outverify.c: compares what the tasks of two runs printed (their
+ * output-compare.c: compares what the tasks of two runs printed (their
  * output.log).  The lines of different tasks interleave differently from
  * run to run, so each task's output is compared on its own: the sequence
  * of its lines, whatever pieces they came in.  PVM task ids differ from
@@ -17,7 +17,7 @@
  * extended regular expression, masks what a run prints differently on
  * purpose (a time measured): each match in a line compares as "*".
  */
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -46,7 +46,7 @@ struct ov_tids {
 static int ov_tids_read(const char *dir, const int *l, int n,
 			struct ov_tids *t)
 {
-	char path[PG_PATH_MAX], err[PG_PATH_MAX + 200];
+	char err[PG_PATH_MAX + 200];
 
 	memset(t, 0, sizeof(*t));
 	if (n <= 0)
@@ -58,8 +58,7 @@ static int ov_tids_read(const char *dir, const int *l, int n,
 	for (int i = 0; i < n; i++) {
 		struct pg_comm_reader r;
 
-		if (pg_log_path(path, sizeof(path), dir, l[i], "comm") < 0 ||
-		    pg_comm_open(&r, path, err, sizeof(err)) < 0)
+		if (pg_run_comm(&r, dir, l[i], err, sizeof(err)) < 0)
 			continue;
 		if (r.hdr.tid > 0) {
 			t->tid[t->n] = r.hdr.tid;

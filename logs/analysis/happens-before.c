@@ -1,6 +1,6 @@
 /*
- * hb.c: the happens-before relation of a recording as vector clocks
- * (declarations and the edges in pangaea-logs.h).
+ * happens-before.c: the happens-before relation of a recording as vector
+ * clocks (declarations and the edges in pangaea-analysis.h).
  *
  * Loading reads every comm log of the folder, pairs sends and receives
  * with the run's one matcher (match.h), ties each child's first event to
@@ -11,7 +11,7 @@
  * next event needs an event of another task that has no clock yet, waits
  * for that task, and is taken up again when that task stops.
  */
-#include "pangaea-logs.h"
+#include "pangaea-analysis.h"
 #include "hb-edges.h"
 #include "match.h"
 
@@ -173,32 +173,26 @@ static int hb_feed(struct pg_hb *hb, struct pg_match *m, int i, uint32_t n,
 	return pg_match_event(m, i, (int64_t)n, &x, 0, 0, hb_told, l);
 }
 
-/* Reads task index I's comm log into HB and feeds its messages to M; 0
- * or -1 with ERR. */
-static int hb_read_task(struct pg_hb *hb, const char *dir, int i,
+/* Reads task index I's comm log R into HB and feeds its messages to M;
+ * 0 or -1 with ERR. */
+static int hb_read_task(struct pg_hb *hb, struct pg_comm_reader *r, int i,
 			struct pg_match *m, struct hb_load *l, char *err,
 			size_t errlen)
 {
-	struct pg_comm_reader r;
 	struct pg_event e;
-	char path[PG_PATH_MAX];
 	size_t cap = 0, dcap = 0;
 	int rc, *dests = NULL;
 
-	if (pg_log_path(path, sizeof(path), dir, hb->ltids[i], "comm") < 0)
-		return hb_fail(err, errlen, "%s: path too long", dir);
-	if (pg_comm_open(&r, path, err, errlen) < 0)
-		return -1;
-	if (r.hdr.version < 6 && !hb->old_version)
-		hb->old_version = r.hdr.version; /* no receive filters */
-	while ((rc = pg_comm_next(&r, &e, err, errlen)) > 0) {
+	if (r->hdr.version < 6 && !hb->old_version)
+		hb->old_version = r->hdr.version; /* no receive filters */
+	while ((rc = pg_comm_next(r, &e, err, errlen)) > 0) {
 		uint32_t n = hb->nev[i] + 1;
 		struct pg_hb_ev *v, *x;
 		int *d;
 
 		if (n == UINT32_MAX || !(v = pg_grow(hb->ev[i], &cap, n,
 						      sizeof(*v), 256))) {
-			rc = hb_fail(err, errlen, "%s: out of memory", path);
+			rc = hb_fail(err, errlen, "%s: out of memory", r->path);
 			break;
 		}
 		hb->ev[i] = v;
@@ -236,7 +230,6 @@ static int hb_read_task(struct pg_hb *hb, const char *dir, int i,
 		}
 	}
 	free(dests);
-	pg_comm_free(&r);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -552,11 +545,15 @@ static int hb_load(struct hb_load *l, const char *dir, char *err,
 	struct pg_hb *hb = l->hb;
 	struct pg_match m = { 0 };
 	struct hb_calc c = { .hb = hb, .edges = &l->edges };
+	struct pg_comm_reader r;
+	struct pg_run run;
 	int n, rc = 0;
 
 	memset(hb, 0, sizeof(*hb));
-	if ((n = pg_run_ltids(dir, "comm", &hb->ltids)) < 0)
+	if (pg_run_open(&run, dir, err, errlen) < 0)
 		return hb_fail(err, errlen, "%s: cannot read the folder", dir);
+	hb->ltids = run.ltids; /* (HB's from now on: RUN holds nothing else) */
+	n = run.n;
 	if (n == 0)
 		return hb_fail(err, errlen, "%s: no task-LTID.comm logs", dir);
 	hb->ntask = n;
@@ -564,8 +561,10 @@ static int hb_load(struct hb_load *l, const char *dir, char *err,
 	    !(hb->ev = calloc((size_t)n, sizeof(*hb->ev))) ||
 	    !(hb->clock = calloc((size_t)n, sizeof(*hb->clock))))
 		return hb_fail(err, errlen, "out of memory");
-	for (int i = 0; i < n && rc == 0; i++)
-		rc = hb_read_task(hb, dir, i, &m, l, err, errlen);
+	while (rc == 0 && (rc = pg_run_next(&run, &r, err, errlen)) > 0) {
+		rc = hb_read_task(hb, &r, run.i, &m, l, err, errlen);
+		pg_comm_free(&r);
+	}
 	if (rc == 0 && (hb_unreceived(hb, &m, l) < 0 ||
 			pg_hbe_done(&l->edges) < 0))
 		rc = hb_fail(err, errlen, "out of memory");

@@ -1,5 +1,5 @@
 /*
- * clc.h: the controlled logical clock (Rabenseifner; Becker et al.,
+ * logical-clock.h: the controlled logical clock (Rabenseifner; Becker et al.,
  * "Implementing the controlled logical clock for collective operations",
  * papers/003_...): moves timestamps of a trace forward so that every
  * receive comes after its send plus the minimum latency (the clock

@@ -1,5 +1,5 @@
 /*
- * clc.c: the controlled logical clock (clc.h).
+ * logical-clock.c: the controlled logical clock (logical-clock.h).
  *
  * Forward pass (Rabenseifner's equations (3) and (4), with the
  * collective extension (3') of papers/003_...): the points are taken in
@@ -22,7 +22,7 @@
  * and from the limit to D at r).  The correction is a minimum of
  * non-decreasing functions of the time, so local order is kept.
  */
-#include "clc.h"
+#include "logical-clock.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,0 +1,155 @@
+/*
+ * commlog-code.h: what the writer (commlog-write.c), the reader
+ * (commlog-read.c) and the follower (commlog-follow.c) of the binary
+ * communication log share: the coding of its values, and the state the
+ * records of a version 7 log are coded against.  Inline: the writer runs
+ * them in every wrapped call (bench/instr.sh counts its instructions).
+ *
+ * Layout (little-endian): 8-byte magic, u32 version, u32 header length,
+ * i32 ltid, i32 tid, i32 parent ltid, u32 mode, u64 start wall ns, u64
+ * start mono ns, u16+bytes host, u16+bytes program, u32 flags, u16+bytes
+ * selection, u32 time unit (version 7); then records: one kind byte (a
+ * receive's filter in its bits 5 and 6, version 6; bit 7 an id not
+ * stored, version 7) followed by varints (strings as a varint length and
+ * the bytes; peers as indices into a table the log builds as it goes,
+ * version 7).  A zero kind byte (the unwritten tail of the mapping) ends
+ * the log.  docs/FORMATS.md has the fields of each kind.
+ */
+#ifndef PANGAEA_COMMLOG_CODE_H
+#define PANGAEA_COMMLOG_CODE_H
+
+#include "pangaea-logs.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define COMM_FIXED 48        /* bytes before the host string */
+
+/* Zigzag-encodes a signed value so small negatives stay short. */
+static inline uint64_t zz_enc(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+/* Reverses zz_enc. */
+static inline int64_t zz_dec(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+/* Encodes V as a LEB128 varint into P (10 bytes room); the bytes used. */
+static inline size_t comm_varint_put(unsigned char *p, uint64_t v)
+{
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		p[n++] = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (unsigned char)v;
+	return n;
+}
+
+/* Decodes a varint from P[0..n); bytes used, or 0 if cut off or too
+ * long. */
+static inline size_t comm_varint_get(const unsigned char *p, size_t n,
+				     uint64_t *v)
+{
+	uint64_t r = 0;
+	size_t i;
+
+	for (i = 0; i < n && i < 10; i++) {
+		r |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+		if (!(p[i] & 0x80)) {
+			*v = r;
+			return i + 1;
+		}
+	}
+	return 0;
+}
+
+/* Stores a little-endian integer of N bytes. */
+static inline void put_le(unsigned char *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Loads a little-endian integer of N bytes. */
+static inline uint64_t get_le(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < n; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+/* Whether KIND is a record that carries a receive's filter. */
+static inline int comm_has_filter(int kind)
+{
+	return kind == PG_REC_RECV || kind == PG_REC_NRECV ||
+	       kind == PG_REC_TRECV || kind == PG_REC_PROBE ||
+	       kind == PG_REC_PRECV || kind == PG_REC_POLLFAIL;
+}
+
+/* Whether KIND is a record of a message sent (its id from the sender's
+ * counter). */
+static inline int comm_sendlike(int kind)
+{
+	return kind == PG_REC_SEND || kind == PG_REC_PSEND ||
+	       kind == PG_REC_MCAST || kind == PG_REC_BCAST;
+}
+
+/* Whether KIND is a record of a message received (or seen: probe). */
+static inline int comm_recvlike(int kind)
+{
+	return kind == PG_REC_RECV || kind == PG_REC_NRECV ||
+	       kind == PG_REC_TRECV || kind == PG_REC_PRECV ||
+	       kind == PG_REC_PROBE;
+}
+
+/* The message id ST expects for a record of KIND with the peer of index
+ * IDX (-1: none) into *WANT; 1, or 0 when it expects none. */
+static inline int comm_expected(const struct pg_comm_state *st, int kind, int idx,
+			 uint32_t *want)
+{
+	if (st->version >= 7 && comm_sendlike(kind))
+		*want = st->last_sent + 1;
+	else if (st->version >= 7 && comm_recvlike(kind) && idx >= 0)
+		*want = st->peer[idx].last + st->peer[idx].step;
+	else
+		return 0;
+	return 1;
+}
+
+/* Moves ST past a record of KIND with MSGID from/to the peer of index
+ * IDX (a probe leaves the message to the receive that takes it). */
+static inline void comm_saw_id(struct pg_comm_state *st, int kind, int idx,
+			uint32_t msgid)
+{
+	struct pg_comm_peer *p = idx >= 0 ? &st->peer[idx] : NULL;
+
+	if (comm_sendlike(kind)) {
+		st->last_sent = msgid;
+	} else if (comm_recvlike(kind) && kind != PG_REC_PROBE && p) {
+		p->step = msgid - p->last;
+		p->last = msgid;
+	}
+}
+
+/* Gives PEER the next index of ST's table if it has room; the index or
+ * -1. */
+static inline int comm_add_peer(struct pg_comm_state *st, int peer)
+{
+	if (st->npeers >= PG_COMM_PEERS)
+		return -1;
+	st->peer[st->npeers] = (struct pg_comm_peer){ .ltid = peer, .step = 1 };
+	return st->npeers++;
+}
+
+/* Decodes the header of R->data (commlog-read.c); 0, or -1 with ERR
+ * filled. */
+int pg_comm_read_header(struct pg_comm_reader *r, char *err, size_t errlen);
+
+#endif /* PANGAEA_COMMLOG_CODE_H */
