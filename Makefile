@@ -274,7 +274,8 @@ install: all
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -d $(DESTDIR)$(PREFIX)/lib/pangaea
 	install -m 755 $(SOLIB) $(DESTDIR)$(PREFIX)/lib/pangaea/
-	install -m 644 pangaea_lib/pangaea.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 pangaea_lib/pangaea.h pangaea_lib/pangaea-pvm-calls.def \
+		$(DESTDIR)$(PREFIX)/include/
 # (the .pc names the PREFIX of this install, not the one of the build)
 	sed -e 's|@PREFIX@|$(PREFIX)|g' pangaea.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/pangaea.pc

@@ -72,56 +72,14 @@ int pangaea_suspend(int what);
  *  the mask suspended before the call. */
 int pangaea_resume(int what);
 
-/* Wrappers: same contracts as the PVM calls they stand for. */
-int pangaea_pvm_spawn(char *file, char **argv, int flags, char *where,
-		      int ntask, int *tids);
-int pangaea_pvm_send(int tid, int tag);
-int pangaea_pvm_recv(int tid, int tag);
-int pangaea_pvm_nrecv(int tid, int tag);
-int pangaea_pvm_trecv(int tid, int tag, struct timeval *tmout);
-int pangaea_pvm_probe(int tid, int tag);
-int pangaea_pvm_parent(void);
-/* Also tells the launcher that this task handles the exits of TIDS
- * (PvmTaskExit): their deaths then do not end the run. */
-int pangaea_pvm_notify(int what, int msgtag, int cnt, int *tids);
-/* Also tells the launcher, before the kill, that this task kills TID on
- * purpose: the victim's death then does not end the run (nor count as
- * a failure in the launcher's exit status).  The kill is recorded and,
- * in replay, happens when the victim has reached the point of its
- * recording where it was killed. */
-int pangaea_pvm_kill(int tid);
-int pangaea_pvm_mcast(int *tids, int ntask, int tag);
-int pangaea_pvm_psend(int tid, int tag, void *buf, int len, int datatype);
-int pangaea_pvm_precv(int tid, int tag, void *buf, int len, int datatype,
-		      int *rtid, int *rtag, int *rlen);
-/* Group wrappers (link with -lgpvm3, as for PVM's own group calls). */
-int pangaea_pvm_joingroup(char *group);
-int pangaea_pvm_lvgroup(char *group);
-int pangaea_pvm_gettid(char *group, int inst);
-int pangaea_pvm_getinst(char *group, int tid);
-int pangaea_pvm_gsize(char *group);
-int pangaea_pvm_barrier(char *group, int count);
-int pangaea_pvm_bcast(char *group, int tag);
-int pangaea_pvm_reduce(void (*func)(int *, void *, void *, int *, int *),
-		       void *data, int count, int datatype, int msgtag,
-		       char *group, int rootginst);
-int pangaea_pvm_gather(void *result, void *data, int count, int datatype,
-		       int msgtag, char *group, int rootginst);
-int pangaea_pvm_scatter(void *result, void *data, int count, int datatype,
-			int msgtag, char *group, int rootginst);
-/* Queries, the mailbox and pvm_exit, recorded with their answers
- * (docs/CALLS.md); pangaea_pvm_exit also leaves the run. */
-int pangaea_pvm_pstat(int tid);
-int pangaea_pvm_mstat(char *host);
-int pangaea_pvm_tasks(int where, int *ntask, struct pvmtaskinfo **taskp);
-int pangaea_pvm_config(int *nhost, int *narch, struct pvmhostinfo **hostp);
-int pangaea_pvm_putinfo(char *name, int bufid, int flags);
-int pangaea_pvm_recvinfo(char *name, int index, int flags);
-int pangaea_pvm_getmboxinfo(char *pattern, int *nclasses,
-			    struct pvmmboxinfo **classes);
-int pangaea_pvm_delinfo(char *name, int index, int flags);
-int pangaea_pvm_exit(void);
+/* The wrappers: pangaea_pvm_send and the like, one for each call of
+ * pangaea-pvm-calls.def (installed next to this header), with the contract
+ * of the PVM call it stands for and what the table says it does more. */
+#define PANGAEA_CALL(type, name, params, args, route) type pangaea_##name params;
+#include "pangaea-pvm-calls.def"
 
+/* A program's calls go to the wrappers: one line for each call of the
+ * table (tests/check_calls.c checks that none is missing). */
 #ifndef PANGAEA_NO_WRAP
 #define pvm_spawn pangaea_pvm_spawn
 #define pvm_send pangaea_pvm_send

@@ -1,9 +1,10 @@
 /*
  * preload.c: the PVM entry points of libpangaea.so.  Preloaded
  * (LD_PRELOAD) into an unmodified program linked with libpvm3.so.3, these
- * definitions come before PVM's own: each routes its call to the wrapper
- * pangaea.h would have named (pvm_send -> pangaea_pvm_send), which calls
- * the real function through real.h.
+ * definitions, one for each call of pangaea-pvm-calls.def, come before
+ * PVM's own: each routes its call to the wrapper pangaea.h would have
+ * named (pvm_send -> pangaea_pvm_send), which calls the real function
+ * through real.h.
  *
  * - The task joins the run at its first PVM call (pangaea_init, lazily)
  *   and leaves it at pvm_exit, or at a process exit with status 0
@@ -134,10 +135,11 @@ static void preload_leave(void)
 	depth--;
 }
 
-/* The body of an entry point: WRAPPER ARGS through Pangaea, or REAL ARGS
- * straight to PVM (ROUTE_APP: also when PVM's own libraries called it,
- * for calls they make outside our wrappers, see preload_from_pvm). */
-#define ROUTE(wrapper, real, args)                                       \
+/* The body of an entry point, by the route its call has in
+ * pangaea-pvm-calls.def: WRAPPER ARGS through Pangaea, or REAL ARGS
+ * straight to PVM.  ALL: every call made outside our wrappers goes
+ * through Pangaea. */
+#define ROUTE_ALL(wrapper, real, args)                                   \
 	int rc;                                                          \
 	if (!preload_enter())                                            \
 		return real args;                                        \
@@ -145,195 +147,40 @@ static void preload_leave(void)
 	preload_leave();                                                 \
 	return rc
 
+/* APP: straight to PVM also when PVM's own libraries called it, for
+ * calls they make outside our wrappers (see preload_from_pvm). */
 #define ROUTE_APP(wrapper, real, args)                                   \
 	if (depth == 0 && preload_from_pvm(__builtin_return_address(0))) \
 		return real args;                                        \
-	ROUTE(wrapper, real, args)
+	ROUTE_ALL(wrapper, real, args)
 
-int pvm_mytid(void)
-{
-	if (preload_enter()) /* the first call joins the run */
-		preload_leave();
-	return pg_real_pvm_mytid();
-}
+/* EXIT: the wrapper logs the call, leaves the run and PVM; every later
+ * call passes through. */
+#define ROUTE_EXIT(wrapper, real, args)                                  \
+	int rc;                                                          \
+	if (!preload_enter())                                            \
+		return real args;                                        \
+	rc = wrapper args;                                               \
+	state = PRELOAD_OFF;                                             \
+	preload_leave();                                                 \
+	return rc
 
-int pvm_exit(void)
-{
-	int rc;
+/* JOIN, a call without a wrapper: the first call joins the run. */
+#define ROUTE_JOIN(real, args)                                           \
+	if (preload_enter())                                             \
+		preload_leave();                                         \
+	return real args
 
-	if (!preload_enter())
-		return pg_real_pvm_exit();
-	rc = pangaea_pvm_exit(); /* logs it, leaves the run and PVM */
-	state = PRELOAD_OFF;
-	preload_leave();
-	return rc;
-}
-
-int pvm_spawn(char *file, char **argv, int flags, char *where, int ntask,
-	      int *tids)
-{
-	ROUTE(pangaea_pvm_spawn, pg_real_pvm_spawn,
-	      (file, argv, flags, where, ntask, tids));
-}
-
-int pvm_send(int tid, int tag)
-{
-	ROUTE(pangaea_pvm_send, pg_real_pvm_send, (tid, tag));
-}
-
-int pvm_recv(int tid, int tag)
-{
-	ROUTE(pangaea_pvm_recv, pg_real_pvm_recv, (tid, tag));
-}
-
-int pvm_nrecv(int tid, int tag)
-{
-	ROUTE(pangaea_pvm_nrecv, pg_real_pvm_nrecv, (tid, tag));
-}
-
-int pvm_trecv(int tid, int tag, struct timeval *tmout)
-{
-	ROUTE(pangaea_pvm_trecv, pg_real_pvm_trecv, (tid, tag, tmout));
-}
-
-int pvm_probe(int tid, int tag)
-{
-	ROUTE(pangaea_pvm_probe, pg_real_pvm_probe, (tid, tag));
-}
-
-int pvm_parent(void)
-{
-	ROUTE(pangaea_pvm_parent, pg_real_pvm_parent, ());
-}
-
-int pvm_notify(int what, int msgtag, int cnt, int *tids)
-{
-	ROUTE(pangaea_pvm_notify, pg_real_pvm_notify,
-	      (what, msgtag, cnt, tids));
-}
-
-int pvm_kill(int tid)
-{
-	ROUTE(pangaea_pvm_kill, pg_real_pvm_kill, (tid));
-}
-
-int pvm_mcast(int *tids, int ntask, int tag)
-{
-	ROUTE(pangaea_pvm_mcast, pg_real_pvm_mcast, (tids, ntask, tag));
-}
-
-int pvm_psend(int tid, int tag, void *buf, int len, int datatype)
-{
-	ROUTE(pangaea_pvm_psend, pg_real_pvm_psend,
-	      (tid, tag, buf, len, datatype));
-}
-
-int pvm_precv(int tid, int tag, void *buf, int len, int datatype, int *rtid,
-	      int *rtag, int *rlen)
-{
-	ROUTE(pangaea_pvm_precv, pg_real_pvm_precv,
-	      (tid, tag, buf, len, datatype, rtid, rtag, rlen));
-}
-
-int pvm_joingroup(char *group)
-{
-	ROUTE(pangaea_pvm_joingroup, pg_real_pvm_joingroup, (group));
-}
-
-int pvm_lvgroup(char *group)
-{
-	ROUTE(pangaea_pvm_lvgroup, pg_real_pvm_lvgroup, (group));
-}
-
-int pvm_gettid(char *group, int inst)
-{
-	ROUTE(pangaea_pvm_gettid, pg_real_pvm_gettid, (group, inst));
-}
-
-int pvm_getinst(char *group, int tid)
-{
-	ROUTE(pangaea_pvm_getinst, pg_real_pvm_getinst, (group, tid));
-}
-
-int pvm_gsize(char *group)
-{
-	ROUTE(pangaea_pvm_gsize, pg_real_pvm_gsize, (group));
-}
-
-int pvm_barrier(char *group, int count)
-{
-	ROUTE(pangaea_pvm_barrier, pg_real_pvm_barrier, (group, count));
-}
-
-int pvm_bcast(char *group, int tag)
-{
-	ROUTE(pangaea_pvm_bcast, pg_real_pvm_bcast, (group, tag));
-}
-
-int pvm_reduce(void (*func)(int *, void *, void *, int *, int *), void *data,
-	       int count, int datatype, int msgtag, char *group, int rootginst)
-{
-	ROUTE(pangaea_pvm_reduce, pg_real_pvm_reduce,
-	      (func, data, count, datatype, msgtag, group, rootginst));
-}
-
-int pvm_gather(void *result, void *data, int count, int datatype, int msgtag,
-	       char *group, int rootginst)
-{
-	ROUTE(pangaea_pvm_gather, pg_real_pvm_gather,
-	      (result, data, count, datatype, msgtag, group, rootginst));
-}
-
-int pvm_scatter(void *result, void *data, int count, int datatype,
-		int msgtag, char *group, int rootginst)
-{
-	ROUTE(pangaea_pvm_scatter, pg_real_pvm_scatter,
-	      (result, data, count, datatype, msgtag, group, rootginst));
-}
-
-int pvm_pstat(int tid)
-{
-	ROUTE_APP(pangaea_pvm_pstat, pg_real_pvm_pstat, (tid));
-}
-
-int pvm_mstat(char *host)
-{
-	ROUTE_APP(pangaea_pvm_mstat, pg_real_pvm_mstat, (host));
-}
-
-int pvm_tasks(int where, int *ntask, struct pvmtaskinfo **taskp)
-{
-	ROUTE_APP(pangaea_pvm_tasks, pg_real_pvm_tasks,
-		  (where, ntask, taskp));
-}
-
-int pvm_config(int *nhost, int *narch, struct pvmhostinfo **hostp)
-{
-	ROUTE_APP(pangaea_pvm_config, pg_real_pvm_config,
-		  (nhost, narch, hostp));
-}
-
-int pvm_putinfo(char *name, int bufid, int flags)
-{
-	ROUTE_APP(pangaea_pvm_putinfo, pg_real_pvm_putinfo,
-		  (name, bufid, flags));
-}
-
-int pvm_recvinfo(char *name, int index, int flags)
-{
-	ROUTE_APP(pangaea_pvm_recvinfo, pg_real_pvm_recvinfo,
-		  (name, index, flags));
-}
-
-int pvm_getmboxinfo(char *pattern, int *nclasses,
-		    struct pvmmboxinfo **classes)
-{
-	ROUTE_APP(pangaea_pvm_getmboxinfo, pg_real_pvm_getmboxinfo,
-		  (pattern, nclasses, classes));
-}
-
-int pvm_delinfo(char *name, int index, int flags)
-{
-	ROUTE_APP(pangaea_pvm_delinfo, pg_real_pvm_delinfo,
-		  (name, index, flags));
-}
+/* The entry points: int pvm_send(int tid, int tag) { ROUTE_ALL(
+ * pangaea_pvm_send, pg_real_pvm_send, (tid, tag)); } and the like. */
+#define PANGAEA_CALL(type, name, params, args, route)                    \
+	type name params                                                 \
+	{                                                                \
+		ROUTE_##route(pangaea_##name, pg_real_##name, args);     \
+	}
+#define PANGAEA_CALL_JOIN(type, name, params, args)                      \
+	type name params                                                 \
+	{                                                                \
+		ROUTE_JOIN(pg_real_##name, args);                        \
+	}
+#include "pangaea-pvm-calls.def"

@@ -111,6 +111,7 @@ expect_grep "task 7: said" err "the recording has no task 7"
 
 # an unmodified, stripped program (LD_PRELOAD): the frame above the
 # wrapper of its pvm_mcast (event 3), though gdb knows no name for it
+# (the entry point is at its line of pangaea_lib/pangaea-pvm-calls.def)
 if [ -x /usr/bin/master1 ]; then
 	pg -log -logdir pre /usr/bin/master1 </dev/null
 	expect_eq "master1 recorded" "$(cat rc)" 0
@@ -118,7 +119,7 @@ if [ -x /usr/bin/master1 ]; then
 	pg -replay -debug 1:3 -debug-batch pre.gdb -logdir pre -out pre.r </dev/null
 	expect_eq "master1 under gdb: exit 0" "$(cat rc)" 0
 	sel=$(grep -m1 -oE '^#[0-9]+ ' err | tr -d '# ')
-	wrap=$(grep -m1 -E '^#[0-9]+ .* in pvm_mcast \(.*\) at pangaea_lib/pvm/preload.c' err |
+	wrap=$(grep -m1 -E '^#[0-9]+ .* in pvm_mcast \(.*\) at pangaea_lib/pangaea-pvm-calls.def' err |
 	       grep -oE '^#[0-9]+' | tr -d '#')
 	expect_eq "master1: the frame selected is the caller of pvm_mcast" \
 		"$sel" "$(( ${wrap:-98} + 1 ))"
