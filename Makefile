@@ -26,7 +26,9 @@ endif
 INCLUDE_DIRS := pangaea_lib pangaea_lib/engine pangaea_lib/pvm logs/format \
 	logs/analysis logs/tracedb logs/trace
 CPPFLAGS += -D_GNU_SOURCE $(INCLUDE_DIRS:%=-I%)
-ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(SANFLAGS) $(CPPFLAGS) -MMD -MP
+# (-MD: the dependency files name the system headers too, which the
+# layers test reads: tests/layers.py, rule 4)
+ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(SANFLAGS) $(CPPFLAGS) -MD -MP
 LDLIBS_PVM := -lgpvm3 -lpvm3 -lm
 LDLIBS_TRACE := -lsqlite3 $(shell pkg-config --libs otf2 2>/dev/null || echo -lopen-trace-format2) -lm
 LDFLAGS += $(SANFLAGS)

@@ -15,9 +15,6 @@
 #ifndef PANGAEA_H
 #define PANGAEA_H
 
-#include <stdio.h> /* before pvm3.h, which declares pvm_catchout(FILE *) only then */
-#include <pvm3.h>
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -72,6 +69,25 @@ int pangaea_suspend(int what);
  *  the mask suspended before the call. */
 int pangaea_resume(int what);
 
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PANGAEA_H */
+
+/* The PVM part: the wrappers of the PVM calls.  (Pangaea's engine, which
+ * is built without any message-passing layer's headers, leaves it out by
+ * defining PANGAEA_NO_PVM; a program never does.) */
+#if !defined(PANGAEA_NO_PVM) && !defined(PANGAEA_PVM_PART)
+#define PANGAEA_PVM_PART
+
+#include <stdio.h> /* before pvm3.h, which declares pvm_catchout(FILE *) only then */
+#include <pvm3.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The wrappers: pangaea_pvm_send and the like, one for each call of
  * pangaea-pvm-calls.def (installed next to this header), with the contract
  * of the PVM call it stands for and what the table says it does more. */
@@ -118,4 +134,4 @@ int pangaea_resume(int what);
 }
 #endif
 
-#endif /* PANGAEA_H */
+#endif /* PANGAEA_PVM_PART */

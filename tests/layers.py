@@ -10,7 +10,11 @@ file's repository):
   2. an object of one folder uses a symbol defined in another folder's
      objects only along an edge of the allowed list (FILE, default
      tests/layers.allow);
-  3. no folder of the source tree holds more than 20 C files directly.
+  3. no folder of the source tree holds more than 20 C files directly;
+  4. the objects of a folder the list calls neutral were compiled without
+     a message-passing layer's header (pvm3.h, mpi.h): their dependency
+     files (BUILD/obj/FOLDER/*.d, which the Makefile's -MD writes with
+     the system headers) do not name one.
 
 Prints one line per breach and a summary; exits 1 if any rule is broken.
 An object whose source (DIR/P.c, or BUILD/obj/P.c if generated) is gone
@@ -20,6 +24,7 @@ import subprocess
 import sys
 
 MAX_C_FILES = 20
+LAYER_HEADERS = ("pvm3.h", "mpi.h")  # rule 4: a binding's own headers
 
 
 def fail_usage(msg):
@@ -51,9 +56,10 @@ def parse_args(argv):
 
 
 def read_allow(path):
-    """Return (folders, allowed, pending) of the allowed list at PATH:
-    allowed and pending map (from, to) to their line; errors are fatal."""
-    folders, allowed, pending = set(), {}, {}
+    """Return (folders, allowed, pending, neutral) of the allowed list at
+    PATH: allowed and pending map (from, to) to their line, neutral is the
+    set of neutral folders; errors are fatal."""
+    folders, allowed, pending, neutral = set(), {}, {}, set()
     with open(path) as f:
         for n, line in enumerate(f, 1):
             text, _, why = line.partition("#")
@@ -64,6 +70,9 @@ def read_allow(path):
             if not why.strip():
                 fail_usage(where + ": say why, after a #")
             kind = allowed
+            if words[0] == "neutral" and len(words) == 2:
+                neutral.add(words[1])
+                continue
             if words[0] == "pending":
                 kind, words = pending, words[1:]
             if len(words) == 1 and kind is allowed:
@@ -72,8 +81,9 @@ def read_allow(path):
                 kind[(words[0], words[2])] = where
                 folders.update((words[0], words[2]))
             else:
-                fail_usage(where + ": not FROM -> TO or FOLDER")
-    return folders, allowed, pending
+                fail_usage(where + ": not FROM -> TO, FOLDER or neutral "
+                           "FOLDER")
+    return folders, allowed, pending, neutral
 
 
 def allow_cycles(allowed):
@@ -245,10 +255,31 @@ def check_uses(uses, folders, allowed, pending):
     return bad
 
 
+def layer_headers(build, neutral):
+    """Rule 4: print each object of a neutral folder whose dependency file
+    names a message-passing layer's header; return their number."""
+    bad = 0
+    for folder in sorted(neutral):
+        d = os.path.join(build, "obj", folder)
+        names = sorted(os.listdir(d)) if os.path.isdir(d) else []
+        for name in names:
+            if not name.endswith(".d"):
+                continue
+            with open(os.path.join(d, name)) as f:
+                deps = f.read().replace("\\\n", " ").split()
+            hit = sorted({h for h in LAYER_HEADERS for p in deps
+                          if os.path.basename(p) == h})
+            if hit:
+                print("layers: %s/%s.o is built with %s, and %s is neutral"
+                      % (folder, name[:-2], " ".join(hit), folder))
+                bad += 1
+    return bad
+
+
 def main(argv):
-    """Check the three rules; return the exit status."""
+    """Check the four rules; return the exit status."""
     build, src, allow = parse_args(argv)
-    folders, allowed, pending = read_allow(allow)
+    folders, allowed, pending, neutral = read_allow(allow)
     bad = 0
     for c in allow_cycles(allowed):
         print("layers: the allowed list goes round a circle: " + " ".join(c))
@@ -263,6 +294,7 @@ def main(argv):
         print("layers: cycle of object files: " + " ".join(c))
     uses = folder_uses(info)
     bad += len(cycles) + check_uses(uses, folders, allowed, pending)
+    bad += layer_headers(build, neutral)
     for folder, n in crowded_folders(src, build):
         print("layers: %s holds %d C files directly (at most %d)"
               % (folder, n, MAX_C_FILES))

@@ -4,7 +4,7 @@
  * fails, no control message goes anywhere, nothing is stamped.  Unit
  * tests run the engine so, without a message layer.
  */
-#include "pangaea-internal.h"
+#include "engine.h"
 
 /* none: a receive or question that cannot be made. */
 static int none_recv(int kind, int src, int tag, struct timeval *tmout)
@@ -96,6 +96,9 @@ static int none_scratch(void)
 
 static const struct pg_binding none = {
 	.name = "none",
+	.call_prefix = "",
+	.err_sys = -1,
+	.err_nomem = -1,
 	.recv = none_recv,
 	.info = none_info,
 	.make_current = none_make_current,

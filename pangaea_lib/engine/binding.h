@@ -36,6 +36,13 @@ struct pg_msginfo {
  * task in a run (pg_me->mode set); "message" is a handle > 0. */
 struct pg_binding {
 	const char *name; /* "pvm", "mpi": for reports */
+	/* What a report puts before a call's name ("pvm_": "called
+	 * pvm_recv(from=-1, tag=5)"). */
+	const char *call_prefix;
+	/* The layer's own error codes the engine returns to a wrapper:
+	 * Pangaea could not do the call (a diverged replay, a failed log),
+	 * and memory ran out. */
+	int err_sys, err_nomem;
 	/* The layer's own receive of KIND (PG_REC_RECV, _NRECV, _TRECV with
 	 * TMOUT, _PROBE; PRECV as RECV) of a message from SRC (an address,
 	 * -1 any) with TAG (-1 any) in the app's context, never Pangaea's;

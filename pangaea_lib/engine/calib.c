@@ -18,7 +18,7 @@
  * (a question to the coordinator, once per peer, not per call) and the
  * state file's few stores (its clock read is in).
  */
-#include "pangaea-internal.h"
+#include "engine.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -26,7 +26,7 @@
  * the task's ltid only, so PANGAEA_SEED=S repeats them wherever the set
  * of arrived messages is the same.
  */
-#include "pangaea-internal.h"
+#include "engine.h"
 
 #include <time.h>
 #include <unistd.h>

@@ -3,7 +3,7 @@
  * relative to the task's start; the wall time read with it gives them a
  * place on the run's common time line (docs/FORMATS.md, "Times").
  */
-#include "pangaea-internal.h"
+#include "engine.h"
 
 #include <time.h>
 

@@ -7,7 +7,7 @@
  * joins, one at its end, and one every PANGAEA_CLOCK_PERIOD seconds
  * (default 30, 0: none) at a logged event; logs/analysis/clocksync.c fits them.
  */
-#include "pangaea-internal.h"
+#include "engine.h"
 
 #include <stdlib.h>
 

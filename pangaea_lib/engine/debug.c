@@ -11,7 +11,7 @@
  * them, and wait there; the order is the recording's whatever the
  * debugger does.  Nothing here runs unless PANGAEA_DEBUG names this task.
  */
-#include "pangaea-internal.h"
+#include "engine.h"
 
 #include <stdlib.h>
 #include <time.h>

@@ -5,7 +5,7 @@
  * the run's seed, each task in its own sequence (seed and ltid), so a run
  * with the same PANGAEA_SEED gets the same delays again.
  */
-#include "pangaea-internal.h"
+#include "engine.h"
 
 #include <unistd.h>
 

@@ -4,7 +4,7 @@
  * task's own knowledge (ids.c), the coordinator's registry and the
  * launcher's table of tasks all look ids up here.
  */
-#include "pangaea-internal.h"
+#include "engine.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -16,7 +16,7 @@
  * handler never comes here (pg_log_end_signal), so the end record of a
  * task killed by a signal reaches a viewer through its log only.
  */
-#include "pangaea-internal.h"
+#include "engine.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,7 +12,7 @@
  * run.  The crash path (pg_log_end_signal) writes only into mapped space
  * reserved beforehand.
  */
-#include "pangaea-internal.h"
+#include "engine.h"
 
 #include <errno.h>
 #include <signal.h>

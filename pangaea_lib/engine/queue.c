@@ -3,7 +3,7 @@
  * arrival order with the binding's handle of each, and found by what
  * names a message (sender ltid and id) or by a receive's filter.
  */
-#include "pangaea-internal.h"
+#include "engine.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -18,7 +18,7 @@
  * as in a recording (and logs on), while free receives first take the
  * messages left in the out-of-order queue (pg_replay_free_recv).
  */
-#include "pangaea-internal.h"
+#include "engine.h"
 
 #include <signal.h>
 #include <stdarg.h>
@@ -206,24 +206,26 @@ static void call_phrase(const struct pg_call *call, char *buf, size_t n)
 		return;
 	case PG_CLASS_RECV:
 	case PG_CLASS_PROBE:
-		snprintf(buf, n, "called pvm_%s(from=%d, tag=%d)",
-			 pg_rec_kind_name(e->kind),
+		snprintf(buf, n, "called %s%s(from=%d, tag=%d)",
+			 pg_bind->call_prefix, pg_rec_kind_name(e->kind),
 			 e->peer == PG_PEER_ANY ? -1 : e->peer, e->tag);
 		return;
 	default:
 		break;
 	}
 	if (e->kind == PG_REC_GROUP)
-		snprintf(buf, n, "called pvm_%s(\"%s\", %d)",
-			 pg_group_op_name(e->op), e->group, e->arg);
+		snprintf(buf, n, "called %s%s(\"%s\", %d)",
+			 pg_bind->call_prefix, pg_group_op_name(e->op), e->group, e->arg);
 	else if (e->kind == PG_REC_KILL)
-		snprintf(buf, n, "called pvm_kill(task %d)", e->peer);
+		snprintf(buf, n, "called %skill(task %d)",
+			 pg_bind->call_prefix, e->peer);
 	else if (e->kind == PG_REC_CALL) {
 		pg_call_describe(e, 0, d, sizeof(d));
 		snprintf(buf, n, "called %s", d);
 	}
 	else if (e->kind == PG_REC_SPAWN)
-		snprintf(buf, n, "called pvm_spawn(%s)", call->spawn->file);
+		snprintf(buf, n, "called %sspawn(%s)", pg_bind->call_prefix,
+			 call->spawn->file);
 	else
 		snprintf(buf, n, "called pangaea_exit()");
 }
@@ -329,7 +331,8 @@ static enum pg_verdict expect_spawn(const struct pg_call *call,
 	    next_event(err, sizeof(err)) > 0 && w->kind != PG_REC_SPAWN) {
 		pg_event_describe(w, d, sizeof(d));
 		return pg_replay_diverge("the log expects %s; the program called "
-					 "pvm_spawn(%s)", d, c->file);
+					 "%sspawn(%s)", d,
+					 pg_bind->call_prefix, c->file);
 	}
 	if (rp.exec_pos >= rp.exec.nspawn)
 		return pg_replay_diverge("the program spawns \"%s\" but the "
@@ -344,7 +347,8 @@ static enum pg_verdict expect_spawn(const struct pg_call *call,
 		if (r > 0)
 			pg_event_describe(w, d, sizeof(d));
 		return pg_replay_diverge("the log expects %s; the program called "
-					 "pvm_spawn(%s)", d, c->file);
+					 "%sspawn(%s)", d,
+					 pg_bind->call_prefix, c->file);
 	}
 	/* the launcher's arguments may be the recording's own */
 	args = same_args(c, rec) || rp.launcher;
@@ -447,8 +451,8 @@ static enum pg_verdict swap_here(const struct pg_call *call,
 	    (e->peer != PG_PEER_ANY && e->peer != a->peer))
 		return pg_replay_diverge("the what-if message %d:%u (tag %d) "
 					 "does not pass the filter of "
-					 "pvm_%s(from=%d, tag=%d)", a->peer,
-					 a->msgid, a->tag,
+					 "%s%s(from=%d, tag=%d)", a->peer,
+					 a->msgid, a->tag, pg_bind->call_prefix,
 					 pg_rec_kind_name(e->kind),
 					 e->peer == PG_PEER_ANY ? -1 : e->peer,
 					 e->tag);
@@ -529,7 +533,7 @@ static int fetch(const struct pg_event *want, int active, int *msg)
 		}
 		bd->make_current(0);
 		if (pg_queue_push(&rp.queue, &m) < 0) {
-			b = PvmNoMem;
+			b = bd->err_nomem;
 			break;
 		}
 		if (pg_qmsg_is(&m, want->peer, want->msgid, want->tag)) {
@@ -538,7 +542,7 @@ static int fetch(const struct pg_event *want, int active, int *msg)
 		}
 	}
 	bd->make_current(saved);
-	return b < 0 ? b : PvmSysErr;
+	return b < 0 ? b : bd->err_sys;
 }
 
 /* Makes the queued message I the current message (a probe leaves it

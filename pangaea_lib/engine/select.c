@@ -17,7 +17,7 @@
  *     which message it gets is what replay must fix);
  *   - spawns and group calls of a selected task are always logged.
  */
-#include "pangaea-internal.h"
+#include "engine.h"
 
 #include <ctype.h>
 #include <errno.h>

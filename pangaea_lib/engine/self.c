@@ -5,7 +5,7 @@
  * what-if replay's task going free at its cut (replay.c) records from
  * then on, through pg_self_go_free.
  */
-#include "pangaea-internal.h"
+#include "engine.h"
 
 static struct pg_self self;
 

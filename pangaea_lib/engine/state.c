@@ -8,7 +8,7 @@
  * advisory: if it cannot be made, the task runs on without it (and the
  * launcher, finding none, never calls the task blocked).
  */
-#include "pangaea-internal.h"
+#include "engine.h"
 
 #include <fcntl.h>
 #include <stddef.h>

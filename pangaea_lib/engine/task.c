@@ -4,7 +4,7 @@
  * the layer's own exit call), DIVERGED when its replay stops at a call
  * the recording does not have.
  */
-#include "pangaea-internal.h"
+#include "engine.h"
 
 #include <stdio.h>
 #include <unistd.h>
@@ -21,7 +21,7 @@ int pg_task_diverged(void)
 	const char *report = pg_replay_report();
 
 	if (pg_me->ltid == 0)
-		return PvmSysErr; /* the launcher ends the run itself */
+		return pg_bind->err_sys; /* the launcher ends the run itself */
 	pg_log_end(PG_END_DIVERGED, (int)pg_replay_position());
 	if (pg_bind->send_diverged(pg_me->launcher_tid, pg_me->ltid,
 				   report) < 0)
@@ -45,5 +45,5 @@ int pg_task_end(void)
 	rc = pg_log_end(PG_END_EXIT, 0);
 	pg_task_tell_done(PG_END_EXIT, 0);
 	pg_replay_close();
-	return rc < 0 ? PvmSysErr : 0;
+	return rc < 0 ? pg_bind->err_sys : 0;
 }

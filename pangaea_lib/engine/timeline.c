@@ -4,7 +4,7 @@
  * docs/INTERNALS.md §10.1, bench/timeline.sh).  Below every other file
  * of the library: it needs only who this task is.
  */
-#include "pangaea-internal.h"
+#include "engine.h"
 
 #include <stdio.h>
 #include <stdlib.h>

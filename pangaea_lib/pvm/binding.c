@@ -113,6 +113,9 @@ static void bind_stamp(int bufid)
 
 static const struct pg_binding pvm_binding = {
 	.name = "pvm",
+	.call_prefix = "pvm_",
+	.err_sys = PvmSysErr,
+	.err_nomem = PvmNoMem,
 	.recv = pg_pvm_recv,
 	.info = bind_info,
 	.make_current = bind_make_current,

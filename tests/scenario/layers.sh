@@ -65,6 +65,12 @@ broken "21 C files in one folder" \
 	"^layers: examples/many holds 21 C files directly \(at most 20\)$"
 rm -r src/examples/many
 
+printf 'b/obj/pangaea_lib/engine/eng.o: src/pangaea_lib/engine/eng.c \\\n /usr/include/pvm3.h\n' \
+	>b/obj/pangaea_lib/engine/eng.d
+broken "the engine built with pvm3.h" \
+	"^layers: pangaea_lib/engine/eng.o is built with pvm3.h, and pangaea_lib/engine is neutral$"
+rm b/obj/pangaea_lib/engine/eng.d
+
 echo "pending pangaea_lib/engine -> pangaea_lib/pvm  # (test)" >>allow
 broken "a pending use that is gone" \
 	"^layers: pangaea_lib/engine -> pangaea_lib/pvm is no longer used"

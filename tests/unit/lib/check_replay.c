@@ -124,11 +124,17 @@ static struct pg_call call_exit(void)
 /* ------------------------------------------------------------------ */
 /* Recordings. */
 
-/* This task's identity, as the report names it. */
+/* This task's identity, as the report names it; its binding names calls
+ * as PVM's binding does ("pvm_recv"), and has no message layer. */
 static void set_self(int ltid)
 {
+	static struct pg_binding named;
 	struct pg_self *s = pg_self_edit();
 
+	pg_binding_set(NULL); /* the engine's own, "none" */
+	named = *pg_bind;
+	named.call_prefix = "pvm_";
+	pg_binding_set(&named);
 	s->ltid = ltid;
 	s->mode = PANGAEA_MODE_REPLAY;
 	snprintf(s->program, sizeof(s->program), "%s", PROG);
