@@ -2,14 +2,17 @@
  * whatif.c: what-if replay (-swap LTID:EVENT=SENDER:MSGID) and the
  * what-ifs -explore runs.  Over the recording's happens-before relation
  * and racing receives (logs/analysis/happens-before.c, logs/analysis/races.c)
- * it checks each swap against the receive's racing alternatives, takes the
- * consistent cut (per task, how many leading recorded events it replays: the
- * causal past of the swapped receives and of their new messages' sends), and
+ * the rules of logs/analysis/whatif.c check each swap against the
+ * receive's racing alternatives and take the consistent cut (per task, how
+ * many leading recorded events it replays: the causal past of the swapped
+ * receives and of their new messages' sends); here the launcher loads the
+ * recording, says what is refused and where tasks leave the recording, and
  * hands cut and swaps to the tasks in PG_ENV_WHATIF
  * (pangaea_lib/engine/replay.c reads it).
  */
 #include "launcher.h"
 #include "pangaea-analysis.h"
+#include "whatif.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,13 +47,11 @@ static int run_load(const char *dir, struct wf_run *w)
 	return 0;
 }
 
-/* Whether the racing alternative A can be swapped in (a message with an
- * id, not "no message"), at race R (a receive that got a message). */
-static int swappable(const struct pg_race *r, const struct pg_race_alt *a)
+/* Swap SW as the analysis names one. */
+static struct pg_hb_swap hb_swap(const struct la_swap *sw)
 {
-	return (r->what == PG_RACE_RECV || r->what == PG_RACE_POLL) &&
-	       pg_rec_kind_class(r->kind) == PG_CLASS_RECV &&
-	       a->sender != PG_RACE_NOTHING && a->msgid != 0 && a->send_event;
+	return (struct pg_hb_swap){ sw->ltid, (long)sw->event, sw->sender,
+				    sw->msgid };
 }
 
 /* The length of the message sent at event EVENT of task LTID of DIR, or
@@ -81,18 +82,10 @@ static int swap_check(const char *dir, const struct wf_run *w,
 {
 	const struct pg_race *r = pg_races_at(&w->races, sw->ltid,
 					       (long)sw->event);
+	struct pg_hb_swap hs = hb_swap(sw);
 	struct pg_strbuf list = { 0 };
-	const struct pg_race_alt *pick = NULL;
+	const struct pg_race_alt *pick = pg_whatif_pick(r, &hs, &list);
 
-	for (int k = 0; r && k < r->nalt; k++) {
-		const struct pg_race_alt *a = &r->alts[k];
-
-		if (!swappable(r, a))
-			continue;
-		pg_strbuf_printf(&list, " %d:%u", a->sender, a->msgid);
-		if (a->sender == sw->sender && a->msgid == sw->msgid)
-			pick = a;
-	}
 	if (!pick) {
 		la_error("-swap %d:%llu=%d:%u: not a racing alternative of that "
 			 "event%s; valid:%s", sw->ltid,
@@ -124,13 +117,10 @@ static int swaps_cut(const struct wf_run *w, const struct la_swap *sw, int n,
 	*cut = calloc((size_t)w->hb.ntask + 1, sizeof(long));
 	if (hs && *cut) {
 		for (int s = 0; s < n; s++)
-			hs[s] = (struct pg_hb_swap){ sw[s].ltid, (long)sw[s].event,
-						     sw[s].sender, sw[s].msgid };
-		rc = pg_hb_cut(&w->hb, hs, n, *cut, err, sizeof(err));
+			hs[s] = hb_swap(&sw[s]);
+		rc = pg_whatif_cut(&w->hb, hs, n, *cut, err, sizeof(err));
 		if (rc < 0)
 			la_error("-swap: %s", err);
-		for (int s = 0; rc == 0 && s < n; s++)
-			(*cut)[pg_hb_task(&w->hb, sw[s].ltid)] = (long)sw[s].event;
 	}
 	free(hs);
 	if (rc < 0) {
@@ -210,41 +200,12 @@ int la_whatif_is_free(const struct la_opts *o, const char *logdir, int ltid)
 	return n >= cut;
 }
 
-/* Mixes the 64-bit V into the FNV-1a hash H. */
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	for (int i = 0; i < 8; i++, v >>= 8)
-		h = (h ^ (v & 0xff)) * 0x100000001b3ULL;
-	return h;
-}
-
-/* The prefix of the what-if SW of HB (CUT its cut): the events each task
- * replays, the swapped receive with its new message. */
-static uint64_t prefix_key(const struct pg_hb *hb, const struct la_swap *sw,
-			   const long *cut)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (int i = 0; i < hb->ntask; i++) {
-		h = mix(mix(h, (uint64_t)hb->ltids[i]), (uint64_t)cut[i]);
-		for (long k = 0; k < cut[i]; k++) {
-			const struct pg_hb_ev *e = &hb->ev[i][k];
-			int swapped = hb->ltids[i] == sw->ltid &&
-				      (uint64_t)k + 1 == sw->event;
-
-			h = mix(h, (uint64_t)e->kind);
-			h = mix(h, (uint64_t)(uint32_t)(swapped ? sw->sender : e->peer));
-			h = mix(h, swapped ? sw->msgid : e->msgid);
-		}
-	}
-	return h;
-}
-
 int la_whatif_cut(const char *base, const struct la_swap *sw,
 		  struct la_cut *c)
 {
 	struct pg_strbuf env = { 0 };
 	struct wf_run w;
+	struct pg_hb_swap hs = hb_swap(sw);
 	long *cut = NULL;
 	int rc = -1;
 
@@ -259,7 +220,7 @@ int la_whatif_cut(const char *base, const struct la_swap *sw,
 		c->ltid[k] = w.hb.ltids[k];
 		c->cut[k] = (uint64_t)cut[k];
 	}
-	c->key = prefix_key(&w.hb, sw, cut);
+	c->key = pg_whatif_key(&w.hb, &hs, cut);
 	rc = 0;
 out:
 	if (rc < 0)
@@ -280,45 +241,34 @@ void la_whatif_cut_free(struct la_cut *c)
 int la_whatif_races(const char *dir, const struct la_cut *from,
 		    const struct la_swap *only, struct la_swap **out)
 {
-	struct la_swap *v = NULL;
-	size_t n = 0, cap = 0;
+	struct pg_hb_swap o, *v = NULL;
 	struct wf_run w;
+	int n = -1;
 
 	*out = NULL;
-	if (run_load(dir, &w) < 0) {
-		run_free(&w);
-		return -1;
+	if (only)
+		o = hb_swap(only);
+	if (run_load(dir, &w) < 0)
+		goto out;
+	n = pg_whatif_swaps(&w.races, from ? from->ltid : NULL,
+			    from ? from->cut : NULL, from ? from->n : 0,
+			    only ? &o : NULL, &v);
+	if (n < 0) {
+		la_error("out of memory listing the races of %s", dir);
+		goto out;
 	}
-	for (size_t i = 0; i < w.races.n; i++) {
-		const struct pg_race *r = &w.races.v[i];
-		long first = 0; /* events before it were replayed */
-
-		for (int j = 0; from && j < from->n; j++)
-			if (from->ltid[j] == r->ltid)
-				first = (long)from->cut[j];
-		if (r->event <= first ||
-		    (only && (only->ltid != r->ltid ||
-			      (long)only->event != r->event)))
-			continue;
-		for (int k = 0; k < r->nalt; k++) {
-			struct la_swap *g;
-
-			if (!swappable(r, &r->alts[k]))
-				continue;
-			if (!(g = pg_grow(v, &cap, n + 1, sizeof(*v), 16))) {
-				free(v);
-				run_free(&w);
-				la_error("out of memory listing the races of %s", dir);
-				return -1;
-			}
-			v = g;
-			v[n++] = (struct la_swap){ .ltid = r->ltid,
-						   .event = (uint64_t)r->event,
-						   .sender = r->alts[k].sender,
-						   .msgid = r->alts[k].msgid };
-		}
+	if (n && !(*out = calloc((size_t)n, sizeof(**out)))) {
+		la_error("out of memory listing the races of %s", dir);
+		n = -1;
+		goto out;
 	}
+	for (int k = 0; k < n; k++)
+		(*out)[k] = (struct la_swap){ .ltid = v[k].ltid,
+					      .event = (uint64_t)v[k].event,
+					      .sender = v[k].sender,
+					      .msgid = v[k].msgid };
+out:
+	free(v);
 	run_free(&w);
-	*out = v;
-	return (int)n;
+	return n;
 }
