@@ -47,13 +47,6 @@ static int run_load(const char *dir, struct wf_run *w)
 	return 0;
 }
 
-/* Swap SW as the analysis names one. */
-static struct pg_hb_swap hb_swap(const struct la_swap *sw)
-{
-	return (struct pg_hb_swap){ sw->ltid, (long)sw->event, sw->sender,
-				    sw->msgid };
-}
-
 /* The length of the message sent at event EVENT of task LTID of DIR, or
  * 0 when unknown (it is only logged). */
 static uint32_t send_len(const char *dir, int ltid, long event)
@@ -78,13 +71,11 @@ static uint32_t send_len(const char *dir, int ltid, long event)
  * alternative of a receive, else refused with the valid ones.  Appends
  * its word to ENV; 0 or -1 (said). */
 static int swap_check(const char *dir, const struct wf_run *w,
-		      const struct la_swap *sw, struct pg_strbuf *env)
+		      const struct pg_hb_swap *sw, struct pg_strbuf *env)
 {
-	const struct pg_race *r = pg_races_at(&w->races, sw->ltid,
-					       (long)sw->event);
-	struct pg_hb_swap hs = hb_swap(sw);
+	const struct pg_race *r = pg_races_at(&w->races, sw->ltid, sw->event);
 	struct pg_strbuf list = { 0 };
-	const struct pg_race_alt *pick = pg_whatif_pick(r, &hs, &list);
+	const struct pg_race_alt *pick = pg_whatif_pick(r, sw, &list);
 
 	if (!pick) {
 		la_error("-swap %d:%llu=%d:%u: not a racing alternative of that "
@@ -107,22 +98,18 @@ static int swap_check(const char *dir, const struct wf_run *w,
  * each task replays, a swapped receive included (the library hands it
  * the new message, then the task goes free).  0 or -1 (said).
  */
-static int swaps_cut(const struct wf_run *w, const struct la_swap *sw, int n,
-		     long **cut)
+static int swaps_cut(const struct wf_run *w, const struct pg_hb_swap *sw,
+		     int n, long **cut)
 {
-	struct pg_hb_swap *hs = calloc((size_t)n + 1, sizeof(*hs));
 	char err[512];
 	int rc = -1;
 
 	*cut = calloc((size_t)w->hb.ntask + 1, sizeof(long));
-	if (hs && *cut) {
-		for (int s = 0; s < n; s++)
-			hs[s] = hb_swap(&sw[s]);
-		rc = pg_whatif_cut(&w->hb, hs, n, *cut, err, sizeof(err));
+	if (*cut) {
+		rc = pg_whatif_cut(&w->hb, sw, n, *cut, err, sizeof(err));
 		if (rc < 0)
 			la_error("-swap: %s", err);
 	}
-	free(hs);
 	if (rc < 0) {
 		free(*cut);
 		*cut = NULL;
@@ -144,9 +131,28 @@ static void cut_say(const struct la_opts *o, const struct pg_hb *hb,
 	}
 }
 
+/* The swaps of -swap (O) as the analysis names them (malloc'd), or NULL
+ * (said). */
+static struct pg_hb_swap *opt_swaps(const struct la_opts *o)
+{
+	struct pg_hb_swap *v = calloc((size_t)o->nswap + 1, sizeof(*v));
+
+	if (!v) {
+		la_error("-swap: out of memory");
+		return NULL;
+	}
+	for (int s = 0; s < o->nswap; s++)
+		v[s] = (struct pg_hb_swap){ o->swaps[s].ltid,
+					    (long)o->swaps[s].event,
+					    o->swaps[s].sender,
+					    o->swaps[s].msgid };
+	return v;
+}
+
 int la_whatif_prepare(struct la_opts *o)
 {
 	struct pg_strbuf env = { 0 };
+	struct pg_hb_swap *sw = NULL;
 	struct wf_run w;
 	long *cut = NULL;
 	int rc = -1;
@@ -154,12 +160,12 @@ int la_whatif_prepare(struct la_opts *o)
 	unsetenv(PG_ENV_WHATIF); /* not inherited from an outer run */
 	if (!o->nswap)
 		return 0;
-	if (run_load(o->logdir, &w) < 0)
+	if (run_load(o->logdir, &w) < 0 || !(sw = opt_swaps(o)))
 		goto out;
 	for (int s = 0; s < o->nswap; s++)
-		if (swap_check(o->logdir, &w, &o->swaps[s], &env) < 0)
+		if (swap_check(o->logdir, &w, &sw[s], &env) < 0)
 			goto out;
-	if (swaps_cut(&w, o->swaps, o->nswap, &cut) < 0)
+	if (swaps_cut(&w, sw, o->nswap, &cut) < 0)
 		goto out;
 	cut_say(o, &w.hb, cut, &env);
 	la_vm_export(PG_ENV_WHATIF, env.p ? env.p : "");
@@ -171,6 +177,7 @@ int la_whatif_prepare(struct la_opts *o)
 	cut = NULL;
 	rc = 0;
 out:
+	free(sw);
 	free(cut);
 	pg_strbuf_free(&env);
 	run_free(&w);
@@ -200,12 +207,11 @@ int la_whatif_is_free(const struct la_opts *o, const char *logdir, int ltid)
 	return n >= cut;
 }
 
-int la_whatif_cut(const char *base, const struct la_swap *sw,
+int la_whatif_cut(const char *base, const struct pg_hb_swap *sw,
 		  struct la_cut *c)
 {
 	struct pg_strbuf env = { 0 };
 	struct wf_run w;
-	struct pg_hb_swap hs = hb_swap(sw);
 	long *cut = NULL;
 	int rc = -1;
 
@@ -220,7 +226,7 @@ int la_whatif_cut(const char *base, const struct la_swap *sw,
 		c->ltid[k] = w.hb.ltids[k];
 		c->cut[k] = (uint64_t)cut[k];
 	}
-	c->key = pg_whatif_key(&w.hb, &hs, cut);
+	c->key = pg_whatif_key(&w.hb, sw, cut);
 	rc = 0;
 out:
 	if (rc < 0)
@@ -239,36 +245,17 @@ void la_whatif_cut_free(struct la_cut *c)
 }
 
 int la_whatif_races(const char *dir, const struct la_cut *from,
-		    const struct la_swap *only, struct la_swap **out)
+		    const struct pg_hb_swap *only, struct pg_hb_swap **out)
 {
-	struct pg_hb_swap o, *v = NULL;
 	struct wf_run w;
 	int n = -1;
 
 	*out = NULL;
-	if (only)
-		o = hb_swap(only);
-	if (run_load(dir, &w) < 0)
-		goto out;
-	n = pg_whatif_swaps(&w.races, from ? from->ltid : NULL,
-			    from ? from->cut : NULL, from ? from->n : 0,
-			    only ? &o : NULL, &v);
-	if (n < 0) {
+	if (run_load(dir, &w) == 0 &&
+	    (n = pg_whatif_swaps(&w.races, from ? from->ltid : NULL,
+				 from ? from->cut : NULL, from ? from->n : 0,
+				 only, out)) < 0)
 		la_error("out of memory listing the races of %s", dir);
-		goto out;
-	}
-	if (n && !(*out = calloc((size_t)n, sizeof(**out)))) {
-		la_error("out of memory listing the races of %s", dir);
-		n = -1;
-		goto out;
-	}
-	for (int k = 0; k < n; k++)
-		(*out)[k] = (struct la_swap){ .ltid = v[k].ltid,
-					      .event = (uint64_t)v[k].event,
-					      .sender = v[k].sender,
-					      .msgid = v[k].msgid };
-out:
-	free(v);
 	run_free(&w);
 	return n;
 }

@@ -4,10 +4,13 @@
  * (a probe's, a "no message" outcome's, a join's are refused), the cut
  * with the swapped receive included, the key of a what-if's prefix (the
  * events before the cut and the new message count, nothing after), and
- * the swaps a run's races offer after a base run's cut.  On hand-made
+ * the swaps a run's races offer after a base run's cut; and the plan of
+ * an exploration (logs/analysis/explore-plan.c: level by level, each
+ * prefix once, the chain of swaps that leads to a run).  On hand-made
  * races and relations, and on a small run written with the real log
  * writers.
  */
+#include "explore-plan.h"
 #include "whatif.h"
 #include "checkutil.h"
 
@@ -220,6 +223,39 @@ START_TEST(prefix_key)
 }
 END_TEST
 
+START_TEST(explore_plan)
+{
+	struct pg_explore_plan p = { 0 };
+	const struct pg_hb_swap rec[] = { { 1, 4, 1001, 1 }, { 1, 5, 1002, 2 } };
+	const struct pg_hb_swap run1[] = { { 1, 7, 1003, 1 } };
+	const struct pg_hb_swap run3[] = { { 2, 3, 1, 9 } };
+	char buf[256];
+
+	/* the recording's swaps, then those of run 1 (item 0 made it) */
+	ck_assert_int_eq(pg_explore_add(&p, 0, -1, rec, 2), 0);
+	ck_assert_int_eq(pg_explore_add(&p, 1, 0, run1, 1), 0);
+	ck_assert_int_eq(pg_explore_add(&p, 3, 2, run3, 1), 0);
+	ck_assert_int_eq(p.n, 4);
+	ck_assert(p.items[1].base == 0 && p.items[1].sw.event == 5);
+	ck_assert(p.items[2].base == 1 && p.items[2].parent == 0);
+	pg_explore_chain(&p, 0, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "1:4=1001:1");
+	pg_explore_chain(&p, 3, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "1:4=1001:1 then 1:7=1003:1 then 2:3=1:9");
+	/* a prefix is run once */
+	ck_assert_int_eq(pg_explore_seen(&p, 42), 0);
+	ck_assert_int_eq(pg_explore_seen(&p, 43), 0);
+	ck_assert_int_eq(pg_explore_seen(&p, 42), 1);
+	ck_assert_int_eq(p.nkeys, 2);
+	/* nothing to add is no error */
+	ck_assert_int_eq(pg_explore_add(&p, 2, 1, NULL, 0), 0);
+	ck_assert_int_eq(p.n, 4);
+	pg_explore_free(&p);
+	ck_assert_ptr_null(p.items);
+	ck_assert_int_eq(p.n, 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("whatif");
@@ -231,6 +267,7 @@ int main(void)
 	tcase_add_test(tc, cut_and_swaps_of_a_run);
 	tcase_add_test(tc, swaps_in_races_order);
 	tcase_add_test(tc, prefix_key);
+	tcase_add_test(tc, explore_plan);
 	suite_add_tcase(s, tc);
 	return cku_run(s);
 }
