@@ -363,10 +363,11 @@ void la_kill_free(struct la_run *r);
  * Called at every turn of the wait for the run's tasks: when every live
  * task has been blocked in a receive or barrier for the quiet period
  * (their state files unchanged), or in replay waits for a recorded
- * message of a task that has ended or is itself stuck, prints the
- * deadlock report and (unless -no-deadlock-stop) ends the run as a
- * divergence does (exit 3).  Cheap when called often: it looks at most
- * every quarter second.
+ * message of a task that has ended or is itself stuck (the rules:
+ * pg_deadlock_judge, logs/analysis/deadlock.c), prints the deadlock
+ * report and (unless -no-deadlock-stop) ends the run as a divergence
+ * does (exit 3).  Cheap when called often: it looks at most every
+ * quarter second.
  */
 void la_deadlock_check(struct la_run *r);
 
