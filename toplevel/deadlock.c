@@ -3,19 +3,13 @@
  * blocking call it is in, in its state file LOGDIR/task-LTID.state
  * (pangaea_lib/engine/state.c; struct pg_state): no message is sent for it.
  * While the launcher waits for the run, it reads those files now and
- * then.  A task is stuck when it has been blocked (in a receive with no
- * timeout, or one whose timeout is past, or a barrier) and its file has
- * not changed for the quiet period.  The run is deadlocked when
- *
- *   - every live task is stuck: nothing can wake any of them, and no
- *     message was in flight (it would have woken its receiver); or
- *   - in replay, a stuck task waits for a recorded message of a task that
- *     has ended, or is stuck itself, and so on round a circle.
- *
- * and, either way, the I/O counters of this host's pvmd and of the run's
- * tasks here have not moved for the quiet period either (a long message
- * in transit moves them; so does any other task talking: a circle of
- * replay waits is then told once the rest of the run is quiet).
+ * then, and the rules of logs/analysis/deadlock.c judge them: which tasks
+ * are stuck, whether every live one is, or (in replay) stuck tasks wait
+ * round a circle for messages no live task will send.  The run's traffic
+ * they ask to be quiet is here the I/O counters of this host's pvmd and
+ * of the run's tasks here (a long message in transit moves them; so does
+ * any other task talking: a circle of replay waits is then told once the
+ * rest of the run is quiet).
  *
  * Then it prints the report (each task, its call, since when, its last
  * event, read from its comm log) and ends the run with exit 3, unless
@@ -23,6 +17,7 @@
  * yet, another host without a shared log folder) is never called stuck.
  */
 #include "launcher.h"
+#include "deadlock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,19 +27,10 @@
 _Static_assert(PG_CALL_MAX <= PG_STATE_COLLECT,
 	       "the state's collective calls overlap pg_call_of's");
 
-#define DL_QUIET_NS 1500000000ull /* a stuck task's file stays unchanged */
 #define DL_EVERY_NS 250000000ull  /* between two looks */
 
-/* What the check remembers of a task (by its index in the run's table). */
-struct dl_task {
-	int have;                 /* its state was read at the last look */
-	struct pg_state st;
-	uint64_t changed_ns;      /* when its state was last seen to change */
-	int stuck;                /* at the last look */
-};
-
 static struct {
-	struct dl_task *t;        /* one per task of the run's table */
+	struct pg_deadlock_task *t; /* one per task of the run's table */
 	size_t cap;
 	int n;                    /* of them filled in */
 	uint64_t last_look;
@@ -105,70 +91,33 @@ static void dl_io_look(struct la_run *r, uint64_t now)
 	dl.io = io;
 }
 
-/* Looks at every live task's state; the number of live tasks (*NSTUCK:
- * of them stuck). */
-static int dl_look(struct la_run *r, uint64_t now, int *nstuck)
+/* Looks at every live task's state; the verdict of the rules
+ * (pg_deadlock_judge). */
+static int dl_look(struct la_run *r, uint64_t now)
 {
-	struct dl_task *v;
-	int live = 0;
+	struct pg_deadlock_task *v;
 
-	*nstuck = 0;
 	if (!(v = pg_grow(dl.t, &dl.cap, (size_t)r->ntasks + 1, sizeof(*v), 16)))
-		return 0;
+		return PG_DEADLOCK_NONE;
 	dl.t = v;
 	if (dl.n < r->ntasks) /* tasks new since the last look */
 		memset(&dl.t[dl.n], 0, (size_t)(r->ntasks - dl.n) * sizeof(*v));
 	dl.n = r->ntasks;
 	dl_io_look(r, now);
 	for (int i = 0; i < r->ntasks; i++) {
-		struct dl_task *d = &dl.t[i];
+		struct pg_deadlock_task *d = &dl.t[i];
 		struct pg_state st;
-		uint64_t timeout;
 		int have;
 
-		if (!dl_live(&r->tasks[i])) {
-			d->stuck = 0;
+		d->ltid = r->tasks[i].ltid;
+		d->ended = !dl_live(&r->tasks[i]);
+		if (d->ended)
 			continue;
-		}
-		live++;
 		/* the run's log folder: task 0's, as every task's of the run */
 		have = pg_state_read(pg_me->logdir, r->tasks[i].ltid, &st);
-		if (!have || !d->have || st.seq != d->st.seq || !d->changed_ns)
-			d->changed_ns = now;
-		d->have = have;
-		if (have)
-			d->st = st;
-		/* (only differences of the task's clock are used: on another
-		   host sharing the folder, its CLOCK_MONOTONIC is another) */
-		timeout = st.deadline_mono_ns ? st.deadline_mono_ns -
-						st.since_mono_ns : 0;
-		d->stuck = have && st.call &&
-			   now - d->changed_ns >= DL_QUIET_NS &&
-			   now - d->changed_ns >= timeout &&
-			   now - dl.io_changed_ns >= DL_QUIET_NS;
-		*nstuck += d->stuck;
+		pg_deadlock_note(d, have, &st, now);
 	}
-	return live;
-}
-
-/* Replay: whether stuck task I waits for a message that will never come:
- * its sender ended, or is stuck waiting in turn, round to a circle. */
-static int dl_waits_forever(struct la_run *r, int i)
-{
-	for (int hops = 0; hops <= r->ntasks; hops++) {
-		const struct dl_task *d = &dl.t[i];
-		struct la_task *x;
-
-		if (!d->stuck || !d->st.want)
-			return 0;
-		x = la_task_by_ltid(r, d->st.want_src);
-		if (!x)
-			return 0; /* not a task of the run we know */
-		if (!dl_live(x))
-			return 1;
-		i = (int)(x - r->tasks);
-	}
-	return 1; /* every hop was a stuck task: a circle */
+	return pg_deadlock_judge(dl.t, r->ntasks, now, dl.io_changed_ns);
 }
 
 /* The last event of task LTID's comm log, in words, into BUF. */
@@ -230,19 +179,17 @@ static void dl_call(struct la_run *r, const struct pg_state *st, char *buf,
 static void dl_report_task(struct la_run *r, int i)
 {
 	const struct la_task *t = &r->tasks[i];
-	const struct pg_state *st = &dl.t[i].st;
+	const struct pg_deadlock_task *d = &dl.t[i];
+	const struct pg_state *st = &d->st;
 	char call[400], last[400], want[200] = "";
-	struct la_task *x;
 
 	dl_call(r, st, call, sizeof(call));
 	dl_last_event(t->ltid, last, sizeof(last));
-	if (st->want) {
-		x = la_task_by_ltid(r, st->want_src);
+	if (st->want)
 		snprintf(want, sizeof(want), ", waiting for message %u of task "
 			 "%d (%s)", st->want_msgid, st->want_src,
-			 !x ? "unknown" : !dl_live(x) ? "ended" :
-			 dl.t[x - r->tasks].stuck ? "blocked" : "running");
-	}
+			 d->want_at < 0 ? "unknown" : dl.t[d->want_at].ended ?
+			 "ended" : dl.t[d->want_at].stuck ? "blocked" : "running");
 	fprintf(stderr, "  task %d (%s on %s) in %s since %.2f s%s, %s\n",
 		t->ltid, t->program, t->host, call, (double)st->since_t / 1e9,
 		want, last);
@@ -251,25 +198,20 @@ static void dl_report_task(struct la_run *r, int i)
 void la_deadlock_check(struct la_run *r)
 {
 	uint64_t now = dl_now();
-	int live, nstuck, all, chain = 0;
+	int verdict, all;
 
 	if (dl.reported || r->diverged[0] || r->died || r->lost_host ||
 	    now - dl.last_look < DL_EVERY_NS)
 		return;
 	dl.last_look = now;
-	live = dl_look(r, now, &nstuck);
-	if (!live || !nstuck)
+	if ((verdict = dl_look(r, now)) == PG_DEADLOCK_NONE)
 		return;
-	all = nstuck == live;
-	for (int i = 0; !all && i < r->ntasks; i++)
-		chain |= dl_waits_forever(r, i);
-	if (!all && !chain)
-		return;
+	all = verdict == PG_DEADLOCK_ALL;
 	dl.reported = 1;
 	la_error(all ? "deadlock: every task is blocked:" :
 		 "deadlock: tasks wait for messages that no live task will send:");
 	for (int i = 0; i < r->ntasks; i++)
-		if (dl.t[i].stuck && (all || dl_waits_forever(r, i)))
+		if (dl.t[i].stuck && (all || dl.t[i].forever))
 			dl_report_task(r, i);
 	if (r->o->no_deadlock_stop) {
 		la_say(r->o, "-no-deadlock-stop: the run waits on (^C ends it)");

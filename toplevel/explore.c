@@ -8,10 +8,12 @@
  * Runs are taken level by level (every swap of the recording before the
  * swaps of the runs they made, each level in the order of the
  * receives), so that a budget reaches every first alternative; prefixes
- * (la_cut's key) are run once.  Runs that differ are kept as recordings
- * in REC.explore/NNN; a table of the distinct outcomes ends it.
+ * (la_cut's key) are run once: that plan is logs/analysis/explore-plan.c's.
+ * Runs that differ are kept as recordings in REC.explore/NNN; a table of
+ * the distinct outcomes ends it.
  */
 #include "launcher.h"
+#include "explore-plan.h"
 #include "pangaea-analysis.h"
 
 #include <dirent.h>
@@ -29,13 +31,6 @@
 #define EX_TIMEOUT (-2)   /* run_child: the run took too long */
 #define EX_TERM_GRACE_S 15 /* after SIGTERM, the launcher's time to stop */
 
-/* A what-if to run: a swap of the recording of run BASE (0: REC). */
-struct ex_item {
-	int base;           /* run number of its base, 0 the recording */
-	int parent;         /* item index of the base's run, -1 none */
-	struct la_swap sw;
-};
-
 /* A distinct outcome: how many runs had it, the first of them. */
 struct ex_outcome {
 	char what[256];
@@ -50,35 +45,14 @@ struct ex {
 	int budget, timeout_s, quiet, rec_status, runs, differ;
 	char rec_end[128];      /* how REC failed (end_of), "" it did not */
 	int first_no;           /* runs of an earlier exploration in DIR */
-	struct la_swap from;
+	struct pg_hb_swap from;
 	int have_from;
-	struct ex_item *items;
-	int nitems;
-	size_t capitems;
-	uint64_t *keys;
-	int nkeys;
-	size_t capkeys;
+	struct pg_explore_plan plan; /* the what-ifs to run, the prefixes run */
 	struct ex_outcome *out;
 	int nout;
 	size_t capout;
 	unsigned char *keep;    /* per run number: keep its folder */
 };
-
-/* Queues the swaps V (N) of the run BASE, item PARENT; 0 or -1. */
-static int queue_swaps(struct ex *x, int base, int parent,
-		       const struct la_swap *v, int n)
-{
-	struct ex_item *p = pg_grow(x->items, &x->capitems,
-				    (size_t)x->nitems + (size_t)n + 1,
-				    sizeof(*p), 32);
-
-	if (!p)
-		return -1;
-	x->items = p;
-	for (int i = 0; i < n; i++)
-		x->items[x->nitems++] = (struct ex_item){ base, parent, v[i] };
-	return 0;
-}
 
 /* The folder of run N (0: the recording) into BUF. */
 static void run_dir(const struct ex *x, int n, char *buf, size_t len)
@@ -87,26 +61,6 @@ static void run_dir(const struct ex *x, int n, char *buf, size_t len)
 		snprintf(buf, len, "%s", x->rec);
 	else
 		snprintf(buf, len, "%s/%03d", x->dir, n + x->first_no);
-}
-
-/* The swaps that lead to item I from the recording, into BUF ("A then
- * B": B is a swap of the run A made). */
-static void chain(const struct ex *x, int i, char *buf, size_t len)
-{
-	int path[64], n = 0;
-	size_t k = 0;
-
-	for (; i >= 0 && n < 64; i = x->items[i].parent)
-		path[n++] = i;
-	buf[0] = '\0';
-	while (n-- > 0 && k < len) {
-		const struct la_swap *s = &x->items[path[n]].sw;
-
-		k += (size_t)snprintf(buf + k, len - k, "%s%d:%llu=%d:%u",
-				      k ? " then " : "", s->ltid,
-				      (unsigned long long)s->event, s->sender,
-				      s->msgid);
-	}
 }
 
 /*
@@ -293,39 +247,23 @@ static void note_outcome(struct ex *x, const char *what, int i, int run)
 	x->out[k].runs++;
 }
 
-/* Whether KEY was run; if not, it is noted.  1 or 0 (or -1). */
-static int seen(struct ex *x, uint64_t key)
-{
-	for (int i = 0; i < x->nkeys; i++)
-		if (x->keys[i] == key)
-			return 1;
-	uint64_t *p = pg_grow(x->keys, &x->capkeys, (size_t)x->nkeys + 1,
-			      sizeof(*p), 32);
-
-	if (!p)
-		return -1;
-	x->keys = p;
-	x->keys[x->nkeys++] = key;
-	return 0;
-}
-
 /* Runs item I; 0, or -1 to stop (said). */
 static int run_item(struct ex *x, int i)
 {
-	struct ex_item *it = &x->items[i];
+	struct pg_explore_item *it = &x->plan.items[i];
 	char base[PG_PATH_MAX + 16], dir[PG_PATH_MAX + 16], swap[96];
 	char out[PG_PATH_MAX + 32], err[PG_PATH_MAX + 32], what[256];
 	char path[1024];
 	char *argv[] = { x->self, "-replay", "-swap", swap, "-logdir", base,
 			 "-out", dir, NULL };
-	struct la_swap *next = NULL;
+	struct pg_hb_swap *next = NULL;
 	struct la_cut cut;
 	int run, code, same, n, s;
 
 	run_dir(x, it->base, base, sizeof(base));
 	if (la_whatif_cut(base, &it->sw, &cut) < 0)
 		return 0; /* (said) */
-	s = seen(x, cut.key);
+	s = pg_explore_seen(&x->plan, cut.key);
 	if (s != 0) {
 		la_whatif_cut_free(&cut);
 		return s < 0 ? -1 : 0;
@@ -345,7 +283,7 @@ static int run_item(struct ex *x, int i)
 	x->keep[run] = !same;
 	x->differ += !same;
 	note_outcome(x, what, i, run);
-	chain(x, i, path, sizeof(path));
+	pg_explore_chain(&x->plan, i, path, sizeof(path));
 	if (!x->quiet)
 		fprintf(stderr, "pangaea: explore: run %d/%d: %s: %s (%d "
 			"outcome(s) so far, %d differ)\n", run, x->budget, path,
@@ -353,7 +291,7 @@ static int run_item(struct ex *x, int i)
 	/* a run that ended as the recording did goes on being explored */
 	if (code == x->rec_status && code != EX_TIMEOUT &&
 	    (n = la_whatif_races(dir, &cut, NULL, &next)) > 0)
-		queue_swaps(x, run, i, next, n);
+		pg_explore_add(&x->plan, run, i, next, n);
 	free(next);
 	la_whatif_cut_free(&cut);
 	return 0;
@@ -393,7 +331,7 @@ static void table(const struct ex *x)
 	for (int k = 0; k < x->nout; k++) {
 		const struct ex_outcome *o = &x->out[k];
 
-		chain(x, o->first_item, path, sizeof(path));
+		pg_explore_chain(&x->plan, o->first_item, path, sizeof(path));
 		run_dir(x, o->first_run, dir, sizeof(dir));
 		printf("  %-40s %d run(s)  swaps: %s", o->what, o->runs, path);
 		if (x->keep[o->first_run])
@@ -491,7 +429,7 @@ static int parse(struct ex *x, int argc, char **argv)
 		}
 		if (strcmp(a, "-from") == 0 &&
 		    sscanf(v, "%d:%llu%n", &x->from.ltid, &e, &k) == 2 && !v[k]) {
-			x->from.event = e;
+			x->from.event = (long)e;
 			x->have_from = 1;
 			continue;
 		}
@@ -505,7 +443,7 @@ static int parse(struct ex *x, int argc, char **argv)
 int la_explore(int argc, char **argv)
 {
 	struct ex x = { 0 };
-	struct la_swap *first = NULL;
+	struct pg_hb_swap *first = NULL;
 	char rec[PG_PATH_MAX];
 	ssize_t k = readlink("/proc/self/exe", x.self, sizeof(x.self) - 1);
 	int i, n, status = LA_SETUP;
@@ -529,14 +467,14 @@ int la_explore(int argc, char **argv)
 	if (!(x.keep = calloc((size_t)x.budget + 1, 1)))
 		goto out;
 	n = la_whatif_races(x.rec, NULL, x.have_from ? &x.from : NULL, &first);
-	if (n < 0 || queue_swaps(&x, 0, -1, first, n) < 0)
+	if (n < 0 || pg_explore_add(&x.plan, 0, -1, first, n) < 0)
 		goto out;
 	if (!x.quiet)
 		fprintf(stderr, "pangaea: explore: %s: %d racing alternative(s) "
 			"%s; budget %d run(s)\n", x.rec, n,
 			x.have_from ? "at the receive of -from" : "in the recording",
 			x.budget);
-	for (int j = 0; j < x.nitems && x.runs < x.budget; j++)
+	for (int j = 0; j < x.plan.n && x.runs < x.budget; j++)
 		if (run_item(&x, j) < 0)
 			goto out;
 	for (int r = 1; r <= x.runs; r++)
@@ -548,8 +486,7 @@ out:
 	if (status == LA_SETUP)
 		rmdir(x.dir); /* (only if empty: nothing was run) */
 	free(first);
-	free(x.items);
-	free(x.keys);
+	pg_explore_free(&x.plan);
 	free(x.out);
 	free(x.keep);
 	return status;

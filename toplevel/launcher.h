@@ -363,10 +363,11 @@ void la_kill_free(struct la_run *r);
  * Called at every turn of the wait for the run's tasks: when every live
  * task has been blocked in a receive or barrier for the quiet period
  * (their state files unchanged), or in replay waits for a recorded
- * message of a task that has ended or is itself stuck, prints the
- * deadlock report and (unless -no-deadlock-stop) ends the run as a
- * divergence does (exit 3).  Cheap when called often: it looks at most
- * every quarter second.
+ * message of a task that has ended or is itself stuck (the rules:
+ * pg_deadlock_judge, logs/analysis/deadlock.c), prints the deadlock
+ * report and (unless -no-deadlock-stop) ends the run as a divergence
+ * does (exit 3).  Cheap when called often: it looks at most every
+ * quarter second.
  */
 void la_deadlock_check(struct la_run *r);
 
@@ -465,17 +466,20 @@ struct la_cut {
 	uint64_t *cut;
 	uint64_t key;
 };
+struct pg_hb_swap; /* a swap as the analysis names it (whatif.h) */
 /* Fills C for the swap SW of the recording BASE (checked as -swap is);
  * 0, or -1 (said).  Free it with la_whatif_cut_free. */
-int la_whatif_cut(const char *base, const struct la_swap *sw,
+int la_whatif_cut(const char *base, const struct pg_hb_swap *sw,
 		  struct la_cut *c);
+/* Frees what C holds and leaves it { 0 }. */
 void la_whatif_cut_free(struct la_cut *c);
 /* The racing receives of the recording DIR and their alternatives, as
- * swaps into *OUT (malloc'd): only at events after FROM's cut if FROM
- * (a task FROM does not name: all its events), only at the receive
- * ONLY->ltid:ONLY->event if ONLY.  Their number, or -1 (said). */
+ * swaps into *OUT (malloc'd; pg_whatif_swaps): only at events after
+ * FROM's cut if FROM (a task FROM does not name: all its events), only
+ * at the receive ONLY->ltid:ONLY->event if ONLY.  Their number, or -1
+ * (said). */
 int la_whatif_races(const char *dir, const struct la_cut *from,
-		    const struct la_swap *only, struct la_swap **out);
+		    const struct pg_hb_swap *only, struct pg_hb_swap **out);
 /* explore.c */
 /* pangaea -explore ARGS: explores the other orders of a recording (or
  * of PROGRAM's run, recorded first); the exit status. */

@@ -2,14 +2,17 @@
  * whatif.c: what-if replay (-swap LTID:EVENT=SENDER:MSGID) and the
  * what-ifs -explore runs.  Over the recording's happens-before relation
  * and racing receives (logs/analysis/happens-before.c, logs/analysis/races.c)
- * it checks each swap against the receive's racing alternatives, takes the
- * consistent cut (per task, how many leading recorded events it replays: the
- * causal past of the swapped receives and of their new messages' sends), and
+ * the rules of logs/analysis/whatif.c check each swap against the
+ * receive's racing alternatives and take the consistent cut (per task, how
+ * many leading recorded events it replays: the causal past of the swapped
+ * receives and of their new messages' sends); here the launcher loads the
+ * recording, says what is refused and where tasks leave the recording, and
  * hands cut and swaps to the tasks in PG_ENV_WHATIF
  * (pangaea_lib/engine/replay.c reads it).
  */
 #include "launcher.h"
 #include "pangaea-analysis.h"
+#include "whatif.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,15 +47,6 @@ static int run_load(const char *dir, struct wf_run *w)
 	return 0;
 }
 
-/* Whether the racing alternative A can be swapped in (a message with an
- * id, not "no message"), at race R (a receive that got a message). */
-static int swappable(const struct pg_race *r, const struct pg_race_alt *a)
-{
-	return (r->what == PG_RACE_RECV || r->what == PG_RACE_POLL) &&
-	       pg_rec_kind_class(r->kind) == PG_CLASS_RECV &&
-	       a->sender != PG_RACE_NOTHING && a->msgid != 0 && a->send_event;
-}
-
 /* The length of the message sent at event EVENT of task LTID of DIR, or
  * 0 when unknown (it is only logged). */
 static uint32_t send_len(const char *dir, int ltid, long event)
@@ -77,22 +71,12 @@ static uint32_t send_len(const char *dir, int ltid, long event)
  * alternative of a receive, else refused with the valid ones.  Appends
  * its word to ENV; 0 or -1 (said). */
 static int swap_check(const char *dir, const struct wf_run *w,
-		      const struct la_swap *sw, struct pg_strbuf *env)
+		      const struct pg_hb_swap *sw, struct pg_strbuf *env)
 {
-	const struct pg_race *r = pg_races_at(&w->races, sw->ltid,
-					       (long)sw->event);
+	const struct pg_race *r = pg_races_at(&w->races, sw->ltid, sw->event);
 	struct pg_strbuf list = { 0 };
-	const struct pg_race_alt *pick = NULL;
+	const struct pg_race_alt *pick = pg_whatif_pick(r, sw, &list);
 
-	for (int k = 0; r && k < r->nalt; k++) {
-		const struct pg_race_alt *a = &r->alts[k];
-
-		if (!swappable(r, a))
-			continue;
-		pg_strbuf_printf(&list, " %d:%u", a->sender, a->msgid);
-		if (a->sender == sw->sender && a->msgid == sw->msgid)
-			pick = a;
-	}
 	if (!pick) {
 		la_error("-swap %d:%llu=%d:%u: not a racing alternative of that "
 			 "event%s; valid:%s", sw->ltid,
@@ -114,25 +98,18 @@ static int swap_check(const char *dir, const struct wf_run *w,
  * each task replays, a swapped receive included (the library hands it
  * the new message, then the task goes free).  0 or -1 (said).
  */
-static int swaps_cut(const struct wf_run *w, const struct la_swap *sw, int n,
-		     long **cut)
+static int swaps_cut(const struct wf_run *w, const struct pg_hb_swap *sw,
+		     int n, long **cut)
 {
-	struct pg_hb_swap *hs = calloc((size_t)n + 1, sizeof(*hs));
 	char err[512];
 	int rc = -1;
 
 	*cut = calloc((size_t)w->hb.ntask + 1, sizeof(long));
-	if (hs && *cut) {
-		for (int s = 0; s < n; s++)
-			hs[s] = (struct pg_hb_swap){ sw[s].ltid, (long)sw[s].event,
-						     sw[s].sender, sw[s].msgid };
-		rc = pg_hb_cut(&w->hb, hs, n, *cut, err, sizeof(err));
+	if (*cut) {
+		rc = pg_whatif_cut(&w->hb, sw, n, *cut, err, sizeof(err));
 		if (rc < 0)
 			la_error("-swap: %s", err);
-		for (int s = 0; rc == 0 && s < n; s++)
-			(*cut)[pg_hb_task(&w->hb, sw[s].ltid)] = (long)sw[s].event;
 	}
-	free(hs);
 	if (rc < 0) {
 		free(*cut);
 		*cut = NULL;
@@ -154,9 +131,28 @@ static void cut_say(const struct la_opts *o, const struct pg_hb *hb,
 	}
 }
 
+/* The swaps of -swap (O) as the analysis names them (malloc'd), or NULL
+ * (said). */
+static struct pg_hb_swap *opt_swaps(const struct la_opts *o)
+{
+	struct pg_hb_swap *v = calloc((size_t)o->nswap + 1, sizeof(*v));
+
+	if (!v) {
+		la_error("-swap: out of memory");
+		return NULL;
+	}
+	for (int s = 0; s < o->nswap; s++)
+		v[s] = (struct pg_hb_swap){ o->swaps[s].ltid,
+					    (long)o->swaps[s].event,
+					    o->swaps[s].sender,
+					    o->swaps[s].msgid };
+	return v;
+}
+
 int la_whatif_prepare(struct la_opts *o)
 {
 	struct pg_strbuf env = { 0 };
+	struct pg_hb_swap *sw = NULL;
 	struct wf_run w;
 	long *cut = NULL;
 	int rc = -1;
@@ -164,12 +160,12 @@ int la_whatif_prepare(struct la_opts *o)
 	unsetenv(PG_ENV_WHATIF); /* not inherited from an outer run */
 	if (!o->nswap)
 		return 0;
-	if (run_load(o->logdir, &w) < 0)
+	if (run_load(o->logdir, &w) < 0 || !(sw = opt_swaps(o)))
 		goto out;
 	for (int s = 0; s < o->nswap; s++)
-		if (swap_check(o->logdir, &w, &o->swaps[s], &env) < 0)
+		if (swap_check(o->logdir, &w, &sw[s], &env) < 0)
 			goto out;
-	if (swaps_cut(&w, o->swaps, o->nswap, &cut) < 0)
+	if (swaps_cut(&w, sw, o->nswap, &cut) < 0)
 		goto out;
 	cut_say(o, &w.hb, cut, &env);
 	la_vm_export(PG_ENV_WHATIF, env.p ? env.p : "");
@@ -181,6 +177,7 @@ int la_whatif_prepare(struct la_opts *o)
 	cut = NULL;
 	rc = 0;
 out:
+	free(sw);
 	free(cut);
 	pg_strbuf_free(&env);
 	run_free(&w);
@@ -210,37 +207,7 @@ int la_whatif_is_free(const struct la_opts *o, const char *logdir, int ltid)
 	return n >= cut;
 }
 
-/* Mixes the 64-bit V into the FNV-1a hash H. */
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	for (int i = 0; i < 8; i++, v >>= 8)
-		h = (h ^ (v & 0xff)) * 0x100000001b3ULL;
-	return h;
-}
-
-/* The prefix of the what-if SW of HB (CUT its cut): the events each task
- * replays, the swapped receive with its new message. */
-static uint64_t prefix_key(const struct pg_hb *hb, const struct la_swap *sw,
-			   const long *cut)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (int i = 0; i < hb->ntask; i++) {
-		h = mix(mix(h, (uint64_t)hb->ltids[i]), (uint64_t)cut[i]);
-		for (long k = 0; k < cut[i]; k++) {
-			const struct pg_hb_ev *e = &hb->ev[i][k];
-			int swapped = hb->ltids[i] == sw->ltid &&
-				      (uint64_t)k + 1 == sw->event;
-
-			h = mix(h, (uint64_t)e->kind);
-			h = mix(h, (uint64_t)(uint32_t)(swapped ? sw->sender : e->peer));
-			h = mix(h, swapped ? sw->msgid : e->msgid);
-		}
-	}
-	return h;
-}
-
-int la_whatif_cut(const char *base, const struct la_swap *sw,
+int la_whatif_cut(const char *base, const struct pg_hb_swap *sw,
 		  struct la_cut *c)
 {
 	struct pg_strbuf env = { 0 };
@@ -259,7 +226,7 @@ int la_whatif_cut(const char *base, const struct la_swap *sw,
 		c->ltid[k] = w.hb.ltids[k];
 		c->cut[k] = (uint64_t)cut[k];
 	}
-	c->key = prefix_key(&w.hb, sw, cut);
+	c->key = pg_whatif_key(&w.hb, sw, cut);
 	rc = 0;
 out:
 	if (rc < 0)
@@ -278,47 +245,17 @@ void la_whatif_cut_free(struct la_cut *c)
 }
 
 int la_whatif_races(const char *dir, const struct la_cut *from,
-		    const struct la_swap *only, struct la_swap **out)
+		    const struct pg_hb_swap *only, struct pg_hb_swap **out)
 {
-	struct la_swap *v = NULL;
-	size_t n = 0, cap = 0;
 	struct wf_run w;
+	int n = -1;
 
 	*out = NULL;
-	if (run_load(dir, &w) < 0) {
-		run_free(&w);
-		return -1;
-	}
-	for (size_t i = 0; i < w.races.n; i++) {
-		const struct pg_race *r = &w.races.v[i];
-		long first = 0; /* events before it were replayed */
-
-		for (int j = 0; from && j < from->n; j++)
-			if (from->ltid[j] == r->ltid)
-				first = (long)from->cut[j];
-		if (r->event <= first ||
-		    (only && (only->ltid != r->ltid ||
-			      (long)only->event != r->event)))
-			continue;
-		for (int k = 0; k < r->nalt; k++) {
-			struct la_swap *g;
-
-			if (!swappable(r, &r->alts[k]))
-				continue;
-			if (!(g = pg_grow(v, &cap, n + 1, sizeof(*v), 16))) {
-				free(v);
-				run_free(&w);
-				la_error("out of memory listing the races of %s", dir);
-				return -1;
-			}
-			v = g;
-			v[n++] = (struct la_swap){ .ltid = r->ltid,
-						   .event = (uint64_t)r->event,
-						   .sender = r->alts[k].sender,
-						   .msgid = r->alts[k].msgid };
-		}
-	}
+	if (run_load(dir, &w) == 0 &&
+	    (n = pg_whatif_swaps(&w.races, from ? from->ltid : NULL,
+				 from ? from->cut : NULL, from ? from->n : 0,
+				 only, out)) < 0)
+		la_error("out of memory listing the races of %s", dir);
 	run_free(&w);
-	*out = v;
-	return (int)n;
+	return n;
 }

@@ -3,9 +3,9 @@
  * libpg-analysis.a): comparing runs, checking a recording's logs against
  * each other, the hosts' clocks, the happens-before relation and the
  * races.  They read the logs through pangaea-logs.h; the in-task library
- * never links them.  (The matcher, the controlled logical clock and the
- * tasks' states have headers of their own: match.h, logical-clock.h,
- * taskstate.h.)
+ * never links them.  (The matcher, the controlled logical clock, the
+ * tasks' states, the deadlock and the what-if rules have headers of their
+ * own: match.h, logical-clock.h, taskstate.h, deadlock.h, whatif.h.)
  */
 #ifndef PANGAEA_ANALYSIS_H
 #define PANGAEA_ANALYSIS_H
