@@ -18,6 +18,10 @@ TRACE=$B/bin/pangaea-trace
 export PVM_ROOT=/usr/lib/pvm3
 export LSAN_OPTIONS="suppressions=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 [ "$(id -u)" = 0 ] && export PVM_ALLOW_ROOT=1
+# PVM's files (pvmd.UID.VMID, pvml.UID.VMID, pvmtmpPID.N) go to PVM_TMP:
+# run-scenarios.sh gives each test a folder of its own, and counts what
+# the test's processes left there
+export PVM_TMP=${PVM_TMP:-/tmp}
 export PVM_VMID="t-$(basename "$0" .sh)-$$"
 VMID=$PVM_VMID
 # (also where a test or a tool picks another PVM_VMID or none)
@@ -80,7 +84,7 @@ describe_pids() {
 # whose launcher is gone; another run's live ones stay.
 stale_pvml() {
 	local f pid
-	for f in /tmp/pvml.$(id -u).pangaea-*; do
+	for f in $PVM_TMP/pvml.$(id -u).pangaea-*; do
 		pid=${f##*pangaea-}
 		[[ $pid =~ ^[0-9]+$ ]] && [ ! -e "/proc/$pid" ] && rm -f "$f"
 	done
@@ -89,10 +93,10 @@ stale_pvml() {
 # Halts the test's VM and kills what the test's runs left behind.
 cleanup() {
 	local left
-	[ -e "/tmp/pvmd.$(id -u).$VMID" ] && vm_halt "$VMID"
+	[ -e "$PVM_TMP/pvmd.$(id -u).$VMID" ] && vm_halt "$VMID"
 	left=$(test_pids)
 	[ -n "$left" ] && kill -9 $left 2>/dev/null
-	rm -f "/tmp/pvmd.$(id -u).$VMID" "/tmp/pvml.$(id -u).$VMID"
+	rm -f "$PVM_TMP/pvmd.$(id -u).$VMID" "$PVM_TMP/pvml.$(id -u).$VMID"
 	stale_pvml
 	cd / && rm -rf "$T"
 }
@@ -130,7 +134,7 @@ expect_no_leftovers() {
 	if [ -z "$left" ]; then pass "nothing left running"
 	else fail "left running:"; describe_pids $left | sed 's/^/    | /'; fi
 	# the test's own virtual machine (other runs on this machine may have theirs)
-	[ -e "/tmp/pvmd.$(id -u).$VMID" ] && fail "pvmd address file left: /tmp/pvmd.$(id -u).$VMID" || true
+	[ -e "$PVM_TMP/pvmd.$(id -u).$VMID" ] && fail "pvmd address file left: $PVM_TMP/pvmd.$(id -u).$VMID" || true
 }
 
 # pg ARGS...: runs the launcher with a time limit, output to out/err files.
@@ -289,6 +293,8 @@ hosts_up() {
 	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 	HOSTS="bash $top/scripts/hosts.sh"
 	HD=$($HOSTS dir)
+	# each host's /tmp is its own tmpfs, not a folder of this machine's
+	export PVM_TMP=/tmp
 	trap halt_all EXIT
 	if ! $HOSTS up "$1" 2>up.err; then
 		fail "hosts.sh up $1 (needs root, network and mount namespaces): $(cat up.err)"

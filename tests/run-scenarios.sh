@@ -7,20 +7,22 @@ set -u
 B=$(cd "${1:-build}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 pass=0 failed=0 skipped=0
-mark=$(mktemp /tmp/pangaea-scenarios.XXXXXX)
-log=$(mktemp /tmp/pangaea-scenario-log.XXXXXX)
-trap 'rm -f "$mark" "$log"' EXIT
+work=$(mktemp -d /tmp/pgsc.XXXXXX)
+log=$work/log
+trap 'rm -rf "$work"' EXIT
 
-# PVM temporary files (pvmtmpPID.N) made since the mark whose process is
-# gone (or a zombie): a pvmd or task killed in a handshake.  They are removed, since a
-# later process with that pid would have libpvm complain in its output.
+# stale_pvmtmp DIR: PVM temporary files (pvmtmpPID.N) left in the test's
+# PVM_TMP folder DIR by a process now gone (or a zombie): a pvmd or task
+# killed in a handshake.  Every file there is the test's own: each test
+# has a PVM_TMP folder of its own, where its pvmds and tasks (which get
+# it from the pvmd's environment) put their files.
 stale_pvmtmp() {
 	local f p state
-	find "${PVM_TMP:-/tmp}" -maxdepth 1 -name 'pvmtmp*' -user "$(id -u)" \
-		-newer "$mark" 2>/dev/null | while read -r f; do
+	for f in "$1"/pvmtmp*; do
+		[ -e "$f" ] || continue
 		p=${f##*/pvmtmp}; p=$((10#${p%%.*}))
 		state=$(sed -n 's/.*) \(.\).*/\1/p' "/proc/$p/stat" 2>/dev/null)
-		case $state in ''|Z|X) echo "$f"; rm -f "$f" ;; esac
+		case $state in ''|Z|X) echo "${f##*/}" ;; esac
 	done
 }
 
@@ -29,16 +31,17 @@ for t in "$here"/scenario/*.sh; do
 	[ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]] && continue
 	echo "== scenario $name"
 	start=$(date +%s)
-	touch "$mark"
-	B=$B timeout 900 bash "$t" 2>&1 | tee "$log" | sed 's/^/   /'
+	mkdir "$work/tmp"
+	B=$B PVM_TMP=$work/tmp timeout 900 bash "$t" 2>&1 | tee "$log" | sed 's/^/   /'
 	rc=${PIPESTATUS[0]}
 	skips=$(grep -c '^skip: ' "$log")
 	skipped=$((skipped + skips))
-	left=$(stale_pvmtmp)
+	left=$(stale_pvmtmp "$work/tmp")
 	if [ -n "$left" ]; then
 		echo "   FAIL: left PVM temporary files:" $left
 		rc=1
 	fi
+	rm -rf "$work/tmp"
 	took="$(( $(date +%s) - start )) s"
 	[ "$skips" != 0 ] && took="$took, $skips checks skipped"
 	if [ "$rc" = 0 ]; then

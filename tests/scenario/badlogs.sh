@@ -129,6 +129,6 @@ fi
 
 # nothing of the refused runs is left: no process, no private pvmd
 expect_no_leftovers
-left=$(ls -d "/tmp/pvmd.$(id -u).$VMID" "/tmp/pvml.$(id -u).$VMID" 2>/dev/null)
+left=$(ls -d "$PVM_TMP/pvmd.$(id -u).$VMID" "$PVM_TMP/pvml.$(id -u).$VMID" 2>/dev/null)
 expect_eq "no PVM files of the test in /tmp" "$left" ""
 finish
