@@ -193,17 +193,37 @@ view() {
 # and a private X server (Xvfb) on DISPLAY for the whole test, its pid in
 # XPID (a helper, kept on purpose) and killed at exit.
 x_display() {
-	local sup=${LSAN_OPTIONS#suppressions=} n i
+	local sup=${LSAN_OPTIONS#suppressions=}
 	{ cat "${sup%%:*}"; printf 'leak:%s\n' libtk8.6 libtcl8.6 \
 		libfontconfig libX11 libXft libfreetype; } >"$T/lsan.supp"
 	export LSAN_OPTIONS="suppressions=$T/lsan.supp:print_suppressions=0"
-	for n in $(seq 140 199); do [ -e /tmp/.X$n-lock ] || [ -e /tmp/.X11-unix/X$n ] || break; done
-	Xvfb ":$n" -screen 0 1600x900x24 -nolisten tcp >/dev/null 2>&1 &
-	XPID=$!
+	xvfb_start 1600x900x24
 	HELPERS="$HELPERS $XPID"
 	trap 'kill $XPID 2>/dev/null; cleanup' EXIT
-	export DISPLAY=":$n"
-	for i in $(seq 100); do [ -S /tmp/.X11-unix/X$n ] && break; sleep 0.1; done
+	export DISPLAY=":$XN"
+}
+
+# xvfb_start GEOMETRY: starts Xvfb on the first display from :140 that it
+# gets (its lock file names it: two tests side by side may try the same
+# one), its pid in XPID and display number in XN, and waits until it
+# listens; returns 1 if none came up.
+xvfb_start() {
+	local n i
+	for n in $(seq 140 199); do
+		[ -e /tmp/.X$n-lock ] || [ -e /tmp/.X11-unix/X$n ] && continue
+		Xvfb ":$n" -screen 0 "$1" -nolisten tcp >/dev/null 2>&1 &
+		XPID=$! XN=$n
+		for i in $(seq 100); do
+			kill -0 "$XPID" 2>/dev/null || break
+			[ -S /tmp/.X11-unix/X$n ] &&
+				[ "$(tr -d ' \n' </tmp/.X$n-lock 2>/dev/null)" = "$XPID" ] &&
+				return 0
+			sleep 0.1
+		done
+		kill "$XPID" 2>/dev/null
+		wait "$XPID" 2>/dev/null
+	done
+	return 1
 }
 
 # pvmex_build: builds the PVM distribution's examples, unmodified, once
@@ -265,14 +285,10 @@ pvmex_case() {
 # under an Xvfb display of its own, stopped afterwards (callers check
 # that Xvfb and sqlite3 are there).
 view_event_text() {
-	local n xpid rc
-	for n in $(seq 140 199); do
-		[ -e /tmp/.X$n-lock ] || [ -e /tmp/.X11-unix/X$n ] || break
-	done
-	Xvfb ":$n" -screen 0 800x600x24 -nolisten tcp >/dev/null 2>&1 &
-	xpid=$!
+	local n xpid rc XPID XN
+	xvfb_start 800x600x24
+	xpid=$XPID n=$XN
 	trap "kill $xpid 2>/dev/null; cleanup" EXIT
-	for _ in $(seq 100); do [ -S /tmp/.X11-unix/X$n ] && break; sleep 0.1; done
 	printf '%s\n' 'set out [open result w]' 'vtest::wait 100' \
 		'puts $out [string map {"\n" " | "} [view::event_text $::env(EVENT_ID)]]' \
 		'close $out' 'exit 0' >event.tcl
