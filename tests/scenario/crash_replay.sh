@@ -42,7 +42,7 @@ if [ -n "$clean" ]; then
 		cmp -s out clean.out && pass "clean replay $j: same output" || fail "clean replay $j: output differs"
 	done
 else
-	skip "3 replays of a clean recording" "no clean run recorded"
+	skip_ok "3 replays of a clean recording" "no clean run recorded"
 fi
 expect_no_leftovers
 finish
