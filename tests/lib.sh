@@ -29,6 +29,12 @@ export PANGAEA_TEST_ID=$VMID
 T=$(mktemp -d "/tmp/pangaea-test.XXXXXX")
 FAILS=0
 cd "$T" || exit 1
+# SOAK: how many times over a test's soak parts run (more recordings and
+# replays of a racy program, where an order that replays wrongly once in
+# hundreds of runs would show): 1 in make check, 10 in make check-long
+# (PANGAEA_TEST_LONG=1).
+SOAK=1
+[ "${PANGAEA_TEST_LONG:-}" = 1 ] && SOAK=10
 
 # Halts the virtual machine of PVM_VMID (the console is SIGTERMed by it).
 vm_halt() {
