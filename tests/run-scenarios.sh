@@ -25,6 +25,18 @@ FIRST="hosts_lost hosts_scale pvmex_c deadlock kill hosts hosts_coord stdin expl
 pass=0 failed=0 skipped=0
 work=$(mktemp -d /tmp/pgsc.XXXXXX)
 trap 'rm -rf "$work"' EXIT
+# On an interrupt the tests that run are ended as their time limit would
+# end them: timeout (in a process group of its own, which the terminal's
+# ^C does not reach) passes SIGTERM on, and each test's trap cleans up.
+stop() {
+	local f
+	for f in "$work"/*/pid; do
+		[ -e "$f" ] && kill -TERM "$(cat "$f")" 2>/dev/null
+	done
+	wait
+	exit 130
+}
+trap stop INT TERM
 
 # cluster_take SLOT: a virtual cluster number (1 to 250) for the tests of
 # job SLOT, in cluster[SLOT]: the first whose lock file this run gets
@@ -64,7 +76,9 @@ run_one() {
 	mkdir -p "$d/tmp"
 	start=$(date +%s)
 	B=$B PVM_TMP=$d/tmp PANGAEA_HOSTS_CLUSTER=${cluster[$2]} \
-		timeout 900 bash "$here/scenario/$name.sh" >"$d/log" 2>&1 </dev/null
+		timeout 900 bash "$here/scenario/$name.sh" >"$d/log" 2>&1 </dev/null &
+	echo $! >"$d/pid"
+	wait $!
 	rc=$?
 	skips=$(grep -c '^skip: ' "$d/log")
 	{
