@@ -1,6 +1,7 @@
 # Pangaea: record/replay debugger for PVM3 programs.
 #   make                 build everything into $(BUILDDIR)
 #   make check           install missing packages, build, run every test
+#   make check-long      the same, the tests' soak parts 10 times over
 #   make demo            install missing packages, build, record + replay an example
 #   make install PREFIX=DIR
 #   make fuzz            build the libFuzzer harnesses (clang), run each FUZZ_SECONDS
@@ -236,6 +237,7 @@ layers: all
 scenario: all $(TEST_BINS) $(BENCH_BINS)
 	@bash tests/run-scenarios.sh $(B)
 
+# (CHECK_JOBS=N: scenario tests side by side, default 2)
 check: deps
 	@$(MAKE) --no-print-directory all $(TEST_BINS) $(BENCH_BINS)
 	@rc=0; bash tests/run-all.sh $(B) || rc=1; \
@@ -243,6 +245,11 @@ check: deps
 		$(MAKE) --no-print-directory fuzz \
 			FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS) || rc=1; \
 	fi; exit $$rc
+
+# make check with the soak parts of the tests 10 times over (tests/lib.sh SOAK)
+.PHONY: check-long
+check-long:
+	@PANGAEA_TEST_LONG=1 $(MAKE) --no-print-directory check
 
 demo: deps
 	@$(MAKE) --no-print-directory all

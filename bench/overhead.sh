@@ -35,7 +35,7 @@ export PVM_VMID="pangaea-ovh-$$"
 W=$(mktemp -d /tmp/pangaea-ovh.XXXXXX)
 cleanup() {
 	(echo halt | timeout 10 pvm >/dev/null 2>&1) >/dev/null 2>&1 # (its "Terminated" too)
-	rm -f "/tmp/pvmd.$(id -u).$PVM_VMID" "/tmp/pvml.$(id -u).$PVM_VMID"
+	rm -f "${PVM_TMP:-/tmp}/pvmd.$(id -u).$PVM_VMID" "${PVM_TMP:-/tmp}/pvml.$(id -u).$PVM_VMID"
 	rm -rf "$W"
 }
 trap cleanup EXIT

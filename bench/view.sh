@@ -26,10 +26,10 @@ export PVM_ROOT=/usr/lib/pvm3 PVM_VMID=viewbench-$$
 cleanup() {
 	[ -n "${xpid:-}" ] && kill "$xpid" 2>/dev/null
 	cd / && rm -rf "$T"
-	if [ -e "/tmp/pvmd.$(id -u).$PVM_VMID" ]; then
+	if [ -e "${PVM_TMP:-/tmp}/pvmd.$(id -u).$PVM_VMID" ]; then
 		( echo halt | timeout 10 pvm >/dev/null 2>&1 ) 2>/dev/null
 	fi
-	rm -f "/tmp/pvmd.$(id -u).$PVM_VMID" "/tmp/pvml.$(id -u).$PVM_VMID"
+	rm -f "${PVM_TMP:-/tmp}/pvmd.$(id -u).$PVM_VMID" "${PVM_TMP:-/tmp}/pvml.$(id -u).$PVM_VMID"
 }
 trap cleanup EXIT
 cd "$T"

@@ -7,8 +7,8 @@
 
 vm_halt() { { echo halt | timeout 10 pvm >/dev/null 2>&1; } >/dev/null 2>&1; }
 cleanup() {
-	[ -e "/tmp/pvmd.$(id -u).$PVM_VMID" ] && vm_halt
-	rm -f "/tmp/pvmd.$(id -u).$PVM_VMID" "/tmp/pvml.$(id -u).$PVM_VMID"
+	[ -e "${PVM_TMP:-/tmp}/pvmd.$(id -u).$PVM_VMID" ] && vm_halt
+	rm -f "${PVM_TMP:-/tmp}/pvmd.$(id -u).$PVM_VMID" "${PVM_TMP:-/tmp}/pvml.$(id -u).$PVM_VMID"
 	rm -rf "$W"
 }
 trap cleanup EXIT
@@ -17,7 +17,7 @@ trap 'exit 130' INT TERM
 vm_start() {
 	# shellcheck disable=SC2086
 	( cd "$W" && echo quit | timeout 20 pvm ${1:-} >/dev/null 2>&1 )
-	if [ ! -e "/tmp/pvmd.$(id -u).$PVM_VMID" ]; then
+	if [ ! -e "${PVM_TMP:-/tmp}/pvmd.$(id -u).$PVM_VMID" ]; then
 		echo "$(basename "$0"): cannot start a PVM daemon (PVM_VMID=$PVM_VMID)" >&2
 		exit 1
 	fi

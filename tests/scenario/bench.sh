@@ -25,6 +25,6 @@ expect_grep "target lines printed" out 'ping-pong record / plain +[0-9.]+x'
 expect_grep "summary CSV written" "$BENCH_OUT/results.csv" \
 	'^pingpong,roundtrip,wall,replay,300,'
 vm=$(sed -n 's/.*private VM \(pangaea-bench-[0-9]*\).*/\1/p' out)
-[ -n "$vm" ] && [ ! -e "/tmp/pvmd.$(id -u).$vm" ] &&
+[ -n "$vm" ] && [ ! -e "$PVM_TMP/pvmd.$(id -u).$vm" ] &&
 	pass "the bench VM ($vm) was halted" || fail "bench VM '$vm' left running"
 finish

@@ -19,7 +19,7 @@ fi
 # run a program built with a sanitizer; checked first, so that no
 # plain object is made into a sanitizer's build folder)
 if nm "$B/bin/pangaea" 2>/dev/null | grep -Eq '__(asan|ubsan)_'; then
-	skip "instructions per call" "a sanitizer build (SANITIZE=...)"
+	skip_ok "instructions per call" "a sanitizer build: valgrind cannot run it"
 	finish
 	exit
 fi
@@ -67,7 +67,7 @@ expect_grep "report: the CSV line" res.csv '^perfunc,send,instructions,record,'
 "$B/bench/report" raw.csv /dev/null /dev/null res.csv /dev/null >rep2
 expect_grep "report without counts says so" rep2 'not measured \(valgrind'
 vm=$(sed -n 's/.*private VM \(pangaea-instr-[0-9]*\).*/\1/p' out)
-[ -n "$vm" ] && [ ! -e "/tmp/pvmd.$(id -u).$vm" ] &&
+[ -n "$vm" ] && [ ! -e "$PVM_TMP/pvmd.$(id -u).$vm" ] &&
 	pass "its VM ($vm) was halted" || fail "instr.sh VM '$vm' left running"
 w=$(sed -n 's/.*scratch folder \(.*\)$/\1/p' out)
 [ -n "$w" ] && [ ! -e "$w" ] && pass "its scratch folder ($w) removed" ||

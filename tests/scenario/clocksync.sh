@@ -22,6 +22,8 @@
 . "$(dirname "$0")/../lib.sh"
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 HOSTS="bash $TOP/scripts/hosts.sh"
+# each host's /tmp is its own tmpfs, not a folder of this machine's
+export PVM_TMP=/tmp
 HD=$($HOSTS dir)
 FT=/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1
 

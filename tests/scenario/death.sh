@@ -23,7 +23,7 @@ worker_pid() {
 
 # vm_files_gone: whether the test VM's address file and log are gone.
 vm_files_gone() {
-	[ ! -e "/tmp/pvmd.$(id -u).$VMID" ] && [ ! -e "/tmp/pvml.$(id -u).$VMID" ]
+	[ ! -e "$PVM_TMP/pvmd.$(id -u).$VMID" ] && [ ! -e "$PVM_TMP/pvml.$(id -u).$VMID" ]
 }
 
 # 1. a worker of sor SIGKILLed in the middle of the run
@@ -134,7 +134,7 @@ done
 	{ fail "launcher killed: left running:"; describe_pids $(test_pids); }
 vm_files_gone && pass "launcher killed: the VM's address file and log are gone" ||
 	fail "launcher killed: the VM's files are left"
-left=$(ls /tmp/pvmtmp"$(printf %06d "${pvmd:-0}")".* 2>/dev/null)
+left=$(ls $PVM_TMP/pvmtmp"$(printf %06d "${pvmd:-0}")".* 2>/dev/null)
 [ -z "$left" ] && pass "launcher killed: no pvmtmp file of the pvmd left" ||
 	fail "launcher killed: left $left"
 expect_no_leftovers
@@ -158,7 +158,7 @@ done
 	fail "joined VM: sor tasks left"
 [ -z "$(test_pids -x "$B/bin/pangaea-coord")" ] && pass "joined VM: the coordinator is gone" ||
 	fail "joined VM: the coordinator is left"
-[ -e "/tmp/pvmd.$(id -u).$VMID" ] && pass "joined VM: the machine still runs" ||
+[ -e "$PVM_TMP/pvmd.$(id -u).$VMID" ] && pass "joined VM: the machine still runs" ||
 	fail "joined VM: the machine was halted"
 vm_halt
 expect_no_leftovers

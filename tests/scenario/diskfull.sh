@@ -95,6 +95,6 @@ expect_no_leftovers
 rm -rf full/out
 
 umount full && pass "tmpfs unmounted" || fail "tmpfs still busy"
-leftover=$(ls -d /tmp/pvmd.$(id -u).$VMID /tmp/pvml.$(id -u).$VMID 2>/dev/null)
+leftover=$(ls -d $PVM_TMP/pvmd.$(id -u).$VMID $PVM_TMP/pvml.$(id -u).$VMID 2>/dev/null)
 expect_eq "nothing of the runs left in /tmp" "$leftover" ""
 finish

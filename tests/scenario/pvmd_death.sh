@@ -23,10 +23,10 @@ expect_eq "launcher exits 2" "$(cat rc)" 2
 [ $(( $(date +%s) - start )) -le 10 ] && pass "noticed within 10 s" || fail "took $(( $(date +%s) - start )) s"
 expect_grep "said the daemon was lost" err "^pangaea: error: lost the PVM daemon"
 expect_grep "named the tasks" err "task 1001 \(.*killme on .*\)"
-[ ! -e "/tmp/pvmd.$(id -u).$vmid" ] && pass "stale address file removed" || fail "left /tmp/pvmd.$(id -u).$vmid"
-[ ! -e "/tmp/pvml.$(id -u).$vmid" ] && pass "daemon log removed" || fail "left /tmp/pvml.$(id -u).$vmid"
+[ ! -e "$PVM_TMP/pvmd.$(id -u).$vmid" ] && pass "stale address file removed" || fail "left $PVM_TMP/pvmd.$(id -u).$vmid"
+[ ! -e "$PVM_TMP/pvml.$(id -u).$vmid" ] && pass "daemon log removed" || fail "left $PVM_TMP/pvml.$(id -u).$vmid"
 # the killed pvmd's own temporary files (pvmtmpPID.N; other runs may have theirs)
-left=$(for p in $killed; do ls /tmp/pvmtmp"$(printf %06d "$p")".* 2>/dev/null; done)
+left=$(for p in $killed; do ls $PVM_TMP/pvmtmp"$(printf %06d "$p")".* 2>/dev/null; done)
 [ -n "$killed" ] && [ -z "$left" ] && pass "no pvmtmp file left" || fail "left: '$left' (killed:$killed)"
 expect_no_leftovers
 finish

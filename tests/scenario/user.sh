@@ -22,7 +22,7 @@ else
 	who=$(id -un)
 	mkdir -p u && ln -s "$B/bin" u/bin && mkdir u/examples &&
 		ln -s "$B/examples/racy" "$B/examples/groups" u/examples/
-	as_user() { env -u PVM_ALLOW_ROOT "$@"; }
+	as_user() { env -u PVM_ALLOW_ROOT -u PVM_TMP "$@"; }
 fi
 uid=$(id -u "$who")
 # on failure, end what the user's runs left (lib.sh's cleanup ends our own)
