@@ -98,7 +98,6 @@ static int identify(struct pg_self *me, char *err, size_t errlen)
 {
 	ssize_t n;
 
-	pg_pvmtmp_clear_own(); /* before libpvm picks its file names */
 	me->mytid = pvm_mytid();
 	if (me->mytid < 0) {
 		snprintf(err, errlen, "cannot reach the PVM daemon (%d)",
@@ -125,6 +124,8 @@ static int task_open(char *err, size_t errlen)
 
 	if (!ctx || !*ctx)
 		return 0;
+	pg_pvmtmp_clear_own(); /* before any PVM call: before libpvm picks
+				  its file names (pg_pvm_bind's pvm_recvf) */
 	pg_clock_start();
 	pg_timeline(NULL, "joins (pangaea_init)");
 	pg_proto_open(atoi(ctx));
