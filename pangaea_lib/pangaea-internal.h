@@ -9,7 +9,7 @@
  *
  *   init.c task0.c            joining and leaving a run (app, launcher)
  *   wrap.c spawn.c            the wrappers of the PVM calls
- *     group.c query.c mbox.c
+ *     group.c answers.c mbox.c
  *     collect.c notify.c kill.c
  *   binding.c stdin.c         the engine's table of PVM functions;
  *                             task 1's standard input
@@ -179,7 +179,7 @@ void pg_pvm_bind(void);
 void pg_stdin_attach(void);
 
 /* ------------------------------------------------------------------ */
-/* query.c: calls recorded with their answers (PG_REC_CALL), for query.c
+/* answers.c: calls recorded with their answers (PG_REC_CALL), for answers.c
  * and mbox.c.  A wrapper begins a call, then either records PVM's answer
  * (its data written with the put functions) or takes the recorded one,
  * reads the data back with the get functions (both modes: one path

@@ -4,7 +4,7 @@
  *
  * What a task finds in the mailbox depends on when the other tasks put,
  * replaced and deleted their entries.  Recording logs every call with
- * its answer in a call record (query.c); a pvm_recvinfo that got an
+ * its answer in a call record (answers.c); a pvm_recvinfo that got an
  * entry logs the whole message it got (pvm_pkmesg into a raw buffer, so
  * the bytes are PVM's own).  Replay returns the recorded answers and
  * rebuilds that message (pvm_upkmesg) as the active receive buffer, so

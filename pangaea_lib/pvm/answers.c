@@ -1,5 +1,5 @@
 /*
- * query.c: the PVM calls whose answers differ from run to run without a
+ * answers.c: the PVM calls whose answers differ from run to run without a
  * message in them: pvm_pstat, pvm_mstat, pvm_tasks, pvm_config, and the
  * point where a task calls pvm_exit.  Recording logs each answer in a
  * call record (PG_REC_CALL): the status, and what the call filled in as

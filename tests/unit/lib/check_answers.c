@@ -1,6 +1,6 @@
 /*
- * check_query.c: unit tests of the data of call records
- * (pangaea_lib/pvm/query.c, the part that needs no PVM daemon): what the put
+ * check_answers.c: unit tests of the data of call records
+ * (pangaea_lib/pvm/answers.c, the part that needs no PVM daemon): what the put
  * functions write, the get functions read back (ints, bytes, strings,
  * tids as ltids where the task is known, arrays), damaged data is
  * noticed rather than read past, and the memory given to the program
@@ -152,7 +152,7 @@ END_TEST
 
 static Suite *query_suite(void)
 {
-	Suite *s = suite_create("query");
+	Suite *s = suite_create("answers");
 	TCase *tc = tcase_create("data");
 
 	tcase_add_test(tc, test_round_trip);
