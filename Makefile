@@ -55,8 +55,13 @@ TRACEDB_LIB := $(B)/lib/libpg-tracedb.a
 # lib/pangaea/libpangaea.so, for LD_PRELOAD into unmodified programs (docs/INTERNALS.md,
 # "The preload path"): the same sources, position independent, each with
 # pangaea_lib/pvm/real.h forced in (their PVM calls go to the real functions),
-# plus the entry points (preload.c, without real.h's renaming).
-SO_OBJ := $(LIB_SRC:%.c=$(B)/pic/%.o) $(PRELOAD_ONLY:%.c=$(B)/pic/%.o)
+# plus the entry points (preload.c, without real.h's renaming).  The
+# formats come from an archive: only those a task uses are linked in
+# (not the run reader or the live stream's parser of the tools).
+FORMAT_SRC := $(wildcard logs/format/*.c)
+SO_OBJ := $(filter-out $(FORMAT_SRC:%.c=$(B)/pic/%.o),$(LIB_SRC:%.c=$(B)/pic/%.o)) \
+	  $(PRELOAD_ONLY:%.c=$(B)/pic/%.o)
+SO_FORMAT_LIB := $(B)/pic/libpg-format.a
 # (in a folder of its own, as libfaketime's: -lpangaea stays the static
 # library for programs built with pangaea.h)
 SOLIB := $(B)/lib/pangaea/libpangaea.so
@@ -101,9 +106,13 @@ $(B)/pic/pangaea_lib/pvm/preload.o: pangaea_lib/pvm/preload.c pangaea_lib/pvm/re
 	@mkdir -p $(dir $@)
 	$(CC) $(PIC_CFLAGS) -c $< -o $@
 
-$(SOLIB): $(SO_OBJ) pangaea_lib/pvm/libpangaea.map
+$(SO_FORMAT_LIB): $(FORMAT_SRC:%.c=$(B)/pic/%.o)
+	rm -f $@ && ar rcs $@ $^
+
+$(SOLIB): $(SO_OBJ) $(SO_FORMAT_LIB) pangaea_lib/pvm/libpangaea.map
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out $(SANFLAGS),$(LDFLAGS)) -shared -o $@ $(SO_OBJ) \
+		$(SO_FORMAT_LIB) \
 		-Wl,--version-script=pangaea_lib/pvm/libpangaea.map \
 		-Wl,-Bsymbolic-functions -Wl,--no-as-needed $(LDLIBS_PVM)
 
