@@ -24,6 +24,7 @@ struct wf_run {
 	struct pg_races races;
 };
 
+/* Frees what run_load read into W. */
 static void run_free(struct wf_run *w)
 {
 	pg_races_free(&w->races);

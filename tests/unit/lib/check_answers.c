@@ -150,7 +150,7 @@ START_TEST(test_nomem_answer)
 }
 END_TEST
 
-static Suite *query_suite(void)
+static Suite *answers_suite(void)
 {
 	Suite *s = suite_create("answers");
 	TCase *tc = tcase_create("data");
@@ -166,5 +166,5 @@ static Suite *query_suite(void)
 
 int main(void)
 {
-	return cku_run(query_suite());
+	return cku_run(answers_suite());
 }

@@ -1,5 +1,5 @@
 /*
- * check_verify.c: unit tests of run comparison and counting
+ * check_run_compare.c: unit tests of run comparison and counting
  * (logs/analysis/run-compare.c: pg_verify_runs, pg_run_count) on synthetic runs
  * written with the real log writer into temporary folders.
  */

@@ -1,5 +1,5 @@
 /*
- * check_clc.c: unit tests of the controlled logical clock
+ * check_logical_clock.c: unit tests of the controlled logical clock
  * (logs/analysis/logical-clock.c) on hand-made traces: a known jump and its
  * forward and backward amortisation, a send limiting the backward window, a
  * broadcast and a barrier handled as collectives, timelines without violations
