@@ -5,7 +5,8 @@
  * reader of task-*.comm, task-*.exec and run.info opens its file here:
  * without blocking, without following a link, and refuses what is not a
  * regular file, naming it.  And what the text logs with a "MAGIC
- * VERSION" first line share (stdin.log, output.log).
+ * VERSION" first line share (stdin.log, output.log), and the one name of
+ * a task's log (pg_log_path: DIR/task-LTID.SUFFIX).
  */
 #include "pangaea-logs.h"
 
@@ -189,4 +190,12 @@ int pg_mkdir_p(const char *dir, mode_t mode)
 		*p = '/';
 	}
 	return mkdir(tmp, mode) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+int pg_log_path(char *buf, size_t n, const char *dir, int ltid,
+		const char *suffix)
+{
+	int k = snprintf(buf, n, "%s/task-%d.%s", dir, ltid, suffix);
+
+	return k < 0 || (size_t)k >= n ? -1 : 0;
 }

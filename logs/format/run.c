@@ -171,11 +171,3 @@ int pg_run_count(const char *dir, long *nevents, int *ntasks, char *err,
 	pg_run_close(&run);
 	return rc;
 }
-
-int pg_log_path(char *buf, size_t n, const char *dir, int ltid,
-		const char *suffix)
-{
-	int k = snprintf(buf, n, "%s/task-%d.%s", dir, ltid, suffix);
-
-	return k < 0 || (size_t)k >= n ? -1 : 0;
-}
