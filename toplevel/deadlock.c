@@ -126,20 +126,35 @@ static void dl_last_event(int ltid, char *buf, size_t n)
 	char err[PG_PATH_MAX + 100], d[256];
 	struct pg_comm_reader rd;
 	struct pg_event ev, last = { 0 };
+	int *dests = NULL;
+	size_t cap = 0;
 	long k = 0;
 
 	snprintf(buf, n, "no event yet");
 	if (pg_run_comm(&rd, pg_me->logdir, ltid, err, sizeof(err)) < 0)
 		return;
 	while (pg_comm_next(&rd, &ev, err, sizeof(err)) > 0) {
+		/* (a multicast's destinations are the reader's only until
+		   the next event: the last one's are kept in DESTS) */
+		int *v = ev.ndest > 0 ? pg_grow(dests, &cap, (size_t)ev.ndest,
+						 sizeof(int), 16) : NULL;
+
 		last = ev;
 		last.dests = NULL;
+		if (v) {
+			dests = v;
+			memcpy(dests, ev.dests, (size_t)ev.ndest * sizeof(int));
+			last.dests = dests;
+		} else {
+			last.ndest = 0; /* none, or no memory: said without */
+		}
 		k++;
 	}
 	if (k) {
 		pg_event_describe(&last, d, sizeof(d));
 		snprintf(buf, n, "last event #%ld %s", k, d);
 	}
+	free(dests);
 	pg_comm_free(&rd);
 }
 

@@ -2,7 +2,8 @@
  * deadlock.c - two workers that each wait for the other first (Pangaea
  * example of a real deadlock).
  *
- * Usage: deadlock [-ok | -barrier | -reduce] [-busy] [-trecv SECONDS]
+ * Usage: deadlock [-ok | -barrier | -reduce] [-busy] [-mcast]
+ *                 [-trecv SECONDS]
  *
  * The task started by hand (the master) spawns two copies of itself and
  * tells each the other's tid.  Each worker then waits for a message from
@@ -28,6 +29,10 @@
  * workers, before it waits for their answers: without -ok, the workers
  * are deadlocked while the master still runs.
  *
+ * -mcast: the master also multicasts a note to both workers (tag 4,
+ * which they never get to read) after it introduced them: its last
+ * event before it waits is a pvm_mcast.
+ *
  * -trecv SECONDS: the master waits for the answers with pvm_trecv and
  * that timeout (a wait that ends is no deadlock), then says "deadlock: no
  * answer in SECONDS s" and ends (exit 1), leaving the workers deadlocked.
@@ -48,6 +53,7 @@
 #define TAG_PEER 2
 #define TAG_RESULT 5
 #define TAG_JOINED 3
+#define TAG_NOTE 4
 #define TAG_REDUCE 7
 #define GROUP "deadlock"
 
@@ -142,10 +148,11 @@ static int worker(int parent)
 	return 0;
 }
 
-/* The master: spawns the two workers, introduces them, works for 5 s if
- * BUSY, waits for both (up to TMOUT s each if TMOUT > 0); 0, or 1 if an
- * answer did not come in time. */
-static int master(const char *self, int run, int busy, int tmout)
+/* The master: spawns the two workers, introduces them, multicasts them
+ * a note if MCAST, works for 5 s if BUSY, waits for both (up to TMOUT s
+ * each if TMOUT > 0); 0, or 1 if an answer did not come in time. */
+static int master(const char *self, int run, int busy, int mcast,
+		  int tmout)
 {
 	struct timeval tv = { tmout, 0 };
 	int tids[2], n = pvm_spawn((char *)self, NULL, PvmTaskDefault, "", 2,
@@ -160,6 +167,14 @@ static int master(const char *self, int run, int busy, int tmout)
 		pvm_pkint(v, 3, 1);
 		if ((rc = pvm_send(tids[w - 1], TAG_SETUP)) < 0)
 			die("pvm_send setup", rc);
+	}
+	if (mcast) {
+		int rc;
+
+		pvm_initsend(PvmDataDefault);
+		pvm_pkint(&run, 1, 1);
+		if ((rc = pvm_mcast(tids, 2, TAG_NOTE)) < 0)
+			die("pvm_mcast", rc);
 	}
 	if (busy)
 		sleep(5); /* "work" */
@@ -187,7 +202,8 @@ static int master(const char *self, int run, int busy, int tmout)
 int main(int argc, char **argv)
 {
 	char self[PATH_MAX];
-	int parent, rc, run = RUN_DEADLOCK, busy = 0, bad = 0, tmout = 0;
+	int parent, rc, run = RUN_DEADLOCK, busy = 0, mcast = 0, bad = 0;
+	int tmout = 0;
 
 	pangaea_init(&argc, &argv);
 	for (int i = 1; i < argc; i++) {
@@ -199,6 +215,8 @@ int main(int argc, char **argv)
 			run = RUN_REDUCE;
 		else if (strcmp(argv[i], "-busy") == 0)
 			busy = 1;
+		else if (strcmp(argv[i], "-mcast") == 0)
+			mcast = 1;
 		else if (strcmp(argv[i], "-trecv") == 0 && i + 1 < argc)
 			bad |= (tmout = atoi(argv[++i])) <= 0;
 		else
@@ -210,7 +228,7 @@ int main(int argc, char **argv)
 	if (parent == PvmNoParent) {
 		if (bad) {
 			fprintf(stderr, "usage: deadlock [-ok | -barrier | -reduce] [-busy] "
-					"[-trecv SECONDS]\n");
+					"[-mcast] [-trecv SECONDS]\n");
 			pvm_exit();
 			return 1;
 		}
@@ -220,7 +238,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		setvbuf(stdout, NULL, _IOLBF, 0);
-		rc = master(self, run, busy, tmout);
+		rc = master(self, run, busy, mcast, tmout);
 	} else if (parent < 0) {
 		die("pvm_parent", parent);
 	} else {

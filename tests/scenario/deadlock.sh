@@ -7,7 +7,8 @@
 # cannot be passed is a deadlock too, and so is a pvm_reduce that waits
 # for members that never take part; a replay
 # of logs edited into a circle of waits for recorded messages names the
-# messages, also while another task still runs.
+# messages, also while another task still runs; a master whose last
+# event is a pvm_mcast is reported with its destinations.
 # Nothing is left running.
 . "$(dirname "$0")/../lib.sh"
 D=$B/examples/deadlock
@@ -62,6 +63,17 @@ for mode in log replay; do
 	expect_grep "barrier, $mode: the master's call and group" err \
 		"^  task 1 .* in pvm_barrier\(\"deadlock\", 4\) since [0-9.]+ s, last event #4 pvm_joingroup"
 	expect_grep "barrier, $mode: worker 2's" err "^  task 1002 .* in pvm_barrier\(\"deadlock\", 4\)"
+done
+
+# the master's last event is a pvm_mcast: the report names its
+# destinations (the launcher crashed on them, with no run.info written)
+for mode in log replay; do
+	if [ $mode = log ]; then pg -log -logdir mc "$D" -mcast
+	else pg -replay -logdir mc; fi
+	expect_eq "mcast, $mode: exit 3" "$(cat rc)" 3
+	expect_grep "mcast, $mode: the master's last event" err \
+		"^  task 1 .* in pvm_recv\(from any, tag 5\) since [0-9.]+ s, last event #4 pvm_mcast to=\[1001 1002\] tag=4 "
+	expect_grep "mcast, $mode: run.info says why" mc/run.info "^diverged deadlock: every task"
 done
 
 # a pvm_reduce whose members never take part (they wait for each other)
