@@ -149,7 +149,13 @@ const char *pg_call_name(int call, char *buf, size_t n)
 /* Writes " to=[A B ...]" for the destinations of EV into BUF (N bytes). */
 static void describe_dests(const struct pg_event *ev, char *buf, size_t n)
 {
-	size_t k = (size_t)snprintf(buf, n, " to=[");
+	size_t k;
+
+	if (!ev->dests && ev->ndest > 0) { /* a copy without its list */
+		snprintf(buf, n, " to=[%d tasks]", ev->ndest);
+		return;
+	}
+	k = (size_t)snprintf(buf, n, " to=[");
 
 	for (int i = 0; i < ev->ndest && k < n; i++)
 		k += (size_t)snprintf(buf + k, n - k, "%s%d", i ? " " : "",
