@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* What the check knows of one task's comm log after the first pass. */
 struct cc_task {
@@ -385,6 +386,17 @@ static int cc_pass(struct cc *c, int recvs)
 	return rc;
 }
 
+/* Whether DIR holds a recording at all: task-0.exec, or a task's comm
+ * log among RUN's; 1 or 0. */
+static int cc_is_recording(const char *dir, const struct pg_run *run)
+{
+	char path[PG_PATH_MAX];
+
+	return run->n > 0 ||
+	       (pg_log_path(path, sizeof(path), dir, 0, "exec") == 0 &&
+		access(path, F_OK) == 0);
+}
+
 int pg_crosscheck(const char *dir, char *err, size_t errlen)
 {
 	struct cc c = { .dir = dir, .err = err, .errlen = errlen };
@@ -393,6 +405,12 @@ int pg_crosscheck(const char *dir, char *err, size_t errlen)
 	err[0] = '\0';
 	if (pg_run_open(&c.run, dir, err, errlen) < 0)
 		return -1;
+	if (!cc_is_recording(dir, &c.run)) {
+		snprintf(err, errlen, "%s is not a recording (no task-0.exec, "
+			 "no task-LTID.comm)", dir);
+		pg_run_close(&c.run);
+		return -1;
+	}
 	c.ltids = c.run.ltids;
 	c.n = c.run.n;
 	c.tasks = calloc((size_t)c.n + 1, sizeof(*c.tasks));

@@ -44,7 +44,9 @@ int pg_outverify(const char *a, const char *b, const int *ltids, int nltids,
  * logs, every recorded receive names a send of its sender's log (ltid,
  * message id, to this task, same tag) received once.  0 they agree; 1
  * they contradict each other (ERR: the first contradiction, naming file
- * and record); -1 a log cannot be read (ERR says why).
+ * and record); -1 a log cannot be read, or DIR is no recording at all
+ * (neither task-0.exec nor a task's comm log: ERR says "not a
+ * recording").
  */
 int pg_crosscheck(const char *dir, char *err, size_t errlen);
 

@@ -369,6 +369,18 @@ START_TEST(test_unreadable)
 }
 END_TEST
 
+/* An empty folder is no recording: said so, not a contradiction about a
+ * log it cannot read. */
+START_TEST(test_not_a_recording)
+{
+	char err[1024];
+
+	ck_assert_int_eq(check(err, sizeof(err)), -1);
+	assert_has(err, "is not a recording (no task-0.exec, no "
+		   "task-LTID.comm)");
+}
+END_TEST
+
 static Suite *crosscheck_suite(void)
 {
 	Suite *s = suite_create("crosscheck");
@@ -391,6 +403,7 @@ static Suite *crosscheck_suite(void)
 	tcase_add_test(tc, test_mcast_and_notices);
 	tcase_add_test(tc, test_sender_killed);
 	tcase_add_test(tc, test_unreadable);
+	tcase_add_test(tc, test_not_a_recording);
 	suite_add_tcase(s, tc);
 	return s;
 }
