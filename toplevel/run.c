@@ -42,15 +42,37 @@ static int coord_spawn(char **argv, const char *host, int *tid)
 			 (char *)host, 1, tid);
 }
 
+#define COORD_HELLO_WAIT_S 15 /* a coordinator's start, at most */
+
+/* Waits for TID's HELLO a second at a time (a blocking receive: no
+ * delay when it comes) until it comes (1), TID has gone (0: PVM no
+ * longer knows it, e.g. it died as it started: said within a second,
+ * not after the whole wait) or COORD_HELLO_WAIT_S have passed (-1). */
+static int coord_wait_hello(int tid)
+{
+	for (int s = 0; s < COORD_HELLO_WAIT_S; s++) {
+		if (pg_proto_recv(tid, PG_TAG_HELLO, 1, NULL) > 0)
+			return 1;
+		if (pvm_pstat(tid) != PvmOk)
+			/* (a HELLO sent just before it ended is still taken) */
+			return pg_proto_recv(tid, PG_TAG_HELLO, 0, NULL) > 0;
+	}
+	return -1;
+}
+
 /* Waits for the HELLO of TID, which coord_spawn's N says whether it
  * started, on HOST; 0, or -1 after saying why (WHAT: which one). */
 static int coord_hello(int n, int tid, const char *host, const char *what)
 {
-	if (n == 1 && pg_proto_recv(tid, PG_TAG_HELLO, 15, NULL) > 0)
+	int got = n == 1 ? coord_wait_hello(tid) : -1;
+
+	if (got > 0)
 		return 0;
 	la_error("cannot start the %s on %s (%s)", what, host,
-		 n == 1 ? "it did not answer" : pg_pvm_errtext(n < 0 ? n : tid));
-	if (n == 1)
+		 n != 1 ? pg_pvm_errtext(n < 0 ? n : tid) :
+		 got == 0 ? "it ended before it answered" :
+			    "it did not answer");
+	if (got < 0 && n == 1)
 		pvm_kill(tid);
 	return -1;
 }

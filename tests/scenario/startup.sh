@@ -4,7 +4,9 @@
 # of measuring it each, and a value in the user's environment is not
 # taken for it; the end of a run waits for no fixed time once every task
 # has exited (it was 50 ms) but for a task's last word (an uninstrumented
-# task is still named); without the variable nothing is stamped.
+# task is still named); a coordinator that dies as it starts is told at
+# once, not after the 15 s its answer may take; without the variable
+# nothing is stamped.
 . "$(dirname "$0")/../lib.sh"
 S=$B/examples/sor
 start=$(date +%s)
@@ -104,6 +106,22 @@ for i in 1 2 3 4 5; do
 		named=$((named + 1))
 done
 expect_eq "an uninstrumented task is named, 5 runs of 5" "$named" 5
+
+# ---- a coordinator that dies as it starts: said within a second or two
+# (it was waited for 15 s, then "it did not answer"); the launcher beside
+# a pangaea-coord that exits at once
+mkdir fakebin && cp "$PANGAEA" fakebin/pangaea &&
+	printf '#!/bin/sh\nexit 1\n' >fakebin/pangaea-coord &&
+	chmod +x fakebin/pangaea-coord
+t0=$(date +%s%N)
+timeout 60 fakebin/pangaea -log -logdir deadcoord "$S" 4 100 >out 2>err
+echo $? >rc
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+expect_eq "a coordinator that dies at start: exit 1" "$(cat rc)" 1
+expect_grep "a coordinator that dies at start: said so" err \
+	"^pangaea: error: cannot start the coordinator on .* \(it ended before it answered\)$"
+[ "$ms" -lt 5000 ] && pass "a coordinator that dies at start: told in $ms ms" ||
+	fail "a coordinator that dies at start: told after $ms ms"
 
 # ---- without the variable: no stamps
 pg -log -logdir recq "$S" 4 100
