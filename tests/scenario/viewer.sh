@@ -285,12 +285,15 @@ expect_eq "each unmatched send and receive is drawn unmatched, matched ones join
 expect_grep "the details of an unmatched send say why" result2 "unmatched: to ltid 100[23]: selection"
 
 # ---- a racy run started from the spawn dialog (Log mode), shown live
+# (long enough, about 1.5 s, that the viewer sees it going even when
+# another test shares the cores: with 12 messages a worker it once ended
+# before the first look)
 export PANGAEA_DELAY=20000
 cat >spawn.tcl <<'EOF'
 set out [open result3 w]
 spawn::dialog
 update
-set spawn::S(cmd) "$::env(B)/examples/racy -w 3 -m 12"
+set spawn::S(cmd) "$::env(B)/examples/racy -w 3 -m 40"
 spawn::toggle
 set spawn::S(mode) log
 set spawn::S(logdir) $::env(T)/live
