@@ -8,7 +8,6 @@
 #include "pangaea-internal.h"
 
 typedef int (*bind_matcher)(int, int, int);
-static bind_matcher def_match; /* PVM's own matcher */
 
 /* What one scan of the queue finds (senders()). */
 static struct {
@@ -71,22 +70,26 @@ static int scan_match(int mid, int tid, int tag)
 }
 
 /* Scans PVM's queue (pvm_probe takes in what has arrived) with a matcher
- * that notes senders and picks nothing. */
+ * that notes senders and picks nothing; none when the program has set a
+ * matcher of its own. */
 static int bind_senders(int tag, int *srcs, int max)
 {
-	bind_matcher old;
+	/* (pvm_recvf(NULL) puts PVM's own matcher in place: the next
+	   pvm_recvf hands it back) */
+	bind_matcher old = set_matcher(NULL), own = set_matcher(scan_match);
 	int rc;
 
+	if (old != own) {
+		set_matcher(old);
+		return PG_SENDERS_OWN;
+	}
 	scan_st.tag = tag;
 	scan_st.ctx = pvm_getcontext();
 	scan_st.n = 0;
 	scan_st.srcs = srcs;
 	scan_st.max = max;
-	old = set_matcher(scan_match);
 	rc = pvm_probe(-1, -1);
 	set_matcher(old);
-	if (old != def_match)
-		return PG_SENDERS_OWN;
 	return rc < 0 ? rc : scan_st.n;
 }
 
@@ -135,9 +138,5 @@ static const struct pg_binding pvm_binding = {
 
 void pg_pvm_bind(void)
 {
-	if (!def_match) { /* PVM's matcher, to tell a program's own apart */
-		def_match = set_matcher(NULL);
-		set_matcher(def_match);
-	}
 	pg_binding_set(&pvm_binding);
 }

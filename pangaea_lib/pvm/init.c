@@ -124,8 +124,8 @@ static int task_open(char *err, size_t errlen)
 
 	if (!ctx || !*ctx)
 		return 0;
-	pg_pvmtmp_clear_own(); /* before any PVM call: before libpvm picks
-				  its file names (pg_pvm_bind's pvm_recvf) */
+	pg_pvmtmp_clear_own(); /* before any PVM call, which has libpvm
+				  pick its file names */
 	pg_clock_start();
 	pg_timeline(NULL, "joins (pangaea_init)");
 	pg_proto_open(atoi(ctx));
