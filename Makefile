@@ -44,8 +44,10 @@ LDFLAGS += $(SANFLAGS)
 # logs/trace is the pangaea-trace command itself.
 # (preload.c and real.c belong to libpangaea.so only)
 PRELOAD_ONLY := pangaea_lib/pvm/preload.c pangaea_lib/pvm/real.c
-LIB_SRC := $(filter-out $(PRELOAD_ONLY),$(wildcard pangaea_lib/pvm/*.c)) \
-	   $(wildcard pangaea_lib/engine/*.c) $(wildcard logs/format/*.c)
+TASK_SRC := $(filter-out $(PRELOAD_ONLY),$(wildcard pangaea_lib/pvm/*.c)) \
+	    $(wildcard pangaea_lib/engine/*.c)
+FORMAT_SRC := $(wildcard logs/format/*.c)
+LIB_SRC := $(TASK_SRC) $(FORMAT_SRC)
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
 LIB := $(B)/lib/libpangaea.a
 ANALYSIS_SRC := $(wildcard logs/analysis/*.c)
@@ -58,9 +60,7 @@ TRACEDB_LIB := $(B)/lib/libpg-tracedb.a
 # plus the entry points (preload.c, without real.h's renaming).  The
 # formats come from an archive: only those a task uses are linked in
 # (not the run reader or the live stream's parser of the tools).
-FORMAT_SRC := $(wildcard logs/format/*.c)
-SO_OBJ := $(filter-out $(FORMAT_SRC:%.c=$(B)/pic/%.o),$(LIB_SRC:%.c=$(B)/pic/%.o)) \
-	  $(PRELOAD_ONLY:%.c=$(B)/pic/%.o)
+SO_OBJ := $(TASK_SRC:%.c=$(B)/pic/%.o) $(PRELOAD_ONLY:%.c=$(B)/pic/%.o)
 SO_FORMAT_LIB := $(B)/pic/libpg-format.a
 # (in a folder of its own, as libfaketime's: -lpangaea stays the static
 # library for programs built with pangaea.h)
