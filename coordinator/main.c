@@ -311,6 +311,11 @@ int main(int argc, char **argv)
 	/* a failure is said; the run goes on */
 	if (coord_viewers_init(c.base, c.live_to) == 0 && coord_viewers_on())
 		coord_follow_init(c.base, c.follow);
+	/* what libpvm read from the socket while it sent HELLO is in its
+	   queue, and the socket stays quiet: the loop's first turn takes it
+	   (it waited for the 100 ms timer; a run's first SPAWNED came that
+	   late in one start-up of three) */
+	event_active(c.readable, EV_READ, 0);
 	event_base_dispatch(c.base);
 	if (c.launcher_died) {
 		end_orphaned_run(&c);
