@@ -90,10 +90,12 @@ int pg_proto_ask(int tid, int tag, const int *v, int reply_tag, int *answer);
 int pg_proto_send_handover(int tid, const struct pg_handover *h);
 /* Waits up to SECONDS for the handover from the parent TID; 1 or 0. */
 int pg_proto_recv_handover(int tid, int seconds, struct pg_handover *h);
-/* Tells the coordinator COORD about the N children T of PARENT_LTID and
- * waits for its ACK; the coordinator's status (0, or < 0). */
+/* Tells the coordinator COORD about the N children T of PARENT_LTID
+ * and, if WAIT, waits for its ACK; the coordinator's status (0, or < 0),
+ * or without WAIT 0 once sent (the ACK comes later, to be taken by the
+ * caller's message loop). */
 int pg_proto_tell_spawned(int coord, int parent_ltid,
-			  const struct pg_spawned_task *t, int n);
+			  const struct pg_spawned_task *t, int n, int wait);
 /* Sends the divergence REPORT of task LTID to the launcher TID. */
 int pg_proto_send_diverged(int tid, int ltid, const char *report);
 /* Sends a batch of N ints of live events of task H to the coordinator. */

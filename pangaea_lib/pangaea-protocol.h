@@ -85,6 +85,10 @@
  *                   int parent_ltid, int n, then n x (int ltid, int tid,
  *                   str host, str program).  Answered by PG_TAG_ACK.  The
  *                   coordinator forwards it unchanged to the launcher.
+ *                   The launcher's own (parent_ltid 0) is sent as soon as
+ *                   its programs are spawned, perhaps before the
+ *                   coordinator runs: PVM holds it; it takes the ACK
+ *                   in its message loop, not waiting for it.
  * PG_TAG_ACK        coordinator -> task.  int status (0 ok, <0 error).
  * PG_TAG_TID2LTID   task -> coordinator.  int tid.
  *                   Answer PG_TAG_ANSWER: int ltid (-1: not a Pangaea task).

@@ -135,6 +135,9 @@ struct la_run {
 	int coord_tid;
 	char coord_host[PG_HOST_MAX]; /* where it runs (start_coordinator) */
 	int coord_exited;
+	double coord_spawned;   /* when (la_death_now): its HELLO is awaited */
+	int coord_up;           /* its HELLO came */
+	int coord_failed;       /* it ended or was silent before its HELLO */
 	int relay_tid;          /* the live view's relay (run.c), or 0 */
 	int relay_exited;
 	struct la_task *tasks;
@@ -405,7 +408,7 @@ enum la_prog_kind la_program_kind(const char *path);
 int la_programs_check(struct la_opts *o);
 /* Exports LD_PRELOAD=O->preload (before the user's own LD_PRELOAD, which
  * stays) to every task spawned from now on, if a program needs it (call
- * it after the coordinator has started). */
+ * it after the coordinator's spawn). */
 void la_programs_preload(const struct la_opts *o);
 /* stdin.c */
 /* Offers the launcher's standard input (record) or the recording's

@@ -80,7 +80,10 @@ static int coord_hello(int n, int tid, const char *host, const char *what)
 /*
  * Spawns the coordinator (in Pangaea's context) on the -coord host, else
  * on ours (PVM's default placement would pick any host of the machine),
- * and waits for HELLO.  If we started the virtual machine, it
+ * and does not wait for its HELLO: the programs are spawned while it
+ * starts (PVM holds the messages for it meanwhile), and the run's
+ * message loop takes the HELLO, or stops the run if it ends first or
+ * does not come (coord_check_up).  If we started the virtual machine, it
  * halts it should we die (-halt-vm).  With a live viewer (PANGAEA_LIVE)
  * and the coordinator on another host than the viewer's (ours, or the
  * spawn dialog's PANGAEA_LIVE_HOST), the viewer's socket cannot be
@@ -136,25 +139,50 @@ static int start_coordinator(struct la_run *r)
 	pg_timeline("launcher", "spawns the coordinator");
 	snprintf(r->coord_host, sizeof(r->coord_host), "%s", host);
 	n = coord_spawn(argv, host, &r->coord_tid);
-	/* while it starts: the logging cost, measured once for the tasks on
-	   this host (calib.c), not by each of them on its way to main() */
-	pg_calib_measure();
-	if (pg_calib_export(calib, sizeof(calib)) == 0)
-		la_vm_export(PG_ENV_CALIB, calib);
-	if (coord_hello(n, r->coord_tid, host, "coordinator") < 0) {
+	if (n != 1) {
+		la_error("cannot start the coordinator on %s (%s)", host,
+			 pg_pvm_errtext(n < 0 ? n : r->coord_tid));
 		r->coord_tid = 0;
 		if (r->relay_tid)
 			pvm_kill(r->relay_tid);
 		return -1;
 	}
+	r->coord_spawned = la_death_now();
+	pg_task0_set_coordinator(r->coord_tid);
+	pvm_notify(PvmTaskExit, PG_TAG_EXITED, 1, &r->coord_tid);
+	/* while it starts: the logging cost, measured once for the tasks on
+	   this host (calib.c), not by each of them on its way to main() */
+	pg_calib_measure();
+	if (pg_calib_export(calib, sizeof(calib)) == 0)
+		la_vm_export(PG_ENV_CALIB, calib);
 	if (strcmp(host, home) != 0)
 		la_say(r->o, "the coordinator runs on %s", host);
 	if (r->relay_tid && strcmp(viewer, home) != 0)
 		la_say(r->o, "the live view's relay runs on %s", viewer);
-	pg_timeline("launcher", "coordinator's HELLO");
-	pg_task0_set_coordinator(r->coord_tid);
-	pvm_notify(PvmTaskExit, PG_TAG_EXITED, 1, &r->coord_tid);
 	return 0;
+}
+
+/* Until the coordinator's HELLO has come: 0 while it may still come;
+ * -1 once it cannot (the coordinator ended first, or did not answer in
+ * COORD_HELLO_WAIT_S: killed), said once, the run's tasks then killed
+ * (they wait for it, in their registration). */
+static int coord_check_up(struct la_run *r)
+{
+	if (r->coord_up || !r->coord_tid)
+		return 0;
+	if (r->coord_failed)
+		return -1;
+	if (!r->coord_exited &&
+	    la_death_now() - r->coord_spawned < COORD_HELLO_WAIT_S)
+		return 0;
+	la_error("cannot start the coordinator on %s (%s)", r->coord_host,
+		 r->coord_exited ? "it ended before it answered" :
+				   "it did not answer");
+	if (!r->coord_exited)
+		pvm_kill(r->coord_tid);
+	r->coord_failed = 1;
+	la_tasks_kill(r);
+	return -1;
 }
 
 /* Makes the launcher task 0 of the run (logs in LOGDIR); 0 or -1. */
@@ -248,7 +276,8 @@ static int wait_before_next(struct la_run *r, const struct la_prog *p,
 		if (r->o->start == PG_START_STAGGER ?
 		    waited * 1000 >= r->o->start_ms : program_settled(r, tids, n))
 			break;
-		if (interrupted || r->coord_exited || r->diverged[0] ||
+		if (interrupted || coord_check_up(r) < 0 || r->coord_exited ||
+		    r->diverged[0] ||
 		    r->logfail || r->died || la_death_check(r) ||
 		    la_hosts_lost(r)) { /* (which also pings the beacons) */
 			rc = 1;
@@ -270,6 +299,23 @@ static int wait_before_next(struct la_run *r, const struct la_prog *p,
 	}
 	pvm_setcontext(0);
 	return rc;
+}
+
+/* Makes the N tasks TIDS of program P known at once, as the coordinator
+ * would tell it (on_spawned): a coordinator that never comes up cannot,
+ * and these tasks are then killed and waited for. */
+static void known_at_once(struct la_run *r, const struct la_prog *p,
+			  const int *tids, int n)
+{
+	char host[PG_HOST_MAX];
+
+	for (int i = 0; i < n; i++) {
+		pg_pvm_host_of(tids[i], host, sizeof(host));
+		if (!la_task_by_tid(r, tids[i]) &&
+		    la_task_add(r, pg_ltid_of(tids[i]), tids[i], host, p->path))
+			pvm_notify(PvmTaskExit, PG_TAG_EXITED, 1,
+				   (int *)&tids[i]);
+	}
 }
 
 /* Spawns the programs of the command line as tasks 1..N (with -staged or
@@ -307,6 +353,7 @@ static int start_programs(struct la_run *r)
 			return -1;
 		}
 		r->nstarted += n;
+		known_at_once(r, p, tids, n);
 		if (r->o->start && i + 1 < r->o->nprog &&
 		    wait_before_next(r, p, &r->o->progs[i + 1], tids, n) != 0)
 			return 0; /* the run is being stopped: wait_tasks ends it */
@@ -325,6 +372,8 @@ static void on_spawned(struct la_run *r)
 	for (int i = 0; i < n; i++) {
 		if (pg_proto_upk_spawned_task(&t) < 0)
 			return;
+		if (la_task_by_tid(r, t.tid)) /* the launcher's (known_at_once) */
+			continue;
 		la_task_add(r, t.ltid, t.tid, t.host, t.program);
 		pvm_notify(PvmTaskExit, PG_TAG_EXITED, 1, &t.tid);
 	}
@@ -382,6 +431,14 @@ static void handle(struct la_run *r, int bufid)
 	}
 	if (tag == PG_TAG_OUTPUT) {
 		la_output_take();
+	} else if (tag == PG_TAG_HELLO && src == r->coord_tid) {
+		r->coord_up = 1;
+		pg_timeline("launcher", "coordinator's HELLO");
+	} else if (tag == PG_TAG_ACK && pg_proto_upk(tag, v) == 0 &&
+		   src == r->coord_tid && v[0] < 0) {
+		/* (the launcher's SPAWNED: pangaea_pvm_spawn does not wait) */
+		la_error("the coordinator could not take the tasks the launcher "
+			 "started (%s)", pg_pvm_errtext(v[0]));
 	} else if (tag == PG_TAG_EXITED && pg_proto_upk(tag, v) == 0) {
 		if (v[0] == r->coord_tid)
 			r->coord_exited = 1;
@@ -455,6 +512,8 @@ static void wait_tasks(struct la_run *r)
 		/* the reader of our output went away (`pangaea ... | head`) */
 		if (!interrupted && ferror(stdout))
 			interrupted = SIGPIPE;
+		if (!killed_at && coord_check_up(r) < 0)
+			killed_at = time(NULL);
 		if ((interrupted || (r->coord_exited && !killed_at)) && !killed_at) {
 			la_error(interrupted == SIGPIPE ?
 				 "the output was closed: stopping the run" :
@@ -573,6 +632,8 @@ static void stop_coordinator(struct la_run *r)
 /* The launcher's exit status once the run is over. */
 static int run_status(struct la_run *r, const char *logdir)
 {
+	if (r->coord_failed)
+		return LA_SETUP; /* coord_check_up said why */
 	la_tasks_settle(r, logdir);
 	la_tasks_lost_divergence(r);
 	if (r->diverged[0] || r->died) {
@@ -646,7 +707,7 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 		if (!r->lost_pvmd)
 			la_hosts_collect(r, logdir);
 		r->interrupted = interrupted != 0;
-		if (!r->interrupted)
+		if (!r->interrupted && !r->coord_failed)
 			la_death_finish(r);
 		if (status == LA_OK)
 			status = run_status(r, logdir);

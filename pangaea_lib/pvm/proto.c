@@ -356,11 +356,13 @@ static int pack_spawned(const void *msg)
 }
 
 int pg_proto_tell_spawned(int coord, int parent_ltid,
-			  const struct pg_spawned_task *t, int n)
+			  const struct pg_spawned_task *t, int n, int wait)
 {
 	struct proto_spawned m = { parent_ltid, n, t };
 	int status = PvmSysErr, rc;
 
+	if (!wait)
+		return send_msg(coord, PG_TAG_SPAWNED, pack_spawned, &m);
 	rc = ask_msg(coord, PG_TAG_SPAWNED, pack_spawned, &m, PG_TAG_ACK,
 		     &status);
 	return rc < 0 ? rc : status;

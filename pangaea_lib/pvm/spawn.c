@@ -1,7 +1,8 @@
 /*
  * spawn.c: pvm_spawn under Pangaea.  Each child gets its ltid from its
  * parent (parent * 1000 + k for the parent's k-th child) in a handover
- * message; the coordinator learns the new tids before the call returns;
+ * message; the coordinator learns the new tids before the call returns
+ * (the launcher's: before any child can be asked about);
  * the spawn is written to the execution log.  Replay runs the recorded
  * programs on the recorded hosts.
  */
@@ -31,7 +32,13 @@ static int handover(int tid, int ltid, int flags, int mode)
 }
 
 /* Tells the coordinator about the children of REC (tids TIDS) and waits
- * for its ack; its status. */
+ * for its ack; its status.  The launcher (task 0) does not wait: its
+ * first spawn comes while the coordinator is still starting (PVM keeps
+ * the message for it), and the launcher's message loop takes the ack
+ * (toplevel/run.c).  Nothing is asked of the coordinator about these
+ * children before it has the message: each child registers (and waits
+ * for the ack) before its first message, and the launcher itself asks
+ * nothing. */
 static int tell_spawned(const struct pg_spawn_rec *rec, const int *tids)
 {
 	struct pg_spawned_task *t = calloc((size_t)rec->ntask + 1, sizeof(*t));
@@ -48,7 +55,8 @@ static int tell_spawned(const struct pg_spawn_rec *rec, const int *tids)
 		snprintf(t[n].program, sizeof(t[n].program), "%s", rec->file);
 		n++;
 	}
-	rc = pg_proto_tell_spawned(pg_me->coord_tid, pg_me->ltid, t, n);
+	rc = pg_proto_tell_spawned(pg_me->coord_tid, pg_me->ltid, t, n,
+				   pg_me->ltid != 0);
 	free(t);
 	return rc;
 }
