@@ -138,6 +138,10 @@ struct la_run {
 	double coord_spawned;   /* when (la_death_now): its HELLO is awaited */
 	int coord_up;           /* its HELLO came */
 	int coord_failed;       /* it ended or was silent before its HELLO */
+	pid_t coord_pid;        /* if on this host (la_tasks_check_joined), or
+				   0: not known yet, -1: not here */
+	double stopped_seen;    /* when a process of the run here was last
+				   seen stopped (la_tasks_check_joined) */
 	int relay_tid;          /* the live view's relay (run.c), or 0 */
 	int relay_exited;
 	struct la_task *tasks;
@@ -239,6 +243,8 @@ int la_vm_start(struct la_run *r);
 int la_vm_alive(const struct la_run *r);
 /* Whether process PID of this host has ended (gone, or a zombie). */
 int la_vm_process_gone(pid_t pid);
+/* Whether process PID of this host is stopped (SIGSTOP, a debugger). */
+int la_vm_process_stopped(pid_t pid);
 /* Leaves the virtual machine, halting it if we started it. */
 void la_vm_stop(struct la_run *r);
 /* Sets NAME=VALUE and adds NAME to PVM_EXPORT, so that every task spawned
@@ -313,8 +319,11 @@ int la_tasks_lost_divergence(struct la_run *r);
  * (not instrumented, or no PVM call yet): a task of the run without
  * Pangaea that never exits is named too.  Only for tasks whose logs the
  * launcher sees during the run: those of its own host, and of a host
- * whose other tasks' logs it sees (a shared folder).  Cheap when called
- * often. */
+ * whose other tasks' logs it sees (a shared folder).  A stopped process
+ * is no uninstrumented one: while the coordinator or a task of the run
+ * on this host is stopped (SIGSTOP, a debugger), a task may wait on it
+ * to join, and the LA_JOIN_WAIT_S start again once none is.  Cheap when
+ * called often. */
 #define LA_JOIN_WAIT_S 5
 void la_tasks_check_joined(struct la_run *r);
 /* Frees the table of tasks. */

@@ -164,7 +164,8 @@ static int start_coordinator(struct la_run *r)
 
 /* Until the coordinator's HELLO has come: 0 while it may still come;
  * -1 once it cannot (the coordinator ended first, or did not answer in
- * COORD_HELLO_WAIT_S: killed), said once, the run's tasks then killed
+ * COORD_HELLO_WAIT_S, not counting a time it was seen stopped on this
+ * host: killed), said once, the run's tasks then killed
  * (they wait for it, in their registration). */
 static int coord_check_up(struct la_run *r)
 {
@@ -175,6 +176,10 @@ static int coord_check_up(struct la_run *r)
 	if (!r->coord_exited &&
 	    la_death_now() - r->coord_spawned < COORD_HELLO_WAIT_S)
 		return 0;
+	if (!r->coord_exited && la_vm_process_stopped(r->coord_pid)) {
+		r->coord_spawned = la_death_now(); /* its wait starts again */
+		return 0;
+	}
 	la_error("cannot start the coordinator on %s (%s)", r->coord_host,
 		 r->coord_exited ? "it ended before it answered" :
 				   "it did not answer");

@@ -99,6 +99,35 @@ static int sees_logs_of(const struct la_run *r, const char *host,
 	return 0;
 }
 
+/* Whether the coordinator (if on this host) or a running task of R on
+ * this host is stopped: a task that waits on it cannot join meanwhile. */
+static int stopped_here(struct la_run *r)
+{
+	struct pvmtaskinfo *ti;
+	int n;
+
+	if (r->coord_pid == 0 && r->coord_tid && !r->coord_exited)
+		r->coord_pid = strcmp(r->coord_host, here_host()) == 0 &&
+				       pvm_tasks(r->coord_tid, &n, &ti) >= 0 &&
+				       n == 1 ? ti[0].ti_pid : -1;
+	if (!r->coord_exited && la_vm_process_stopped(r->coord_pid))
+		return 1;
+	for (int i = 0; i < r->ntasks; i++)
+		if (!r->tasks[i].exited && la_vm_process_stopped(r->tasks[i].pid))
+			return 1;
+	return 0;
+}
+
+/* Whether a task of R is still to be looked at by la_tasks_check_joined. */
+static int join_pending(const struct la_run *r)
+{
+	for (int i = 0; i < r->ntasks; i++)
+		if (!r->tasks[i].exited && !r->tasks[i].join_checked &&
+		    r->tasks[i].added_at != 0)
+			return 1;
+	return 0;
+}
+
 void la_tasks_check_joined(struct la_run *r)
 {
 	static double last;
@@ -109,6 +138,8 @@ void la_tasks_check_joined(struct la_run *r)
 	if (now - last < 0.5 || !r->logdir)
 		return;
 	last = now;
+	if (join_pending(r) && stopped_here(r))
+		r->stopped_seen = now;
 	/* first every log there is (which hosts' logs are seen here), then
 	   the tasks without one */
 	for (int i = 0; i < r->ntasks; i++) {
@@ -116,6 +147,7 @@ void la_tasks_check_joined(struct la_run *r)
 
 		if (t->exited || t->join_checked || t->added_at == 0 ||
 		    now - t->added_at < LA_JOIN_WAIT_S ||
+		    now - r->stopped_seen < LA_JOIN_WAIT_S ||
 		    pg_log_path(path, sizeof(path), r->logdir, t->ltid,
 				"comm") < 0)
 			continue;

@@ -348,18 +348,35 @@ static int vm_running(void)
 	       WEXITSTATUS(status) == 0;
 }
 
-int la_vm_process_gone(pid_t pid)
+/* The state letter of process PID of this host (/proc/PID/stat: R, S,
+ * T stopped, t traced, Z zombie...), or 0 if it is gone. */
+static char process_state(pid_t pid)
 {
 	char stat[512], *p;
+
+	snprintf(stat, sizeof(stat), "%d", (int)pid);
+	if (proc_read(stat, "stat", stat, sizeof(stat)) <= 0)
+		return 0;
+	p = strrchr(stat, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+int la_vm_process_gone(pid_t pid)
+{
+	char state;
 
 	if (kill(pid, 0) < 0 && errno == ESRCH)
 		return 1;
 	/* a child stays a zombie until its parent reaps it */
-	snprintf(stat, sizeof(stat), "%d", (int)pid);
-	if (proc_read(stat, "stat", stat, sizeof(stat)) <= 0)
-		return 1;
-	p = strrchr(stat, ')');
-	return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+	state = process_state(pid);
+	return state == 0 || state == 'Z' || state == 'X';
+}
+
+int la_vm_process_stopped(pid_t pid)
+{
+	char state = pid > 0 ? process_state(pid) : 0;
+
+	return state == 'T' || state == 't';
 }
 
 int la_vm_alive(const struct la_run *r)

@@ -126,6 +126,53 @@ expect_grep "a coordinator that dies at start: said so" err \
 [ "$ms" -lt 5000 ] && pass "a coordinator that dies at start: told in $ms ms" ||
 	fail "a coordinator that dies at start: told after $ms ms"
 
+# ---- a process stopped as the run starts is no uninstrumented one
+# (issue 29, item 5): the coordinator, or task 1, stops itself before its
+# main (stop.so, preloaded through the user's own PVM_EXPORT, stops the
+# first process of that name) and is continued 6 s later; the run was
+# told "task 1 ... has not joined the run after 5 s: if it talks PVM, it
+# is not instrumented"; now it goes on and ends with exit 0, nothing said
+cat >stop.c <<'EOF'
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+__attribute__((constructor)) static void stop_me(void)
+{
+	const char *who = getenv("STOPME"), *file = getenv("STOPME_FILE");
+	char pid[16];
+	int fd;
+
+	if (!who || !file || strcmp(program_invocation_short_name, who) != 0 ||
+	    (fd = open(file, O_WRONLY | O_CREAT | O_EXCL, 0600)) < 0)
+		return;
+	snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+	if (write(fd, pid, strlen(pid)) < 0 || close(fd) < 0)
+		return;
+	raise(SIGSTOP);
+}
+EOF
+cc -D_GNU_SOURCE -shared -fPIC -o stop.so stop.c
+for who in pangaea-coord sor; do
+	LD_PRELOAD=$PWD/stop.so STOPME=$who STOPME_FILE=$PWD/stopped.$who \
+		PVM_EXPORT=LD_PRELOAD:STOPME:STOPME_FILE \
+		timeout 60 "$PANGAEA" -log -logdir "stop-$who" "$S" 4 100 >out 2>err &
+	lpid=$!
+	for i in $(seq 100); do [ -s "stopped.$who" ] && break; sleep 0.1; done
+	sleep 6
+	[ -s "stopped.$who" ] && kill -CONT "$(cat "stopped.$who")"
+	wait "$lpid"
+	expect_eq "$who stopped for 6 s as the run starts: exit 0" "$?" 0
+	expect_grep "... it was stopped" "stopped.$who" "^[0-9]+$"
+	grep -q "has not joined" err &&
+		fail "$who stopped for 6 s: called uninstrumented: $(head -3 err)" ||
+		pass "$who stopped for 6 s: no task called uninstrumented"
+	expect_grep "... and sor's result" out "^sor: tasks=4 n=100 iterations=[0-9]+ residual="
+done
+
 # ---- without the variable: no stamps
 pg -log -logdir recq "$S" 4 100
 expect_eq "record without PANGAEA_TIMELINE exits 0" "$(cat rc)" 0
