@@ -151,16 +151,12 @@ static int is_pvmd(const char *pid, const char *env, size_t n, void *arg)
 		strcmp(basename(cmd), "pvmd3") == 0);
 }
 
-/*
- * The pid the pvmd of our PVM_VMID names in its address file (its socket
- * /tmp/pvmtmpPPPPPP.0 is named after its pid) if that process is a pvmd
- * of our virtual machine; 0 otherwise (no file, a TCP address, a stale
- * file).
- */
-static pid_t vm_pvmd_from_address(void)
+/* The pid the pvmd of our PVM_VMID names in its address file (its
+ * socket /tmp/pvmtmpPPPPPP.0 is named after its pid), whether that
+ * process still runs or not; 0 if none (no file, a TCP address). */
+static pid_t vm_address_pid(void)
 {
-	static char env[65536];
-	char path[PG_PATH_MAX], addr[PG_PATH_MAX], pid[16];
+	char path[PG_PATH_MAX], addr[PG_PATH_MAX];
 	const char *p;
 	ssize_t n;
 	int fd;
@@ -172,9 +168,24 @@ static pid_t vm_pvmd_from_address(void)
 	n = read(fd, addr, sizeof(addr) - 1);
 	close(fd);
 	addr[n > 0 ? n : 0] = '\0';
-	if (!(p = strstr(addr, "/pvmtmp")))
+	p = strstr(addr, "/pvmtmp");
+	return p && atoi(p + 7) > 0 ? (pid_t)atoi(p + 7) : 0;
+}
+
+/*
+ * The pid the pvmd of our PVM_VMID names in its address file if that
+ * process is a pvmd of our virtual machine; 0 otherwise (no file, a TCP
+ * address, a stale file).
+ */
+static pid_t vm_pvmd_from_address(void)
+{
+	static char env[65536];
+	char pid[16];
+	ssize_t n;
+
+	if (vm_address_pid() <= 0)
 		return 0;
-	snprintf(pid, sizeof(pid), "%d", atoi(p + 7));
+	snprintf(pid, sizeof(pid), "%d", (int)vm_address_pid());
 	n = proc_read(pid, "environ", env, sizeof(env));
 	return n > 0 && env_our_vm(env, (size_t)n) &&
 	       is_pvmd(pid, env, (size_t)n, NULL) ? (pid_t)atoi(pid) : 0;
@@ -273,6 +284,25 @@ static int vm_address_file_exists(void)
 	return access(path, R_OK) == 0;
 }
 
+/* Says why no private pvmd could be started (RC: pvm_start_pvmd's): one
+ * that came up as DEAD (its pid, or 0) and ended before we could join
+ * it, else no pvmd executable (the package missing), else PVM's error. */
+static void vm_start_failed(int rc, pid_t dead)
+{
+	char pvmd[PG_PATH_MAX];
+
+	snprintf(pvmd, sizeof(pvmd), "%s/lib/pvmd", getenv("PVM_ROOT"));
+	if (dead > 0)
+		la_error("cannot start a PVM daemon: it started (pid %d) and "
+			 "ended before the launcher could join it (%s)",
+			 (int)dead, pg_pvm_errtext(rc));
+	else if (access(pvmd, X_OK) < 0)
+		la_error("cannot start a PVM daemon (%s): no %s; is package "
+			 "'pvm' installed?", pg_pvm_errtext(rc), pvmd);
+	else
+		la_error("cannot start a PVM daemon (%s)", pg_pvm_errtext(rc));
+}
+
 /* Starts a private pvmd; 0 or -1 with the reason printed. */
 static int vm_start_private(struct la_run *r)
 {
@@ -306,19 +336,23 @@ static int vm_start_private(struct la_run *r)
 			rc = 0;
 	}
 	if (rc < 0 || pvm_mytid() < 0) {
-		pid_t stray = vm_find_pvmd();
+		pid_t stray = vm_find_pvmd(), named = vm_address_pid();
 
 		if (stray > 0) /* started but unreachable: do not leave it */
 			kill(stray, SIGKILL);
 		vm_remove_files(stray);
+		/* one that wrote its address, then died (killed as it
+		   started): its socket pvmtmpPID.0 is left, and ours */
+		if (named > 0 && named != stray)
+			pg_pvmtmp_clear(named);
+		pg_pvmtmp_clear_own();
+		unlink(hostfile);
+		rmdir(dir);
+		vm_start_failed(rc, stray > 0 ? 0 : named);
+		return -1;
 	}
 	unlink(hostfile);
 	rmdir(dir);
-	if (rc < 0 || pvm_mytid() < 0) {
-		la_error("cannot start a PVM daemon (%s); is package "
-			 "'pvm' installed?", pg_pvm_errtext(rc));
-		return -1;
-	}
 	r->started_vm = 1;
 	r->pvmd_pid = vm_find_pvmd();
 	la_say(r->o, "started a private virtual machine (PVM_VMID=%s)",

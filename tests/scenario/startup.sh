@@ -110,6 +110,41 @@ for i in 1 2 3 4 5; do
 done
 expect_eq "an uninstrumented task is named, 5 runs of 5" "$named" 5
 
+# ---- a pvmd killed as the launcher starts it (issue 29, item 3): it
+# wrote its address, then died (killpvmd.so, preloaded, kills the pvmd
+# once it has printed its address to libpvm); that was "cannot start a
+# PVM daemon (PVM error -14, Can't contact local daemon); is package
+# 'pvm' installed?" and its socket pvmtmpPID.0 was left in PVM_TMP
+cat >killpvmd.c <<'EOF'
+#include <dlfcn.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+int fflush(FILE *f)
+{
+	int (*real)(FILE *) = (int (*)(FILE *))dlsym(RTLD_NEXT, "fflush");
+	int rc = real(f);
+
+	if (f == stdout && strcmp(program_invocation_short_name, "pvmd") == 0)
+		raise(SIGKILL);
+	return rc;
+}
+EOF
+cc -D_GNU_SOURCE -shared -fPIC -o killpvmd.so killpvmd.c -ldl
+ls "$PVM_TMP" | grep '^pvmtmp' | sort >tmp.before
+PVM_VMID=$VMID-k LD_PRELOAD=$PWD/killpvmd.so timeout 60 "$PANGAEA" -log \
+	-logdir killedpvmd "$S" 4 100 >out 2>err
+expect_eq "a pvmd killed as it starts: exit 1" "$?" 1
+expect_grep "... named as such" err \
+	"^pangaea: error: cannot start a PVM daemon: it started \(pid [0-9]+\) and ended before the launcher could join it"
+grep -q "is package 'pvm' installed" err &&
+	fail "... still blamed on the package: $(grep pangaea: err)" ||
+	pass "... not blamed on the package"
+ls "$PVM_TMP" | grep '^pvmtmp' | sort | comm -13 tmp.before - >tmp.left
+ls "$PVM_TMP" | grep -- "\.$VMID-k\$" >>tmp.left
+expect_eq "... and nothing of it left in PVM_TMP" "$(cat tmp.left)" ""
+
 # ---- a coordinator that dies as it starts: said within a second or two
 # (it was waited for 15 s, then "it did not answer"); the launcher beside
 # a pangaea-coord that exits at once
