@@ -56,7 +56,8 @@
 					    follows; a task there sends no
 					    event batches (live.c) */
 #define PG_ENV_CALIB "PANGAEA_CALIB" /* the launcher's logging cost,
-					"NS:BUILD:HOST" (calib.c) */
+					"NS:BUILD:HOST" (calib.c), set in
+					each task from its handover */
 #define PG_ENV_TIMELINE "PANGAEA_TIMELINE" /* 1: stamped start-up and
 					     shut-down steps on stderr */
 #define PG_ENV_CLOCK_PERIOD "PANGAEA_CLOCK_PERIOD" /* seconds between a
@@ -75,9 +76,10 @@
  *                   int ltid, int mode, int coord_tid, int launcher_tid,
  *                   int flags, int delay_us, int seed, str logdir,
  *                   str replaydir, str selection (the run's -select,
- *                   "" = all) (replaydir is "" when recording; when
- *                   replaying, logdir is where the replay writes,
- *                   replaydir the recording it follows).
+ *                   "" = all), str calib (the launcher's logging cost,
+ *                   PANGAEA_CALIB's form, "" if none) (replaydir is ""
+ *                   when recording; when replaying, logdir is where the
+ *                   replay writes, replaydir the recording it follows).
  * PG_TAG_HELLO      coordinator -> launcher, once its loop runs.  (empty)
  * PG_TAG_REGISTER   task -> coordinator at pangaea_init.
  *                   int ltid, int tid.  Answered by PG_TAG_ACK.
@@ -256,6 +258,7 @@ struct pg_handover {
 	char logdir[PG_PATH_MAX];
 	char replaydir[PG_PATH_MAX];
 	char select[PG_SELECT_MAX];
+	char calib[PG_HOST_MAX + 48];
 };
 
 /* One task of PG_TAG_SPAWNED. */

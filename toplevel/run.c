@@ -96,7 +96,7 @@ static int coord_hello(int n, int tid, const char *host, const char *what)
  */
 static int start_coordinator(struct la_run *r)
 {
-	char calib[PG_HOST_MAX + 48], home[PG_HOST_MAX], names[1024];
+	char home[PG_HOST_MAX], names[1024];
 	char halt[] = "-halt-vm", relay[] = "-relay", live_to[] = "-live-to";
 	char follow[] = "-follow", logdir[PG_PATH_MAX];
 	char rtid[16], *argv[6] = { NULL }, **a = argv;
@@ -150,11 +150,6 @@ static int start_coordinator(struct la_run *r)
 	r->coord_spawned = la_death_now();
 	pg_task0_set_coordinator(r->coord_tid);
 	pvm_notify(PvmTaskExit, PG_TAG_EXITED, 1, &r->coord_tid);
-	/* while it starts: the logging cost, measured once for the tasks on
-	   this host (calib.c), not by each of them on its way to main() */
-	pg_calib_measure();
-	if (pg_calib_export(calib, sizeof(calib)) == 0)
-		la_vm_export(PG_ENV_CALIB, calib);
 	if (strcmp(host, home) != 0)
 		la_say(r->o, "the coordinator runs on %s", host);
 	if (r->relay_tid && strcmp(viewer, home) != 0)

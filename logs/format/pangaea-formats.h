@@ -43,10 +43,10 @@
 /* The messages between the library, the launcher and the coordinator
  * (pangaea_lib/pangaea-protocol.h, pangaea_lib/pvm/proto.c): the first int of
  * every message. */
-#define PG_PROTOCOL_VERSION 10 /* 5: KILLING, KILLWAIT; 6: OUTPUT;
+#define PG_PROTOCOL_VERSION 11 /* 5: KILLING, KILLWAIT; 6: OUTPUT;
 				 7: BEACON, LOGS_ASK, LOGFILE; 8: CLOCK;
 				 9: DEBUG; 10: BEACON's send time,
-				 HOSTADD */
+				 HOSTADD; 11: HANDOVER's calibration */
 
 /* The live stream, coordinator -> viewer (coordinator/viewers.c,
  * xview/viewlive.c): its first line "V pangaea-live N". */

@@ -75,6 +75,12 @@ static int receive_handover(struct pg_self *me, char *err, size_t errlen)
 	snprintf(me->logdir, sizeof(me->logdir), "%s", h.logdir);
 	snprintf(me->replaydir, sizeof(me->replaydir), "%s", h.replaydir);
 	snprintf(me->select, sizeof(me->select), "%s", h.select);
+	/* the launcher's logging cost, taken when the log opens (calib.c),
+	   and passed on to this task's children (spawn.c) */
+	if (h.calib[0])
+		setenv(PG_ENV_CALIB, h.calib, 1);
+	else
+		unsetenv(PG_ENV_CALIB);
 	pg_delay_open(h.delay_us, h.seed, h.ltid);
 	pg_chaos_open((h.flags & PG_FLAG_CHAOS) &&
 			      h.mode == PANGAEA_MODE_RECORD, h.seed, h.ltid);

@@ -298,7 +298,9 @@ static int pack_handover(const void *msg)
 		rc = pk_str(h->logdir);
 	if (rc >= 0)
 		rc = pk_str(h->replaydir);
-	return rc < 0 ? rc : pk_str(h->select);
+	if (rc >= 0)
+		rc = pk_str(h->select);
+	return rc < 0 ? rc : pk_str(h->calib);
 }
 
 /* HANDOVER (struct pg_handover). */
@@ -309,7 +311,8 @@ static int unpack_handover(void *msg)
 
 	if (upk_ints(v, 7) < 0 || upk_str(h->logdir, sizeof(h->logdir)) < 0 ||
 	    upk_str(h->replaydir, sizeof(h->replaydir)) < 0 ||
-	    upk_str(h->select, sizeof(h->select)) < 0)
+	    upk_str(h->select, sizeof(h->select)) < 0 ||
+	    upk_str(h->calib, sizeof(h->calib)) < 0)
 		return PvmBadMsg;
 	h->ltid = v[0];
 	h->mode = v[1];

@@ -15,6 +15,26 @@
 static int nchildren; /* children spawned so far (the ltid suffix) */
 static int spawn_seq; /* spawn calls so far */
 
+/* The logging cost this task's children take, PANGAEA_CALIB's form ("" if
+ * none), into BUF (N bytes): the launcher measures it at its first
+ * spawn, once the programs it spawned are starting (off their way: it
+ * was measured before their spawn); a task passes on what its own
+ * handover gave it (init.c). */
+static void calib_for_children(char *buf, size_t n)
+{
+	static int measured;
+	const char *e;
+
+	if (pg_me->ltid == 0 && !measured) {
+		measured = 1;
+		pg_calib_measure();
+		if (pg_calib_export(buf, n) == 0)
+			setenv(PG_ENV_CALIB, buf, 1);
+	}
+	e = getenv(PG_ENV_CALIB);
+	snprintf(buf, n, "%s", e ? e : "");
+}
+
 /* Sends the handover to the child TID, task LTID of the run, in MODE. */
 static int handover(int tid, int ltid, int flags, int mode)
 {
@@ -28,6 +48,7 @@ static int handover(int tid, int ltid, int flags, int mode)
 	snprintf(h.logdir, sizeof(h.logdir), "%s", pg_me->logdir);
 	snprintf(h.replaydir, sizeof(h.replaydir), "%s", pg_me->replaydir);
 	snprintf(h.select, sizeof(h.select), "%s", pg_me->select);
+	calib_for_children(h.calib, sizeof(h.calib));
 	return pg_proto_send_handover(tid, &h);
 }
 
