@@ -13,7 +13,7 @@ import re
 import struct
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FORMATS = os.path.join(HERE, "..", "..", "logs", "pangaea-formats.h")
+FORMATS = os.path.join(HERE, "..", "..", "logs", "format", "pangaea-formats.h")
 VERSION = int(re.search(r"#define PG_PROTOCOL_VERSION (\d+)",
                         open(FORMATS).read()).group(1))
 
