@@ -133,8 +133,10 @@ int fflush(FILE *f)
 EOF
 cc -D_GNU_SOURCE -shared -fPIC -o killpvmd.so killpvmd.c -ldl
 ls "$PVM_TMP" | grep '^pvmtmp' | sort >tmp.before
-PVM_VMID=$VMID-k LD_PRELOAD=$PWD/killpvmd.so timeout 60 "$PANGAEA" -log \
-	-logdir killedpvmd "$S" 4 100 >out 2>err
+# (an ASan build's runtime would want to come first)
+asan_any="verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+PVM_VMID=$VMID-k LD_PRELOAD=$PWD/killpvmd.so ASAN_OPTIONS=$asan_any \
+	timeout 60 "$PANGAEA" -log -logdir killedpvmd "$S" 4 100 >out 2>err
 expect_eq "a pvmd killed as it starts: exit 1" "$?" 1
 expect_grep "... named as such" err \
 	"^pangaea: error: cannot start a PVM daemon: it started \(pid [0-9]+\) and ended before the launcher could join it"
@@ -193,7 +195,8 @@ EOF
 cc -D_GNU_SOURCE -shared -fPIC -o stop.so stop.c
 for who in pangaea-coord sor; do
 	LD_PRELOAD=$PWD/stop.so STOPME=$who STOPME_FILE=$PWD/stopped.$who \
-		PVM_EXPORT=LD_PRELOAD:STOPME:STOPME_FILE \
+		ASAN_OPTIONS=$asan_any \
+		PVM_EXPORT="LD_PRELOAD:STOPME:STOPME_FILE:ASAN_OPTIONS${PVM_EXPORT:+:$PVM_EXPORT}" \
 		timeout 60 "$PANGAEA" -log -logdir "stop-$who" "$S" 4 100 >out 2>err &
 	lpid=$!
 	for i in $(seq 100); do [ -s "stopped.$who" ] && break; sleep 0.1; done
