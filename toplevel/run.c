@@ -717,7 +717,8 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 		pg_timeline("launcher", "coordinator stopped");
 		la_hosts_stop(r);
 		if (!r->lost_pvmd && (r->died || r->diverged[0] || r->logfail ||
-				      r->interrupted || r->lost_host))
+				      r->interrupted || r->lost_host ||
+				      r->coord_failed))
 			sweep_here(r);
 		if (!r->lost_pvmd)
 			la_tasks_tidy(r);
