@@ -243,12 +243,12 @@ unit: $(TEST_BINS)
 layers: all
 	@python3 tests/layers.py $(B)
 
-scenario: all $(TEST_BINS) $(BENCH_BINS)
+scenario: all arch $(TEST_BINS) $(BENCH_BINS)
 	@bash tests/run-scenarios.sh $(B)
 
 # (CHECK_JOBS=N: scenario tests side by side, default 2)
 check: deps
-	@$(MAKE) --no-print-directory all $(TEST_BINS) $(BENCH_BINS)
+	@$(MAKE) --no-print-directory all arch $(TEST_BINS) $(BENCH_BINS)
 	@rc=0; bash tests/run-all.sh $(B) || rc=1; \
 	if [ "$(FUZZ)" != 0 ]; then \
 		$(MAKE) --no-print-directory fuzz \
@@ -285,6 +285,30 @@ bench-hosts: all
 bench-overhead: all $(B)/bench/pingpong
 	@bash bench/overhead.sh $(B)
 
+# Hosts of other architectures (README, "Hosts of other architectures"):
+# `make arch` builds libpangaea.so and the examples for each of ARCHS
+# with scripts/cross-cc.sh into $(B)/arch/ARCH, and puts each
+# libpangaea.so where the dynamic loader's $$LIB (lib/TRIPLET on Debian)
+# names it, $(B)/lib/pangaea/lib/TRIPLET/libpangaea.so (this machine's a
+# link to lib/pangaea/libpangaea.so): the launcher preloads
+# lib/pangaea/$$LIB/libpangaea.so when its virtual machine has hosts of
+# more than one architecture.
+ARCHS ?= i386 s390x
+NATIVE_TRIPLET := $(shell $(CC) -print-multiarch 2>/dev/null)
+.PHONY: arch
+arch: $(SOLIB)
+	@mkdir -p $(B)/lib/pangaea/lib/$(NATIVE_TRIPLET)
+	ln -sfn ../../libpangaea.so $(B)/lib/pangaea/lib/$(NATIVE_TRIPLET)/libpangaea.so
+	@set -e; for a in $(ARCHS); do \
+		t=$$(if [ $$a = i386 ]; then echo i386; else echo $$a; fi)-linux-gnu; \
+		$(MAKE) --no-print-directory CC="bash scripts/cross-cc.sh $$a" \
+			BUILDDIR=$(B)/arch/$$a SANITIZE= \
+			$(B)/arch/$$a/lib/pangaea/libpangaea.so \
+			$(EXAMPLES:%=$(B)/arch/$$a/examples/%); \
+		mkdir -p $(B)/lib/pangaea/lib/$$t; \
+		cp $(B)/arch/$$a/lib/pangaea/libpangaea.so $(B)/lib/pangaea/lib/$$t/; \
+	done
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1
@@ -292,6 +316,10 @@ install: all
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -d $(DESTDIR)$(PREFIX)/lib/pangaea
 	install -m 755 $(SOLIB) $(DESTDIR)$(PREFIX)/lib/pangaea/
+	for d in $(wildcard $(B)/lib/pangaea/lib/*-linux-gnu); do \
+		install -D -m 755 $$d/libpangaea.so \
+			$(DESTDIR)$(PREFIX)/lib/pangaea/lib/$$(basename $$d)/libpangaea.so; \
+	done
 	install -m 644 pangaea_lib/pangaea.h pangaea_lib/pangaea-pvm-calls.def \
 		$(DESTDIR)$(PREFIX)/include/
 # (the .pc names the PREFIX of this install, not the one of the build)

@@ -191,6 +191,16 @@ int la_hosts_check(const struct la_opts *o)
 	return each_slot(logdir, check_slot, &vm);
 }
 
+int la_hosts_narch(void)
+{
+	struct pvmhostinfo *hosts;
+	int nhost, narch;
+
+	if (pvm_config(&nhost, &narch, &hosts) < 0)
+		return -1;
+	return narch;
+}
+
 int la_hosts_has(const char *name, char *names, size_t n)
 {
 	struct pvmhostinfo *hosts;

@@ -180,6 +180,10 @@ void la_say(const struct la_opts *o, const char *fmt, ...)
 /* Prints "pangaea: error: MESSAGE" on stderr. */
 void la_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* How many architectures the virtual machine's hosts have (pvm_config's
+ * narch), or -1 if it cannot say. */
+int la_hosts_narch(void);
+
 /* hosts.c */
 /* Whether every host that the exec logs of O's log folder put a task on
  * is in the virtual machine, or was added to it by the recorded program

@@ -19,6 +19,18 @@
 #include <unistd.h>
 
 #define PRELOAD_LIB "libpangaea.so"
+/* this machine's multiarch triplet: what $LIB says here (lib/TRIPLET) */
+#if defined(__x86_64__)
+#define PG_TRIPLET "x86_64-linux-gnu"
+#elif defined(__i386__)
+#define PG_TRIPLET "i386-linux-gnu"
+#elif defined(__s390x__)
+#define PG_TRIPLET "s390x-linux-gnu"
+#elif defined(__aarch64__)
+#define PG_TRIPLET "aarch64-linux-gnu"
+#else
+#define PG_TRIPLET "unknown-linux-gnu"
+#endif
 
 /* What the ELF image at IMG (SIZE bytes) holds, as flags. */
 enum { HAS_PANGAEA = 1, NEEDS_LIBPVM = 2, DEFINES_PVM = 4, HAS_SYMTAB = 8 };
@@ -178,6 +190,32 @@ static int preload_path(char *out, size_t n)
 	return 0;
 }
 
+/* The per-architecture form of PRELOAD (DIR/libpangaea.so) into OUT:
+ * DIR/$LIB/libpangaea.so, for the dynamic loader to expand (make arch
+ * puts each architecture's there); 0, or -1 (with a warning) if this
+ * machine's own is not there: make arch was not run. */
+static int per_arch_path(const struct la_opts *o, char *out, size_t n)
+{
+	const char *preload = o->preload;
+	char dir[PG_PATH_MAX], mine[PG_PATH_MAX + 64];
+	const char *slash = strrchr(preload, '/');
+	size_t l = slash ? (size_t)(slash - preload) : 0;
+
+	if (!slash || l >= sizeof(dir))
+		return -1;
+	memcpy(dir, preload, l);
+	dir[l] = '\0';
+	snprintf(mine, sizeof(mine), "%s/lib/" PG_TRIPLET "/" PRELOAD_LIB, dir);
+	if (access(mine, R_OK) < 0) {
+		la_say(o, "warning: the virtual machine has hosts of several "
+		       "architectures, but %s is missing (make arch): tasks "
+		       "on the others run without Pangaea", mine);
+		return -1;
+	}
+	snprintf(out, n, "%s/$LIB/" PRELOAD_LIB, dir);
+	return 0;
+}
+
 int la_programs_check(struct la_opts *o)
 {
 	o->preload[0] = '\0';
@@ -210,14 +248,19 @@ int la_programs_check(struct la_opts *o)
 void la_programs_preload(const struct la_opts *o)
 {
 	const char *old = getenv("LD_PRELOAD");
-	char both[2 * PG_PATH_MAX + 2];
+	char both[2 * PG_PATH_MAX + 2], per[PG_PATH_MAX + 32];
 
 	if (!o->preload[0])
 		return;
+	/* hosts of several architectures: each task's loader picks the
+	 * libpangaea.so of its own (make arch; $LIB is lib/TRIPLET) */
+	const char *mine = o->preload;
+	if (la_hosts_narch() > 1 && per_arch_path(o, per, sizeof(per)) == 0)
+		mine = per;
 	/* the user's own preloads (libfaketime, ...) stay, after ours */
-	if (old && *old && !strstr(old, o->preload))
-		snprintf(both, sizeof(both), "%s:%s", o->preload, old);
+	if (old && *old && !strstr(old, mine))
+		snprintf(both, sizeof(both), "%s:%s", mine, old);
 	else
-		snprintf(both, sizeof(both), "%s", o->preload);
+		snprintf(both, sizeof(both), "%s", mine);
 	la_vm_export("LD_PRELOAD", both);
 }

@@ -2,7 +2,13 @@
 # h2=i386,h3=s390x gives a virtual machine whose h1 runs this machine's
 # pvmd (LINUX64), h2 Debian's i386 pvmd natively (LINUX) and h3 Debian's
 # s390x pvmd under qemu-user (LINUXS390), each from the sysroot of
-# scripts/arch-sysroot.sh.
+# scripts/arch-sysroot.sh.  An unmodified program (tests/progs/archmix.c)
+# built for each with scripts/cross-cc.sh and put in each host's ep=
+# folder is recorded from h1 with tasks on the three hosts (libpangaea.so
+# of each architecture: make arch), replays twice identically, and the
+# logs written on the s390x host are read by the tools here; sor's
+# strips spread over the three architectures give the result of an
+# all-LINUX64 run, and replay.
 . "$(dirname "$0")/../lib.sh"
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 
@@ -31,6 +37,54 @@ hosts_vm "* ep=$EP/amd64" "h2 ep=$EP/i386" "h3 ep=$EP/s390x"
 expect_eq "vm: pvm conf lists LINUX64, LINUX and LINUXS390" \
 	"$(awk '$1 ~ /^h[123]$/ {print $1 "=" $3}' conf | sort | tr '\n' ' ')" \
 	"h1=LINUX64 h2=LINUX h3=LINUXS390 "
+
+# 2. an unmodified program, built for each architecture
+for a in amd64 i386 s390x; do
+	mkdir -p "$EP/$a"
+	bash "$TOP/scripts/cross-cc.sh" $a -O2 -o "$EP/$a/archmix" \
+		"$TOP/tests/progs/archmix.c" -lpvm3 2>cc.err ||
+		fail "cross-cc.sh $a: $(head -1 cc.err)"
+done
+bash "$TOP/scripts/cross-cc.sh" sparc -o x.o x.c 2>bad.err &&
+	fail "cross-cc.sh sparc: accepted" ||
+	expect_grep "cross-cc.sh: unknown architecture refused" bad.err "unknown architecture 'sparc'"
+for f in "$B"/lib/pangaea/lib/{i386,s390x,x86_64}-linux-gnu/libpangaea.so; do
+	[ -r "$f" ] || fail "no $f (make arch)"
+done
+
+# 3. record from h1: workers on h1, h2 (by host and by PvmTaskArch LINUX)
+# and h3 (by host and by PvmTaskArch LINUXS390)
+pg -host h1 -log -logdir rec "$EP/amd64/archmix" h1 h2 h3 LINUXS390 LINUX </dev/null
+expect_eq "record: exit 0" "$(cat rc)" 0
+cp out rec.out
+expect_eq "record: workers of the three architectures answered" \
+	"$(grep -o 'on h[123]: [A-Z0-9]* long=[48]' out | sort | uniq | tr '\n' ' ')" \
+	"on h1: LINUX64 long=8 on h2: LINUX long=4 on h3: LINUXS390 long=8 "
+# (the values, XDR-packed, arrived right: what every worker computes)
+expect_eq "record: XDR values arrived right" \
+	"$(sed -n 's/^worker \([0-9]\) on h.: [A-Z0-9]* long=. \(.*\)/\1 \2/p' out | sort | tr '\n' '|')" \
+	"0 d=1000003 l=3000009 s=to-h1!|1 d=2000007.33333 l=6000017 s=to-h2!|2 d=3000013.66667 l=9000025 s=to-h3!|3 d=4000022 l=12000033 s=to-LINUXS390!|4 d=5000032.33333 l=15000041 s=to-LINUX!|"
+expect_eq "record: six tasks logged (Pangaea in every task)" \
+	"$(ls rec/task-*.comm | wc -l)" 6
+expect_eq "record: tasks on the three hosts" \
+	"$(grep -ho '[0-9]*@h[0-9]' rec/task-1.exec | sed 's/.*@//' | sort | uniq -c | awk '{print $2 "x" $1}' | tr '\n' ' ')" \
+	"h1x1 h2x2 h3x2 "
+
+# 4. replay on the recorded hosts, twice, identical
+expect_eq "replay: 2 of 2 identical" "$(replays_identical rec 2 0)" 2
+
+# 5. the logs the s390x host wrote, read here
+s390=$(grep -o '[0-9]*@h3' rec/task-1.exec | head -1)
+s390=${s390%@h3}
+"$TRACE" dump -task "$s390" rec >dump.out 2>dump.err
+expect_eq "dump of an s390x task's log: exit 0" "$?" 0
+expect_grep "dump of an s390x task's log: its header (host h3)" dump.out \
+	"^task $s390 .*/s390x/archmix h3 "
+expect_grep "dump of an s390x task's log: its receive of the work" dump.out \
+	"recv from=1 .*tag=1 "
+expect_grep "dump of an s390x task's log: its answer" dump.out "send to=1 tag=2 "
+"$TRACE" check rec >check.out 2>&1
+expect_eq "check of the run: exit 0" "$?" 0
 
 hosts_end
 finish
