@@ -86,5 +86,23 @@ expect_grep "dump of an s390x task's log: its answer" dump.out "send to=1 tag=2 
 "$TRACE" check rec >check.out 2>&1
 expect_eq "check of the run: exit 0" "$?" 0
 
+# 6. sor (built with pangaea.h, make arch) with its strips on the three
+# architectures, spawned by bare name (-ep): the result of an
+# all-LINUX64 run (the same tasks, every one this machine's build)
+cp "$B/examples/sor" "$EP/amd64/"
+for a in i386 s390x; do cp "$B/arch/$a/examples/sor" "$EP/$a/"; done
+pg -host h1 -log -logdir sor64 "$B/examples/sor" 6 40 </dev/null
+grep '^sor:' out >sor64.out
+pg -host h1 -log -logdir sor "$EP/amd64/sor" -ep 6 40 </dev/null
+expect_eq "sor over three architectures: exit 0" "$(cat rc)" 0
+cp out sor.out
+expect_eq "sor over three architectures: strips on h1, h2, h3" \
+	"$(grep -ho '[0-9]*@h[0-9]' sor/task-1.exec | sed 's/.*@//' | sort -u | tr '\n' ' ')" "h1 h2 h3 "
+expect_eq "sor over three architectures: the all-LINUX64 result" \
+	"$(grep '^sor:' sor.out)" "$(cat sor64.out)"
+[ -s sor64.out ] || fail "sor all-LINUX64: no result"
+expect_eq "sor over three architectures: replay identical" \
+	"$(replays_identical sor 1 0)" 1
+
 hosts_end
 finish
