@@ -169,8 +169,9 @@ $(B)/examples/$(1): $$(patsubst %.c,$(B)/obj/%.o,$$(wildcard examples/$(1)/*.c))
 endef
 $(foreach e,$(EXAMPLES),$(eval $(call example_rule,$(e))))
 
-# (the tests' sources include checkutil.h by its name)
-$(B)/obj/tests/%.o: CPPFLAGS += -Itests/unit
+# (the tests' sources include checkutil.h by its name; PG_TOP: this
+# tree, where tests/unit/fixtures lie)
+$(B)/obj/tests/%.o: CPPFLAGS += -Itests/unit -DPG_TOP=\"$(CURDIR)\"
 # (a test's prerequisites name its object through test_obj, expanded once
 # the stem is known)
 .SECONDEXPANSION:
