@@ -51,8 +51,22 @@ static int verify_task(const char *a, const char *b, int ltid, long *nev,
 			pg_event_describe(&ea, da, sizeof(da));
 		if (kb)
 			pg_event_describe(&eb, db, sizeof(db));
+		if (ka && kb && ea.len != eb.len && strcmp(da, db) == 0) {
+			/* told apart by their lengths alone */
+			size_t la = strlen(da), lb = strlen(db);
+			snprintf(da + la, sizeof(da) - la, " of %u bytes", ea.len);
+			snprintf(db + lb, sizeof(db) - lb, " of %u bytes", eb.len);
+		}
 		snprintf(diff, n, "task %d, event %ld: %s has %s, %s has %s",
 			 ltid, i, a, da, b, db);
+		/* a task moved to another host (of another architecture,
+		   perhaps, whose build of the program does other things) */
+		if (strcmp(ra.hdr.host, rb.hdr.host) != 0) {
+			size_t l = strlen(diff);
+			snprintf(diff + l, n - l, " (the task ran on host %s in "
+				 "the one, on %s in the other)", ra.hdr.host,
+				 rb.hdr.host);
+		}
 		rc = 1;
 		goto out;
 	}

@@ -85,6 +85,14 @@ expect_grep "dump of an s390x task's log: its receive of the work" dump.out \
 expect_grep "dump of an s390x task's log: its answer" dump.out "send to=1 tag=2 "
 "$TRACE" check rec >check.out 2>&1
 expect_eq "check of the run: exit 0" "$?" 0
+# import: every message matched, the hosts' clocks (the emulated one's
+# too) synchronised without a clock condition violation left
+"$TRACE" import rec >import.out 2>&1
+expect_eq "import: exit 0" "$?" 0
+expect_grep "import: the ten messages matched" import.out "10 messages \(10 matched, 0 unmatched\)"
+expect_grep "import: no clock condition violation left" import.out "violations: [0-9]+ before, 0 after"
+"$TRACE" races rec >races.out 2>&1
+expect_grep "races: the master's four racing receives" races.out "^4 racing receives in 1 tasks"
 
 # 6. sor (built with pangaea.h, make arch) with its strips on the three
 # architectures, spawned by bare name (-ep): the result of an
@@ -103,6 +111,29 @@ expect_eq "sor over three architectures: the all-LINUX64 result" \
 [ -s sor64.out ] || fail "sor all-LINUX64: no result"
 expect_eq "sor over three architectures: replay identical" \
 	"$(replays_identical sor 1 0)" 1
+
+# 7. the exec log edited: a task moved to a host of another architecture
+# replays there when the program does the same thing on both (a sor
+# strip from h2, i386, to h3, s390x), and is said clearly not to when it
+# does not (archmix's worker answers with its architecture's name)
+t=$(grep -o '[0-9]*@h2' sor/task-1.exec | head -1)
+t=${t%@h2}
+cp -r sor sormv
+sed -i "s/\b$t@h2\b/$t@h3/" sormv/task-1.exec
+cp sor.out sormv.out
+expect_eq "moved to another architecture: sor's strip $t replays on h3" \
+	"$(replays_identical sormv 1 0)" 1
+expect_eq "moved to another architecture: the strip ran on h3" \
+	"$(grep -o "\b$t@h[0-9]" sormv.r1/task-1.exec)" "$t@h3"
+w=$(grep -o '[0-9]*@h2' rec/task-1.exec | head -1)
+w=${w%@h2}
+cp -r rec recmv
+sed -i "s/\b$w@h2\b/$w@h3/" recmv/task-1.exec
+pg -replay -logdir recmv -out recmv.r1 </dev/null
+expect_eq "moved to another architecture: archmix's replay says it diverged" \
+	"$(cat rc)" 3
+expect_grep "moved to another architecture: the answer's lengths and the hosts named" err \
+	"task $w, event 3: .* has send to=1 tag=2 msg=1 of 52 bytes, .* of 56 bytes \(the task ran on host h2 in the one, on h3 in the other\)"
 
 hosts_end
 finish
