@@ -403,6 +403,9 @@ enum la_prog_kind {
 /* The kind of the program file PATH (its ELF symbols and needed
  * libraries). */
 enum la_prog_kind la_program_kind(const char *path);
+/* The PVM architecture an ELF program file PATH is built for (LINUX64,
+ * LINUX, LINUXS390), or NULL if it is none of them or cannot be read. */
+const char *la_program_arch(const char *path);
 /* Before the run: refuses (said, -1) a statically linked unmodified PVM
  * program; for an unmodified dynamic one, finds libpangaea.so into
  * O->preload.  0 or -1. */

@@ -150,6 +150,27 @@ static int elf_flags(const unsigned char *img, size_t size)
 	return flags;
 }
 
+const char *la_program_arch(const char *path)
+{
+	unsigned char h[20];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), machine;
+	ssize_t n = fd < 0 ? -1 : read(fd, h, sizeof(h));
+
+	if (fd >= 0)
+		close(fd);
+	if (n != (ssize_t)sizeof(h) || memcmp(h, ELFMAG, SELFMAG) != 0)
+		return NULL;
+	/* e_machine, in the byte order the file says */
+	machine = h[EI_DATA] == ELFDATA2MSB ? h[18] << 8 | h[19] : h[19] << 8 | h[18];
+	if (machine == EM_X86_64 && h[EI_CLASS] == ELFCLASS64)
+		return "LINUX64";
+	if (machine == EM_386 && h[EI_CLASS] == ELFCLASS32)
+		return "LINUX";
+	if (machine == EM_S390 && h[EI_CLASS] == ELFCLASS64)
+		return "LINUXS390";
+	return NULL;
+}
+
 enum la_prog_kind la_program_kind(const char *path)
 {
 	struct stat st;

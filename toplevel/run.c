@@ -286,6 +286,11 @@ static int start_programs(struct la_run *r)
 		int flags = r->o->spawn_flags | (r->o->host ? PvmTaskHost :
 						 r->o->arch ? PvmTaskArch : 0);
 
+		/* hosts of several architectures: the program on one of its
+		   own (as a pvmd of another could not run it) */
+		if (!where && r->o->mode != PANGAEA_MODE_REPLAY &&
+		    la_hosts_narch() > 1 && (where = la_program_arch(p->path)))
+			flags |= PvmTaskArch;
 		if (r->o->mode == PANGAEA_MODE_REPLAY && i < r->o->recorded.nspawn)
 			flags = r->o->recorded.spawns[i].flags; /* where: as recorded */
 		pg_timeline("launcher", "spawns a program");
@@ -301,7 +306,7 @@ static int start_programs(struct la_run *r)
 		if (n != r->o->ntask) {
 			la_error("cannot start %s%s%s%s: %s", p->path,
 				 where ? " on " : "",
-				 r->o->arch ? "architecture " : "",
+				 flags & PvmTaskArch ? "architecture " : "",
 				 where ? where : "",
 				 pg_pvm_errtext(n < 0 ? n : tids[n > 0 ? n : 0]));
 			return -1;

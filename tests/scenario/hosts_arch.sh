@@ -70,6 +70,16 @@ expect_eq "record: tasks on the three hosts" \
 	"$(grep -ho '[0-9]*@h[0-9]' rec/task-1.exec | sed 's/.*@//' | sort | uniq -c | awk '{print $2 "x" $1}' | tr '\n' ' ')" \
 	"h1x1 h2x2 h3x2 "
 
+# (with no -host: the launcher starts the program on a host of its own
+# architecture, the only LINUX64 one; five times, as PVM deals the hosts
+# out in turn)
+for i in 1 2 3 4 5; do
+	pg -log -logdir any$i "$EP/amd64/archmix" h2 </dev/null
+	grep -o 'where="[A-Z0-9]*" .*tasks=\[1@h[0-9]\]' any$i/task-0.exec
+done | sort | uniq -c | awk '{print $1, $2, $NF}' >any.out
+expect_eq "record without -host: the program on its architecture's host" \
+	"$(cat any.out)" '5 where="LINUX64" tasks=[1@h1]'
+
 # 4. replay on the recorded hosts, twice, identical
 expect_eq "replay: 2 of 2 identical" "$(replays_identical rec 2 0)" 2
 
