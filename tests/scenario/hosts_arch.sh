@@ -88,8 +88,15 @@ s390=$(grep -o '[0-9]*@h3' rec/task-1.exec | head -1)
 s390=${s390%@h3}
 "$TRACE" dump -task "$s390" rec >dump.out 2>dump.err
 expect_eq "dump of an s390x task's log: exit 0" "$?" 0
-expect_grep "dump of an s390x task's log: its header (host h3)" dump.out \
-	"^task $s390 .*/s390x/archmix h3 "
+expect_grep "dump of an s390x task's log: its header (host h3, LINUXS390)" dump.out \
+	"^task $s390 .*/s390x/archmix h3 LINUXS390 \(tid "
+expect_eq "run.info: each host's architecture" \
+	"$(grep '^arch ' rec/run.info | sort | tr '\n' '|')" \
+	"arch h1 LINUX64|arch h2 LINUX|arch h3 LINUXS390|"
+"$TRACE" dump rec >dumpall.out 2>&1
+expect_eq "dump: each task's host and architecture" \
+	"$(awk '/^task/ {print $4, $5}' dumpall.out | sort | uniq -c | awk '{print $2 "/" $3 "x" $1}' | tr '\n' ' ')" \
+	"h1/LINUX64x2 h2/LINUXx2 h3/LINUXS390x2 "
 expect_grep "dump of an s390x task's log: its receive of the work" dump.out \
 	"recv from=1 .*tag=1 "
 expect_grep "dump of an s390x task's log: its answer" dump.out "send to=1 tag=2 "

@@ -109,6 +109,42 @@ START_TEST(test_round_trip_private)
 }
 END_TEST
 
+/* The hosts' architectures (arch lines, issue 26) come back; a run.info
+ * without them names none, and a bad one is refused with its line. */
+START_TEST(test_archs_round_trip)
+{
+	struct pg_runinfo ri, back;
+	char path[PATH_MAX], err[512] = "";
+	FILE *f;
+
+	fill(&ri, 0);
+	ck_assert_ptr_null(pg_runinfo_arch(&ri, "h3"));
+	ck_assert_int_eq(pg_runinfo_add_arch(&ri, "h1", "LINUX64"), 0);
+	ck_assert_int_eq(pg_runinfo_add_arch(&ri, "h3", "LINUXS390"), 0);
+	ck_assert_msg(pg_runinfo_write(cku_dir, &ri, err, sizeof(err)) == 0,
+		      "%s", err);
+	for (int i = 0; i < 2; i++) {
+		cku_in_dir(path, sizeof(path), i ? "task-1001.comm" : "task-1.comm");
+		fclose(fopen(path, "w"));
+	}
+	ck_assert_msg(pg_runinfo_read(cku_dir, &back, err, sizeof(err)) == 1,
+		      "%s", err);
+	ck_assert_uint_eq(back.narchs, 2);
+	ck_assert_str_eq(pg_runinfo_arch(&back, "h3"), "LINUXS390");
+	ck_assert_str_eq(pg_runinfo_arch(&back, "h1"), "LINUX64");
+	ck_assert_ptr_null(pg_runinfo_arch(&back, "h2"));
+	pg_runinfo_free(&back);
+	pg_runinfo_free(&ri);
+	cku_in_dir(path, sizeof(path), "run.info");
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fprintf(f, "pangaea-run 2\nmode record\narch h1\nstatus 0\n");
+	fclose(f);
+	ck_assert_int_eq(pg_runinfo_read(cku_dir, &back, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "run.info:3: cannot parse this arch line"),
+		      "message: %s", err);
+}
+END_TEST
+
 /* A version 1 run.info (no chaos-seed line) is still read. */
 START_TEST(test_version_1_read)
 {
@@ -210,6 +246,7 @@ static Suite *runinfo_write_suite(void)
 	cku_add_tmp_fixtures(tc);
 	tcase_add_test(tc, test_round_trip_private);
 	tcase_add_test(tc, test_version_1_read);
+	tcase_add_test(tc, test_archs_round_trip);
 	tcase_add_test(tc, test_planted_link_replaced);
 	tcase_add_test(tc, test_write_error_said);
 	tcase_add_test(tc, test_no_folder);
