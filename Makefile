@@ -4,6 +4,7 @@
 #   make check-long      the same, the tests' soak parts 10 times over
 #   make demo            install missing packages, build, record + replay an example
 #   make install PREFIX=DIR
+#   make arch            libpangaea.so and the examples for i386 and s390x too
 #   make fuzz            build the libFuzzer harnesses (clang), run each FUZZ_SECONDS
 #   SANITIZE=address|undefined, WERROR=1, BUILDDIR=dir
 
