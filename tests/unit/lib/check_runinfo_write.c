@@ -50,6 +50,20 @@ static const char *slurp(const char *path, char *buf, size_t n)
 	return buf;
 }
 
+/* Reads cku_dir's run.info (of fill's two tasks) into BACK, after
+ * making the log of each task that ended, which the reader wants. */
+static void read_back(struct pg_runinfo *back)
+{
+	char path[PATH_MAX], err[512] = "";
+
+	for (int i = 0; i < 2; i++) {
+		cku_in_dir(path, sizeof(path), i ? "task-1001.comm" : "task-1.comm");
+		fclose(fopen(path, "w"));
+	}
+	ck_assert_msg(pg_runinfo_read(cku_dir, back, err, sizeof(err)) == 1,
+		      "%s", err);
+}
+
 /* How many entries of cku_dir start with ".run.info." (temporaries). */
 static int temporaries(void)
 {
@@ -78,13 +92,7 @@ START_TEST(test_round_trip_private)
 	cku_in_dir(path, sizeof(path), "run.info");
 	ck_assert_int_eq(stat(path, &st), 0);
 	ck_assert_int_eq(st.st_mode & 07777, 0600);
-	/* the reader wants a log of each task that ended */
-	for (int i = 0; i < 2; i++) {
-		cku_in_dir(path, sizeof(path), i ? "task-1001.comm" : "task-1.comm");
-		fclose(fopen(path, "w"));
-	}
-	ck_assert_msg(pg_runinfo_read(cku_dir, &back, err, sizeof(err)) == 1,
-		      "%s", err);
+	read_back(&back);
 	ck_assert_int_eq(back.status, 3);
 	ck_assert_uint_eq(back.ntasks, 2);
 	ck_assert_int_eq(back.tasks[1].ltid, 1001);
@@ -123,12 +131,7 @@ START_TEST(test_archs_round_trip)
 	ck_assert_int_eq(pg_runinfo_add_arch(&ri, "h3", "LINUXS390"), 0);
 	ck_assert_msg(pg_runinfo_write(cku_dir, &ri, err, sizeof(err)) == 0,
 		      "%s", err);
-	for (int i = 0; i < 2; i++) {
-		cku_in_dir(path, sizeof(path), i ? "task-1001.comm" : "task-1.comm");
-		fclose(fopen(path, "w"));
-	}
-	ck_assert_msg(pg_runinfo_read(cku_dir, &back, err, sizeof(err)) == 1,
-		      "%s", err);
+	read_back(&back);
 	ck_assert_uint_eq(back.narchs, 2);
 	ck_assert_str_eq(pg_runinfo_arch(&back, "h3"), "LINUXS390");
 	ck_assert_str_eq(pg_runinfo_arch(&back, "h1"), "LINUX64");
