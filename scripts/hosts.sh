@@ -173,7 +173,8 @@ binfmt_s390x() {
 		die "cannot mount binfmt_misc on $b (s390x hosts need it)"
 	[ -e $b/qemu-s390x ] && return 0
 	[ -r $conf ] || die "no $conf: install qemu-user-static (scripts/install-deps.sh)"
-	grep -v '^#' $conf >$b/register 2>/dev/null ||
+	# (another hosts.sh may register it at the same time: then it is there)
+	grep -v '^#' $conf >$b/register 2>/dev/null || [ -e $b/qemu-s390x ] ||
 		die "cannot register qemu-s390x with binfmt_misc"
 }
 
