@@ -46,6 +46,15 @@ PKGS="pvm libpvm3 pvm-dev libc6 libtirpc3 libgssapi-krb5-2 libkrb5-3
 libk5crypto3 libcom-err2 libkrb5support0 libkeyutils1 libssl3
 libreadline8 libtinfo6 libgcc-s1"
 
+# (one maker at a time: make -j runs cross-cc.sh, and so this, side by
+# side; the others wait, then find it made)
+mkdir -p "$CACHE" || die "cannot make $CACHE"
+exec 9>"$CACHE/$ARCH.lock" || die "cannot open $CACHE/$ARCH.lock"
+flock 9 || die "cannot lock $CACHE/$ARCH.lock"
+if [ -e "$ROOT/.complete" ]; then
+	echo "$ROOT"
+	exit 0
+fi
 dpkg --print-foreign-architectures | grep -qx "$ARCH" ||
 	die "dpkg does not know $ARCH: run scripts/install-deps.sh (dpkg --add-architecture $ARCH; apt-get update)"
 DEBS=$CACHE/$ARCH.debs
