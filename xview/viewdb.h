@@ -49,6 +49,8 @@ struct vdb_task {
 	size_t nsql;            /* live: events in the SQL database so far */
 	int parent, tid;
 	char *host, *program;   /* malloc'd */
+	char *arch;             /* malloc'd: its host's architecture, when
+				   run.info names the hosts' (or NULL) */
 };
 
 /* A matched message, as the messages table has it (viewlogs.c). */

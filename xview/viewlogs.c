@@ -208,15 +208,26 @@ static int logs_read(const char *dir, char *err, size_t errlen)
 		goto out;
 	snprintf(vdb.mode, sizeof(vdb.mode), "%s",
 		 run.rd[0].hdr.mode == 2 ? "replay" : "record");
-	if (pg_runinfo_read(dir, &ri, err, errlen) > 0) {
-		if (ri.mode[0])
-			snprintf(vdb.mode, sizeof(vdb.mode), "%s", ri.mode);
-		pg_runinfo_free(&ri);
-	}
+	memset(&ri, 0, sizeof(ri));
+	if (pg_runinfo_read(dir, &ri, err, errlen) > 0 && ri.mode[0])
+		snprintf(vdb.mode, sizeof(vdb.mode), "%s", ri.mode);
 	for (int i = 0; i < run.n; i++)
 		if (logs_task(&lr, &m, &run.rd[i], run.ltids[i],
-			      pg_run_base(&run, i), err, errlen) < 0)
+			      pg_run_base(&run, i), err, errlen) < 0) {
+			pg_runinfo_free(&ri);
 			goto out;
+		}
+	/* each host's architecture, when run.info names them */
+	for (int i = 0; i < vdb.ntasks; i++) {
+		const char *a = vdb.tasks[i].host ?
+				pg_runinfo_arch(&ri, vdb.tasks[i].host) : NULL;
+		if (a && !(vdb.tasks[i].arch = strdup(a))) {
+			snprintf(err, errlen, "out of memory");
+			pg_runinfo_free(&ri);
+			goto out;
+		}
+	}
+	pg_runinfo_free(&ri);
 	if (logs_sort_msgs(vdb.msgs, lr.npaired) < 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
@@ -429,7 +440,8 @@ int vdb_logs_messages(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 
 /* pgdb tasks: as viewdb.c's (a dict per task, by ltid); from memory the
  * columns the logs or the live stream give: ltid parent_ltid tid program
- * host start_wall_ns t_first t_last nevents. */
+ * host start_wall_ns t_first t_last nevents; arch too, the host's
+ * architecture, when run.info names the hosts' (several). */
 int vdb_logs_tasks(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
 	Tcl_Obj *res;
@@ -458,6 +470,8 @@ int vdb_logs_tasks(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 		PUT("tid", vdb.live ? Tcl_NewObj() : Tcl_NewIntObj(t->tid));
 		PUT("program", Tcl_NewStringObj(t->program ? t->program : "", -1));
 		PUT("host", Tcl_NewStringObj(t->host ? t->host : "", -1));
+		if (t->arch)
+			PUT("arch", Tcl_NewStringObj(t->arch, -1));
 		PUT("start_wall_ns", t->n ? Tcl_NewWideIntObj(t->start) : Tcl_NewObj());
 		PUT("t_first", t->n ? Tcl_NewWideIntObj(t->t[0]) : Tcl_NewObj());
 		PUT("t_last", t->n ? Tcl_NewWideIntObj(t->t1[t->n - 1]) : Tcl_NewObj());

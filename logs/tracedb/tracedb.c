@@ -548,6 +548,12 @@ static int imp_meta(struct tdb_imp *im)
 	rc |= put_meta(im, "replay_of", im->ri.replay_of[0] ? im->ri.replay_of
 							    : NULL);
 	rc |= put_meta(im, "salvaged", im->salvaged.p);
+	/* hosts of several architectures: each host's (run.info's) */
+	for (size_t i = 0; i < im->ri.narchs; i++) {
+		char key[PG_HOST_MAX + 8];
+		snprintf(key, sizeof(key), "arch:%s", im->ri.archs[i].host);
+		rc |= put_meta(im, key, im->ri.archs[i].arch);
+	}
 	return rc ? -1 : 0;
 }
 

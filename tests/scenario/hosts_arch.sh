@@ -152,5 +152,43 @@ expect_eq "moved to another architecture: archmix's replay says it diverged" \
 expect_grep "moved to another architecture: the answer's lengths and the hosts named" err \
 	"task $w, event 3: .* has send to=1 tag=2 msg=1 of 52 bytes, .* of 56 bytes \(the task ran on host h2 in the one, on h3 in the other\)"
 
+# 8. the viewer: pgdb tasks and the row labels give each task's host and
+# its architecture (Xvfb; the label's second line; not the launcher's),
+# of a folder imported before (rec) and of one not (sor)
+if ! command -v Xvfb >/dev/null; then
+	fail "no Xvfb: the viewer's labels are not checked (scripts/install-deps.sh)"
+else
+	view_test hosts_arch
+	export SHOTS
+	trap 'kill $XPID 2>/dev/null; halt_all' EXIT
+	cat >labels.tcl <<'EOF'
+wm geometry . 1000x700
+vtest::wait 300
+set f [open labels.out w]
+foreach t [pgdb tasks] {
+	if {[dict get $t ltid] != 0 && [dict exists $t arch] && [dict get $t arch] ne ""} { puts $f "pgdb [dict get $t host] [dict get $t arch]" }
+}
+foreach i [.g.c find withtag label] {
+	puts $f "label [.g.c itemcget $i -text]"
+}
+close $f
+vtest::shot $::env(SHOTS)/hosts_arch-1-labels.png
+exit 0
+EOF
+	view -script labels.tcl rec
+	expect_eq "viewer: exits 0" "$(cat vrc)" 0
+	expect_eq "viewer: pgdb tasks gives each task's host's architecture" \
+		"$(grep '^pgdb' labels.out | sort | uniq -c | awk '{print $3 "/" $4 "x" $1}' | tr '\n' ' ')" \
+		"h1/LINUX64x2 h2/LINUXx2 h3/LINUXS390x2 "
+	expect_eq "viewer: the row labels read host and architecture" \
+		"$(grep '^label h[0-9] ' labels.out | sort | uniq -c | awk '{print $3 "/" $4 "x" $1}' | tr '\n' ' ')" \
+		"h1/LINUX64x2 h2/LINUXx2 h3/LINUXS390x2 "
+	[ -e sor/trace.db ] && fail "sor: imported before the viewer"
+	view -script labels.tcl sor
+	expect_eq "viewer of a folder not imported: the row labels read host and architecture" \
+		"$(cat vrc) $(grep '^label h[0-9] ' labels.out | sort -u | cut -d' ' -f2,3 | tr '\n' '|')" \
+		"0 h1 LINUX64|h2 LINUX|h3 LINUXS390|"
+fi
+
 hosts_end
 finish
