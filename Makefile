@@ -302,7 +302,7 @@ arch: $(SOLIB)
 	@mkdir -p $(B)/lib/pangaea/lib/$(NATIVE_TRIPLET)
 	ln -sfn ../../libpangaea.so $(B)/lib/pangaea/lib/$(NATIVE_TRIPLET)/libpangaea.so
 	@set -e; for a in $(ARCHS); do \
-		t=$$(if [ $$a = i386 ]; then echo i386; else echo $$a; fi)-linux-gnu; \
+		t=$$a-linux-gnu; \
 		$(MAKE) --no-print-directory CC="bash scripts/cross-cc.sh $$a" \
 			BUILDDIR=$(B)/arch/$$a SANITIZE= \
 			$(B)/arch/$$a/lib/pangaea/libpangaea.so \
