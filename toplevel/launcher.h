@@ -407,6 +407,10 @@ int la_programs_check(struct la_opts *o);
  * stays) to every task spawned from now on, if a program needs it (call
  * it after the coordinator has started). */
 void la_programs_preload(const struct la_opts *o);
+/* Exports the launcher's working folder (PANGAEA_CWD) to the tasks
+ * spawned from now on: the run's programs start there, their children
+ * where PVM puts them (pangaea_lib/pvm/init.c).  0, or -1 (said). */
+int la_programs_folder(void);
 /* stdin.c */
 /* Offers the launcher's standard input (record) or the recording's
  * (replay, read from R's replaydir) to task 1, logged into stdin.log in

@@ -9,6 +9,7 @@
 #include "launcher.h"
 
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdlib.h>
@@ -220,4 +221,16 @@ void la_programs_preload(const struct la_opts *o)
 	else
 		snprintf(both, sizeof(both), "%s", o->preload);
 	la_vm_export("LD_PRELOAD", both);
+}
+
+int la_programs_folder(void)
+{
+	char cwd[PG_PATH_MAX];
+
+	if (!getcwd(cwd, sizeof(cwd))) {
+		la_error("cannot tell the working folder: %s", strerror(errno));
+		return -1;
+	}
+	la_vm_export(PG_ENV_CWD, cwd);
+	return 0;
 }
