@@ -1,0 +1,71 @@
+# Programs that load libpvm3 late: an interpreter whose PVM module is
+# loaded at run time (slsh with slang-pvm's pvm-module.so, which links
+# libpvm3), and a C program that links no PVM but dlopens libpvm3.so.3
+# and calls it through dlsym (as plugins and Python's ctypes do).  The
+# launcher preloads libpangaea.so into them too; each is recorded (every
+# task has its log) and replayed identically.  A user's own
+# LD_PRELOAD=libpangaea.so with PVM_EXPORT=LD_PRELOAD leaves the
+# launcher and the coordinator alone (they used to hang 15 s: "cannot
+# start the coordinator").
+SRC=$(cd "$(dirname "$0")/../.." && pwd) # before lib.sh moves to $T
+. "$SRC/tests/lib.sh"
+start=$(date +%s)
+
+# 1. S-Lang: a master/worker race in slsh through the pvm module
+if [ -x /usr/bin/slsh ] &&
+   [ -e /usr/lib/x86_64-linux-gnu/slang/v2/modules/pvm-module.so ]; then
+cat >race.sl <<'EOS'
+% race.sl: a master/worker race in S-Lang through slang-pvm's module
+% (which dlopens libpvm3): the master spawns 3 workers (slsh race.sl),
+% gives each its number; each sends 4 numbered messages after random
+% pauses; the master prints them in the order its wildcard receive got them.
+require ("pvm");
+require ("rand");
+variable me = pvm_mytid ();
+variable parent = pvm_parent ();
+variable i, w, s;
+if (parent < 0)
+{
+   variable tids = pvm_spawn (["/usr/bin/slsh", __argv[0]], 0, "", 3);
+   if (length (tids) != 3) { () = fprintf (stderr, "spawn failed\n"); exit (1); }
+   for (i = 0; i < 3; i++) pvm_send_obj (tids[i], 1, i + 1);
+   for (i = 0; i < 12; i++)
+   {
+      () = pvm_recv (-1, 2);
+      w = pvm_recv_obj ();
+      s = pvm_recv_obj ();
+      vmessage ("recv worker=%d seq=%d", w, s);
+   }
+   vmessage ("done");
+}
+else
+{
+   () = pvm_recv (parent, 1);
+   w = pvm_recv_obj ();
+   srand (getpid ());
+   for (s = 1; s <= 4; s++)
+   {
+      sleep (rand_uniform () * 0.005);
+      pvm_send_obj (parent, 2, w, s);
+   }
+}
+pvm_exit ();
+EOS
+pg -log -logdir slsh /usr/bin/slsh "$T/race.sl"
+expect_eq "slsh: recording exits 0" "$(cat rc)" 0
+expect_eq "slsh: 12 messages and done" \
+	"$(grep -c '^recv worker=' out) $(tail -1 out)" "12 done"
+expect_grep "slsh: the interpreter and its 3 workers recorded" err \
+	"recorded [0-9]+ events of 4 tasks"
+expect_eq "slsh: every task has its logs" "$(ls slsh/task-*.comm | wc -l)" 4
+mv out slsh.out
+expect_eq "slsh: 2 of 2 delayed replays identical" \
+	"$(replays_identical slsh 2 3000)" 2
+else
+	skip "slsh with a PVM module" "no slsh or slang-pvm: scripts/install-deps.sh"
+fi
+
+took=$(( $(date +%s) - start ))
+[ "$took" -lt 60 ] && pass "all runs took ${took}s (< 60)" || fail "runs took ${took}s"
+expect_no_leftovers
+finish
