@@ -65,6 +65,46 @@ else
 	skip "slsh with a PVM module" "no slsh or slang-pvm: scripts/install-deps.sh"
 fi
 
+# 2. a user's own LD_PRELOAD of our library, exported to the tasks: the
+# launcher and the coordinator are no tasks and stay out of it
+cat >plain.c <<'EOC'
+#include <stdio.h>
+#include <pvm3.h>
+int main(void)
+{
+	int me = pvm_mytid(), v = 7, tid;
+
+	if (me < 0)
+		return 1;
+	if (pvm_parent() == PvmNoParent) {
+		if (pvm_spawn("plain", NULL, 0, "", 1, &tid) != 1)
+			return 1;
+		pvm_recv(tid, 1);
+		pvm_upkint(&v, 1, 1);
+		printf("got %d\n", v);
+	} else {
+		pvm_initsend(PvmDataDefault);
+		pvm_pkint(&v, 1, 1);
+		pvm_send(pvm_parent(), 1);
+	}
+	pvm_exit();
+	return 0;
+}
+EOC
+cc -o plain plain.c -lpvm3 || fail "cannot build plain"
+t0=$(date +%s)
+# (in an ASan build the launcher has ASan's runtime, which then accepts
+# not being first, as libpangaea.so intercepts nothing of it)
+LD_PRELOAD=$B/lib/pangaea/libpangaea.so PVM_EXPORT=LD_PRELOAD \
+	ASAN_OPTIONS=verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS} \
+	pg -log -logdir byhand ./plain
+expect_eq "by-hand LD_PRELOAD: the run exits 0, prints its line" \
+	"$(cat rc) $(cat out)" "0 got 7"
+expect_grep "by-hand LD_PRELOAD: both tasks recorded" err \
+	"recorded [0-9]+ events of 2 tasks"
+[ $(( $(date +%s) - t0 )) -lt 10 ] && pass "by-hand LD_PRELOAD: no wait for the coordinator" ||
+	fail "by-hand LD_PRELOAD: the run took $(( $(date +%s) - t0 )) s"
+
 took=$(( $(date +%s) - start ))
 [ "$took" -lt 60 ] && pass "all runs took ${took}s (< 60)" || fail "runs took ${took}s"
 expect_no_leftovers
