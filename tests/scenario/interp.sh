@@ -9,6 +9,10 @@
 # start the coordinator").
 SRC=$(cd "$(dirname "$0")/../.." && pwd) # before lib.sh moves to $T
 . "$SRC/tests/lib.sh"
+# (the launcher gets the preloads below too: in an ASan build its ASan
+# runtime must then accept not being first, as they intercept nothing
+# of it)
+export ASAN_OPTIONS=verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}
 start=$(date +%s)
 
 # 1. S-Lang: a master/worker race in slsh through the pvm module
@@ -93,10 +97,7 @@ int main(void)
 EOC
 cc -o plain plain.c -lpvm3 || fail "cannot build plain"
 t0=$(date +%s)
-# (in an ASan build the launcher has ASan's runtime, which then accepts
-# not being first, as libpangaea.so intercepts nothing of it)
 LD_PRELOAD=$B/lib/pangaea/libpangaea.so PVM_EXPORT=LD_PRELOAD \
-	ASAN_OPTIONS=verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS} \
 	pg -log -logdir byhand ./plain
 expect_eq "by-hand LD_PRELOAD: the run exits 0, prints its line" \
 	"$(cat rc) $(cat out)" "0 got 7"
@@ -104,6 +105,110 @@ expect_grep "by-hand LD_PRELOAD: both tasks recorded" err \
 	"recorded [0-9]+ events of 2 tasks"
 [ $(( $(date +%s) - t0 )) -lt 10 ] && pass "by-hand LD_PRELOAD: no wait for the coordinator" ||
 	fail "by-hand LD_PRELOAD: the run took $(( $(date +%s) - t0 )) s"
+
+# 3. C, libpvm3 dlopened and called through dlsym; next.so, a user's
+# preload after ours, finds getpid with dlsym(RTLD_NEXT) (our dlsym must
+# keep its meaning, else it finds itself and recurses)
+cat >dlpvm.c <<'EOC'
+/* dlpvm: a PVM master/worker race that links no PVM: it dlopens
+ * libpvm3.so.3 and calls it through dlsym, as plugins and ctypes do. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static void *pvm;
+
+/* The function NAME of libpvm3. */
+static void *fn(const char *name)
+{
+	void *f = dlsym(pvm, name);
+
+	if (!f) {
+		fprintf(stderr, "dlpvm: no %s: %s\n", name, dlerror());
+		exit(1);
+	}
+	return f;
+}
+
+int main(int argc, char **argv)
+{
+	int (*mytid)(void), (*parent)(void), (*initsend)(int), (*exit_)(void);
+	int (*pkint)(int *, int, int), (*upkint)(int *, int, int);
+	int (*send)(int, int), (*recv)(int, int);
+	int (*spawn)(char *, char **, int, char *, int, int *);
+	int tids[3], i, w, v;
+
+	pvm = dlopen("libpvm3.so.3", RTLD_NOW);
+	if (!pvm) {
+		fprintf(stderr, "dlpvm: %s\n", dlerror());
+		return 1;
+	}
+	*(void **)&mytid = fn("pvm_mytid");
+	*(void **)&parent = fn("pvm_parent");
+	*(void **)&initsend = fn("pvm_initsend");
+	*(void **)&exit_ = fn("pvm_exit");
+	*(void **)&pkint = fn("pvm_pkint");
+	*(void **)&upkint = fn("pvm_upkint");
+	*(void **)&send = fn("pvm_send");
+	*(void **)&recv = fn("pvm_recv");
+	*(void **)&spawn = fn("pvm_spawn");
+	if (mytid() < 0)
+		return 1;
+	if (parent() < 0) {
+		if (spawn(argv[0], NULL, 0, (char *)"", 3, tids) != 3) {
+			fprintf(stderr, "dlpvm: spawn failed\n");
+			exit_();
+			return 1;
+		}
+		for (i = 0; i < 3; i++) {
+			w = i + 1;
+			initsend(0);
+			pkint(&w, 1, 1);
+			send(tids[i], 2);
+		}
+		for (i = 0; i < 3; i++) {
+			recv(-1, 1);
+			upkint(&w, 1, 1);
+			upkint(&v, 1, 1);
+			printf("from worker %d: %d\n", w, v);
+		}
+	} else {
+		recv(parent(), 2);
+		upkint(&w, 1, 1);
+		usleep((unsigned)(getpid() % 7) * 300);
+		v = w * 2;
+		initsend(0);
+		pkint(&w, 1, 1);
+		pkint(&v, 1, 1);
+		send(parent(), 1);
+	}
+	exit_();
+	(void)argc;
+	return 0;
+}
+EOC
+cat >next.c <<'EOC'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <unistd.h>
+pid_t getpid(void)
+{
+	pid_t (*next)(void) = (pid_t (*)(void))dlsym(RTLD_NEXT, "getpid");
+
+	return next();
+}
+EOC
+cc -o dlpvm dlpvm.c && cc -shared -fPIC -o next.so next.c ||
+	fail "cannot build dlpvm, next.so"
+LD_PRELOAD=$T/next.so pg -log -logdir dl ./dlpvm
+expect_eq "dlopen: recording exits 0, 3 answers" \
+	"$(cat rc) $(grep -c '^from worker [123]: [246]$' out)" "0 3"
+expect_grep "dlopen: the program and its 3 workers recorded" err \
+	"recorded [0-9]+ events of 4 tasks"
+mv out dl.out
+expect_eq "dlopen: 2 of 2 delayed replays identical" \
+	"$(replays_identical dl 2 3000)" 2
 
 took=$(( $(date +%s) - start ))
 [ "$took" -lt 60 ] && pass "all runs took ${took}s (< 60)" || fail "runs took ${took}s"
