@@ -276,6 +276,33 @@ START_TEST(test_missing_task)
 }
 END_TEST
 
+/* A task with no log is named with how it ended, in balanced brackets
+ * (the end text has brackets of its own). */
+START_TEST(test_no_log_brackets)
+{
+	char diff[1024], info[PATH_MAX + 16];
+	long nev;
+	int nt;
+	static const char text[] =
+		"pangaea-run 1\nmode record\nended x\nlauncher-host vm\n"
+		"command p\nselect all\n"
+		"task 1 tid=t40001 host=vm program=/bin/prog end=1/0 (ended normally)\n"
+		"task 1001 tid=t40002 host=vm program=/bin/prog end=1/0 (ended normally)\n"
+		"task 1002 tid=t40003 host=vm program=/bin/prog end=1/0 (ended normally)\n"
+		"task 1003 tid=t40004 host=vm program=/bin/prog end=0/0 "
+		"(was killed by signal 15 (Terminated))\nstatus 2\n";
+
+	write_run(run_a, 1000);
+	write_run(run_b, 1000);
+	snprintf(info, sizeof(info), "%s/run.info", run_a);
+	cku_spit(info, text, sizeof(text) - 1);
+	ck_assert_int_eq(verify(diff, sizeof(diff), &nev, &nt), 1);
+	assert_has(diff, "task 1003 of ");
+	assert_has(diff, " has no log (was killed by signal 15 (Terminated)): "
+		   "the run cannot be compared");
+}
+END_TEST
+
 /* A log cut inside a record cannot be compared (nor counted). */
 START_TEST(test_truncated)
 {
@@ -434,6 +461,7 @@ static Suite *verify_suite(void)
 	tcase_add_test(tc, test_call_answers_count);
 	tcase_add_test(tc, test_shorter_log);
 	tcase_add_test(tc, test_missing_task);
+	tcase_add_test(tc, test_no_log_brackets);
 	tcase_add_test(tc, test_truncated);
 	tcase_add_test(tc, test_wrong_version);
 	tcase_add_test(tc, test_missing_folder);
