@@ -258,21 +258,52 @@ START_TEST(test_missing_task)
 	write_task(run_b, 1001, worker1, NEV(worker1), 1000);
 	ck_assert_int_eq(verify(diff, sizeof(diff), &nev, &nt), 1);
 	assert_has(diff, "has 3 tasks");
-	assert_has(diff, "has 2");
+	assert_has(diff, "has 2: task 1002 is in ");
+	assert_has(diff, "/a only");
 
 	/* B lacks a middle task: that task is named */
 	pg_log_path(path, sizeof(path), run_b, 1001, "comm");
 	ck_assert_int_eq(unlink(path), 0);
 	write_task(run_b, 1002, worker2, NEV(worker2), 1000);
 	ck_assert_int_eq(verify(diff, sizeof(diff), &nev, &nt), 1);
-	assert_has(diff, "task 1001 is in only one of the runs");
+	assert_has(diff, "task 1001 is in ");
+	assert_has(diff, "/a only");
 
 	/* A lacks it instead */
 	write_task(run_b, 1001, worker1, NEV(worker1), 1000);
 	pg_log_path(path, sizeof(path), run_a, 1001, "comm");
 	ck_assert_int_eq(unlink(path), 0);
 	ck_assert_int_eq(verify(diff, sizeof(diff), &nev, &nt), 1);
-	assert_has(diff, "task 1001 is in only one of the runs");
+	assert_has(diff, "task 1001 is in ");
+	assert_has(diff, "/b only");
+}
+END_TEST
+
+/* A replay that diverged: its master stopped early and one worker was
+ * never started.  The difference named is the master's first differing
+ * event (not the count of tasks), with the replay's own report. */
+START_TEST(test_diverged_replay)
+{
+	struct pg_runinfo ri = { .status = 4 };
+	struct pg_event other[3];
+	char diff[2048];
+	long nev;
+	int nt;
+
+	memcpy(other, master, sizeof(other));
+	other[2].peer = 1001; /* event 3: sent to the wrong worker */
+	write_run(run_a, 1000);
+	write_task(run_b, 1, other, NEV(other), 1000);
+	write_task(run_b, 1001, worker1, NEV(worker1), 1000);
+	snprintf(ri.mode, sizeof(ri.mode), "replay");
+	snprintf(ri.diverged, sizeof(ri.diverged),
+		 "replay diverged: task 1, event 3: the log expects send to=1002");
+	ck_assert_int_eq(pg_runinfo_write(run_b, &ri, diff, sizeof(diff)), 0);
+	ck_assert_int_eq(verify(diff, sizeof(diff), &nev, &nt), 1);
+	assert_has(diff, "task 1, event 3: ");
+	assert_has(diff, "/b says: replay diverged: task 1, event 3: the log "
+		   "expects send to=1002)");
+	ck_assert_msg(strstr(diff, "tasks") == NULL, "'%s' counts tasks", diff);
 }
 END_TEST
 
@@ -461,6 +492,7 @@ static Suite *verify_suite(void)
 	tcase_add_test(tc, test_call_answers_count);
 	tcase_add_test(tc, test_shorter_log);
 	tcase_add_test(tc, test_missing_task);
+	tcase_add_test(tc, test_diverged_replay);
 	tcase_add_test(tc, test_no_log_brackets);
 	tcase_add_test(tc, test_truncated);
 	tcase_add_test(tc, test_wrong_version);
