@@ -334,6 +334,51 @@ START_TEST(test_no_log_brackets)
 }
 END_TEST
 
+/* Writes RUN/output.log holding LINE (and a newline) printed by task 1. */
+static void write_output(const char *run, const char *line)
+{
+	char path[PATH_MAX], err[512] = "";
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/output.log", run);
+	unlink(path); /* (made anew: it is created exclusively) */
+	fd = pg_outlog_create(path, err, sizeof(err));
+	ck_assert_msg(fd >= 0, "%s", err);
+	ck_assert_int_eq(pg_outlog_append(fd, 1, 1000, 1, line, strlen(line)), 0);
+	ck_assert_int_eq(close(fd), 0);
+}
+
+/* An output line that differs far from its start: the difference is
+ * quoted, not a start of line cut short before it; a short line is
+ * quoted whole, its tab and trailing blank shown. */
+START_TEST(test_output_long_line)
+{
+	char diff[2048], a[400], b[400];
+	long nev;
+	int nt;
+
+	/* "result:" padded with 300 blanks to the value (a mask over the
+	   value would not cover the padding) */
+	snprintf(a, sizeof(a), "result:%300s", "42");
+	snprintf(b, sizeof(b), "result:%299s\t42", "");
+	write_run(run_a, 1000);
+	write_run(run_b, 1000);
+	write_output(run_a, a);
+	write_output(run_b, b);
+	ck_assert_int_eq(verify(diff, sizeof(diff), &nev, &nt), 1);
+	assert_has(diff, "task 1 printed \"...");
+	assert_has(diff, "     42\" as its output line 1 in the first run");
+	assert_has(diff, "     \\t42\" in the second");
+	assert_has(diff, "(they differ from byte 306)");
+
+	write_output(run_a, "x\ty ");
+	write_output(run_b, "x\ty");
+	ck_assert_int_eq(verify(diff, sizeof(diff), &nev, &nt), 1);
+	assert_has(diff, "printed \"x\\ty \" as its output line 1 in the first "
+		   "run, \"x\\ty\" in the second");
+}
+END_TEST
+
 /* A log cut inside a record cannot be compared (nor counted). */
 START_TEST(test_truncated)
 {
@@ -494,6 +539,7 @@ static Suite *verify_suite(void)
 	tcase_add_test(tc, test_missing_task);
 	tcase_add_test(tc, test_diverged_replay);
 	tcase_add_test(tc, test_no_log_brackets);
+	tcase_add_test(tc, test_output_long_line);
 	tcase_add_test(tc, test_truncated);
 	tcase_add_test(tc, test_wrong_version);
 	tcase_add_test(tc, test_missing_folder);
