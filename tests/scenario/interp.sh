@@ -1,9 +1,10 @@
 # Programs that load libpvm3 late: an interpreter whose PVM module is
 # loaded at run time (slsh with slang-pvm's pvm-module.so, which links
-# libpvm3), and a C program that links no PVM but dlopens libpvm3.so.3
-# and calls it through dlsym (as plugins and Python's ctypes do).  The
-# launcher preloads libpangaea.so into them too; each is recorded (every
-# task has its log) and replayed identically.  A user's own
+# libpvm3), a C program that links no PVM but dlopens libpvm3.so.3 and
+# calls it through dlsym (as plugins do), and Python through ctypes
+# (which does the same).  The launcher preloads libpangaea.so into them
+# too; each is recorded (every task has its log) and replayed
+# identically.  A user's own
 # LD_PRELOAD=libpangaea.so with PVM_EXPORT=LD_PRELOAD leaves the
 # launcher and the coordinator alone (they used to hang 15 s: "cannot
 # start the coordinator").
@@ -209,6 +210,61 @@ expect_grep "dlopen: the program and its 3 workers recorded" err \
 mv out dl.out
 expect_eq "dlopen: 2 of 2 delayed replays identical" \
 	"$(replays_identical dl 2 3000)" 2
+
+# 4. Python through ctypes (dlopen of libpvm3, dlsym on its handle), the
+# script given by a relative path (the first task runs here)
+if command -v python3 >/dev/null; then
+cat >race.py <<'EOP'
+# race.py: a master/worker race in Python through ctypes (libpvm3 is
+# dlopened, its functions looked up with dlsym): the master spawns 3
+# workers (python3 race.py), gives each its number; each sends 3
+# numbered messages after random pauses; the master prints them in the
+# order its wildcard receive got them.
+import ctypes, os, random, sys, time
+pvm = ctypes.CDLL("libpvm3.so.3")
+if pvm.pvm_mytid() < 0:
+    sys.exit(1)
+parent = pvm.pvm_parent()
+w, s = ctypes.c_int(0), ctypes.c_int(0)
+if parent < 0:
+    tids = (ctypes.c_int * 3)()
+    argv = (ctypes.c_char_p * 3)(os.path.abspath(sys.argv[0]).encode(), b"w", None)
+    if pvm.pvm_spawn(b"/usr/bin/python3", argv, 0, b"", 3, tids) != 3:
+        sys.exit("spawn failed")
+    for i in range(3):
+        pvm.pvm_initsend(0)
+        w.value = i + 1
+        pvm.pvm_pkint(ctypes.byref(w), 1, 1)
+        pvm.pvm_send(tids[i], 1)
+    for i in range(9):
+        pvm.pvm_recv(-1, 2)
+        pvm.pvm_upkint(ctypes.byref(w), 1, 1)
+        pvm.pvm_upkint(ctypes.byref(s), 1, 1)
+        print("recv worker=%d seq=%d" % (w.value, s.value), flush=True)
+    print("done", flush=True)
+else:
+    pvm.pvm_recv(parent, 1)
+    pvm.pvm_upkint(ctypes.byref(w), 1, 1)
+    for k in range(1, 4):
+        time.sleep(random.random() * 0.005)
+        s.value = k
+        pvm.pvm_initsend(0)
+        pvm.pvm_pkint(ctypes.byref(w), 1, 1)
+        pvm.pvm_pkint(ctypes.byref(s), 1, 1)
+        pvm.pvm_send(parent, 2)
+pvm.pvm_exit()
+EOP
+pg -log -logdir py python3 race.py
+expect_eq "python: recording exits 0, 9 messages and done" \
+	"$(cat rc) $(grep -c '^recv worker=' out) $(tail -1 out)" "0 9 done"
+expect_grep "python: the interpreter and its 3 workers recorded" err \
+	"recorded [0-9]+ events of 4 tasks"
+mv out py.out
+expect_eq "python: 2 of 2 delayed replays identical" \
+	"$(replays_identical py 2 3000)" 2
+else
+	skip "python through ctypes" "no python3: scripts/install-deps.sh"
+fi
 
 took=$(( $(date +%s) - start ))
 [ "$took" -lt 60 ] && pass "all runs took ${took}s (< 60)" || fail "runs took ${took}s"
