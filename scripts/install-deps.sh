@@ -49,6 +49,9 @@ packages="$packages g++ python3 mount bsdutils"
 # whose versions must match this machine's exactly.)
 packages="$packages qemu-user-static gcc-i686-linux-gnu gcc-s390x-linux-gnu
 libc6-dev-i386-cross libc6-dev-s390x-cross"
+# slsh and slang-pvm: interp.sh's interpreter whose PVM module
+# (pvm-module.so) loads libpvm3 at run time
+packages="$packages slsh slang-pvm"
 for pkg in $packages; do
 	count=$((count + 1))
 	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |

@@ -401,7 +401,8 @@ enum la_prog_kind {
 	LA_PROG_OTHER = 0, /* not an ELF PVM program we can tell (a script) */
 	LA_PROG_SOURCE,    /* built with pangaea.h: records itself */
 	LA_PROG_DYNAMIC,   /* unmodified, links libpvm3.so: gets LD_PRELOAD */
-	LA_PROG_STATIC     /* unmodified, PVM linked in: cannot be recorded */
+	LA_PROG_STATIC,    /* unmodified, PVM linked in: cannot be recorded */
+	LA_PROG_FOREIGN    /* an ELF of another machine (i386, s390x) */
 };
 /* The kind of the program file PATH (its ELF symbols and needed
  * libraries). */
@@ -411,12 +412,17 @@ enum la_prog_kind la_program_kind(const char *path);
 const char *la_program_arch(const char *path);
 /* Before the run: refuses (said, -1) a statically linked unmodified PVM
  * program; for an unmodified dynamic one, finds libpangaea.so into
- * O->preload.  0 or -1. */
+ * O->preload (-1 if it cannot), and for any other program of this
+ * machine (an interpreter, a script) if it can.  0 or -1. */
 int la_programs_check(struct la_opts *o);
 /* Exports LD_PRELOAD=O->preload (before the user's own LD_PRELOAD, which
  * stays) to every task spawned from now on, if a program needs it (call
  * it after the coordinator has started). */
 void la_programs_preload(const struct la_opts *o);
+/* Exports the launcher's working folder (PANGAEA_CWD) to the tasks
+ * spawned from now on: the run's programs start there, their children
+ * where PVM puts them (pangaea_lib/pvm/init.c).  0, or -1 (said). */
+int la_programs_folder(void);
 /* stdin.c */
 /* Offers the launcher's standard input (record) or the recording's
  * (replay, read from R's replaydir) to task 1, logged into stdin.log in

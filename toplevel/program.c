@@ -2,13 +2,16 @@
  * program.c: what kind of PVM program the launcher is given, read from
  * its ELF file before the run.  A program built with pangaea.h records
  * itself; an unmodified program linked with libpvm3.so gets libpangaea.so
- * (LD_PRELOAD, exported to every task of the run through PVM_EXPORT); an
+ * (LD_PRELOAD, exported to every task of the run through PVM_EXPORT), and
+ * so does any other program of this machine (an interpreter whose module
+ * dlopens libpvm3, a script): it joins the run at its first PVM call; an
  * unmodified program with PVM linked in statically cannot be recorded and
  * is refused.
  */
 #include "launcher.h"
 
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdlib.h>
@@ -33,7 +36,8 @@
 #endif
 
 /* What the ELF image at IMG (SIZE bytes) holds, as flags. */
-enum { HAS_PANGAEA = 1, NEEDS_LIBPVM = 2, DEFINES_PVM = 4, HAS_SYMTAB = 8 };
+enum { HAS_PANGAEA = 1, NEEDS_LIBPVM = 2, DEFINES_PVM = 4, HAS_SYMTAB = 8,
+       FOREIGN = 16 };
 
 /* Strings that the code of libpangaea and of a static libpvm3 put in a
  * program, for stripped programs, whose symbol tables are gone: the name
@@ -118,15 +122,19 @@ static int elf_needed(const unsigned char *img, size_t size,
 	return 0;
 }
 
-/* The flags of the 64-bit ELF image IMG (SIZE bytes); 0 for anything else. */
+/* The flags of the 64-bit ELF image IMG (SIZE bytes) of this machine;
+ * FOREIGN for another ELF (i386, s390x: our library cannot be loaded
+ * into it), 0 for anything else (a script). */
 static int elf_flags(const unsigned char *img, size_t size)
 {
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
 	int flags = 0;
 
-	if (size < sizeof(*eh) || memcmp(img, ELFMAG, SELFMAG) != 0 ||
-	    img[EI_CLASS] != ELFCLASS64)
+	if (size < EI_NIDENT || memcmp(img, ELFMAG, SELFMAG) != 0)
 		return 0;
+	if (size < sizeof(*eh) || img[EI_CLASS] != ELFCLASS64 ||
+	    img[EI_DATA] != ELFDATA2LSB || eh->e_machine != EM_X86_64)
+		return FOREIGN;
 	for (unsigned i = 0; i < eh->e_shnum; i++) {
 		const Elf64_Shdr *sh = elf_section(img, size, i);
 
@@ -191,7 +199,9 @@ enum la_prog_kind la_program_kind(const char *path)
 		return LA_PROG_SOURCE;
 	if (flags & NEEDS_LIBPVM)
 		return LA_PROG_DYNAMIC;
-	return flags & DEFINES_PVM ? LA_PROG_STATIC : LA_PROG_OTHER;
+	if (flags & DEFINES_PVM)
+		return LA_PROG_STATIC;
+	return flags & FOREIGN ? LA_PROG_FOREIGN : LA_PROG_OTHER;
 }
 
 /* The path of libpangaea.so that goes with this launcher
@@ -249,6 +259,15 @@ int la_programs_check(struct la_opts *o)
 				 "with pangaea.h or link libpvm3 dynamically",
 				 path);
 			return -1;
+		case LA_PROG_OTHER:
+			/* an interpreter, a script, a program whose module
+			   dlopens libpvm3 later: preloaded too, so that it is
+			   recorded if it talks PVM (if not, the run names it
+			   "not instrumented"); without the library at hand it
+			   runs as it is, and is named so too */
+			if (!o->preload[0])
+				(void)preload_path(o->preload, sizeof(o->preload));
+			break;
 		case LA_PROG_DYNAMIC:
 			if (!o->preload[0] &&
 			    preload_path(o->preload, sizeof(o->preload)) < 0) {
@@ -284,4 +303,16 @@ void la_programs_preload(const struct la_opts *o)
 	else
 		snprintf(both, sizeof(both), "%s", mine);
 	la_vm_export("LD_PRELOAD", both);
+}
+
+int la_programs_folder(void)
+{
+	char cwd[PG_PATH_MAX];
+
+	if (!getcwd(cwd, sizeof(cwd))) {
+		la_error("cannot tell the working folder: %s", strerror(errno));
+		return -1;
+	}
+	la_vm_export(PG_ENV_CWD, cwd);
+	return 0;
 }

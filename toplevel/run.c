@@ -638,7 +638,7 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 		pvm_setcontext(0);
 		la_programs_preload(r->o);
 		la_debug_setup(r->o);
-		if (start_programs(r) == 0)
+		if (la_programs_folder() == 0 && start_programs(r) == 0)
 			status = LA_OK;
 		pvm_setcontext(r->ctx);
 		if (status != LA_OK)

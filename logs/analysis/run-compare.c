@@ -103,6 +103,54 @@ static int verify_all_logged(const char *dir, const int *ltids, int nl,
 	return rc;
 }
 
+/* Appends to DIFF (N bytes) the divergence report run.info of DIR holds,
+ * if any: what the replay itself saw go wrong. */
+static void verify_add_report(const char *dir, char *diff, size_t n)
+{
+	struct pg_runinfo ri;
+	char err[PG_PATH_MAX + 100];
+	size_t k = strlen(diff);
+
+	if (pg_runinfo_read(dir, &ri, err, sizeof(err)) <= 0)
+		return;
+	if (ri.diverged[0])
+		snprintf(diff + k, n - k, " (%s says: %s)", dir, ri.diverged);
+	pg_runinfo_free(&ri);
+}
+
+/* The tasks both A (NA, ascending TA) and B (NB, TB) have, compared
+ * event by event: the first event that differs is the difference.
+ * 0 same, 1 differ (said in DIFF), -1 error. */
+static int verify_common(const char *a, const char *b, const int *ta, int na,
+			 const int *tb, int nb, long *nev, char *diff, size_t n)
+{
+	int rc = 0;
+
+	for (int i = 0; rc == 0 && i < na; i++)
+		if (pg_run_has(tb, nb, ta[i]))
+			rc = verify_task(a, b, ta[i], nev, diff, n);
+	return rc;
+}
+
+/* A task only one of A and B has (every task both have being the same):
+ * 0 none, 1 one (said in DIFF). */
+static int verify_same_tasks(const char *a, const char *b, const int *ta,
+			     int na, const int *tb, int nb, char *diff,
+			     size_t n)
+{
+	for (int i = 0; i < na + nb; i++) {
+		int ltid = i < na ? ta[i] : tb[i - na];
+
+		if (!pg_run_has(i < na ? tb : ta, i < na ? nb : na, ltid)) {
+			snprintf(diff, n, "%s has %d tasks, %s has %d: task %d "
+				 "is in %s only, every task both have is the "
+				 "same", a, na, b, nb, ltid, i < na ? a : b);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 int pg_verify_runs(const char *a, const char *b, long *nevents, int *ntasks,
 		   char *diff, size_t n)
 {
@@ -115,22 +163,18 @@ int pg_verify_runs(const char *a, const char *b, long *nevents, int *ntasks,
 		snprintf(diff, n, "cannot read the folder %s", na < 0 ? a : b);
 		rc = -1;
 	}
-	for (int i = 0; rc == 0 && i < na && i < nb; i++)
-		if (ta[i] != tb[i]) {
-			snprintf(diff, n, "task %d is in only one of the runs",
-				 ta[i] < tb[i] ? ta[i] : tb[i]);
-			rc = 1;
-		}
-	if (rc == 0 && na != nb) {
-		snprintf(diff, n, "%s has %d tasks, %s has %d", a, na, b, nb);
-		rc = 1;
-	}
+	if (rc == 0)
+		rc = verify_common(a, b, ta, na, tb, nb, nevents, diff, n);
 	if (rc == 0)
 		rc = verify_all_logged(a, ta, na, diff, n);
 	if (rc == 0)
 		rc = verify_all_logged(b, tb, nb, diff, n);
-	for (int i = 0; rc == 0 && i < na; i++)
-		rc = verify_task(a, b, ta[i], nevents, diff, n);
+	if (rc == 0)
+		rc = verify_same_tasks(a, b, ta, na, tb, nb, diff, n);
+	if (rc == 1) {
+		verify_add_report(b, diff, n);
+		verify_add_report(a, diff, n);
+	}
 	if (rc == 0 && (rc = pg_outverify(a, b, ta, na, diff, n)) == 1) {
 		size_t k = strlen(diff); /* (output-compare.c) */
 

@@ -154,9 +154,16 @@ static int read_task(struct pg_runinfo *ri, const char *line, int lineno)
 	    (sscanf(p, " end=%d/%d", &t.how, &t.value) != 2 || t.how < 0 ||
 	     t.how > PG_END_LAST))
 		return -2;
-	if ((p = strstr(line, " (")))
+	/* the words, in brackets up to the line's last: they may hold
+	   brackets of their own ("killed by signal 15 (Terminated)") */
+	p = strstr(line, " end=");
+	if ((p = strstr(p ? p : line, " ("))) {
+		const char *close = strrchr(p + 2, ')');
+
 		snprintf(t.end_text, sizeof(t.end_text), "%.*s",
-			 (int)strcspn(p + 2, ")"), p + 2);
+			 (int)(close ? (size_t)(close - p - 2) : strlen(p + 2)),
+			 p + 2);
+	}
 	return pg_runinfo_add_task(ri, &t);
 }
 
