@@ -456,10 +456,17 @@ static void wait_tasks(struct la_run *r)
 		if (!interrupted && ferror(stdout))
 			interrupted = SIGPIPE;
 		if ((interrupted || (r->coord_exited && !killed_at)) && !killed_at) {
-			la_error(interrupted == SIGPIPE ?
-				 "the output was closed: stopping the run" :
-				 interrupted ? "interrupted: stopping the run" :
-				 "the coordinator died: stopping the run");
+			if (interrupted == SIGPIPE)
+				snprintf(r->stopped_by, sizeof(r->stopped_by),
+					 "the output was closed");
+			else if (interrupted)
+				snprintf(r->stopped_by, sizeof(r->stopped_by),
+					 "interrupted (SIG%s)",
+					 sigabbrev_np(interrupted));
+			else
+				snprintf(r->stopped_by, sizeof(r->stopped_by),
+					 "the coordinator died");
+			la_error("%s: stopping the run", r->stopped_by);
 			la_tasks_kill(r);
 			killed_at = time(NULL);
 		}
@@ -747,6 +754,22 @@ static int replay_prepare(struct la_opts *o)
 	return 0;
 }
 
+/* Says last, when the run was stopped from outside its tasks (a signal,
+ * the coordinator's or the pvmd's death, a closed output), what stopped
+ * it: the tasks' deaths it caused were said since. */
+static void say_stopped_by(const struct la_run *r)
+{
+	if (r->stopped_by[0])
+		la_error("the run was stopped: %s", r->stopped_by);
+	else if (interrupted == SIGPIPE)
+		la_error("the run was stopped: the output was closed");
+	else if (interrupted)
+		la_error("the run was stopped: interrupted (SIG%s)",
+			 sigabbrev_np(interrupted));
+	else if (r->lost_pvmd)
+		la_error("the run was stopped: the PVM daemon was lost");
+}
+
 /* Prints how the run compares with its recording, or what it recorded. */
 static int summarize(struct la_opts *o, const char *logdir, int status)
 {
@@ -834,6 +857,8 @@ int la_run(struct la_opts *o)
 	/* the final status; a recording whose run.info is lost says so */
 	if (la_runinfo_write(&r, logdir, status) < 0 && status == LA_OK)
 		status = LA_SETUP;
+	if (status != LA_OK)
+		say_stopped_by(&r);
 	la_tasks_free(&r);
 	la_kill_free(&r);
 	pg_timeline("launcher", "summarized: ends");
