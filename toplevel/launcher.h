@@ -147,9 +147,10 @@ struct la_run {
 	char diverged[1400];    /* first divergence report */
 	int lost_pvmd;
 	int interrupted;
-	char stopped_by[160];   /* what stopped the run from outside its
-				   tasks ("interrupted (SIGTERM)", "the
-				   coordinator died"), said again last */
+	char stopped_by[400];   /* what stopped the run: a signal, the
+				   coordinator's death ("interrupted
+				   (SIGTERM)", "the coordinator died"), a
+				   task's death; said again last */
 	int logfail;            /* errno of the first PG_TAG_LOGFAIL, or 0 */
 	const char *logdir;     /* where this run logs */
 	double t0;              /* when the run started (la_death_now) */

@@ -364,6 +364,10 @@ static void on_logfail(struct la_run *r)
 	la_error("%s: cannot write its log: %s", who, strerror(v[1]));
 	if (!r->logfail) {
 		r->logfail = v[1];
+		if (!r->stopped_by[0])
+			snprintf(r->stopped_by, sizeof(r->stopped_by),
+				 "%s: cannot write its log: %s", who,
+				 strerror(v[1]));
 		la_error("a recorded event would be lost: stopping the run");
 		la_tasks_kill(r);
 	}
@@ -445,6 +449,21 @@ static int next_message(const struct la_run *r, int ms)
 	return la_vm_alive(r) ? pvm_nrecv(-1, -1) : PvmSysErr;
 }
 
+/* Notes in R what stops the run now: the signal that interrupted the
+ * launcher, a closed output, or else the coordinator's death. */
+static void note_stop(struct la_run *r)
+{
+	if (interrupted == SIGPIPE)
+		snprintf(r->stopped_by, sizeof(r->stopped_by),
+			 "the output was closed");
+	else if (interrupted)
+		snprintf(r->stopped_by, sizeof(r->stopped_by),
+			 "interrupted (SIG%s)", sigabbrev_np(interrupted));
+	else
+		snprintf(r->stopped_by, sizeof(r->stopped_by),
+			 "the coordinator died");
+}
+
 /* Receives and handles messages until every task has exited. */
 static void wait_tasks(struct la_run *r)
 {
@@ -456,17 +475,12 @@ static void wait_tasks(struct la_run *r)
 		if (!interrupted && ferror(stdout))
 			interrupted = SIGPIPE;
 		if ((interrupted || (r->coord_exited && !killed_at)) && !killed_at) {
-			if (interrupted == SIGPIPE)
-				snprintf(r->stopped_by, sizeof(r->stopped_by),
-					 "the output was closed");
-			else if (interrupted)
-				snprintf(r->stopped_by, sizeof(r->stopped_by),
-					 "interrupted (SIG%s)",
-					 sigabbrev_np(interrupted));
-			else
-				snprintf(r->stopped_by, sizeof(r->stopped_by),
-					 "the coordinator died");
-			la_error("%s: stopping the run", r->stopped_by);
+			if (!r->stopped_by[0]) /* (else a death, a full disk) */
+				note_stop(r);
+			la_error(interrupted == SIGPIPE ? "the output was closed: "
+				 "stopping the run" : interrupted ? "interrupted: "
+				 "stopping the run" : "the coordinator died: "
+				 "stopping the run");
 			la_tasks_kill(r);
 			killed_at = time(NULL);
 		}
@@ -754,9 +768,9 @@ static int replay_prepare(struct la_opts *o)
 	return 0;
 }
 
-/* Says last, when the run was stopped from outside its tasks (a signal,
- * the coordinator's or the pvmd's death, a closed output), what stopped
- * it: the tasks' deaths it caused were said since. */
+/* Says last, when the run was stopped (a signal, the coordinator's or
+ * the pvmd's death, a closed output, a task's death), what stopped it:
+ * the tasks' deaths it caused were said since. */
 static void say_stopped_by(const struct la_run *r)
 {
 	if (r->stopped_by[0])
