@@ -68,7 +68,7 @@ run_pids() { test_pids; }
 pid_of() {
 	local p n want=${2:-} list=()
 	for p in $(test_pids -x "$1"); do
-		n=$(tr '\0' '\n' <"/proc/$p/cmdline" 2>/dev/null | wc -l)
+		n=$(tr '\0' '\n' 2>/dev/null <"/proc/$p/cmdline" | wc -l)
 		case $want in
 		master) [ "$n" -gt 1 ] && list+=("$p") ;;
 		worker) [ "$n" = 1 ] && list+=("$p") ;;
@@ -117,8 +117,10 @@ expect_for() {
 	esac
 }
 
-declare -A N DELIV EARLY VIOL
-for k in "${KINDS[@]}"; do N[$k]=0 DELIV[$k]=0 EARLY[$k]=0 VIOL[$k]=0; done
+declare -A N DELIV EARLY OK0 STOPPED REPL VIOL
+for k in "${KINDS[@]}"; do
+	N[$k]=0 DELIV[$k]=0 EARLY[$k]=0 OK0[$k]=0 STOPPED[$k]=0 REPL[$k]=0 VIOL[$k]=0
+done
 TOTAL_V=0
 
 # violation WHAT: notes a violation of the current run
@@ -268,6 +270,8 @@ for I in $(seq 1 "$RUNS"); do
 	wait $LPID 2>/dev/null
 	rc=$?
 	last=$(tail -1 "$R/err")
+	if [ $rc = 0 ]; then OK0[$KIND]=$((OK0[$KIND] + 1))
+	else STOPPED[$KIND]=$((STOPPED[$KIND] + 1)); fi
 	# status and last line
 	want=$(expect_for $KIND)
 	if [ $KIND = kill-launcher ] && [ $delivered = 1 ]; then
@@ -303,6 +307,8 @@ for I in $(seq 1 "$RUNS"); do
 				violation "its replay printed other lines"
 			elif ! "$TRACE" verify "$LOGS/run" "$R/rep" >"$R/verify" 2>&1; then
 				violation "verify: $(head -1 "$R/verify")"
+			else
+				REPL[$KIND]=$((REPL[$KIND] + 1))
 			fi
 			nothing_left
 		fi
@@ -314,9 +320,16 @@ for I in $(seq 1 "$RUNS"); do
 	rm -rf "$R"
 done
 
-printf '\n%-14s %5s %9s %6s %10s\n' "fault" "runs" "delivered" "early" "violations"
+# delivered: the fault struck (else the run had ended); early: in the
+# first 300 ms; exit 0: the run went on to its end (a stop, a late
+# fault); stopped: ended otherwise; replayed: exit-0 recordings whose
+# replay was identical
+printf '\n%-14s %5s %9s %6s %7s %8s %9s %10s\n' fault runs delivered early \
+	"exit 0" stopped replayed violations
 for k in "${KINDS[@]}"; do
-	printf '%-14s %5d %9d %6d %10d\n' "$k" "${N[$k]}" "${DELIV[$k]}" "${EARLY[$k]}" "${VIOL[$k]}"
+	printf '%-14s %5d %9d %6d %7d %8d %9d %10d\n' "$k" "${N[$k]}" \
+		"${DELIV[$k]}" "${EARLY[$k]}" "${OK0[$k]}" "${STOPPED[$k]}" \
+		"${REPL[$k]}" "${VIOL[$k]}"
 done
 echo "soak: $RUNS runs, $TOTAL_V violations (first seed $SEED0)"
 [ $TOTAL_V = 0 ]

@@ -15,7 +15,7 @@ ARGS="4 160 3000"
 sor_pid() {
 	local p a n
 	for p in $(test_pids -x "$S"); do
-		n=$(tr '\0' '\n' <"/proc/$p/cmdline" 2>/dev/null | wc -l)
+		n=$(tr '\0' '\n' 2>/dev/null <"/proc/$p/cmdline" | wc -l)
 		if [ "$1" = master ] && [ "$n" -gt 1 ]; then a=$p; fi
 		if [ "$1" = worker ] && [ "$n" = 1 ]; then a=$p; fi
 	done
