@@ -771,17 +771,15 @@ static int replay_prepare(struct la_opts *o)
 /* Says last, when the run was stopped (a signal, the coordinator's or
  * the pvmd's death, a closed output, a task's death), what stopped it:
  * the tasks' deaths it caused were said since. */
-static void say_stopped_by(const struct la_run *r)
+static void say_stopped_by(struct la_run *r)
 {
+	if (!r->stopped_by[0] && interrupted) /* (in the start-up) */
+		note_stop(r);
+	else if (!r->stopped_by[0] && r->lost_pvmd)
+		snprintf(r->stopped_by, sizeof(r->stopped_by),
+			 "the PVM daemon was lost");
 	if (r->stopped_by[0])
 		la_error("the run was stopped: %s", r->stopped_by);
-	else if (interrupted == SIGPIPE)
-		la_error("the run was stopped: the output was closed");
-	else if (interrupted)
-		la_error("the run was stopped: interrupted (SIG%s)",
-			 sigabbrev_np(interrupted));
-	else if (r->lost_pvmd)
-		la_error("the run was stopped: the PVM daemon was lost");
 }
 
 /* Prints how the run compares with its recording, or what it recorded. */
