@@ -35,7 +35,7 @@ for who in worker master pvmd; do
 	timeout 120 "$PANGAEA" -log -logdir "$who" "$S" $ARGS >out 2>err &
 	lpid=$!
 	pid=
-	for i in $(seq 100); do # until the run's tasks are all up and working
+	for i in $(seq 300); do # until the run's tasks are all up and working
 		sleep 0.1
 		[ -n "$(sor_pid worker)" ] && [ "$(ls "$who"/task-*.comm 2>/dev/null | wc -l)" = 4 ] &&
 			break
@@ -46,7 +46,7 @@ for who in worker master pvmd; do
 	*) pid=$(sor_pid "$who") ;;
 	esac
 	if [ -z "$pid" ]; then
-		fail "$who: not found to stop"
+		fail "$who: not found to stop (the run's processes: $(describe_pids $(test_pids) | tr "\n" ";"))"
 		wait $lpid
 		continue
 	fi
