@@ -2,6 +2,7 @@
 #   make                 build everything into $(BUILDDIR)
 #   make check           install missing packages, build, run every test
 #   make check-long      the same, the tests' soak parts 10 times over
+#   make soak            SOAK_RUNS (100) faulted runs (scripts/soak.sh)
 #   make demo            install missing packages, build, record + replay an example
 #   make install PREFIX=DIR
 #   make arch            libpangaea.so and the examples for i386 and s390x too
@@ -261,6 +262,13 @@ check: deps
 .PHONY: check-long
 check-long:
 	@PANGAEA_TEST_LONG=1 $(MAKE) --no-print-directory check
+
+# The fault soak: SOAK_RUNS runs (default 100) of sor and racy, each with
+# one random fault (scripts/soak.sh; SOAK_SEED repeats a run).  Not in
+# make check, which runs a sample of it (tests/scenario/soak.sh).
+.PHONY: soak
+soak: all
+	@bash scripts/soak.sh $(B)
 
 demo: deps
 	@$(MAKE) --no-print-directory all

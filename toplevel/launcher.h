@@ -84,6 +84,8 @@ struct la_task {
 				   for it (KILLING), 0 none */
 	int uninstrumented;     /* it ran and exited but never joined the
 				   run: no log (la_task_settle) */
+	int no_log;             /* la_task_settle found no comm log: it
+				   never joined the run */
 	double added_at;        /* monotonic seconds when it was added */
 	int join_checked;       /* la_tasks_check_joined looked: 1 joined,
 				   2 said it had not (3: no log, inside
@@ -145,6 +147,10 @@ struct la_run {
 	char diverged[1400];    /* first divergence report */
 	int lost_pvmd;
 	int interrupted;
+	char stopped_by[400];   /* what stopped the run: a signal, the
+				   coordinator's death ("interrupted
+				   (SIGTERM)", "the coordinator died"), a
+				   task's death; said again last */
 	int logfail;            /* errno of the first PG_TAG_LOGFAIL, or 0 */
 	const char *logdir;     /* where this run logs */
 	double t0;              /* when the run started (la_death_now) */
@@ -306,7 +312,8 @@ int la_tasks_report(const struct la_run *r);
 /* Describes how task T ended into BUF. */
 void la_task_end_text(const struct la_task *t, char *buf, size_t n);
 /* Whether T died of the pvm_kill of another task of the run (its end is
- * PVM's SIGTERM, or unknown, after a KILLING for it). */
+ * PVM's SIGTERM, or unknown, after a KILLING for it; or it never joined
+ * the run: no comm log, whatever its wait status). */
 int la_task_killed(const struct la_task *t);
 /* A task whose log ends in a divergence whose report never came (the
  * task killed before it could send it): makes it the run's divergence

@@ -78,10 +78,34 @@ out_a:
 	return rc;
 }
 
+/* Whether a kill record of a comm log of DIR names task LTID (a task of
+ * the run killed it with pvm_kill); 1 or 0. */
+static int killed_in_run(const char *dir, int ltid)
+{
+	char err[PG_PATH_MAX + 100];
+	struct pg_comm_reader rd;
+	struct pg_event ev;
+	struct pg_run run;
+	int got, found = 0;
+
+	if (pg_run_open(&run, dir, err, sizeof(err)) < 0)
+		return 0;
+	while (!found && (got = pg_run_next(&run, &rd, err, sizeof(err))) != 0) {
+		if (got < 0)
+			continue;
+		while (!found && pg_comm_next(&rd, &ev, err, sizeof(err)) > 0)
+			found = ev.kind == PG_REC_KILL && ev.peer == ltid;
+		pg_comm_free(&rd);
+	}
+	pg_run_close(&run);
+	return found;
+}
+
 /* Whether every task run.info of DIR lists has a log among LTIDS (N): a
  * task with neither log nor end record ran without Pangaea (not
- * instrumented), and what it did cannot be compared.  0, or 1 with DIFF
- * naming it. */
+ * instrumented), and what it did cannot be compared; but one that a task
+ * of the run killed before it joined did nothing (the killer's logs, which
+ * are compared, say where it died).  0, or 1 with DIFF naming it. */
 static int verify_all_logged(const char *dir, const int *ltids, int nl,
 			     char *diff, size_t n)
 {
@@ -93,7 +117,8 @@ static int verify_all_logged(const char *dir, const int *ltids, int nl,
 		return 0; /* none: the logs alone are compared */
 	for (size_t i = 0; rc == 0 && i < ri.ntasks; i++)
 		if (ri.tasks[i].how == 0 &&
-		    !pg_run_has(ltids, nl, ri.tasks[i].ltid)) {
+		    !pg_run_has(ltids, nl, ri.tasks[i].ltid) &&
+		    !killed_in_run(dir, ri.tasks[i].ltid)) {
 			snprintf(diff, n, "task %d of %s has no log (%s): the "
 				 "run cannot be compared", ri.tasks[i].ltid,
 				 dir, ri.tasks[i].end_text);

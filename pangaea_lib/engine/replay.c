@@ -25,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <unistd.h>
 
 /* What replay knows of the recording and where it is in it. */
 static struct {
@@ -106,6 +108,25 @@ int pg_replay_open(const char *dir, int ltid, char *err, size_t errlen)
 	if (rp.whatif && rp.cut == 0)
 		go_free();
 	return 0;
+}
+
+int pg_replay_unjoined(const char *dir, int ltid)
+{
+	char path[PG_PATH_MAX];
+
+	return ltid > 0 &&
+	       pg_log_path(path, sizeof(path), dir, ltid, "comm") == 0 &&
+	       access(path, F_OK) < 0 && errno == ENOENT;
+}
+
+void pg_replay_await_kill(void)
+{
+	int ltid = pg_me->ltid, killer = -1;
+
+	if (pg_me->launcher_tid <= 0 || ltid <= 0)
+		return;
+	pg_bind->ask(pg_me->launcher_tid, PG_TAG_KILLWAIT, &ltid,
+		     PG_TAG_ANSWER, &killer);
 }
 
 void pg_replay_close(void)
@@ -426,13 +447,10 @@ static void block_in(const struct pg_call *call)
  */
 static void await_kill(const struct pg_call *call)
 {
-	int ltid = pg_me->ltid, killer = -1;
-
-	if (pg_me->launcher_tid <= 0 || ltid <= 0)
+	if (pg_me->launcher_tid <= 0 || pg_me->ltid <= 0)
 		return;
 	block_in(call);
-	pg_bind->ask(pg_me->launcher_tid, PG_TAG_KILLWAIT, &ltid,
-		     PG_TAG_ANSWER, &killer);
+	pg_replay_await_kill();
 	pg_state_unblock();
 }
 

@@ -142,6 +142,11 @@ static int task_open(char *err, size_t errlen)
 		return -1;
 	}
 	pg_timeline(NULL, "registered with the coordinator");
+	/* killed by pvm_kill before it joined, when recorded: it dies so
+	   again, with no log either (unless no kill comes: it diverges) */
+	if (me->mode == PANGAEA_MODE_REPLAY &&
+	    pg_replay_unjoined(me->replaydir, me->ltid))
+		pg_replay_await_kill();
 	if (pg_log_open(0, err, errlen) < 0)
 		return -1;
 	pg_timeline(NULL, "log open (calibrated, clock sampled): runs");

@@ -302,8 +302,8 @@ expect_eq "never joins, never exits: interrupted, exit 2" "$?" 2
 expect_grep "never joins, never exits: named before the interrupt" err \
 	"^pangaea: error: task 1 \([^ ]*stuck on [^)]*\) has not joined the run after 5 s: if it talks PVM, it is not instrumented"
 expect_eq "never joins, never exits: named once, before the interrupt" \
-	"$(grep -n -e 'has not joined' -e 'interrupted' err | cut -d: -f1 | tr '\n' ' ')" \
-	"$(grep -n 'has not joined' err | cut -d: -f1) $(grep -n 'interrupted' err | cut -d: -f1) "
+	"$(grep -n -e 'has not joined' -e 'interrupted: stopping' err | cut -d: -f1 | tr '\n' ' ')" \
+	"$(grep -n 'has not joined' err | cut -d: -f1) $(grep -n 'interrupted: stopping' err | cut -d: -f1) "
 
 # (a launcher without its libpangaea.so refuses an unmodified program)
 mkdir -p nolib/bin && cp "$PANGAEA" "$B/bin/pangaea-coord" nolib/bin/
