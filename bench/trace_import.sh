@@ -161,8 +161,9 @@ fi
 if [ "${REAL:-0}" != 1 ]; then
 	cat >"$T/ceil.c" <<'EOF'
 /* Inserts NEV events rows and NMSG messages rows of the import's shapes
- * into a new database PATH, as fast as SQLite goes; prints the seconds
- * of the inserts and of the indexes. */
+ * into a new database PATH made by SCHEMA (the trace database's CREATE
+ * TABLE statements), as fast as SQLite goes; prints the seconds of the
+ * inserts and of the indexes.  Usage: ceil PATH NEV NMSG SCHEMA */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,21 +185,14 @@ int main(int argc, char **argv)
 	double t0, t1, t2;
 
 	remove(argv[1]);
-	if (argc != 4 || sqlite3_open(argv[1], &db) != SQLITE_OK)
+	if (argc != 5 || sqlite3_open(argv[1], &db) != SQLITE_OK)
 		return 1;
 	sqlite3_exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
 		     "PRAGMA locking_mode=EXCLUSIVE; PRAGMA page_size=4096;"
 		     "PRAGMA cache_size=-16384; PRAGMA temp_store=MEMORY;"
-		     "PRAGMA threads=2;"
-		     "CREATE TABLE events(id INTEGER PRIMARY KEY, ltid INTEGER NOT NULL,"
-		     " seq INTEGER NOT NULL, kind TEXT NOT NULL, peer INTEGER, tag INTEGER,"
-		     " msgid INTEGER, len INTEGER, t0 INTEGER NOT NULL, t1 INTEGER NOT NULL,"
-		     " count INTEGER, grp TEXT, op TEXT, arg INTEGER, result INTEGER,"
-		     " dests TEXT, t0_raw INTEGER, t1_raw INTEGER);"
-		     "CREATE TABLE messages(id INTEGER PRIMARY KEY, src INTEGER,"
-		     " dst INTEGER, tag INTEGER, msgid INTEGER, len INTEGER, kind TEXT,"
-		     " send_event INTEGER, recv_event INTEGER, t_send INTEGER,"
-		     " t_recv INTEGER, unmatched TEXT);", NULL, NULL, NULL);
+		     "PRAGMA threads=2;", NULL, NULL, NULL);
+	if (sqlite3_exec(db, argv[4], NULL, NULL, NULL) != SQLITE_OK)
+		return 1;
 	if (sqlite3_prepare_v2(db, "INSERT INTO events VALUES(?,?,?,?,?,?,?,?,?,?,"
 			       "?,?,?,?,?,?,?,?)", -1, &e, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT INTO messages VALUES(?,?,?,?,?,?,?,?,?,"
@@ -273,7 +267,8 @@ events=$("$B/bin/pangaea-trace" sql "$T/run" "SELECT count(*) FROM events")
 messages=$("$B/bin/pangaea-trace" sql "$T/run" "SELECT count(*) FROM messages")
 size=$(stat -c %s "$T/run/trace.db")
 if [ "${REAL:-0}" != 1 ]; then
-	"$T/ceil" "$T/ceil.db" "$events" "$messages" | awk -v e="$events" -v m="$messages" '{
+	schema=$(sqlite3 "$T/run/trace.db" "SELECT group_concat(sql, ';') FROM sqlite_master WHERE name IN ('events', 'messages')")
+	"$T/ceil" "$T/ceil.db" "$events" "$messages" "$schema" | awk -v e="$events" -v m="$messages" '{
 		printf "trace_import: plain SQLite ceiling, the same %d events + %d messages rows inserted without our reader: %.3f s = %.0f events/s (with the 4 indexes: %.3f s = %.0f events/s)\n", e, m, $1, e / $1, $1 + $2, e / ($1 + $2) }'
 fi
 awk -v e="$events" -v m="$messages" -v a="$t0" -v b="$t1" -v c="$t2" -v s="$size" 'BEGIN {

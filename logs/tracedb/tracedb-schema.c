@@ -50,16 +50,14 @@ const char *tdb_index_sql(void)
 	return index_sql;
 }
 
-/* Sets column C of R to the integer V. */
-static void row_int(struct tdb_row *r, int c, int64_t v)
+void tdb_row_int(struct tdb_row *r, int c, int64_t v)
 {
 	r->null &= ~(1u << c);
 	r->text &= ~(1u << c);
 	r->v[c] = v;
 }
 
-/* Sets column C of R to the text V (NULL: SQL NULL). */
-static void row_text(struct tdb_row *r, int c, const char *v)
+void tdb_row_text(struct tdb_row *r, int c, const char *v)
 {
 	if (!v)
 		return;
@@ -76,32 +74,32 @@ static int row_event_fields(struct tdb_row *r, const struct pg_event *ev,
 {
 	switch (ev->kind) {
 	case PG_REC_SPAWN:
-		row_int(r, 6, ev->msgid);
-		row_int(r, 7, ev->len);
+		tdb_row_int(r, 6, ev->msgid);
+		tdb_row_int(r, 7, ev->len);
 		return 0;
 	case PG_REC_END:
-		row_text(r, 12, pg_end_how_name(ev->how));
-		row_int(r, 14, ev->value);
+		tdb_row_text(r, 12, pg_end_how_name(ev->how));
+		tdb_row_int(r, 14, ev->value);
 		return 0;
 	case PG_REC_POLLFAIL:
-		row_int(r, 10, ev->count);
+		tdb_row_int(r, 10, ev->count);
 		return 0;
 	case PG_REC_KILL: /* no message: the victim only */
-		row_int(r, 4, ev->peer);
+		tdb_row_int(r, 4, ev->peer);
 		return 0;
 	case PG_REC_CALL: /* a query, mailbox call or pvm_exit: no message;
 			     tag = its second argument, len = its data's */
-		row_int(r, 4, ev->peer);
-		row_int(r, 5, ev->arg2);
-		row_int(r, 7, ev->nblob);
+		tdb_row_int(r, 4, ev->peer);
+		tdb_row_int(r, 5, ev->arg2);
+		tdb_row_int(r, 7, ev->nblob);
 		/* the rest as a group call's */
 		__attribute__((fallthrough));
 	case PG_REC_GROUP:
-		row_text(r, 11, ev->group);
-		row_text(r, 12, ev->kind == PG_REC_CALL ? pg_call_op_name(ev->op)
+		tdb_row_text(r, 11, ev->group);
+		tdb_row_text(r, 12, ev->kind == PG_REC_CALL ? pg_call_op_name(ev->op)
 						       : pg_group_op_name(ev->op));
-		row_int(r, 13, ev->arg);
-		row_int(r, 14, ev->result);
+		tdb_row_int(r, 13, ev->arg);
+		tdb_row_int(r, 14, ev->result);
 		return 0;
 	case PG_REC_MCAST:
 	case PG_REC_BCAST:
@@ -110,16 +108,16 @@ static int row_event_fields(struct tdb_row *r, const struct pg_event *ev,
 			if (pg_strbuf_printf(tmp, "%s%d", i ? " " : "",
 					     ev->dests[i]) < 0)
 				return -1;
-		row_text(r, 15, tmp->p ? tmp->p : "");
+		tdb_row_text(r, 15, tmp->p ? tmp->p : "");
 		if (ev->kind == PG_REC_BCAST)
-			row_text(r, 11, ev->group);
+			tdb_row_text(r, 11, ev->group);
 		break;
 	default:
-		row_int(r, 4, ev->peer);
+		tdb_row_int(r, 4, ev->peer);
 	}
-	row_int(r, 5, ev->tag);
-	row_int(r, 6, ev->msgid);
-	row_int(r, 7, ev->len);
+	tdb_row_int(r, 5, ev->tag);
+	tdb_row_int(r, 6, ev->msgid);
+	tdb_row_int(r, 7, ev->len);
 	return 0;
 }
 
@@ -130,14 +128,14 @@ int tdb_event_row(struct tdb_row *r, const struct pg_event *ev, int64_t id,
 	r->n = TDB_EVENT_COLS;
 	r->null = (1u << TDB_EVENT_COLS) - 1;
 	r->text = 0;
-	row_int(r, 0, id);
-	row_int(r, 1, ltid);
-	row_int(r, 2, seq);
-	row_text(r, 3, pg_rec_kind_name(ev->kind));
-	row_int(r, 8, t[0]);
-	row_int(r, 9, t[1]);
-	row_int(r, 16, t[2]);
-	row_int(r, 17, t[3]);
+	tdb_row_int(r, 0, id);
+	tdb_row_int(r, 1, ltid);
+	tdb_row_int(r, 2, seq);
+	tdb_row_text(r, 3, pg_rec_kind_name(ev->kind));
+	tdb_row_int(r, 8, t[0]);
+	tdb_row_int(r, 9, t[1]);
+	tdb_row_int(r, 16, t[2]);
+	tdb_row_int(r, 17, t[3]);
 	return row_event_fields(r, ev, tmp);
 }
 
@@ -150,22 +148,22 @@ void tdb_message_row(struct tdb_row *r, int64_t id,
 	r->n = TDB_MESSAGE_COLS;
 	r->null = (1u << TDB_MESSAGE_COLS) - 1;
 	r->text = 0;
-	row_int(r, 0, id);
-	row_int(r, 1, e->src);
-	row_int(r, 2, e->dst);
-	row_int(r, 3, e->tag);
-	row_int(r, 4, e->msgid);
-	row_int(r, 5, e->len);
-	row_text(r, 6, s ? pg_rec_kind_name(s->kind) : NULL);
+	tdb_row_int(r, 0, id);
+	tdb_row_int(r, 1, e->src);
+	tdb_row_int(r, 2, e->dst);
+	tdb_row_int(r, 3, e->tag);
+	tdb_row_int(r, 4, e->msgid);
+	tdb_row_int(r, 5, e->len);
+	tdb_row_text(r, 6, s ? pg_rec_kind_name(s->kind) : NULL);
 	if (s) {
-		row_int(r, 7, s->ev);
-		row_int(r, 9, s->t);
+		tdb_row_int(r, 7, s->ev);
+		tdb_row_int(r, 9, s->t);
 	}
 	if (x) {
-		row_int(r, 8, x->ev);
-		row_int(r, 10, x->t);
+		tdb_row_int(r, 8, x->ev);
+		tdb_row_int(r, 10, x->t);
 	}
-	row_text(r, 11, why);
+	tdb_row_text(r, 11, why);
 }
 
 void tdb_row_bind(sqlite3_stmt *st, const struct tdb_row *r)

@@ -385,23 +385,6 @@ static int task_list(struct lv_cur *c, const char *dir, char *err,
 	return 0;
 }
 
-/* Sets column COL of R to the integer X. */
-static void task_int(struct tdb_row *r, int col, int64_t x)
-{
-	r->null &= ~(1u << col);
-	r->v[col] = x;
-}
-
-/* Sets column COL of R to the text X (NULL: SQL NULL). */
-static void task_text(struct tdb_row *r, int col, const char *x)
-{
-	if (!x)
-		return;
-	r->null &= ~(1u << col);
-	r->text |= 1u << col;
-	r->s[col] = x;
-}
-
 /* Makes the columns of task C->tasks[C->k]'s row that its header or
  * run.info give (the summary waits for task_sum). */
 static void task_row(struct lv_cur *c)
@@ -413,22 +396,22 @@ static void task_row(struct lv_cur *c)
 	r->n = 11;
 	r->null = (1u << 11) - 1;
 	c->row_made = 0;
-	task_int(r, 0, t->ltid);
+	tdb_row_int(r, 0, t->ltid);
 	if (t->comm >= 0) {
 		const struct pg_comm_header *h = &c->w.run.rd[t->comm].hdr;
 
-		task_int(r, 1, h->parent_ltid);
-		task_int(r, 2, h->tid);
-		task_text(r, 3, h->program);
-		task_text(r, 4, h->host);
-		task_int(r, 5, (int64_t)pg_run_base(&c->w.run, t->comm));
+		tdb_row_int(r, 1, h->parent_ltid);
+		tdb_row_int(r, 2, h->tid);
+		tdb_row_text(r, 3, h->program);
+		tdb_row_text(r, 4, h->host);
+		tdb_row_int(r, 5, (int64_t)pg_run_base(&c->w.run, t->comm));
 	} else if (t->ri) {
-		task_int(r, 2, t->ri->tid);
-		task_text(r, 3, t->ri->program);
-		task_text(r, 4, t->ri->host);
+		tdb_row_int(r, 2, t->ri->tid);
+		tdb_row_text(r, 3, t->ri->program);
+		tdb_row_text(r, 4, t->ri->host);
 	} else if (t->ltid == 0) {
-		task_text(r, 3, "pangaea");
-		task_text(r, 4, c->ri_found && c->ri.launcher_host[0]
+		tdb_row_text(r, 3, "pangaea");
+		tdb_row_text(r, 4, c->ri_found && c->ri.launcher_host[0]
 				? c->ri.launcher_host : NULL);
 	}
 	c->rowid = t->ltid;
@@ -466,14 +449,14 @@ static int task_sum(struct lv_cur *c)
 			return lv_fail(c->base.pVtab, err);
 		pg_comm_free(rd); /* (the header stays) */
 	}
-	task_text(r, 6, pg_end_how_name(how));
+	tdb_row_text(r, 6, pg_end_how_name(how));
 	if (pg_end_how_name(how))
-		task_int(r, 7, value);
+		tdb_row_int(r, 7, value);
 	if (n > 0) {
-		task_int(r, 8, first);
-		task_int(r, 9, last);
+		tdb_row_int(r, 8, first);
+		tdb_row_int(r, 9, last);
 	}
-	task_int(r, 10, n);
+	tdb_row_int(r, 10, n);
 	c->row_made = 1;
 	return SQLITE_OK;
 }

@@ -186,6 +186,11 @@ int tdb_event_row(struct tdb_row *r, const struct pg_event *ev, int64_t id,
 void tdb_message_row(struct tdb_row *r, int64_t id,
 		     const struct pg_match_end *s, const struct pg_match_end *x,
 		     const char *why);
+/* Sets column C of R to the integer V. */
+void tdb_row_int(struct tdb_row *r, int c, int64_t v);
+/* Sets column C of R to the text V (NULL: left as it is, SQL NULL in a
+ * row just made). */
+void tdb_row_text(struct tdb_row *r, int c, const char *v);
 /* Binds R's columns to the parameters 1..R->n of ST (texts static:
  * step before they change). */
 void tdb_row_bind(sqlite3_stmt *st, const struct tdb_row *r);

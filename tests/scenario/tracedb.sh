@@ -26,30 +26,32 @@ check_matching() {
 	expect_eq "$1: no message is received before it is sent" "$bad" 0
 }
 
-# logs_sql_check NAME LOGDIR: on a fresh log folder, pangaea-trace sql
-# answers from the logs (no trace.db made) with the rows the import then
-# makes (the raw times: the import may put its t0 through the clock).
-logs_sql_check() {
-	local q f
-	[ -e "$2/trace.db" ] && fail "$1: $2 already has a trace.db"
+# logs_sql_rows LOGDIR OUT: the rows the tables over the logs and the
+# import both have (the raw times: the import may put t0 through the
+# clock), appended to OUT.
+logs_sql_rows() {
+	local q
 	for q in "SELECT id, ltid, seq, kind, peer, tag, msgid, len, count, grp, op, arg, result, dests, t0_raw, t1_raw FROM events" \
 		"SELECT id, src, dst, tag, msgid, len, kind, send_event, recv_event, unmatched FROM messages" \
 		"SELECT ltid, parent_ltid, tid, program, host, start_wall_ns, end_how, end_value, nevents FROM tasks" \
 		"SELECT key, value FROM meta WHERE key IN ('mode', 'hosts', 'selection', 'polls', 'command', 'status', 'start_wall_ns') ORDER BY key" \
 		"SELECT ltid, count(*), min(id), max(seq) FROM events WHERE ltid = (SELECT max(ltid) FROM tasks)"; do
-		$TRACE sql "$2" "$q" >>"$1.logs.sql" 2>&1
+		$TRACE sql "$1" "$q" >>"$2" 2>&1
 	done
+}
+
+# logs_sql_check NAME LOGDIR: on a fresh log folder, pangaea-trace sql
+# answers from the logs (no trace.db made) with the rows the import then
+# makes.
+logs_sql_check() {
+	local f
+	[ -e "$2/trace.db" ] && fail "$1: $2 already has a trace.db"
+	logs_sql_rows "$2" "$1.logs.sql"
 	[ -e "$2/trace.db" ] && fail "$1: sql on the logs imported them" ||
 		pass "$1: sql answers from the logs, no import"
 	[ -s "$1.logs.sql" ] || fail "$1: sql on the logs printed nothing"
 	$TRACE import "$2" >/dev/null
-	for q in "SELECT id, ltid, seq, kind, peer, tag, msgid, len, count, grp, op, arg, result, dests, t0_raw, t1_raw FROM events" \
-		"SELECT id, src, dst, tag, msgid, len, kind, send_event, recv_event, unmatched FROM messages" \
-		"SELECT ltid, parent_ltid, tid, program, host, start_wall_ns, end_how, end_value, nevents FROM tasks" \
-		"SELECT key, value FROM meta WHERE key IN ('mode', 'hosts', 'selection', 'polls', 'command', 'status', 'start_wall_ns') ORDER BY key" \
-		"SELECT ltid, count(*), min(id), max(seq) FROM events WHERE ltid = (SELECT max(ltid) FROM tasks)"; do
-		$TRACE sql "$2" "$q" >>"$1.db.sql" 2>&1
-	done
+	logs_sql_rows "$2" "$1.db.sql"
 	if cmp -s "$1.logs.sql" "$1.db.sql"; then
 		pass "$1: the logs' rows are the imported ones ($(wc -l <"$1.db.sql") lines)"
 	else
