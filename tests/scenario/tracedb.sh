@@ -138,6 +138,9 @@ expect_eq "Chrome: a message slice per message" "$(grep -c '"ph":"b"' trace.json
 cp -r rec1 bad && rm -f bad/trace.db
 size=$(stat -c %s bad/task-1001.comm)
 truncate -s $((size - 4)) bad/task-1001.comm
+$TRACE sql bad "SELECT count(*) FROM events" >sql.out 2>sql.err; rc=$?
+expect_eq "sql on the logs refuses a truncated log" "$rc" 1
+expect_grep "... naming file and offset" sql.err "task-1001\.comm: truncated: .*offset [0-9]+"
 $TRACE import bad >imp.out 2>imp.err; rc=$?
 expect_eq "import refuses a truncated log" "$rc" 1
 expect_grep "refusal names file and offset" imp.err "task-1001\.comm: truncated: .*offset [0-9]+"
