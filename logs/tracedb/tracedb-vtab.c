@@ -499,15 +499,16 @@ static int lv_filter(sqlite3_vtab_cursor *cur, int idxnum, const char *idxstr,
 
 	lv_reset(c);
 	if (idxnum == 1 && argc == 1) {
-		if (sqlite3_value_numeric_type(argv[0]) != SQLITE_INTEGER) {
-			c->eof = 1; /* no ltid equals that */
-			return SQLITE_OK;
-		}
-		only = sqlite3_value_int(argv[0]);
-		if (only < 0) {
+		int type = sqlite3_value_numeric_type(argv[0]);
+		double d = sqlite3_value_double(argv[0]);
+
+		/* no ltid equals anything else than a whole number >= 0 */
+		if ((type != SQLITE_INTEGER && type != SQLITE_FLOAT) ||
+		    d < 0 || d > INT32_MAX || d != (double)(int)d) {
 			c->eof = 1;
 			return SQLITE_OK;
 		}
+		only = (int)d;
 	}
 	if (walk_open(&c->w, t->dir, only, err, sizeof(err)) < 0 ||
 	    (t->kind == LV_TASKS && task_list(c, t->dir, err, sizeof(err)) < 0))
