@@ -84,6 +84,8 @@ struct vdb {
 	int64_t nevents;
 	int *idtask;          /* live: the task (index) of event id i + 1 */
 	size_t nidtask, capidtask;
+	int msgs_later;       /* the logs' messages are not matched yet
+				 (viewlogs.c: done when first needed) */
 	char mode[16];        /* meta 'mode' */
 	char *logdir;         /* malloc'd */
 };

@@ -251,6 +251,14 @@ static void call_phrase(const struct pg_call *call, char *buf, size_t n)
 		snprintf(buf, n, "called pangaea_exit()");
 }
 
+/* Whether the group names of W and E are the same (no strcmp for two
+ * empty ones: every send has them). */
+static int same_group(const struct pg_event *w, const struct pg_event *e)
+{
+	return w->group[0] == e->group[0] &&
+	       (!w->group[0] || strcmp(w->group, e->group) == 0);
+}
+
 /* Whether the recorded event W is what CALL does (a receive: W passes
  * the call's filter). */
 static int call_matches(const struct pg_call *call, const struct pg_event *w)
@@ -263,7 +271,7 @@ static int call_matches(const struct pg_call *call, const struct pg_event *w)
 	case PG_CLASS_SEND:
 		return w->peer == e->peer && w->tag == e->tag &&
 		       w->msgid == e->msgid && pg_event_same_dests(w, e) &&
-		       strcmp(w->group, e->group) == 0;
+		       same_group(w, e);
 	case PG_CLASS_RECV:
 	case PG_CLASS_PROBE:
 		return (e->tag == -1 || e->tag == w->tag) &&
