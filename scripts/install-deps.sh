@@ -35,6 +35,8 @@ packages="$packages valgrind"
 # and stdin.sh's terminal; gdb.sh and gdb_hosts.sh need gdb (above),
 # pvmex_f.sh gfortran and pvm-examples (first line).
 packages="$packages g++ python3 mount bsdutils"
+# Open MPI: the MPI binding (pangaea_lib/mpi), examples/mpi, tests/scenario/mpi.sh
+packages="$packages openmpi-bin libopenmpi-dev"
 for pkg in $packages; do
 	count=$((count + 1))
 	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |
