@@ -40,6 +40,7 @@ static const char *const call_ops[PG_Q_LAST + 1] = {
 	[PG_Q_PUTINFO] = "putinfo", [PG_Q_RECVINFO] = "recvinfo",
 	[PG_Q_GETMBOXINFO] = "getmboxinfo", [PG_Q_DELINFO] = "delinfo",
 	[PG_Q_EXIT] = "exit",
+	[PG_Q_MPI_DONE] = "MPI_Test/Wait", [PG_Q_MPI_COLL] = "collective",
 };
 
 /* Group calls, by enum pg_group_op. */
@@ -201,6 +202,13 @@ static void describe_call_args(const struct pg_event *ev, char *buf,
 		snprintf(buf, n, "\"%s\", %d, flags=%d", ev->group, ev->arg,
 			 ev->arg2);
 		break;
+	case PG_Q_MPI_DONE:
+		snprintf(buf, n, "call=%d, of %d requests", ev->arg, ev->arg2);
+		break;
+	case PG_Q_MPI_COLL:
+		snprintf(buf, n, "%s, root=%d, %d bytes", ev->group, ev->arg,
+			 ev->arg2);
+		break;
 	default:
 		snprintf(buf, n, "%s", "");
 	}
@@ -209,16 +217,18 @@ static void describe_call_args(const struct pg_event *ev, char *buf,
 void pg_call_describe(const struct pg_event *ev, int with_result, char *buf,
 		      size_t n)
 {
+	/* (the MPI binding's calls are named as they are) */
+	const char *pre = ev->op >= PG_Q_MPI_DONE ? "" : "pvm_";
 	char a[PG_GROUP_MAX + 64];
 
 	describe_call_args(ev, a, sizeof(a));
 	if (!with_result)
-		snprintf(buf, n, "pvm_%s(%s)", pg_call_op_name(ev->op), a);
+		snprintf(buf, n, "%s%s(%s)", pre, pg_call_op_name(ev->op), a);
 	else if (ev->nblob)
-		snprintf(buf, n, "pvm_%s(%s) = %d with %u bytes of results",
-			 pg_call_op_name(ev->op), a, ev->result, ev->nblob);
+		snprintf(buf, n, "%s%s(%s) = %d with %u bytes of results",
+			 pre, pg_call_op_name(ev->op), a, ev->result, ev->nblob);
 	else
-		snprintf(buf, n, "pvm_%s(%s) = %d", pg_call_op_name(ev->op), a,
+		snprintf(buf, n, "%s%s(%s) = %d", pre, pg_call_op_name(ev->op), a,
 			 ev->result);
 }
 

@@ -115,10 +115,22 @@ enum pg_call_op {
 	PG_Q_GETMBOXINFO = 7, /* pvm_getmboxinfo: name = the pattern; blob =
 				 the classes */
 	PG_Q_DELINFO = 8,     /* pvm_delinfo: name, arg = index, arg2 = flags */
-	PG_Q_EXIT = 9         /* pvm_exit: where the task left PVM; result =
+	PG_Q_EXIT = 9,        /* pvm_exit: where the task left PVM; result =
 				 its children still running then */
+	/* The MPI binding (pangaea_lib/mpi): */
+	PG_Q_MPI_DONE = 10,   /* an MPI_Test* or MPI_Wait* that completed
+				 requests: arg = which call (1 Test, 2
+				 Testany, 3 Testsome, 4 Testall, 5 Wait, 6
+				 Waitany, 7 Waitsome, 8 Waitall), arg2 = the
+				 requests it was given, result = how many
+				 completed; blob = per completed request its
+				 index and receive post number (0: a send),
+				 int32 pairs, little-endian */
+	PG_Q_MPI_COLL = 11    /* a collective: name = "MPI_Bcast" ..., arg
+				 = the root's world rank (-1 none), arg2 =
+				 this rank's bytes */
 };
-#define PG_Q_LAST PG_Q_EXIT
+#define PG_Q_LAST PG_Q_MPI_COLL
 
 /* Group calls (PG_REC_GROUP's op). */
 enum pg_group_op {
