@@ -66,11 +66,26 @@ SO_FORMAT_LIB := $(B)/pic/libpg-format.a
 # library for programs built with pangaea.h)
 SOLIB := $(B)/lib/pangaea/libpangaea.so
 
+# The MPI binding (pangaea_lib/mpi, docs/INTERNALS.md "The MPI binding"):
+# lib/pangaea/libpangaea-mpi.so, PMPI wrappers over the same engine and
+# formats, preloaded into the ranks of `pangaea -log mpirun ...`; built
+# when mpicc is there (Debian's libopenmpi-dev), as are examples/mpi.
+MPICC ?= mpicc
+HAVE_MPI := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo 1)
+MPI_SRC := $(wildcard pangaea_lib/mpi/*.c)
+MPI_CFLAGS = $(shell $(MPICC) --showme:compile 2>/dev/null)
+MPI_SOLIB := $(B)/lib/pangaea/libpangaea-mpi.so
+MPI_EXAMPLES := $(basename $(notdir $(wildcard examples/mpi/*.c)))
+MPI_EXAMPLE_BINS := $(MPI_EXAMPLES:%=$(B)/examples/mpi/%)
+ifeq ($(HAVE_MPI),1)
+MPI_ALL := $(MPI_SOLIB) $(MPI_EXAMPLE_BINS) $(MPI_SRC:%.c=$(B)/obj/%.o)
+endif
+
 LAUNCHER_SRC := $(wildcard toplevel/*.c)
 COORD_SRC := $(wildcard coordinator/*.c)
 # pangaea-trace: main and its table, the subcommands
 TRACE_SRC := $(wildcard logs/trace/*.c)
-EXAMPLES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard examples/*/*.c)))))
+EXAMPLES := $(filter-out mpi,$(sort $(notdir $(patsubst %/,%,$(dir $(wildcard examples/*/*.c))))))
 TEST_PROGS := ctxcheck killme stdinecho outprint chaosorder clockpp clockcheck anytag commconv
 # Tests' sources: the Check suites in tests/unit/*/ (check_NAME.c), their
 # helpers in tests/unit/, the scenario tests' programs in tests/progs/ (or
@@ -89,7 +104,7 @@ BENCH_BINS := $(BENCH_PROGS:%=$(B)/bench/%) $(B)/bench/report \
 	      $(B)/bench/pingpong-preload
 
 .PHONY: all check unit scenario demo deps install clean bench fuzz
-all: $(BINS) $(EXAMPLE_BINS) $(SOLIB) $(B)/lib/pkgconfig/pangaea.pc
+all: $(BINS) $(EXAMPLE_BINS) $(SOLIB) $(B)/lib/pkgconfig/pangaea.pc $(MPI_ALL)
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -115,6 +130,24 @@ $(SOLIB): $(SO_OBJ) $(SO_FORMAT_LIB) pangaea_lib/pvm/libpangaea.map
 		$(SO_FORMAT_LIB) \
 		-Wl,--version-script=pangaea_lib/pvm/libpangaea.map \
 		-Wl,-Bsymbolic-functions -Wl,--no-as-needed $(LDLIBS_PVM)
+
+# (the binding's objects in obj/ too, for the layers test; the .so takes
+# the position-independent ones, with the engine's of libpangaea.so)
+$(B)/obj/pangaea_lib/mpi/%.o: pangaea_lib/mpi/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) -Ipangaea_lib/mpi -c $< -o $@
+$(B)/pic/pangaea_lib/mpi/%.o: pangaea_lib/mpi/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PIC_CFLAGS) $(MPI_CFLAGS) -Ipangaea_lib/mpi -c $< -o $@
+$(MPI_SOLIB): $(MPI_SRC:%.c=$(B)/pic/%.o) \
+	      $(patsubst %.c,$(B)/pic/%.o,$(wildcard pangaea_lib/engine/*.c)) \
+	      $(SO_FORMAT_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out $(SANFLAGS),$(LDFLAGS)) -shared -o $@ $^ \
+		$(shell $(MPICC) --showme:link 2>/dev/null)
+$(B)/examples/mpi/%: examples/mpi/%.c
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS) -Wall -o $@ $<
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)

@@ -1,0 +1,211 @@
+/*
+ * p2p.c: the point-to-point wrappers.  A send is an event (logged before
+ * MPI sends it).  A receive or probe is logged with the message it got;
+ * in replay a wildcard (MPI_ANY_SOURCE, MPI_ANY_TAG) becomes the
+ * recorded source and tag, and MPI's non-overtaking rule then delivers
+ * the recorded message.  An Irecv is numbered when posted; in replay a
+ * wildcard one is posted with the source and tag its completion got in
+ * the recording (reqs.c).  A failed MPI_Iprobe is counted and fails
+ * again in replay without asking MPI.  Without a run (pgm_active() 0),
+ * each goes straight to MPI.
+ */
+#include "pgmpi.h"
+
+/* Bytes of COUNT items of TYPE. */
+static uint32_t bytes_of(int count, MPI_Datatype type)
+{
+	int size = 0;
+
+	PMPI_Type_size(type, &size);
+	return count > 0 && size > 0 ? (uint32_t)count * (uint32_t)size : 0;
+}
+
+/* The send event of COUNT items of TYPE to DEST of COMM with TAG;
+ * nothing for MPI_PROC_NULL. */
+static void send_event(int count, MPI_Datatype type, int dest, int tag,
+		       MPI_Comm comm)
+{
+	uint64_t t;
+
+	pg_delay();
+	t = pg_now();
+	if (dest == MPI_PROC_NULL)
+		return;
+	pgm_ev_send(pgm_world_rank(comm, dest), tag, bytes_of(count, type), t);
+}
+
+#define SEND_WRAPPER(NAME)                                                  \
+	int NAME(const void *buf, int count, MPI_Datatype type, int dest,   \
+		 int tag, MPI_Comm comm)                                    \
+	{                                                                   \
+		if (pgm_active())                                           \
+			send_event(count, type, dest, tag, comm);           \
+		return P##NAME(buf, count, type, dest, tag, comm);          \
+	}
+SEND_WRAPPER(MPI_Send)
+SEND_WRAPPER(MPI_Ssend)
+SEND_WRAPPER(MPI_Bsend)
+SEND_WRAPPER(MPI_Rsend)
+
+/* Remembers the request R of a send (RECV 0) or a receive posted as
+ * number POST with the filter (SRC, TAG) in COMM. */
+static void remember(MPI_Request r, int recv, int post, int src, int tag,
+		     MPI_Comm comm)
+{
+	struct pgm_req q = { r, recv, post,
+			     src < 0 ? src : pgm_world_rank(comm, src), tag,
+			     comm };
+
+	pgm_req_add(&q);
+}
+
+#define ISEND_WRAPPER(NAME)                                                 \
+	int NAME(const void *buf, int count, MPI_Datatype type, int dest,   \
+		 int tag, MPI_Comm comm, MPI_Request *req)                  \
+	{                                                                   \
+		int rc;                                                     \
+		if (!pgm_active())                                          \
+			return P##NAME(buf, count, type, dest, tag, comm,   \
+				       req);                                \
+		send_event(count, type, dest, tag, comm);                   \
+		rc = P##NAME(buf, count, type, dest, tag, comm, req);       \
+		if (rc == MPI_SUCCESS)                                      \
+			remember(*req, 0, 0, 0, 0, comm);                   \
+		return rc;                                                  \
+	}
+ISEND_WRAPPER(MPI_Isend)
+ISEND_WRAPPER(MPI_Issend)
+ISEND_WRAPPER(MPI_Ibsend)
+ISEND_WRAPPER(MPI_Irsend)
+
+/* Replay: turns the filter (*SRC, *TAG) of a receive of KIND in COMM
+ * into the recorded message's (a rank of COMM). */
+static void pin(int kind, MPI_Comm comm, int *src, int *tag)
+{
+	int ws, wt, s = *src < 0 ? *src : pgm_world_rank(comm, *src);
+
+	pgm_ev_recv_expect(kind, s, *tag, &ws, &wt);
+	*src = pgm_comm_rank(comm, ws);
+	*tag = wt;
+}
+
+int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag,
+	     MPI_Comm comm, MPI_Status *status)
+{
+	int s = src, g = tag, rc;
+	MPI_Status st;
+	uint64_t t;
+
+	if (!pgm_active() || src == MPI_PROC_NULL)
+		return PMPI_Recv(buf, count, type, src, tag, comm, status);
+	pg_delay();
+	t = pg_now();
+	if (pg_me->mode == PANGAEA_MODE_REPLAY)
+		pin(PG_REC_RECV, comm, &s, &g);
+	rc = PMPI_Recv(buf, count, type, s, g, comm, &st);
+	if (rc == MPI_SUCCESS)
+		pgm_ev_recv_log(PG_REC_RECV, comm, src, tag, &st, t);
+	if (status != MPI_STATUS_IGNORE)
+		*status = st;
+	return rc;
+}
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag,
+	      MPI_Comm comm, MPI_Request *req)
+{
+	int s = src, g = tag, rc, post, ws, wt;
+
+	if (!pgm_active() || src == MPI_PROC_NULL)
+		return PMPI_Irecv(buf, count, type, src, tag, comm, req);
+	pg_delay();
+	post = pgm_post_next();
+	if (pg_me->mode == PANGAEA_MODE_REPLAY &&
+	    (src == MPI_ANY_SOURCE || tag == MPI_ANY_TAG) &&
+	    pgm_match_of(post, &ws, &wt)) {
+		s = pgm_comm_rank(comm, ws);
+		g = wt;
+	}
+	rc = PMPI_Irecv(buf, count, type, s, g, comm, req);
+	if (rc == MPI_SUCCESS)
+		remember(*req, 1, post, src, tag, comm);
+	return rc;
+}
+
+int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
+		 int dest, int stag, void *rbuf, int rcount,
+		 MPI_Datatype rtype, int src, int rtag, MPI_Comm comm,
+		 MPI_Status *status)
+{
+	int s = src, g = rtag, rc;
+	MPI_Status st;
+	uint64_t t;
+
+	if (!pgm_active())
+		return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf,
+				     rcount, rtype, src, rtag, comm, status);
+	send_event(scount, stype, dest, stag, comm);
+	t = pg_now();
+	if (pg_me->mode == PANGAEA_MODE_REPLAY && src != MPI_PROC_NULL)
+		pin(PG_REC_RECV, comm, &s, &g);
+	rc = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount,
+			   rtype, s, g, comm, &st);
+	if (rc == MPI_SUCCESS && src != MPI_PROC_NULL)
+		pgm_ev_recv_log(PG_REC_RECV, comm, src, rtag, &st, t);
+	if (status != MPI_STATUS_IGNORE)
+		*status = st;
+	return rc;
+}
+
+int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *status)
+{
+	int s = src, g = tag, rc;
+	MPI_Status st;
+	uint64_t t;
+
+	if (!pgm_active() || src == MPI_PROC_NULL)
+		return PMPI_Probe(src, tag, comm, status);
+	pg_delay();
+	t = pg_now();
+	if (pg_me->mode == PANGAEA_MODE_REPLAY)
+		pin(PG_REC_PROBE, comm, &s, &g);
+	rc = PMPI_Probe(s, g, comm, &st);
+	if (rc == MPI_SUCCESS)
+		pgm_ev_recv_log(PG_REC_PROBE, comm, src, tag, &st, t);
+	if (status != MPI_STATUS_IGNORE)
+		*status = st;
+	return rc;
+}
+
+int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag,
+	       MPI_Status *status)
+{
+	int s = src, g = tag, rc;
+	MPI_Status st;
+	uint64_t t;
+
+	if (!pgm_active() || src == MPI_PROC_NULL)
+		return PMPI_Iprobe(src, tag, comm, flag, status);
+	pg_delay();
+	t = pg_now();
+	if (pg_me->mode == PANGAEA_MODE_REPLAY) {
+		if (pgm_ev_poll_failed()) {
+			*flag = 0;
+			return MPI_SUCCESS;
+		}
+		/* it found a message then: wait for that one */
+		pin(PG_REC_PROBE, comm, &s, &g);
+		rc = PMPI_Probe(s, g, comm, &st);
+		*flag = rc == MPI_SUCCESS;
+	} else {
+		rc = PMPI_Iprobe(src, tag, comm, flag, &st);
+	}
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (*flag)
+		pgm_ev_recv_log(PG_REC_PROBE, comm, src, tag, &st, t);
+	else
+		pgm_ev_pollfail();
+	if (*flag && status != MPI_STATUS_IGNORE)
+		*status = st;
+	return rc;
+}
