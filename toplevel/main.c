@@ -6,6 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The first program's name as the command line ARGV gave it (mpirun's
+ * path resolves to orterun), else its path in O. */
+static const char *argv_word(int argc, char **argv, const struct la_opts *o)
+{
+	const char *b = strrchr(o->progs[0].path, '/');
+
+	for (int i = 1; i < argc; i++)
+		if (la_mpi_launcher(argv[i]))
+			return argv[i];
+	return b ? b + 1 : o->progs[0].path;
+}
+
 int main(int argc, char **argv)
 {
 	struct la_opts o;
@@ -32,6 +44,13 @@ int main(int argc, char **argv)
 		la_usage(stderr);
 		la_opts_free(&o);
 		return LA_SETUP;
+	}
+	if ((o.nprog && la_mpi_launcher(argv_word(argc, argv, &o))) ||
+	    (!o.nprog && o.mode == PANGAEA_MODE_REPLAY &&
+	     la_mpi_recording(o.logdir))) {
+		status = la_mpi_run(&o); /* (no virtual machine) */
+		la_opts_free(&o);
+		return status;
 	}
 	if (view && la_view_start(&o) < 0) {
 		la_opts_free(&o);
