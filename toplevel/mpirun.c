@@ -220,16 +220,20 @@ static int rank_end(const char *dir, int ltid, int *how, int *value)
 	return 1;
 }
 
-/* Says how the ranks of DIR ended that did not end well; how many
- * crashed (a signal other than mpirun's SIGTERM), the first one's
+/* Says (if SAY) how the ranks of DIR ended that did not end well; how
+ * many crashed (a signal other than mpirun's SIGTERM), the first one's
  * signal into *SIG. */
-static int report_ranks(const char *dir, int *sig)
+static int report_ranks(const char *dir, int say, int *sig)
 {
 	int how, value, crashed = 0;
 
 	*sig = 0;
 	for (int ltid = 1; rank_end(dir, ltid, &how, &value); ltid++) {
-		if (how == PG_END_SIGNAL && value != SIGTERM) {
+		if (!say) {
+			if (how == PG_END_SIGNAL && value != SIGTERM &&
+			    !crashed++)
+				*sig = value;
+		} else if (how == PG_END_SIGNAL && value != SIGTERM) {
 			la_error("rank %d (task %d) was killed by signal %d (%s)",
 				 ltid - 1, ltid, value, strsignal(value));
 			if (!crashed++)
@@ -350,7 +354,7 @@ int la_mpi_run(struct la_opts *o)
 		if (!o->outdir[0])
 			la_logdir_replay_name(o->logdir, o->outdir,
 					      sizeof(o->outdir));
-		report_ranks(rdir, &recsig); /* (quietly: who crashed then) */
+		report_ranks(rdir, 0, &recsig); /* who crashed then */
 	}
 	if ((at = find_program(args, &nt)) < 0) {
 		la_error("%s: no MPI program on its command line", file);
@@ -408,7 +412,7 @@ int la_mpi_run(struct la_opts *o)
 		la_say(o, "replaying %s; this replay logs into %s", rdir, dir);
 	status = run_group(cmd);
 	free(cmd);
-	crashed = report_ranks(dir, &sig);
+	crashed = report_ranks(dir, 1, &sig);
 	if (status < 0 || (WIFEXITED(status) && WEXITSTATUS(status) == 127)) {
 		rc = LA_SETUP;
 	} else if (o->mode == PANGAEA_MODE_RECORD) {
