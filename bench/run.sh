@@ -14,7 +14,8 @@
 # under callgrind (needs valgrind; report says when it is missing).
 # Last, bench/races times the racing-receive analysis (its own target line),
 # bench/view.sh the viewer (a fresh recording's first picture, the live view)
-# and bench/timeline.sh prints the start-up breakdown of `sor 4 100`.
+# and bench/timeline.sh prints the start-up breakdown of `sor 4 100`;
+# bench/mpi.sh MPI ping-pong recorded and replayed against plain mpirun.
 # Environment: BENCH_ROUNDS (5), BENCH_PINGPONG (round trips, 20000),
 # BENCH_ONLY (a regular expression: run only the benchmarks it matches),
 # BENCH_OUT (where the CSV files go, default BUILDDIR/bench).
@@ -167,6 +168,12 @@ fi
 if [[ startup =~ $ONLY ]]; then
 	echo
 	bash "$HERE/timeline.sh" "$B"
+fi
+# MPI programs (issue 25): ping-pong recorded and replayed against plain
+# mpirun (bench/mpi.sh; needs Open MPI and examples/mpi)
+if [[ mpi =~ $ONLY ]]; then
+	echo
+	BENCH_ROUNDS=$ROUNDS bash "$HERE/mpi.sh" "$B"
 fi
 if [ -s "$W/failed" ]; then
 	echo
