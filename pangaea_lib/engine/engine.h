@@ -386,6 +386,10 @@ int pg_replay_queued(void);
 
 /* Sends DONE (how, value) to the launcher. */
 void pg_task_tell_done(int how, int value);
+/* Installs the hooks that leave an end record however the task ends: a
+ * fatal signal's (SIGSEGV ... SIGPIPE, the record written from the
+ * handler), an exit without pg_task_end's (PG_END_NO_EXIT, DONE told). */
+void pg_task_hooks(void);
 /* Ends this task's part in the run (pangaea_exit, and the wrapper of
  * the layer's exit): replay checks the end is the recorded one, the end
  * record is written, the launcher told, the recording closed; 0, or

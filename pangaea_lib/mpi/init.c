@@ -11,7 +11,6 @@
  */
 #include "pgmpi.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,36 +23,35 @@ int pgm_active(void)
 	return active;
 }
 
-int pgm_world_rank(MPI_Comm comm, int r)
+/* Rank R of COMM as a world rank (TO_WORLD), or world rank R as a rank
+ * of COMM; MISSING when the other group has no such process. */
+static int translate(MPI_Comm comm, int to_world, int r, int missing)
 {
 	MPI_Group g, w;
-	int out = r;
+	int out = MPI_UNDEFINED;
 
-	if (r < 0 || comm == MPI_COMM_WORLD)
-		return r;
 	if (PMPI_Comm_group(comm, &g) != MPI_SUCCESS)
 		return r;
 	PMPI_Comm_group(MPI_COMM_WORLD, &w);
-	PMPI_Group_translate_ranks(g, 1, &r, w, &out);
+	PMPI_Group_translate_ranks(to_world ? g : w, 1, &r, to_world ? w : g,
+				   &out);
 	PMPI_Group_free(&g);
 	PMPI_Group_free(&w);
-	return out == MPI_UNDEFINED ? r : out;
+	return out == MPI_UNDEFINED ? missing : out;
 }
 
-int pgm_comm_rank(MPI_Comm comm, int wr)
+int pgm_world_rank(MPI_Comm comm, int r)
 {
-	MPI_Group g, w;
-	int out = wr;
+	if (r < 0 || comm == MPI_COMM_WORLD)
+		return r;
+	return translate(comm, 1, r, r);
+}
 
-	if (wr < 0 || comm == MPI_COMM_WORLD)
-		return wr;
-	if (PMPI_Comm_group(comm, &g) != MPI_SUCCESS)
-		return wr;
-	PMPI_Comm_group(MPI_COMM_WORLD, &w);
-	PMPI_Group_translate_ranks(w, 1, &wr, g, &out);
-	PMPI_Group_free(&g);
-	PMPI_Group_free(&w);
-	return out == MPI_UNDEFINED ? MPI_PROC_NULL : out;
+int pgm_comm_rank(MPI_Comm comm, int w)
+{
+	if (w < 0 || comm == MPI_COMM_WORLD)
+		return w;
+	return translate(comm, 0, w, MPI_PROC_NULL);
 }
 
 /* ---- the engine's table ---- */
@@ -170,39 +168,6 @@ static const struct pg_binding mpi_binding = {
 
 /* ---- joining and leaving ---- */
 
-static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL,
-				     SIGABRT, SIGTERM, SIGINT, SIGHUP,
-				     SIGQUIT, SIGPIPE };
-
-/* A fatal signal: the end record, then the signal's own end. */
-static void on_signal(int sig)
-{
-	pg_log_end_signal(sig);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-/* An exit without MPI_Finalize. */
-static void on_exit_hook(int status, void *arg)
-{
-	(void)arg;
-	if (active && !pg_log_ended())
-		pg_log_end(PG_END_NO_EXIT, status & 0377);
-}
-
-static void install_hooks(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(fatal_signals) / sizeof(int); i++)
-		sigaction(fatal_signals[i], &sa, NULL);
-	on_exit(on_exit_hook, NULL);
-}
-
 /* Joins the run the environment names, after MPI_Init; 0 (also when
  * there is no run), or -1 with ERR. */
 static int join(char *err, size_t n)
@@ -237,7 +202,7 @@ static int join(char *err, size_t n)
 	    (pg_replay_open(me->replaydir, me->ltid, err, n) < 0 ||
 	     pgm_matches_load(me->replaydir, me->ltid, err, n) < 0))
 		return -1;
-	install_hooks();
+	pg_task_hooks();
 	active = 1;
 	return 0;
 }
