@@ -504,6 +504,11 @@ int la_view_hosts(void);
    on it); unset: the launcher's host. */
 #define LA_ENV_LIVE_HOST "PANGAEA_LIVE_HOST"
 
+/* program.c: the path of the library NAME that goes with this launcher
+ * (BINDIR/../lib/pangaea/NAME, as in the build folder and after make
+ * install) into OUT; 0 or -1. */
+int la_lib_path(const char *name, char *out, size_t n);
+
 /* mpirun.c: MPI programs (`pangaea -log mpirun ...`). */
 /* Whether the command WORD is an MPI launcher (mpirun, mpiexec). */
 int la_mpi_launcher(const char *word);

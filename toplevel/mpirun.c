@@ -13,7 +13,6 @@
 #include "pangaea-analysis.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,19 +121,6 @@ static int uses_mpi(const char *name)
 	}
 	fclose(f);
 	return found;
-}
-
-/* The path of libpangaea-mpi.so next to this launcher into OUT; 0/-1. */
-static int lib_path(char *out, size_t n)
-{
-	char self[PG_PATH_MAX], lib[PG_PATH_MAX + 32];
-	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
-
-	if (k <= 0)
-		return -1;
-	self[k] = '\0';
-	snprintf(lib, sizeof(lib), "%s/../lib/pangaea/" MPI_LIB, dirname(self));
-	return realpath(lib, out) && strlen(out) < n ? 0 : -1;
 }
 
 /* Writes the command (mpirun FILE with ARGV, NP ranks) as task-0.exec of
@@ -373,7 +359,7 @@ int la_mpi_run(struct la_opts *o)
 			 "same number", file);
 		return LA_SETUP;
 	}
-	if (lib_path(lib, sizeof(lib)) < 0) {
+	if (la_lib_path(MPI_LIB, lib, sizeof(lib)) < 0) {
 		la_error("cannot find " MPI_LIB " next to the launcher (in "
 			 "../lib/pangaea)");
 		return LA_SETUP;
