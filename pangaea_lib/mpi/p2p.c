@@ -209,3 +209,121 @@ int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag,
 		*status = st;
 	return rc;
 }
+
+/* Matched probes (MPI_Mprobe, MPI_Improbe; mpi4py's recv uses them):
+ * the probe is the event, as MPI_Probe's, and pins a wildcard in replay;
+ * the message it matched is then received by MPI_Mrecv or MPI_Imrecv,
+ * which cannot take another one: their receive is logged, never pinned.
+ * A message handle does not say its communicator: the probe notes it. */
+
+#define MCOMMS 16
+static struct {
+	MPI_Message msg;
+	MPI_Comm comm;
+} mcomms[MCOMMS];
+static unsigned nmcomm;
+
+/* Notes that MSG (just probed) is a message of COMM. */
+static void mcomm_note(MPI_Message msg, MPI_Comm comm)
+{
+	mcomms[nmcomm % MCOMMS].msg = msg;
+	mcomms[nmcomm % MCOMMS].comm = comm;
+	nmcomm++;
+}
+
+/* The communicator of the probed message MSG (the world if forgotten). */
+static MPI_Comm mcomm_of(MPI_Message msg)
+{
+	for (unsigned i = 0; i < MCOMMS && i < nmcomm; i++) {
+		unsigned k = (nmcomm - 1 - i) % MCOMMS;
+
+		if (mcomms[k].msg == msg)
+			return mcomms[k].comm;
+	}
+	return MPI_COMM_WORLD;
+}
+
+int MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *msg,
+	       MPI_Status *status)
+{
+	int s = src, g = tag, rc;
+	MPI_Status st;
+	uint64_t t;
+
+	if (!pgm_active() || src == MPI_PROC_NULL)
+		return PMPI_Mprobe(src, tag, comm, msg, status);
+	pg_delay();
+	t = pg_now();
+	if (pg_me->mode == PANGAEA_MODE_REPLAY)
+		pin(PG_REC_PROBE, comm, &s, &g);
+	rc = PMPI_Mprobe(s, g, comm, msg, &st);
+	if (rc == MPI_SUCCESS) {
+		pgm_ev_recv_log(PG_REC_PROBE, comm, src, tag, &st, t);
+		mcomm_note(*msg, comm);
+	}
+	if (status != MPI_STATUS_IGNORE)
+		*status = st;
+	return rc;
+}
+
+int MPI_Improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Message *msg,
+		MPI_Status *status)
+{
+	int s = src, g = tag, rc;
+	MPI_Status st;
+	uint64_t t;
+
+	if (!pgm_active() || src == MPI_PROC_NULL)
+		return PMPI_Improbe(src, tag, comm, flag, msg, status);
+	pg_delay();
+	t = pg_now();
+	if (pg_me->mode == PANGAEA_MODE_REPLAY) {
+		if (pgm_ev_poll_failed()) {
+			*flag = 0;
+			return MPI_SUCCESS;
+		}
+		pin(PG_REC_PROBE, comm, &s, &g);
+		rc = PMPI_Mprobe(s, g, comm, msg, &st);
+		*flag = rc == MPI_SUCCESS;
+	} else {
+		rc = PMPI_Improbe(src, tag, comm, flag, msg, &st);
+	}
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (*flag) {
+		pgm_ev_recv_log(PG_REC_PROBE, comm, src, tag, &st, t);
+		mcomm_note(*msg, comm);
+	} else {
+		pgm_ev_pollfail();
+	}
+	if (*flag && status != MPI_STATUS_IGNORE)
+		*status = st;
+	return rc;
+}
+
+int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg,
+	      MPI_Status *status)
+{
+	MPI_Comm comm;
+	MPI_Status st;
+	int ws, wt, rc;
+	uint64_t t;
+
+	if (!pgm_active() || *msg == MPI_MESSAGE_NO_PROC)
+		return PMPI_Mrecv(buf, count, type, msg, status);
+	comm = mcomm_of(*msg);
+	pg_delay();
+	t = pg_now();
+	/* (the probe fixed the message: the filter is the one it matched,
+	   compared as "any" by the engine) */
+	if (pg_me->mode == PANGAEA_MODE_REPLAY)
+		pgm_ev_recv_expect(PG_REC_RECV, MPI_ANY_SOURCE, MPI_ANY_TAG,
+				   &ws, &wt);
+	rc = PMPI_Mrecv(buf, count, type, msg, &st);
+	if (rc == MPI_SUCCESS)
+		pgm_ev_recv_log(PG_REC_RECV, comm, st.MPI_SOURCE, st.MPI_TAG,
+				&st, t);
+	if (status != MPI_STATUS_IGNORE)
+		*status = st;
+	return rc;
+}
