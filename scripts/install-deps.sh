@@ -36,7 +36,8 @@ packages="$packages valgrind"
 # pvmex_f.sh gfortran and pvm-examples (first line).
 packages="$packages g++ python3 mount bsdutils"
 # Open MPI: the MPI binding (pangaea_lib/mpi), examples/mpi, tests/scenario/mpi.sh
-packages="$packages openmpi-bin libopenmpi-dev"
+# (python3-mpi4py: examples/mpi/workers.py there)
+packages="$packages openmpi-bin libopenmpi-dev python3-mpi4py"
 for pkg in $packages; do
 	count=$((count + 1))
 	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |

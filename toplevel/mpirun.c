@@ -88,10 +88,10 @@ static int find_program(char **argv, int *np)
 	return -1;
 }
 
-/* Whether the program NAME (a path, or found in $PATH) is linked with an
- * MPI library (names libmpi in its dynamic section); 1, 0 not, -1 not
- * found. */
-static int uses_mpi(const char *name)
+/* Whether the file NAME (a path, or found in $PATH) holds the bytes
+ * WHAT (a program linked with libmpi names it in its dynamic section);
+ * 1, 0 not, -1 not found. */
+static int file_has(const char *name, const char *what)
 {
 	char path[PG_PATH_MAX + 512], buf[65536];
 	const char *p = getenv("PATH");
@@ -115,12 +115,31 @@ static int uses_mpi(const char *name)
 		return -1;
 	while (!found && (n = fread(buf + k, 1, sizeof(buf) - k, f)) > 0) {
 		n += k;
-		found = memmem(buf, n, "libmpi", 6) != NULL;
+		found = memmem(buf, n, what, strlen(what)) != NULL;
 		k = n > 8 ? 8 : n; /* keep a tail: a name across two reads */
 		memmove(buf, buf + n - k, k);
 	}
 	fclose(f);
 	return found;
+}
+
+/* Whether the program ARGS[AT] uses MPI: linked with libmpi, or a
+ * Python whose script (or -m module) names mpi4py; 1, 0, -1 not found. */
+static int uses_mpi(char **args, int at)
+{
+	const char *b = strrchr(args[at], '/') ? strrchr(args[at], '/') + 1
+					       : args[at];
+	int r = file_has(args[at], "libmpi");
+
+	if (r != 0 || strncmp(b, "python", 6) != 0)
+		return r;
+	for (int i = at + 1; args[i]; i++) {
+		if (strcmp(args[i], "-m") == 0 && args[i + 1])
+			return strncmp(args[i + 1], "mpi4py", 6) == 0;
+		if (args[i][0] != '-')
+			return file_has(args[i], "mpi4py") > 0;
+	}
+	return 0;
 }
 
 /* Writes the command (mpirun FILE with ARGV, NP ranks) as task-0.exec of
@@ -348,8 +367,8 @@ int la_mpi_run(struct la_opts *o)
 	}
 	if (!np)
 		np = nt;
-	if (uses_mpi(args[at]) <= 0) {
-		la_error(uses_mpi(args[at]) < 0 ? "%s: program not found" :
+	if (uses_mpi(args, at) <= 0) {
+		la_error(uses_mpi(args, at) < 0 ? "%s: program not found" :
 			 "%s does not use MPI (not linked with libmpi)",
 			 args[at]);
 		return LA_SETUP;

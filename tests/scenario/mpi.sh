@@ -5,6 +5,7 @@
 # examples/mpi/crash's recorded crash of rank 0 crashes again on replay;
 # bad input (a program without MPI, no mpirun, another -np on replay)
 # refused in one line.  Nothing of Open MPI left running.
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/../lib.sh"
 W=$B/examples/mpi/workers C=$B/examples/mpi/crash
 if ! command -v mpirun >/dev/null || [ ! -x "$W" ]; then
@@ -50,6 +51,21 @@ if cmp -s out rec.out; then
 else
 	expect_grep "verify: two recordings differ" v2 "differ"
 	[ "$(cat vrc)" != 0 ] && pass "verify: exit non-zero" || fail "verify said 0 on different runs"
+fi
+
+# mpi4py: Python's matched probes and receives, and iprobes
+if /usr/bin/python3 -c 'import mpi4py' 2>/dev/null; then
+	PY=$SRC/examples/mpi/workers.py
+	pg -log -logdir pyrec "${MPIRUN[@]}" /usr/bin/python3 "$PY" 2
+	expect_eq "mpi4py record: exit 0" "$(cat rc)" 0
+	cp out pyrec.out
+	pg -replay -logdir pyrec -out pyrep -delay 1000
+	expect_eq "mpi4py replay (-delay 1000): exit 0" "$(cat rc)" 0
+	cmp -s out pyrec.out && pass "mpi4py replay prints the recording's result" ||
+		{ fail "mpi4py replay prints another result"; diff pyrec.out out | head -4; }
+	expect_grep "mpi4py replay verified" err "replay reproduced all [0-9]+ events of 4 ranks"
+else
+	skip "mpi4py program" "no python3-mpi4py (scripts/install-deps.sh)"
 fi
 
 # a crash of rank 0 on one order: caught, named, replayed
