@@ -417,6 +417,9 @@ int la_mpi_run(struct la_opts *o)
 		la_say(o, "replaying %s; this replay logs into %s", rdir, dir);
 	status = run_group(cmd);
 	free(cmd);
+	if (status >= 0 && WIFSIGNALED(status))
+		la_error("%s was killed by signal %d (%s)", file,
+			 WTERMSIG(status), strsignal(WTERMSIG(status)));
 	crashed = report_ranks(dir, 1, &sig);
 	if (status < 0 || (WIFEXITED(status) && WEXITSTATUS(status) == 127)) {
 		rc = LA_SETUP;

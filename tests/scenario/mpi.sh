@@ -95,6 +95,16 @@ expect_eq "a diverging replay: exit 3" "$(cat rc)" 3
 expect_grep "the divergence names a rank's task and event" err "replay diverged: task [1-4] \(.*prog on .*\), event 1: the log expects (send to=2 tag=1|pvm_recv from=1)"
 expect_grep "the launcher names a diverged rank" err "rank [0-3] \(task [1-4]\) diverged from its recording at event 1"
 
+# mpirun killed: named, the ranks gone with it
+"$PANGAEA" -log -logdir killed "${MPIRUN[@]:0:3}" -np 2 "$B/examples/mpi/pingpong" 100000000 >out 2>err &
+lp=$!
+for i in $(seq 50); do grep -q . killed/task-2.comm 2>/dev/null && break; sleep 0.1; done
+sleep 0.5
+kill -9 $(pgrep -P "$lp") 2>/dev/null
+wait "$lp"
+expect_eq "mpirun killed: exit 2" "$?" 2
+expect_grep "mpirun killed: said" err "(orterun|mpirun[.a-z]*) was killed by signal 9"
+
 # bad input
 pg -log -logdir bad1 "${MPIRUN[@]}" /bin/true
 expect_eq "a program without MPI: exit 1" "$(cat rc)" 1
