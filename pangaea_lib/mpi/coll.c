@@ -21,13 +21,23 @@ static void coll(const char *name, int count, MPI_Datatype type, int root,
 		PMPI_Type_size(type, &size);
 	pgm_ev_coll(name, root < 0 ? -1 : pgm_world_rank(comm, root),
 		    count * size, t);
+	/* (the launcher's deadlock check; the wrapper unblocks) */
+	pg_state_block(pg_call_of(PG_REC_CALL, PG_Q_MPI_COLL), -1, -1, name,
+		       NULL);
+}
+
+/* MPI's return RC of a collective, the rank no longer blocked in it. */
+static int done(int rc)
+{
+	pg_state_unblock();
+	return rc;
 }
 
 int MPI_Barrier(MPI_Comm comm)
 {
 	if (pgm_active())
 		coll("MPI_Barrier", 0, MPI_DATATYPE_NULL, -1, comm);
-	return PMPI_Barrier(comm);
+	return done(PMPI_Barrier(comm));
 }
 
 int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root,
@@ -35,7 +45,7 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root,
 {
 	if (pgm_active())
 		coll("MPI_Bcast", count, type, root, comm);
-	return PMPI_Bcast(buf, count, type, root, comm);
+	return done(PMPI_Bcast(buf, count, type, root, comm));
 }
 
 int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
@@ -43,7 +53,7 @@ int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
 {
 	if (pgm_active())
 		coll("MPI_Reduce", count, type, root, comm);
-	return PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm);
+	return done(PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm));
 }
 
 int MPI_Allreduce(const void *sbuf, void *rbuf, int count,
@@ -51,7 +61,7 @@ int MPI_Allreduce(const void *sbuf, void *rbuf, int count,
 {
 	if (pgm_active())
 		coll("MPI_Allreduce", count, type, -1, comm);
-	return PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
+	return done(PMPI_Allreduce(sbuf, rbuf, count, type, op, comm));
 }
 
 int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
@@ -60,8 +70,8 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 	if (pgm_active())
 		coll("MPI_Gather", sbuf == MPI_IN_PLACE ? rcount : scount,
 		     sbuf == MPI_IN_PLACE ? rtype : stype, root, comm);
-	return PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root,
-			   comm);
+	return done(PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root,
+			   comm));
 }
 
 int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype,
@@ -71,8 +81,8 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype,
 	if (pgm_active())
 		coll("MPI_Scatter", rbuf == MPI_IN_PLACE ? scount : rcount,
 		     rbuf == MPI_IN_PLACE ? stype : rtype, root, comm);
-	return PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root,
-			    comm);
+	return done(PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root,
+			    comm));
 }
 
 int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype,
@@ -81,7 +91,7 @@ int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype,
 	if (pgm_active())
 		coll("MPI_Allgather", sbuf == MPI_IN_PLACE ? rcount : scount,
 		     sbuf == MPI_IN_PLACE ? rtype : stype, -1, comm);
-	return PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+	return done(PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm));
 }
 
 int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype,
@@ -89,5 +99,5 @@ int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype,
 {
 	if (pgm_active())
 		coll("MPI_Alltoall", scount, stype, -1, comm);
-	return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+	return done(PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm));
 }

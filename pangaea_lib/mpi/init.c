@@ -236,6 +236,10 @@ int MPI_Finalize(void)
 		pg_delay();
 		pg_task_end(); /* (stops the rank if replay diverged here) */
 		active = 0;
+		/* (MPI_Finalize waits for the other ranks: a deadlock may
+		   have ranks here) */
+		pg_state_block(pg_call_of(PG_REC_CALL, PG_Q_EXIT), -1, -1, NULL,
+			       NULL);
 	}
 	return PMPI_Finalize();
 }

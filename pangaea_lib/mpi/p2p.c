@@ -11,6 +11,16 @@
  */
 #include "pgmpi.h"
 
+/* The state file says this rank blocks in KIND (PG_REC_RECV, _PROBE,
+ * _SEND) with the filter or destination (SRC, a rank of COMM, and TAG),
+ * for the launcher's deadlock check; pg_state_unblock when it returns. */
+static void blocks(int kind, MPI_Comm comm, int src, int tag)
+{
+	pg_state_block(pg_call_of(kind, 0),
+		       src < 0 ? -1 : pgm_world_rank(comm, src),
+		       tag == MPI_ANY_TAG ? -1 : tag, NULL, NULL);
+}
+
 /* Bytes of COUNT items of TYPE. */
 static uint32_t bytes_of(int count, MPI_Datatype type)
 {
@@ -38,9 +48,14 @@ static void send_event(int count, MPI_Datatype type, int dest, int tag,
 	int NAME(const void *buf, int count, MPI_Datatype type, int dest,   \
 		 int tag, MPI_Comm comm)                                    \
 	{                                                                   \
-		if (pgm_active())                                           \
-			send_event(count, type, dest, tag, comm);           \
-		return P##NAME(buf, count, type, dest, tag, comm);          \
+		int rc;                                                     \
+		if (!pgm_active())                                          \
+			return P##NAME(buf, count, type, dest, tag, comm);  \
+		send_event(count, type, dest, tag, comm);                   \
+		blocks(PG_REC_SEND, comm, dest, tag);                       \
+		rc = P##NAME(buf, count, type, dest, tag, comm);            \
+		pg_state_unblock();                                         \
+		return rc;                                                  \
 	}
 SEND_WRAPPER(MPI_Send)
 SEND_WRAPPER(MPI_Ssend)
@@ -102,7 +117,9 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag,
 	t = pg_now();
 	if (pg_me->mode == PANGAEA_MODE_REPLAY)
 		pin(PG_REC_RECV, comm, &s, &g);
+	blocks(PG_REC_RECV, comm, s, g);
 	rc = PMPI_Recv(buf, count, type, s, g, comm, &st);
+	pg_state_unblock();
 	if (rc == MPI_SUCCESS)
 		pgm_ev_recv_log(PG_REC_RECV, comm, src, tag, &st, t);
 	if (status != MPI_STATUS_IGNORE)
@@ -147,8 +164,10 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
 	t = pg_now();
 	if (pg_me->mode == PANGAEA_MODE_REPLAY && src != MPI_PROC_NULL)
 		pin(PG_REC_RECV, comm, &s, &g);
+	blocks(PG_REC_RECV, comm, s, g);
 	rc = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount,
 			   rtype, s, g, comm, &st);
+	pg_state_unblock();
 	if (rc == MPI_SUCCESS && src != MPI_PROC_NULL)
 		pgm_ev_recv_log(PG_REC_RECV, comm, src, rtag, &st, t);
 	if (status != MPI_STATUS_IGNORE)
@@ -168,7 +187,9 @@ int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *status)
 	t = pg_now();
 	if (pg_me->mode == PANGAEA_MODE_REPLAY)
 		pin(PG_REC_PROBE, comm, &s, &g);
+	blocks(PG_REC_PROBE, comm, s, g);
 	rc = PMPI_Probe(s, g, comm, &st);
+	pg_state_unblock();
 	if (rc == MPI_SUCCESS)
 		pgm_ev_recv_log(PG_REC_PROBE, comm, src, tag, &st, t);
 	if (status != MPI_STATUS_IGNORE)
@@ -256,7 +277,9 @@ int MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *msg,
 	t = pg_now();
 	if (pg_me->mode == PANGAEA_MODE_REPLAY)
 		pin(PG_REC_PROBE, comm, &s, &g);
+	blocks(PG_REC_PROBE, comm, s, g);
 	rc = PMPI_Mprobe(s, g, comm, msg, &st);
+	pg_state_unblock();
 	if (rc == MPI_SUCCESS) {
 		pgm_ev_recv_log(PG_REC_PROBE, comm, src, tag, &st, t);
 		mcomm_note(*msg, comm);
