@@ -177,12 +177,72 @@ static int exec_write(const char *dir, const char *file, char **argv, int np)
 	return rc;
 }
 
-/* Runs ARGV in a process group of its own until it ends; its wait
- * status, -1 if it could not start. */
-static int run_group(char **argv)
+/* The deadlock check: the ranks' state files (task-LTID.state, written
+ * by the binding around its blocking calls). */
+struct dl {
+	const char *dir;
+	int np;
+	uint32_t *seq;      /* each rank's state seq at the last look */
+	int still;          /* looks in a row with every rank blocked, no
+			       state changed */
+	int found;          /* a deadlock was said */
+};
+
+/* The name of the blocking call CALL of a state (the binding's). */
+static const char *call_name(const struct pg_state *st, char *buf, size_t n)
 {
-	int status = -1;
-	pid_t pid = fork();
+	if (st->call == pg_call_of(PG_REC_RECV, 0))
+		snprintf(buf, n, "MPI_Recv(from=%d, tag=%d)", st->src, st->tag);
+	else if (st->call == pg_call_of(PG_REC_PROBE, 0))
+		snprintf(buf, n, "MPI_Probe(from=%d, tag=%d)", st->src, st->tag);
+	else if (st->call == pg_call_of(PG_REC_SEND, 0))
+		snprintf(buf, n, "MPI_Send(to=%d, tag=%d)", st->src, st->tag);
+	else if (st->call == pg_call_of(PG_REC_CALL, PG_Q_MPI_DONE))
+		snprintf(buf, n, "MPI_Wait*");
+	else if (st->call == pg_call_of(PG_REC_CALL, PG_Q_MPI_COLL))
+		snprintf(buf, n, "%.60s", st->group);
+	else
+		snprintf(buf, n, "MPI_Finalize");
+	return buf;
+}
+
+/* One look at the ranks' states: when every rank has been blocked, none
+ * moving, for two looks in a row (a look every 250 ms), says the
+ * deadlock, one line a rank; 1 then, else 0. */
+static int deadlock_look(struct dl *d)
+{
+	struct pg_state st;
+	int all = 1, moved = 0;
+	char what[128];
+
+	for (int i = 0; i < d->np; i++) {
+		if (!pg_state_read(d->dir, i + 1, &st) || !st.call) {
+			all = 0;
+			moved = 1;
+			continue;
+		}
+		moved |= st.seq != d->seq[i];
+		d->seq[i] = st.seq;
+	}
+	d->still = all && !moved ? d->still + 1 : 0;
+	if (d->still < 4)
+		return 0;
+	la_error("deadlock: every rank is blocked:");
+	for (int i = 0; i < d->np; i++)
+		if (pg_state_read(d->dir, i + 1, &st))
+			la_error("  rank %d (task %d) in %s", i, i + 1,
+				 call_name(&st, what, sizeof(what)));
+	return 1;
+}
+
+/* Runs ARGV in a process group of its own until it ends, looking for a
+ * deadlock of its NP ranks logging into DIR (then mpirun is stopped and
+ * *DEADLOCK set); its wait status, -1 if it could not start. */
+static int run_group(char **argv, const char *dir, int np, int *deadlock)
+{
+	int status = -1, stop_at = 0;
+	struct dl d = { dir, np, calloc((size_t)np + 1, sizeof(uint32_t)), 0, 0 };
+	pid_t pid = fork(), w;
 
 	if (pid < 0)
 		return -1;
@@ -197,10 +257,23 @@ static int run_group(char **argv)
 	mpirun_pgid = pid;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	for (int tick = 1;; tick++) {
+		w = waitpid(pid, &status, WNOHANG);
+		if (w == pid || (w < 0 && errno != EINTR))
+			break;
+		usleep(w == 0 ? 250000 : 0);
+		if (d.seq && !d.found && deadlock_look(&d)) {
+			d.found = 1;
+			kill(pid, SIGTERM); /* mpirun ends its ranks */
+			stop_at = tick + 20;
+		}
+		if (stop_at && tick == stop_at) /* 5 s later */
+			kill(-pid, SIGKILL);
+	}
 	kill(-pid, SIGKILL); /* whatever of the run is left */
 	mpirun_pgid = 0;
+	free(d.seq);
+	*deadlock = d.found;
 	return status;
 }
 
@@ -348,6 +421,7 @@ int la_mpi_run(struct la_opts *o)
 	const char *file = o->nprog ? o->progs[0].path : NULL;
 	char **args = o->nprog ? o->progs[0].argv : NULL, **cmd;
 	int np = 0, at, nenv = 0, status, crashed, sig, rc = LA_OK, recsig = 0;
+	int deadlock = 0;
 	long nev;
 	int nt;
 
@@ -415,14 +489,16 @@ int la_mpi_run(struct la_opts *o)
 		return LA_SETUP;
 	if (o->mode == PANGAEA_MODE_REPLAY)
 		la_say(o, "replaying %s; this replay logs into %s", rdir, dir);
-	status = run_group(cmd);
+	status = run_group(cmd, dir, np, &deadlock);
 	free(cmd);
-	if (status >= 0 && WIFSIGNALED(status))
+	if (status >= 0 && WIFSIGNALED(status) && !deadlock)
 		la_error("%s was killed by signal %d (%s)", file,
 			 WTERMSIG(status), strsignal(WTERMSIG(status)));
 	crashed = report_ranks(dir, 1, &sig);
 	if (status < 0 || (WIFEXITED(status) && WEXITSTATUS(status) == 127)) {
 		rc = LA_SETUP;
+	} else if (deadlock) {
+		rc = LA_DIED;
 	} else if (o->mode == PANGAEA_MODE_RECORD) {
 		if (pg_run_count(dir, &nev, &nt, e[0], sizeof(e[0])) == 0)
 			la_say(o, "recorded %ld events of %d ranks in %s", nev,
