@@ -175,62 +175,6 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
 	return rc;
 }
 
-int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *status)
-{
-	int s = src, g = tag, rc;
-	MPI_Status st;
-	uint64_t t;
-
-	if (!pgm_active() || src == MPI_PROC_NULL)
-		return PMPI_Probe(src, tag, comm, status);
-	pg_delay();
-	t = pg_now();
-	if (pg_me->mode == PANGAEA_MODE_REPLAY)
-		pin(PG_REC_PROBE, comm, &s, &g);
-	blocks(PG_REC_PROBE, comm, s, g);
-	rc = PMPI_Probe(s, g, comm, &st);
-	pg_state_unblock();
-	if (rc == MPI_SUCCESS)
-		pgm_ev_recv_log(PG_REC_PROBE, comm, src, tag, &st, t);
-	if (status != MPI_STATUS_IGNORE)
-		*status = st;
-	return rc;
-}
-
-int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag,
-	       MPI_Status *status)
-{
-	int s = src, g = tag, rc;
-	MPI_Status st;
-	uint64_t t;
-
-	if (!pgm_active() || src == MPI_PROC_NULL)
-		return PMPI_Iprobe(src, tag, comm, flag, status);
-	pg_delay();
-	t = pg_now();
-	if (pg_me->mode == PANGAEA_MODE_REPLAY) {
-		if (pgm_ev_poll_failed()) {
-			*flag = 0;
-			return MPI_SUCCESS;
-		}
-		/* it found a message then: wait for that one */
-		pin(PG_REC_PROBE, comm, &s, &g);
-		rc = PMPI_Probe(s, g, comm, &st);
-		*flag = rc == MPI_SUCCESS;
-	} else {
-		rc = PMPI_Iprobe(src, tag, comm, flag, &st);
-	}
-	if (rc != MPI_SUCCESS)
-		return rc;
-	if (*flag)
-		pgm_ev_recv_log(PG_REC_PROBE, comm, src, tag, &st, t);
-	else
-		pgm_ev_pollfail();
-	if (*flag && status != MPI_STATUS_IGNORE)
-		*status = st;
-	return rc;
-}
-
 /* Matched probes (MPI_Mprobe, MPI_Improbe; mpi4py's recv uses them):
  * the probe is the event, as MPI_Probe's, and pins a wildcard in replay;
  * the message it matched is then received by MPI_Mrecv or MPI_Imrecv,
@@ -264,64 +208,81 @@ static MPI_Comm mcomm_of(MPI_Message msg)
 	return MPI_COMM_WORLD;
 }
 
-int MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *msg,
-	       MPI_Status *status)
+/* A probe in a run: blocking (FLAG NULL) or a poll, of a matched message
+ * (MSG) or not; MPI's return.  A poll's failure is counted; replay fails
+ * it again, and turns a success into the blocking probe of the recorded
+ * source and tag. */
+static int probe(int src, int tag, MPI_Comm comm, int *flag,
+		 MPI_Message *msg, MPI_Status *status)
 {
-	int s = src, g = tag, rc;
+	int s = src, g = tag, rc, one = 1, poll = flag != NULL;
 	MPI_Status st;
 	uint64_t t;
 
-	if (!pgm_active() || src == MPI_PROC_NULL)
-		return PMPI_Mprobe(src, tag, comm, msg, status);
 	pg_delay();
 	t = pg_now();
-	if (pg_me->mode == PANGAEA_MODE_REPLAY)
-		pin(PG_REC_PROBE, comm, &s, &g);
-	blocks(PG_REC_PROBE, comm, s, g);
-	rc = PMPI_Mprobe(s, g, comm, msg, &st);
-	pg_state_unblock();
-	if (rc == MPI_SUCCESS) {
-		pgm_ev_recv_log(PG_REC_PROBE, comm, src, tag, &st, t);
-		mcomm_note(*msg, comm);
+	if (!poll)
+		flag = &one;
+	if (pg_me->mode == PANGAEA_MODE_REPLAY && poll &&
+	    pgm_ev_poll_failed()) {
+		*flag = 0;
+		return MPI_SUCCESS;
 	}
+	if (pg_me->mode == PANGAEA_MODE_REPLAY || !poll) {
+		if (pg_me->mode == PANGAEA_MODE_REPLAY)
+			pin(PG_REC_PROBE, comm, &s, &g);
+		blocks(PG_REC_PROBE, comm, s, g);
+		rc = msg ? PMPI_Mprobe(s, g, comm, msg, &st)
+			 : PMPI_Probe(s, g, comm, &st);
+		pg_state_unblock();
+		*flag = rc == MPI_SUCCESS;
+	} else {
+		rc = msg ? PMPI_Improbe(src, tag, comm, flag, msg, &st)
+			 : PMPI_Iprobe(src, tag, comm, flag, &st);
+	}
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (!*flag) {
+		pgm_ev_pollfail();
+		return rc;
+	}
+	pgm_ev_recv_log(PG_REC_PROBE, comm, src, tag, &st, t);
+	if (msg)
+		mcomm_note(*msg, comm);
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;
 	return rc;
 }
 
+int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *status)
+{
+	if (!pgm_active() || src == MPI_PROC_NULL)
+		return PMPI_Probe(src, tag, comm, status);
+	return probe(src, tag, comm, NULL, NULL, status);
+}
+
+int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag,
+	       MPI_Status *status)
+{
+	if (!pgm_active() || src == MPI_PROC_NULL)
+		return PMPI_Iprobe(src, tag, comm, flag, status);
+	return probe(src, tag, comm, flag, NULL, status);
+}
+
+int MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *msg,
+	       MPI_Status *status)
+{
+	if (!pgm_active() || src == MPI_PROC_NULL)
+		return PMPI_Mprobe(src, tag, comm, msg, status);
+	return probe(src, tag, comm, NULL, msg, status);
+}
+
 int MPI_Improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Message *msg,
 		MPI_Status *status)
 {
-	int s = src, g = tag, rc;
-	MPI_Status st;
-	uint64_t t;
-
 	if (!pgm_active() || src == MPI_PROC_NULL)
 		return PMPI_Improbe(src, tag, comm, flag, msg, status);
-	pg_delay();
-	t = pg_now();
-	if (pg_me->mode == PANGAEA_MODE_REPLAY) {
-		if (pgm_ev_poll_failed()) {
-			*flag = 0;
-			return MPI_SUCCESS;
-		}
-		pin(PG_REC_PROBE, comm, &s, &g);
-		rc = PMPI_Mprobe(s, g, comm, msg, &st);
-		*flag = rc == MPI_SUCCESS;
-	} else {
-		rc = PMPI_Improbe(src, tag, comm, flag, msg, &st);
-	}
-	if (rc != MPI_SUCCESS)
-		return rc;
-	if (*flag) {
-		pgm_ev_recv_log(PG_REC_PROBE, comm, src, tag, &st, t);
-		mcomm_note(*msg, comm);
-	} else {
-		pgm_ev_pollfail();
-	}
-	if (*flag && status != MPI_STATUS_IGNORE)
-		*status = st;
-	return rc;
+	return probe(src, tag, comm, flag, msg, status);
 }
 
 int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg,
