@@ -417,7 +417,7 @@ static char **command(const char *file, char **args, char **env, int nenv)
 int la_mpi_run(struct la_opts *o)
 {
 	char lib[PG_PATH_MAX], dir[PG_PATH_MAX], rdir[PG_PATH_MAX];
-	char e[6][PG_PATH_MAX + 64], *env[6];
+	char e[8][PG_PATH_MAX + 64], *env[8];
 	const char *file = o->nprog ? o->progs[0].path : NULL;
 	char **args = o->nprog ? o->progs[0].argv : NULL, **cmd;
 	int np = 0, at, nenv = 0, status, crashed, sig, rc = LA_OK, recsig = 0;
@@ -477,6 +477,12 @@ int la_mpi_run(struct la_opts *o)
 		snprintf(e[nenv++], sizeof(e[0]), PG_ENV_SEED "=%u", o->seed);
 		la_say(o, "random delays of up to %d us, seed %u", o->delay_us,
 		       o->seed);
+	}
+	if (o->chaos && o->mode == PANGAEA_MODE_RECORD) {
+		snprintf(e[nenv++], sizeof(e[0]), PG_ENV_CHAOS "=1");
+		snprintf(e[nenv++], sizeof(e[0]), PG_ENV_SEED "=%u", o->seed);
+		la_say(o, "chaos recording, seed %u (%s=%u repeats its "
+		       "decisions)", o->seed, PG_ENV_SEED, o->seed);
 	}
 	for (int i = 0; i < nenv; i++)
 		env[i] = e[i];

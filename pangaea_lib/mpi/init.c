@@ -56,21 +56,42 @@ int pgm_comm_rank(MPI_Comm comm, int w)
 
 /* ---- the engine's table ---- */
 
-static int b_none(void)
+/* Chaos's hold-back (pg_chaos_recv) of a wildcard receive in HOLD_COMM:
+ * the engine lists the senders and picks one; its "receive" is a probe
+ * of that sender, whose status the wrapper then receives. */
+static MPI_Comm hold_comm;
+static MPI_Status hold_st;
+
+int pgm_chaos_pick(MPI_Comm comm, int tag, MPI_Status *st)
 {
-	return -1;
+	int rc;
+
+	hold_comm = comm;
+	rc = pg_chaos_recv(PG_REC_RECV, -1, tag == MPI_ANY_TAG ? -1 : tag,
+			   NULL);
+	*st = hold_st;
+	return rc > 0;
 }
 
+/* A probe (blocking, or a look when TMOUT is zero) of (SRC, a world
+ * rank or -1; TAG or -1) in the held-back receive's communicator: 1 a
+ * message there (its status kept), 0 none, -1 an error. */
 static int b_recv(int kind, int src, int tag, struct timeval *tmout)
 {
-	(void)kind, (void)src, (void)tag, (void)tmout;
-	return b_none();
+	int s = src < 0 ? MPI_ANY_SOURCE : pgm_comm_rank(hold_comm, src);
+	int g = tag < 0 ? MPI_ANY_TAG : tag, flag = 1;
+
+	(void)kind;
+	if (tmout && tmout->tv_sec == 0 && tmout->tv_usec == 0)
+		return PMPI_Iprobe(s, g, hold_comm, &flag, &hold_st) !=
+			       MPI_SUCCESS ? -1 : flag;
+	return PMPI_Probe(s, g, hold_comm, &hold_st) != MPI_SUCCESS ? -1 : 1;
 }
 
 static int b_info(int msg, struct pg_msginfo *mi)
 {
 	(void)msg, (void)mi;
-	return -1;
+	return -1; /* (the wrappers receive themselves) */
 }
 
 static int b_make_current(int msg)
@@ -84,10 +105,18 @@ static void b_release(int msg)
 	(void)msg;
 }
 
+/* The ranks (as world ranks) of the held-back receive's communicator
+ * with a message of TAG (-1 any) there: one probe a rank. */
 static int b_senders(int tag, int *srcs, int max)
 {
-	(void)tag, (void)srcs, (void)max;
-	return PG_SENDERS_OWN;
+	int size = 0, n = 0, flag;
+
+	PMPI_Comm_size(hold_comm, &size);
+	for (int r = 0; r < size && n < max; r++)
+		if (PMPI_Iprobe(r, tag < 0 ? MPI_ANY_TAG : tag, hold_comm, &flag,
+				MPI_STATUS_IGNORE) == MPI_SUCCESS && flag)
+			srcs[n++] = pgm_world_rank(hold_comm, r);
+	return n;
 }
 
 static int b_ltid_of(int src)
@@ -196,6 +225,9 @@ static int join(char *err, size_t n)
 	gethostname(me->host, sizeof(me->host) - 1);
 	pg_delay_open(d ? atoi(d) : 0, seed ? (unsigned)strtoul(seed, 0, 10) : 1,
 		      me->ltid);
+	pg_chaos_open(getenv(PG_ENV_CHAOS) && atoi(getenv(PG_ENV_CHAOS)) == 1 &&
+			      me->mode == PANGAEA_MODE_RECORD,
+		      seed ? (unsigned)strtoul(seed, 0, 10) : 1, me->ltid);
 	if (pg_select_open(err, n) < 0 || pg_log_open(0, err, n) < 0)
 		return -1;
 	if (me->mode == PANGAEA_MODE_REPLAY &&

@@ -38,6 +38,7 @@ static void send_event(int count, MPI_Datatype type, int dest, int tag,
 	uint64_t t;
 
 	pg_delay();
+	pg_chaos_send();
 	t = pg_now();
 	if (dest == MPI_PROC_NULL)
 		return;
@@ -115,8 +116,13 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag,
 		return PMPI_Recv(buf, count, type, src, tag, comm, status);
 	pg_delay();
 	t = pg_now();
-	if (pg_me->mode == PANGAEA_MODE_REPLAY)
+	if (pg_me->mode == PANGAEA_MODE_REPLAY) {
 		pin(PG_REC_RECV, comm, &s, &g);
+	} else if (src == MPI_ANY_SOURCE && pg_chaos_on() &&
+		   pgm_chaos_pick(comm, tag, &st)) {
+		s = st.MPI_SOURCE; /* -chaos: the sender it held back for */
+		g = st.MPI_TAG;
+	}
 	blocks(PG_REC_RECV, comm, s, g);
 	rc = PMPI_Recv(buf, count, type, s, g, comm, &st);
 	pg_state_unblock();
