@@ -103,7 +103,8 @@ static int call_recorded(const int *pairs, int k, MPI_Request *reqs,
 }
 
 /* The receive events of the completed requests of O, whose handles were
- * SAVED (by index), completed by a test (TEST) or a wait. */
+ * SAVED (by index), completed by a test (TEST) or a wait, at T (after
+ * the outcome's record: a task's events never go back in time). */
 static void log_receives(const struct outcome *o, const MPI_Request *saved,
 			 int test, uint64_t t)
 {
@@ -153,7 +154,7 @@ static int complete(int call, int n, MPI_Request *reqs, struct outcome *o)
 			int k = pgm_ev_done(call, n, pairs, 0, t);
 
 			rc = call_recorded(pairs, k, reqs, o);
-			log_receives(o, saved, is_test(call), t);
+			log_receives(o, saved, is_test(call), pg_now());
 		}
 	} else {
 		rc = call_mpi(call, n, reqs, o);
@@ -168,7 +169,7 @@ static int complete(int call, int n, MPI_Request *reqs, struct outcome *o)
 				pairs[2 * j + 1] = r && r->recv ? r->post : 0;
 			}
 			pgm_ev_done(call, n, pairs, o->k, t);
-			log_receives(o, saved, is_test(call), t);
+			log_receives(o, saved, is_test(call), pg_now());
 		}
 	}
 	pg_state_unblock();
