@@ -325,6 +325,7 @@ install: all
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -d $(DESTDIR)$(PREFIX)/lib/pangaea
 	install -m 755 $(SOLIB) $(DESTDIR)$(PREFIX)/lib/pangaea/
+	$(if $(HAVE_MPI),install -m 755 $(MPI_SOLIB) $(DESTDIR)$(PREFIX)/lib/pangaea/)
 	install -m 644 pangaea_lib/pangaea.h pangaea_lib/pangaea-pvm-calls.def \
 		$(DESTDIR)$(PREFIX)/include/
 # (the .pc names the PREFIX of this install, not the one of the build)
