@@ -504,7 +504,7 @@ int la_mpi_run(struct la_opts *o)
 	if (status < 0 || (WIFEXITED(status) && WEXITSTATUS(status) == 127)) {
 		rc = LA_SETUP;
 	} else if (deadlock) {
-		rc = LA_DIED;
+		rc = LA_DIVERGED; /* (as a PVM run's deadlock) */
 	} else if (o->mode == PANGAEA_MODE_RECORD) {
 		if (pg_run_count(dir, &nev, &nt, e[0], sizeof(e[0])) == 0)
 			la_say(o, "recorded %ld events of %d ranks in %s", nev,
