@@ -35,7 +35,7 @@ static int done(int rc)
 
 int MPI_Barrier(MPI_Comm comm)
 {
-	if (pgm_active())
+	if (pgm_active_in(comm))
 		coll("MPI_Barrier", 0, MPI_DATATYPE_NULL, -1, comm);
 	return done(PMPI_Barrier(comm));
 }
@@ -43,7 +43,7 @@ int MPI_Barrier(MPI_Comm comm)
 int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root,
 	      MPI_Comm comm)
 {
-	if (pgm_active())
+	if (pgm_active_in(comm))
 		coll("MPI_Bcast", count, type, root, comm);
 	return done(PMPI_Bcast(buf, count, type, root, comm));
 }
@@ -51,7 +51,7 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root,
 int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
 	       MPI_Op op, int root, MPI_Comm comm)
 {
-	if (pgm_active())
+	if (pgm_active_in(comm))
 		coll("MPI_Reduce", count, type, root, comm);
 	return done(PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm));
 }
@@ -59,7 +59,7 @@ int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
 int MPI_Allreduce(const void *sbuf, void *rbuf, int count,
 		  MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
-	if (pgm_active())
+	if (pgm_active_in(comm))
 		coll("MPI_Allreduce", count, type, -1, comm);
 	return done(PMPI_Allreduce(sbuf, rbuf, count, type, op, comm));
 }
@@ -67,7 +67,7 @@ int MPI_Allreduce(const void *sbuf, void *rbuf, int count,
 int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 	       int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-	if (pgm_active())
+	if (pgm_active_in(comm))
 		coll("MPI_Gather", sbuf == MPI_IN_PLACE ? rcount : scount,
 		     sbuf == MPI_IN_PLACE ? rtype : stype, root, comm);
 	return done(PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root,
@@ -78,7 +78,7 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype,
 		void *rbuf, int rcount, MPI_Datatype rtype, int root,
 		MPI_Comm comm)
 {
-	if (pgm_active())
+	if (pgm_active_in(comm))
 		coll("MPI_Scatter", rbuf == MPI_IN_PLACE ? scount : rcount,
 		     rbuf == MPI_IN_PLACE ? stype : rtype, root, comm);
 	return done(PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root,
@@ -88,7 +88,7 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype,
 int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype,
 		  void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
-	if (pgm_active())
+	if (pgm_active_in(comm))
 		coll("MPI_Allgather", sbuf == MPI_IN_PLACE ? rcount : scount,
 		     sbuf == MPI_IN_PLACE ? rtype : stype, -1, comm);
 	return done(PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm));
@@ -97,7 +97,7 @@ int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype,
 int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype,
 		 void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
-	if (pgm_active())
+	if (pgm_active_in(comm))
 		coll("MPI_Alltoall", scount, stype, -1, comm);
 	return done(PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm));
 }

@@ -23,6 +23,15 @@ int pgm_active(void)
 	return active;
 }
 
+int pgm_active_in(MPI_Comm comm)
+{
+	int inter = 0;
+
+	if (!active || comm == MPI_COMM_WORLD)
+		return active;
+	return PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && !inter;
+}
+
 /* Rank R of COMM as a world rank (TO_WORLD), or world rank R as a rank
  * of COMM; MISSING when the other group has no such process. */
 static int translate(MPI_Comm comm, int to_world, int r, int missing)

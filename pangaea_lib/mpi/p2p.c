@@ -50,7 +50,7 @@ static void send_event(int count, MPI_Datatype type, int dest, int tag,
 		 int tag, MPI_Comm comm)                                    \
 	{                                                                   \
 		int rc;                                                     \
-		if (!pgm_active())                                          \
+		if (!pgm_active_in(comm))                                   \
 			return P##NAME(buf, count, type, dest, tag, comm);  \
 		send_event(count, type, dest, tag, comm);                   \
 		blocks(PG_REC_SEND, comm, dest, tag);                       \
@@ -80,7 +80,7 @@ static void remember(MPI_Request r, int recv, int post, int src, int tag,
 		 int tag, MPI_Comm comm, MPI_Request *req)                  \
 	{                                                                   \
 		int rc;                                                     \
-		if (!pgm_active())                                          \
+		if (!pgm_active_in(comm))                                   \
 			return P##NAME(buf, count, type, dest, tag, comm,   \
 				       req);                                \
 		send_event(count, type, dest, tag, comm);                   \
@@ -112,7 +112,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag,
 	MPI_Status st;
 	uint64_t t;
 
-	if (!pgm_active() || src == MPI_PROC_NULL)
+	if (!pgm_active_in(comm) || src == MPI_PROC_NULL)
 		return PMPI_Recv(buf, count, type, src, tag, comm, status);
 	pg_delay();
 	t = pg_now();
@@ -138,7 +138,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag,
 {
 	int s = src, g = tag, rc, post, ws, wt;
 
-	if (!pgm_active() || src == MPI_PROC_NULL)
+	if (!pgm_active_in(comm) || src == MPI_PROC_NULL)
 		return PMPI_Irecv(buf, count, type, src, tag, comm, req);
 	pg_delay();
 	post = pgm_post_next();
@@ -163,7 +163,7 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
 	MPI_Status st;
 	uint64_t t;
 
-	if (!pgm_active())
+	if (!pgm_active_in(comm))
 		return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf,
 				     rcount, rtype, src, rtag, comm, status);
 	send_event(scount, stype, dest, stag, comm);
@@ -202,7 +202,8 @@ static void mcomm_note(MPI_Message msg, MPI_Comm comm)
 	nmcomm++;
 }
 
-/* The communicator of the probed message MSG (the world if forgotten). */
+/* The communicator of the probed message MSG; MPI_COMM_NULL when no
+ * probe of ours matched it (an intercommunicator's, or forgotten). */
 static MPI_Comm mcomm_of(MPI_Message msg)
 {
 	for (unsigned i = 0; i < MCOMMS && i < nmcomm; i++) {
@@ -211,7 +212,7 @@ static MPI_Comm mcomm_of(MPI_Message msg)
 		if (mcomms[k].msg == msg)
 			return mcomms[k].comm;
 	}
-	return MPI_COMM_WORLD;
+	return MPI_COMM_NULL;
 }
 
 /* A probe in a run: blocking (FLAG NULL) or a poll, of a matched message
@@ -262,7 +263,7 @@ static int probe(int src, int tag, MPI_Comm comm, int *flag,
 
 int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *status)
 {
-	if (!pgm_active() || src == MPI_PROC_NULL)
+	if (!pgm_active_in(comm) || src == MPI_PROC_NULL)
 		return PMPI_Probe(src, tag, comm, status);
 	return probe(src, tag, comm, NULL, NULL, status);
 }
@@ -270,7 +271,7 @@ int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *status)
 int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag,
 	       MPI_Status *status)
 {
-	if (!pgm_active() || src == MPI_PROC_NULL)
+	if (!pgm_active_in(comm) || src == MPI_PROC_NULL)
 		return PMPI_Iprobe(src, tag, comm, flag, status);
 	return probe(src, tag, comm, flag, NULL, status);
 }
@@ -278,7 +279,7 @@ int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag,
 int MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *msg,
 	       MPI_Status *status)
 {
-	if (!pgm_active() || src == MPI_PROC_NULL)
+	if (!pgm_active_in(comm) || src == MPI_PROC_NULL)
 		return PMPI_Mprobe(src, tag, comm, msg, status);
 	return probe(src, tag, comm, NULL, msg, status);
 }
@@ -286,7 +287,7 @@ int MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *msg,
 int MPI_Improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Message *msg,
 		MPI_Status *status)
 {
-	if (!pgm_active() || src == MPI_PROC_NULL)
+	if (!pgm_active_in(comm) || src == MPI_PROC_NULL)
 		return PMPI_Improbe(src, tag, comm, flag, msg, status);
 	return probe(src, tag, comm, flag, msg, status);
 }
@@ -299,9 +300,9 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg,
 	int ws, wt, rc;
 	uint64_t t;
 
-	if (!pgm_active() || *msg == MPI_MESSAGE_NO_PROC)
+	if (!pgm_active() || *msg == MPI_MESSAGE_NO_PROC ||
+	    (comm = mcomm_of(*msg)) == MPI_COMM_NULL)
 		return PMPI_Mrecv(buf, count, type, msg, status);
-	comm = mcomm_of(*msg);
 	pg_delay();
 	t = pg_now();
 	/* (the probe fixed the message: the filter is the one it matched,

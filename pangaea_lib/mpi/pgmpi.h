@@ -47,6 +47,10 @@ int pgm_world_rank(MPI_Comm comm, int r);
 int pgm_comm_rank(MPI_Comm comm, int w);
 /* Whether this rank is in a run: recording or replaying. */
 int pgm_active(void);
+/* Whether its calls on COMM are recorded or replayed: in a run, and COMM
+ * an intracommunicator (an intercommunicator's calls go to MPI as they
+ * are: not yet supported). */
+int pgm_active_in(MPI_Comm comm);
 /* Chaos recording: holds back a wildcard receive of TAG in COMM and
  * picks the sender by the run's priorities (pg_chaos_recv); 1 with the
  * status of the picked message (still to receive) in *ST, 0 none. */
