@@ -48,7 +48,10 @@ int main(int argc, char **argv)
 	if ((o.nprog && la_mpi_launcher(argv_word(argc, argv, &o))) ||
 	    (!o.nprog && o.mode == PANGAEA_MODE_REPLAY &&
 	     la_mpi_recording(o.logdir))) {
-		status = la_mpi_run(&o); /* (no virtual machine) */
+		/* (no virtual machine; no live view yet) */
+		if (view)
+			la_error("-view: not supported for MPI programs yet");
+		status = view ? LA_SETUP : la_mpi_run(&o);
 		la_opts_free(&o);
 		return status;
 	}

@@ -414,6 +414,26 @@ static char **command(const char *file, char **args, char **env, int nenv)
 	return v;
 }
 
+/* The option of O that an MPI run does not take yet, or NULL. */
+static const char *unsupported(const struct la_opts *o)
+{
+	if (o->debug_ltid)
+		return "-debug";
+	if (o->nswap)
+		return "-swap";
+	if (o->select[0])
+		return "-select";
+	if (o->start)
+		return "-staged and -stagger";
+	if (o->stdin_ltid)
+		return "-stdin";
+	if (o->host || o->arch || o->spawn_flags)
+		return "-host, -arch and -flags (mpirun's own options place ranks)";
+	if (o->ntask > 1)
+		return "-n (mpirun's -np says how many ranks)";
+	return NULL;
+}
+
 int la_mpi_run(struct la_opts *o)
 {
 	char lib[PG_PATH_MAX], dir[PG_PATH_MAX], rdir[PG_PATH_MAX];
@@ -425,6 +445,11 @@ int la_mpi_run(struct la_opts *o)
 	long nev;
 	int nt;
 
+	if (unsupported(o)) {
+		la_error("%s: not supported for MPI programs yet",
+			 unsupported(o));
+		return LA_SETUP;
+	}
 	if (o->mode == PANGAEA_MODE_REPLAY) {
 		if (la_logdir_check(o->logdir) < 0 ||
 		    replay_command(o, &file, &args, &np) < 0 ||

@@ -141,5 +141,8 @@ expect_grep "no mpirun: said" err "not found.*mpirun"
 pg -replay -logdir rec -out bad3 mpirun -np 3 "$W"
 expect_eq "replay with -np 3: exit 1" "$(cat rc)" 1
 expect_grep "replay with -np 3: said" err "ran 4 ranks; this replay asks for 3"
+pg -replay -logdir rec -out bad4 -debug 1:3
+expect_eq "-debug on an MPI replay: exit 1" "$(cat rc)" 1
+expect_grep "-debug on an MPI replay: said" err "^pangaea: error: -debug: not supported for MPI programs yet$"
 expect_no_leftovers
 finish
