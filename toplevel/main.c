@@ -37,8 +37,16 @@ int main(int argc, char **argv)
 		return la_view_display(argc, argv);
 	if (argc == 2 && strcmp(argv[1], "-hosts") == 0)
 		return la_view_hosts();
-	if (argc > 1 && strcmp(argv[1], "-explore") == 0)
+	if (argc > 1 && strcmp(argv[1], "-explore") == 0) {
+		for (int i = 2; i < argc; i++)
+			if (la_mpi_launcher(argv[i])) {
+				/* (its what-if replays, -swap, are not there) */
+				la_error("-explore: not supported for MPI "
+					 "programs yet");
+				return LA_SETUP;
+			}
 		return la_explore(argc, argv);
+	}
 	view = la_view_strip(&argc, argv);
 	if (la_parse(argc, argv, &o) < 0) {
 		la_usage(stderr);
