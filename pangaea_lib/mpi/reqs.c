@@ -103,6 +103,15 @@ struct match {
 static struct match *matches;
 static size_t nmatch, capmatch;
 
+/* Orders matches by post number, for qsort and bsearch. */
+static int match_cmp(const void *a, const void *b)
+{
+	int x = ((const struct match *)a)->post;
+	int y = ((const struct match *)b)->post;
+
+	return (x > y) - (x < y);
+}
+
 /* Reads a 32-bit little-endian int at P. */
 static int get32(const unsigned char *p)
 {
@@ -148,17 +157,20 @@ int pgm_matches_load(const char *dir, int ltid, char *err, size_t n)
 	}
 	free(pending);
 	pg_comm_free(&r);
+	/* (logged in completion order: by post number for the lookups) */
+	if (nmatch)
+		qsort(matches, nmatch, sizeof(*matches), match_cmp);
 	return rc < 0 ? -1 : 0;
 }
 
 int pgm_match_of(int post, int *src, int *tag)
 {
-	/* posts are logged in completion order, close to post order */
-	for (size_t i = 0; i < nmatch; i++)
-		if (matches[i].post == post) {
-			*src = matches[i].src;
-			*tag = matches[i].tag;
-			return 1;
-		}
-	return 0;
+	struct match key = { post, 0, 0 }, *m;
+
+	if (!nmatch || !(m = bsearch(&key, matches, nmatch, sizeof(*matches),
+				     match_cmp)))
+		return 0;
+	*src = m->src;
+	*tag = m->tag;
+	return 1;
 }
