@@ -134,6 +134,14 @@ void pg_log(struct pg_event *ev)
 		log_clock();
 }
 
+void pg_log_value(const struct pg_value *v)
+{
+	if (comm.fd < 0 || comm.map == NULL)
+		return;
+	if (pg_comm_append_value(&comm, v) < 0)
+		log_failed(errno);
+}
+
 void pg_event_clear(struct pg_event *ev)
 {
 	size_t g = offsetof(struct pg_event, group) + 1,
