@@ -90,7 +90,7 @@ EXAMPLE_BINS := $(EXAMPLES:%=$(B)/examples/%)
 TEST_BINS := $(TEST_PROGS:%=$(B)/tests/%) $(CHECK_SUITES:%=$(B)/tests/%)
 BENCH_PROGS := $(filter-out benchlib report,$(patsubst bench/%.c,%,$(wildcard bench/*.c)))
 BENCH_BINS := $(BENCH_PROGS:%=$(B)/bench/%) $(B)/bench/report \
-	      $(B)/bench/pingpong-preload
+	      $(B)/bench/pingpong-preload $(B)/bench/clockread-preload
 
 .PHONY: all check unit scenario demo deps install clean bench fuzz
 all: $(BINS) $(EXAMPLE_BINS) $(SOLIB) $(B)/lib/pkgconfig/pangaea.pc
@@ -225,12 +225,12 @@ $(B)/bench/%: $(B)/obj/bench/%.o $(B)/obj/bench/benchlib.o $(ANALYSIS_LIB) $(LIB
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_PVM)
 .SECONDARY: $(BENCH_PROGS:%=$(B)/obj/bench/%.o) $(B)/obj/bench/benchlib.o
 
-# The ping-pong as an unmodified PVM program (no libpangaea): make bench
-# measures the preload path with it.
+# The ping-pong and the clock reads as unmodified PVM programs (no
+# libpangaea): make bench measures the preload path with them.
 $(B)/obj/bench/%-plain.o: bench/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DBENCH_PLAIN -c $< -o $@
-$(B)/bench/pingpong-preload: $(B)/obj/bench/pingpong-plain.o \
+$(B)/bench/%-preload: $(B)/obj/bench/%-plain.o \
 			     $(B)/obj/bench/benchlib-plain.o
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_PVM)
