@@ -35,6 +35,9 @@ packages="$packages valgrind"
 # and stdin.sh's terminal; gdb.sh and gdb_hosts.sh need gdb (above),
 # pvmex_f.sh gfortran and pvm-examples (first line).
 packages="$packages g++ python3 mount bsdutils"
+# netpipe-pvm: NetPIPE's NPpvm, a real PVM program whose repetitions
+# follow its measured times (tests/scenario/netpipe.sh, clock replay)
+packages="$packages netpipe-pvm"
 for pkg in $packages; do
 	count=$((count + 1))
 	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |
