@@ -118,12 +118,13 @@ int pg_comm_read_header(struct pg_comm_reader *r, char *err,
 	h->version = (uint32_t)get_le(d + 8, 4);
 	/* version 3 is version 4 without call records, 4 is 5 without
 	   clock samples, 5 is 6 without receive filters, 6 is 7 with exact
-	   times, peers and ids written out */
+	   times, peers and ids written out, 7 is 8 without clock reads
+	   and seeds */
 	if (h->version < 3 || h->version > PG_COMM_VERSION) {
 		snprintf(err, errlen,
 			 "%s: log format version %u, this Pangaea reads version "
-			 "%d (and 3 to 6) (offset 8)", r->path, h->version,
-			 PG_COMM_VERSION);
+			 "%d (and 3 to %d) (offset 8)", r->path, h->version,
+			 PG_COMM_VERSION, PG_COMM_VERSION - 1);
 		return -1;
 	}
 	total = get_le(d + 12, 4);
