@@ -96,6 +96,12 @@ int pangaea_resume(int what);
 extern "C" {
 #endif
 
+/* (declared here too: a strict -std= leaves some out of the headers) */
+struct timeval;
+struct timespec;
+struct tms;
+struct rusage;
+
 int pangaea_gettimeofday(struct timeval *__restrict tv, void *__restrict tz);
 int pangaea_clock_gettime(clockid_t id, struct timespec *ts);
 time_t pangaea_time(time_t *t);

@@ -2,7 +2,8 @@
  * clockreal.c: the real clock and seed functions for libpangaea.so
  * (clockreal.h), one for each call of pangaea-clock-calls.def: each looks
  * up the next definition of its name (libc's) once, then calls it.  Only
- * in the shared library.
+ * in the shared library.  pg_clk_real_lookup serves the binding's real
+ * functions too (pvm/real.c).
  */
 #include "pangaea-clock.h"
 
@@ -10,10 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* The next definition of NAME after libpangaea.so; one that cannot be
- * found is said and the process aborted, as the dynamic linker does for
- * a missing symbol. */
-static void *real_lookup(const char *name)
+void *pg_clk_real_lookup(const char *name)
 {
 	void *f = dlsym(RTLD_NEXT, name);
 
@@ -32,7 +30,7 @@ static void *real_lookup(const char *name)
 	{                                                                \
 		static __typeof__(pg_real_##name) *real;                 \
 		if (!real)                                               \
-			real = (__typeof__(real))real_lookup(#name);     \
+			real = (__typeof__(real))pg_clk_real_lookup(#name); \
 		return real args;                                        \
 	}
 #define PG_CLOCK_CALL_VOID(name, params, args)                           \
@@ -40,7 +38,7 @@ static void *real_lookup(const char *name)
 	{                                                                \
 		static __typeof__(pg_real_##name) *real;                 \
 		if (!real)                                               \
-			real = (__typeof__(real))real_lookup(#name);     \
+			real = (__typeof__(real))pg_clk_real_lookup(#name); \
 		real args;                                               \
 	}
 #include "pangaea-clock-calls.def"

@@ -102,40 +102,45 @@ int pangaea_clock_gettime(clockid_t id, struct timespec *ts)
 	return rc;
 }
 
+/* A read of SRC with one value, which the real call REAL gives (record,
+ * real) or the log (replay). */
+static int64_t read_one(int src, int64_t (*real)(void))
+{
+	struct pg_value v = VALUE(PG_REC_TIME, src);
+	enum pg_clk_how how = pg_clk_enter();
+
+	if (how == PG_CLK_REPLAY)
+		pg_clk_replay(&v);
+	else
+		v.v[0] = real();
+	clk_done(how, &v);
+	return v.v[0];
+}
+
+/* time(NULL), for read_one. */
+static int64_t real_time(void)
+{
+	return time(NULL);
+}
+
+/* clock(), for read_one. */
+static int64_t real_clock(void)
+{
+	return clock();
+}
+
 time_t pangaea_time(time_t *t)
 {
-	struct pg_value v = VALUE(PG_REC_TIME, PG_TIME_TIME);
-	enum pg_clk_how how = pg_clk_enter();
-	time_t now;
+	time_t now = (time_t)read_one(PG_TIME_TIME, real_time);
 
-	if (how == PG_CLK_REPLAY) {
-		pg_clk_replay(&v);
-		now = (time_t)v.v[0];
-		if (t)
-			*t = now;
-	} else {
-		now = time(t);
-		v.v[0] = now;
-	}
-	clk_done(how, &v);
+	if (t)
+		*t = now;
 	return now;
 }
 
 clock_t pangaea_clock(void)
 {
-	struct pg_value v = VALUE(PG_REC_TIME, PG_TIME_CLOCK);
-	enum pg_clk_how how = pg_clk_enter();
-	clock_t c;
-
-	if (how == PG_CLK_REPLAY) {
-		pg_clk_replay(&v);
-		c = (clock_t)v.v[0];
-	} else {
-		c = clock();
-		v.v[0] = c;
-	}
-	clk_done(how, &v);
-	return c;
+	return (clock_t)read_one(PG_TIME_CLOCK, real_clock);
 }
 
 clock_t pangaea_times(struct tms *buf)

@@ -70,4 +70,10 @@ void pg_clk_replay(struct pg_value *v);
 /* The reads and seeds this task has replayed so far. */
 uint64_t pg_clk_replayed(void);
 
+/* clockreal.c (libpangaea.so only): the next definition of NAME after
+ * libpangaea.so (dlsym(RTLD_NEXT)), for the real functions of this
+ * folder and of a binding; one that cannot be found is said and the
+ * process aborted, as the dynamic linker does for a missing symbol. */
+void *pg_clk_real_lookup(const char *name);
+
 #endif /* PANGAEA_CLOCK_H */

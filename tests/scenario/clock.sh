@@ -15,7 +15,7 @@
 TB=$B/tests/timebudget
 SD=$B/tests/seeded
 
-pg -log -logdir tb "$TB" -w 3 -ms 300
+pg -log -logdir tb "$TB" -w 3 -ms 200
 expect_eq "timebudget recording exits 0" "$(cat rc)" 0
 mv out tb.out
 expect_grep "... prints its elapsed time" tb.out '^elapsed [0-9]+\.[0-9]{6} s$'
