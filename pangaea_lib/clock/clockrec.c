@@ -92,6 +92,46 @@ int pg_clk_from_excluded(const void *ret)
 	return 0;
 }
 
+/* dl_iterate_phdr's callback for the main program (the first object):
+ * sets *(int *)ARG[1] when one of its DT_NEEDED names starts with the
+ * prefix ARG[0]; stops after it. */
+static int find_needed(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	void **a = arg;
+	const char *prefix = a[0];
+	const ElfW(Dyn) *dyn = NULL;
+	uintptr_t strtab = 0;
+
+	(void)size;
+	for (int j = 0; j < info->dlpi_phnum; j++)
+		if (info->dlpi_phdr[j].p_type == PT_DYNAMIC)
+			dyn = (const ElfW(Dyn) *)(info->dlpi_addr +
+						  info->dlpi_phdr[j].p_vaddr);
+	for (const ElfW(Dyn) *d = dyn; d && d->d_tag != DT_NULL; d++)
+		if (d->d_tag == DT_STRTAB)
+			strtab = d->d_un.d_ptr;
+	if (!strtab)
+		return 1;
+	/* (the dynamic linker has relocated it in place, or not) */
+	if (strtab < info->dlpi_addr)
+		strtab += info->dlpi_addr;
+	for (const ElfW(Dyn) *d = dyn; d->d_tag != DT_NULL; d++)
+		if (d->d_tag == DT_NEEDED &&
+		    strncmp((const char *)strtab + d->d_un.d_val, prefix,
+			    strlen(prefix)) == 0)
+			*(int *)a[1] = 1;
+	return 1;
+}
+
+int pg_clk_main_needs(const char *prefix)
+{
+	int found = 0;
+	void *arg[2] = { (void *)prefix, &found };
+
+	dl_iterate_phdr(find_needed, arg);
+	return found;
+}
+
 enum pg_clk_how pg_clk_enter(void)
 {
 	enum pg_clk_how how;

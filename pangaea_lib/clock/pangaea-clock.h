@@ -54,6 +54,10 @@ int pg_clk_exclude_lib(const char *prefix);
 /* Whether RET (a return address) lies in a library pg_clk_exclude_lib
  * named (their code found once, at the first call after a new name). */
 int pg_clk_from_excluded(const void *ret);
+/* Whether the main program itself needs a library whose file name starts
+ * with PREFIX (a DT_NEEDED entry: "libpvm3."), not one it loads later or
+ * gets through another library. */
+int pg_clk_main_needs(const char *prefix);
 /* What to do with the program's read now: REAL (inside Pangaea, not in
  * a run, clock=off, a what-if gone free records...), RECORD or REPLAY.
  * Unless REAL, the caller is inside Pangaea until pg_clk_leave. */

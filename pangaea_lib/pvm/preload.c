@@ -105,12 +105,16 @@ static void preload_join(void)
 /* A clock read or seed of the program before its first PVM call
  * (pg_clk_join_hook): joins the run now if this process is one the pvmd
  * started (its PVMEPID, which a process the task starts inherits, is its
- * own pid): `srand(time(NULL))` before pvm_mytid is recorded too. */
+ * own pid) and a PVM program itself (it needs libpvm3: not a shell
+ * script that execs one, which would take the task's handover):
+ * `srand(time(NULL))` before pvm_mytid is recorded too. */
 static void preload_join_early(void)
 {
 	const char *epid = getenv("PVMEPID");
 
-	if (state == PRELOAD_UNDECIDED && epid && atoi(epid) == getpid())
+	if (state == PRELOAD_UNDECIDED && epid && atoi(epid) == getpid() &&
+	    (pg_clk_main_needs("libpvm3.") || pg_clk_main_needs("libgpvm3.") ||
+	     pg_clk_main_needs("libfpvm3.")))
 		preload_join();
 }
 

@@ -3,8 +3,10 @@
  * communication log (version 8: PG_REC_TIME, PG_REC_SEED, coded in
  * logs/format/commlog-*.c): their round trip, the delta coding and its
  * size, failed calls and random bytes, that readers not asking for them
- * see the events alone, and refusals.
+ * see the events alone, and refusals; and which libraries the program
+ * needs (pangaea_lib/clock's test before a read joins the run).
  */
+#include "pangaea-clock.h"
 #include "pangaea-logs.h"
 #include "checkutil.h"
 
@@ -344,6 +346,17 @@ START_TEST(test_describe)
 }
 END_TEST
 
+/* This suite needs libc.so.6 itself (a DT_NEEDED entry), not libfoo; a
+ * prefix is compared as such. */
+START_TEST(test_main_needs)
+{
+	ck_assert_int_eq(pg_clk_main_needs("libc."), 1);
+	ck_assert_int_eq(pg_clk_main_needs("libc.so.6"), 1);
+	ck_assert_int_eq(pg_clk_main_needs("libc.so.7"), 0);
+	ck_assert_int_eq(pg_clk_main_needs("libfoo."), 0);
+}
+END_TEST
+
 static Suite *commvalues_suite(void)
 {
 	Suite *s = suite_create("commvalues");
@@ -356,6 +369,7 @@ static Suite *commvalues_suite(void)
 	tcase_add_test(tc, test_refused_by_writer);
 	tcase_add_test(tc, test_refused_by_reader);
 	tcase_add_test(tc, test_describe);
+	tcase_add_test(tc, test_main_needs);
 	suite_add_tcase(s, tc);
 	return s;
 }
