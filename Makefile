@@ -75,7 +75,7 @@ COORD_SRC := $(wildcard coordinator/*.c)
 TRACE_SRC := $(wildcard logs/trace/*.c)
 EXAMPLES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard examples/*/*.c)))))
 TEST_PROGS := ctxcheck killme stdinecho outprint chaosorder clockpp clockcheck anytag commconv \
-	timebudget seeded
+	seeded
 # Tests' sources: the Check suites in tests/unit/*/ (check_NAME.c), their
 # helpers in tests/unit/, the scenario tests' programs in tests/progs/ (or
 # any of them in tests/ itself); each test NAME is built as $(B)/tests/NAME.

@@ -40,7 +40,7 @@ static int worker(int argc, char **argv)
 	seed48(s48);
 	v[4] = lrand48();
 	getrandom(b, sizeof(b), 0);
-	v[5] = b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3];
+	v[5] = (long)b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3];
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	v[6] = ts.tv_nsec;
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
@@ -50,7 +50,7 @@ static int worker(int argc, char **argv)
 	v[9] = (long)times(&tm) + tm.tms_utime;
 	v[10] = (long)clock();
 	getentropy(b, sizeof(b));
-	v[11] = b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3];
+	v[11] = (long)b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3];
 	pvm_initsend(PvmDataDefault);
 	pvm_pklong(v, NV, 1);
 	pvm_send(pvm_parent(), TAG_DRAWS);

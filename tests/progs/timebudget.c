@@ -4,7 +4,8 @@
  * rand() seeded by time(NULL) ^ getpid(); the master counts what came,
  * by worker and by tag, and prints the time it all took.  What it prints
  * depends on the clock at every step: tests/scenario/clock.sh records it
- * through libpangaea.so and replays it to the same lines.
+ * through libpangaea.so and replays it to the same lines (it builds it
+ * with cc -lpvm3, as a user would: not a TEST_PROGS of the Makefile).
  *
  *   timebudget [-w WORKERS] [-ms BUDGET] [-extra FILE]   the master
  *                            (-extra: if FILE exists at the end, it

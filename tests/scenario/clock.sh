@@ -10,10 +10,15 @@
 # - PVM's timing example: its measured times replayed, exit 0;
 # - a replay that reads the clock more often than recorded stops with a
 #   divergence naming the task and the read;
+# - a what-if reads the recorded clock before its cut, the real after;
 # - -select clock=off: no clock record, real clock in replay.
 . "$(dirname "$0")/../lib.sh"
-TB=$B/tests/timebudget
 SD=$B/tests/seeded
+# timebudget as a user builds it, without Pangaea (nor a sanitizer: the
+# preloaded library must come first)
+TB=$T/timebudget
+cc -O2 -o "$TB" "$(dirname "$0")/../progs/timebudget.c" -lpvm3 ||
+	{ fail "timebudget does not build"; finish; exit; }
 
 pg -log -logdir tb "$TB" -w 3 -ms 200
 expect_eq "timebudget recording exits 0" "$(cat rc)" 0
@@ -60,6 +65,23 @@ expect_grep "... with every event the same" err \
 	'the replay differs from its recording: task 1 printed .* although all [0-9]+ events were the same'
 expect_grep "... and says so in the header" <($TRACE dump -task 1 off) 'selection clock=off'
 
+
+# a what-if (-swap): the master's first receive takes another worker's
+# message; its clock reads before the cut are the recording's, after it
+# the real clock's (a free task records again)
+pg -log -logdir wi "$TB" -w 2 -ms 30
+expect_eq "a recording for a what-if exits 0" "$(cat rc)" 0
+ev=$($TRACE dump wi | sed -n '/^task 1 /,/^task/s/^  #\([0-9]*\) recv .*/\1/p' | head -1)
+pg -replay -swap "1:$ev=1001:999" -logdir wi -out no
+alt=$(sed -n 's/.*valid: //p' err); alt=${alt%% *}
+pg -replay -swap "1:$ev=$alt" -logdir wi -out wi.swap
+expect_eq "the what-if ($alt first) exits 0" "$(cat rc)" 0
+reads() { $TRACE dump -task 1 "$1" | grep ' time gettimeofday = '; }
+expect_eq "... its master's first clock read is the recording's" \
+	"$(reads wi.swap | head -1)" "$(reads wi | head -1)"
+[ "$(reads wi.swap | tail -1)" != "$(reads wi | tail -1)" ] &&
+	pass "... its last the real clock's" ||
+	fail "the what-if's last clock read is the recording's"
 
 # PVM's timing example (unmodified, LD_PRELOAD): the times it measured
 # are replayed, every line the recording's, exit 0
