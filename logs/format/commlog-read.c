@@ -703,12 +703,10 @@ again:
 			return -1;
 		}
 	}
-	if (r->ended || r->pos >= r->size || r->data[r->pos] == 0) {
-		r->ended = 1;
-		return 0;
-	}
-	/* clock reads and seeds: events only for a reader that asks */
-	if (comm_is_value(r->hdr.version, r->data[r->pos])) {
+	/* clock reads and seeds: events only for a reader that asks (they
+	   may follow the end record: a task runs on after its end) */
+	if ((!r->ended || r->values) && r->pos < r->size &&
+	    comm_is_value(r->hdr.version, r->data[r->pos])) {
 		r->at = r->pos;
 		kb = r->data[r->pos++];
 		rc = comm_next_value(r, ev, kb, err, errlen);
@@ -721,6 +719,10 @@ again:
 		if (rc < 0 || r->values)
 			return rc;
 		goto again;
+	}
+	if (r->ended || r->pos >= r->size || r->data[r->pos] == 0) {
+		r->ended = 1;
+		return 0;
 	}
 	memset(ev, 0, sizeof(*ev));
 	r->at = r->pos;

@@ -33,7 +33,7 @@ static int nlibs, ranges_for = -1, nranges;
 static uintptr_t range_lo[CLK_RANGES], range_hi[CLK_RANGES];
 /* replay: the cursor over the recorded log */
 static struct pg_comm_reader cur;
-static int cur_open, cur_broken;
+static int cur_open, cur_broken, cur_past_end;
 static uint64_t replayed;
 
 int pg_clk_exclude_lib(const char *prefix)
@@ -148,7 +148,7 @@ enum pg_clk_how pg_clk_enter(void)
 		if (!pg_me->mode)
 			return PG_CLK_REAL;
 	}
-	if (pg_log_ended() || !pg_select_clock())
+	if (!pg_select_clock())
 		return PG_CLK_REAL;
 	if (pg_me->mode == PANGAEA_MODE_RECORD)
 		how = PG_CLK_RECORD;
@@ -211,7 +211,7 @@ static int cursor_open(void)
 	return 0;
 }
 
-void pg_clk_replay(struct pg_value *v)
+int pg_clk_replay(struct pg_value *v)
 {
 	struct pg_event ev;
 	char err[512], want[160];
@@ -219,22 +219,33 @@ void pg_clk_replay(struct pg_value *v)
 
 	if (!cur_open && cursor_open() < 0) {
 		clk_diverged(v, "the recorded log cannot be read");
-		return;
+		return -1;
 	}
-	do
+	/* the reads before the recorded end record go to the task before
+	   its end, those after it after (the ones a task that ended
+	   sooner did not make are passed over) */
+	do {
 		r = pg_comm_next(&cur, &ev, err, sizeof(err));
-	while (r > 0 && ev.kind != PG_REC_TIME && ev.kind != PG_REC_SEED);
+		if (r > 0 && ev.kind == PG_REC_END)
+			cur_past_end = 1;
+	} while (r > 0 && ((ev.kind != PG_REC_TIME && ev.kind != PG_REC_SEED) ||
+			   (pg_log_ended() && !cur_past_end)));
+	if (r > 0 && cur_past_end && !pg_log_ended())
+		r = 0; /* a read after the recorded end: none left before */
 	if (r < 0) {
 		snprintf(want, sizeof(want), "the log cannot be read further "
 			 "(%.100s)", err);
 		clk_diverged(v, want);
-		return;
+		return -1;
 	}
+	if (r == 0 && pg_log_ended())
+		return -1; /* after the task's end: the real clock */
 	if (r == 0) {
-		snprintf(want, sizeof(want), "the log has no more (%llu "
-			 "recorded)", (unsigned long long)replayed);
+		snprintf(want, sizeof(want), "the log has no more%s (%llu "
+			 "recorded)", cur_past_end ? " before the task's end"
+			 : "", (unsigned long long)replayed);
 		clk_diverged(v, want);
-		return;
+		return -1;
 	}
 	if (ev.kind != v->kind || ev.op != v->src ||
 	    ((ev.op == PG_TIME_CLOCKID || ev.op == PG_TIME_RUSAGE) &&
@@ -244,7 +255,7 @@ void pg_clk_replay(struct pg_value *v)
 		pg_value_describe(&ev, d, sizeof(d));
 		snprintf(want, sizeof(want), "the log expects %s", d);
 		clk_diverged(v, want);
-		return;
+		return -1;
 	}
 	replayed++;
 	v->status = ev.result;
@@ -252,6 +263,7 @@ void pg_clk_replay(struct pg_value *v)
 		v->v[i] = ev.vals[i];
 	v->nblob = ev.nblob;
 	v->blob = ev.blob;
+	return 0;
 }
 
 uint64_t pg_clk_replayed(void)

@@ -57,8 +57,7 @@ int pangaea_gettimeofday(struct timeval *restrict tv, void *restrict tz)
 	struct timeval scratch;
 	int rc = 0;
 
-	if (how == PG_CLK_REPLAY) {
-		pg_clk_replay(&v);
+	if (how == PG_CLK_REPLAY && pg_clk_replay(&v) == 0) {
 		if (tz)
 			gettimeofday(&scratch, tz);
 		tv->tv_sec = (time_t)(v.v[0] / 1000000);
@@ -81,8 +80,7 @@ int pangaea_clock_gettime(clockid_t id, struct timespec *ts)
 	int rc = 0;
 
 	v.arg = v.src == PG_TIME_CLOCKID ? (int)id : 0;
-	if (how == PG_CLK_REPLAY) {
-		pg_clk_replay(&v);
+	if (how == PG_CLK_REPLAY && pg_clk_replay(&v) == 0) {
 		if (v.status) {
 			errno = v.status;
 			rc = -1;
@@ -109,9 +107,7 @@ static int64_t read_one(int src, int64_t (*real)(void))
 	struct pg_value v = VALUE(PG_REC_TIME, src);
 	enum pg_clk_how how = pg_clk_enter();
 
-	if (how == PG_CLK_REPLAY)
-		pg_clk_replay(&v);
-	else
+	if (how != PG_CLK_REPLAY || pg_clk_replay(&v) < 0)
 		v.v[0] = real();
 	clk_done(how, &v);
 	return v.v[0];
@@ -149,8 +145,7 @@ clock_t pangaea_times(struct tms *buf)
 	enum pg_clk_how how = pg_clk_enter();
 	clock_t c;
 
-	if (how == PG_CLK_REPLAY) {
-		pg_clk_replay(&v);
+	if (how == PG_CLK_REPLAY && pg_clk_replay(&v) == 0) {
 		c = (clock_t)v.v[0];
 		buf->tms_utime = (clock_t)v.v[1];
 		buf->tms_stime = (clock_t)v.v[2];
@@ -200,8 +195,7 @@ int pangaea_getrusage(int who, struct rusage *u)
 	int rc = 0;
 
 	v.arg = who;
-	if (how == PG_CLK_REPLAY) {
-		pg_clk_replay(&v);
+	if (how == PG_CLK_REPLAY && pg_clk_replay(&v) == 0) {
 		if (v.status) {
 			errno = v.status;
 			rc = -1;
@@ -226,9 +220,7 @@ static int64_t seed_of(int src, int64_t seed)
 	struct pg_value v = VALUE(PG_REC_SEED, src);
 	enum pg_clk_how how = pg_clk_enter();
 
-	if (how == PG_CLK_REPLAY)
-		pg_clk_replay(&v);
-	else
+	if (how != PG_CLK_REPLAY || pg_clk_replay(&v) < 0)
 		v.v[0] = seed;
 	clk_done(how, &v);
 	return v.v[0];
@@ -261,9 +253,7 @@ unsigned short *pangaea_seed48(unsigned short seed[3])
 	enum pg_clk_how how = pg_clk_enter();
 	unsigned short s[3];
 
-	if (how == PG_CLK_REPLAY)
-		pg_clk_replay(&v);
-	else
+	if (how != PG_CLK_REPLAY || pg_clk_replay(&v) < 0)
 		for (int i = 0; i < 3; i++)
 			v.v[i] = seed[i];
 	clk_done(how, &v);
@@ -282,8 +272,7 @@ static ssize_t random_bytes(int src, void *buf, size_t n,
 	enum pg_clk_how how = pg_clk_enter();
 	ssize_t rc;
 
-	if (how == PG_CLK_REPLAY) {
-		pg_clk_replay(&v);
+	if (how == PG_CLK_REPLAY && pg_clk_replay(&v) == 0) {
 		if (v.status || v.nblob > n) {
 			errno = v.status ? v.status : EINVAL;
 			rc = -1;

@@ -59,7 +59,8 @@ int pg_clk_from_excluded(const void *ret);
  * gets through another library. */
 int pg_clk_main_needs(const char *prefix);
 /* What to do with the program's read now: REAL (inside Pangaea, not in
- * a run, clock=off, a what-if gone free records...), RECORD or REPLAY.
+ * a run, clock=off), RECORD (also a what-if's task gone free, and after
+ * the end record: the reads of a task that runs on) or REPLAY.
  * Unless REAL, the caller is inside Pangaea until pg_clk_leave. */
 enum pg_clk_how pg_clk_enter(void);
 /* Ends what pg_clk_enter began (HOW its answer). */
@@ -67,10 +68,12 @@ void pg_clk_leave(enum pg_clk_how how);
 /* Logs V, a read made with the real call (RECORD). */
 void pg_clk_record(const struct pg_value *v);
 /* REPLAY: fills V (kind, src and arg set by the caller) with the next
- * recorded read; a read the log does not have (more reads than recorded,
- * another call) is a divergence: the task is stopped as at a message's
- * (pg_task_diverged), so this returns only with the values. */
-void pg_clk_replay(struct pg_value *v);
+ * recorded read; 0.  A read the log does not have (more reads than
+ * recorded, another call) is a divergence: the task is stopped as at a
+ * message's (pg_task_diverged).  -1 (the caller makes the real call)
+ * after the task's end record when the recorded reads are used up, or
+ * in the launcher, which pg_task_diverged does not stop. */
+int pg_clk_replay(struct pg_value *v);
 /* The reads and seeds this task has replayed so far. */
 uint64_t pg_clk_replayed(void);
 

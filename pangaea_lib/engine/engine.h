@@ -261,12 +261,15 @@ void pg_log_pollfail(int filter);
 int pg_recv_filter(int tid, int tag);
 /* Appends the clock read or seed V to the communication log (not
  * ordered against the pending poll count: replay reads them apart,
- * pangaea_lib/clock). */
+ * pangaea_lib/clock), also after the end record of a task that ended
+ * normally (the log is closed at the process's exit). */
 void pg_log_value(const struct pg_value *v);
 /* Writes the spawn REC to the execution log. */
 void pg_log_spawn(const struct pg_spawn_rec *rec);
-/* Writes the end record (once) and closes the logs; 0, or -1 if a
- * write of the logs failed (now or before). */
+/* Writes the end record (once) and closes the logs (HOW PG_END_EXIT or
+ * PG_END_NO_EXIT: the comm log only at the process's exit, for the clock
+ * reads that may follow); 0, or -1 if a write of the logs failed (now or
+ * before). */
 int pg_log_end(int how, int value);
 /* The end record for the fatal signal SIG, from its handler:
  * async-signal-safe (no allocation, no stdio, no PVM, no live event). */

@@ -41,12 +41,16 @@ expect_eq "seeded: 2 replays identical" "$(replays_identical sd 2 1000)" 2
 # master reads once more when the file "extra" exists (not in record)
 pg -log -logdir more "$TB" -w 1 -ms 50 -extra "$T/extra"
 expect_eq "a short recording exits 0" "$(cat rc)" 0
-n=$($TRACE dump -task 1 more | grep -c ' time gettimeofday = ')
+# (its reads before its end record: the elapsed time is read after
+# pvm_exit, which writes it)
+n=$($TRACE dump -task 1 more | sed -n '1,/^  #[0-9]* end /p' | grep -c ' time gettimeofday = ')
+expect_grep "... its elapsed time read after its end record" \
+	<($TRACE dump -task 1 more | sed -n '/^  #[0-9]* end /,$p') ' time gettimeofday = '
 touch extra
 pg -replay -logdir more
 expect_eq "a replay reading the clock once more stops as diverged" "$(cat rc)" 3
 expect_grep "... naming the task, the event and the read" err \
-	"replay diverged: task 1 \(.*timebudget on [^)]*\), event [0-9]+: clock read or seed $((n + 1)): the log has no more \($n recorded\); the program called gettimeofday"
+	"replay diverged: task 1 \(.*timebudget on [^)]*\), event [0-9]+: clock read or seed $((n + 1)): the log has no more before the task's end \($n recorded\); the program called gettimeofday"
 rm extra
 
 # -select clock=off: nothing of the clock logged; its replay reads the

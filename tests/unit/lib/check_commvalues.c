@@ -213,6 +213,47 @@ START_TEST(test_delta_size)
 }
 END_TEST
 
+/* Reads after the end record (a task that runs on after pvm_exit): a
+ * reader that asks gets them, the others end at the end record. */
+START_TEST(test_after_end)
+{
+	struct pg_comm_header h;
+	struct pg_comm_writer w;
+	struct pg_comm_reader r;
+	struct pg_event ev, end = { .kind = PG_REC_END, .how = PG_END_EXIT,
+				    .t = 5000 };
+	struct pg_value v = value(PG_REC_TIME, PG_TIME_GETTIMEOFDAY, 77);
+	char path[PATH_MAX], err[512] = "";
+
+	fill_header(&h, PG_COMM_VERSION);
+	cku_in_dir(path, sizeof(path), "after.comm");
+	ck_assert_int_eq(pg_comm_create(&w, path, &h, err, sizeof(err)), 0);
+	ck_assert_int_eq(pg_comm_append_value(&w, &v), 0);
+	ck_assert_int_eq(pg_comm_append(&w, &end), 0);
+	v.v[0] = 99;
+	ck_assert_int_eq(pg_comm_append_value(&w, &v), 0);
+	ck_assert_int_eq(pg_comm_close(&w), 0);
+	for (int values = 0; values < 2; values++) {
+		ck_assert_int_eq(pg_comm_open(&r, path, err, sizeof(err)), 0);
+		r.values = values;
+		if (values) {
+			next(&r, &ev);
+			ck_assert_int_eq(ev.vals[0], 77);
+		}
+		next(&r, &ev);
+		ck_assert_int_eq(ev.kind, PG_REC_END);
+		if (values) {
+			next(&r, &ev);
+			ck_assert_int_eq(ev.kind, PG_REC_TIME);
+			ck_assert_int_eq(ev.vals[0], 99);
+		}
+		ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), 0);
+		ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), 0);
+		pg_comm_free(&r);
+	}
+}
+END_TEST
+
 /* Extremes: INT64_MIN after INT64_MAX (a wrapping delta) come back. */
 START_TEST(test_extremes)
 {
@@ -366,6 +407,7 @@ static Suite *commvalues_suite(void)
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_delta_size);
 	tcase_add_test(tc, test_extremes);
+	tcase_add_test(tc, test_after_end);
 	tcase_add_test(tc, test_refused_by_writer);
 	tcase_add_test(tc, test_refused_by_reader);
 	tcase_add_test(tc, test_describe);
