@@ -17,6 +17,7 @@
 
 #include <dlfcn.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,6 +28,9 @@ void (*pg_clk_join_hook)(void);
 #define CLK_RANGES 32
 
 static int join_tried;
+/* the thread that joined the run: the only one whose reads are logged */
+static pthread_t owner;
+static int owned;
 /* the libraries whose reads are theirs, and their code once found */
 static const char *libs[CLK_LIBS];
 static int nlibs, ranges_for = -1, nranges;
@@ -132,12 +136,20 @@ int pg_clk_main_needs(const char *prefix)
 	return found;
 }
 
+void pg_clk_task_thread(void)
+{
+	owner = pthread_self();
+	owned = 1;
+}
+
 enum pg_clk_how pg_clk_enter(void)
 {
 	enum pg_clk_how how;
 
 	if (pg_clk_depth)
 		return PG_CLK_REAL;
+	if (owned && !pthread_equal(owner, pthread_self()))
+		return PG_CLK_REAL; /* another thread: its order is not ours */
 	if (!pg_me->mode) {
 		if (join_tried || !pg_clk_join_hook)
 			return PG_CLK_REAL;

@@ -47,6 +47,11 @@ enum pg_clk_how {
  * one that has not joined yet (a read before its first call of the
  * layer); called once, at the first read.  NULL: none. */
 extern void (*pg_clk_join_hook)(void);
+/* The calling thread is the one that joined the run (the binding calls
+ * it as a task joins): the reads of the task's other threads read the
+ * real clock, unrecorded (their order among the threads' is not the
+ * program's to repeat, and the log has one writer). */
+void pg_clk_task_thread(void);
 /* Names a library (the start of its file's base name, "libpvm3.") whose
  * reads are its own, not the program's; 0, or -1 when the table is full
  * (8). */

@@ -152,6 +152,7 @@ static int task_open(char *err, size_t errlen)
 	}
 	install_hooks();
 	pg_stdin_attach();
+	pg_clk_task_thread(); /* its clock reads are the task's */
 	return 0;
 }
 

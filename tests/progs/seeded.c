@@ -3,13 +3,18 @@
  * random numbers from the clock before they call PVM
  * (srand(time(NULL) ^ getpid())), and read every clock and seed call
  * Pangaea replays: each worker sends its draws and readings to the
- * master, which prints them.  tests/scenario/clock.sh records it and
+ * master, which prints them.  First a second thread of each worker
+ * reads gettimeofday while the first reads clock_gettime, in an order
+ * no replay repeats: its reads are not the task's (only the thread that
+ * joined is recorded), so they must neither break the replay nor the
+ * log.  tests/scenario/clock.sh records it and
  * replays it to the same lines.
  *
  *   seeded [WORKERS]        the master (3 workers)
  *   seeded -worker          a worker (spawned)
  */
 #include <pangaea.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,10 +22,28 @@
 #define TAG_DRAWS 1
 #define NV 12
 
-/* A worker: seeds from the clock, draws, reads the clocks, sends all
- * to its parent; 0. */
+static volatile int reading = 1;
+
+/* A second thread: reads gettimeofday until the main thread is done. */
+static void *reader(void *arg)
+{
+	struct timeval tv;
+	long sum = 0;
+
+	while (reading) {
+		gettimeofday(&tv, NULL);
+		sum += tv.tv_usec & 1;
+	}
+	*(long *)arg = sum;
+	return NULL;
+}
+
+/* A worker: seeds from the clock, draws, reads the clocks (a second
+ * thread reading beside), sends all to its parent; 0. */
 static int worker(int argc, char **argv)
 {
+	pthread_t th;
+	long sum;
 	long v[NV];
 	struct timespec ts;
 	struct rusage ru;
@@ -30,6 +53,12 @@ static int worker(int argc, char **argv)
 
 	srand((unsigned)(time(NULL) ^ getpid())); /* before pangaea_init */
 	pangaea_init(&argc, &argv);
+	if (pthread_create(&th, NULL, reader, &sum) != 0)
+		return 1;
+	for (int i = 0; i < 5000; i++) /* beside the reader's reads */
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+	reading = 0;
+	pthread_join(th, NULL);
 	v[0] = rand();
 	v[1] = rand();
 	srandom((unsigned)getpid());
