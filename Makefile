@@ -2,8 +2,10 @@
 #   make                 build everything into $(BUILDDIR)
 #   make check           install missing packages, build, run every test
 #   make check-long      the same, the tests' soak parts 10 times over
+#   make soak            SOAK_RUNS (100) faulted runs (scripts/soak.sh)
 #   make demo            install missing packages, build, record + replay an example
 #   make install PREFIX=DIR
+#   make arch            libpangaea.so and the examples for i386 and s390x too
 #   make fuzz            build the libFuzzer harnesses (clang), run each FUZZ_SECONDS
 #   SANITIZE=address|undefined, WERROR=1, BUILDDIR=dir
 
@@ -177,8 +179,9 @@ $(B)/examples/$(1): $$(patsubst %.c,$(B)/obj/%.o,$$(wildcard examples/$(1)/*.c))
 endef
 $(foreach e,$(EXAMPLES),$(eval $(call example_rule,$(e))))
 
-# (the tests' sources include checkutil.h by its name)
-$(B)/obj/tests/%.o: CPPFLAGS += -Itests/unit
+# (the tests' sources include checkutil.h by its name; PG_TOP: this
+# tree, where tests/unit/fixtures lie)
+$(B)/obj/tests/%.o: CPPFLAGS += -Itests/unit -DPG_TOP=\"$(CURDIR)\"
 # (a test's prerequisites name its object through test_obj, expanded once
 # the stem is known)
 .SECONDEXPANSION:
@@ -251,12 +254,12 @@ unit: $(TEST_BINS)
 layers: all
 	@python3 tests/layers.py $(B)
 
-scenario: all $(TEST_BINS) $(BENCH_BINS)
+scenario: all arch $(TEST_BINS) $(BENCH_BINS)
 	@bash tests/run-scenarios.sh $(B)
 
 # (CHECK_JOBS=N: scenario tests side by side, default 2)
 check: deps
-	@$(MAKE) --no-print-directory all $(TEST_BINS) $(BENCH_BINS)
+	@$(MAKE) --no-print-directory all arch $(TEST_BINS) $(BENCH_BINS)
 	@rc=0; bash tests/run-all.sh $(B) || rc=1; \
 	if [ "$(FUZZ)" != 0 ]; then \
 		$(MAKE) --no-print-directory fuzz \
@@ -267,6 +270,13 @@ check: deps
 .PHONY: check-long
 check-long:
 	@PANGAEA_TEST_LONG=1 $(MAKE) --no-print-directory check
+
+# The fault soak: SOAK_RUNS runs (default 100) of sor and racy, each with
+# one random fault (scripts/soak.sh; SOAK_SEED repeats a run).  Not in
+# make check, which runs a sample of it (tests/scenario/soak.sh).
+.PHONY: soak
+soak: all
+	@bash scripts/soak.sh $(B)
 
 demo: deps
 	@$(MAKE) --no-print-directory all
@@ -293,6 +303,30 @@ bench-hosts: all
 bench-overhead: all $(B)/bench/pingpong
 	@bash bench/overhead.sh $(B)
 
+# Hosts of other architectures (README, "Hosts of other architectures"):
+# `make arch` builds libpangaea.so and the examples for each of ARCHS
+# with scripts/cross-cc.sh into $(B)/arch/ARCH, and puts each
+# libpangaea.so where the dynamic loader's $$LIB (lib/TRIPLET on Debian)
+# names it, $(B)/lib/pangaea/lib/TRIPLET/libpangaea.so (this machine's a
+# link to lib/pangaea/libpangaea.so): the launcher preloads
+# lib/pangaea/$$LIB/libpangaea.so when its virtual machine has hosts of
+# more than one architecture.
+ARCHS ?= i386 s390x
+NATIVE_TRIPLET := $(shell $(CC) -print-multiarch 2>/dev/null)
+.PHONY: arch
+arch: $(SOLIB)
+	@mkdir -p $(B)/lib/pangaea/lib/$(NATIVE_TRIPLET)
+	ln -sfn ../../libpangaea.so $(B)/lib/pangaea/lib/$(NATIVE_TRIPLET)/libpangaea.so
+	@set -e; for a in $(ARCHS); do \
+		t=$$a-linux-gnu; \
+		$(MAKE) --no-print-directory CC="bash scripts/cross-cc.sh $$a" \
+			BUILDDIR=$(B)/arch/$$a SANITIZE= \
+			$(B)/arch/$$a/lib/pangaea/libpangaea.so \
+			$(EXAMPLES:%=$(B)/arch/$$a/examples/%); \
+		mkdir -p $(B)/lib/pangaea/lib/$$t; \
+		cp $(B)/arch/$$a/lib/pangaea/libpangaea.so $(B)/lib/pangaea/lib/$$t/; \
+	done
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1
@@ -300,6 +334,10 @@ install: all
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -d $(DESTDIR)$(PREFIX)/lib/pangaea
 	install -m 755 $(SOLIB) $(DESTDIR)$(PREFIX)/lib/pangaea/
+	for d in $(wildcard $(B)/lib/pangaea/lib/*-linux-gnu); do \
+		install -D -m 755 $$d/libpangaea.so \
+			$(DESTDIR)$(PREFIX)/lib/pangaea/lib/$$(basename $$d)/libpangaea.so; \
+	done
 	install -m 644 pangaea_lib/pangaea.h pangaea_lib/pangaea-pvm-calls.def \
 		$(DESTDIR)$(PREFIX)/include/
 # (the .pc names the PREFIX of this install, not the one of the build)

@@ -26,9 +26,13 @@ W=$(mktemp -d /tmp/pangaea-instr.XXXXXX)
 . "$(dirname "$0")/vm.sh"
 
 # the program pvmd starts: perfunc under callgrind, one dump file per
-# measured loop named after CGOUT (exported to the task through PVM)
+# measured loop named after CGOUT (exported to the task through PVM);
+# perfunc is built with pangaea.h, so the libpangaea.so the launcher
+# preloads into this script (as into any program it cannot tell) is
+# left out: its entry points would add their pass-through to each call
 cat >"$W/perfunc-cg" <<EOW
 #!/bin/sh
+unset LD_PRELOAD
 exec valgrind --tool=callgrind -q --callgrind-out-file="\$CGOUT.%p" "$B/bench/perfunc" "\$@"
 EOW
 chmod +x "$W/perfunc-cg"

@@ -13,6 +13,7 @@
 # Then bench/instr.sh counts the instructions per call of perfunc's rows
 # under callgrind (needs valgrind; report says when it is missing).
 # Last, bench/races times the racing-receive analysis (its own target line),
+# bench/trace_import.sh SQL on a fresh recording's logs and the import,
 # bench/view.sh the viewer (a fresh recording's first picture, the live view)
 # and bench/timeline.sh prints the start-up breakdown of `sor 4 100`.
 # Environment: BENCH_ROUNDS (5), BENCH_PINGPONG (round trips, 20000),
@@ -157,6 +158,14 @@ fi
 if [[ races =~ $ONLY ]]; then
 	echo
 	mkdir "$W/races" && "$BIN/races" "$W/races" 4 250000
+fi
+# the trace database (issue 28): SQL on the logs of a fresh 10 M-event
+# recording (no import), then the import of a 1 M-event one against the
+# plain SQLite ceiling (bench/trace_import.sh)
+if [[ tracedb =~ $ONLY ]]; then
+	echo
+	SQL_ONLY=1 bash "$HERE/trace_import.sh" "$B" 4 1249998
+	bash "$HERE/trace_import.sh" "$B" 4 124998
 fi
 # the viewer (issue 16): the first picture of a fresh 1 M- and 10 M-event
 # recording (from its logs, the import in the background) and the cost

@@ -294,6 +294,7 @@ int main(int argc, char **argv)
 {
 	struct coord c = { .status = 0 };
 
+	pg_pvm_stand_aside(); /* not a task, even under a user's LD_PRELOAD */
 	if (argc > 1 && strcmp(argv[1], "-beacon") == 0)
 		return coord_beacon_main();
 	coord_args(&c, argc, argv);

@@ -39,6 +39,11 @@
 
 /* "PVM error CODE, TEXT" (PVM's own text of CODE) in a static buffer. */
 const char *pg_pvm_errtext(int code);
+/* In a process that is not a task of the run (the launcher, the
+ * coordinator) into which a user preloaded libpangaea.so by hand
+ * (LD_PRELOAD with PVM_EXPORT=LD_PRELOAD): tells the library to let
+ * every PVM call of this process pass through.  Call it first in main. */
+void pg_pvm_stand_aside(void);
 /* Host name of the host TID runs on, into BUF ("?" if unknown). */
 void pg_pvm_host_of(int tid, char *buf, size_t n);
 /* Bytes of one item of the PVM data type DT, or a negative PVM error. */

@@ -67,6 +67,11 @@
 					    task that stops for a debugger
 					    before its EVENT-th event
 					    (pangaea_lib/engine/debug.c) */
+#define PG_ENV_CWD "PANGAEA_CWD"         /* the user's working folder: the
+					    launcher's own spawns (tasks
+					    1..N) start there, and remove
+					    it for their children
+					    (pvm/init.c) */
 
 /*
  * Message tags (in Pangaea's context).  Layouts after the version int:

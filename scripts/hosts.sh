@@ -2,7 +2,11 @@
 # scripts/hosts.sh: a virtual cluster on this one machine, for multi-host
 # PVM runs (root only).
 #
-#   scripts/hosts.sh up N          make hosts h1 ... hN
+#   scripts/hosts.sh up N [--arch HOST=ARCH[,HOST=ARCH...]]
+#                                  make hosts h1 ... hN; those named in
+#                                  --arch (ARCH i386 or s390x) are hosts
+#                                  of that architecture (below)
+#   scripts/hosts.sh arch HOST     HOST's architecture (amd64, i386, s390x)
 #   scripts/hosts.sh down          remove every host and what joins them
 #   scripts/hosts.sh run HOST CMD  run CMD on HOST (its network, hostname,
 #                                  /tmp and /etc/hosts), with this
@@ -35,6 +39,19 @@
 # Everything is kept under $PANGAEA_HOSTS_DIR (default /run/pangaea-hosts);
 # `down` removes it all, and a failed `up` removes what it made.  Exit 0
 # on success, 1 on any failure with one line on stderr.
+#
+# A host of another architecture (--arch h3=s390x) sees Debian's PVM of
+# that architecture in place of this machine's: its /usr is an overlay
+# of the sysroot that scripts/arch-sysroot.sh makes from Debian's
+# packages over this machine's /usr (read-only), so /usr/bin/pvmd (what
+# $PVM_ROOT/lib/pvmd names), pvm, libpvm3 and the dynamic loader of
+# that architecture are found where a program of that architecture
+# looks for them.  An i386 pvmd and its tasks run natively (pvmd says
+# LINUX); s390x programs run under qemu-s390x-static, which the kernel
+# starts for every s390x executable through binfmt_misc (registered
+# from Debian's /usr/lib/binfmt.d/qemu-s390x.conf if it is not; pvmd
+# says LINUXS390, and it execs its tasks as any pvmd does).  The rest of
+# the machine (shells, this tree, the x86-64 tools) is the same.
 #
 # Several clusters can be up at once: PANGAEA_HOSTS_CLUSTER=K (1 to 250)
 # names cluster K, with its own bridge pgbrK, namespaces pgK-hI, veths
@@ -106,10 +123,17 @@ hosts_down() {
 	return 0
 }
 
-# host_up I: makes host hI (the bridge exists).
+# host_up I [ARCH]: makes host hI (the bridge exists), of architecture
+# ARCH (default this machine's).
 host_up() {
-	local i=$1 n=h$1 ns=$NSP$1 d=$DIR/h$1 pid
+	local i=$1 n=h$1 ns=$NSP$1 d=$DIR/h$1 pid arch=${2:-} usr=
 	mkdir -p "$d" || return 1
+	if [ -n "$arch" ]; then
+		local root
+		root=$(bash "$TOP/scripts/arch-sysroot.sh" "$arch") || return 1
+		usr="mount -t overlay -o 'lowerdir=$root/usr:/usr' overlay /usr &&"
+	fi
+	echo "${arch:-$(dpkg --print-architecture 2>/dev/null || uname -m)}" >"$d/arch"
 	ip netns add "$ns" || return 1
 	ip link add "$VP$i" type veth peer name eth0 netns "$ns" || return 1
 	ip link set "$VP$i" master "$BR" up || return 1
@@ -125,7 +149,7 @@ host_up() {
 	done
 	mkdir -p "$d/roottmp" || return 1
 	ip netns exec "$ns" unshare --uts --mount --propagation private \
-		sh -c "hostname $n && mount --bind /tmp '$d/roottmp' &&
+		sh -c "hostname $n && $usr mount --bind /tmp '$d/roottmp' &&
 		       mount -t tmpfs -o mode=1777 tmpfs /tmp && $binds
 		       mount --bind '$DIR/hosts' /etc/hosts &&
 		       echo ready > '$d/ready' && exec sleep infinity" \
@@ -140,8 +164,30 @@ host_up() {
 	return 1
 }
 
+# binfmt_s390x: makes sure the kernel runs s390x executables under
+# qemu-s390x-static (binfmt_misc, with Debian's rule: F, the interpreter
+# opened once, so it works in every host's mount namespace).
+binfmt_s390x() {
+	local b=/proc/sys/fs/binfmt_misc conf=/usr/lib/binfmt.d/qemu-s390x.conf
+	[ -e $b/register ] || mount -t binfmt_misc binfmt_misc $b 2>/dev/null ||
+		die "cannot mount binfmt_misc on $b (s390x hosts need it)"
+	[ -e $b/qemu-s390x ] && return 0
+	[ -r $conf ] || die "no $conf: install qemu-user-static (scripts/install-deps.sh)"
+	# (another hosts.sh may register it at the same time: then it is there)
+	grep -v '^#' $conf >$b/register 2>/dev/null || [ -e $b/qemu-s390x ] ||
+		die "cannot register qemu-s390x with binfmt_misc"
+}
+
+# arch_of I: the architecture --arch gives host hI (empty: this machine's).
+arch_of() {
+	local a
+	for a in ${ARCHS//,/ }; do
+		[ "${a%%=*}" = "h$1" ] && { echo "${a#*=}"; return; }
+	done
+}
+
 hosts_up() {
-	local n=$1 i
+	local n=$1 i a
 	case "$n" in
 	'' | *[!0-9]*) die "up N: N must be a number from 1 to 200" ;;
 	esac
@@ -149,6 +195,18 @@ hosts_up() {
 	[ "$(id -u)" = 0 ] || die "needs root (network and mount namespaces)"
 	for t in ip unshare nsenter; do
 		command -v "$t" >/dev/null || die "needs $t (Debian: iproute2, util-linux)"
+	done
+	for a in ${ARCHS//,/ }; do
+		case "$a" in
+		h[0-9]*=i386 | h[0-9]*=s390x) ;;
+		*) die "--arch $a: want HOST=ARCH, ARCH i386 or s390x" ;;
+		esac
+		i=${a%%=*}
+		i=${i#h}
+		case "$i" in *[!0-9]*) die "--arch $a: no host ${a%%=*}" ;; esac
+		[ "$i" -ge 1 ] && [ "$i" -le "$n" ] || die "--arch $a: no host h$i (up $n)"
+		[ "${a#*=}" = s390x ] && binfmt_s390x
+		bash "$TOP/scripts/arch-sysroot.sh" "${a#*=}" >/dev/null || exit 1
 	done
 	[ -d "$DIR" ] && die "hosts are up already ($DIR): '$ME down' first"
 	mkdir -p "$DIR" || die "cannot make $DIR"
@@ -167,7 +225,7 @@ hosts_up() {
 		die "cannot make the bridge $BR: $why"
 	fi
 	for i in $(seq "$n"); do
-		if ! host_up "$i" 2>>"$DIR/err"; then
+		if ! host_up "$i" "$(arch_of "$i")" 2>>"$DIR/err"; then
 			local why
 			why=$(grep -v '^$' "$DIR/err" | tail -1)
 			hosts_down
@@ -209,12 +267,23 @@ hosts_rsh() {
 }
 
 case "${1:-}" in
-up) hosts_up "${2:-}" ;;
+up)
+	ARCHS=
+	case "${3:-}" in
+	--arch) [ -n "${4:-}" ] || die "up N --arch HOST=ARCH[,HOST=ARCH...]"; ARCHS=$4 ;;
+	'') ;;
+	*) die "up N [--arch HOST=ARCH[,HOST=ARCH...]]: unknown '$3'" ;;
+	esac
+	hosts_up "${2:-}" ;;
+arch)
+	[ $# -ge 2 ] || die "arch HOST"
+	keeper "$2" >/dev/null || die "no host $2"
+	cat "$DIR/$2/arch" ;;
 down) hosts_down ;;
 run) shift; [ $# -ge 1 ] || die "run HOST CMD..."; hosts_run "$@" ;;
 rsh) shift; [ $# -ge 2 ] || die "rsh HOST CMD"; hosts_rsh "$@" ;;
 list) hosts_list ;;
 dir) echo "$DIR" ;;
 netns) [ $# -ge 2 ] || die "netns HOST"; echo "$NSP${2#h}" ;;
-*) die "usage: $ME up N | down | run HOST CMD... | list | dir | netns HOST | rsh HOST CMD" ;;
+*) die "usage: $ME up N [--arch HOST=ARCH,...] | arch HOST | down | run HOST CMD... | list | dir | netns HOST | rsh HOST CMD" ;;
 esac

@@ -334,9 +334,10 @@ view_event_text() {
 	return $rc
 }
 
-# hosts_up N: the virtual cluster h1..hN (scripts/hosts.sh; sets HOSTS
-# and HD), whose virtual machine is halted and hosts removed at exit
-# (halt_all); returns 1 after a FAIL if the hosts cannot be made.
+# hosts_up N [--arch HOST=ARCH,...]: the virtual cluster h1..hN
+# (scripts/hosts.sh; sets HOSTS and HD), whose virtual machine is halted
+# and hosts removed at exit (halt_all); returns 1 after a FAIL if the
+# hosts cannot be made.
 hosts_up() {
 	local top
 	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -345,8 +346,8 @@ hosts_up() {
 	# each host's /tmp is its own tmpfs, not a folder of this machine's
 	export PVM_TMP=/tmp
 	trap halt_all EXIT
-	if ! $HOSTS up "$1" 2>up.err; then
-		fail "hosts.sh up $1 (needs root, network and mount namespaces): $(cat up.err)"
+	if ! $HOSTS up "$@" 2>up.err; then
+		fail "hosts.sh up $* (needs root, network and mount namespaces): $(cat up.err)"
 		return 1
 	fi
 }

@@ -11,6 +11,13 @@
  * any other task talking: a circle of replay waits is then told once the
  * rest of the run is quiet).
  *
+ * A stopped process (SIGSTOP: /proc/PID/stat says 'T') is not blocked: a
+ * stopped task of this host is never stuck, and a stopped pvmd here
+ * counts as traffic.  Before a deadlock is called, the comm logs are
+ * read: a stuck task that a message sent to it and not yet received
+ * would wake will get it (pg_deadlock_pending), and the run is then
+ * counted as busy, looked at again after another quiet period.
+ *
  * Then it prints the report (each task, its call, since when, its last
  * event, read from its comm log) and ends the run with exit 3, unless
  * -no-deadlock-stop.  A task whose file cannot be read here (not started
@@ -66,6 +73,25 @@ static uint64_t dl_io_of(pid_t pid)
 	return sum;
 }
 
+/* Whether process PID is stopped (state T, or t: traced and stopped). */
+static int dl_stopped(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	size_t k;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (pid <= 0 || !(f = fopen(path, "re")))
+		return 0;
+	k = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[k] = '\0';
+	/* (the state follows the command's closing bracket) */
+	if (!(p = strrchr(buf, ')')) || p[1] != ' ')
+		return 0;
+	return p[2] == 'T' || p[2] == 't';
+}
+
 /* Whether task T of the run is still live (not exited, no DONE). */
 static int dl_live(const struct la_task *t)
 {
@@ -86,7 +112,8 @@ static void dl_io_look(struct la_run *r, uint64_t now)
 		if (dl_live(&r->tasks[i]) &&
 		    strcmp(r->tasks[i].host, dl.here) == 0)
 			io += dl_io_of(r->tasks[i].pid);
-	if (io != dl.io || !dl.io_changed_ns)
+	/* (a stopped pvmd holds the messages it has: as if they moved) */
+	if (io != dl.io || !dl.io_changed_ns || dl_stopped(r->pvmd_pid))
 		dl.io_changed_ns = now;
 	dl.io = io;
 }
@@ -96,6 +123,7 @@ static void dl_io_look(struct la_run *r, uint64_t now)
 static int dl_look(struct la_run *r, uint64_t now)
 {
 	struct pg_deadlock_task *v;
+	int verdict;
 
 	if (!(v = pg_grow(dl.t, &dl.cap, (size_t)r->ntasks + 1, sizeof(*v), 16)))
 		return PG_DEADLOCK_NONE;
@@ -109,15 +137,28 @@ static int dl_look(struct la_run *r, uint64_t now)
 		struct pg_state st;
 		int have;
 
+		const struct la_task *x;
+
 		d->ltid = r->tasks[i].ltid;
 		d->ended = !dl_live(&r->tasks[i]);
 		if (d->ended)
 			continue;
+		d->stopped = strcmp(r->tasks[i].host, dl.here) == 0 &&
+			     dl_stopped(r->tasks[i].pid);
 		/* the run's log folder: task 0's, as every task's of the run */
 		have = pg_state_read(pg_me->logdir, r->tasks[i].ltid, &st);
 		pg_deadlock_note(d, have, &st, now);
+		d->src = !have || st.src == -1 ? -1
+			 : (x = la_task_by_tid(r, st.src)) ? x->ltid : -2;
 	}
-	return pg_deadlock_judge(dl.t, r->ntasks, now, dl.io_changed_ns);
+	verdict = pg_deadlock_judge(dl.t, r->ntasks, now, dl.io_changed_ns);
+	/* messages sent to a stuck task, not yet received: in flight */
+	if (verdict != PG_DEADLOCK_NONE &&
+	    pg_deadlock_pending(dl.t, r->ntasks, pg_me->logdir) > 0) {
+		dl.io_changed_ns = now;
+		verdict = PG_DEADLOCK_NONE;
+	}
+	return verdict;
 }
 
 /* The last event of task LTID's comm log, in words, into BUF. */

@@ -263,6 +263,14 @@ static int died(struct la_run *r, struct la_task *t)
  * then kills the others. */
 static void stop_run(struct la_run *r, const struct la_task *t)
 {
+	char prog[PG_PATH_MAX], end[256];
+
+	snprintf(prog, sizeof(prog), "%s", t->program);
+	la_task_end_text(t, end, sizeof(end));
+	if (!r->stopped_by[0])
+		snprintf(r->stopped_by, sizeof(r->stopped_by),
+			 "task %d (%s on %s) %s", t->ltid, basename(prog),
+			 t->host, end);
 	if (!la_tasks_all_exited(r, 0))
 		la_error("no task of the run watches task %d (pvm_notify): "
 			 "stopping the run", t->ltid);
@@ -289,7 +297,8 @@ static int check(struct la_run *r, int final)
 	double now = la_death_now() - r->t0;
 	int watcher;
 
-	if (r->died || r->diverged[0] || r->lost_pvmd)
+	/* (a run the launcher stopped: its tasks' deaths are its doing) */
+	if (r->died || r->diverged[0] || r->lost_pvmd || r->logfail)
 		return 0;
 	for (int i = 0; i < r->ntasks; i++) {
 		struct la_task *t = &r->tasks[i];

@@ -471,7 +471,9 @@ int la_explore(int argc, char **argv)
 		goto out;
 	if (!x.quiet)
 		fprintf(stderr, "pangaea: explore: %s: %d racing alternative(s) "
-			"%s; budget %d run(s)\n", x.rec, n,
+			"%s that can be swapped in (pangaea-trace races counts "
+			"polls' and joins' outcomes too); budget %d run(s)\n",
+			x.rec, n,
 			x.have_from ? "at the receive of -from" : "in the recording",
 			x.budget);
 	for (int j = 0; j < x.plan.n && x.runs < x.budget; j++)

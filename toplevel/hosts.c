@@ -191,6 +191,29 @@ int la_hosts_check(const struct la_opts *o)
 	return each_slot(logdir, check_slot, &vm);
 }
 
+int la_hosts_archs(struct pg_runinfo *ri)
+{
+	struct pvmhostinfo *hosts;
+	int nhost, narch;
+
+	if (pvm_config(&nhost, &narch, &hosts) < 0 || narch < 2)
+		return 0;
+	for (int i = 0; i < nhost; i++)
+		if (pg_runinfo_add_arch(ri, hosts[i].hi_name, hosts[i].hi_arch) < 0)
+			return -1;
+	return 0;
+}
+
+int la_hosts_narch(void)
+{
+	struct pvmhostinfo *hosts;
+	int nhost, narch;
+
+	if (pvm_config(&nhost, &narch, &hosts) < 0)
+		return -1;
+	return narch;
+}
+
 int la_hosts_has(const char *name, char *names, size_t n)
 {
 	struct pvmhostinfo *hosts;

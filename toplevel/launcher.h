@@ -84,6 +84,8 @@ struct la_task {
 				   for it (KILLING), 0 none */
 	int uninstrumented;     /* it ran and exited but never joined the
 				   run: no log (la_task_settle) */
+	int no_log;             /* la_task_settle found no comm log: it
+				   never joined the run */
 	double added_at;        /* monotonic seconds when it was added */
 	int join_checked;       /* la_tasks_check_joined looked: 1 joined,
 				   2 said it had not (3: no log, inside
@@ -145,6 +147,10 @@ struct la_run {
 	char diverged[1400];    /* first divergence report */
 	int lost_pvmd;
 	int interrupted;
+	char stopped_by[400];   /* what stopped the run: a signal, the
+				   coordinator's death ("interrupted
+				   (SIGTERM)", "the coordinator died"), a
+				   task's death; said again last */
 	int logfail;            /* errno of the first PG_TAG_LOGFAIL, or 0 */
 	const char *logdir;     /* where this run logs */
 	double t0;              /* when the run started (la_death_now) */
@@ -179,6 +185,13 @@ void la_say(const struct la_opts *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Prints "pangaea: error: MESSAGE" on stderr. */
 void la_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* How many architectures the virtual machine's hosts have (pvm_config's
+ * narch), or -1 if it cannot say. */
+int la_hosts_narch(void);
+/* With hosts of more than one architecture, notes each host's in RI
+ * (run.info's arch lines); 0, or -1 when memory runs out. */
+int la_hosts_archs(struct pg_runinfo *ri);
 
 /* hosts.c */
 /* Whether every host that the exec logs of O's log folder put a task on
@@ -299,7 +312,8 @@ int la_tasks_report(const struct la_run *r);
 /* Describes how task T ended into BUF. */
 void la_task_end_text(const struct la_task *t, char *buf, size_t n);
 /* Whether T died of the pvm_kill of another task of the run (its end is
- * PVM's SIGTERM, or unknown, after a KILLING for it). */
+ * PVM's SIGTERM, or unknown, after a KILLING for it; or it never joined
+ * the run: no comm log, whatever its wait status). */
 int la_task_killed(const struct la_task *t);
 /* A task whose log ends in a divergence whose report never came (the
  * task killed before it could send it): makes it the run's divergence
@@ -394,19 +408,28 @@ enum la_prog_kind {
 	LA_PROG_OTHER = 0, /* not an ELF PVM program we can tell (a script) */
 	LA_PROG_SOURCE,    /* built with pangaea.h: records itself */
 	LA_PROG_DYNAMIC,   /* unmodified, links libpvm3.so: gets LD_PRELOAD */
-	LA_PROG_STATIC     /* unmodified, PVM linked in: cannot be recorded */
+	LA_PROG_STATIC,    /* unmodified, PVM linked in: cannot be recorded */
+	LA_PROG_FOREIGN    /* an ELF of another machine (i386, s390x) */
 };
 /* The kind of the program file PATH (its ELF symbols and needed
  * libraries). */
 enum la_prog_kind la_program_kind(const char *path);
+/* The PVM architecture an ELF program file PATH is built for (LINUX64,
+ * LINUX, LINUXS390), or NULL if it is none of them or cannot be read. */
+const char *la_program_arch(const char *path);
 /* Before the run: refuses (said, -1) a statically linked unmodified PVM
  * program; for an unmodified dynamic one, finds libpangaea.so into
- * O->preload.  0 or -1. */
+ * O->preload (-1 if it cannot), and for any other program of this
+ * machine (an interpreter, a script) if it can.  0 or -1. */
 int la_programs_check(struct la_opts *o);
 /* Exports LD_PRELOAD=O->preload (before the user's own LD_PRELOAD, which
  * stays) to every task spawned from now on, if a program needs it (call
  * it after the coordinator has started). */
 void la_programs_preload(const struct la_opts *o);
+/* Exports the launcher's working folder (PANGAEA_CWD) to the tasks
+ * spawned from now on: the run's programs start there, their children
+ * where PVM puts them (pangaea_lib/pvm/init.c).  0, or -1 (said). */
+int la_programs_folder(void);
 /* stdin.c */
 /* Offers the launcher's standard input (record) or the recording's
  * (replay, read from R's replaydir) to task 1, logged into stdin.log in

@@ -315,6 +315,7 @@ int la_runinfo_write(const struct la_run *r, const char *dir, int status)
 	ri.chaos = r->o->chaos && r->o->mode == PANGAEA_MODE_RECORD;
 	ri.chaos_seed = r->o->seed;
 	snprintf(ri.diverged, sizeof(ri.diverged), "%s", r->diverged);
+	rc = la_hosts_archs(&ri);
 	for (int i = 0; i < r->ntasks && rc == 0; i++) {
 		const struct la_task *t = &r->tasks[i];
 		struct pg_runinfo_task rt = { .ltid = t->ltid, .tid = t->tid,

@@ -11,6 +11,7 @@ int main(int argc, char **argv)
 	struct la_opts o;
 	int status, view;
 
+	pg_pvm_stand_aside(); /* not a task, even under a user's LD_PRELOAD */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 1 && (strcmp(argv[1], "-h") == 0 ||
 			 strcmp(argv[1], "--help") == 0)) {

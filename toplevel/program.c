@@ -2,13 +2,16 @@
  * program.c: what kind of PVM program the launcher is given, read from
  * its ELF file before the run.  A program built with pangaea.h records
  * itself; an unmodified program linked with libpvm3.so gets libpangaea.so
- * (LD_PRELOAD, exported to every task of the run through PVM_EXPORT); an
+ * (LD_PRELOAD, exported to every task of the run through PVM_EXPORT), and
+ * so does any other program of this machine (an interpreter whose module
+ * dlopens libpvm3, a script): it joins the run at its first PVM call; an
  * unmodified program with PVM linked in statically cannot be recorded and
  * is refused.
  */
 #include "launcher.h"
 
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdlib.h>
@@ -19,9 +22,22 @@
 #include <unistd.h>
 
 #define PRELOAD_LIB "libpangaea.so"
+/* this machine's multiarch triplet: what $LIB says here (lib/TRIPLET) */
+#if defined(__x86_64__)
+#define PG_TRIPLET "x86_64-linux-gnu"
+#elif defined(__i386__)
+#define PG_TRIPLET "i386-linux-gnu"
+#elif defined(__s390x__)
+#define PG_TRIPLET "s390x-linux-gnu"
+#elif defined(__aarch64__)
+#define PG_TRIPLET "aarch64-linux-gnu"
+#else
+#define PG_TRIPLET "unknown-linux-gnu"
+#endif
 
 /* What the ELF image at IMG (SIZE bytes) holds, as flags. */
-enum { HAS_PANGAEA = 1, NEEDS_LIBPVM = 2, DEFINES_PVM = 4, HAS_SYMTAB = 8 };
+enum { HAS_PANGAEA = 1, NEEDS_LIBPVM = 2, DEFINES_PVM = 4, HAS_SYMTAB = 8,
+       FOREIGN = 16 };
 
 /* Strings that the code of libpangaea and of a static libpvm3 put in a
  * program, for stripped programs, whose symbol tables are gone: the name
@@ -106,15 +122,19 @@ static int elf_needed(const unsigned char *img, size_t size,
 	return 0;
 }
 
-/* The flags of the 64-bit ELF image IMG (SIZE bytes); 0 for anything else. */
+/* The flags of the 64-bit ELF image IMG (SIZE bytes) of this machine;
+ * FOREIGN for another ELF (i386, s390x: our library cannot be loaded
+ * into it), 0 for anything else (a script). */
 static int elf_flags(const unsigned char *img, size_t size)
 {
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
 	int flags = 0;
 
-	if (size < sizeof(*eh) || memcmp(img, ELFMAG, SELFMAG) != 0 ||
-	    img[EI_CLASS] != ELFCLASS64)
+	if (size < EI_NIDENT || memcmp(img, ELFMAG, SELFMAG) != 0)
 		return 0;
+	if (size < sizeof(*eh) || img[EI_CLASS] != ELFCLASS64 ||
+	    img[EI_DATA] != ELFDATA2LSB || eh->e_machine != EM_X86_64)
+		return FOREIGN;
 	for (unsigned i = 0; i < eh->e_shnum; i++) {
 		const Elf64_Shdr *sh = elf_section(img, size, i);
 
@@ -138,6 +158,27 @@ static int elf_flags(const unsigned char *img, size_t size)
 	return flags;
 }
 
+const char *la_program_arch(const char *path)
+{
+	unsigned char h[20];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), machine;
+	ssize_t n = fd < 0 ? -1 : read(fd, h, sizeof(h));
+
+	if (fd >= 0)
+		close(fd);
+	if (n != (ssize_t)sizeof(h) || memcmp(h, ELFMAG, SELFMAG) != 0)
+		return NULL;
+	/* e_machine, in the byte order the file says */
+	machine = h[EI_DATA] == ELFDATA2MSB ? h[18] << 8 | h[19] : h[19] << 8 | h[18];
+	if (machine == EM_X86_64 && h[EI_CLASS] == ELFCLASS64)
+		return "LINUX64";
+	if (machine == EM_386 && h[EI_CLASS] == ELFCLASS32)
+		return "LINUX";
+	if (machine == EM_S390 && h[EI_CLASS] == ELFCLASS64)
+		return "LINUXS390";
+	return NULL;
+}
+
 enum la_prog_kind la_program_kind(const char *path)
 {
 	struct stat st;
@@ -158,7 +199,9 @@ enum la_prog_kind la_program_kind(const char *path)
 		return LA_PROG_SOURCE;
 	if (flags & NEEDS_LIBPVM)
 		return LA_PROG_DYNAMIC;
-	return flags & DEFINES_PVM ? LA_PROG_STATIC : LA_PROG_OTHER;
+	if (flags & DEFINES_PVM)
+		return LA_PROG_STATIC;
+	return flags & FOREIGN ? LA_PROG_FOREIGN : LA_PROG_OTHER;
 }
 
 /* The path of libpangaea.so that goes with this launcher
@@ -178,6 +221,32 @@ static int preload_path(char *out, size_t n)
 	return 0;
 }
 
+/* The per-architecture form of PRELOAD (DIR/libpangaea.so) into OUT:
+ * DIR/$LIB/libpangaea.so, for the dynamic loader to expand (make arch
+ * puts each architecture's there); 0, or -1 (with a warning) if this
+ * machine's own is not there: make arch was not run. */
+static int per_arch_path(const struct la_opts *o, char *out, size_t n)
+{
+	const char *preload = o->preload;
+	char dir[PG_PATH_MAX], mine[PG_PATH_MAX + 64];
+	const char *slash = strrchr(preload, '/');
+	size_t l = slash ? (size_t)(slash - preload) : 0;
+
+	if (!slash || l >= sizeof(dir))
+		return -1;
+	memcpy(dir, preload, l);
+	dir[l] = '\0';
+	snprintf(mine, sizeof(mine), "%s/lib/" PG_TRIPLET "/" PRELOAD_LIB, dir);
+	if (access(mine, R_OK) < 0) {
+		la_say(o, "warning: the virtual machine has hosts of several "
+		       "architectures, but %s is missing (make arch): tasks "
+		       "on the others run without Pangaea", mine);
+		return -1;
+	}
+	snprintf(out, n, "%s/$LIB/" PRELOAD_LIB, dir);
+	return 0;
+}
+
 int la_programs_check(struct la_opts *o)
 {
 	o->preload[0] = '\0';
@@ -190,6 +259,15 @@ int la_programs_check(struct la_opts *o)
 				 "with pangaea.h or link libpvm3 dynamically",
 				 path);
 			return -1;
+		case LA_PROG_OTHER:
+			/* an interpreter, a script, a program whose module
+			   dlopens libpvm3 later: preloaded too, so that it is
+			   recorded if it talks PVM (if not, the run names it
+			   "not instrumented"); without the library at hand it
+			   runs as it is, and is named so too */
+			if (!o->preload[0])
+				(void)preload_path(o->preload, sizeof(o->preload));
+			break;
 		case LA_PROG_DYNAMIC:
 			if (!o->preload[0] &&
 			    preload_path(o->preload, sizeof(o->preload)) < 0) {
@@ -210,14 +288,31 @@ int la_programs_check(struct la_opts *o)
 void la_programs_preload(const struct la_opts *o)
 {
 	const char *old = getenv("LD_PRELOAD");
-	char both[2 * PG_PATH_MAX + 2];
+	char both[2 * PG_PATH_MAX + 2], per[PG_PATH_MAX + 32];
 
 	if (!o->preload[0])
 		return;
+	/* hosts of several architectures: each task's loader picks the
+	 * libpangaea.so of its own (make arch; $LIB is lib/TRIPLET) */
+	const char *mine = o->preload;
+	if (la_hosts_narch() > 1 && per_arch_path(o, per, sizeof(per)) == 0)
+		mine = per;
 	/* the user's own preloads (libfaketime, ...) stay, after ours */
-	if (old && *old && !strstr(old, o->preload))
-		snprintf(both, sizeof(both), "%s:%s", o->preload, old);
+	if (old && *old && !strstr(old, mine))
+		snprintf(both, sizeof(both), "%s:%s", mine, old);
 	else
-		snprintf(both, sizeof(both), "%s", o->preload);
+		snprintf(both, sizeof(both), "%s", mine);
 	la_vm_export("LD_PRELOAD", both);
+}
+
+int la_programs_folder(void)
+{
+	char cwd[PG_PATH_MAX];
+
+	if (!getcwd(cwd, sizeof(cwd))) {
+		la_error("cannot tell the working folder: %s", strerror(errno));
+		return -1;
+	}
+	la_vm_export(PG_ENV_CWD, cwd);
+	return 0;
 }

@@ -286,6 +286,11 @@ static int start_programs(struct la_run *r)
 		int flags = r->o->spawn_flags | (r->o->host ? PvmTaskHost :
 						 r->o->arch ? PvmTaskArch : 0);
 
+		/* hosts of several architectures: the program on one of its
+		   own (as a pvmd of another could not run it) */
+		if (!where && r->o->mode != PANGAEA_MODE_REPLAY &&
+		    la_hosts_narch() > 1 && (where = la_program_arch(p->path)))
+			flags |= PvmTaskArch;
 		if (r->o->mode == PANGAEA_MODE_REPLAY && i < r->o->recorded.nspawn)
 			flags = r->o->recorded.spawns[i].flags; /* where: as recorded */
 		pg_timeline("launcher", "spawns a program");
@@ -301,7 +306,7 @@ static int start_programs(struct la_run *r)
 		if (n != r->o->ntask) {
 			la_error("cannot start %s%s%s%s: %s", p->path,
 				 where ? " on " : "",
-				 r->o->arch ? "architecture " : "",
+				 flags & PvmTaskArch ? "architecture " : "",
 				 where ? where : "",
 				 pg_pvm_errtext(n < 0 ? n : tids[n > 0 ? n : 0]));
 			return -1;
@@ -364,6 +369,10 @@ static void on_logfail(struct la_run *r)
 	la_error("%s: cannot write its log: %s", who, strerror(v[1]));
 	if (!r->logfail) {
 		r->logfail = v[1];
+		if (!r->stopped_by[0])
+			snprintf(r->stopped_by, sizeof(r->stopped_by),
+				 "%s: cannot write its log: %s", who,
+				 strerror(v[1]));
 		la_error("a recorded event would be lost: stopping the run");
 		la_tasks_kill(r);
 	}
@@ -445,6 +454,21 @@ static int next_message(const struct la_run *r, int ms)
 	return la_vm_alive(r) ? pvm_nrecv(-1, -1) : PvmSysErr;
 }
 
+/* Notes in R what stops the run now: the signal that interrupted the
+ * launcher, a closed output, or else the coordinator's death. */
+static void note_stop(struct la_run *r)
+{
+	if (interrupted == SIGPIPE)
+		snprintf(r->stopped_by, sizeof(r->stopped_by),
+			 "the output was closed");
+	else if (interrupted)
+		snprintf(r->stopped_by, sizeof(r->stopped_by),
+			 "interrupted (SIG%s)", sigabbrev_np(interrupted));
+	else
+		snprintf(r->stopped_by, sizeof(r->stopped_by),
+			 "the coordinator died");
+}
+
 /* Receives and handles messages until every task has exited. */
 static void wait_tasks(struct la_run *r)
 {
@@ -456,10 +480,12 @@ static void wait_tasks(struct la_run *r)
 		if (!interrupted && ferror(stdout))
 			interrupted = SIGPIPE;
 		if ((interrupted || (r->coord_exited && !killed_at)) && !killed_at) {
-			la_error(interrupted == SIGPIPE ?
-				 "the output was closed: stopping the run" :
-				 interrupted ? "interrupted: stopping the run" :
-				 "the coordinator died: stopping the run");
+			if (!r->stopped_by[0]) /* (else a death, a full disk) */
+				note_stop(r);
+			la_error(interrupted == SIGPIPE ? "the output was closed: "
+				 "stopping the run" : interrupted ? "interrupted: "
+				 "stopping the run" : "the coordinator died: "
+				 "stopping the run");
 			la_tasks_kill(r);
 			killed_at = time(NULL);
 		}
@@ -633,7 +659,7 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 		pvm_setcontext(0);
 		la_programs_preload(r->o);
 		la_debug_setup(r->o);
-		if (start_programs(r) == 0)
+		if (la_programs_folder() == 0 && start_programs(r) == 0)
 			status = LA_OK;
 		pvm_setcontext(r->ctx);
 		if (status != LA_OK)
@@ -747,6 +773,20 @@ static int replay_prepare(struct la_opts *o)
 	return 0;
 }
 
+/* Says last, when the run was stopped (a signal, the coordinator's or
+ * the pvmd's death, a closed output, a task's death), what stopped it:
+ * the tasks' deaths it caused were said since. */
+static void say_stopped_by(struct la_run *r)
+{
+	if (!r->stopped_by[0] && interrupted) /* (in the start-up) */
+		note_stop(r);
+	else if (!r->stopped_by[0] && r->lost_pvmd)
+		snprintf(r->stopped_by, sizeof(r->stopped_by),
+			 "the PVM daemon was lost");
+	if (r->stopped_by[0])
+		la_error("the run was stopped: %s", r->stopped_by);
+}
+
 /* Prints how the run compares with its recording, or what it recorded. */
 static int summarize(struct la_opts *o, const char *logdir, int status)
 {
@@ -834,6 +874,8 @@ int la_run(struct la_opts *o)
 	/* the final status; a recording whose run.info is lost says so */
 	if (la_runinfo_write(&r, logdir, status) < 0 && status == LA_OK)
 		status = LA_SETUP;
+	if (status != LA_OK)
+		say_stopped_by(&r);
 	la_tasks_free(&r);
 	la_kill_free(&r);
 	pg_timeline("launcher", "summarized: ends");

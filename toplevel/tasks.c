@@ -197,11 +197,12 @@ void la_task_settle(struct la_task *t, const char *logdir)
 	if (pg_log_path(path, sizeof(path), logdir, t->ltid, "comm") < 0)
 		return;
 	if (pg_comm_open(&rd, path, err, sizeof(err)) < 0) {
+		t->no_log = access(path, F_OK) < 0 && errno == ENOENT;
 		/* it ran to its exit without ever joining the run */
 		t->uninstrumented = t->uninstrumented ||
-				    (access(path, F_OK) < 0 && errno == ENOENT &&
-				    t->have_wstatus && WIFEXITED(t->wstatus) &&
-				    WEXITSTATUS(t->wstatus) == 0);
+				    (t->no_log && t->have_wstatus &&
+				     WIFEXITED(t->wstatus) &&
+				     WEXITSTATUS(t->wstatus) == 0);
 		return;
 	}
 	while (pg_comm_next(&rd, &ev, err, sizeof(err)) > 0)
@@ -251,7 +252,9 @@ int la_task_killed(const struct la_task *t)
 		return 0;
 	if (t->done_how)
 		return t->done_how == PG_END_SIGNAL && t->done_value == SIGTERM;
-	return !t->have_wstatus || (WIFSIGNALED(t->wstatus) &&
+	/* killed before it joined: perhaps before its exec even, in the
+	   pvmd's child, whose SIGTERM handler exits with status 15 */
+	return !t->have_wstatus || t->no_log || (WIFSIGNALED(t->wstatus) &&
 				    WTERMSIG(t->wstatus) == SIGTERM);
 }
 

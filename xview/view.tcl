@@ -324,12 +324,17 @@ proc view::rows {} {
 	return $rows
 }
 
-# Label of task LTID's row: host, program, ltid (as in the paper).
+# Label of task LTID's row: host, program, ltid (as in the paper); the
+# host with its architecture when the hosts have several.
 proc view::task_label {ltid} {
 	variable V
 	foreach t $V(tasks) {
 		if {[dict get $t ltid] == $ltid} {
-			return [list [dict get $t host] [file tail [dict get $t program]] $ltid]
+			set host [dict get $t host]
+			if {[dict exists $t arch] && [dict get $t arch] ne ""} {
+				append host " [dict get $t arch]"
+			}
+			return [list $host [file tail [dict get $t program]] $ltid]
 		}
 	}
 	return [list ? ? $ltid]

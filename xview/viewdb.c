@@ -43,6 +43,7 @@ void vdb_close(void)
 		free(vdb.tasks[i].ev);
 		free(vdb.tasks[i].ids);
 		free(vdb.tasks[i].host);
+		free(vdb.tasks[i].arch);
 		free(vdb.tasks[i].program);
 	}
 	free(vdb.msgs);
@@ -575,10 +576,13 @@ int vdb_cmd_meta(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 	return vdb_query(ip, "SELECT key, value FROM meta", NULL, 0, 0);
 }
 
-/* pgdb tasks: a dict per task, by ltid. */
+/* pgdb tasks: a dict per task, by ltid; arch: its host's architecture
+ * (meta arch:HOST; empty when the hosts had one). */
 int vdb_cmd_tasks(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
-	return vdb_query(ip, "SELECT * FROM tasks ORDER BY ltid", NULL, 0, 1);
+	return vdb_query(ip, "SELECT tasks.*, (SELECT value FROM meta WHERE "
+			 "key = 'arch:' || tasks.host) AS arch FROM tasks "
+			 "ORDER BY ltid", NULL, 0, 1);
 }
 
 /* pgdb output: what the tasks printed (the output table), one flat list

@@ -49,6 +49,8 @@ struct vdb_task {
 	size_t nsql;            /* live: events in the SQL database so far */
 	int parent, tid;
 	char *host, *program;   /* malloc'd */
+	char *arch;             /* malloc'd: its host's architecture, when
+				   run.info names the hosts' (or NULL) */
 };
 
 /* A matched message, as the messages table has it (viewlogs.c). */
@@ -82,6 +84,8 @@ struct vdb {
 	int64_t nevents;
 	int *idtask;          /* live: the task (index) of event id i + 1 */
 	size_t nidtask, capidtask;
+	int msgs_later;       /* the logs' messages are not matched yet
+				 (viewlogs.c: done when first needed) */
 	char mode[16];        /* meta 'mode' */
 	char *logdir;         /* malloc'd */
 };

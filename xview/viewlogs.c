@@ -2,9 +2,12 @@
  * viewlogs.c: a run drawn from its logs, without waiting for its trace
  * database.  `pgdb open-logs LOGDIR` reads every communication log once
  * (logs/format/commlog-read.c) into the in-memory model of viewdb.h: per
- * task its event times and what the window draws of each event, and the
+ * task its event times and what the window draws of each event.  The
  * matched messages, paired by the importer's matcher
- * (logs/analysis/match.c).  The logs are read in the importer's order (tasks by ascending ltid, each log in
+ * (logs/analysis/match.c), come when first asked for (pgdb events,
+ * messages: the logs read a second time): the first picture of a large
+ * run is a summary that needs neither, and the matcher was about half
+ * the time of reading 10 M events (and most of the memory).  The logs are read in the importer's order (tasks by ascending ltid, each log in
  * order) and numbered as it numbers them, so an event or message has the
  * id it gets in LOGDIR/trace.db; its times are the import's "offset"
  * times (docs/TRACEDB.md "Times").  The viewer imports in the background
@@ -99,10 +102,9 @@ static struct vdb_ev logs_fields(const struct pg_event *e)
 	return v;
 }
 
-/* Reads the open log R of task LTID (its t = 0 at BASE) into the arrays,
- * feeding its message ends to M; 0, or -1 with ERR. */
-static int logs_task(struct logs_read *lr, struct pg_match *m,
-		     struct pg_comm_reader *r, int ltid, uint64_t base,
+/* Reads the open log R of task LTID (its t = 0 at BASE) into the arrays
+ * (its messages: logs_match); 0, or -1 with ERR. */
+static int logs_task(struct pg_comm_reader *r, int ltid, uint64_t base,
 		     char *err, size_t errlen)
 {
 	struct vdb_task *t = vdb_task_slot(ltid);
@@ -125,9 +127,7 @@ static int logs_task(struct logs_read *lr, struct pg_match *m,
 			goto oom;
 		if (t1 > vdb.tmax)
 			vdb.tmax = t1;
-		if (pg_match_event(m, ltid, ++vdb.nevents, &e, t0, t1,
-				   logs_told, lr) != 0)
-			goto oom;
+		vdb.nevents++;
 	}
 	if ((int64_t)base < t->start || !t->n)
 		t->start = (int64_t)base;
@@ -182,12 +182,10 @@ static int logs_sort_msgs(struct vdb_msg *m, size_t n)
 	return 0;
 }
 
-/* Reads every communication log of DIR into memory (vdb.mem); 0, or -1
- * with ERR. */
+/* Reads every communication log of DIR into memory (vdb.mem), the
+ * messages left for logs_match; 0, or -1 with ERR. */
 static int logs_read(const char *dir, char *err, size_t errlen)
 {
-	struct logs_read lr = { 0 };
-	struct pg_match m = { 0 };
 	struct pg_runinfo ri;
 	struct pg_run run;
 	int rc = -1;
@@ -208,20 +206,27 @@ static int logs_read(const char *dir, char *err, size_t errlen)
 		goto out;
 	snprintf(vdb.mode, sizeof(vdb.mode), "%s",
 		 run.rd[0].hdr.mode == 2 ? "replay" : "record");
-	if (pg_runinfo_read(dir, &ri, err, errlen) > 0) {
-		if (ri.mode[0])
-			snprintf(vdb.mode, sizeof(vdb.mode), "%s", ri.mode);
-		pg_runinfo_free(&ri);
-	}
+	memset(&ri, 0, sizeof(ri));
+	if (pg_runinfo_read(dir, &ri, err, errlen) > 0 && ri.mode[0])
+		snprintf(vdb.mode, sizeof(vdb.mode), "%s", ri.mode);
 	for (int i = 0; i < run.n; i++)
-		if (logs_task(&lr, &m, &run.rd[i], run.ltids[i],
-			      pg_run_base(&run, i), err, errlen) < 0)
+		if (logs_task(&run.rd[i], run.ltids[i], pg_run_base(&run, i),
+			      err, errlen) < 0) {
+			pg_runinfo_free(&ri);
 			goto out;
-	if (logs_sort_msgs(vdb.msgs, lr.npaired) < 0) {
-		snprintf(err, errlen, "out of memory");
-		goto out;
+		}
+	/* each host's architecture, when run.info names them */
+	for (int i = 0; i < vdb.ntasks; i++) {
+		const char *a = vdb.tasks[i].host ?
+				pg_runinfo_arch(&ri, vdb.tasks[i].host) : NULL;
+		if (a && !(vdb.tasks[i].arch = strdup(a))) {
+			snprintf(err, errlen, "out of memory");
+			pg_runinfo_free(&ri);
+			goto out;
+		}
 	}
-	vdb.nmsgs = lr.npaired;
+	pg_runinfo_free(&ri);
+	vdb.msgs_later = 1;
 	vdb.tmin = INT64_MAX;
 	for (int i = 0; i < vdb.ntasks; i++)
 		if (vdb.tasks[i].n && vdb.tasks[i].t[0] < vdb.tmin)
@@ -231,8 +236,80 @@ static int logs_read(const char *dir, char *err, size_t errlen)
 	rc = 0;
 out:
 	pg_run_close(&run);
+	return rc;
+}
+
+/* Feeds the events of the log R of task T (its t = 0 at BASE), as many
+ * as were read into T (a log that grew since is read no further), to
+ * the matcher M; 0, or -1 with ERR. */
+static int logs_match_task(struct logs_read *lr, struct pg_match *m,
+			   struct pg_comm_reader *r, const struct vdb_task *t,
+			   uint64_t base, char *err, size_t errlen)
+{
+	struct pg_event e;
+	int rc = 1;
+
+	for (size_t i = 0; i < t->n &&
+	     (rc = pg_comm_next(r, &e, err, errlen)) > 0; i++) {
+		int64_t t0 = (int64_t)(base + e.t), t1 = t0 + (int64_t)e.dur;
+
+		if (pg_match_event(m, t->ltid, t->id0 + (int64_t)i + 1, &e, t0,
+				   t1, logs_told, lr) != 0) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+/* Matches the messages of the logs read (vdb.msgs, the events' matched
+ * flags), once: the logs read again, in the same order, the events
+ * numbered as before; 0, or -1 with ERR. */
+static int logs_match(char *err, size_t errlen)
+{
+	struct logs_read lr = { 0 };
+	struct pg_match m = { 0 };
+	struct pg_run run;
+	int rc = -1;
+
+	if (!vdb.msgs_later)
+		return 0;
+	if (pg_run_open(&run, vdb.logdir, err, errlen) < 0 ||
+	    pg_run_open_all(&run, err, errlen) < 0)
+		goto out;
+	for (int i = 0; i < run.n; i++) {
+		const struct vdb_task *t = NULL;
+
+		for (int k = 0; k < vdb.ntasks && !t; k++)
+			if (vdb.tasks[k].ltid == run.ltids[i])
+				t = &vdb.tasks[k];
+		if (t && logs_match_task(&lr, &m, &run.rd[i], t,
+					 pg_run_base(&run, i), err, errlen) < 0)
+			goto out;
+	}
+	if (logs_sort_msgs(vdb.msgs, lr.npaired) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	vdb.nmsgs = lr.npaired;
+	vdb.msgs_later = 0;
+	rc = 0;
+out:
+	pg_run_close(&run);
 	pg_match_free(&m);
 	return rc;
+}
+
+/* Matches the messages of the logs read if that is still to do; TCL_OK,
+ * or TCL_ERROR with the result set. */
+static int logs_need_msgs(Tcl_Interp *ip)
+{
+	char err[1024];
+
+	if (!vdb.mem || !vdb.msgs_later || logs_match(err, sizeof(err)) == 0)
+		return TCL_OK;
+	Tcl_SetObjResult(ip, Tcl_ObjPrintf("pgdb: %s", err));
+	return TCL_ERROR;
 }
 
 /* pgdb open-logs LOGDIR */
@@ -335,7 +412,8 @@ int vdb_logs_events(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 
 	if (!vdb.mem)
 		return vdb_cmd_events(ip, objc, objv);
-	if (vdb_window(ip, objc, objv, a) != TCL_OK)
+	if (vdb_window(ip, objc, objv, a) != TCL_OK ||
+	    logs_need_msgs(ip) != TCL_OK)
 		return TCL_ERROR;
 	for (int k = 0; k < vdb.ntasks; k++) {
 		const struct vdb_task *t = &vdb.tasks[k];
@@ -390,7 +468,8 @@ int vdb_logs_messages(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 
 	if (!vdb.mem)
 		return vdb_cmd_messages(ip, objc, objv);
-	if (vdb_window(ip, objc, objv, a) != TCL_OK)
+	if (vdb_window(ip, objc, objv, a) != TCL_OK ||
+	    logs_need_msgs(ip) != TCL_OK)
 		return TCL_ERROR;
 	/* its send lies within maxlat of the window */
 	while (lo < hi) {
@@ -429,7 +508,8 @@ int vdb_logs_messages(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 
 /* pgdb tasks: as viewdb.c's (a dict per task, by ltid); from memory the
  * columns the logs or the live stream give: ltid parent_ltid tid program
- * host start_wall_ns t_first t_last nevents. */
+ * host start_wall_ns t_first t_last nevents; arch too, the host's
+ * architecture, when run.info names the hosts' (several). */
 int vdb_logs_tasks(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
 	Tcl_Obj *res;
@@ -458,6 +538,8 @@ int vdb_logs_tasks(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 		PUT("tid", vdb.live ? Tcl_NewObj() : Tcl_NewIntObj(t->tid));
 		PUT("program", Tcl_NewStringObj(t->program ? t->program : "", -1));
 		PUT("host", Tcl_NewStringObj(t->host ? t->host : "", -1));
+		if (t->arch)
+			PUT("arch", Tcl_NewStringObj(t->arch, -1));
 		PUT("start_wall_ns", t->n ? Tcl_NewWideIntObj(t->start) : Tcl_NewObj());
 		PUT("t_first", t->n ? Tcl_NewWideIntObj(t->t[0]) : Tcl_NewObj());
 		PUT("t_last", t->n ? Tcl_NewWideIntObj(t->t1[t->n - 1]) : Tcl_NewObj());

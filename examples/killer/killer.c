@@ -2,7 +2,8 @@
  * killer.c - a master that kills its slaves with pvm_kill (Pangaea
  * example), as PVM's own `timing` example kills its slave.
  *
- * Usage: killer [-all] [-pause MS] [-spin] [-direct] [-foreign] SLAVES ROUNDS
+ * Usage: killer [-all] [-pause MS] [-spin] [-direct] [-foreign] [-early]
+ *               SLAVES ROUNDS
  *
  * The master spawns SLAVES copies of itself (at most 32).  Each slave
  * loops on pvm_recv(-1, -1) and answers every token with its number and
@@ -22,7 +23,9 @@
  * sleeps until it is killed).  -direct: every task routes its messages
  * straight to their receivers (PvmRouteDirect, as PVM's `timing` does),
  * not through the pvmds.  -foreign: the master first kills a tid that is
- * no task (of the run or at all) and says whether PVM refused.
+ * no task (of the run or at all) and says whether PVM refused.  -early:
+ * the master first spawns one more copy and kills it at once, before it
+ * has joined PVM (or the run).
  *
  * Under Pangaea the launcher says who killed whom and the run ends
  * normally (exit 0); a replay kills the same slave at the same point.
@@ -131,6 +134,18 @@ static int take_answers(const int *alive, int n, int round, long *sum,
 	return first;
 }
 
+/* Spawns one copy of SELF and kills it at once, before it joins. */
+static void kill_early(const char *self)
+{
+	int tid;
+
+	if (pvm_spawn((char *)self, NULL, PvmTaskDefault, "", 1, &tid) < 1)
+		die("pvm_spawn early", tid);
+	if (pvm_kill(tid) < 0)
+		die("pvm_kill early", 0);
+	printf("killer: killed a slave at once\n");
+}
+
 /* Master: N slaves, ROUNDS rounds; ALL: kills every slave at the end;
  * PAUSE: milliseconds between the tokens and the kill; SPIN: the victim
  * stops calling PVM after its last answer; DIRECT: the slaves route
@@ -183,7 +198,7 @@ static int master(const char *self, int n, int rounds, int all, int pause,
 int main(int argc, char **argv)
 {
 	int parent, rc = 0, all = 0, pause = 0, spin = 0, direct = 0;
-	int foreign = 0, a = 1;
+	int foreign = 0, early = 0, a = 1;
 
 	pangaea_init(&argc, &argv);
 	if (pvm_mytid() < 0)
@@ -199,6 +214,8 @@ int main(int argc, char **argv)
 			direct = 1;
 		else if (strcmp(argv[a], "-foreign") == 0)
 			foreign = 1;
+		else if (strcmp(argv[a], "-early") == 0)
+			early = 1;
 		else
 			break;
 	}
@@ -214,7 +231,7 @@ int main(int argc, char **argv)
 		if (n < 1 || n > MAX_SLAVES || rounds < 1 || pause < 0 ||
 		    !realpath(argv[0], self)) {
 			fprintf(stderr, "usage: killer [-all] [-pause MS] [-spin] "
-				"[-direct] [-foreign] SLAVES ROUNDS\n");
+				"[-direct] [-foreign] [-early] SLAVES ROUNDS\n");
 			pvm_exit();
 			return 1;
 		}
@@ -222,6 +239,8 @@ int main(int argc, char **argv)
 			printf("killer: a kill of no task: %s\n",
 			       pvm_kill((pvm_mytid() & ~0x3ffff) | 0x3fffe) < 0
 			       ? "refused" : "done");
+		if (early)
+			kill_early(self);
 		rc = master(self, n, rounds, all, pause, spin, direct);
 	} else if (parent < 0) {
 		die("pvm_parent", parent);

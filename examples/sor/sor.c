@@ -1,7 +1,7 @@
 /*
  * sor.c - red-black SOR Laplace solver on PVM3 (Pangaea example, paper §4).
  *
- * Usage: sor [-time] NTASKS N [ITERS]
+ * Usage: sor [-time] [-ep] NTASKS N [ITERS]
  *
  * Solves Laplace's equation on an N x N interior grid whose top edge is held
  * at 100.0 and whose other edges are held at 0.0.  The grid is cut into
@@ -14,6 +14,12 @@
  * order varies from run to run, but the maximum does not, so the output is
  * deterministic (and independent of NTASKS, since red-black updates within
  * one colour do not depend on each other).
+ *
+ * With -ep the master spawns its copies by bare name ("sor"), which each
+ * host's pvmd looks up in its ep= folder: on a virtual machine of several
+ * architectures, each host runs the sor built for it (scripts/cross-cc.sh);
+ * without, by the master's own path.  The strips' values travel XDR-packed
+ * (PvmDataDefault), so the result is the same whatever the hosts.
  *
  * The master prints the iteration count, the final residual and a checksum
  * of the whole grid; the other tasks print nothing.  With -time the master
@@ -58,6 +64,7 @@ struct run {
 	int index;            /* this task's strip, 0 = master */
 	int tids[MAX_TASKS];  /* tid of the task owning each strip */
 	int timed;            /* -time: the master prints its elapsed ns */
+	int byname;           /* -ep: copies spawned by bare name */
 };
 
 /* One task's strip: rows 0 and rows+1 are halo (or fixed boundary) rows. */
@@ -104,7 +111,7 @@ static int ok(int rc, const char *what)
 /* Prints the usage line to stderr and exits 2. */
 static void usage(void)
 {
-	fprintf(stderr, "usage: sor [-time] NTASKS N [ITERS]   (1 <= NTASKS <= %d, "
+	fprintf(stderr, "usage: sor [-time] [-ep] NTASKS N [ITERS]   (1 <= NTASKS <= %d, "
 		"NTASKS <= N)\n", MAX_TASKS);
 	exit(2);
 }
@@ -123,9 +130,17 @@ static int parse_int(const char *s, int min, int max)
 /* Fills RUN from the master's command line (tids are filled in later). */
 static void parse_args(int argc, char **argv, struct run *run)
 {
-	run->timed = argc > 1 && strcmp(argv[1], "-time") == 0;
-	argc -= run->timed;
-	argv += run->timed;
+	run->timed = run->byname = 0;
+	while (argc > 1 && argv[1][0] == '-') {
+		if (strcmp(argv[1], "-time") == 0)
+			run->timed = 1;
+		else if (strcmp(argv[1], "-ep") == 0)
+			run->byname = 1;
+		else
+			usage();
+		argc--;
+		argv++;
+	}
 	if (argc < 3 || argc > 4)
 		usage();
 	run->ntasks = parse_int(argv[1], 1, MAX_TASKS);
@@ -372,7 +387,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		run.tids[0] = mytid;
-		spawn_children(self, &run);
+		spawn_children(run.byname ? "sor" : self, &run);
 		send_setup(&run);
 	} else {
 		ok(parent, "pvm_parent");

@@ -8,9 +8,11 @@
  *   1. each comm log's header names the ltid of its file name, and its
  *      parent; each exec log's header likewise;
  *   2. the spawns of the exec logs and the comm logs present agree: every
- *      task spawned has a comm log, every comm log (but task 0's) was
- *      spawned by its parent;
- *   3. run.info (when there is one) lists exactly the tasks with logs;
+ *      task spawned has a comm log, but one that a task of the run killed
+ *      (a kill record names it) before it joined; every comm log (but
+ *      task 0's) was spawned by its parent;
+ *   3. run.info (when there is one) lists exactly the tasks with logs,
+ *      and those killed before they joined;
  *   4. every recorded receive names a send of its sender's log (sender
  *      ltid + message id, to this task, with the same tag), received
  *      once.  The pairing is the one matcher's (match.c): the sends of
@@ -49,6 +51,8 @@ struct cc {
 	int *ltids;        /* run.ltids: ascending */
 	int n;             /* run.n */
 	struct cc_task *tasks; /* one per ltids[i] */
+	int *killed;       /* the ltids the kill records name (pass 1) */
+	size_t nkilled, kcap;
 	int selective;
 	struct pg_match m;
 	char *err;
@@ -124,6 +128,27 @@ static int cc_note_send(struct cc_task *t, const struct pg_event *ev)
 	return 0;
 }
 
+/* Notes that a kill record names task LTID; 0, or -1 no memory. */
+static int cc_note_kill(struct cc *c, int ltid)
+{
+	int *v = pg_grow(c->killed, &c->kcap, c->nkilled + 1, sizeof(*v), 8);
+
+	if (!v)
+		return -1;
+	c->killed = v;
+	c->killed[c->nkilled++] = ltid;
+	return 0;
+}
+
+/* Whether a task of the run killed task LTID (pvm_kill); 1 or 0. */
+static int cc_killed(const struct cc *c, int ltid)
+{
+	for (size_t i = 0; i < c->nkilled; i++)
+		if (c->killed[i] == ltid)
+			return 1;
+	return 0;
+}
+
 /* A send end waits for its receive: nothing to say yet. */
 static int cc_on_send(void *arg, enum pg_match_what what,
 		      const struct pg_match_end *e,
@@ -152,6 +177,9 @@ static int cc_pass_sends(struct cc *c, struct cc_task *t,
 			t->ended = ev.how != PG_END_SIGNAL;
 		else if (ev.kind == PG_REC_SPAWN)
 			t->nspawn++;
+		else if (ev.kind == PG_REC_KILL && ev.peer > 0 &&
+			 cc_note_kill(c, ev.peer) < 0)
+			rc = cc_fail(c, -1, "out of memory");
 		if (pg_rec_kind_class(ev.kind) != PG_CLASS_SEND)
 			continue;
 		if (cc_note_send(t, &ev) < 0 ||
@@ -283,7 +311,8 @@ static int cc_exec(struct cc *c, int ltid, struct pg_exec_log *log)
 					       "started task %d, which is not "
 					       "a child of task %d", ltid,
 					       s->seq, kid, ltid);
-			if (kid > 0 && !cc_task(c, kid))
+			/* (killed before it joined: no log) */
+			if (kid > 0 && !cc_task(c, kid) && !cc_killed(c, kid))
 				return cc_fail(c, 1, "task-%d.exec, spawn #%d "
 					       "started task %d, which has no "
 					       "comm log", ltid, s->seq, kid);
@@ -357,7 +386,8 @@ static int cc_runinfo(struct cc *c)
 		return rc;
 	rc = 0;
 	for (size_t i = 0; rc == 0 && i < ri.ntasks; i++)
-		if (ri.tasks[i].ltid > 0 && !cc_task(c, ri.tasks[i].ltid))
+		if (ri.tasks[i].ltid > 0 && !cc_task(c, ri.tasks[i].ltid) &&
+		    !cc_killed(c, ri.tasks[i].ltid))
 			rc = cc_fail(c, 1, "run.info lists task %d, which has no "
 				     "comm log", ri.tasks[i].ltid);
 	for (int i = 0; rc == 0 && ri.ntasks && i < c->n; i++)
@@ -429,6 +459,7 @@ int pg_crosscheck(const char *dir, char *err, size_t errlen)
 	for (int i = 0; c.tasks && i < c.n; i++)
 		free(c.tasks[i].ids);
 	free(c.tasks);
+	free(c.killed);
 	pg_run_close(&c.run);
 	pg_match_free(&c.m);
 	return rc;

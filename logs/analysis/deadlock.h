@@ -21,6 +21,11 @@
 struct pg_deadlock_task {
 	int ltid;
 	int ended;              /* set by the caller: the task has ended */
+	int stopped;            /* set by the caller: its process is stopped
+				   (SIGSTOP, a debugger): not blocked */
+	int src;                /* set by the caller: its receive's source
+				   filter as an ltid, -1 any, -2 not a task
+				   of the table */
 	int have;               /* its state was read at the last look */
 	struct pg_state st;     /* the last state read */
 	uint64_t changed_ns;    /* when its state was last seen to change */
@@ -47,7 +52,7 @@ enum pg_deadlock_verdict {
 void pg_deadlock_note(struct pg_deadlock_task *t, int have,
 		      const struct pg_state *st, uint64_t now);
 
-/* Whether task T is stuck at NOW: not ended, its state read and in a
+/* Whether task T is stuck at NOW: not ended nor stopped, its state read and in a
  * blocking call, unchanged for PG_DEADLOCK_QUIET_NS and for longer than
  * its call's timeout (a timed receive whose timeout is past is stuck
  * too), and the run's traffic quiet since QUIET_SINCE for
@@ -68,5 +73,24 @@ int pg_deadlock_find(const struct pg_deadlock_task *v, int n, int ltid);
  */
 int pg_deadlock_judge(struct pg_deadlock_task *v, int n, uint64_t now,
 		      uint64_t quiet_since);
+
+/* Whether a message of task SRC (an ltid) with TAG and the sender's
+ * message id MSGID, sent to task D and not yet received, would end D's
+ * blocking call: D is in a receive (pvm_recv, pvm_trecv, pvm_precv)
+ * whose source (D->src) and tag filters it matches, and in replay
+ * (D->st.want) it is the recorded message D waits for. */
+int pg_deadlock_wakes(const struct pg_deadlock_task *d, int src, int tag,
+		      uint32_t msgid);
+
+/*
+ * Reads the comm logs in folder LOGDIR of the tasks of V (N, judged by
+ * pg_deadlock_judge) and clears `stuck` (and `forever`) of every stuck
+ * task that a message sent to it and not yet received would wake
+ * (pg_deadlock_wakes): such a message is in flight (held up by a stopped
+ * pvmd, a stopped receiver, a slow link), and the task will get it.  A
+ * log that cannot be read is skipped (a task on a host whose log folder
+ * is not shared).  Returns how many it cleared, or -1 out of memory.
+ */
+int pg_deadlock_pending(struct pg_deadlock_task *v, int n, const char *logdir);
 
 #endif /* PANGAEA_DEADLOCK_H */

@@ -169,23 +169,56 @@ static int ov_task_text(const struct pg_out_log *log, int ltid,
 	return 0;
 }
 
-/* Writes line L (N bytes) quoted into BUF (at most 60 of its bytes, a
- * byte that is not printable as '?'), or "nothing" if L is NULL. */
-static void ov_quote(char *buf, size_t size, const char *l, size_t n)
+/* Bytes of a line quoted whole; of a longer one, this many around the
+ * first byte where the two lines differ. */
+#define OV_QUOTE_MAX 200
+/* Room for one quoted line: each byte may take 4 (\xNN), and "...". */
+#define OV_QUOTE_SIZE (4 * OV_QUOTE_MAX + 16)
+
+/* Writes line L (N bytes) quoted into BUF (SIZE >= OV_QUOTE_SIZE), or
+ * "nothing" if L is NULL: the whole line if it has at most OV_QUOTE_MAX
+ * bytes, else OV_QUOTE_MAX of them from a little before byte AT (where it
+ * differs from the other line), "..." where it is cut.  Escaped as in C,
+ * so that padding shows: \t, \", \\, \xNN for other unprintable bytes. */
+static void ov_quote(char *buf, size_t size, const char *l, size_t n,
+		     size_t at)
 {
-	size_t k = 0, max = n > 60 ? 60 : n;
+	size_t k = 0, from = 0, to = n;
 
 	if (!l) {
 		snprintf(buf, size, "nothing");
 		return;
 	}
-	buf[k++] = '"';
-	for (size_t i = 0; i < max && k + 5 < size; i++)
-		buf[k++] = l[i] >= 32 && l[i] < 127 ? l[i] : '?';
-	if (max < n && k + 5 < size)
-		k += (size_t)snprintf(buf + k, size - k, "...");
-	buf[k++] = '"';
-	buf[k] = '\0';
+	if (n > OV_QUOTE_MAX) {
+		from = at > OV_QUOTE_MAX / 4 ? at - OV_QUOTE_MAX / 4 : 0;
+		from = from + OV_QUOTE_MAX > n ? n - OV_QUOTE_MAX : from;
+		to = from + OV_QUOTE_MAX;
+	}
+	k += (size_t)snprintf(buf + k, size - k, "\"%s", from ? "..." : "");
+	for (size_t i = from; i < to && k + 8 < size; i++) {
+		unsigned char c = (unsigned char)l[i];
+
+		if (c == '\t')
+			k += (size_t)snprintf(buf + k, size - k, "\\t");
+		else if (c == '"' || c == '\\')
+			k += (size_t)snprintf(buf + k, size - k, "\\%c", c);
+		else if (c < 32 || c >= 127)
+			k += (size_t)snprintf(buf + k, size - k, "\\x%02x", c);
+		else
+			buf[k++] = (char)c;
+	}
+	snprintf(buf + k, size - k, "%s\"", to < n ? "..." : "");
+}
+
+/* The first byte where A (NA bytes) and B (NB) differ (0 if one is
+ * NULL). */
+static size_t ov_differ_at(const char *a, size_t na, const char *b, size_t nb)
+{
+	size_t i = 0;
+
+	while (a && b && i < na && i < nb && a[i] == b[i])
+		i++;
+	return i;
 }
 
 /* The line at *POS of T (its length in *LEN, *POS moved past it), or NULL
@@ -321,7 +354,8 @@ static int ov_task(const struct pg_out_log *a, const struct pg_out_log *b,
 	}
 	while (rc == 0) {
 		const char *sa = NULL, *sb = NULL;
-		char qa[80], qb[80];
+		char qa[OV_QUOTE_SIZE], qb[OV_QUOTE_SIZE];
+		size_t at;
 
 		if ((size_t)line < na) {
 			sa = va[line].s;
@@ -342,10 +376,17 @@ static int ov_task(const struct pg_out_log *a, const struct pg_out_log *b,
 			snprintf(diff, n, "out of memory comparing the output");
 			break;
 		}
-		ov_quote(qa, sizeof(qa), sa, la);
-		ov_quote(qb, sizeof(qb), sb, lb);
+		at = ov_differ_at(sa, la, sb, lb);
+		ov_quote(qa, sizeof(qa), sa, la, at);
+		ov_quote(qb, sizeof(qb), sb, lb, at);
 		snprintf(diff, n, "task %d printed %s as its output line %d in "
 			 "the first run, %s in the second", ltid, qa, line, qb);
+		if (sa && sb && at > 0 && (la > OV_QUOTE_MAX || lb > OV_QUOTE_MAX)) {
+			size_t k = strlen(diff);
+
+			snprintf(diff + k, n - k, " (they differ from byte %zu)",
+				 at + 1);
+		}
 		rc = 1;
 	}
 	free(va);

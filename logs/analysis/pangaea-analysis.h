@@ -20,7 +20,9 @@
  * Compares the communication logs of runs A and B event by event (sends,
  * receives, spawns, poll outcomes; times ignored).  Returns 0 if they
  * match (*NEVENTS, *NTASKS set), 1 if they differ (DIFF describes the
- * first difference), -1 if a log cannot be read (DIFF says why).  The
+ * first difference: the first differing event of the tasks both runs
+ * have, else a task only one has; then the divergence report a replay's
+ * run.info holds), -1 if a log cannot be read (DIFF says why).  The
  * outputs (output.log) are compared once every event matched; a
  * difference there says so: it comes from inside a task.
  */

@@ -703,6 +703,13 @@ struct pg_runinfo_task {
 	int line;                 /* as read: its line in run.info */
 };
 
+/* A host of the virtual machine and its PVM architecture (run.info's
+ * arch lines: only when the hosts had more than one). */
+struct pg_runinfo_arch {
+	char host[PG_HOST_MAX];
+	char arch[32];
+};
+
 /* What run.info says (a run killed early has none). */
 struct pg_runinfo {
 	int version;              /* as read: PG_RUNINFO_VERSION */
@@ -718,6 +725,8 @@ struct pg_runinfo {
 	int status;               /* the launcher's exit status */
 	int chaos;                /* a chaos recording (-chaos; version 2) */
 	unsigned chaos_seed;      /*   its seed (PANGAEA_SEED repeats it) */
+	struct pg_runinfo_arch *archs; /* the hosts' architectures, if */
+	size_t narchs;            /*   more than one (arch lines) */
 };
 
 /* Writes RI as DIR/run.info; 0, or -1 with ERR (a failed write is said,
@@ -731,6 +740,12 @@ int pg_runinfo_add_task(struct pg_runinfo *ri,
  * cannot be read or has another format version (ERR says which). */
 int pg_runinfo_read(const char *dir, struct pg_runinfo *ri, char *err,
 		    size_t errlen);
+/* Notes in RI that HOST's architecture is ARCH; 0, or -1 when memory
+ * runs out. */
+int pg_runinfo_add_arch(struct pg_runinfo *ri, const char *host,
+			const char *arch);
+/* The architecture RI names for HOST, or NULL (none said: one for all). */
+const char *pg_runinfo_arch(const struct pg_runinfo *ri, const char *host);
 /* RI's line for task LTID, or NULL. */
 const struct pg_runinfo_task *pg_runinfo_task(const struct pg_runinfo *ri,
 					      int ltid);

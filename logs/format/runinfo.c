@@ -33,6 +33,8 @@ static int runinfo_format(const struct pg_runinfo *ri, char **text,
 	fprintf(f, "select %s\n", ri->select[0] ? ri->select : "all");
 	if (ri->chaos)
 		fprintf(f, "chaos-seed %u\n", ri->chaos_seed);
+	for (size_t i = 0; i < ri->narchs; i++)
+		fprintf(f, "arch %s %s\n", ri->archs[i].host, ri->archs[i].arch);
 	for (size_t i = 0; i < ri->ntasks; i++) {
 		const struct pg_runinfo_task *t = &ri->tasks[i];
 
@@ -152,9 +154,16 @@ static int read_task(struct pg_runinfo *ri, const char *line, int lineno)
 	    (sscanf(p, " end=%d/%d", &t.how, &t.value) != 2 || t.how < 0 ||
 	     t.how > PG_END_LAST))
 		return -2;
-	if ((p = strstr(line, " (")))
+	/* the words, in brackets up to the line's last: they may hold
+	   brackets of their own ("killed by signal 15 (Terminated)") */
+	p = strstr(line, " end=");
+	if ((p = strstr(p ? p : line, " ("))) {
+		const char *close = strrchr(p + 2, ')');
+
 		snprintf(t.end_text, sizeof(t.end_text), "%.*s",
-			 (int)strcspn(p + 2, ")"), p + 2);
+			 (int)(close ? (size_t)(close - p - 2) : strlen(p + 2)),
+			 p + 2);
+	}
 	return pg_runinfo_add_task(ri, &t);
 }
 
@@ -220,6 +229,14 @@ static int read_lines(FILE *f, const char *path, struct pg_runinfo *ri,
 				return -1;
 			}
 			ri->chaos = 1;
+		} else if (strncmp(line, "arch ", 5) == 0) {
+			char host[PG_HOST_MAX], arch[32];
+			if (sscanf(line + 5, "%255s %31s", host, arch) != 2 ||
+			    pg_runinfo_add_arch(ri, host, arch) < 0) {
+				snprintf(err, errlen, "%s:%d: cannot parse this "
+					 "arch line", path, lineno);
+				return -1;
+			}
 		} else if (strncmp(line, "status ", 7) == 0) {
 			if (read_status(ri, line + 7) < 0) {
 				snprintf(err, errlen, "%s:%d: cannot parse this "
@@ -307,6 +324,29 @@ int pg_runinfo_read(const char *dir, struct pg_runinfo *ri, char *err,
 	return 1;
 }
 
+int pg_runinfo_add_arch(struct pg_runinfo *ri, const char *host,
+			const char *arch)
+{
+	struct pg_runinfo_arch *more;
+
+	more = realloc(ri->archs, (ri->narchs + 1) * sizeof(*more));
+	if (!more)
+		return -1;
+	ri->archs = more;
+	snprintf(more[ri->narchs].host, sizeof(more->host), "%s", host);
+	snprintf(more[ri->narchs].arch, sizeof(more->arch), "%s", arch);
+	ri->narchs++;
+	return 0;
+}
+
+const char *pg_runinfo_arch(const struct pg_runinfo *ri, const char *host)
+{
+	for (size_t i = 0; i < ri->narchs; i++)
+		if (strcmp(ri->archs[i].host, host) == 0)
+			return ri->archs[i].arch;
+	return NULL;
+}
+
 const struct pg_runinfo_task *pg_runinfo_task(const struct pg_runinfo *ri,
 					      int ltid)
 {
@@ -331,6 +371,9 @@ int pg_runinfo_check_end(const struct pg_runinfo *ri, int ltid,
 
 void pg_runinfo_free(struct pg_runinfo *ri)
 {
+	free(ri->archs);
+	ri->archs = NULL;
+	ri->narchs = 0;
 	free(ri->tasks);
 	ri->tasks = NULL;
 	ri->ntasks = ri->cap = 0;

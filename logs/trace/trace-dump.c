@@ -341,8 +341,11 @@ static int dump_task(const char *dir, int ltid, const struct pg_runinfo *ri)
 		pg_exec_free(&x);
 		return -1;
 	}
-	printf("task %d %s %s (tid t%x, parent %d, %s, %s polls%s%s)\n", ltid,
-	       r.hdr.program, r.hdr.host, (unsigned)r.hdr.tid,
+	/* (a host's architecture: run.info says it when they differ) */
+	const char *arch = pg_runinfo_arch(ri, r.hdr.host);
+	printf("task %d %s %s%s%s (tid t%x, parent %d, %s, %s polls%s%s)\n", ltid,
+	       r.hdr.program, r.hdr.host, arch ? " " : "", arch ? arch : "",
+	       (unsigned)r.hdr.tid,
 	       r.hdr.parent_ltid, r.hdr.mode == 2 ? "replay" : "record",
 	       r.hdr.flags & PG_COMM_LOOSE_POLLS ? "loose" : "exact",
 	       r.hdr.select[0] ? ", selection " : "", r.hdr.select);

@@ -4,10 +4,14 @@
  * logs/analysis/happens-before.c): each receive, poll or pvm_joingroup that
  * another order of the run could have given another outcome, with the
  * alternatives, then the summary line "N racing receives in M tasks, K
- * alternatives".  Exit 0 whether there are races or not, 1 when the logs cannot
- * be read.
+ * alternatives" and, if K > 0, how many of them can be swapped in: what
+ * `pangaea -replay -swap` accepts and `pangaea -explore` counts and tries
+ * (a poll's "nothing", a failed poll, a join, a probe, a message with no
+ * logged send are races, but no message to hand over).  Exit 0 whether
+ * there are races or not, 1 when the logs cannot be read.
  */
 #include "trace.h"
+#include "whatif.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -110,9 +114,68 @@ static void races_csv(const struct pg_race *x)
 		       x->alts[k].tag, x->alts[k].send_event);
 }
 
+/* What can be done with an alternative: swapped in, or why not. */
+enum races_use {
+	USE_SWAP, USE_NOTHING, USE_POLLFAIL, USE_JOIN, USE_PROBE, USE_UNLOGGED,
+	USE_N
+};
+static const char *const races_use_words[USE_N] = {
+	"can be swapped in", "polls' \"nothing\"", "failed polls'", "joins'",
+	"probes'", "messages with no logged send"
+};
+
+/* What can be done with alternative A of race X (pg_whatif_swappable
+ * decides whether it can be swapped in). */
+static enum races_use races_use(const struct pg_race *x,
+				const struct pg_race_alt *a)
+{
+	if (pg_whatif_swappable(x, a))
+		return USE_SWAP;
+	if (x->what == PG_RACE_POLLFAIL)
+		return USE_POLLFAIL;
+	if (x->what == PG_RACE_JOIN)
+		return USE_JOIN;
+	if (a->sender == PG_RACE_NOTHING)
+		return USE_NOTHING;
+	if (pg_rec_kind_class(x->kind) != PG_CLASS_RECV)
+		return USE_PROBE;
+	return USE_UNLOGGED;
+}
+
+/* The alternatives of R by use into N (USE_N counts). */
+static void races_count_uses(const struct pg_races *r, size_t *n)
+{
+	memset(n, 0, USE_N * sizeof(*n));
+	for (size_t k = 0; k < r->n; k++)
+		for (int j = 0; j < r->v[k].nalt; j++)
+			n[races_use(&r->v[k], &r->v[k].alts[j])]++;
+}
+
+/* The text summary's second line: how many of R's alternatives (N by
+ * use) can be swapped in, and what the others are. */
+static void races_print_uses(const struct pg_races *r, const size_t *n)
+{
+	const char *sep = "";
+
+	printf("%zu of them can be swapped in (pangaea -replay -swap, -explore "
+	       "tries them)", n[USE_SWAP]);
+	if (n[USE_SWAP] < r->nalt) {
+		printf("; the other %zu are no message to hand over: ",
+		       r->nalt - n[USE_SWAP]);
+		for (int u = USE_SWAP + 1; u < USE_N; u++)
+			if (n[u]) {
+				printf("%s%zu %s", sep, n[u], races_use_words[u]);
+				sep = ", ";
+			}
+	}
+	printf("\n");
+}
+
 /* Prints the races R in FMT, then the summary line (JSON: its fields). */
 static void races_print(const struct pg_races *r, enum races_fmt fmt)
 {
+	size_t uses[USE_N];
+
 	if (fmt == RACES_JSON)
 		printf("{\"races\": [\n");
 	if (fmt == RACES_CSV)
@@ -125,13 +188,17 @@ static void races_print(const struct pg_races *r, enum races_fmt fmt)
 			races_json(&r->v[k], k == 0);
 		else
 			races_csv(&r->v[k]);
+	races_count_uses(r, uses);
 	if (fmt == RACES_JSON)
 		printf("%s], \"racing\": %zu, \"tasks\": %d, "
-		       "\"alternatives\": %zu}\n",
-		       r->n ? "\n" : "", r->n, r->ntasks, r->nalt);
+		       "\"alternatives\": %zu, \"swappable\": %zu}\n",
+		       r->n ? "\n" : "", r->n, r->ntasks, r->nalt,
+		       uses[USE_SWAP]);
 	else if (fmt == RACES_TEXT)
 		printf("%zu racing receives in %d tasks, %zu alternatives\n",
 		       r->n, r->ntasks, r->nalt);
+	if (fmt == RACES_TEXT && r->nalt)
+		races_print_uses(r, uses);
 }
 
 /* Entry point of "races": 0 listed (races or none), 1 error. */

@@ -1,9 +1,13 @@
 /*
  * trace-sql.c: "pangaea-trace sql [--header] [--csv] LOGDIR 'SELECT ...'"
- * runs SQL statements on a run's trace database (read-only; imported on
- * first use) and prints the rows, columns separated by '|' as the
- * sqlite3 shell does, or as CSV.  For anything else, open the database
- * itself: sqlite3 LOGDIR/trace.db.
+ * runs SQL statements on a run's trace database and prints the rows,
+ * columns separated by '|' as the sqlite3 shell does, or as CSV.  An up
+ * to date LOGDIR/trace.db is used (read-only); else the statements run
+ * on the logs themselves (tdb_open_logs: no import to wait for), unless
+ * one of them names what only an import makes (spawns, output, clocks,
+ * the synchronised times with --import): then the logs are imported
+ * first, as before.  For anything else, open the database itself:
+ * sqlite3 LOGDIR/trace.db.
  */
 #include "trace.h"
 #include "tracedb.h"
@@ -73,11 +77,107 @@ static int sql_exec(sqlite3 *db, const char *sql, int header, int csv)
 	return rc;
 }
 
+/* The query plan of statement S (EXPLAIN QUERY PLAN, prepared on DB):
+ * 1 when it reads a table over the logs once, 0 when it would read one
+ * again and again (an inner loop of a join, a correlated subquery: the
+ * logs are read whole each time, where the trace database has its
+ * indexes), -1 when the plan cannot be had. */
+static int sql_plan_once(sqlite3 *db, sqlite3_stmt *s)
+{
+	/* per plan row: its id, its parent, whether it is a loop (SCAN,
+	 * SEARCH) and whether something runs it more than once: it is a
+	 * loop with a loop before it under its parent (an inner loop of a
+	 * join), or such a row or a correlated subquery is above it */
+	struct { int id, parent, loop, again; } row[256];
+	char *q = sqlite3_mprintf("EXPLAIN QUERY PLAN %s", sqlite3_sql(s));
+	sqlite3_stmt *p = NULL;
+	int n = 0, ok = 1;
+
+	if (!q || sqlite3_prepare_v2(db, q, -1, &p, NULL) != SQLITE_OK) {
+		sqlite3_free(q);
+		return -1;
+	}
+	sqlite3_free(q);
+	while (ok && n < 256 && sqlite3_step(p) == SQLITE_ROW) {
+		const char *d = (const char *)sqlite3_column_text(p, 3);
+
+		d = d ? d : "";
+		row[n].id = sqlite3_column_int(p, 0);
+		row[n].parent = sqlite3_column_int(p, 1);
+		row[n].loop = (!strncmp(d, "SCAN ", 5) ||
+				!strncmp(d, "SEARCH ", 7)) &&
+			      strcmp(d, "SCAN CONSTANT ROW") != 0;
+		row[n].again = strstr(d, "CORRELATED") != NULL;
+		for (int i = 0; i < n; i++)
+			if ((row[i].id == row[n].parent && row[i].again) ||
+			    (row[n].loop && row[i].loop &&
+			     row[i].parent == row[n].parent))
+				row[n].again = 1;
+		if (row[n].again && strstr(d, "VIRTUAL TABLE"))
+			ok = 0;
+		n++;
+	}
+	sqlite3_finalize(p);
+	return n < 256 ? ok : -1;
+}
+
+/* Whether every statement of SQL compiles on DB (the tables it names are
+ * there) and reads the tables over the logs once (sql_plan_once); 1 or
+ * 0. */
+static int sql_fits(sqlite3 *db, const char *sql)
+{
+	const char *tail = sql;
+	sqlite3_stmt *s;
+	int ok = 1;
+
+	while (ok && tail && *tail) {
+		if (sqlite3_prepare_v2(db, tail, -1, &s, &tail) != SQLITE_OK)
+			return 0;
+		if (!s)
+			break;
+		ok = sqlite3_stmt_isexplain(s) || sql_plan_once(db, s) == 1;
+		sqlite3_finalize(s);
+	}
+	return ok;
+}
+
+/* Whether the run of the tables over the logs DB ran on one host (its
+ * import would keep the raw times: one clock); 1 or 0. */
+static int sql_one_host(sqlite3 *db)
+{
+	sqlite3_stmt *s;
+	int one = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'hosts'",
+			       -1, &s, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
+		one = !strchr((const char *)sqlite3_column_text(s, 0), ' ');
+	sqlite3_finalize(s);
+	return one;
+}
+
+/* Opens what the statements SQL run on for LOGDIR (IMPORT set: the
+ * trace database, imported if stale) into *DB: the trace database when
+ * it is up to date, else the logs when the run is on one host and SQL
+ * fits them; 0, or -1 with ERR. */
+static int sql_open(const char *logdir, const char *sql, int import,
+		    sqlite3 **db, char *err, size_t errlen)
+{
+	if (!import && tdb_stale(logdir) &&
+	    tdb_open_logs(logdir, db, err, errlen) == 0) {
+		if (sql_one_host(*db) && sql_fits(*db, sql))
+			return 0;
+		sqlite3_close(*db);
+	}
+	return tdb_open(logdir, db, err, errlen);
+}
+
 /* Entry point of "sql": 0 done, 1 error. */
 static int sql_run(int argc, char **argv)
 {
 	char err[PG_PATH_MAX + 512];
-	int header = 0, csv = 0, i = 1, rc;
+	int header = 0, csv = 0, import = 0, i = 1, rc;
 	sqlite3 *db;
 
 	for (; i < argc && argv[i][0] == '-'; i++)
@@ -85,13 +185,15 @@ static int sql_run(int argc, char **argv)
 			header = 1;
 		else if (strcmp(argv[i], "--csv") == 0)
 			csv = 1;
+		else if (strcmp(argv[i], "--import") == 0)
+			import = 1;
 		else
 			break;
 	if (argc - i != 2) {
 		trace_error("usage: pangaea-trace %s", trace_cmd_sql.usage);
 		return 1;
 	}
-	if (tdb_open(argv[i], &db, err, sizeof(err)) < 0) {
+	if (sql_open(argv[i], argv[i + 1], import, &db, err, sizeof(err)) < 0) {
 		trace_error("%s", err);
 		return 1;
 	}
@@ -101,5 +203,5 @@ static int sql_run(int argc, char **argv)
 }
 
 const struct trace_cmd trace_cmd_sql = {
-	"sql", "sql [--header] [--csv] LOGDIR 'SQL'", sql_run
+	"sql", "sql [--header] [--csv] [--import] LOGDIR 'SQL'", sql_run
 };

@@ -115,62 +115,6 @@ static void imp_note(struct tdb_imp *im, const char *what)
 		im->st->nsalvaged++;
 }
 
-/* Binds the kind-specific columns of EV to the events insert S. */
-static int bind_event_fields(struct tdb_imp *im, sqlite3_stmt *s,
-			     const struct pg_event *ev)
-{
-	switch (ev->kind) {
-	case PG_REC_SPAWN:
-		sqlite3_bind_int64(s, 7, ev->msgid);
-		sqlite3_bind_int64(s, 8, ev->len);
-		return 0;
-	case PG_REC_END:
-		sqlite3_bind_text(s, 13, pg_end_how_name(ev->how), -1,
-				  SQLITE_STATIC);
-		sqlite3_bind_int(s, 15, ev->value);
-		return 0;
-	case PG_REC_POLLFAIL:
-		sqlite3_bind_int64(s, 11, ev->count);
-		return 0;
-	case PG_REC_KILL: /* no message: the victim only */
-		sqlite3_bind_int(s, 5, ev->peer);
-		return 0;
-	case PG_REC_CALL: /* a query, mailbox call or pvm_exit: no message;
-			     tag = its second argument, len = its data's */
-		sqlite3_bind_int(s, 5, ev->peer);
-		sqlite3_bind_int(s, 6, ev->arg2);
-		sqlite3_bind_int(s, 8, ev->nblob);
-		/* the rest as a group call's */
-		__attribute__((fallthrough));
-	case PG_REC_GROUP:
-		sqlite3_bind_text(s, 12, ev->group, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(s, 13, ev->kind == PG_REC_CALL
-				  ? pg_call_op_name(ev->op)
-				  : pg_group_op_name(ev->op), -1, SQLITE_STATIC);
-		sqlite3_bind_int(s, 14, ev->arg);
-		sqlite3_bind_int(s, 15, ev->result);
-		return 0;
-	case PG_REC_MCAST:
-	case PG_REC_BCAST:
-		pg_strbuf_reset(&im->tmp);
-		for (int i = 0; i < ev->ndest; i++)
-			if (pg_strbuf_printf(&im->tmp, "%s%d", i ? " " : "",
-					     ev->dests[i]) < 0)
-				return -1;
-		sqlite3_bind_text(s, 16, im->tmp.p ? im->tmp.p : "", -1,
-				  SQLITE_STATIC);
-		if (ev->kind == PG_REC_BCAST)
-			sqlite3_bind_text(s, 12, ev->group, -1, SQLITE_TRANSIENT);
-		break;
-	default:
-		sqlite3_bind_int(s, 5, ev->peer);
-	}
-	sqlite3_bind_int(s, 6, ev->tag);
-	sqlite3_bind_int64(s, 7, ev->msgid);
-	sqlite3_bind_int64(s, 8, ev->len);
-	return 0;
-}
-
 /* Inserts event number SEQ of task LTID (started at WALL by its host's
  * clock, at OWN by its own header) and feeds its message ends to the
  * matcher; 0 or -1 with ERR. */
@@ -178,32 +122,32 @@ static int put_event(struct tdb_imp *im, int ltid, long seq, uint64_t wall,
 		     uint64_t own, const struct pg_event *ev, char *err,
 		     size_t errlen)
 {
-	sqlite3_stmt *s = im->ev;
 	int64_t id = ++im->next_ev, t0 = (int64_t)(wall + ev->t),
 		t1 = t0 + (int64_t)ev->dur, d = (int64_t)(own - wall);
+	int64_t t[4] = { t0, t1, t0, t1 };
+	struct tdb_row row;
 
-	sqlite3_bind_int64(s, 17, t0);
-	sqlite3_bind_int64(s, 18, t1);
 	if (im->sync == TDB_SYNC_NONE) {
-		t0 += d;
-		t1 += d;
+		t[0] = t0 += d;
+		t[1] = t1 += d;
 	}
-	sqlite3_bind_int64(s, 1, id);
-	sqlite3_bind_int(s, 2, ltid);
-	sqlite3_bind_int64(s, 3, seq);
-	sqlite3_bind_text(s, 4, pg_rec_kind_name(ev->kind), -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 9, t0);
-	sqlite3_bind_int64(s, 10, t1);
 	if (im->feeding &&
 	    tdb_sync_feed_event(&im->feed, ltid, ev, t0, t1) < 0) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (bind_event_fields(im, s, ev) < 0 || step(s) < 0) {
+	if (tdb_event_row(&row, ev, id, ltid, seq, t, &im->tmp) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	tdb_row_bind(im->ev, &row);
+	if (sqlite3_step(im->ev) != SQLITE_DONE) {
+		sqlite3_reset(im->ev);
 		snprintf(err, errlen, "cannot insert an event: %s",
 			 sqlite3_errmsg(im->db));
 		return -1;
 	}
+	sqlite3_reset(im->ev);
 	return tdb_match_event(&im->tm, ltid, id, ev, t0, t1, err, errlen);
 }
 
@@ -548,6 +492,12 @@ static int imp_meta(struct tdb_imp *im)
 	rc |= put_meta(im, "replay_of", im->ri.replay_of[0] ? im->ri.replay_of
 							    : NULL);
 	rc |= put_meta(im, "salvaged", im->salvaged.p);
+	/* hosts of several architectures: each host's (run.info's) */
+	for (size_t i = 0; i < im->ri.narchs; i++) {
+		char key[PG_HOST_MAX + 8];
+		snprintf(key, sizeof(key), "arch:%s", im->ri.archs[i].host);
+		rc |= put_meta(im, key, im->ri.archs[i].arch);
+	}
 	return rc ? -1 : 0;
 }
 

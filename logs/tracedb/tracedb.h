@@ -52,6 +52,17 @@ int tdb_import_sync(const char *logdir, const char *dbpath, int salvage,
  */
 int tdb_open(const char *logdir, sqlite3 **db, char *err, size_t errlen);
 
+/* tracedb-vtab.c: SQL over the logs without an import. */
+/*
+ * Opens an in-memory database whose events, messages and tasks tables
+ * read the logs of LOGDIR as a query runs (the rows the import would
+ * make, with the "offset" times: docs/TRACEDB.md "Without importing")
+ * and whose meta table says what the headers and run.info say (with
+ * source = logs); no spawns, output or clocks table.  *DB on success
+ * (sqlite3_close it).  0, or -1 with ERR.
+ */
+int tdb_open_logs(const char *logdir, sqlite3 **db, char *err, size_t errlen);
+
 /* tracedb-stale.c: whether the database must be made again (the viewer
  * links this too, not the importer). */
 /* Whether LOGDIR/trace.db is missing, of another schema version, or
@@ -150,6 +161,41 @@ const char *tdb_schema_sql(void);
 /* SQL making its indexes (the importer runs it after the inserts). */
 const char *tdb_index_sql(void);
 struct pg_match_end;
+struct pg_event;
+struct pg_strbuf;
+/* One row of the events or messages table as values (the importer binds
+ * it to its insert, the tables over the logs give it as their result). */
+enum { TDB_EVENT_COLS = 18, TDB_MESSAGE_COLS = 12 };
+struct tdb_row {
+	int n;                 /* its columns, in the table's order */
+	uint32_t null, text;   /* bit C: column C is NULL; is the text S[C]
+				  (else the integer V[C]) */
+	int64_t v[TDB_EVENT_COLS];
+	const char *s[TDB_EVENT_COLS]; /* valid as long as what they came
+					  from (the event, TMP) */
+};
+/* Makes R the events row ID of event EV, number SEQ of task LTID, its
+ * times T (t0, t1, t0_raw, t1_raw); texts point into EV and TMP (the
+ * destinations).  0, or -1 when TMP cannot grow. */
+int tdb_event_row(struct tdb_row *r, const struct pg_event *ev, int64_t id,
+		  int ltid, int64_t seq, const int64_t t[4],
+		  struct pg_strbuf *tmp);
+/* Makes R the messages row ID of the message whose send end is S and
+ * receive end X (either may be NULL; its kind is the send's), left
+ * unmatched for WHY (NULL: both ends are there). */
+void tdb_message_row(struct tdb_row *r, int64_t id,
+		     const struct pg_match_end *s, const struct pg_match_end *x,
+		     const char *why);
+/* Sets column C of R to the integer V. */
+void tdb_row_int(struct tdb_row *r, int c, int64_t v);
+/* Sets column C of R to the text V (NULL: left as it is, SQL NULL in a
+ * row just made). */
+void tdb_row_text(struct tdb_row *r, int c, const char *v);
+/* Binds R's columns to the parameters 1..R->n of ST (texts static:
+ * step before they change). */
+void tdb_row_bind(sqlite3_stmt *st, const struct tdb_row *r);
+/* Sets column C of R as the result of CTX (a virtual table's column). */
+void tdb_row_result(sqlite3_context *ctx, const struct tdb_row *r, int c);
 /* Binds the messages row ID of the message whose send end is S and
  * receive end R (either may be NULL; its kind is the send's) and left
  * unmatched for WHY (NULL: both ends are there) to the 12 parameters of

@@ -356,6 +356,15 @@ enum pg_verdict {
 /* Opens the recording of task LTID in DIR (the launcher, ltid 0, has
  * only an execution log); 0, or -1 with ERR. */
 int pg_replay_open(const char *dir, int ltid, char *err, size_t errlen);
+/* Whether the recording in DIR has no comm log of task LTID (> 0) at
+ * all: the task never joined the recorded run (killed by pvm_kill at
+ * once, before its exec even); 1 or 0. */
+int pg_replay_unjoined(const char *dir, int ltid);
+/* Asks the launcher (KILLWAIT) whether a task of the recording killed
+ * this task here, and if so waits in the question until the replayed
+ * kill ends it.  Returns only when no such kill is coming (or there is
+ * no launcher to ask). */
+void pg_replay_await_kill(void);
 /* Frees what replay holds. */
 void pg_replay_close(void);
 /*

@@ -25,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <unistd.h>
 
 /* What replay knows of the recording and where it is in it. */
 static struct {
@@ -106,6 +108,25 @@ int pg_replay_open(const char *dir, int ltid, char *err, size_t errlen)
 	if (rp.whatif && rp.cut == 0)
 		go_free();
 	return 0;
+}
+
+int pg_replay_unjoined(const char *dir, int ltid)
+{
+	char path[PG_PATH_MAX];
+
+	return ltid > 0 &&
+	       pg_log_path(path, sizeof(path), dir, ltid, "comm") == 0 &&
+	       access(path, F_OK) < 0 && errno == ENOENT;
+}
+
+void pg_replay_await_kill(void)
+{
+	int ltid = pg_me->ltid, killer = -1;
+
+	if (pg_me->launcher_tid <= 0 || ltid <= 0)
+		return;
+	pg_bind->ask(pg_me->launcher_tid, PG_TAG_KILLWAIT, &ltid,
+		     PG_TAG_ANSWER, &killer);
 }
 
 void pg_replay_close(void)
@@ -230,6 +251,14 @@ static void call_phrase(const struct pg_call *call, char *buf, size_t n)
 		snprintf(buf, n, "called pangaea_exit()");
 }
 
+/* Whether the group names of W and E are the same (no strcmp for two
+ * empty ones: every send has them). */
+static int same_group(const struct pg_event *w, const struct pg_event *e)
+{
+	return w->group[0] == e->group[0] &&
+	       (!w->group[0] || strcmp(w->group, e->group) == 0);
+}
+
 /* Whether the recorded event W is what CALL does (a receive: W passes
  * the call's filter). */
 static int call_matches(const struct pg_call *call, const struct pg_event *w)
@@ -242,7 +271,7 @@ static int call_matches(const struct pg_call *call, const struct pg_event *w)
 	case PG_CLASS_SEND:
 		return w->peer == e->peer && w->tag == e->tag &&
 		       w->msgid == e->msgid && pg_event_same_dests(w, e) &&
-		       strcmp(w->group, e->group) == 0;
+		       same_group(w, e);
 	case PG_CLASS_RECV:
 	case PG_CLASS_PROBE:
 		return (e->tag == -1 || e->tag == w->tag) &&
@@ -426,13 +455,10 @@ static void block_in(const struct pg_call *call)
  */
 static void await_kill(const struct pg_call *call)
 {
-	int ltid = pg_me->ltid, killer = -1;
-
-	if (pg_me->launcher_tid <= 0 || ltid <= 0)
+	if (pg_me->launcher_tid <= 0 || pg_me->ltid <= 0)
 		return;
 	block_in(call);
-	pg_bind->ask(pg_me->launcher_tid, PG_TAG_KILLWAIT, &ltid,
-		     PG_TAG_ANSWER, &killer);
+	pg_replay_await_kill();
 	pg_state_unblock();
 }
 

@@ -132,6 +132,25 @@ void pg_state_unblock(void)
 	change_end();
 }
 
+/* Swaps the byte order of every number of S: the file of a task on a
+ * host of the other byte order (an s390x host's, read on x86-64, in a
+ * shared log folder: docs/FORMATS.md 4.1). */
+static void state_swap(struct pg_state *s)
+{
+	s->version = __builtin_bswap32(s->version);
+	s->ltid = (int32_t)__builtin_bswap32((uint32_t)s->ltid);
+	s->seq = __builtin_bswap32(s->seq);
+	s->call = (int32_t)__builtin_bswap32((uint32_t)s->call);
+	s->src = (int32_t)__builtin_bswap32((uint32_t)s->src);
+	s->tag = (int32_t)__builtin_bswap32((uint32_t)s->tag);
+	s->since_mono_ns = __builtin_bswap64(s->since_mono_ns);
+	s->since_t = __builtin_bswap64(s->since_t);
+	s->deadline_mono_ns = __builtin_bswap64(s->deadline_mono_ns);
+	s->want = (int32_t)__builtin_bswap32((uint32_t)s->want);
+	s->want_src = (int32_t)__builtin_bswap32((uint32_t)s->want_src);
+	s->want_msgid = __builtin_bswap32(s->want_msgid);
+}
+
 int pg_state_read(const char *dir, int ltid, struct pg_state *out)
 {
 	char path[PG_PATH_MAX];
@@ -146,13 +165,17 @@ int pg_state_read(const char *dir, int ltid, struct pg_state *out)
 		return 0;
 	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
 	    pread(fd, out, sizeof(*out), 0) == (ssize_t)sizeof(*out)) {
+		/* written in the other byte order: swapped into ours */
+		int other = out->version == __builtin_bswap32((uint32_t)PG_STATE_VERSION);
+		if (other)
+			state_swap(out);
 		/* whole, of this version, and not changed while read */
 		ok = memcmp(out->magic, PG_STATE_MAGIC, 8) == 0 &&
 		     out->version == PG_STATE_VERSION && out->ltid == ltid &&
 		     !(out->seq & 1) &&
 		     pread(fd, &seq, sizeof(seq), offsetof(struct pg_state, seq))
 			     == (ssize_t)sizeof(seq) &&
-		     seq == out->seq;
+		     (other ? __builtin_bswap32(seq) : seq) == (uint32_t)out->seq;
 	}
 	close(fd);
 	return ok;

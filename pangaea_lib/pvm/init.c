@@ -11,6 +11,7 @@
 #include "pangaea-clock.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,6 +143,11 @@ static int task_open(char *err, size_t errlen)
 		return -1;
 	}
 	pg_timeline(NULL, "registered with the coordinator");
+	/* killed by pvm_kill before it joined, when recorded: it dies so
+	   again, with no log either (unless no kill comes: it diverges) */
+	if (me->mode == PANGAEA_MODE_REPLAY &&
+	    pg_replay_unjoined(me->replaydir, me->ltid))
+		pg_replay_await_kill();
 	if (pg_log_open(0, err, errlen) < 0)
 		return -1;
 	pg_timeline(NULL, "log open (calibrated, clock sampled): runs");
@@ -154,6 +160,26 @@ static int task_open(char *err, size_t errlen)
 	pg_stdin_attach();
 	pg_clk_task_thread(); /* its clock reads are the task's */
 	return 0;
+}
+
+/* Before main, in a task the launcher started (its programs, not their
+ * children): moves to the user's working folder (PG_ENV_CWD), where a
+ * program started from the user's shell runs (PVM starts every task in
+ * its pvmd's folder, $HOME), and removes the variable, so that the task's
+ * own spawns run where PVM puts them.  On a host without that folder the
+ * task stays in PVM's, said on stderr. */
+__attribute__((constructor)) static void init_enter_folder(void)
+{
+	const char *dir = getenv(PG_ENV_CWD);
+	char here[PG_PATH_MAX];
+
+	if (!dir)
+		return;
+	if (*dir && chdir(dir) < 0)
+		fprintf(stderr, "pangaea: cannot run in %s on this host (%s): "
+			"runs in %s\n", dir, strerror(errno),
+			getcwd(here, sizeof(here)) ? here : "PVM's folder");
+	unsetenv(PG_ENV_CWD);
 }
 
 #ifndef PG_PRELOAD

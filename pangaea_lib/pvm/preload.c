@@ -213,3 +213,86 @@ static void preload_leave(void)
 		ROUTE_JOIN(pg_real_##name, args);                        \
 	}
 #include "pangaea-pvm-calls.def"
+
+/*
+ * dlsym: a program that dlopens libpvm3 itself and looks its functions up
+ * in it (dlsym(dlopen("libpvm3.so.3"), "pvm_send"), as C's plugins and
+ * Python's ctypes do) would get PVM's own functions, past ours, and run
+ * unrecorded.  For a handle of libpvm3 or libgpvm3 (already loaded: this
+ * library needs them), a call of the table is looked up in this library's
+ * own handle instead, where the entry points above come first; every
+ * other lookup goes to the real dlsym by a tail call, so that it
+ * sees its caller's return address (RTLD_NEXT is relative to the caller:
+ * libfaketime's and our own real.c's lookups stay as they are).
+ */
+static const char *const preload_names[] = {
+#define PANGAEA_CALL(type, name, params, args, route) #name,
+#define PANGAEA_CALL_JOIN(type, name, params, args)                      \
+	PANGAEA_CALL(type, name, params, args, JOIN)
+#include "pangaea-pvm-calls.def"
+};
+
+/* Whether HANDLE (of dlopen) is that of the loaded library LIB. */
+static int preload_is_lib(void *handle, const char *lib)
+{
+	void *h = dlopen(lib, RTLD_LAZY | RTLD_NOLOAD);
+
+	if (!h)
+		return 0;
+	dlclose(h); /* (only the count dlopen added: it stays loaded) */
+	return h == handle;
+}
+
+/* This library's own handle (dlopen of the file it was loaded from), or
+ * NULL. */
+static void *preload_self(void)
+{
+	static void *self;
+	Dl_info info;
+
+	if (!self && dladdr((void *)preload_self, &info) && info.dli_fname)
+		self = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+	return self;
+}
+
+/* Whether NAME looked up in HANDLE should be given our entry point: a
+ * call we define (pangaea-pvm-calls.def), in a handle of libpvm3 or
+ * libgpvm3. */
+static int preload_dlsym_ours(void *handle, const char *name)
+{
+	if (handle == RTLD_NEXT || handle == RTLD_DEFAULT || !name ||
+	    strncmp(name, "pvm_", 4) != 0)
+		return 0;
+	if (!preload_is_lib(handle, "libpvm3.so.3") &&
+	    !preload_is_lib(handle, "libgpvm3.so.3"))
+		return 0;
+	for (size_t i = 0; i < sizeof(preload_names) / sizeof(*preload_names); i++)
+		if (strcmp(preload_names[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* The real dlsym (glibc's, of its current version, else of the first). */
+static void *(*preload_real_dlsym(void))(void *, const char *)
+{
+	static void *(*real)(void *, const char *);
+
+	if (!real)
+		*(void **)&real = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
+	if (!real)
+		*(void **)&real = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+	return real;
+}
+
+/* dlsym, as above.  (The last call must stay a tail call: see above;
+ * tests/scenario/interp.sh fails if RTLD_NEXT lookups break.) */
+__attribute__((optimize("optimize-sibling-calls")))
+void *dlsym(void *handle, const char *name)
+{
+	void *self;
+
+	/* (ours looked up in our own handle: its definitions come first) */
+	if (preload_dlsym_ours(handle, name) && (self = preload_self()))
+		handle = self;
+	return preload_real_dlsym()(handle, name);
+}

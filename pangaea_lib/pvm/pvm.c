@@ -5,6 +5,7 @@
  */
 #include "pangaea-internal.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 
 /* libpvm keeps its error texts in pvm_errlist (what pvm_perror prints),
@@ -32,6 +33,16 @@ static const struct {
 	{ PVM_DOUBLE, sizeof(double), "%*lf" },
 	{ PVM_DCPLX, 2 * sizeof(double), "%*lx" },
 };
+
+void pg_pvm_stand_aside(void)
+{
+	void (*aside)(void);
+
+	/* (preload.c's switch, which a pangaea.h program also throws) */
+	*(void **)&aside = dlsym(RTLD_DEFAULT, "pg_preload_source_mode");
+	if (aside)
+		aside();
+}
 
 const char *pg_pvm_errtext(int code)
 {

@@ -12,6 +12,11 @@ pg -replay -logdir rec "$R" -w 3 -m 6 -t 2
 expect_eq "diverging replay exits 3" "$(cat rc)" 3
 expect_grep "divergence report" err "replay diverged: task [0-9]+ \(.*racy on .*\), event [0-9]+: the log expects .*; the program (did|called|spawned) "
 expect_no_leftovers
+# verify of that replay names the divergence it found, with the
+# replay's own report, not only how many tasks each run has
+$TRACE verify rec rec.replay-1 >v
+expect_grep "verify names the first differing event and the report" v \
+	"^different: task [0-9]+, event [0-9]+: rec has .*, .*rec\.replay-1 has .* \(.*rec\.replay-1 says: replay diverged: task [0-9]+ .*event [0-9]+: the log expects .*\)$"
 
 pg -replay -logdir rec "$R" -w 3 -m 7
 expect_eq "a replay that sends more than recorded exits 3" "$(cat rc)" 3

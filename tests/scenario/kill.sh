@@ -4,7 +4,9 @@
 # kills the same slave at the same point of its log: it waits at the end
 # of its recording for the replayed pvm_kill, not running past it (the
 # killer waits, in turn, for its victim to get there), with or without
-# random delays.  Nothing is left running.
+# random delays.  A task killed at once, before it joined the run, is a
+# kill too: exit 0, logs that `check` finds consistent (it has none), and
+# a replay that kills it again at once.  Nothing is left running.
 . "$(dirname "$0")/../lib.sh"
 K=$B/examples/killer
 
@@ -145,5 +147,26 @@ expect_grep "spinning victim: the launcher says why the kill waited" err \
 [ "$t" -ge 9000 ] && [ "$t" -le 30000 ] &&
 	pass "spinning victim: the replay ended after the wait (${t} ms)" ||
 	fail "spinning victim: the replay took ${t} ms"
+expect_no_leftovers
+# 6. the master spawns a slave and kills it at once, before it joins
+#    (-early): it has no log, which is no accident; the replay kills it
+#    again and compares identical
+pg -log -logdir early "$K" -early 2 3
+expect_eq "killed before joining: recording exits 0" "$(cat rc)" 0
+expect_grep "killed before joining: said as a kill" err \
+	"^pangaea: task 1001 \(killer on [^)]*\) was killed by task 1 \(pvm_kill\)"
+grep -Eq "error|without calling pangaea_exit" err &&
+	{ fail "killed before joining: called an accident:"; cat err; } ||
+	pass "killed before joining: no error"
+[ ! -e early/task-1001.comm ] && pass "killed before joining: it has no log" ||
+	skip "killed before joining: the slave joined before its kill" "a slow exec"
+$TRACE check early >ck 2>&1
+expect_eq "killed before joining: check exit 0" "$?" 0
+expect_grep "killed before joining: no contradiction" ck "^the logs of early agree$"
+$TRACE import early >imp 2>&1
+expect_eq "killed before joining: import exit 0" "$?" 0
+cp out early.out
+expect_eq "killed before joining: replays identical (also with delays)" \
+	"$(replays_identical early 2 2000)" 2
 expect_no_leftovers
 finish

@@ -50,6 +50,16 @@ expect_eq "racy -poll recorded" "$(cat rc)" 0
 $TRACE races poll >poll.txt
 expect_grep "a pvm_nrecv that could have got another message or none" poll.txt \
 	'^task 1 event [0-9]+ pvm_nrecv got 100[12]:[0-9]+ tag 1; alternatives: .*nothing'
+# of its alternatives, those that can be swapped in are counted apart
+# from polls' "nothing": -explore counts (and tries) only those
+expect_grep "polls: the alternatives that can be swapped in, and the others" poll.txt \
+	'^[1-9][0-9]* of them can be swapped in \(pangaea -replay -swap, -explore tries them\); the other [1-9][0-9]* are no message to hand over: [1-9][0-9]* polls. "nothing"'
+swappable=$(sed -n 's/^\([0-9]*\) of them can be swapped in.*/\1/p' poll.txt)
+timeout 60 "$PANGAEA" -explore -budget 1 -logdir poll >xout 2>xerr
+expect_grep "-explore counts the alternatives races says can be swapped in" xerr \
+	"explore: .*/poll: $swappable racing alternative\(s\) in the recording that can be swapped in \(pangaea-trace races counts polls' and joins' outcomes too\)"
+expect_eq "json: the same count" \
+	"$($TRACE races --json poll | python3 -c 'import json,sys; print(json.load(sys.stdin)["swappable"])')" "$swappable"
 
 # groups: 4 tasks join "ring" concurrently
 pg -log -logdir groups "$E/groups" 4 2

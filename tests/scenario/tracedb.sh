@@ -26,6 +26,42 @@ check_matching() {
 	expect_eq "$1: no message is received before it is sent" "$bad" 0
 }
 
+# logs_sql_rows LOGDIR OUT: the rows the tables over the logs and the
+# import both have (the raw times: the import may put t0 through the
+# clock), appended to OUT.
+logs_sql_rows() {
+	local q
+	for q in "SELECT id, ltid, seq, kind, peer, tag, msgid, len, count, grp, op, arg, result, dests, t0_raw, t1_raw FROM events" \
+		"SELECT id, src, dst, tag, msgid, len, kind, send_event, recv_event, unmatched FROM messages" \
+		"SELECT ltid, parent_ltid, tid, program, host, start_wall_ns, end_how, end_value, nevents FROM tasks" \
+		"SELECT key, value FROM meta WHERE key IN ('mode', 'hosts', 'selection', 'polls', 'command', 'status', 'start_wall_ns') ORDER BY key" \
+		"SELECT ltid, count(*), min(id), max(seq) FROM events WHERE ltid = (SELECT max(ltid) FROM tasks)"; do
+		$TRACE sql "$1" "$q" >>"$2" 2>&1
+	done
+}
+
+# logs_sql_check NAME LOGDIR: on a fresh log folder, pangaea-trace sql
+# answers from the logs (no trace.db made) with the rows the import then
+# makes.
+logs_sql_check() {
+	local f
+	[ -e "$2/trace.db" ] && fail "$1: $2 already has a trace.db"
+	logs_sql_rows "$2" "$1.logs.sql"
+	[ -e "$2/trace.db" ] && fail "$1: sql on the logs imported them" ||
+		pass "$1: sql answers from the logs, no import"
+	[ -s "$1.logs.sql" ] || fail "$1: sql on the logs printed nothing"
+	$TRACE import "$2" >/dev/null
+	logs_sql_rows "$2" "$1.db.sql"
+	if cmp -s "$1.logs.sql" "$1.db.sql"; then
+		pass "$1: the logs' rows are the imported ones ($(wc -l <"$1.db.sql") lines)"
+	else
+		fail "$1: the logs' rows differ from the imported ones:"
+		diff "$1.logs.sql" "$1.db.sql" | head -10 | sed 's/^/    | /'
+	fi
+	f=$($TRACE sql "$2" "SELECT value FROM meta WHERE key = 'source'")
+	expect_eq "$1: the imported database is used once made" "$f" ""
+}
+
 # stat_count CSV TASK FUNCTION: the count column of a stats --csv row.
 stat_count() { awk -F, -v t="$2" -v f="$3" '$1 == "call" && $2 == t && $3 == f { print $4 }' "$1"; }
 
@@ -33,6 +69,8 @@ stat_count() { awk -F, -v t="$2" -v f="$3" '$1 == "call" && $2 == t && $3 == f {
 pg -log -logdir rec1 "$R" -w $W -m $M
 expect_eq "racy recording exits 0" "$(cat rc)" 0
 cp out rec1.out
+logs_sql_check racy rec1
+rm -f rec1/trace.db
 $TRACE stats --csv rec1 >stats.csv 2>stats.err
 expect_eq "stats imports on first use and succeeds" "$?" 0
 [ -f rec1/trace.db ] && pass "rec1/trace.db made" || fail "no rec1/trace.db"
@@ -100,6 +138,9 @@ expect_eq "Chrome: a message slice per message" "$(grep -c '"ph":"b"' trace.json
 cp -r rec1 bad && rm -f bad/trace.db
 size=$(stat -c %s bad/task-1001.comm)
 truncate -s $((size - 4)) bad/task-1001.comm
+$TRACE sql bad "SELECT count(*) FROM events" >sql.out 2>sql.err; rc=$?
+expect_eq "sql on the logs refuses a truncated log" "$rc" 1
+expect_grep "... naming file and offset" sql.err "task-1001\.comm: truncated: .*offset [0-9]+"
 $TRACE import bad >imp.out 2>imp.err; rc=$?
 expect_eq "import refuses a truncated log" "$rc" 1
 expect_grep "refusal names file and offset" imp.err "task-1001\.comm: truncated: .*offset [0-9]+"
@@ -113,6 +154,7 @@ expect_eq "salvaged: task 1001 lost only its last records" \
 # --- sor ----------------------------------------------------------------------
 pg -log -logdir sor "$B/examples/sor" 4 100
 expect_eq "sor recording exits 0" "$(cat rc)" 0
+logs_sql_check sor sor
 $TRACE import sor >imp.out
 expect_grep "sor import summary" imp.out "^imported 5 tasks, [0-9]+ events, [0-9]+ messages \([0-9]+ matched, 0 unmatched\)"
 check_matching sor sor
@@ -124,6 +166,9 @@ expect_eq "sor: stats sends = sends logged" "$(stat_count sor.csv all pvm_send)"
 if [ -x "$B/examples/groups" ]; then
 	pg -log -logdir grp "$B/examples/groups"
 	expect_eq "groups recording exits 0" "$(cat rc)" 0
+	logs_sql_check groups grp
+	rm -f grp/trace.db
+	# (on the logs, but for the correlated subquery: imported for it)
 	check_matching groups grp
 else
 	skip "the groups recording's message checks" "no $B/examples/groups"

@@ -50,6 +50,20 @@ static const char *slurp(const char *path, char *buf, size_t n)
 	return buf;
 }
 
+/* Reads cku_dir's run.info (of fill's two tasks) into BACK, after
+ * making the log of each task that ended, which the reader wants. */
+static void read_back(struct pg_runinfo *back)
+{
+	char path[PATH_MAX], err[512] = "";
+
+	for (int i = 0; i < 2; i++) {
+		cku_in_dir(path, sizeof(path), i ? "task-1001.comm" : "task-1.comm");
+		fclose(fopen(path, "w"));
+	}
+	ck_assert_msg(pg_runinfo_read(cku_dir, back, err, sizeof(err)) == 1,
+		      "%s", err);
+}
+
 /* How many entries of cku_dir start with ".run.info." (temporaries). */
 static int temporaries(void)
 {
@@ -78,13 +92,7 @@ START_TEST(test_round_trip_private)
 	cku_in_dir(path, sizeof(path), "run.info");
 	ck_assert_int_eq(stat(path, &st), 0);
 	ck_assert_int_eq(st.st_mode & 07777, 0600);
-	/* the reader wants a log of each task that ended */
-	for (int i = 0; i < 2; i++) {
-		cku_in_dir(path, sizeof(path), i ? "task-1001.comm" : "task-1.comm");
-		fclose(fopen(path, "w"));
-	}
-	ck_assert_msg(pg_runinfo_read(cku_dir, &back, err, sizeof(err)) == 1,
-		      "%s", err);
+	read_back(&back);
 	ck_assert_int_eq(back.status, 3);
 	ck_assert_uint_eq(back.ntasks, 2);
 	ck_assert_int_eq(back.tasks[1].ltid, 1001);
@@ -106,6 +114,37 @@ START_TEST(test_round_trip_private)
 	ck_assert_uint_eq(back.chaos_seed, 4000000000u);
 	pg_runinfo_free(&ri);
 	pg_runinfo_free(&back);
+}
+END_TEST
+
+/* The hosts' architectures (arch lines, issue 26) come back; a run.info
+ * without them names none, and a bad one is refused with its line. */
+START_TEST(test_archs_round_trip)
+{
+	struct pg_runinfo ri, back;
+	char path[PATH_MAX], err[512] = "";
+	FILE *f;
+
+	fill(&ri, 0);
+	ck_assert_ptr_null(pg_runinfo_arch(&ri, "h3"));
+	ck_assert_int_eq(pg_runinfo_add_arch(&ri, "h1", "LINUX64"), 0);
+	ck_assert_int_eq(pg_runinfo_add_arch(&ri, "h3", "LINUXS390"), 0);
+	ck_assert_msg(pg_runinfo_write(cku_dir, &ri, err, sizeof(err)) == 0,
+		      "%s", err);
+	read_back(&back);
+	ck_assert_uint_eq(back.narchs, 2);
+	ck_assert_str_eq(pg_runinfo_arch(&back, "h3"), "LINUXS390");
+	ck_assert_str_eq(pg_runinfo_arch(&back, "h1"), "LINUX64");
+	ck_assert_ptr_null(pg_runinfo_arch(&back, "h2"));
+	pg_runinfo_free(&back);
+	pg_runinfo_free(&ri);
+	cku_in_dir(path, sizeof(path), "run.info");
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fprintf(f, "pangaea-run 2\nmode record\narch h1\nstatus 0\n");
+	fclose(f);
+	ck_assert_int_eq(pg_runinfo_read(cku_dir, &back, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "run.info:3: cannot parse this arch line"),
+		      "message: %s", err);
 }
 END_TEST
 
@@ -210,6 +249,7 @@ static Suite *runinfo_write_suite(void)
 	cku_add_tmp_fixtures(tc);
 	tcase_add_test(tc, test_round_trip_private);
 	tcase_add_test(tc, test_version_1_read);
+	tcase_add_test(tc, test_archs_round_trip);
 	tcase_add_test(tc, test_planted_link_replaced);
 	tcase_add_test(tc, test_write_error_said);
 	tcase_add_test(tc, test_no_folder);

@@ -5,7 +5,8 @@
  * changed, a quiet period not over or traffic still moving is not stuck,
  * a timed receive is stuck once its timeout is past, and in replay a
  * circle of waits among stuck tasks, or a wait for an ended task, is a
- * deadlock while a wait for a running task is not.
+ * deadlock while a wait for a running task is not.  A stopped task is
+ * never stuck, and a message in flight wakes only the receive it matches.
  */
 #include "deadlock.h"
 #include "checkutil.h"
@@ -193,6 +194,45 @@ START_TEST(wait_for_unknown_or_ended)
 }
 END_TEST
 
+START_TEST(stopped_is_not_stuck)
+{
+	struct pg_deadlock_task v[2] = { task(1, 3), task(2, 3) };
+
+	v[1].stopped = 1;
+	ck_assert_int_eq(pg_deadlock_judge(v, 2, T0 + 10 * Q, T0),
+			 PG_DEADLOCK_NONE);
+	ck_assert_int_eq(v[1].stuck, 0);
+	v[1].stopped = 0; /* SIGCONT, and still blocked: a deadlock */
+	ck_assert_int_eq(pg_deadlock_judge(v, 2, T0 + 10 * Q, T0),
+			 PG_DEADLOCK_ALL);
+}
+END_TEST
+
+START_TEST(in_flight_wakes_matching_receive)
+{
+	int recv = pg_call_of(PG_REC_RECV, 0);
+	struct pg_deadlock_task t = task(1, recv);
+
+	t.src = -1;
+	t.st.tag = 5;
+	ck_assert(pg_deadlock_wakes(&t, 2, 5, 7));
+	ck_assert(!pg_deadlock_wakes(&t, 2, 4, 7)); /* another tag */
+	t.src = 3;
+	ck_assert(!pg_deadlock_wakes(&t, 2, 5, 7)); /* another source */
+	ck_assert(pg_deadlock_wakes(&t, 3, 5, 7));
+	t.st.tag = -1;
+	ck_assert(pg_deadlock_wakes(&t, 3, 99, 7));
+	want(&t, 3, 8); /* replay: only the recorded message */
+	ck_assert(!pg_deadlock_wakes(&t, 3, 5, 7));
+	ck_assert(pg_deadlock_wakes(&t, 3, 5, 8));
+	/* a barrier is woken by no message */
+	t = task(1, pg_call_of(PG_REC_GROUP, PG_GROUP_BARRIER));
+	t.src = -1;
+	t.st.tag = -1;
+	ck_assert(!pg_deadlock_wakes(&t, 2, 5, 7));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("deadlock");
@@ -204,6 +244,8 @@ int main(void)
 	tcase_add_test(tc, timed_receive_stuck_once_past);
 	tcase_add_test(tc, replay_wait_circle);
 	tcase_add_test(tc, wait_for_unknown_or_ended);
+	tcase_add_test(tc, stopped_is_not_stuck);
+	tcase_add_test(tc, in_flight_wakes_matching_receive);
 	suite_add_tcase(s, tc);
 	return cku_run(s);
 }

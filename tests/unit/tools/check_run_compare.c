@@ -258,21 +258,124 @@ START_TEST(test_missing_task)
 	write_task(run_b, 1001, worker1, NEV(worker1), 1000);
 	ck_assert_int_eq(verify(diff, sizeof(diff), &nev, &nt), 1);
 	assert_has(diff, "has 3 tasks");
-	assert_has(diff, "has 2");
+	assert_has(diff, "has 2: task 1002 is in ");
+	assert_has(diff, "/a only");
 
 	/* B lacks a middle task: that task is named */
 	pg_log_path(path, sizeof(path), run_b, 1001, "comm");
 	ck_assert_int_eq(unlink(path), 0);
 	write_task(run_b, 1002, worker2, NEV(worker2), 1000);
 	ck_assert_int_eq(verify(diff, sizeof(diff), &nev, &nt), 1);
-	assert_has(diff, "task 1001 is in only one of the runs");
+	assert_has(diff, "task 1001 is in ");
+	assert_has(diff, "/a only");
 
 	/* A lacks it instead */
 	write_task(run_b, 1001, worker1, NEV(worker1), 1000);
 	pg_log_path(path, sizeof(path), run_a, 1001, "comm");
 	ck_assert_int_eq(unlink(path), 0);
 	ck_assert_int_eq(verify(diff, sizeof(diff), &nev, &nt), 1);
-	assert_has(diff, "task 1001 is in only one of the runs");
+	assert_has(diff, "task 1001 is in ");
+	assert_has(diff, "/b only");
+}
+END_TEST
+
+/* A replay that diverged: its master stopped early and one worker was
+ * never started.  The difference named is the master's first differing
+ * event (not the count of tasks), with the replay's own report. */
+START_TEST(test_diverged_replay)
+{
+	struct pg_runinfo ri = { .status = 4 };
+	struct pg_event other[3];
+	char diff[2048];
+	long nev;
+	int nt;
+
+	memcpy(other, master, sizeof(other));
+	other[2].peer = 1001; /* event 3: sent to the wrong worker */
+	write_run(run_a, 1000);
+	write_task(run_b, 1, other, NEV(other), 1000);
+	write_task(run_b, 1001, worker1, NEV(worker1), 1000);
+	snprintf(ri.mode, sizeof(ri.mode), "replay");
+	snprintf(ri.diverged, sizeof(ri.diverged),
+		 "replay diverged: task 1, event 3: the log expects send to=1002");
+	ck_assert_int_eq(pg_runinfo_write(run_b, &ri, diff, sizeof(diff)), 0);
+	ck_assert_int_eq(verify(diff, sizeof(diff), &nev, &nt), 1);
+	assert_has(diff, "task 1, event 3: ");
+	assert_has(diff, "/b says: replay diverged: task 1, event 3: the log "
+		   "expects send to=1002)");
+	ck_assert_msg(strstr(diff, "tasks") == NULL, "'%s' counts tasks", diff);
+}
+END_TEST
+
+/* A task with no log is named with how it ended, in balanced brackets
+ * (the end text has brackets of its own). */
+START_TEST(test_no_log_brackets)
+{
+	char diff[1024], info[PATH_MAX + 16];
+	long nev;
+	int nt;
+	static const char text[] =
+		"pangaea-run 1\nmode record\nended x\nlauncher-host vm\n"
+		"command p\nselect all\n"
+		"task 1 tid=t40001 host=vm program=/bin/prog end=1/0 (ended normally)\n"
+		"task 1001 tid=t40002 host=vm program=/bin/prog end=1/0 (ended normally)\n"
+		"task 1002 tid=t40003 host=vm program=/bin/prog end=1/0 (ended normally)\n"
+		"task 1003 tid=t40004 host=vm program=/bin/prog end=0/0 "
+		"(was killed by signal 15 (Terminated))\nstatus 2\n";
+
+	write_run(run_a, 1000);
+	write_run(run_b, 1000);
+	snprintf(info, sizeof(info), "%s/run.info", run_a);
+	cku_spit(info, text, sizeof(text) - 1);
+	ck_assert_int_eq(verify(diff, sizeof(diff), &nev, &nt), 1);
+	assert_has(diff, "task 1003 of ");
+	assert_has(diff, " has no log (was killed by signal 15 (Terminated)): "
+		   "the run cannot be compared");
+}
+END_TEST
+
+/* Writes RUN/output.log holding LINE (and a newline) printed by task 1. */
+static void write_output(const char *run, const char *line)
+{
+	char path[PATH_MAX], err[512] = "";
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/output.log", run);
+	unlink(path); /* (made anew: it is created exclusively) */
+	fd = pg_outlog_create(path, err, sizeof(err));
+	ck_assert_msg(fd >= 0, "%s", err);
+	ck_assert_int_eq(pg_outlog_append(fd, 1, 1000, 1, line, strlen(line)), 0);
+	ck_assert_int_eq(close(fd), 0);
+}
+
+/* An output line that differs far from its start: the difference is
+ * quoted, not a start of line cut short before it; a short line is
+ * quoted whole, its tab and trailing blank shown. */
+START_TEST(test_output_long_line)
+{
+	char diff[2048], a[400], b[400];
+	long nev;
+	int nt;
+
+	/* "result:" padded with 300 blanks to the value (a mask over the
+	   value would not cover the padding) */
+	snprintf(a, sizeof(a), "result:%300s", "42");
+	snprintf(b, sizeof(b), "result:%299s\t42", "");
+	write_run(run_a, 1000);
+	write_run(run_b, 1000);
+	write_output(run_a, a);
+	write_output(run_b, b);
+	ck_assert_int_eq(verify(diff, sizeof(diff), &nev, &nt), 1);
+	assert_has(diff, "task 1 printed \"...");
+	assert_has(diff, "     42\" as its output line 1 in the first run");
+	assert_has(diff, "     \\t42\" in the second");
+	assert_has(diff, "(they differ from byte 306)");
+
+	write_output(run_a, "x\ty ");
+	write_output(run_b, "x\ty");
+	ck_assert_int_eq(verify(diff, sizeof(diff), &nev, &nt), 1);
+	assert_has(diff, "printed \"x\\ty \" as its output line 1 in the first "
+		   "run, \"x\\ty\" in the second");
 }
 END_TEST
 
@@ -434,6 +537,9 @@ static Suite *verify_suite(void)
 	tcase_add_test(tc, test_call_answers_count);
 	tcase_add_test(tc, test_shorter_log);
 	tcase_add_test(tc, test_missing_task);
+	tcase_add_test(tc, test_diverged_replay);
+	tcase_add_test(tc, test_no_log_brackets);
+	tcase_add_test(tc, test_output_long_line);
 	tcase_add_test(tc, test_truncated);
 	tcase_add_test(tc, test_wrong_version);
 	tcase_add_test(tc, test_missing_folder);

@@ -1,0 +1,718 @@
+/*
+ * tracedb-vtab.c: SQL over a run's logs themselves, without importing
+ * them (docs/TRACEDB.md "Without importing").  tdb_open_logs opens an
+ * in-memory database whose events, messages and tasks tables are SQLite
+ * virtual tables that read the communication logs as a query steps
+ * through them, and whose meta table holds what the headers and run.info
+ * say.  The rows are those the importer would write (tracedb.c, with the
+ * same ids: tasks by ascending ltid, each log in order; the messages in
+ * the order the matcher completes them, the ends left alone last), with
+ * the "offset" times (t0 = t0_raw): no clock is run, so a run whose
+ * import puts the times through the controlled logical clock shows its
+ * raw times here.  Nothing is kept between queries: a scan reads the
+ * logs again (mapped, so the page cache serves it).
+ */
+#include "tracedb-internal.h"
+#include "pangaea-logs.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The tables. */
+enum lv_kind { LV_EVENTS, LV_MESSAGES, LV_TASKS };
+
+static const char *const lv_names[] = { "events", "messages", "tasks" };
+
+/* Their columns, as tracedb-schema.c makes them. */
+static const char *const lv_decl[] = {
+	"CREATE TABLE x(id INTEGER, ltid INTEGER, seq INTEGER, kind TEXT,"
+	" peer INTEGER, tag INTEGER, msgid INTEGER, len INTEGER, t0 INTEGER,"
+	" t1 INTEGER, count INTEGER, grp TEXT, op TEXT, arg INTEGER,"
+	" result INTEGER, dests TEXT, t0_raw INTEGER, t1_raw INTEGER)",
+	"CREATE TABLE x(id INTEGER, src INTEGER, dst INTEGER, tag INTEGER,"
+	" msgid INTEGER, len INTEGER, kind TEXT, send_event INTEGER,"
+	" recv_event INTEGER, t_send INTEGER, t_recv INTEGER, unmatched TEXT)",
+	"CREATE TABLE x(ltid INTEGER, parent_ltid INTEGER, tid INTEGER,"
+	" program TEXT, host TEXT, start_wall_ns INTEGER, end_how TEXT,"
+	" end_value INTEGER, t_first INTEGER, t_last INTEGER,"
+	" nevents INTEGER)",
+};
+
+/* One of the tables (the module's aux data is the log folder). */
+struct lv_tab {
+	sqlite3_vtab base;
+	enum lv_kind kind;
+	const char *dir;
+};
+
+/* A walk through the run's events in the importer's order. */
+struct lv_walk {
+	struct pg_run run;
+	int i;              /* index of the task being read (-1: none yet) */
+	int only;           /* ltid whose events are wanted (-1: all) */
+	int selective;      /* a header has a selection */
+	uint64_t base;      /* the wall-clock time of t = 0 of task i */
+	int64_t id, seq;    /* events.id and seq of EV */
+	int64_t t0, t1;     /* its times */
+	struct pg_event ev;
+};
+
+/* A message row waiting to be given. */
+struct lv_msg {
+	struct pg_match_end s, r;
+	int has_s, has_r;
+	const char *why;
+};
+
+/* A cursor of any of the tables. */
+struct lv_cur {
+	sqlite3_vtab_cursor base;
+	struct lv_walk w;
+	int eof;
+	int64_t rowid;
+	struct tdb_row row;     /* the current row (events: made when asked) */
+	int row_made;           /* events: ROW made; tasks: its summary */
+	struct pg_strbuf tmp;   /* events: its destinations */
+	/* messages: the matcher, and the rows it completed not given yet */
+	struct pg_match m;
+	struct lv_msg *q;
+	size_t nq, hq, capq;
+	int drained;            /* the ends left alone are queued */
+	/* tasks: every task's row, by ltid */
+	struct lv_task { int ltid, comm; const struct pg_runinfo_task *ri; }
+		*tasks;
+	int ntask, k;
+	struct pg_runinfo ri;
+	int ri_found;
+	char host0[PG_HOST_MAX];
+};
+
+/* Sets the error of table T to ERR; SQLITE_ERROR. */
+static int lv_fail(sqlite3_vtab *t, const char *err)
+{
+	sqlite3_free(t->zErrMsg);
+	t->zErrMsg = sqlite3_mprintf("%s", err);
+	return SQLITE_ERROR;
+}
+
+/* Opens every communication log of DIR into W, ONLY the ltid wanted
+ * (-1: all); 0, or -1 with ERR. */
+static int walk_open(struct lv_walk *w, const char *dir, int only, char *err,
+		     size_t errlen)
+{
+	int rc;
+
+	memset(w, 0, sizeof(*w));
+	w->i = -1;
+	w->only = only;
+	if (pg_run_open(&w->run, dir, err, errlen) < 0)
+		return -1;
+	if ((rc = pg_run_open_all(&w->run, err, errlen)) < 0)
+		return -1;
+	for (int i = 0; i < w->run.n; i++)
+		w->selective |= w->run.rd[i].hdr.select[0] != '\0';
+	return 0;
+}
+
+/* The next event of W into W->ev: 1, 0 at the end, -1 with ERR (a
+ * damaged log). */
+static int walk_next(struct lv_walk *w, char *err, size_t errlen)
+{
+	for (;;) {
+		if (w->i >= 0 && w->i < w->run.n) {
+			struct pg_comm_reader *r = &w->run.rd[w->i];
+			int rc = pg_comm_next(r, &w->ev, err, errlen);
+
+			if (rc < 0)
+				return -1;
+			if (rc > 0) {
+				w->id++;
+				w->seq++;
+				if (w->only >= 0 && w->run.ltids[w->i] != w->only)
+					continue; /* counted, not given */
+				w->t0 = (int64_t)(w->base + w->ev.t);
+				w->t1 = w->t0 + (int64_t)w->ev.dur;
+				return 1;
+			}
+			pg_comm_free(r); /* (the header stays) */
+			if (w->only >= 0 && w->run.ltids[w->i] == w->only)
+				return 0;
+		}
+		if (++w->i >= w->run.n)
+			return 0;
+		w->seq = 0;
+		w->base = pg_run_base(&w->run, w->i);
+	}
+}
+
+/* xCreate, xConnect: ARGV[3] names the table. */
+static int lv_connect(sqlite3 *db, void *aux, int argc,
+		      const char *const *argv, sqlite3_vtab **out, char **msg)
+{
+	struct lv_tab *t;
+	int k = 0;
+
+	while (argc > 3 && k < 3 && strcmp(argv[3], lv_names[k]) != 0)
+		k++;
+	if (argc <= 3 || k == 3) {
+		*msg = sqlite3_mprintf("pangaea_logs: which table?");
+		return SQLITE_ERROR;
+	}
+	if (sqlite3_declare_vtab(db, lv_decl[k]) != SQLITE_OK)
+		return SQLITE_ERROR;
+	if (!(t = sqlite3_malloc(sizeof(*t))))
+		return SQLITE_NOMEM;
+	memset(t, 0, sizeof(*t));
+	t->kind = (enum lv_kind)k;
+	t->dir = aux;
+	*out = &t->base;
+	return SQLITE_OK;
+}
+
+/* xDisconnect, xDestroy. */
+static int lv_disconnect(sqlite3_vtab *t)
+{
+	sqlite3_free(t);
+	return SQLITE_OK;
+}
+
+/* xBestIndex: events take "ltid = X" (the logs of other tasks are not
+ * given); every table gives its rows in rowid order. */
+static int lv_best(sqlite3_vtab *vt, sqlite3_index_info *ix)
+{
+	struct lv_tab *t = (struct lv_tab *)vt;
+
+	ix->idxNum = 0;
+	ix->estimatedCost = 1e7;
+	for (int i = 0; i < ix->nConstraint; i++) {
+		const struct sqlite3_index_constraint *c = &ix->aConstraint[i];
+
+		if (t->kind == LV_EVENTS && c->usable && c->iColumn == 1 &&
+		    c->op == SQLITE_INDEX_CONSTRAINT_EQ) {
+			ix->aConstraintUsage[i].argvIndex = 1;
+			ix->aConstraintUsage[i].omit = 1;
+			ix->idxNum = 1;
+			ix->estimatedCost = 1e6;
+			break;
+		}
+	}
+	if (ix->nOrderBy == 1 && !ix->aOrderBy[0].desc &&
+	    (ix->aOrderBy[0].iColumn == -1 || ix->aOrderBy[0].iColumn == 0))
+		ix->orderByConsumed = 1;
+	return SQLITE_OK;
+}
+
+/* xOpen. */
+static int lv_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
+{
+	struct lv_cur *c = sqlite3_malloc(sizeof(*c));
+
+	if (!c)
+		return SQLITE_NOMEM;
+	memset(c, 0, sizeof(*c));
+	c->w.i = -1;
+	*out = &c->base;
+	return SQLITE_OK;
+}
+
+/* Frees what cursor C holds, leaving it as lv_open made it. */
+static void lv_reset(struct lv_cur *c)
+{
+	pg_run_close(&c->w.run);
+	pg_match_free(&c->m);
+	free(c->q);
+	free(c->tasks);
+	if (c->ri_found)
+		pg_runinfo_free(&c->ri);
+	pg_strbuf_free(&c->tmp);
+	/* (base, the first member, is SQLite's) */
+	memset((char *)c + sizeof(c->base), 0, sizeof(*c) - sizeof(c->base));
+	c->w.i = -1;
+}
+
+/* xClose. */
+static int lv_close(sqlite3_vtab_cursor *cur)
+{
+	lv_reset((struct lv_cur *)cur);
+	sqlite3_free(cur);
+	return SQLITE_OK;
+}
+
+/* Queues a message row of the matcher's (S, R either NULL, WHY); 0 or -1
+ * when memory runs out. */
+static int msg_queue(struct lv_cur *c, const struct pg_match_end *s,
+		     const struct pg_match_end *r, const char *why)
+{
+	struct lv_msg *v;
+
+	if (c->hq == c->nq)
+		c->hq = c->nq = 0;
+	if (!(v = pg_grow(c->q, &c->capq, c->nq + 1, sizeof(*v), 64)))
+		return -1;
+	c->q = v;
+	v = &c->q[c->nq++];
+	memset(v, 0, sizeof(*v));
+	if ((v->has_s = s != NULL))
+		v->s = *s;
+	if ((v->has_r = r != NULL))
+		v->r = *r;
+	v->why = why;
+	return 0;
+}
+
+/* The matcher's answer (pg_match_fn, ARG the cursor): as the importer's
+ * (tracedb-match.c): a row for a completed message and a foreign
+ * receive; 0, or 1 when memory runs out. */
+static int msg_told(void *arg, enum pg_match_what what,
+		    const struct pg_match_end *e,
+		    const struct pg_match_end *other)
+{
+	struct lv_cur *c = arg;
+	struct pg_match_run run = { c->w.run.ltids, c->w.run.n,
+				    c->w.selective };
+
+	if (what == PG_MATCH_PAIRED)
+		return (pg_match_is_send(e) ? msg_queue(c, e, other, NULL)
+					    : msg_queue(c, other, e, NULL)) ? 1 : 0;
+	if (what == PG_MATCH_FOREIGN)
+		return msg_queue(c, NULL, e, pg_match_why(&c->m, e, &run)) ? 1
+									   : 0;
+	return 0;
+}
+
+/* Queues the ends the matcher left alone, with their reasons; 0 or -1. */
+static int msg_drain(struct lv_cur *c)
+{
+	struct pg_match_run run = { c->w.run.ltids, c->w.run.n,
+				    c->w.selective };
+	struct pg_match_end *left;
+	long n = pg_match_left(&c->m, &left);
+	int rc = n < 0 ? -1 : 0;
+
+	for (long i = 0; i < n && rc == 0; i++) {
+		const char *why = pg_match_why(&c->m, &left[i], &run);
+
+		rc = pg_match_is_send(&left[i])
+		     ? msg_queue(c, &left[i], NULL, why)
+		     : msg_queue(c, NULL, &left[i], why);
+	}
+	free(left);
+	c->drained = 1;
+	return rc;
+}
+
+/* Moves messages cursor C to its next row; SQLite's code. */
+static int msg_next(struct lv_cur *c)
+{
+	char err[1024];
+
+	while (c->hq == c->nq && !c->drained) {
+		int rc = walk_next(&c->w, err, sizeof(err));
+
+		if (rc < 0)
+			return lv_fail(c->base.pVtab, err);
+		if (rc == 0 ? msg_drain(c) < 0
+			    : pg_match_event(&c->m, c->w.run.ltids[c->w.i],
+					     c->w.id, &c->w.ev, c->w.t0, c->w.t1,
+					     msg_told, c) != 0)
+			return SQLITE_NOMEM;
+	}
+	if (c->hq == c->nq) {
+		c->eof = 1;
+		return SQLITE_OK;
+	}
+	{
+		const struct lv_msg *m = &c->q[c->hq++];
+
+		tdb_message_row(&c->row, ++c->rowid, m->has_s ? &m->s : NULL,
+				m->has_r ? &m->r : NULL, m->why);
+	}
+	return SQLITE_OK;
+}
+
+/* Orders tasks by ltid. */
+static int task_cmp(const void *a, const void *b)
+{
+	const struct lv_task *x = a, *y = b;
+
+	return (x->ltid > y->ltid) - (x->ltid < y->ltid);
+}
+
+/* Whether LTID is among the N tasks V; 1 or 0. */
+static int task_has(const struct lv_task *v, int n, int ltid)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i].ltid == ltid)
+			return 1;
+	return 0;
+}
+
+/* Lists the tasks of C's run, as the importer makes their rows: those
+ * with a communication log, the launcher (task 0, with an execution
+ * log), the others run.info names; 0, or -1 with ERR. */
+static int task_list(struct lv_cur *c, const char *dir, char *err,
+		     size_t errlen)
+{
+	int *x = NULL, nx = pg_run_ltids(dir, "exec", &x);
+	size_t cap = (size_t)c->w.run.n + 1;
+	int n = 0;
+
+	if ((c->ri_found = pg_runinfo_read(dir, &c->ri, err, errlen)) < 0) {
+		c->ri_found = 0;
+		free(x);
+		return -1;
+	}
+	cap += c->ri_found ? c->ri.ntasks : 0;
+	if (!(c->tasks = calloc(cap, sizeof(*c->tasks)))) {
+		free(x);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < c->w.run.n; i++)
+		c->tasks[n++] = (struct lv_task){ c->w.run.ltids[i], i, NULL };
+	if (nx > 0 && pg_run_has(x, nx, 0) && !task_has(c->tasks, n, 0))
+		c->tasks[n++] = (struct lv_task){ 0, -1, NULL };
+	for (size_t i = 0; c->ri_found && i < c->ri.ntasks; i++)
+		if (!task_has(c->tasks, n, c->ri.tasks[i].ltid))
+			c->tasks[n++] = (struct lv_task){ c->ri.tasks[i].ltid,
+							  -1, &c->ri.tasks[i] };
+	free(x);
+	qsort(c->tasks, (size_t)n, sizeof(*c->tasks), task_cmp);
+	c->ntask = n;
+	c->k = -1;
+	return 0;
+}
+
+/* Makes the columns of task C->tasks[C->k]'s row that its header or
+ * run.info give (the summary waits for task_sum). */
+static void task_row(struct lv_cur *c)
+{
+	const struct lv_task *t = &c->tasks[c->k];
+	struct tdb_row *r = &c->row;
+
+	memset(r, 0, sizeof(*r));
+	r->n = 11;
+	r->null = (1u << 11) - 1;
+	c->row_made = 0;
+	tdb_row_int(r, 0, t->ltid);
+	if (t->comm >= 0) {
+		const struct pg_comm_header *h = &c->w.run.rd[t->comm].hdr;
+
+		tdb_row_int(r, 1, h->parent_ltid);
+		tdb_row_int(r, 2, h->tid);
+		tdb_row_text(r, 3, h->program);
+		tdb_row_text(r, 4, h->host);
+		tdb_row_int(r, 5, (int64_t)pg_run_base(&c->w.run, t->comm));
+	} else if (t->ri) {
+		tdb_row_int(r, 2, t->ri->tid);
+		tdb_row_text(r, 3, t->ri->program);
+		tdb_row_text(r, 4, t->ri->host);
+	} else if (t->ltid == 0) {
+		tdb_row_text(r, 3, "pangaea");
+		tdb_row_text(r, 4, c->ri_found && c->ri.launcher_host[0]
+				? c->ri.launcher_host : NULL);
+	}
+	c->rowid = t->ltid;
+}
+
+/* Adds the summary of task C->tasks[C->k]'s events to its row (end_how,
+ * end_value, t_first, t_last, nevents: its log read whole); SQLite's
+ * code. */
+static int task_sum(struct lv_cur *c)
+{
+	const struct lv_task *t = &c->tasks[c->k];
+	struct tdb_row *r = &c->row;
+	int64_t n = 0, first = 0, last = 0;
+	int how = 0, value = 0;
+
+	if (t->comm >= 0) {
+		struct pg_comm_reader *rd = &c->w.run.rd[t->comm];
+		uint64_t base = pg_run_base(&c->w.run, t->comm);
+		char err[1024];
+		int rc;
+
+		while ((rc = pg_comm_next(rd, &c->w.ev, err, sizeof(err))) > 0) {
+			int64_t t0 = (int64_t)(base + c->w.ev.t);
+
+			if (++n == 1)
+				first = t0;
+			if (t0 + (int64_t)c->w.ev.dur > last)
+				last = t0 + (int64_t)c->w.ev.dur;
+			if (c->w.ev.kind == PG_REC_END) {
+				how = c->w.ev.how;
+				value = c->w.ev.value;
+			}
+		}
+		if (rc < 0)
+			return lv_fail(c->base.pVtab, err);
+		pg_comm_free(rd); /* (the header stays) */
+	}
+	tdb_row_text(r, 6, pg_end_how_name(how));
+	if (pg_end_how_name(how))
+		tdb_row_int(r, 7, value);
+	if (n > 0) {
+		tdb_row_int(r, 8, first);
+		tdb_row_int(r, 9, last);
+	}
+	tdb_row_int(r, 10, n);
+	c->row_made = 1;
+	return SQLITE_OK;
+}
+
+/* xNext. */
+static int lv_next(sqlite3_vtab_cursor *cur)
+{
+	struct lv_cur *c = (struct lv_cur *)cur;
+	char err[1024];
+	int rc;
+
+	switch (((struct lv_tab *)cur->pVtab)->kind) {
+	case LV_EVENTS:
+		c->row_made = 0;
+		if ((rc = walk_next(&c->w, err, sizeof(err))) < 0)
+			return lv_fail(cur->pVtab, err);
+		c->eof = rc == 0;
+		c->rowid = c->w.id;
+		return SQLITE_OK;
+	case LV_MESSAGES:
+		return msg_next(c);
+	case LV_TASKS:
+		if (++c->k >= c->ntask)
+			c->eof = 1;
+		else
+			task_row(c);
+		return SQLITE_OK;
+	}
+	return SQLITE_ERROR;
+}
+
+/* xFilter: starts a scan (IDXNUM 1: ARGV[0] is the ltid wanted). */
+static int lv_filter(sqlite3_vtab_cursor *cur, int idxnum, const char *idxstr,
+		     int argc, sqlite3_value **argv)
+{
+	struct lv_cur *c = (struct lv_cur *)cur;
+	struct lv_tab *t = (struct lv_tab *)cur->pVtab;
+	char err[1024];
+	int only = -1;
+
+	lv_reset(c);
+	if (idxnum == 1 && argc == 1) {
+		int type = sqlite3_value_numeric_type(argv[0]);
+		double d = sqlite3_value_double(argv[0]);
+
+		/* no ltid equals anything else than a whole number >= 0 */
+		if ((type != SQLITE_INTEGER && type != SQLITE_FLOAT) ||
+		    d < 0 || d > INT32_MAX || d != (double)(int)d) {
+			c->eof = 1;
+			return SQLITE_OK;
+		}
+		only = (int)d;
+	}
+	if (walk_open(&c->w, t->dir, only, err, sizeof(err)) < 0 ||
+	    (t->kind == LV_TASKS && task_list(c, t->dir, err, sizeof(err)) < 0))
+		return lv_fail(cur->pVtab, err);
+	return lv_next(cur);
+}
+
+/* xEof. */
+static int lv_eof(sqlite3_vtab_cursor *cur)
+{
+	return ((struct lv_cur *)cur)->eof;
+}
+
+/* xColumn. */
+static int lv_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i)
+{
+	struct lv_cur *c = (struct lv_cur *)cur;
+	enum lv_kind kind = ((struct lv_tab *)cur->pVtab)->kind;
+	int rc;
+
+	if (kind == LV_TASKS && i >= 6 && !c->row_made &&
+	    (rc = task_sum(c)) != SQLITE_OK)
+		return rc;
+	if (kind == LV_EVENTS && !c->row_made) {
+		int64_t t[4] = { c->w.t0, c->w.t1, c->w.t0, c->w.t1 };
+
+		if (tdb_event_row(&c->row, &c->w.ev, c->w.id,
+				  c->w.run.ltids[c->w.i], c->w.seq, t,
+				  &c->tmp) < 0)
+			return SQLITE_NOMEM;
+		c->row_made = 1;
+	}
+	tdb_row_result(ctx, &c->row, i);
+	return SQLITE_OK;
+}
+
+/* xRowid. */
+static int lv_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *id)
+{
+	*id = ((struct lv_cur *)cur)->rowid;
+	return SQLITE_OK;
+}
+
+static const sqlite3_module lv_module = {
+	.iVersion = 1,
+	.xCreate = lv_connect,
+	.xConnect = lv_connect,
+	.xBestIndex = lv_best,
+	.xDisconnect = lv_disconnect,
+	.xDestroy = lv_disconnect,
+	.xOpen = lv_open,
+	.xClose = lv_close,
+	.xFilter = lv_filter,
+	.xNext = lv_next,
+	.xEof = lv_eof,
+	.xColumn = lv_column,
+	.xRowid = lv_rowid,
+};
+
+/* Adds meta KEY = VALUE to DB through the insert S (NULL values left
+ * out); 0 or -1. */
+static int lv_meta(sqlite3_stmt *s, const char *key, const char *value)
+{
+	int rc;
+
+	if (!value)
+		return 0;
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, value, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Whether the host of log I of R is named and no log before it has it;
+ * 1 or 0. */
+static int lv_host_new(const struct pg_comm_reader *r, int i)
+{
+	for (int j = 0; j < i; j++)
+		if (strcmp(r[j].hdr.host, r[i].hdr.host) == 0)
+			return 0;
+	return r[i].hdr.host[0] != '\0';
+}
+
+/* Fills the meta table of DB from the headers of the logs of DIR and its
+ * run.info; 0, or -1 with ERR. */
+static int lv_meta_fill(sqlite3 *db, const char *dir, char *err,
+			size_t errlen)
+{
+	struct lv_walk w;
+	struct pg_runinfo ri;
+	struct pg_strbuf hosts = { 0 };
+	char ver[16], wall[32], status[16], path[PG_PATH_MAX];
+	const char *mode = "record", *sel = NULL;
+	uint64_t start = 0;
+	int found, loose = 0, rc = -1;
+	sqlite3_stmt *s = NULL;
+
+	if (walk_open(&w, dir, -1, err, errlen) < 0)
+		return -1;
+	if ((found = pg_runinfo_read(dir, &ri, err, errlen)) < 0) {
+		pg_run_close(&w.run);
+		return -1;
+	}
+	for (int i = 0; i < w.run.n; i++) {
+		const struct pg_comm_header *h = &w.run.rd[i].hdr;
+
+		if (i == 0 && h->mode == 2)
+			mode = "replay";
+		loose |= (h->flags & PG_COMM_LOOSE_POLLS) != 0;
+		if (h->select[0])
+			sel = h->select;
+		if (!start || h->start_wall_ns < start)
+			start = h->start_wall_ns;
+		if (lv_host_new(w.run.rd, i))
+			pg_strbuf_printf(&hosts, "%s%s", hosts.len ? " " : "",
+					 h->host);
+	}
+	if (found && ri.mode[0])
+		mode = ri.mode;
+	snprintf(ver, sizeof(ver), "%d", TDB_SCHEMA_VERSION);
+	snprintf(wall, sizeof(wall), "%llu", (unsigned long long)start);
+	snprintf(status, sizeof(status), "%d", found ? ri.status : 0);
+	if (!realpath(dir, path))
+		snprintf(path, sizeof(path), "%s", dir);
+	if (sqlite3_prepare_v2(db, "INSERT INTO meta VALUES(?,?)", -1, &s,
+			       NULL) == SQLITE_OK &&
+	    lv_meta(s, "schema_version", ver) == 0 &&
+	    lv_meta(s, "logdir", path) == 0 && lv_meta(s, "mode", mode) == 0 &&
+	    lv_meta(s, "command", found ? ri.command : NULL) == 0 &&
+	    lv_meta(s, "start_wall_ns", wall) == 0 &&
+	    lv_meta(s, "hosts", hosts.p ? hosts.p : "") == 0 &&
+	    lv_meta(s, "selection", sel ? sel : "") == 0 &&
+	    lv_meta(s, "polls", loose ? "loose" : "exact") == 0 &&
+	    lv_meta(s, "status", found ? status : NULL) == 0 &&
+	    lv_meta(s, "replay_of", found && ri.replay_of[0] ? ri.replay_of
+							    : NULL) == 0 &&
+	    lv_meta(s, "sync", "offset") == 0 &&
+	    lv_meta(s, "source", "logs") == 0)
+		rc = 0;
+	else
+		snprintf(err, errlen, "cannot fill the meta table: %s",
+			 sqlite3_errmsg(db));
+	sqlite3_finalize(s);
+	pg_strbuf_free(&hosts);
+	if (found)
+		pg_runinfo_free(&ri);
+	pg_run_close(&w.run);
+	return rc;
+}
+
+int tdb_open_logs(const char *logdir, sqlite3 **db, char *err, size_t errlen)
+{
+	struct pg_run run;
+	int *x = NULL, nx;
+	char *dir, *msg = NULL;
+
+	*db = NULL;
+	if (pg_run_open(&run, logdir, err, errlen) < 0)
+		return -1;
+	nx = pg_run_ltids(logdir, "exec", &x);
+	free(x);
+	if (run.n == 0 && nx <= 0) {
+		pg_run_close(&run);
+		snprintf(err, errlen, "%s is not a Pangaea log folder (no "
+			 "task-*.comm or task-*.exec files)", logdir);
+		return -1;
+	}
+	pg_run_close(&run);
+	if (!(dir = strdup(logdir))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (sqlite3_open_v2(":memory:", db, SQLITE_OPEN_READWRITE,
+			    NULL) != SQLITE_OK)
+		free(dir);
+	/* (a module that cannot be made frees its DIR) */
+	if (!*db || sqlite3_errcode(*db) != SQLITE_OK ||
+	    sqlite3_create_module_v2(*db, "pangaea_logs", &lv_module, dir,
+				     free) != SQLITE_OK) {
+		snprintf(err, errlen, "cannot open an in-memory database: %s",
+			 *db ? sqlite3_errmsg(*db) : "out of memory");
+		sqlite3_close(*db);
+		*db = NULL;
+		return -1;
+	}
+	if (sqlite3_exec(*db,
+			 "CREATE VIRTUAL TABLE events USING pangaea_logs(events);"
+			 "CREATE VIRTUAL TABLE messages USING "
+			 "pangaea_logs(messages);"
+			 "CREATE VIRTUAL TABLE tasks USING pangaea_logs(tasks);"
+			 "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);",
+			 NULL, NULL, &msg) != SQLITE_OK) {
+		snprintf(err, errlen, "cannot make the tables over the logs: %s",
+			 msg ? msg : "?");
+		sqlite3_free(msg);
+		sqlite3_close(*db);
+		*db = NULL;
+		return -1;
+	}
+	if (lv_meta_fill(*db, logdir, err, errlen) < 0) {
+		sqlite3_close(*db);
+		*db = NULL;
+		return -1;
+	}
+	return 0;
+}
