@@ -23,22 +23,9 @@ void *pg_clk_real_lookup(const char *name)
 	return f;
 }
 
-/* pg_real_gettimeofday and the like: the real function looked up at the
- * first call (two threads racing both look it up: harmless). */
+/* pg_real_gettimeofday and the like (PG_REAL_BODY) */
 #define PG_CLOCK_CALL(type, name, params, args)                          \
-	type pg_real_##name params                                       \
-	{                                                                \
-		static __typeof__(pg_real_##name) *real;                 \
-		if (!real)                                               \
-			real = (__typeof__(real))pg_clk_real_lookup(#name); \
-		return real args;                                        \
-	}
+	type pg_real_##name params { PG_REAL_BODY(name, args, return); }
 #define PG_CLOCK_CALL_VOID(name, params, args)                           \
-	void pg_real_##name params                                       \
-	{                                                                \
-		static __typeof__(pg_real_##name) *real;                 \
-		if (!real)                                               \
-			real = (__typeof__(real))pg_clk_real_lookup(#name); \
-		real args;                                               \
-	}
+	void pg_real_##name params { PG_REAL_BODY(name, args, ); }
 #include "pangaea-clock-calls.def"

@@ -87,5 +87,9 @@ uint64_t pg_clk_replayed(void);
  * folder and of a binding; one that cannot be found is said and the
  * process aborted, as the dynamic linker does for a missing symbol. */
 void *pg_clk_real_lookup(const char *name);
+/* The body of pg_real_NAME, the real function of NAME: looked up at the
+ * first call (two threads racing both look it up: harmless), then called
+ * with ARGS; its value returned by RET (return, or nothing for void). */
+#define PG_REAL_BODY(name, args, ret)                                    	static __typeof__(pg_real_##name) *real;                         	if (!real)                                                       		real = (__typeof__(real))pg_clk_real_lookup(#name);      	ret real args
 
 #endif /* PANGAEA_CLOCK_H */

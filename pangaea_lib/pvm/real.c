@@ -6,19 +6,12 @@
  * aborted).  Only in the shared library.
  */
 #include "pangaea-internal.h"
-#include "pangaea-clock.h" /* pg_clk_real_lookup */
+#include "pangaea-clock.h" /* PG_REAL_BODY */
 
 /* pg_real_pvm_send and the like: each looks the real function up at its
- * first call (two threads racing both look it up: harmless), then calls
- * it with the same arguments. */
+ * first call, then calls it with the same arguments (PG_REAL_BODY). */
 #define PANGAEA_CALL(type, name, params, args, route)                    \
-	type pg_real_##name params                                       \
-	{                                                                \
-		static __typeof__(pg_real_##name) *real;                 \
-		if (!real)                                               \
-			real = (__typeof__(real))pg_clk_real_lookup(#name); \
-		return real args;                                        \
-	}
+	type pg_real_##name params { PG_REAL_BODY(name, args, return); }
 #define PANGAEA_CALL_JOIN(type, name, params, args)                      \
 	PANGAEA_CALL(type, name, params, args, JOIN)
 #include "pangaea-pvm-calls.def"
