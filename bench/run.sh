@@ -44,6 +44,8 @@ BENCHES=(
 	"pingpong|bench/pingpong -n $PP"
 	"pingpong-direct|bench/pingpong -n $PP -direct"
 	"pingpong-preload|bench/pingpong-preload -n $PP"
+	"clockread|bench/clockread -n 200000"
+	"clockread-preload|bench/clockread-preload -n 200000"
 	"perfunc-p2p|bench/perfunc -set p2p -n 5000"
 	"perfunc-spawn|bench/perfunc -set spawn -n 20"
 	"perfunc-mcast|bench/perfunc -set mcast -n 2000"

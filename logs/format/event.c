@@ -57,9 +57,60 @@ static const char *const end_hows[PG_END_LAST + 1] = {
 	[PG_END_SIGNAL] = "signal", [PG_END_DIVERGED] = "diverged",
 };
 
+/* The calls of clock reads (enum pg_time_src) and seeds (pg_seed_src). */
+static const char *const time_srcs[PG_TIME_LAST + 1] = {
+	[PG_TIME_GETTIMEOFDAY] = "gettimeofday", [PG_TIME_TIME] = "time",
+	[PG_TIME_REALTIME] = "clock_gettime(CLOCK_REALTIME)",
+	[PG_TIME_MONOTONIC] = "clock_gettime(CLOCK_MONOTONIC)",
+	[PG_TIME_CLOCKID] = "clock_gettime", [PG_TIME_CLOCK] = "clock",
+	[PG_TIME_TIMES] = "times", [PG_TIME_RUSAGE] = "getrusage",
+};
+static const char *const seed_srcs[PG_SEED_LAST + 1] = {
+	[PG_SEED_SRAND] = "srand", [PG_SEED_SRANDOM] = "srandom",
+	[PG_SEED_SRAND48] = "srand48", [PG_SEED_SEED48] = "seed48",
+	[PG_SEED_INITSTATE] = "initstate", [PG_SEED_GETRANDOM] = "getrandom",
+	[PG_SEED_GETENTROPY] = "getentropy",
+};
+
 const char *pg_rec_kind_name(int kind)
 {
+	if (kind == PG_REC_TIME)
+		return "time";
+	if (kind == PG_REC_SEED)
+		return "seed";
 	return kind >= 1 && kind <= PG_REC_LAST ? kinds[kind].name : "?";
+}
+
+const char *pg_value_src_name(int kind, int src)
+{
+	if (kind == PG_REC_TIME && src >= 0 && src <= PG_TIME_LAST)
+		return time_srcs[src];
+	if (kind == PG_REC_SEED && src >= 0 && src <= PG_SEED_LAST)
+		return seed_srcs[src];
+	return "?";
+}
+
+void pg_value_describe(const struct pg_event *ev, char *buf, size_t n)
+{
+	size_t k;
+
+	k = (size_t)snprintf(buf, n, "%s", pg_value_src_name(ev->kind, ev->op));
+	if (ev->kind == PG_REC_TIME &&
+	    (ev->op == PG_TIME_CLOCKID || ev->op == PG_TIME_RUSAGE) && k < n)
+		k += (size_t)snprintf(buf + k, n - k, "(%d)", ev->arg);
+	if (ev->result && k < n) {
+		snprintf(buf + k, n - k, " failed: errno %d", ev->result);
+		return;
+	}
+	for (int i = 0; i < ev->nvals && k < n; i++)
+		k += (size_t)snprintf(buf + k, n - k, "%s%lld", i ? "," : " = ",
+				      (long long)ev->vals[i]);
+	if (ev->blob && k < n)
+		k += (size_t)snprintf(buf + k, n - k, " = %u bytes",
+				      ev->nblob);
+	for (uint32_t i = 0; ev->blob && i < ev->nblob && i < 8 && k < n; i++)
+		k += (size_t)snprintf(buf + k, n - k, "%s%02x", i ? "" : " ",
+				      ev->blob[i]);
 }
 
 int pg_rec_kind_of(const char *name)

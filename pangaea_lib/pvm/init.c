@@ -8,6 +8,7 @@
  * (preload.c) the same join runs at the task's first PVM call.
  */
 #include "pangaea-internal.h"
+#include "pangaea-clock.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -118,6 +119,7 @@ static int task_open(char *err, size_t errlen)
 	}
 	pg_task_hooks();
 	pg_stdin_attach();
+	pg_clk_task_thread(); /* its clock reads are the task's */
 	return 0;
 }
 
@@ -142,6 +144,16 @@ __attribute__((constructor)) static void init_enter_folder(void)
 }
 
 #ifndef PG_PRELOAD
+/* A clock read or seed of a program built with pangaea.h before its
+ * pangaea_init (pg_clk_join_hook): joins the run then, if it is in one. */
+static void init_join_early(void)
+{
+	const char *ctx = getenv(PG_ENV_CONTEXT);
+
+	if (ctx && *ctx)
+		pangaea_init(NULL, NULL);
+}
+
 /* In a program built with pangaea.h (this is libpangaea.a), before main:
  * if libpangaea.so is preloaded as well (LD_PRELOAD reaches every task of
  * a run), tells it that this program records itself, so that nothing is
@@ -150,6 +162,7 @@ __attribute__((constructor)) static void init_tell_preload(void)
 {
 	void (*source_mode)(void);
 
+	pg_clk_join_hook = init_join_early;
 	*(void **)&source_mode = dlsym(RTLD_DEFAULT, "pg_preload_source_mode");
 	if (source_mode)
 		source_mode();
