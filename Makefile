@@ -26,7 +26,8 @@ ifneq ($(SANITIZE),)
 SANFLAGS := -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 # (one include path per room: each header is named by its file name)
-INCLUDE_DIRS := pangaea_lib pangaea_lib/engine pangaea_lib/pvm logs/format \
+INCLUDE_DIRS := pangaea_lib pangaea_lib/engine pangaea_lib/pvm \
+	pangaea_lib/clock logs/format \
 	logs/analysis logs/tracedb logs/trace
 CPPFLAGS += -D_GNU_SOURCE $(INCLUDE_DIRS:%=-I%)
 # (-MD: the dependency files name the system headers too, which the
@@ -45,8 +46,10 @@ LDFLAGS += $(SANFLAGS)
 #   libpg-tracedb.a  logs/tracedb: the trace database
 # logs/trace is the pangaea-trace command itself.
 # (preload.c and real.c belong to libpangaea.so only)
-PRELOAD_ONLY := pangaea_lib/pvm/preload.c pangaea_lib/pvm/real.c
-TASK_SRC := $(filter-out $(PRELOAD_ONLY),$(wildcard pangaea_lib/pvm/*.c)) \
+PRELOAD_ONLY := pangaea_lib/pvm/preload.c pangaea_lib/pvm/real.c \
+	pangaea_lib/clock/clockpre.c pangaea_lib/clock/clockreal.c
+TASK_SRC := $(filter-out $(PRELOAD_ONLY),$(wildcard pangaea_lib/pvm/*.c) \
+	    $(wildcard pangaea_lib/clock/*.c)) \
 	    $(wildcard pangaea_lib/engine/*.c)
 FORMAT_SRC := $(wildcard logs/format/*.c)
 LIB_SRC := $(TASK_SRC) $(FORMAT_SRC)
@@ -68,12 +71,28 @@ SO_FORMAT_LIB := $(B)/pic/libpg-format.a
 # library for programs built with pangaea.h)
 SOLIB := $(B)/lib/pangaea/libpangaea.so
 
+# The MPI binding (pangaea_lib/mpi, docs/INTERNALS.md "The MPI binding"):
+# lib/pangaea/libpangaea-mpi.so, PMPI wrappers over the same engine and
+# formats, preloaded into the ranks of `pangaea -log mpirun ...`; built
+# when mpicc is there (Debian's libopenmpi-dev), as are examples/mpi.
+MPICC ?= mpicc
+HAVE_MPI := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo 1)
+MPI_SRC := $(wildcard pangaea_lib/mpi/*.c)
+MPI_CFLAGS = $(shell $(MPICC) --showme:compile 2>/dev/null)
+MPI_SOLIB := $(B)/lib/pangaea/libpangaea-mpi.so
+MPI_EXAMPLES := $(basename $(notdir $(wildcard examples/mpi/*.c)))
+MPI_EXAMPLE_BINS := $(MPI_EXAMPLES:%=$(B)/examples/mpi/%)
+ifeq ($(HAVE_MPI),1)
+MPI_ALL := $(MPI_SOLIB) $(MPI_EXAMPLE_BINS) $(MPI_SRC:%.c=$(B)/obj/%.o)
+endif
+
 LAUNCHER_SRC := $(wildcard toplevel/*.c)
 COORD_SRC := $(wildcard coordinator/*.c)
 # pangaea-trace: main and its table, the subcommands
 TRACE_SRC := $(wildcard logs/trace/*.c)
-EXAMPLES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard examples/*/*.c)))))
-TEST_PROGS := ctxcheck killme stdinecho outprint chaosorder clockpp clockcheck anytag commconv
+EXAMPLES := $(filter-out mpi,$(sort $(notdir $(patsubst %/,%,$(dir $(wildcard examples/*/*.c))))))
+TEST_PROGS := ctxcheck killme stdinecho outprint chaosorder clockpp clockcheck anytag commconv \
+	seeded
 # Tests' sources: the Check suites in tests/unit/*/ (check_NAME.c), their
 # helpers in tests/unit/, the scenario tests' programs in tests/progs/ (or
 # any of them in tests/ itself); each test NAME is built as $(B)/tests/NAME.
@@ -88,10 +107,10 @@ EXAMPLE_BINS := $(EXAMPLES:%=$(B)/examples/%)
 TEST_BINS := $(TEST_PROGS:%=$(B)/tests/%) $(CHECK_SUITES:%=$(B)/tests/%)
 BENCH_PROGS := $(filter-out benchlib report,$(patsubst bench/%.c,%,$(wildcard bench/*.c)))
 BENCH_BINS := $(BENCH_PROGS:%=$(B)/bench/%) $(B)/bench/report \
-	      $(B)/bench/pingpong-preload
+	      $(B)/bench/pingpong-preload $(B)/bench/clockread-preload
 
 .PHONY: all check unit scenario demo deps install clean bench fuzz
-all: $(BINS) $(EXAMPLE_BINS) $(SOLIB) $(B)/lib/pkgconfig/pangaea.pc
+all: $(BINS) $(EXAMPLE_BINS) $(SOLIB) $(B)/lib/pkgconfig/pangaea.pc $(MPI_ALL)
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -100,9 +119,13 @@ $(B)/obj/%.o: %.c
 # (never with SANITIZE: a sanitizer's runtime must come first in a
 # process, and the programs it is preloaded into are not built with it)
 PIC_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(CPPFLAGS) -MMD -MP -fPIC
-$(B)/pic/%.o: %.c pangaea_lib/pvm/real.h
+$(B)/pic/%.o: %.c pangaea_lib/pvm/real.h pangaea_lib/clock/clockreal.h
 	@mkdir -p $(dir $@)
 	$(CC) $(PIC_CFLAGS) -include pangaea_lib/pvm/real.h -c $< -o $@
+
+$(B)/pic/pangaea_lib/clock/clockpre.o: pangaea_lib/clock/clockpre.c pangaea_lib/clock/clockreal.h
+	@mkdir -p $(dir $@)
+	$(CC) $(PIC_CFLAGS) -c $< -o $@
 
 $(B)/pic/pangaea_lib/pvm/preload.o: pangaea_lib/pvm/preload.c pangaea_lib/pvm/real.h
 	@mkdir -p $(dir $@)
@@ -117,6 +140,24 @@ $(SOLIB): $(SO_OBJ) $(SO_FORMAT_LIB) pangaea_lib/pvm/libpangaea.map
 		$(SO_FORMAT_LIB) \
 		-Wl,--version-script=pangaea_lib/pvm/libpangaea.map \
 		-Wl,-Bsymbolic-functions -Wl,--no-as-needed $(LDLIBS_PVM)
+
+# (the binding's objects in obj/ too, for the layers test; the .so takes
+# the position-independent ones, with the engine's of libpangaea.so)
+$(B)/obj/pangaea_lib/mpi/%.o: pangaea_lib/mpi/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) -Ipangaea_lib/mpi -c $< -o $@
+$(B)/pic/pangaea_lib/mpi/%.o: pangaea_lib/mpi/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PIC_CFLAGS) $(MPI_CFLAGS) -Ipangaea_lib/mpi -c $< -o $@
+$(MPI_SOLIB): $(MPI_SRC:%.c=$(B)/pic/%.o) \
+	      $(patsubst %.c,$(B)/pic/%.o,$(wildcard pangaea_lib/engine/*.c)) \
+	      $(SO_FORMAT_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out $(SANFLAGS),$(LDFLAGS)) -shared -o $@ $^ \
+		$(shell $(MPICC) --showme:link 2>/dev/null)
+$(B)/examples/mpi/%: examples/mpi/%.c
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS) -Wall -o $@ $<
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -220,12 +261,12 @@ $(B)/bench/%: $(B)/obj/bench/%.o $(B)/obj/bench/benchlib.o $(ANALYSIS_LIB) $(LIB
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_PVM)
 .SECONDARY: $(BENCH_PROGS:%=$(B)/obj/bench/%.o) $(B)/obj/bench/benchlib.o
 
-# The ping-pong as an unmodified PVM program (no libpangaea): make bench
-# measures the preload path with it.
+# The ping-pong and the clock reads as unmodified PVM programs (no
+# libpangaea): make bench measures the preload path with them.
 $(B)/obj/bench/%-plain.o: bench/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DBENCH_PLAIN -c $< -o $@
-$(B)/bench/pingpong-preload: $(B)/obj/bench/pingpong-plain.o \
+$(B)/bench/%-preload: $(B)/obj/bench/%-plain.o \
 			     $(B)/obj/bench/benchlib-plain.o
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_PVM)
@@ -326,6 +367,7 @@ install: all
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -d $(DESTDIR)$(PREFIX)/lib/pangaea
 	install -m 755 $(SOLIB) $(DESTDIR)$(PREFIX)/lib/pangaea/
+	$(if $(HAVE_MPI),install -m 755 $(MPI_SOLIB) $(DESTDIR)$(PREFIX)/lib/pangaea/)
 	for d in $(wildcard $(B)/lib/pangaea/lib/*-linux-gnu); do \
 		install -D -m 755 $$d/libpangaea.so \
 			$(DESTDIR)$(PREFIX)/lib/pangaea/lib/$$(basename $$d)/libpangaea.so; \

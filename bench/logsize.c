@@ -3,7 +3,8 @@
  *
  * Usage: logsize LOGDIR
  *
- * Reads every task-*.comm of LOGDIR with the log reader and attributes the
+ * Reads every task-*.comm of LOGDIR with the log reader (clock reads and
+ * seeds too: kinds time and seed) and attributes the
  * bytes of each record to its kind; prints one line a kind,
  *
  *   LOGSIZE kind=KIND events=N bytes=B
@@ -20,7 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define NKINDS (PG_REC_LAST + 1)
+#define NKINDS (PG_REC_SEED + 1) /* the events, clock reads and seeds */
 
 /* Totals over the files read so far. */
 struct sizes {
@@ -42,11 +43,13 @@ static int add_comm(const char *path, struct sizes *s)
 		fprintf(stderr, "logsize: %s\n", err);
 		return -1;
 	}
+	r.values = 1;
 	s->hdr_files++;
 	s->hdr_bytes += (long)r.pos;
 	pos = r.pos;
 	while ((got = pg_comm_next(&r, &ev, err, sizeof(err))) > 0) {
-		if (ev.kind > 0 && ev.kind < NKINDS) {
+		if (ev.kind > 0 && ev.kind < NKINDS &&
+		    (ev.kind <= PG_REC_LAST || ev.kind >= PG_REC_TIME)) {
 			s->events[ev.kind]++;
 			s->bytes[ev.kind] += (long)(r.pos - pos);
 		}

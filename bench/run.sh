@@ -15,7 +15,8 @@
 # Last, bench/races times the racing-receive analysis (its own target line),
 # bench/trace_import.sh SQL on a fresh recording's logs and the import,
 # bench/view.sh the viewer (a fresh recording's first picture, the live view)
-# and bench/timeline.sh prints the start-up breakdown of `sor 4 100`.
+# and bench/timeline.sh prints the start-up breakdown of `sor 4 100`;
+# bench/mpi.sh MPI ping-pong recorded and replayed against plain mpirun.
 # Environment: BENCH_ROUNDS (5), BENCH_PINGPONG (round trips, 20000),
 # BENCH_ONLY (a regular expression: run only the benchmarks it matches),
 # BENCH_OUT (where the CSV files go, default BUILDDIR/bench).
@@ -43,6 +44,8 @@ BENCHES=(
 	"pingpong|bench/pingpong -n $PP"
 	"pingpong-direct|bench/pingpong -n $PP -direct"
 	"pingpong-preload|bench/pingpong-preload -n $PP"
+	"clockread|bench/clockread -n 200000"
+	"clockread-preload|bench/clockread-preload -n 200000"
 	"perfunc-p2p|bench/perfunc -set p2p -n 5000"
 	"perfunc-spawn|bench/perfunc -set spawn -n 20"
 	"perfunc-mcast|bench/perfunc -set mcast -n 2000"
@@ -176,6 +179,12 @@ fi
 if [[ startup =~ $ONLY ]]; then
 	echo
 	bash "$HERE/timeline.sh" "$B"
+fi
+# MPI programs (issue 25): ping-pong recorded and replayed against plain
+# mpirun (bench/mpi.sh; needs Open MPI and examples/mpi)
+if [[ mpi =~ $ONLY ]]; then
+	echo
+	BENCH_ROUNDS=$ROUNDS bash "$HERE/mpi.sh" "$B"
 fi
 if [ -s "$W/failed" ]; then
 	echo

@@ -75,6 +75,70 @@ int pangaea_resume(int what);
 
 #endif /* PANGAEA_H */
 
+/* The clock part: the wrappers of the clock reads and seeds whose
+ * results Pangaea records and replays (pangaea_lib/clock; the table
+ * pangaea-clock-calls.def), each with the contract of the libc call it
+ * stands for.  A program's calls go to them (the macros below) unless it
+ * defines PANGAEA_NO_WRAP or is C++ (libpangaea.so's preload path
+ * catches those: README, "Clock reads and seeds"). */
+#ifndef PANGAEA_CLOCK_PART
+#define PANGAEA_CLOCK_PART
+
+#include <stdlib.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/times.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* (declared here too: a strict -std= leaves some out of the headers) */
+struct timeval;
+struct timespec;
+struct tms;
+struct rusage;
+
+int pangaea_gettimeofday(struct timeval *__restrict tv, void *__restrict tz);
+int pangaea_clock_gettime(clockid_t id, struct timespec *ts);
+time_t pangaea_time(time_t *t);
+clock_t pangaea_clock(void);
+clock_t pangaea_times(struct tms *buf);
+int pangaea_getrusage(int who, struct rusage *u);
+void pangaea_srand(unsigned int seed);
+void pangaea_srandom(unsigned int seed);
+void pangaea_srand48(long seed);
+unsigned short *pangaea_seed48(unsigned short seed[3]);
+char *pangaea_initstate(unsigned int seed, char *state, size_t n);
+ssize_t pangaea_getrandom(void *buf, size_t n, unsigned int flags);
+int pangaea_getentropy(void *buf, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#if !defined(PANGAEA_NO_PVM) && !defined(PANGAEA_NO_WRAP) && \
+	!defined(__cplusplus)
+#define gettimeofday(tv, tz) pangaea_gettimeofday(tv, tz)
+#define clock_gettime(id, ts) pangaea_clock_gettime(id, ts)
+#define time(t) pangaea_time(t)
+#define clock() pangaea_clock()
+#define times(buf) pangaea_times(buf)
+#define getrusage(who, u) pangaea_getrusage(who, u)
+#define srand(seed) pangaea_srand(seed)
+#define srandom(seed) pangaea_srandom(seed)
+#define srand48(seed) pangaea_srand48(seed)
+#define seed48(seed) pangaea_seed48(seed)
+#define initstate(seed, state, n) pangaea_initstate(seed, state, n)
+#define getrandom(buf, n, flags) pangaea_getrandom(buf, n, flags)
+#define getentropy(buf, n) pangaea_getentropy(buf, n)
+#endif
+
+#endif /* PANGAEA_CLOCK_PART */
+
 /* The PVM part: the wrappers of the PVM calls.  (Pangaea's engine, which
  * is built without any message-passing layer's headers, leaves it out by
  * defining PANGAEA_NO_PVM; a program never does.) */

@@ -52,6 +52,12 @@ libc6-dev-i386-cross libc6-dev-s390x-cross"
 # slsh and slang-pvm: interp.sh's interpreter whose PVM module
 # (pvm-module.so) loads libpvm3 at run time
 packages="$packages slsh slang-pvm"
+# Open MPI: the MPI binding (pangaea_lib/mpi), examples/mpi, tests/scenario/mpi.sh
+# (python3-mpi4py: examples/mpi/workers.py there)
+packages="$packages openmpi-bin libopenmpi-dev python3-mpi4py"
+# netpipe-pvm: NetPIPE's NPpvm, a real PVM program whose repetitions
+# follow its measured times (tests/scenario/netpipe.sh, clock replay)
+packages="$packages netpipe-pvm"
 for pkg in $packages; do
 	count=$((count + 1))
 	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |

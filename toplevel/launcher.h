@@ -539,4 +539,18 @@ int la_view_hosts(void);
    on it); unset: the launcher's host. */
 #define LA_ENV_LIVE_HOST "PANGAEA_LIVE_HOST"
 
+/* program.c: the path of the library NAME that goes with this launcher
+ * (BINDIR/../lib/pangaea/NAME, as in the build folder and after make
+ * install) into OUT; 0 or -1. */
+int la_lib_path(const char *name, char *out, size_t n);
+
+/* mpirun.c: MPI programs (`pangaea -log mpirun ...`). */
+/* Whether the command WORD is an MPI launcher (mpirun, mpiexec). */
+int la_mpi_launcher(const char *word);
+/* Whether the log folder DIR holds a recording made through mpirun. */
+int la_mpi_recording(const char *dir);
+/* Records or replays the MPI program of O (its first program mpirun, or
+ * a replay of such a recording); the launcher's exit status. */
+int la_mpi_run(struct la_opts *o);
+
 #endif /* PANGAEA_LAUNCHER_H */

@@ -338,7 +338,7 @@ static int parse_option(int argc, char **argv, int *i, struct la_opts *o)
 		rc = pg_select_parse(v, &sel, err, sizeof(err));
 		if (rc < 0)
 			la_error("-select: %s", err);
-		else if (!sel.active)
+		else if (!sel.active && !sel.clock_off)
 			o->select[0] = '\0';
 		else if ((rc = pg_select_format(&sel, o->select,
 						sizeof(o->select))) < 0)

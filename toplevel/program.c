@@ -204,18 +204,15 @@ enum la_prog_kind la_program_kind(const char *path)
 	return flags & FOREIGN ? LA_PROG_FOREIGN : LA_PROG_OTHER;
 }
 
-/* The path of libpangaea.so that goes with this launcher
- * (BINDIR/../lib/pangaea, as in the build folder and after make install)
- * into OUT; 0 or -1. */
-static int preload_path(char *out, size_t n)
+int la_lib_path(const char *name, char *out, size_t n)
 {
-	char self[PG_PATH_MAX], lib[PG_PATH_MAX + 32];
+	char self[PG_PATH_MAX], lib[PG_PATH_MAX + 64];
 	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
 	if (k <= 0)
 		return -1;
 	self[k] = '\0';
-	snprintf(lib, sizeof(lib), "%s/../lib/pangaea/" PRELOAD_LIB, dirname(self));
+	snprintf(lib, sizeof(lib), "%s/../lib/pangaea/%s", dirname(self), name);
 	if (!realpath(lib, out) || strlen(out) >= n || access(out, R_OK) < 0)
 		return -1;
 	return 0;
@@ -266,11 +263,12 @@ int la_programs_check(struct la_opts *o)
 			   "not instrumented"); without the library at hand it
 			   runs as it is, and is named so too */
 			if (!o->preload[0])
-				(void)preload_path(o->preload, sizeof(o->preload));
+				(void)la_lib_path(PRELOAD_LIB, o->preload,
+						  sizeof(o->preload));
 			break;
 		case LA_PROG_DYNAMIC:
 			if (!o->preload[0] &&
-			    preload_path(o->preload, sizeof(o->preload)) < 0) {
+			    la_lib_path(PRELOAD_LIB, o->preload, sizeof(o->preload)) < 0) {
 				la_error("%s is not built with pangaea.h and "
 					 "cannot get " PRELOAD_LIB " (not found "
 					 "next to the launcher, in ../lib/pangaea)",

@@ -148,6 +148,55 @@ static inline int comm_add_peer(struct pg_comm_state *st, int peer)
 	return st->npeers++;
 }
 
+/* How a clock read's or seed's record (version 8) is laid out: after the
+ * kind byte (its source in bits 5-7), ARG a zz varint (the clock id,
+ * getrusage's who), STATUS a varint (0, or the failed call's errno: no
+ * values follow), then N values, zz varints, each the difference from
+ * the same field's last value (slots SLOT.. of pg_comm_state.vlast) when
+ * DELTA, else itself; BLOB a varint length and the bytes. */
+struct comm_vshape {
+	unsigned char n, arg, status, delta, blob, slot;
+};
+
+/* The shape of records of KIND (PG_REC_TIME, PG_REC_SEED) from SRC, or
+ * NULL for a source that has none. */
+static inline const struct comm_vshape *comm_value_shape(int kind, int src)
+{
+	static const struct comm_vshape time_shape[PG_TIME_LAST + 1] = {
+		[PG_TIME_GETTIMEOFDAY] = { 1, 0, 0, 1, 0, 0 },
+		[PG_TIME_TIME] = { 1, 0, 0, 1, 0, 1 },
+		[PG_TIME_REALTIME] = { 1, 0, 0, 1, 0, 2 },
+		[PG_TIME_MONOTONIC] = { 1, 0, 0, 1, 0, 3 },
+		[PG_TIME_CLOCKID] = { 1, 1, 1, 1, 0, 4 },
+		[PG_TIME_CLOCK] = { 1, 0, 0, 1, 0, 5 },
+		[PG_TIME_TIMES] = { 5, 0, 0, 1, 0, 6 },
+		[PG_TIME_RUSAGE] = { 16, 1, 1, 1, 0, 11 },
+	};
+	static const struct comm_vshape seed_shape[PG_SEED_LAST + 1] = {
+		[PG_SEED_SRAND] = { 1, 0, 0, 0, 0, 0 },
+		[PG_SEED_SRANDOM] = { 1, 0, 0, 0, 0, 0 },
+		[PG_SEED_SRAND48] = { 1, 0, 0, 0, 0, 0 },
+		[PG_SEED_SEED48] = { 3, 0, 0, 0, 0, 0 },
+		[PG_SEED_INITSTATE] = { 1, 0, 0, 0, 0, 0 },
+		[PG_SEED_GETRANDOM] = { 0, 0, 1, 0, 1, 0 },
+		[PG_SEED_GETENTROPY] = { 0, 0, 1, 0, 1, 0 },
+	};
+
+	if (kind == PG_REC_TIME && src >= 0 && src <= PG_TIME_LAST)
+		return &time_shape[src];
+	if (kind == PG_REC_SEED && src >= 0 && src <= PG_SEED_LAST)
+		return &seed_shape[src];
+	return NULL;
+}
+
+/* Whether the kind byte KB of a version VERSION log is a clock read's
+ * or a seed's record. */
+static inline int comm_is_value(uint32_t version, int kb)
+{
+	return version >= 8 && ((kb & PG_KIND_MASK) == PG_REC_TIME ||
+				(kb & PG_KIND_MASK) == PG_REC_SEED);
+}
+
 /* Decodes the header of R->data (commlog-read.c); 0, or -1 with ERR
  * filled. */
 int pg_comm_read_header(struct pg_comm_reader *r, char *err, size_t errlen);

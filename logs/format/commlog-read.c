@@ -119,12 +119,13 @@ int pg_comm_read_header(struct pg_comm_reader *r, char *err,
 	h->version = (uint32_t)get_le(d + 8, 4);
 	/* version 3 is version 4 without call records, 4 is 5 without
 	   clock samples, 5 is 6 without receive filters, 6 is 7 with exact
-	   times, peers and ids written out */
+	   times, peers and ids written out, 7 is 8 without clock reads
+	   and seeds */
 	if (h->version < 3 || h->version > PG_COMM_VERSION) {
 		snprintf(err, errlen,
 			 "%s: log format version %u, this Pangaea reads version "
-			 "%d (and 3 to 6) (offset 8)", r->path, h->version,
-			 PG_COMM_VERSION);
+			 "%d (and 3 to %d) (offset 8)", r->path, h->version,
+			 PG_COMM_VERSION, PG_COMM_VERSION - 1);
 		return -1;
 	}
 	total = get_le(d + 12, 4);
@@ -368,8 +369,11 @@ static int comm_get_dests(struct pg_comm_reader *r, struct pg_event *ev)
 static int comm_corrupt(const struct pg_comm_reader *r, const char *what,
 			char *err, size_t errlen)
 {
+	int kb = r->data[r->at];
+
 	snprintf(err, errlen, "%s: corrupt: %s in the %s record at offset %zu",
-		 r->path, what, pg_rec_kind_name(r->data[r->at]),
+		 r->path, what, pg_rec_kind_name(comm_is_value(r->hdr.version, kb)
+						 ? kb & PG_KIND_MASK : kb),
 		 r->base + r->at);
 	return -1;
 }
@@ -619,12 +623,69 @@ static int comm_next_calib(struct pg_comm_reader *r, char *err, size_t errlen)
 	return 1;
 }
 
+/* Reads the rest of a clock read's or seed's record (kind byte KB) into
+ * EV (its vals R->vals, its blob in R's data); 1, 0 cut off, or -1 with
+ * ERR. */
+static int comm_next_value(struct pg_comm_reader *r, struct pg_event *ev,
+			   int kb, char *err, size_t errlen)
+{
+	const struct comm_vshape *sh;
+	int kind = kb & PG_KIND_MASK, src = kb >> PG_KIND_SRC_SHIFT;
+	uint64_t v;
+
+	if (!(sh = comm_value_shape(kind, src)))
+		return comm_corrupt(r, "an unknown source", err, errlen);
+	memset(ev, 0, sizeof(*ev));
+	ev->kind = kind;
+	ev->op = src;
+	if (sh->arg) {
+		if (comm_get(r, &v, 1) < 0)
+			return 0;
+		if (fit_int(v, &ev->arg) < 0)
+			return comm_corrupt(r, "an argument past 32 bits", err,
+					    errlen);
+	}
+	if (sh->status) {
+		if (comm_get(r, &v, 1) < 0)
+			return 0;
+		if (v > 4095)
+			return comm_corrupt(r, "an errno past 4095", err, errlen);
+		ev->result = (int)v;
+		if (v)
+			return 1;
+	}
+	for (int i = 0; i < sh->n; i++) {
+		int64_t *last = &r->st.vlast[sh->slot + i];
+
+		if (comm_get(r, &v, 1) < 0)
+			return 0;
+		r->vals[i] = sh->delta ? (int64_t)((uint64_t)*last +
+						    (uint64_t)zz_dec(v))
+				       : zz_dec(v);
+		if (sh->delta)
+			*last = r->vals[i];
+	}
+	ev->nvals = sh->n;
+	ev->vals = r->vals;
+	if (sh->blob) {
+		if (comm_get(r, &v, 1) < 0 || v > r->size - r->pos)
+			return 0;
+		if (v > 1u << 20)
+			return comm_corrupt(r, "a blob past 1 MiB", err, errlen);
+		ev->nblob = (uint32_t)v;
+		ev->blob = r->data + r->pos;
+		r->pos += v;
+	}
+	return 1;
+}
+
 int pg_comm_next(struct pg_comm_reader *r, struct pg_event *ev, char *err,
 		 size_t errlen)
 {
 	int kind, kb, rc;
 	unsigned extra;
 
+again:
 	/* clock samples and calibrations are no events: kept in R, skipped
 	   here */
 	while (!r->ended && r->pos < r->size &&
@@ -642,6 +703,23 @@ int pg_comm_next(struct pg_comm_reader *r, struct pg_event *ev, char *err,
 				 "%zu is cut off", r->path, r->base + r->at);
 			return -1;
 		}
+	}
+	/* clock reads and seeds: events only for a reader that asks (they
+	   may follow the end record: a task runs on after its end) */
+	if ((!r->ended || r->values) && r->pos < r->size &&
+	    comm_is_value(r->hdr.version, r->data[r->pos])) {
+		r->at = r->pos;
+		kb = r->data[r->pos++];
+		rc = comm_next_value(r, ev, kb, err, errlen);
+		if (rc == 0) {
+			r->cut = 1;
+			snprintf(err, errlen, "%s: truncated: record at offset "
+				 "%zu is cut off", r->path, r->base + r->at);
+			return -1;
+		}
+		if (rc < 0 || r->values)
+			return rc;
+		goto again;
 	}
 	if (r->ended || r->pos >= r->size || r->data[r->pos] == 0) {
 		r->ended = 1;

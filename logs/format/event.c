@@ -40,6 +40,7 @@ static const char *const call_ops[PG_Q_LAST + 1] = {
 	[PG_Q_PUTINFO] = "putinfo", [PG_Q_RECVINFO] = "recvinfo",
 	[PG_Q_GETMBOXINFO] = "getmboxinfo", [PG_Q_DELINFO] = "delinfo",
 	[PG_Q_EXIT] = "exit",
+	[PG_Q_MPI_DONE] = "MPI_Test/Wait", [PG_Q_MPI_COLL] = "collective",
 };
 
 /* Group calls, by enum pg_group_op. */
@@ -56,9 +57,60 @@ static const char *const end_hows[PG_END_LAST + 1] = {
 	[PG_END_SIGNAL] = "signal", [PG_END_DIVERGED] = "diverged",
 };
 
+/* The calls of clock reads (enum pg_time_src) and seeds (pg_seed_src). */
+static const char *const time_srcs[PG_TIME_LAST + 1] = {
+	[PG_TIME_GETTIMEOFDAY] = "gettimeofday", [PG_TIME_TIME] = "time",
+	[PG_TIME_REALTIME] = "clock_gettime(CLOCK_REALTIME)",
+	[PG_TIME_MONOTONIC] = "clock_gettime(CLOCK_MONOTONIC)",
+	[PG_TIME_CLOCKID] = "clock_gettime", [PG_TIME_CLOCK] = "clock",
+	[PG_TIME_TIMES] = "times", [PG_TIME_RUSAGE] = "getrusage",
+};
+static const char *const seed_srcs[PG_SEED_LAST + 1] = {
+	[PG_SEED_SRAND] = "srand", [PG_SEED_SRANDOM] = "srandom",
+	[PG_SEED_SRAND48] = "srand48", [PG_SEED_SEED48] = "seed48",
+	[PG_SEED_INITSTATE] = "initstate", [PG_SEED_GETRANDOM] = "getrandom",
+	[PG_SEED_GETENTROPY] = "getentropy",
+};
+
 const char *pg_rec_kind_name(int kind)
 {
+	if (kind == PG_REC_TIME)
+		return "time";
+	if (kind == PG_REC_SEED)
+		return "seed";
 	return kind >= 1 && kind <= PG_REC_LAST ? kinds[kind].name : "?";
+}
+
+const char *pg_value_src_name(int kind, int src)
+{
+	if (kind == PG_REC_TIME && src >= 0 && src <= PG_TIME_LAST)
+		return time_srcs[src];
+	if (kind == PG_REC_SEED && src >= 0 && src <= PG_SEED_LAST)
+		return seed_srcs[src];
+	return "?";
+}
+
+void pg_value_describe(const struct pg_event *ev, char *buf, size_t n)
+{
+	size_t k;
+
+	k = (size_t)snprintf(buf, n, "%s", pg_value_src_name(ev->kind, ev->op));
+	if (ev->kind == PG_REC_TIME &&
+	    (ev->op == PG_TIME_CLOCKID || ev->op == PG_TIME_RUSAGE) && k < n)
+		k += (size_t)snprintf(buf + k, n - k, "(%d)", ev->arg);
+	if (ev->result && k < n) {
+		snprintf(buf + k, n - k, " failed: errno %d", ev->result);
+		return;
+	}
+	for (int i = 0; i < ev->nvals && k < n; i++)
+		k += (size_t)snprintf(buf + k, n - k, "%s%lld", i ? "," : " = ",
+				      (long long)ev->vals[i]);
+	if (ev->blob && k < n)
+		k += (size_t)snprintf(buf + k, n - k, " = %u bytes",
+				      ev->nblob);
+	for (uint32_t i = 0; ev->blob && i < ev->nblob && i < 8 && k < n; i++)
+		k += (size_t)snprintf(buf + k, n - k, "%s%02x", i ? "" : " ",
+				      ev->blob[i]);
 }
 
 int pg_rec_kind_of(const char *name)
@@ -201,6 +253,13 @@ static void describe_call_args(const struct pg_event *ev, char *buf,
 		snprintf(buf, n, "\"%s\", %d, flags=%d", ev->group, ev->arg,
 			 ev->arg2);
 		break;
+	case PG_Q_MPI_DONE:
+		snprintf(buf, n, "call=%d, of %d requests", ev->arg, ev->arg2);
+		break;
+	case PG_Q_MPI_COLL:
+		snprintf(buf, n, "%s, root=%d, %d bytes", ev->group, ev->arg,
+			 ev->arg2);
+		break;
 	default:
 		snprintf(buf, n, "%s", "");
 	}
@@ -209,16 +268,18 @@ static void describe_call_args(const struct pg_event *ev, char *buf,
 void pg_call_describe(const struct pg_event *ev, int with_result, char *buf,
 		      size_t n)
 {
+	/* (the MPI binding's calls are named as they are) */
+	const char *pre = ev->op >= PG_Q_MPI_DONE ? "" : "pvm_";
 	char a[PG_GROUP_MAX + 64];
 
 	describe_call_args(ev, a, sizeof(a));
 	if (!with_result)
-		snprintf(buf, n, "pvm_%s(%s)", pg_call_op_name(ev->op), a);
+		snprintf(buf, n, "%s%s(%s)", pre, pg_call_op_name(ev->op), a);
 	else if (ev->nblob)
-		snprintf(buf, n, "pvm_%s(%s) = %d with %u bytes of results",
-			 pg_call_op_name(ev->op), a, ev->result, ev->nblob);
+		snprintf(buf, n, "%s%s(%s) = %d with %u bytes of results",
+			 pre, pg_call_op_name(ev->op), a, ev->result, ev->nblob);
 	else
-		snprintf(buf, n, "pvm_%s(%s) = %d", pg_call_op_name(ev->op), a,
+		snprintf(buf, n, "%s%s(%s) = %d", pre, pg_call_op_name(ev->op), a,
 			 ev->result);
 }
 

@@ -14,8 +14,9 @@
  * pvm_exit); 5: the clock sample record; 6: a receive's filter (any
  * source, any tag) in its kind byte; 7: times in units of the header's
  * time unit, peers as indices into a table the log builds, message ids
- * that follow the previous one not stored; versions 3-6 are still read. */
-#define PG_COMM_VERSION 7
+ * that follow the previous one not stored; 8: the program's clock reads
+ * and seeds (PG_REC_TIME, PG_REC_SEED); versions 3-7 are still read. */
+#define PG_COMM_VERSION 8
 
 /* task-LTID.exec, the text execution log (logs/format/execlog.c): its first line
  * "pangaea-exec N ltid=L".  2: the launcher's "start" line (how the

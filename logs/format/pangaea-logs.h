@@ -61,6 +61,48 @@ enum pg_rec_kind {
  * measured when it opened its log (version 5, pg_comm_reader.calib_ns;
  * the overhead correction of logs/tracedb/overhead.c). */
 #define PG_REC_CALIB 17
+/* Not events either (version 8): what the program read from the clock
+ * (PG_REC_TIME) and the seeds it gave its random numbers (PG_REC_SEED),
+ * its source (enum pg_time_src, pg_seed_src) in bits 5-7 of the kind
+ * byte.  pg_comm_next skips them unless the reader's values is set (then
+ * they come as events of these kinds: op the source, arg the clock id or
+ * getrusage's who, result the errno of a failed call (0: it worked),
+ * nvals values at vals, a blob the bytes of getrandom/getentropy);
+ * replay (pangaea_lib/clock) returns them to the program in their order. */
+#define PG_REC_TIME 18
+#define PG_REC_SEED 19
+#define PG_KIND_SRC_SHIFT 5  /* the source's bits in the kind byte */
+#define PG_VALUES_MAX 16     /* values of one such record, at most */
+
+/* What a PG_REC_TIME record read (the values; all but time's and the
+ * counters are stored as the difference from the previous read of the
+ * same source). */
+enum pg_time_src {
+	PG_TIME_GETTIMEOFDAY = 0, /* gettimeofday: microseconds */
+	PG_TIME_TIME = 1,         /* time: seconds */
+	PG_TIME_REALTIME = 2,     /* clock_gettime(CLOCK_REALTIME): ns */
+	PG_TIME_MONOTONIC = 3,    /* clock_gettime(CLOCK_MONOTONIC): ns */
+	PG_TIME_CLOCKID = 4,      /* clock_gettime of another clock (arg): ns */
+	PG_TIME_CLOCK = 5,        /* clock: its clock_t */
+	PG_TIME_TIMES = 6,        /* times: its return, then tms_utime,
+				     tms_stime, tms_cutime, tms_cstime */
+	PG_TIME_RUSAGE = 7        /* getrusage(arg): ru_utime, ru_stime (us),
+				     then the 14 longs in struct order */
+};
+#define PG_TIME_LAST PG_TIME_RUSAGE
+/* What a PG_REC_SEED record gave (absolute values). */
+enum pg_seed_src {
+	PG_SEED_SRAND = 0,        /* srand: the seed */
+	PG_SEED_SRANDOM = 1,      /* srandom: the seed */
+	PG_SEED_SRAND48 = 2,      /* srand48: the seed */
+	PG_SEED_SEED48 = 3,       /* seed48: its three unsigned shorts */
+	PG_SEED_INITSTATE = 4,    /* initstate: the seed */
+	PG_SEED_GETRANDOM = 5,    /* getrandom: the bytes (blob) */
+	PG_SEED_GETENTROPY = 6    /* getentropy: the bytes (blob) */
+};
+#define PG_SEED_LAST PG_SEED_GETENTROPY
+/* The delta state of the time sources: slots of pg_comm_state.vlast. */
+#define PG_COMM_VSLOTS 27
 
 /* A receive's filter (version 6): struct pg_event.filter of a receive,
  * nrecv, trecv, probe, precv or pollfail record.  On file, bits of the
@@ -115,10 +157,22 @@ enum pg_call_op {
 	PG_Q_GETMBOXINFO = 7, /* pvm_getmboxinfo: name = the pattern; blob =
 				 the classes */
 	PG_Q_DELINFO = 8,     /* pvm_delinfo: name, arg = index, arg2 = flags */
-	PG_Q_EXIT = 9         /* pvm_exit: where the task left PVM; result =
+	PG_Q_EXIT = 9,        /* pvm_exit: where the task left PVM; result =
 				 its children still running then */
+	/* The MPI binding (pangaea_lib/mpi): */
+	PG_Q_MPI_DONE = 10,   /* an MPI_Test* or MPI_Wait* that completed
+				 requests: arg = which call (1 Test, 2
+				 Testany, 3 Testsome, 4 Testall, 5 Wait, 6
+				 Waitany, 7 Waitsome, 8 Waitall), arg2 = the
+				 requests it was given, result = how many
+				 completed; blob = per completed request its
+				 index and receive post number (0: a send),
+				 int32 pairs, little-endian */
+	PG_Q_MPI_COLL = 11    /* a collective: name = "MPI_Bcast" ..., arg
+				 = the root's world rank (-1 none), arg2 =
+				 this rank's bytes */
 };
-#define PG_Q_LAST PG_Q_EXIT
+#define PG_Q_LAST PG_Q_MPI_COLL
 
 /* Group calls (PG_REC_GROUP's op). */
 enum pg_group_op {
@@ -180,6 +234,22 @@ struct pg_event {
 	int filter;       /* receive, poll, pollfail: PG_FILTER_* bits (a
 			     pollfail: a bit set if any of its polls had
 			     it) */
+	int nvals;        /* time, seed: number of values at VALS */
+	const int64_t *vals; /* time, seed: the values (a reader's buffer,
+				valid until the next pg_comm_next) */
+};
+
+/* A clock read or a seed, as a task writes it (pg_comm_append_value). */
+struct pg_value {
+	int kind;         /* PG_REC_TIME or PG_REC_SEED */
+	int src;          /* enum pg_time_src or pg_seed_src */
+	int arg;          /* PG_TIME_CLOCKID: the clock id; PG_TIME_RUSAGE:
+			     who */
+	int status;       /* 0, or the errno of a call that failed (clockid,
+			     rusage, getrandom, getentropy: no values then) */
+	int64_t v[PG_VALUES_MAX]; /* the values (as many as the source has) */
+	uint32_t nblob;   /* getrandom, getentropy: the bytes */
+	const unsigned char *blob;
 };
 
 /* The fixed header of a communication log. */
@@ -225,6 +295,8 @@ struct pg_comm_state {
 				   (-1: none; a writer: none kept) */
 	int have_group;         /* a bcast came before: last_group is set */
 	char last_group[PG_GROUP_MAX]; /* the last bcast's group */
+	int64_t vlast[PG_COMM_VSLOTS]; /* version 8: the last value read of
+					  each time source's fields */
 };
 
 /* Appends events to a communication log through a shared mapping. */
@@ -264,6 +336,9 @@ struct pg_comm_reader {
 	int fd;            /* the file followed (-1: none) */
 	int cut;           /* the last pg_comm_next found a record cut off */
 	int done;          /* its end record was read */
+	int values;        /* return clock reads and seeds as events (set
+			      by the caller after opening) */
+	int64_t vals[PG_VALUES_MAX]; /* the values of the last one */
 	struct pg_comm_state saved; /* the state before the record */
 	struct pg_comm_peer *saved_peer; /* and its peer table */
 	size_t saved_cap;
@@ -286,6 +361,10 @@ int pg_comm_append_reserved(struct pg_comm_writer *w,
  * writer's last_t); 0, or -1 with errno as pg_comm_append. */
 int pg_comm_append_clock(struct pg_comm_writer *w,
 			 const struct pg_clock_sample *s);
+/* Appends the clock read or seed V (coded against the previous ones of
+ * its source); 0, or -1 with errno as pg_comm_append (EINVAL: a log
+ * before version 8, or a source or size out of range). */
+int pg_comm_append_value(struct pg_comm_writer *w, const struct pg_value *v);
 /* Appends a calibration record: logging one event costs NS; 0, or -1
  * with errno as pg_comm_append. */
 int pg_comm_append_calib(struct pg_comm_writer *w, uint64_t ns);
@@ -471,6 +550,13 @@ enum pg_kind_class pg_rec_kind_class(int kind);
 const char *pg_rec_kind_name(int kind);
 /* The record kind named NAME, or 0. */
 int pg_rec_kind_of(const char *name);
+/* The call of a clock read's (KIND PG_REC_TIME) or seed's (PG_REC_SEED)
+ * source SRC: "gettimeofday", "srand", ...; "?" if unknown. */
+const char *pg_value_src_name(int kind, int src);
+/* A clock read's or seed's event EV in words into BUF (N bytes):
+ * "gettimeofday = 1732723012123456", "getrusage(0) = ...",
+ * "getrandom = 16 bytes 0a1b...". */
+void pg_value_describe(const struct pg_event *ev, char *buf, size_t n);
 /* Name of the PVM call of a group op ("joingroup", "gettid", ...). */
 const char *pg_group_op_name(int op);
 /* The group op named NAME, or 0. */

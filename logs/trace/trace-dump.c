@@ -349,7 +349,15 @@ static int dump_task(const char *dir, int ltid, const struct pg_runinfo *ri)
 	       r.hdr.parent_ltid, r.hdr.mode == 2 ? "replay" : "record",
 	       r.hdr.flags & PG_COMM_LOOSE_POLLS ? "loose" : "exact",
 	       r.hdr.select[0] ? ", selection " : "", r.hdr.select);
+	r.values = 1; /* clock reads and seeds too, between the events */
 	while ((rc = pg_comm_next(&r, &ev, err, sizeof(err))) > 0) {
+		if (ev.kind == PG_REC_TIME || ev.kind == PG_REC_SEED) {
+			char d[512];
+
+			pg_value_describe(&ev, d, sizeof(d));
+			printf("     %s %s\n", pg_rec_kind_name(ev.kind), d);
+			continue;
+		}
 		dump_event(++n, &ev, &x);
 		ended = ev.kind == PG_REC_END;
 	}

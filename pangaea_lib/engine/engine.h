@@ -166,6 +166,8 @@ struct pg_select {
 	int nltids, ltids[PG_SELECT_INTS];
 	int nprogs;
 	char progs[PG_SELECT_NAMES][64];
+	int clock_off;            /* clock=off: clock reads and seeds are
+				     neither logged nor replayed */
 };
 /* Parses a selection ("tag=5,7 ltid=1 program=racy"); 0, or -1 with ERR. */
 int pg_select_parse(const char *spec, struct pg_select *sel, char *err,
@@ -182,6 +184,9 @@ int pg_select_tag(const struct pg_select *sel, int tag);
 int pg_select_open(char *err, size_t errlen);
 /* Whether this task's events are logged at all. */
 int pg_select_task_logged(void);
+/* Whether this task's clock reads and seeds are logged (record) or
+ * returned from the log (replay): task selected, no clock=off. */
+int pg_select_clock(void);
 /* Whether a send or receive with TAG is logged (record) or followed
  * (replay) now: task selected, tag selected, not suspended. */
 int pg_logged(int tag);
@@ -254,10 +259,17 @@ void pg_log_recv(int kind, int filter, int msg, uint64_t t0);
 void pg_log_pollfail(int filter);
 /* The PG_FILTER_* bits of a receive call's source TID and tag TAG. */
 int pg_recv_filter(int tid, int tag);
+/* Appends the clock read or seed V to the communication log (not
+ * ordered against the pending poll count: replay reads them apart,
+ * pangaea_lib/clock), also after the end record of a task that ended
+ * normally (the log is closed at the process's exit). */
+void pg_log_value(const struct pg_value *v);
 /* Writes the spawn REC to the execution log. */
 void pg_log_spawn(const struct pg_spawn_rec *rec);
-/* Writes the end record (once) and closes the logs; 0, or -1 if a
- * write of the logs failed (now or before). */
+/* Writes the end record (once) and closes the logs (HOW PG_END_EXIT or
+ * PG_END_NO_EXIT: the comm log only at the process's exit, for the clock
+ * reads that may follow); 0, or -1 if a write of the logs failed (now or
+ * before). */
 int pg_log_end(int how, int value);
 /* The end record for the fatal signal SIG, from its handler:
  * async-signal-safe (no allocation, no stdio, no PVM, no live event). */
@@ -395,6 +407,10 @@ int pg_replay_queued(void);
 
 /* Sends DONE (how, value) to the launcher. */
 void pg_task_tell_done(int how, int value);
+/* Installs the hooks that leave an end record however the task ends: a
+ * fatal signal's (SIGSEGV ... SIGPIPE, the record written from the
+ * handler), an exit without pg_task_end's (PG_END_NO_EXIT, DONE told). */
+void pg_task_hooks(void);
 /* Ends this task's part in the run (pangaea_exit, and the wrapper of
  * the layer's exit): replay checks the end is the recorded one, the end
  * record is written, the launcher told, the recording closed; 0, or

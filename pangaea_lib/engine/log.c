@@ -18,6 +18,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -27,18 +28,40 @@ static volatile uint32_t poll_fails;   /* failed polls not yet written */
 static volatile int poll_filter;       /* their filters' PG_FILTER_* */
 static volatile sig_atomic_t ended;    /* the end record is written */
 static int log_errno;                  /* the first failed write's errno */
+static int values_only;                /* the end record is written and the
+					  comm log stays open for the clock
+					  reads and seeds that follow it */
+
+/* Closes the execution log; 0, or an errno. */
+static int log_close_exec(void)
+{
+	int e = 0;
+
+	if (exec_fd >= 0 && close(exec_fd) < 0)
+		e = errno;
+	exec_fd = -1;
+	return e;
+}
 
 /* Closes both logs, keeping what they hold; 0, or an errno. */
 static int log_close(void)
 {
-	int e = 0;
+	int e = 0, x;
 
 	if (comm.fd >= 0 && pg_comm_close(&comm) < 0)
 		e = errno;
-	if (exec_fd >= 0 && close(exec_fd) < 0 && !e)
-		e = errno;
-	exec_fd = -1;
-	return e;
+	x = log_close_exec();
+	return e ? e : x;
+}
+
+/* At the process's exit: closes the comm log kept open after its end
+ * record for the reads that follow (values_only).  A failed trim leaves
+ * a zero tail, which every reader takes as the end: the log is whole, and
+ * nobody is left to tell. */
+static void log_close_at_exit(void)
+{
+	if (values_only && comm.fd >= 0)
+		pg_comm_close(&comm);
 }
 
 /* After a failed write (errno E): stops logging and tells the launcher
@@ -99,6 +122,7 @@ int pg_log_open(int exec_only, char *err, size_t errlen)
 	}
 	exec_fd = pg_exec_create(path, pg_me->ltid, err, errlen);
 	if (exec_fd >= 0) {
+		atexit(log_close_at_exit);
 		if (comm.fd >= 0 && pg_comm_append_calib(&comm,
 							 pg_calib_measure()) < 0)
 			goto failed;
@@ -112,7 +136,7 @@ failed:
 
 void pg_log(struct pg_event *ev)
 {
-	if (comm.fd < 0 || comm.map == NULL)
+	if (comm.fd < 0 || comm.map == NULL || values_only)
 		return;
 	if (poll_fails && ev->kind != PG_REC_POLLFAIL) {
 		struct pg_event f = { .kind = PG_REC_POLLFAIL,
@@ -132,6 +156,14 @@ void pg_log(struct pg_event *ev)
 	pg_live_event(ev);
 	if (pg_clocksample_due(ev->t))
 		log_clock();
+}
+
+void pg_log_value(const struct pg_value *v)
+{
+	if (comm.fd < 0 || comm.map == NULL)
+		return;
+	if (pg_comm_append_value(&comm, v) < 0)
+		log_failed(errno);
 }
 
 void pg_event_clear(struct pg_event *ev)
@@ -193,7 +225,11 @@ int pg_log_end(int how, int value)
 	pg_log(&ev);
 	if (how == PG_END_EXIT)
 		pg_live_flush();
-	if ((e = log_close()))
+	/* a task that ends its part but runs on (a report printed after
+	   pvm_exit) may still read the clock: those reads follow the end
+	   record, the comm log closed at the exit (log_close_at_exit) */
+	values_only = how == PG_END_EXIT || how == PG_END_NO_EXIT;
+	if ((e = values_only ? log_close_exec() : log_close()))
 		log_failed(e);
 	return log_errno ? -1 : 0;
 }

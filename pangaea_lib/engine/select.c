@@ -15,7 +15,9 @@
  *   - a receive call is logged if its task is selected and its tag filter
  *     is selected or is -1 (a receive for any tag is always logged, since
  *     which message it gets is what replay must fix);
- *   - spawns and group calls of a selected task are always logged.
+ *   - spawns and group calls of a selected task are always logged;
+ *   - the clock reads and seeds of a selected task are logged (and
+ *     replayed) unless clock=off is given (pangaea_lib/clock).
  */
 #include "engine.h"
 
@@ -67,6 +69,21 @@ static int parse_names(const char *s, const char *end, struct pg_select *sel)
 	return 0;
 }
 
+/* Sets *OFF from the word S..END: "off" 1, "on" 0; 0, or -1 for any
+ * other word. */
+static int parse_onoff(const char *s, const char *end, int *off)
+{
+	size_t l = (size_t)(end - s);
+
+	if (l == 3 && strncmp(s, "off", 3) == 0)
+		*off = 1;
+	else if (l == 2 && strncmp(s, "on", 2) == 0)
+		*off = 0;
+	else
+		return -1;
+	return 0;
+}
+
 int pg_select_parse(const char *spec, struct pg_select *sel, char *err,
 		    size_t errlen)
 {
@@ -95,12 +112,15 @@ int pg_select_parse(const char *spec, struct pg_select *sel, char *err,
 					PG_SELECT_INTS);
 		else if (eq - p == 7 && strncmp(p, "program", 7) == 0)
 			rc = parse_names(eq + 1, end, sel);
+		else if (eq - p == 5 && strncmp(p, "clock", 5) == 0)
+			rc = parse_onoff(eq + 1, end, &sel->clock_off);
 		else
 			rc = -1;
 		if (rc < 0) {
 			snprintf(err, errlen,
 				 "bad selection '%.*s' (want tag=N,.. ltid=N,.. "
-				 "program=NAME,..)", (int)(end - p), p);
+				 "program=NAME,.. clock=on|off)", (int)(end - p),
+				 p);
 			return -1;
 		}
 		p = end;
@@ -134,6 +154,9 @@ int pg_select_format(const struct pg_select *sel, char *buf, size_t n)
 		k += (size_t)snprintf(buf + k, n - k, "%s%s",
 				      i ? "," : k ? " program=" : "program=",
 				      sel->progs[i]);
+	if (sel->clock_off && k < n)
+		k += (size_t)snprintf(buf + k, n - k, "%sclock=off",
+				      k ? " " : "");
 	return k < n ? 0 : -1;
 }
 
@@ -168,6 +191,11 @@ int pg_select_open(char *err, size_t errlen)
 int pg_select_task_logged(void)
 {
 	return task_selected;
+}
+
+int pg_select_clock(void)
+{
+	return task_selected && !run_sel.clock_off;
 }
 
 int pg_logged(int tag)

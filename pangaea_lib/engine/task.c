@@ -6,8 +6,50 @@
  */
 #include "engine.h"
 
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+
+static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+				     SIGABRT, SIGTERM, SIGINT, SIGHUP,
+				     SIGQUIT, SIGPIPE };
+
+/* Writes the end record for a fatal signal, then dies of it.  Only
+ * async-signal-safe work here: the end record goes into mapped space the
+ * log reserved beforehand (pg_log_end_signal); no malloc, stdio or
+ * message layer. */
+static void on_signal(int sig)
+{
+	pg_log_end_signal(sig);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Notes a process exit that did not go through the task's end
+ * (pg_task_end), with the status its parent sees (exit(-1) is 255). */
+static void on_exit_hook(int status, void *arg)
+{
+	(void)arg;
+	if (pg_me->mode && !pg_log_ended()) {
+		pg_log_end(PG_END_NO_EXIT, status & 0377);
+		pg_task_tell_done(PG_END_NO_EXIT, status & 0377);
+	}
+}
+
+void pg_task_hooks(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(fatal_signals) / sizeof(int); i++)
+		sigaction(fatal_signals[i], &sa, NULL);
+	on_exit(on_exit_hook, NULL);
+}
 
 void pg_task_tell_done(int how, int value)
 {

@@ -8,6 +8,7 @@
  * (preload.c) the same join runs at the task's first PVM call.
  */
 #include "pangaea-internal.h"
+#include "pangaea-clock.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -16,45 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL,
-				     SIGABRT, SIGTERM, SIGINT, SIGHUP,
-				     SIGQUIT, SIGPIPE };
-
-/* Writes the end record for a fatal signal, then dies of it.  Only
- * async-signal-safe work here: the end record goes into mapped space the
- * log reserved beforehand (pg_log_end_signal); no malloc, stdio or PVM. */
-static void on_signal(int sig)
-{
-	pg_log_end_signal(sig);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-/* Notes a process exit that did not go through pangaea_exit(), with the
- * status its parent sees (exit(-1) is 255). */
-static void on_exit_hook(int status, void *arg)
-{
-	(void)arg;
-	if (pg_me->mode && !pg_log_ended()) {
-		pg_log_end(PG_END_NO_EXIT, status & 0377);
-		pg_task_tell_done(PG_END_NO_EXIT, status & 0377);
-	}
-}
-
-/* Installs the hooks that leave an end record however the task ends. */
-static void install_hooks(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(fatal_signals) / sizeof(int); i++)
-		sigaction(fatal_signals[i], &sa, NULL);
-	on_exit(on_exit_hook, NULL);
-}
 
 /* Receives the handover from the parent into ME and sets the task's
  * delays; 0 or -1 with ERR filled. */
@@ -161,8 +123,9 @@ static int task_open(char *err, size_t errlen)
 		pg_replay_diverge("%s", err);
 		pg_task_diverged();
 	}
-	install_hooks();
+	pg_task_hooks();
 	pg_stdin_attach();
+	pg_clk_task_thread(); /* its clock reads are the task's */
 	return 0;
 }
 
@@ -187,6 +150,16 @@ __attribute__((constructor)) static void init_enter_folder(void)
 }
 
 #ifndef PG_PRELOAD
+/* A clock read or seed of a program built with pangaea.h before its
+ * pangaea_init (pg_clk_join_hook): joins the run then, if it is in one. */
+static void init_join_early(void)
+{
+	const char *ctx = getenv(PG_ENV_CONTEXT);
+
+	if (ctx && *ctx)
+		pangaea_init(NULL, NULL);
+}
+
 /* In a program built with pangaea.h (this is libpangaea.a), before main:
  * if libpangaea.so is preloaded as well (LD_PRELOAD reaches every task of
  * a run), tells it that this program records itself, so that nothing is
@@ -195,6 +168,7 @@ __attribute__((constructor)) static void init_tell_preload(void)
 {
 	void (*source_mode)(void);
 
+	pg_clk_join_hook = init_join_early;
 	*(void **)&source_mode = dlsym(RTLD_DEFAULT, "pg_preload_source_mode");
 	if (source_mode)
 		source_mode();

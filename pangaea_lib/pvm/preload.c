@@ -11,7 +11,10 @@
  *   (pangaea_exit); another exit is recorded by init.c's hook.
  * - Calls made while inside Pangaea (libgpvm3's own pvm_send, pvm_recv,
  *   pvm_mcast ... for its group server, libpvm3's internal calls) go
- *   straight to PVM: a per-thread depth counts the wrappers we are in.
+ *   straight to PVM: a per-thread depth counts the wrappers we are in
+ *   (pg_clk_depth, which also keeps PVM's own clock reads inside them
+ *   real: pangaea_lib/clock).  A clock read before the first PVM call
+ *   joins the run then, in a process the pvmd started (PVMEPID).
  * - A program built with pangaea.h tells us so from its constructor
  *   (pg_preload_source_mode, in init.c of libpangaea.a): its own wrappers
  *   record, and every call here passes through.
@@ -24,6 +27,7 @@
 #define PG_REAL_KEEP_NAMES
 #include "real.h"
 #include "pangaea-internal.h"
+#include "pangaea-clock.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -37,9 +41,10 @@ enum preload_state {
 };
 
 static enum preload_state state;
-/* wrappers of this thread we are inside (initial-exec: the library is
- * loaded at start, so its TLS is static and read without a call) */
-static __thread int depth __attribute__((tls_model("initial-exec")));
+/* wrappers of this thread we are inside: pg_clk_depth (initial-exec:
+ * the library is loaded at start, so its TLS is static and read without
+ * a call) */
+#define depth pg_clk_depth
 
 void pg_preload_source_mode(void);
 
@@ -95,6 +100,30 @@ static void preload_join(void)
 		on_exit(preload_on_exit, NULL); /* runs before init.c's hook */
 	}
 	depth--;
+}
+
+/* A clock read or seed of the program before its first PVM call
+ * (pg_clk_join_hook): joins the run now if this process is one the pvmd
+ * started (its PVMEPID, which a process the task starts inherits, is its
+ * own pid) and a PVM program itself (it needs libpvm3: not a shell
+ * script that execs one, which would take the task's handover):
+ * `srand(time(NULL))` before pvm_mytid is recorded too. */
+static void preload_join_early(void)
+{
+	const char *epid = getenv("PVMEPID");
+
+	if (state == PRELOAD_UNDECIDED && epid && atoi(epid) == getpid() &&
+	    (pg_clk_main_needs("libpvm3.") || pg_clk_main_needs("libgpvm3.") ||
+	     pg_clk_main_needs("libfpvm3.")))
+		preload_join();
+}
+
+/* At load: PVM's own clock reads are not the program's; the hook. */
+__attribute__((constructor)) static void preload_clock_setup(void)
+{
+	pg_clk_exclude_lib("libpvm3.");
+	pg_clk_exclude_lib("libgpvm3.");
+	pg_clk_join_hook = preload_join_early;
 }
 
 /* Whether this call goes through Pangaea (then preload_leave after it):

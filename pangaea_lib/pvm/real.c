@@ -2,40 +2,16 @@
  * real.c: the real PVM functions for libpangaea.so (real.h), one for each
  * call of pangaea-pvm-calls.def: each looks up the next definition of its
  * name (libpvm3.so.3, libgpvm3.so.3, which libpangaea.so needs) once, then
- * calls it.  Only in the shared library.
+ * calls it (pg_clk_real_lookup: a PVM without it is said and the process
+ * aborted).  Only in the shared library.
  */
 #include "pangaea-internal.h"
-
-#include <dlfcn.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-/* The next definition of NAME after libpangaea.so; one that cannot be
- * found (a PVM without it) is said and the process aborted, as the
- * dynamic linker does for a missing symbol. */
-static void *real_lookup(const char *name)
-{
-	void *f = dlsym(RTLD_NEXT, name);
-
-	if (!f) {
-		fprintf(stderr, "pangaea: libpangaea.so: no %s after it: %s\n",
-			name, dlerror());
-		abort();
-	}
-	return f;
-}
+#include "pangaea-clock.h" /* PG_REAL_BODY */
 
 /* pg_real_pvm_send and the like: each looks the real function up at its
- * first call (two threads racing both look it up: harmless), then calls
- * it with the same arguments. */
+ * first call, then calls it with the same arguments (PG_REAL_BODY). */
 #define PANGAEA_CALL(type, name, params, args, route)                    \
-	type pg_real_##name params                                       \
-	{                                                                \
-		static __typeof__(pg_real_##name) *real;                 \
-		if (!real)                                               \
-			real = (__typeof__(real))real_lookup(#name);     \
-		return real args;                                        \
-	}
+	type pg_real_##name params { PG_REAL_BODY(name, args, return); }
 #define PANGAEA_CALL_JOIN(type, name, params, args)                      \
 	PANGAEA_CALL(type, name, params, args, JOIN)
 #include "pangaea-pvm-calls.def"

@@ -19,6 +19,9 @@
 
 #define PG_PRELOAD 1 /* this object belongs to libpangaea.so */
 
+/* the library's own clock reads go to the real functions too */
+#include "clockreal.h"
+
 #include <sys/time.h>
 
 /* (pvm3.h, which defines them, is included after this file) */

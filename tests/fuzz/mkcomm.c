@@ -1,7 +1,8 @@
 /*
  * mkcomm.c: writes the seeds tests/fuzz/corpus/comm/seed-every-kind
- * (version 7, times in units of 256 ns) and seed-every-kind-v6 (the
- * layout before), each a
+ * (version 8: a clock read or seed of every source too, before and after
+ * the end record), seed-every-kind-v7 (times in units of 256 ns) and
+ * seed-every-kind-v6 (the layout before), each a
  * communication log of task 1 written by the library's own writer
  * (pg_comm_create, pg_comm_append) with one record of every kind (the
  * calibration and a clock sample first), at the
@@ -17,6 +18,33 @@
 
 #include <stdio.h>
 #include <string.h>
+
+/* Appends a clock read of every source and a seed of every source to W,
+ * values growing with SIGN (a failed clock_gettime and getrusage
+ * among them, getrandom's 16 bytes). */
+static void append_values(struct pg_comm_writer *w, int sign)
+{
+	static const unsigned char bytes[16] = { 0, 1, 0x7f, 0x80, 0xff };
+
+	for (int src = 0; src <= PG_TIME_LAST; src++) {
+		struct pg_value v = { .kind = PG_REC_TIME, .src = src,
+				      .arg = src == PG_TIME_CLOCKID ? -6 : 0 };
+
+		for (int i = 0; i < PG_VALUES_MAX; i++)
+			v.v[i] = sign * (1795796672377277ll >> i);
+		pg_comm_append_value(w, &v);
+		v.status = 22; /* EINVAL: no values (clockid, rusage) */
+		if (src == PG_TIME_CLOCKID || src == PG_TIME_RUSAGE)
+			pg_comm_append_value(w, &v);
+	}
+	for (int src = 0; src <= PG_SEED_LAST; src++) {
+		struct pg_value v = { .kind = PG_REC_SEED, .src = src,
+				      .v = { 4294967295ll, 65535, 1 },
+				      .nblob = sizeof(bytes), .blob = bytes };
+
+		pg_comm_append_value(w, &v);
+	}
+}
 
 /* Writes DIR/NAME, the seed in VERSION's layout; 0, or 1 with a message. */
 static int write_seed(const char *dir, const char *name, uint32_t version)
@@ -85,11 +113,15 @@ static int write_seed(const char *dir, const char *name, uint32_t version)
 			return 1;
 		}
 	}
+	if (version >= 8)
+		append_values(&w, 1);
 	memset(&ev, 0, sizeof(ev));
 	ev.kind = PG_REC_END;
 	ev.how = PG_END_EXIT;
 	ev.t = t + 1000;
 	pg_comm_append(&w, &ev);
+	if (version >= 8)
+		append_values(&w, -1);
 	pg_comm_close(&w);
 	printf("mkcomm: wrote %s\n", path);
 	return 0;
@@ -102,5 +134,6 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	return write_seed(argv[1], "seed-every-kind", PG_COMM_VERSION) ||
+	       write_seed(argv[1], "seed-every-kind-v7", 7) ||
 	       write_seed(argv[1], "seed-every-kind-v6", 6);
 }

@@ -22,6 +22,12 @@ for f in bin/pangaea bin/pangaea-coord bin/pangaea-trace lib/libpangaea.a \
 	 share/man/man1/pangaea-trace.1 share/man/man1/pangaea-coord.1; do
 	[ -s "$P/$f" ] && pass "installed $f" || fail "missing $P/$f"
 done
+# the MPI binding, built where mpicc is (scripts/install-deps.sh has it)
+if command -v mpicc >/dev/null; then
+	[ -s "$P/lib/pangaea/libpangaea-mpi.so" ] &&
+		pass "installed lib/pangaea/libpangaea-mpi.so" ||
+		fail "missing $P/lib/pangaea/libpangaea-mpi.so"
+fi
 expect_grep ".pc names the install prefix" "$P/lib/pkgconfig/pangaea.pc" "^prefix=$P\$"
 
 export PKG_CONFIG_PATH=$P/lib/pkgconfig

@@ -858,7 +858,7 @@ START_TEST(test_refuse_unknown_kind)
 {
 	/* 0x41: a send with a filter bit, 0x88 and 0x86: bit 7 (an id not
 	   stored, version 7) on a pollfail and an end */
-	static const unsigned char bad[] = { PG_REC_CALIB + 1, 0x41, 0x66,
+	static const unsigned char bad[] = { PG_REC_SEED + 1, 0x41, 0x66,
 					     0x88, 0x86, 0xff };
 	struct pg_comm_header h;
 	char path[PATH_MAX], err[512] = "", want[64];

@@ -43,6 +43,7 @@ static void assert_same(const struct pg_select *a, const struct pg_select *b)
 	ck_assert_int_eq(a->nprogs, b->nprogs);
 	for (int i = 0; i < a->nprogs; i++)
 		ck_assert_str_eq(a->progs[i], b->progs[i]);
+	ck_assert_int_eq(a->clock_off, b->clock_off);
 }
 
 START_TEST(test_parse_full)
@@ -173,6 +174,9 @@ static const struct {
 	const char *spec, *bad;
 } bad_specs[] = {
 	{ "colour=red", "colour=red" },
+	{ "clock=maybe", "clock=maybe" },
+	{ "clock=", "clock=" },
+	{ "tag=5 clock=offf", "clock=offf" },
 	{ "tag=5 colour=red ltid=1", "colour=red" },
 	{ "tags=5", "tags=5" },
 	{ "TAG=5", "TAG=5" },
@@ -209,7 +213,8 @@ static void assert_refused(const char *spec, const char *bad)
 	ck_assert_msg(pg_select_parse(spec, &sel, err, sizeof(err)) == -1,
 		      "'%.80s' accepted", spec);
 	snprintf(want, sizeof(want),
-		 "bad selection '%s' (want tag=N,.. ltid=N,.. program=NAME,..)",
+		 "bad selection '%s' (want tag=N,.. ltid=N,.. program=NAME,.. "
+		 "clock=on|off)",
 		 bad);
 	ck_assert_str_eq(err, want);
 }
@@ -277,6 +282,26 @@ START_TEST(test_format_canonical)
 	ck_assert_str_eq(canonical("tag=-3"), "tag=-3");
 	ck_assert_str_eq(canonical(""), "");
 	ck_assert_str_eq(canonical(" ; "), "");
+	/* clock=off last; clock=on is the default, said by nothing */
+	ck_assert_str_eq(canonical("clock=off tag=5"), "tag=5 clock=off");
+	ck_assert_str_eq(canonical("clock=off"), "clock=off");
+	ck_assert_str_eq(canonical("clock=on"), "");
+	ck_assert_str_eq(canonical("clock=off clock=on ltid=2"), "ltid=2");
+}
+END_TEST
+
+/* clock=off leaves the clock out and selects nothing else. */
+START_TEST(test_parse_clock)
+{
+	struct pg_select sel = parse_ok("clock=off");
+
+	ck_assert_int_eq(sel.clock_off, 1);
+	ck_assert_int_eq(sel.active, 0);
+	ck_assert_int_eq(pg_select_task(&sel, 7, "/bin/x"), 1);
+	ck_assert_int_eq(pg_select_tag(&sel, 9), 1);
+	sel = parse_ok("tag=5 clock=on");
+	ck_assert_int_eq(sel.clock_off, 0);
+	ck_assert_int_eq(sel.active, 1);
 }
 END_TEST
 
@@ -416,6 +441,7 @@ static Suite *select_suite(void)
 	tcase_add_test(parse, test_parse_nothing);
 	tcase_add_test(parse, test_parse_each_key_alone);
 	tcase_add_test(parse, test_parse_limits);
+	tcase_add_test(parse, test_parse_clock);
 	tcase_add_loop_test(parse, test_parse_refusals, 0, NBAD_SPECS);
 	tcase_add_test(parse, test_parse_too_many);
 	tcase_add_test(parse, test_parse_name_too_long);

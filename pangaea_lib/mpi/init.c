@@ -1,0 +1,286 @@
+/*
+ * init.c: a rank joins its run in MPI_Init (the launcher's environment
+ * says how: PGM_ENV_*), and leaves it in MPI_Finalize or at its exit.
+ * No coordinator: a rank's ltid is its world rank + 1, which MPI_Init
+ * gives, and record and replay need nothing from another process (the
+ * launcher reads the logs when mpirun has ended).  The engine's table of
+ * MPI functions is here too: the engine reaches the launcher through
+ * it only to say a task's end (a no-op: the end record says it), to
+ * report a divergence (on stderr) and, replaying a rank the recording
+ * saw killed, to wait for the kill (mpirun's, as a crashing rank ends).
+ */
+#include "pgmpi.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int active; /* joined, not yet finalized */
+
+int pgm_active(void)
+{
+	return active;
+}
+
+int pgm_active_in(MPI_Comm comm)
+{
+	int inter = 0;
+
+	if (!active || comm == MPI_COMM_WORLD)
+		return active;
+	return PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && !inter;
+}
+
+/* Rank R of COMM as a world rank (TO_WORLD), or world rank R as a rank
+ * of COMM; MISSING when the other group has no such process. */
+static int translate(MPI_Comm comm, int to_world, int r, int missing)
+{
+	MPI_Group g, w;
+	int out = MPI_UNDEFINED;
+
+	if (PMPI_Comm_group(comm, &g) != MPI_SUCCESS)
+		return r;
+	PMPI_Comm_group(MPI_COMM_WORLD, &w);
+	PMPI_Group_translate_ranks(to_world ? g : w, 1, &r, to_world ? w : g,
+				   &out);
+	PMPI_Group_free(&g);
+	PMPI_Group_free(&w);
+	return out == MPI_UNDEFINED ? missing : out;
+}
+
+int pgm_world_rank(MPI_Comm comm, int r)
+{
+	if (r < 0 || comm == MPI_COMM_WORLD)
+		return r;
+	return translate(comm, 1, r, r);
+}
+
+int pgm_comm_rank(MPI_Comm comm, int w)
+{
+	if (w < 0 || comm == MPI_COMM_WORLD)
+		return w;
+	return translate(comm, 0, w, MPI_PROC_NULL);
+}
+
+/* ---- the engine's table ---- */
+
+/* Chaos's hold-back (pg_chaos_recv) of a wildcard receive in HOLD_COMM:
+ * the engine lists the senders and picks one; its "receive" is a probe
+ * of that sender, whose status the wrapper then receives. */
+static MPI_Comm hold_comm;
+static MPI_Status hold_st;
+
+int pgm_chaos_pick(MPI_Comm comm, int tag, MPI_Status *st)
+{
+	int rc;
+
+	hold_comm = comm;
+	rc = pg_chaos_recv(PG_REC_RECV, -1, tag == MPI_ANY_TAG ? -1 : tag,
+			   NULL);
+	*st = hold_st;
+	return rc > 0;
+}
+
+/* A probe (blocking, or a look when TMOUT is zero) of (SRC, a world
+ * rank or -1; TAG or -1) in the held-back receive's communicator: 1 a
+ * message there (its status kept), 0 none, -1 an error. */
+static int b_recv(int kind, int src, int tag, struct timeval *tmout)
+{
+	int s = src < 0 ? MPI_ANY_SOURCE : pgm_comm_rank(hold_comm, src);
+	int g = tag < 0 ? MPI_ANY_TAG : tag, flag = 1;
+
+	(void)kind;
+	if (tmout && tmout->tv_sec == 0 && tmout->tv_usec == 0)
+		return PMPI_Iprobe(s, g, hold_comm, &flag, &hold_st) !=
+			       MPI_SUCCESS ? -1 : flag;
+	return PMPI_Probe(s, g, hold_comm, &hold_st) != MPI_SUCCESS ? -1 : 1;
+}
+
+static int b_info(int msg, struct pg_msginfo *mi)
+{
+	(void)msg, (void)mi;
+	return -1; /* (the wrappers receive themselves) */
+}
+
+static int b_make_current(int msg)
+{
+	(void)msg;
+	return 0;
+}
+
+static void b_release(int msg)
+{
+	(void)msg;
+}
+
+/* The ranks (as world ranks) of the held-back receive's communicator
+ * with a message of TAG (-1 any) there: one probe a rank. */
+static int b_senders(int tag, int *srcs, int max)
+{
+	int size = 0, n = 0, flag;
+
+	PMPI_Comm_size(hold_comm, &size);
+	for (int r = 0; r < size && n < max; r++)
+		if (PMPI_Iprobe(r, tag < 0 ? MPI_ANY_TAG : tag, hold_comm, &flag,
+				MPI_STATUS_IGNORE) == MPI_SUCCESS && flag)
+			srcs[n++] = pgm_world_rank(hold_comm, r);
+	return n;
+}
+
+static int b_ltid_of(int src)
+{
+	return src >= 0 ? src + 1 : -1;
+}
+
+static int b_addr_of(int ltid)
+{
+	return ltid >= 1 ? ltid - 1 : -1;
+}
+
+/* DONE, LOGFAIL, CLOCK ...: nobody listens; the logs say it all. */
+static int b_send_ints(int to, int tag, const int *v)
+{
+	(void)to, (void)tag, (void)v;
+	return 0;
+}
+
+static int b_recv_ints(int from, int tag, int seconds, int *v)
+{
+	(void)from, (void)tag, (void)seconds, (void)v;
+	return 0;
+}
+
+/* KILLWAIT: the recording has this rank killed here (mpirun ending the
+ * run after a rank crashed): wait for that kill, 30 s at most. */
+static int b_ask(int to, int tag, const int *v, int reply, int *answer)
+{
+	(void)to, (void)v, (void)reply;
+	if (tag == PG_TAG_KILLWAIT)
+		for (int i = 0; i < 300; i++)
+			usleep(100000);
+	*answer = -1;
+	return 0;
+}
+
+/* (-1: the engine prints the report on stderr itself) */
+static int b_send_diverged(int to, int ltid, const char *report)
+{
+	(void)to, (void)ltid, (void)report;
+	return -1;
+}
+
+static int b_send_events(int to, const struct pg_live_head *h,
+			 const int *ints, int n)
+{
+	(void)to, (void)h, (void)ints, (void)n;
+	return -1;
+}
+
+static void b_leave(void)
+{
+	active = 0;
+	PMPI_Abort(MPI_COMM_WORLD, 3);
+}
+
+static int b_scratch(void)
+{
+	return 0;
+}
+
+static void b_stamp(int msg)
+{
+	(void)msg;
+}
+
+static const struct pg_binding mpi_binding = {
+	.name = "mpi", .call_prefix = "MPI_",
+	.err_sys = MPI_ERR_OTHER, .err_nomem = MPI_ERR_NO_MEM,
+	.recv = b_recv, .info = b_info, .make_current = b_make_current,
+	.release = b_release, .senders = b_senders, .ltid_of = b_ltid_of,
+	.addr_of = b_addr_of, .send_ints = b_send_ints,
+	.recv_ints = b_recv_ints, .ask = b_ask,
+	.send_diverged = b_send_diverged, .send_events = b_send_events,
+	.leave = b_leave, .scratch = b_scratch, .stamp = b_stamp,
+};
+
+/* ---- joining and leaving ---- */
+
+/* Joins the run the environment names, after MPI_Init; 0 (also when
+ * there is no run), or -1 with ERR. */
+static int join(char *err, size_t n)
+{
+	const char *mode = getenv(PGM_ENV_MODE), *dir = getenv(PGM_ENV_LOGDIR);
+	const char *rdir = getenv(PGM_ENV_REPLAYDIR), *d = getenv(PG_ENV_DELAY);
+	const char *seed = getenv(PG_ENV_SEED);
+	struct pg_self *me = pg_self_edit();
+	ssize_t l;
+	int rank = 0;
+
+	if (!mode || !dir)
+		return 0;
+	pg_clock_start();
+	pg_binding_set(&mpi_binding);
+	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	me->mode = strcmp(mode, "replay") == 0 ? PANGAEA_MODE_REPLAY
+					       : PANGAEA_MODE_RECORD;
+	me->ltid = rank + 1;
+	me->mytid = rank;
+	me->launcher_tid = 1; /* (b_ask: the kill of a recorded crash) */
+	snprintf(me->logdir, sizeof(me->logdir), "%s", dir);
+	snprintf(me->replaydir, sizeof(me->replaydir), "%s", rdir ? rdir : "");
+	l = readlink("/proc/self/exe", me->program, sizeof(me->program) - 1);
+	me->program[l > 0 ? l : 0] = '\0';
+	gethostname(me->host, sizeof(me->host) - 1);
+	pg_delay_open(d ? atoi(d) : 0, seed ? (unsigned)strtoul(seed, 0, 10) : 1,
+		      me->ltid);
+	pg_chaos_open(getenv(PG_ENV_CHAOS) && atoi(getenv(PG_ENV_CHAOS)) == 1 &&
+			      me->mode == PANGAEA_MODE_RECORD,
+		      seed ? (unsigned)strtoul(seed, 0, 10) : 1, me->ltid);
+	if (pg_select_open(err, n) < 0 || pg_log_open(0, err, n) < 0)
+		return -1;
+	if (me->mode == PANGAEA_MODE_REPLAY &&
+	    (pg_replay_open(me->replaydir, me->ltid, err, n) < 0 ||
+	     pgm_matches_load(me->replaydir, me->ltid, err, n) < 0))
+		return -1;
+	pg_task_hooks();
+	active = 1;
+	return 0;
+}
+
+/* After MPI's own init: joins, or stops the program with the reason. */
+static int joined(int rc)
+{
+	char err[1024];
+
+	if (rc == MPI_SUCCESS && join(err, sizeof(err)) < 0) {
+		fprintf(stderr, "pangaea: MPI rank cannot join the run: %s\n",
+			err);
+		PMPI_Abort(MPI_COMM_WORLD, 1);
+	}
+	return rc;
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+	return joined(PMPI_Init(argc, argv));
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+	return joined(PMPI_Init_thread(argc, argv, required, provided));
+}
+
+int MPI_Finalize(void)
+{
+	if (active) {
+		pg_delay();
+		pg_task_end(); /* (stops the rank if replay diverged here) */
+		active = 0;
+		/* (MPI_Finalize waits for the other ranks: a deadlock may
+		   have ranks here) */
+		pg_state_block(pg_call_of(PG_REC_CALL, PG_Q_EXIT), -1, -1, NULL,
+			       NULL);
+	}
+	return PMPI_Finalize();
+}

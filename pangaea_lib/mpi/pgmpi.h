@@ -1,0 +1,112 @@
+/*
+ * pgmpi.h: the MPI binding of the engine (pangaea_lib/mpi), built into
+ * libpangaea-mpi.so, which the launcher preloads into every rank of an
+ * MPI program (`pangaea -log mpirun ...`).  Its files, top to bottom (a
+ * file calls only rows below its own; docs/INTERNALS.md, "The MPI
+ * binding"):
+ *
+ *   complete.c coll.c   MPI_Test*, MPI_Wait* (which requests completed);
+ *                       the collectives as events
+ *   p2p.c               sends, receives, probes, Sendrecv, Isend, Irecv
+ *   event.c             the events of a rank: sends, receives, polls,
+ *                       outcomes, logged or checked against the recording
+ *   reqs.c              the rank's pending requests; receive post numbers
+ *                       and the recorded matches of wildcard Irecvs
+ *   init.c              MPI_Init, MPI_Finalize: joining and leaving a run;
+ *                       the engine's table of MPI functions
+ *
+ * A task is a rank of MPI_COMM_WORLD: ltid = rank + 1 (the launcher is
+ * ltid 0, as for PVM).  An address (binding.h) is a world rank.  No
+ * message id travels with a message: a message's id is its number in the
+ * channel (sender, receiver, tag), which both ends count alike because
+ * MPI never lets two messages of one channel overtake each other.
+ */
+#ifndef PANGAEA_MPI_H
+#define PANGAEA_MPI_H
+
+#include <mpi.h>
+
+#include "engine.h"
+
+/* The environment the launcher gives every rank (toplevel/mpirun.c). */
+#define PGM_ENV_MODE "PANGAEA_MPI"         /* "record" or "replay" */
+#define PGM_ENV_LOGDIR "PANGAEA_MPI_LOGDIR"   /* where the rank logs */
+#define PGM_ENV_REPLAYDIR "PANGAEA_MPI_REPLAYDIR" /* the recording */
+
+/* MPI_Test*, MPI_Wait*: struct pg_event.arg of a PG_Q_MPI_DONE record. */
+enum pgm_done_call {
+	PGM_TEST = 1, PGM_TESTANY, PGM_TESTSOME, PGM_TESTALL,
+	PGM_WAIT, PGM_WAITANY, PGM_WAITSOME, PGM_WAITALL
+};
+
+/* init.c */
+/* The world rank of rank R of COMM (R < 0: R itself: MPI_ANY_SOURCE,
+ * MPI_PROC_NULL). */
+int pgm_world_rank(MPI_Comm comm, int r);
+/* The rank in COMM of world rank W, or MPI_PROC_NULL. */
+int pgm_comm_rank(MPI_Comm comm, int w);
+/* Whether this rank is in a run: recording or replaying. */
+int pgm_active(void);
+/* Whether its calls on COMM are recorded or replayed: in a run, and COMM
+ * an intracommunicator (an intercommunicator's calls go to MPI as they
+ * are: not yet supported). */
+int pgm_active_in(MPI_Comm comm);
+/* Chaos recording: holds back a wildcard receive of TAG in COMM and
+ * picks the sender by the run's priorities (pg_chaos_recv); 1 with the
+ * status of the picked message (still to receive) in *ST, 0 none. */
+int pgm_chaos_pick(MPI_Comm comm, int tag, MPI_Status *st);
+
+/* reqs.c: pending requests. */
+struct pgm_req {
+	MPI_Request req;   /* the handle the program holds */
+	int recv;          /* 1 a receive, 0 a send */
+	int post;          /* receive: its number among this rank's
+			      receives (1, 2, ...) */
+	int src, tag;      /* receive: the filter as posted (world rank or
+			      MPI_ANY_SOURCE; tag or MPI_ANY_TAG) */
+	MPI_Comm comm;
+};
+/* Remembers request R; 0 or -1. */
+int pgm_req_add(const struct pgm_req *r);
+/* Takes out the request with handle H into *R; 1, 0 none. */
+int pgm_req_take(MPI_Request h, struct pgm_req *r);
+/* Looks up the request with handle H; NULL when it is not ours. */
+const struct pgm_req *pgm_req_find(MPI_Request h);
+/* The next receive post number. */
+int pgm_post_next(void);
+/* Replay: reads this rank's recording (DIR, LTID) for the sources and
+ * tags its wildcard Irecvs got, by post number; 0, or -1 with ERR. */
+int pgm_matches_load(const char *dir, int ltid, char *err, size_t n);
+/* The recorded (world source, tag) of post POST; 1, 0 none recorded. */
+int pgm_match_of(int post, int *src, int *tag);
+/* Counts a message of the channel (PEER world rank, TAG), sent (SEND 1)
+ * or received; its message id.  PEEK: the id without counting. */
+uint32_t pgm_channel_id(int send, int peer, int tag, int peek);
+
+/* event.c: the events of this rank. */
+/* A send of BYTES to world rank DEST with TAG, entered at T: checked
+ * against the recording in replay, then logged (stops the rank at a
+ * divergence). */
+void pgm_ev_send(int dest, int tag, uint32_t bytes, uint64_t t);
+/* Replay: the recorded receive (KIND: PG_REC_RECV, _NRECV, _PROBE) for
+ * the filter (SRC world rank or MPI_ANY_SOURCE, TAG or MPI_ANY_TAG):
+ * its world source and tag into *WSRC, *WTAG (stops at a divergence). */
+void pgm_ev_recv_expect(int kind, int src, int tag, int *wsrc, int *wtag);
+/* Logs the receive (KIND) of the message of STATUS in COMM by the filter
+ * (SRC, TAG) entered at T (a probe: the message stays). */
+void pgm_ev_recv_log(int kind, MPI_Comm comm, int src, int tag,
+		     const MPI_Status *st, uint64_t t);
+/* A poll (test, iprobe) that found nothing: counted. */
+void pgm_ev_pollfail(void);
+/* Replay: whether the next recorded event is a failed poll (then it is
+ * counted off, and logged again); 1 or 0. */
+int pgm_ev_poll_failed(void);
+/* The outcome of a Test / Wait call CALL (enum pgm_done_call) over N
+ * requests: the K completed (index, post number) pairs PAIRS, entered
+ * at T: logged; in replay checked, and the recorded pairs into PAIRS
+ * (room for N), their number returned. */
+int pgm_ev_done(int call, int n, int *pairs, int k, uint64_t t);
+/* A collective NAME with ROOT (-1 none) and BYTES, entered at T. */
+void pgm_ev_coll(const char *name, int root, int bytes, uint64_t t);
+
+#endif /* PANGAEA_MPI_H */

@@ -1,0 +1,148 @@
+# MPI programs (issue 25): examples/mpi/workers (wildcard receives, an
+# iprobe loop, Waitany, Testsome) recorded through mpirun with 4 ranks,
+# replayed 3 times (once with -delay 1000) printing the recording's
+# result, verify identical, races listing the racing receives;
+# examples/mpi/crash's recorded crash of rank 0 crashes again on replay;
+# bad input (a program without MPI, no mpirun, another -np on replay)
+# refused in one line.  Nothing of Open MPI left running.
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/../lib.sh"
+W=$B/examples/mpi/workers C=$B/examples/mpi/crash
+if ! command -v mpirun >/dev/null || [ ! -x "$W" ]; then
+	skip "MPI programs" "no mpirun or examples/mpi not built (Open MPI: scripts/install-deps.sh)"
+	finish; exit
+fi
+MPIRUN=(mpirun --allow-run-as-root --oversubscribe -np 4)
+
+pg -log -logdir rec "${MPIRUN[@]}" "$W" 3
+expect_eq "record: exit 0" "$(cat rc)" 0
+cp out rec.out
+expect_grep "the program printed its orders" rec.out "^result: sum=[0-9]+ recv:"
+expect_grep "the launcher counts the events of 4 ranks" err "recorded [0-9]+ events of 4 ranks"
+for j in 1 2 3; do
+	d=; [ "$j" = 3 ] && d="-delay 1000"
+	pg -replay -logdir rec -out "rep$j" $d
+	expect_eq "replay $j${d:+ ($d)}: exit 0" "$(cat rc)" 0
+	cmp -s out rec.out && pass "replay $j prints the recording's result" ||
+		{ fail "replay $j prints another result"; diff rec.out out | head -4; }
+	expect_grep "replay $j: the launcher verified it" err "replay reproduced all [0-9]+ events of 4 ranks"
+	$TRACE verify rec "rep$j" >v
+	expect_grep "verify: replay $j identical" v "^identical"
+done
+# the bytes each event takes in the logs (issue 25 asks for the figure)
+nev=$($TRACE dump rec | grep -c '^  #')
+bytes=$(cat rec/task-*.comm | wc -c)
+echo "   log: $bytes bytes for $nev events, $((bytes / nev)) bytes an event (headers included)"
+
+$TRACE races rec >races
+expect_grep "races lists the racing wildcard receives" races "task 1 event [0-9]+ pvm_recv got [0-9]+:[0-9]+ tag 1; alternatives: [0-9]+:"
+expect_grep "races lists the racing Testsome receives" races "pvm_nrecv got .* tag 4; alternatives"
+$TRACE check rec >chk 2>&1
+expect_grep "check: the logs agree" chk "agree"
+$TRACE dump rec >dump
+expect_grep "dump shows a Testsome's outcome" dump "MPI_Test/Wait\(call=3, of 3 requests\) = [1-3]"
+expect_grep "dump shows failed iprobes" dump "pollfail count=[0-9]+"
+
+# a second recording: another order (the failed polls alone differ)
+pg -log -logdir rec2 "${MPIRUN[@]}" "$W" 3
+$TRACE verify rec rec2 >v2; echo $? >vrc
+if cmp -s out rec.out; then
+	echo "   (the second recording printed the same orders)"
+else
+	expect_grep "verify: two recordings differ" v2 "differ"
+	[ "$(cat vrc)" != 0 ] && pass "verify: exit non-zero" || fail "verify said 0 on different runs"
+fi
+
+# -chaos: the hold-back of a wildcard MPI_Recv picks the sender by the
+# seed's priorities; 4 seeds give more than one order, each replayable
+for sd in 1 2 3 4; do
+	PANGAEA_SEED=$sd pg -log -chaos -logdir "chaos$sd" "${MPIRUN[@]}" "$W" 1
+	sed -n 's/.* recv:\([0-9]*\) .*/\1/p' out >>chaos.orders
+	[ "$sd" = 1 ] && cp out chaos1.out
+done
+n=$(sort -u chaos.orders | wc -l)
+[ "$n" -ge 2 ] && pass "-chaos: $n orders of the wildcard receives in 4 seeds" ||
+	fail "-chaos: one order in 4 seeds: $(tr '\n' ' ' <chaos.orders)"
+pg -replay -logdir chaos1 -out chaos1.r
+cmp -s out chaos1.out && pass "-chaos recording replays its result" || fail "-chaos recording replays another result"
+
+# mpi4py: Python's matched probes and receives, and iprobes
+if /usr/bin/python3 -c 'import mpi4py' 2>/dev/null; then
+	PY=$SRC/examples/mpi/workers.py
+	pg -log -logdir pyrec "${MPIRUN[@]}" /usr/bin/python3 "$PY" 2
+	expect_eq "mpi4py record: exit 0" "$(cat rc)" 0
+	cp out pyrec.out
+	pg -replay -logdir pyrec -out pyrep -delay 1000
+	expect_eq "mpi4py replay (-delay 1000): exit 0" "$(cat rc)" 0
+	cmp -s out pyrec.out && pass "mpi4py replay prints the recording's result" ||
+		{ fail "mpi4py replay prints another result"; diff pyrec.out out | head -4; }
+	expect_grep "mpi4py replay verified" err "replay reproduced all [0-9]+ events of 4 ranks"
+else
+	skip "mpi4py program" "no python3-mpi4py (scripts/install-deps.sh)"
+fi
+
+# a crash of rank 0 on one order: caught, named, replayed
+crash=
+for try in 1 2 3 4 5 6; do
+	pg -log -logdir "crash$try" "${MPIRUN[@]}" "$C"
+	if [ "$(cat rc)" = 2 ]; then crash=crash$try; cp err crash.err; break; fi
+done
+if [ -z "$crash" ]; then
+	fail "no crash in 6 recordings"
+else
+	expect_grep "the launcher names the crashed rank" crash.err "rank 0 \(task 1\) was killed by signal 11 \(Segmentation fault\)"
+	for j in 1 2; do
+		pg -replay -logdir "$crash" -out "crep$j" -delay 2000
+		expect_eq "crash replay $j: exit 2" "$(cat rc)" 2
+		expect_grep "crash replay $j: rank 0 crashes again" err "the replay crashed as recorded \(signal 11"
+	done
+fi
+
+# a replay of another program: the divergence names the rank and event
+cp "$W" prog
+pg -log -logdir drec "${MPIRUN[@]}" ./prog 1
+cp "$C" prog
+pg -replay -logdir drec -out drep
+expect_eq "a diverging replay: exit 3" "$(cat rc)" 3
+# (the first rank to diverge aborts the others: which one says it varies)
+expect_grep "the divergence names a rank's task and event" err "replay diverged: task [1-4] \(.*prog on .*\), event 1: the log expects (send to=2 tag=1|pvm_recv from=1)"
+expect_grep "the launcher names a diverged rank" err "rank [0-3] \(task [1-4]\) diverged from its recording at event 1"
+
+# a deadlock: every rank named in its call; the replay deadlocks the same
+pg -log -logdir dl "${MPIRUN[@]:0:3}" -np 3 "$B/examples/mpi/deadlock"
+expect_eq "deadlock: exit 3 (as PVM's)" "$(cat rc)" 3
+cp out dl.out
+expect_grep "deadlock: said" err "deadlock: every rank is blocked:"
+expect_grep "deadlock: rank 0 in its receive" err "rank 0 \(task 1\) in MPI_Recv\(from=[12], tag=3\)"
+expect_grep "deadlock: a worker in MPI_Barrier" err "rank [12] \(task [23]\) in MPI_Barrier"
+pg -replay -logdir dl -out dl.r -delay 1000
+expect_eq "deadlock replay: exit 3" "$(cat rc)" 3
+cmp -s out dl.out && pass "deadlock replay: the same first worker" || fail "deadlock replay: another first worker"
+expect_grep "deadlock replay: the same deadlock" err "rank 0 \(task 1\) in MPI_Recv\(from=$(sed -n 's/first: rank //p' dl.out), tag=3\)"
+
+# mpirun killed: named, the ranks gone with it
+"$PANGAEA" -log -logdir killed "${MPIRUN[@]:0:3}" -np 2 "$B/examples/mpi/pingpong" 100000000 >out 2>err &
+lp=$!
+for i in $(seq 50); do grep -q . killed/task-2.comm 2>/dev/null && break; sleep 0.1; done
+sleep 0.5
+kill -9 $(pgrep -P "$lp") 2>/dev/null
+wait "$lp"
+expect_eq "mpirun killed: exit 2" "$?" 2
+expect_grep "mpirun killed: said" err "(orterun|mpirun[.a-z]*) was killed by signal 9"
+
+# bad input
+pg -log -logdir bad1 "${MPIRUN[@]}" /bin/true
+expect_eq "a program without MPI: exit 1" "$(cat rc)" 1
+expect_grep "a program without MPI: said" err "/bin/true does not use MPI"
+expect_eq "a program without MPI: one line" "$(wc -l <err)" 1
+timeout 20 env PATH=/nonexistent "$PANGAEA" -log -logdir bad2 mpirun -np 2 "$W" >out 2>err
+expect_eq "no mpirun: exit 1" "$?" 1
+expect_grep "no mpirun: said" err "not found.*mpirun"
+pg -replay -logdir rec -out bad3 mpirun -np 3 "$W"
+expect_eq "replay with -np 3: exit 1" "$(cat rc)" 1
+expect_grep "replay with -np 3: said" err "ran 4 ranks; this replay asks for 3"
+pg -replay -logdir rec -out bad4 -debug 1:3
+expect_eq "-debug on an MPI replay: exit 1" "$(cat rc)" 1
+expect_grep "-debug on an MPI replay: said" err "^pangaea: error: -debug: not supported for MPI programs yet$"
+expect_no_leftovers
+finish

@@ -1,0 +1,574 @@
+/*
+ * mpirun.c: `pangaea -log mpirun [OPTIONS] PROGRAM ARGS` (or mpiexec):
+ * an MPI program recorded and replayed through the MPI binding
+ * (pangaea_lib/mpi, libpangaea-mpi.so).  No virtual machine and no
+ * coordinator: mpirun starts the ranks, each given the binding through
+ * LD_PRELOAD (passed with mpirun's -x) and told where to log; a rank's
+ * ltid is its world rank + 1.  The command line is kept in task-0.exec
+ * (one spawn of mpirun, its arguments, its -np), which `pangaea -replay
+ * -logdir DIR` runs again.  mpirun runs in a process group of its own,
+ * which is killed when it ends, so that nothing of the run is left.
+ */
+#include "launcher.h"
+#include "pangaea-analysis.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MPI_LIB "libpangaea-mpi.so"
+
+static pid_t mpirun_pgid;
+
+/* SIGINT, SIGTERM: mpirun is told, and ends its ranks. */
+static void on_signal(int sig)
+{
+	if (mpirun_pgid > 0)
+		kill(mpirun_pgid, SIGTERM);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+int la_mpi_launcher(const char *word)
+{
+	const char *b = strrchr(word, '/') ? strrchr(word, '/') + 1 : word;
+
+	return strcmp(b, "mpirun") == 0 || strcmp(b, "mpiexec") == 0 ||
+	       strcmp(b, "orterun") == 0 || strncmp(b, "mpirun.", 7) == 0 ||
+	       strncmp(b, "mpiexec.", 8) == 0;
+}
+
+/* Whether mpirun's option OPT takes a value (Open MPI 4); the few of
+ * two values (-mca NAME VALUE) into *TWO. */
+static int takes_value(const char *opt, int *two)
+{
+	static const char *const one[] = {
+		"-np", "-n", "--np", "-c", "-x", "-H", "-host", "--host",
+		"-hostfile", "--hostfile", "-machinefile", "--machinefile",
+		"--map-by", "-map-by", "--rank-by", "--bind-to", "-bind-to",
+		"-wdir", "--wdir", "-wd", "--prefix", "-npernode",
+		"--npernode", "-N", "--output-filename", "-output-filename",
+		"--app", "-s", "--preload-files", "--report-bindings-file",
+		"-am", "--am", "--stdin", "-stdin", "--timeout", NULL
+	};
+
+	*two = strcmp(opt, "-mca") == 0 || strcmp(opt, "--mca") == 0 ||
+	       strcmp(opt, "-gmca") == 0 || strcmp(opt, "--gmca") == 0;
+	if (*two)
+		return 1;
+	for (int i = 0; one[i]; i++)
+		if (strcmp(opt, one[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* The index in ARGV (mpirun's arguments) of the program, -1 none; the
+ * number of ranks asked (-np N, 0 not said) into *NP. */
+static int find_program(char **argv, int *np)
+{
+	int two;
+
+	*np = 0;
+	for (int i = 0; argv[i]; i++) {
+		if (argv[i][0] != '-')
+			return i;
+		if (!takes_value(argv[i], &two))
+			continue;
+		if ((strcmp(argv[i], "-np") == 0 || strcmp(argv[i], "-n") == 0 ||
+		     strcmp(argv[i], "--np") == 0 || strcmp(argv[i], "-c") == 0) &&
+		    argv[i + 1])
+			*np = atoi(argv[i + 1]);
+		if (!argv[++i] || (two && !argv[++i]))
+			return -1;
+	}
+	return -1;
+}
+
+/* Whether the file NAME (a path, or found in $PATH) holds the bytes
+ * WHAT (a program linked with libmpi names it in its dynamic section);
+ * 1, 0 not, -1 not found. */
+static int file_has(const char *name, const char *what)
+{
+	char path[PG_PATH_MAX + 512], buf[65536];
+	const char *p = getenv("PATH");
+	size_t n, k = 0;
+	FILE *f = NULL;
+	int found = 0;
+
+	if (strchr(name, '/')) {
+		f = fopen(name, "rb");
+	} else {
+		for (const char *s = p ? p : "/usr/bin:/bin"; !f && *s;) {
+			size_t l = strcspn(s, ":");
+
+			snprintf(path, sizeof(path), "%.*s/%s", (int)l, s, name);
+			if (access(path, X_OK) == 0)
+				f = fopen(path, "rb");
+			s += l + (s[l] == ':');
+		}
+	}
+	if (!f)
+		return -1;
+	while (!found && (n = fread(buf + k, 1, sizeof(buf) - k, f)) > 0) {
+		n += k;
+		found = memmem(buf, n, what, strlen(what)) != NULL;
+		k = n > 8 ? 8 : n; /* keep a tail: a name across two reads */
+		memmove(buf, buf + n - k, k);
+	}
+	fclose(f);
+	return found;
+}
+
+/* Whether the program ARGS[AT] uses MPI: linked with libmpi, or a
+ * Python whose script (or -m module) names mpi4py; 1, 0, -1 not found. */
+static int uses_mpi(char **args, int at)
+{
+	const char *b = strrchr(args[at], '/') ? strrchr(args[at], '/') + 1
+					       : args[at];
+	int r = file_has(args[at], "libmpi");
+
+	if (r != 0 || strncmp(b, "python", 6) != 0)
+		return r;
+	for (int i = at + 1; args[i]; i++) {
+		if (strcmp(args[i], "-m") == 0 && args[i + 1])
+			return strncmp(args[i + 1], "mpi4py", 6) == 0;
+		if (args[i][0] != '-')
+			return file_has(args[i], "mpi4py") > 0;
+	}
+	return 0;
+}
+
+/* Writes the command (mpirun FILE with ARGV, NP ranks) as task-0.exec of
+ * DIR; 0 or -1. */
+static int exec_write(const char *dir, const char *file, char **argv, int np)
+{
+	struct pg_spawn_rec s = { .seq = 1, .ntask = np, .started = np };
+	char path[PG_PATH_MAX + 16], err[PG_PATH_MAX + 100];
+	struct pg_spawn_slot *slots = calloc((size_t)np + 1, sizeof(*slots));
+	int fd, rc;
+
+	if (!slots)
+		return -1;
+	for (int i = 0; i < np; i++) {
+		slots[i].ltid = i + 1;
+		gethostname(slots[i].host, sizeof(slots[i].host) - 1);
+	}
+	snprintf(s.file, sizeof(s.file), "%s", file);
+	while (argv[s.argc])
+		s.argc++;
+	s.argv = argv;
+	s.slots = slots;
+	snprintf(path, sizeof(path), "%s/task-0.exec", dir);
+	if ((fd = pg_exec_create(path, 0, err, sizeof(err))) < 0) {
+		la_error("%s", err);
+		free(slots);
+		return -1;
+	}
+	rc = pg_exec_append(fd, &s);
+	if (close(fd) < 0)
+		rc = -1;
+	free(slots);
+	if (rc < 0)
+		la_error("cannot write %s: %s", path, strerror(errno));
+	return rc;
+}
+
+/* The deadlock check: the ranks' state files (task-LTID.state, written
+ * by the binding around its blocking calls). */
+struct dl {
+	const char *dir;
+	int np;
+	uint32_t *seq;      /* each rank's state seq at the last look */
+	int still;          /* looks in a row with every rank blocked, no
+			       state changed */
+	int found;          /* a deadlock was said */
+};
+
+/* The name of the blocking call CALL of a state (the binding's). */
+static const char *call_name(const struct pg_state *st, char *buf, size_t n)
+{
+	if (st->call == pg_call_of(PG_REC_RECV, 0))
+		snprintf(buf, n, "MPI_Recv(from=%d, tag=%d)", st->src, st->tag);
+	else if (st->call == pg_call_of(PG_REC_PROBE, 0))
+		snprintf(buf, n, "MPI_Probe(from=%d, tag=%d)", st->src, st->tag);
+	else if (st->call == pg_call_of(PG_REC_SEND, 0))
+		snprintf(buf, n, "MPI_Send(to=%d, tag=%d)", st->src, st->tag);
+	else if (st->call == pg_call_of(PG_REC_CALL, PG_Q_MPI_DONE))
+		snprintf(buf, n, "MPI_Wait*");
+	else if (st->call == pg_call_of(PG_REC_CALL, PG_Q_MPI_COLL))
+		snprintf(buf, n, "%.60s", st->group);
+	else
+		snprintf(buf, n, "MPI_Finalize");
+	return buf;
+}
+
+/* One look at the ranks' states: when every rank has been blocked, none
+ * moving, for two looks in a row (a look every 250 ms), says the
+ * deadlock, one line a rank; 1 then, else 0. */
+static int deadlock_look(struct dl *d)
+{
+	struct pg_state st;
+	int all = 1, moved = 0;
+	char what[128];
+
+	for (int i = 0; i < d->np; i++) {
+		if (!pg_state_read(d->dir, i + 1, &st) || !st.call) {
+			all = 0;
+			moved = 1;
+			continue;
+		}
+		moved |= st.seq != d->seq[i];
+		d->seq[i] = st.seq;
+	}
+	d->still = all && !moved ? d->still + 1 : 0;
+	if (d->still < 4)
+		return 0;
+	la_error("deadlock: every rank is blocked:");
+	for (int i = 0; i < d->np; i++)
+		if (pg_state_read(d->dir, i + 1, &st))
+			la_error("  rank %d (task %d) in %s", i, i + 1,
+				 call_name(&st, what, sizeof(what)));
+	return 1;
+}
+
+/* Runs ARGV in a process group of its own until it ends, looking for a
+ * deadlock of its NP ranks logging into DIR (then mpirun is stopped and
+ * *DEADLOCK set); its wait status, -1 if it could not start. */
+static int run_group(char **argv, const char *dir, int np, int *deadlock)
+{
+	int status = -1, stop_at = 0;
+	struct dl d = { dir, np, calloc((size_t)np + 1, sizeof(uint32_t)), 0, 0 };
+	pid_t pid = fork(), w;
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		setpgid(0, 0);
+		execvp(argv[0], argv);
+		fprintf(stderr, "pangaea: cannot run %s: %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	mpirun_pgid = pid;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	for (int tick = 1;; tick++) {
+		w = waitpid(pid, &status, WNOHANG);
+		if (w == pid || (w < 0 && errno != EINTR))
+			break;
+		usleep(w == 0 ? 250000 : 0);
+		if (d.seq && !d.found && deadlock_look(&d)) {
+			d.found = 1;
+			kill(pid, SIGTERM); /* mpirun ends its ranks */
+			stop_at = tick + 20;
+		}
+		if (stop_at && tick == stop_at) /* 5 s later */
+			kill(-pid, SIGKILL);
+	}
+	kill(-pid, SIGKILL); /* whatever of the run is left */
+	mpirun_pgid = 0;
+	free(d.seq);
+	*deadlock = d.found;
+	return status;
+}
+
+/* How rank LTID - 1 of the run in DIR ended (its end record) into *HOW,
+ * *VALUE; 1, 0 no log. */
+static int rank_end(const char *dir, int ltid, int *how, int *value)
+{
+	char path[PG_PATH_MAX + 32], err[256];
+	struct pg_comm_reader r;
+	struct pg_event ev;
+
+	*how = *value = 0;
+	if (pg_log_path(path, sizeof(path), dir, ltid, "comm") < 0 ||
+	    pg_comm_open(&r, path, err, sizeof(err)) < 0)
+		return 0;
+	while (pg_comm_next(&r, &ev, err, sizeof(err)) > 0)
+		if (ev.kind == PG_REC_END) {
+			*how = ev.how;
+			*value = ev.value;
+		}
+	pg_comm_free(&r);
+	return 1;
+}
+
+/* Says (if SAY) how the ranks of DIR ended that did not end well; how
+ * many crashed (a signal other than mpirun's SIGTERM), the first one's
+ * signal into *SIG. */
+static int report_ranks(const char *dir, int say, int *sig)
+{
+	int how, value, crashed = 0;
+
+	*sig = 0;
+	for (int ltid = 1; rank_end(dir, ltid, &how, &value); ltid++) {
+		if (!say) {
+			if (how == PG_END_SIGNAL && value != SIGTERM &&
+			    !crashed++)
+				*sig = value;
+		} else if (how == PG_END_SIGNAL && value != SIGTERM) {
+			la_error("rank %d (task %d) was killed by signal %d (%s)",
+				 ltid - 1, ltid, value, strsignal(value));
+			if (!crashed++)
+				*sig = value;
+		} else if (how == PG_END_DIVERGED) {
+			la_error("rank %d (task %d) diverged from its "
+				 "recording at event %d", ltid - 1, ltid, value);
+		} else if (how == 0) {
+			la_error("rank %d (task %d) has no end in its log: it "
+				 "was killed", ltid - 1, ltid);
+		}
+	}
+	return crashed;
+}
+
+/* The number of rank logs in DIR. */
+static int ranks_in(const char *dir)
+{
+	int *ltids = NULL, n = pg_run_ltids(dir, "comm", &ltids);
+
+	free(ltids);
+	return n;
+}
+
+/* Writes run.info: the mode, command and status; 0 or -1. */
+static int info_write(const struct la_opts *o, const char *dir, int status)
+{
+	struct pg_runinfo ri = { .status = status };
+	char err[PG_PATH_MAX + 100];
+	int rc;
+
+	snprintf(ri.mode, sizeof(ri.mode), "%s",
+		 o->mode == PANGAEA_MODE_RECORD ? "record" : "replay");
+	gethostname(ri.launcher_host, sizeof(ri.launcher_host));
+	snprintf(ri.command, sizeof(ri.command), "%s", o->command);
+	if (o->mode == PANGAEA_MODE_REPLAY)
+		snprintf(ri.replay_of, sizeof(ri.replay_of), "%s", o->logdir);
+	rc = pg_runinfo_write(dir, &ri, err, sizeof(err));
+	if (rc < 0)
+		la_error("%s", err);
+	pg_runinfo_free(&ri);
+	return rc;
+}
+
+/* The replay's command: the recording's (checked against the one given,
+ * if any) into *FILE, *ARGS, *NP; 0 or -1. */
+static int replay_command(struct la_opts *o, const char **file, char ***args,
+			  int *np)
+{
+	char path[PG_PATH_MAX + 16], err[PG_PATH_MAX + 100];
+	int given = 0;
+
+	snprintf(path, sizeof(path), "%s/task-0.exec", o->logdir);
+	if (pg_exec_read(path, &o->recorded, err, sizeof(err)) < 0) {
+		la_error("refusing to replay: %s", err);
+		return -1;
+	}
+	if (o->recorded.nspawn != 1 ||
+	    !la_mpi_launcher(o->recorded.spawns[0].file)) {
+		la_error("refusing to replay: %s is not a recording of mpirun",
+			 o->logdir);
+		return -1;
+	}
+	*file = o->recorded.spawns[0].file;
+	*args = o->recorded.spawns[0].argv;
+	*np = o->recorded.spawns[0].ntask;
+	if (o->nprog && find_program(o->progs[0].argv, &given) >= 0 &&
+	    given && given != *np) {
+		la_error("the recording in %s ran %d ranks; this replay asks "
+			 "for %d", o->logdir, *np, given);
+		return -1;
+	}
+	if (ranks_in(o->logdir) != *np) {
+		la_error("refusing to replay: %s holds %d rank logs, not the "
+			 "%d ranks recorded", o->logdir, ranks_in(o->logdir),
+			 *np);
+		return -1;
+	}
+	return 0;
+}
+
+/* mpirun's command: FILE, then the binding's environment, then ARGS;
+ * NULL when memory runs out. */
+static char **command(const char *file, char **args, char **env, int nenv)
+{
+	int n = 0, k = 0;
+	char **v;
+
+	while (args[n])
+		n++;
+	if (!(v = calloc((size_t)(n + 2 * nenv + 2), sizeof(*v))))
+		return NULL;
+	v[k++] = (char *)file;
+	for (int i = 0; i < nenv; i++) {
+		v[k++] = "-x";
+		v[k++] = env[i];
+	}
+	for (int i = 0; i < n; i++)
+		v[k++] = args[i];
+	return v;
+}
+
+/* The option of O that an MPI run does not take yet, or NULL. */
+static const char *unsupported(const struct la_opts *o)
+{
+	if (o->debug_ltid)
+		return "-debug";
+	if (o->nswap)
+		return "-swap";
+	if (o->select[0])
+		return "-select";
+	if (o->start)
+		return "-staged and -stagger";
+	if (o->stdin_ltid)
+		return "-stdin";
+	if (o->host || o->arch || o->spawn_flags)
+		return "-host, -arch and -flags (mpirun's own options place ranks)";
+	if (o->ntask > 1)
+		return "-n (mpirun's -np says how many ranks)";
+	return NULL;
+}
+
+int la_mpi_run(struct la_opts *o)
+{
+	char lib[PG_PATH_MAX], dir[PG_PATH_MAX], rdir[PG_PATH_MAX];
+	char e[8][PG_PATH_MAX + 64], *env[8];
+	const char *file = o->nprog ? o->progs[0].path : NULL;
+	char **args = o->nprog ? o->progs[0].argv : NULL, **cmd;
+	int np = 0, at, nenv = 0, status, crashed, sig, rc = LA_OK, recsig = 0;
+	int deadlock = 0;
+	long nev;
+	int nt;
+
+	if (unsupported(o)) {
+		la_error("%s: not supported for MPI programs yet",
+			 unsupported(o));
+		return LA_SETUP;
+	}
+	if (o->mode == PANGAEA_MODE_REPLAY) {
+		if (la_logdir_check(o->logdir) < 0 ||
+		    replay_command(o, &file, &args, &np) < 0 ||
+		    !realpath(o->logdir, rdir))
+			return LA_SETUP;
+		if (!o->outdir[0])
+			la_logdir_replay_name(o->logdir, o->outdir,
+					      sizeof(o->outdir));
+		report_ranks(rdir, 0, &recsig); /* who crashed then */
+	}
+	if ((at = find_program(args, &nt)) < 0) {
+		la_error("%s: no MPI program on its command line", file);
+		return LA_SETUP;
+	}
+	if (!np)
+		np = nt;
+	if (uses_mpi(args, at) <= 0) {
+		la_error(uses_mpi(args, at) < 0 ? "%s: program not found" :
+			 "%s does not use MPI (not linked with libmpi)",
+			 args[at]);
+		return LA_SETUP;
+	}
+	if (!np) {
+		la_error("%s: say how many ranks (-np N): a replay needs the "
+			 "same number", file);
+		return LA_SETUP;
+	}
+	if (la_lib_path(MPI_LIB, lib, sizeof(lib)) < 0) {
+		la_error("cannot find " MPI_LIB " next to the launcher (in "
+			 "../lib/pangaea)");
+		return LA_SETUP;
+	}
+	if (la_logdir_prepare(o->mode == PANGAEA_MODE_RECORD ? o->logdir :
+			      o->outdir, o->logmode) < 0 ||
+	    !realpath(o->mode == PANGAEA_MODE_RECORD ? o->logdir : o->outdir,
+		      dir))
+		return LA_SETUP;
+	if (o->mode == PANGAEA_MODE_RECORD &&
+	    exec_write(dir, file, args, np) < 0)
+		return LA_SETUP;
+	snprintf(e[nenv++], sizeof(e[0]), "LD_PRELOAD=%s", lib);
+	snprintf(e[nenv++], sizeof(e[0]), "PANGAEA_MPI=%s",
+		 o->mode == PANGAEA_MODE_RECORD ? "record" : "replay");
+	snprintf(e[nenv++], sizeof(e[0]), "PANGAEA_MPI_LOGDIR=%s", dir);
+	if (o->mode == PANGAEA_MODE_REPLAY)
+		snprintf(e[nenv++], sizeof(e[0]), "PANGAEA_MPI_REPLAYDIR=%s",
+			 rdir);
+	if (o->delay_us > 0) {
+		snprintf(e[nenv++], sizeof(e[0]), PG_ENV_DELAY "=%d", o->delay_us);
+		snprintf(e[nenv++], sizeof(e[0]), PG_ENV_SEED "=%u", o->seed);
+		la_say(o, "random delays of up to %d us, seed %u", o->delay_us,
+		       o->seed);
+	}
+	if (o->chaos && o->mode == PANGAEA_MODE_RECORD) {
+		snprintf(e[nenv++], sizeof(e[0]), PG_ENV_CHAOS "=1");
+		snprintf(e[nenv++], sizeof(e[0]), PG_ENV_SEED "=%u", o->seed);
+		la_say(o, "chaos recording, seed %u (%s=%u repeats its "
+		       "decisions)", o->seed, PG_ENV_SEED, o->seed);
+	}
+	for (int i = 0; i < nenv; i++)
+		env[i] = e[i];
+	if (geteuid() == 0) { /* what Open MPI asks of root */
+		setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
+		setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
+	}
+	setenv("OMPI_MCA_rmaps_base_oversubscribe", "1", 0);
+	if (!(cmd = command(file, args, env, nenv)))
+		return LA_SETUP;
+	if (o->mode == PANGAEA_MODE_REPLAY)
+		la_say(o, "replaying %s; this replay logs into %s", rdir, dir);
+	status = run_group(cmd, dir, np, &deadlock);
+	free(cmd);
+	if (status >= 0 && WIFSIGNALED(status) && !deadlock)
+		la_error("%s was killed by signal %d (%s)", file,
+			 WTERMSIG(status), strsignal(WTERMSIG(status)));
+	crashed = report_ranks(dir, 1, &sig);
+	if (status < 0 || (WIFEXITED(status) && WEXITSTATUS(status) == 127)) {
+		rc = LA_SETUP;
+	} else if (deadlock) {
+		rc = LA_DIVERGED; /* (as a PVM run's deadlock) */
+	} else if (o->mode == PANGAEA_MODE_RECORD) {
+		if (pg_run_count(dir, &nev, &nt, e[0], sizeof(e[0])) == 0)
+			la_say(o, "recorded %ld events of %d ranks in %s", nev,
+			       nt, dir);
+		if (crashed || !WIFEXITED(status) || WEXITSTATUS(status))
+			rc = LA_DIED;
+	} else if (recsig) {
+		/* a recorded crash: it must come again, the same */
+		if (sig == recsig) {
+			la_say(o, "the replay crashed as recorded (signal %d, "
+			       "%s)", sig, strsignal(sig));
+			rc = LA_DIED;
+		} else {
+			la_error("the recording crashed with signal %d; the "
+				 "replay did not", recsig);
+			rc = LA_DIVERGED;
+		}
+	} else if (pg_verify_runs(rdir, dir, &nev, &nt, e[0], sizeof(e[0])) == 0) {
+		la_say(o, "replay reproduced all %ld events of %d ranks (logs "
+		       "in %s)", nev, nt, dir);
+	} else {
+		la_error("the replay differs from its recording: %s", e[0]);
+		rc = LA_DIVERGED;
+	}
+	if (info_write(o, dir, rc) < 0 && rc == LA_OK)
+		rc = LA_SETUP;
+	return rc;
+}
+
+int la_mpi_recording(const char *dir)
+{
+	char path[PG_PATH_MAX + 16], err[PG_PATH_MAX + 100];
+	struct pg_exec_log log;
+	int yes;
+
+	snprintf(path, sizeof(path), "%s/task-0.exec", dir);
+	if (pg_exec_read(path, &log, err, sizeof(err)) < 0)
+		return 0;
+	yes = log.nspawn == 1 && la_mpi_launcher(log.spawns[0].file);
+	pg_exec_free(&log);
+	return yes;
+}
