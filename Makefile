@@ -142,7 +142,8 @@ $(SOLIB): $(SO_OBJ) $(SO_FORMAT_LIB) pangaea_lib/pvm/libpangaea.map
 		-Wl,-Bsymbolic-functions -Wl,--no-as-needed $(LDLIBS_PVM)
 
 # (the binding's objects in obj/ too, for the layers test; the .so takes
-# the position-independent ones, with the engine's of libpangaea.so)
+# the position-independent ones, with the engine's of libpangaea.so and
+# clockreal.o, where the engine's own clock reads go: pangaea_lib/clock)
 $(B)/obj/pangaea_lib/mpi/%.o: pangaea_lib/mpi/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) -Ipangaea_lib/mpi -c $< -o $@
@@ -151,7 +152,7 @@ $(B)/pic/pangaea_lib/mpi/%.o: pangaea_lib/mpi/%.c
 	$(CC) $(PIC_CFLAGS) $(MPI_CFLAGS) -Ipangaea_lib/mpi -c $< -o $@
 $(MPI_SOLIB): $(MPI_SRC:%.c=$(B)/pic/%.o) \
 	      $(patsubst %.c,$(B)/pic/%.o,$(wildcard pangaea_lib/engine/*.c)) \
-	      $(SO_FORMAT_LIB)
+	      $(B)/pic/pangaea_lib/clock/clockreal.o $(SO_FORMAT_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out $(SANFLAGS),$(LDFLAGS)) -shared -o $@ $^ \
 		$(shell $(MPICC) --showme:link 2>/dev/null)
