@@ -265,23 +265,6 @@ static int export_otf2(sqlite3 *db, const char *out)
 	return rc;
 }
 
-/* Prints S to F as a JSON string. */
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 /* Writes the metadata events naming the processes and tracks. */
 static void chrome_names(FILE *f, const struct ex_run *r)
 {
@@ -296,7 +279,7 @@ static void chrome_names(FILE *f, const struct ex_run *r)
 			 r->t[i].program, r->t[i].host);
 		fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,"
 			"\"tid\":%d,\"args\":{\"name\":", r->t[i].ltid);
-		json_str(f, name);
+		trace_json_str(f, name);
 		fprintf(f, "}},\n{\"name\":\"thread_sort_index\",\"ph\":\"M\","
 			"\"pid\":1,\"tid\":%d,\"args\":{\"sort_index\":%d}}",
 			r->t[i].ltid, i);

@@ -56,6 +56,37 @@ static void summarise(const struct st_func *f, struct st_sum *s)
 /* Output format. */
 enum st_fmt { ST_TEXT, ST_CSV, ST_JSON };
 
+/* Where a task ran: its host ("?" if not known) and the host's
+ * architecture (run.info's, kept by import as meta arch:HOST; "" when
+ * the hosts had one). */
+struct st_where {
+	const char *host;
+	char arch[64];
+};
+
+/* Fills W[i] for the R->n tasks of R (R->t[i] is R->tasks[i]) from DB;
+ * a host without an arch row keeps "". */
+static void where_load(sqlite3 *db, const struct st_run *r,
+		       struct st_where *w)
+{
+	sqlite3_stmt *st = NULL;
+
+	(void)sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = "
+				 "'arch:' || ?", -1, &st, NULL);
+	for (int i = 0; i < r->n; i++) {
+		w[i].host = r->tasks[i].host ? r->tasks[i].host : "?";
+		w[i].arch[0] = '\0';
+		if (!st)
+			continue;
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, w[i].host, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+			snprintf(w[i].arch, sizeof(w[i].arch), "%s",
+				 (const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+}
+
 /* The task label: its ltid, or "all". */
 static const char *label(const struct st_task *t, char *buf, size_t n)
 {
@@ -180,10 +211,16 @@ static void print_check(const struct st_task *t, enum st_fmt fmt)
 		       (long long)t->state_ns[PG_ST_WAIT]);
 }
 
-/* Prints the text tables of R. */
-static void print_text(const struct st_run *r)
+/* Prints the text tables of R (W: where each task ran). */
+static void print_text(const struct st_run *r, const struct st_where *w)
 {
-	printf("PVM calls (times inside the call, us)\n"
+	printf("Tasks\n%5s %-16s %-12s %s\n", "task", "host", "architecture",
+	       "program");
+	for (int i = 0; i < r->n; i++)
+		printf("%5d %-16s %-12s %s\n", r->t[i].ltid, w[i].host,
+		       w[i].arch[0] ? w[i].arch : "-",
+		       r->tasks[i].program ? r->tasks[i].program : "?");
+	printf("\nPVM calls (times inside the call, us)\n"
 	       "%-14s %5s %8s %10s %10s %10s %10s %10s %12s %10s\n", "function",
 	       "task", "count", "min", "max", "mean", "median", "p95", "total",
 	       "bytes");
@@ -207,12 +244,22 @@ static void print_text(const struct st_run *r)
 	print_check(&r->all, ST_TEXT);
 }
 
-/* Prints task T as a JSON object. */
-static void print_json_task(const struct st_task *t)
+/* Prints task T (W: where it ran, NULL for the whole run) as a JSON
+ * object. */
+static void print_json_task(const struct st_task *t, const struct st_where *w)
 {
 	char lb[16];
 
 	printf("  {\"task\": \"%s\", ", label(t, lb, sizeof(lb)));
+	if (w) {
+		printf("\"host\": ");
+		trace_json_str(stdout, w->host);
+		if (w->arch[0]) {
+			printf(", \"arch\": ");
+			trace_json_str(stdout, w->arch);
+		}
+		printf(", ");
+	}
 	print_check(t, ST_JSON);
 	printf(",\n   \"calls\": [");
 	print_calls(t, ST_JSON);
@@ -225,20 +272,21 @@ static void print_json_task(const struct st_task *t)
 	printf("}");
 }
 
-/* Prints R in FMT. */
-static void print_run(const struct st_run *r, enum st_fmt fmt)
+/* Prints R in FMT (W: where each task ran). */
+static void print_run(const struct st_run *r, const struct st_where *w,
+		      enum st_fmt fmt)
 {
 	if (fmt == ST_TEXT) {
-		print_text(r);
+		print_text(r, w);
 		return;
 	}
 	if (fmt == ST_JSON) {
 		printf("{\"events\": %ld, \"tasks\": [\n", r->nevents);
 		for (int i = 0; i < r->n; i++) {
-			print_json_task(&r->t[i]);
+			print_json_task(&r->t[i], &w[i]);
 			printf(",\n");
 		}
-		print_json_task(&r->all);
+		print_json_task(&r->all, NULL);
 		printf("]}\n");
 		return;
 	}
@@ -247,6 +295,10 @@ static void print_run(const struct st_run *r, enum st_fmt fmt)
 	for (int i = 0; i <= r->n; i++) {
 		const struct st_task *t = i < r->n ? &r->t[i] : &r->all;
 
+		if (i < r->n)
+			printf("host,%d,%s,,,,,,,,\n", t->ltid, w[i].host);
+		if (i < r->n && w[i].arch[0])
+			printf("arch,%d,%s,,,,,,,,\n", t->ltid, w[i].arch);
 		print_calls(t, ST_CSV);
 		print_hist(t, &t->comp, "granularity", ST_CSV);
 		print_hist(t, &t->comm, "overhead", ST_CSV);
@@ -427,6 +479,7 @@ static int stats_db(sqlite3 *db, const char *logdir, int only,
 {
 	char err[PG_PATH_MAX + 512], dbpath[PG_PATH_MAX];
 	struct st_run r;
+	struct st_where *w;
 	int rc = -1;
 
 	if (tdb_path(dbpath, sizeof(dbpath), logdir) < 0)
@@ -442,8 +495,12 @@ static int stats_db(sqlite3 *db, const char *logdir, int only,
 	}
 	if (plot)
 		rc = plot_run(&r, plot, only);
+	else if (!(w = calloc((size_t)r.n, sizeof(*w))))
+		trace_error("out of memory");
 	else {
-		print_run(&r, fmt);
+		where_load(db, &r, w);
+		print_run(&r, w, fmt);
+		free(w);
 		rc = 0;
 	}
 out:

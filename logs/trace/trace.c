@@ -18,3 +18,20 @@ void trace_error(const char *fmt, ...)
 	fputc('\n', stderr);
 	va_end(ap);
 }
+
+/* Prints S to F as a JSON string. */
+void trace_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}

@@ -27,5 +27,7 @@ extern const struct trace_cmd trace_cmd_races;
 
 /* trace.c: prints "pangaea-trace: MESSAGE" on stderr. */
 void trace_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints S (NULL: empty) to F as a JSON string. */
+void trace_json_str(FILE *f, const char *s);
 
 #endif /* PANGAEA_TRACE_H */

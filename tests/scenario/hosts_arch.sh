@@ -108,6 +108,15 @@ expect_eq "check of the run: exit 0" "$?" 0
 expect_eq "import: exit 0" "$?" 0
 expect_grep "import: the ten messages matched" import.out "10 messages \(10 matched, 0 unmatched\)"
 expect_grep "import: no clock condition violation left" import.out "violations: [0-9]+ before, 0 after"
+# stats: each task's host and architecture (text, --json)
+"$TRACE" stats rec >stats.out 2>&1
+expect_eq "stats: each task's host and architecture" \
+	"$(awk '/^Tasks/ {f = 1; next} /^$/ {f = 0} f && $1 ~ /^[0-9]+$/ {print $2 "/" $3}' stats.out | sort | uniq -c | awk '{print $2 "x" $1}' | tr '\n' ' ')" \
+	"h1/LINUX64x2 h2/LINUXx2 h3/LINUXS390x2 "
+"$TRACE" stats --json rec >stats.json 2>&1
+expect_eq "stats --json: each task's host and architecture" \
+	"$(grep -o '"host": "h[0-9]", "arch": "[A-Z0-9]*"' stats.json | sort | uniq -c | awk '{print $3 $5 "x" $1}' | tr -d '",' | tr '\n' ' ')" \
+	"h1LINUX64x2 h2LINUXx2 h3LINUXS390x2 "
 "$TRACE" races rec >races.out 2>&1
 expect_grep "races: the master's four racing receives" races.out "^4 racing receives in 1 tasks"
 
