@@ -227,6 +227,31 @@ int la_hosts_has(const char *name, char *names, size_t n)
 	return in_vm(name, hosts, nhost);
 }
 
+int la_hosts_arch(const char *name, const char *arch, char *out, size_t n)
+{
+	struct pvmhostinfo *hosts;
+	int nhost, narch, found = 0;
+	size_t k = 0;
+
+	out[0] = '\0';
+	if (pvm_config(&nhost, &narch, &hosts) < 0)
+		return -1;
+	for (int i = 0; i < nhost; i++) {
+		if (name && strcmp(hosts[i].hi_name, name) == 0) {
+			snprintf(out, n, "%s", hosts[i].hi_arch);
+			return 1;
+		}
+		if (arch && strcmp(hosts[i].hi_arch, arch) == 0)
+			found = 1;
+	}
+	if (name || found)
+		return found;
+	for (int i = 0; i < nhost && k < n; i++)
+		k += (size_t)snprintf(out + k, n - k, "%s%s %s", i ? ", " : "",
+				      hosts[i].hi_name, hosts[i].hi_arch);
+	return 0;
+}
+
 /* A host whose beacon was silent this long is lost (the beacon speaks
  * every 250 ms: coordinator/beacon.c)... */
 #define LOST_S 4.0

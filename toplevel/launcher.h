@@ -209,6 +209,12 @@ int la_hosts_check(const struct la_opts *o);
 /* Whether NAME is a host of the virtual machine; the names of its
  * hosts (space-separated) into NAMES (N bytes) either way. */
 int la_hosts_has(const char *name, char *names, size_t n);
+/* With NAME: host NAME's architecture into OUT (N bytes), 1, or 0 if
+ * NAME is not in the virtual machine.  With ARCH (NAME NULL): 1 if a host
+ * of architecture ARCH is in it, else 0 and its hosts with their
+ * architectures ("h1 LINUX64, h2 LINUX") into OUT.  -1 if PVM cannot
+ * list them. */
+int la_hosts_arch(const char *name, const char *arch, char *out, size_t n);
 /* Starts a beacon on every other host of the virtual machine (in the
  * run's context), so that a lost host is noticed in seconds. */
 void la_hosts_watch(struct la_run *r);

@@ -46,53 +46,88 @@ enum { HAS_PANGAEA = 1, NEEDS_LIBPVM = 2, DEFINES_PVM = 4, HAS_SYMTAB = 8,
 static const char PANGAEA_MARK[] = PG_ENV_CONTEXT;
 static const char LIBPVM_MARK[] = "libpvm [t%x]";
 
+/* An ELF image of either class (32 or 64 bits) and either byte order,
+ * read field by field (so that an i386 or s390x program is read here as
+ * well as one of this machine). */
+struct elf {
+	const unsigned char *img;
+	size_t size;
+	int is64, msb;
+};
+
 /* Whether LEN bytes at OFF lie inside an image of SIZE bytes (without
- * overflow, whatever the file claims).  (Tables are also checked to be
- * 8-byte aligned, as the ELF64 structures need.) */
+ * overflow, whatever the file claims). */
 static int in_image(uint64_t off, uint64_t len, size_t size)
 {
 	return off <= size && len <= size - off;
 }
 
-/* Section I of IMG, or NULL if it lies outside the image. */
-static const Elf64_Shdr *elf_section(const unsigned char *img, size_t size,
-				     unsigned i)
+/* The unsigned field of N bytes (2, 4 or 8) at OFF of E, in E's byte
+ * order (the caller has checked that it lies inside the image). */
+static uint64_t elf_get(const struct elf *e, uint64_t off, int n)
 {
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+	uint64_t v = 0;
 
-	if (i >= eh->e_shnum || eh->e_shentsize != sizeof(Elf64_Shdr) ||
-	    eh->e_shoff % 8 ||
-	    !in_image(eh->e_shoff, (uint64_t)(i + 1) * sizeof(Elf64_Shdr), size))
-		return NULL;
-	return (const Elf64_Shdr *)(img + eh->e_shoff) + i;
+	for (int i = 0; i < n; i++)
+		v |= (uint64_t)e->img[off + (e->msb ? n - 1 - i : i)] << (8 * i);
+	return v;
 }
 
-/* The string at OFF of string table STR, or "" if out of bounds. */
-static const char *elf_string(const unsigned char *img, size_t size,
-			      const Elf64_Shdr *str, size_t off)
+/* A word of E (4 bytes in a 32-bit image, 8 in a 64-bit one). */
+static uint64_t elf_word(const struct elf *e, uint64_t off)
 {
-	if (!str || !in_image(str->sh_offset, str->sh_size, size) ||
-	    off >= str->sh_size ||
-	    !memchr(img + str->sh_offset + off, '\0', str->sh_size - off))
+	return elf_get(e, off, e->is64 ? 8 : 4);
+}
+
+/* A section header of E, the fields the launcher reads. */
+struct elf_sec {
+	uint32_t type, link;
+	uint64_t offset, size;
+};
+
+/* Section I of E into SEC: 0, or -1 if it lies outside the image. */
+static int elf_section(const struct elf *e, unsigned i, struct elf_sec *sec)
+{
+	uint64_t shoff = elf_word(e, e->is64 ? 40 : 32);
+	unsigned entsize = (unsigned)elf_get(e, e->is64 ? 58 : 46, 2),
+		 shnum = (unsigned)elf_get(e, e->is64 ? 60 : 48, 2);
+	uint64_t at;
+
+	if (i >= shnum || entsize != (e->is64 ? 64u : 40u) ||
+	    !in_image(shoff, (uint64_t)(i + 1) * entsize, e->size))
+		return -1;
+	at = shoff + (uint64_t)i * entsize;
+	sec->type = (uint32_t)elf_get(e, at + 4, 4);
+	sec->offset = elf_word(e, at + (e->is64 ? 24 : 16));
+	sec->size = elf_word(e, at + (e->is64 ? 32 : 20));
+	sec->link = (uint32_t)elf_get(e, at + (e->is64 ? 40 : 24), 4);
+	return in_image(sec->offset, sec->size, e->size) ? 0 : -1;
+}
+
+/* The string at OFF of string table STR (NULL: none), or "" if out of
+ * bounds. */
+static const char *elf_string(const struct elf *e, const struct elf_sec *str,
+			      uint64_t off)
+{
+	if (!str || off >= str->size ||
+	    !memchr(e->img + str->offset + off, '\0', str->size - off))
 		return "";
-	return (const char *)img + str->sh_offset + off;
+	return (const char *)e->img + str->offset + off;
 }
 
-/* The flags of symbol table SH of IMG. */
-static int elf_symbols(const unsigned char *img, size_t size,
-		       const Elf64_Shdr *sh)
+/* The flags of symbol table SH of E. */
+static int elf_symbols(const struct elf *e, const struct elf_sec *sh)
 {
-	const Elf64_Shdr *str = elf_section(img, size, sh->sh_link);
-	size_t n = sh->sh_size / sizeof(Elf64_Sym);
+	struct elf_sec strs;
+	const struct elf_sec *str = elf_section(e, sh->link, &strs) ? NULL : &strs;
+	uint64_t ent = e->is64 ? 24 : 16, n = sh->size / ent;
 	int flags = 0;
 
-	if (sh->sh_offset % 8 || !in_image(sh->sh_offset, sh->sh_size, size))
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		const Elf64_Sym *s = (const Elf64_Sym *)(img + sh->sh_offset) + i;
-		const char *name = elf_string(img, size, str, s->st_name);
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t at = sh->offset + i * ent;
+		const char *name = elf_string(e, str, elf_get(e, at, 4));
 
-		if (s->st_shndx == SHN_UNDEF)
+		if (elf_get(e, at + (e->is64 ? 6 : 14), 2) == SHN_UNDEF)
 			continue;
 		if (strcmp(name, "pangaea_init") == 0)
 			flags |= HAS_PANGAEA;
@@ -102,50 +137,55 @@ static int elf_symbols(const unsigned char *img, size_t size,
 	return flags;
 }
 
-/* The flags of dynamic section SH of IMG (the libraries it needs). */
-static int elf_needed(const unsigned char *img, size_t size,
-		      const Elf64_Shdr *sh)
+/* The flags of dynamic section SH of E (the libraries it needs). */
+static int elf_needed(const struct elf *e, const struct elf_sec *sh)
 {
-	const Elf64_Shdr *str = elf_section(img, size, sh->sh_link);
-	size_t n = sh->sh_size / sizeof(Elf64_Dyn);
+	struct elf_sec strs;
+	const struct elf_sec *str = elf_section(e, sh->link, &strs) ? NULL : &strs;
+	uint64_t ent = e->is64 ? 16 : 8, n = sh->size / ent;
 
-	if (sh->sh_offset % 8 || !in_image(sh->sh_offset, sh->sh_size, size))
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		const Elf64_Dyn *d = (const Elf64_Dyn *)(img + sh->sh_offset) + i;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t at = sh->offset + i * ent;
 
-		if (d->d_tag == DT_NEEDED &&
-		    strncmp(elf_string(img, size, str, d->d_un.d_val),
+		if (elf_word(e, at) == DT_NEEDED &&
+		    strncmp(elf_string(e, str, elf_word(e, at + ent / 2)),
 			    "libpvm3.so", 10) == 0)
 			return NEEDS_LIBPVM;
 	}
 	return 0;
 }
 
-/* The flags of the 64-bit ELF image IMG (SIZE bytes) of this machine;
- * FOREIGN for another ELF (i386, s390x: our library cannot be loaded
- * into it), 0 for anything else (a script). */
+/* The flags of the ELF image IMG (SIZE bytes), 32 or 64 bits, either
+ * byte order; with FOREIGN if it is not built for this machine (i386,
+ * s390x: our library of its architecture goes into it, make arch); 0 for
+ * anything else (a script). */
 static int elf_flags(const unsigned char *img, size_t size)
 {
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+	struct elf e = { img, size, 0, 0 };
+	struct elf_sec sh;
 	int flags = 0;
+	unsigned shnum;
 
 	if (size < EI_NIDENT || memcmp(img, ELFMAG, SELFMAG) != 0)
 		return 0;
-	if (size < sizeof(*eh) || img[EI_CLASS] != ELFCLASS64 ||
-	    img[EI_DATA] != ELFDATA2LSB || eh->e_machine != EM_X86_64)
-		return FOREIGN;
-	for (unsigned i = 0; i < eh->e_shnum; i++) {
-		const Elf64_Shdr *sh = elf_section(img, size, i);
-
-		if (!sh)
+	e.is64 = img[EI_CLASS] == ELFCLASS64;
+	e.msb = img[EI_DATA] == ELFDATA2MSB;
+	if (size < (e.is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)) ||
+	    (img[EI_CLASS] != ELFCLASS32 && !e.is64) ||
+	    (img[EI_DATA] != ELFDATA2LSB && !e.msb))
+		return 0;
+	if (!e.is64 || e.msb || elf_get(&e, 18, 2) != EM_X86_64)
+		flags |= FOREIGN;
+	shnum = (unsigned)elf_get(&e, e.is64 ? 60 : 48, 2);
+	for (unsigned i = 0; i < shnum; i++) {
+		if (elf_section(&e, i, &sh) < 0)
 			break;
-		if (sh->sh_type == SHT_SYMTAB)
+		if (sh.type == SHT_SYMTAB)
 			flags |= HAS_SYMTAB;
-		if (sh->sh_type == SHT_SYMTAB || sh->sh_type == SHT_DYNSYM)
-			flags |= elf_symbols(img, size, sh);
-		else if (sh->sh_type == SHT_DYNAMIC)
-			flags |= elf_needed(img, size, sh);
+		if (sh.type == SHT_SYMTAB || sh.type == SHT_DYNSYM)
+			flags |= elf_symbols(&e, &sh);
+		else if (sh.type == SHT_DYNAMIC)
+			flags |= elf_needed(&e, &sh);
 	}
 	if (!(flags & (HAS_SYMTAB | HAS_PANGAEA))) {
 		/* stripped: what is linked in shows in its strings */

@@ -318,6 +318,44 @@ static void known_at_once(struct la_run *r, const struct la_prog *p,
 	}
 }
 
+/* Whether program P, built for PVM architecture ARCH (its ELF header),
+ * can start where the options say (-host, -arch of a host of the
+ * virtual machine, else a host of ARCH): 0, or -1 said in one line. */
+static int check_arch(const struct la_run *r, const struct la_prog *p,
+		      const char *arch)
+{
+	char what[1024];
+
+	if (r->o->host) {
+		if (la_hosts_arch(r->o->host, NULL, what, sizeof(what)) == 1 &&
+		    strcmp(what, arch) != 0) {
+			la_error("%s is built for %s, but host %s is %s: build it "
+				 "for %s (scripts/cross-cc.sh) or choose a host of "
+				 "its architecture", p->path, arch, r->o->host,
+				 what, what);
+			return -1;
+		}
+		return 0;
+	}
+	if (r->o->arch) {
+		/* (an -arch of no host: PVM's own "No such host" says so) */
+		if (strcmp(r->o->arch, arch) != 0 &&
+		    la_hosts_arch(NULL, r->o->arch, what, sizeof(what)) == 1) {
+			la_error("%s is built for %s, not for -arch %s", p->path,
+				 arch, r->o->arch);
+			return -1;
+		}
+		return 0;
+	}
+	if (la_hosts_arch(NULL, arch, what, sizeof(what)) == 0) {
+		la_error("%s is built for %s, and no host of that architecture "
+			 "is in the virtual machine (its hosts: %s)", p->path,
+			 arch, what);
+		return -1;
+	}
+	return 0;
+}
+
 /* Spawns the programs of the command line as tasks 1..N (with -staged or
  * -stagger, one after another); 0, -1 error, -2 the replay of these
  * spawns diverged (r->diverged says how). */
@@ -331,12 +369,17 @@ static int start_programs(struct la_run *r)
 		const char *where = r->o->host ? r->o->host : r->o->arch;
 		int flags = r->o->spawn_flags | (r->o->host ? PvmTaskHost :
 						 r->o->arch ? PvmTaskArch : 0);
+		const char *arch = r->o->mode == PANGAEA_MODE_REPLAY ? NULL :
+				   la_program_arch(p->path);
 
+		if (arch && check_arch(r, p, arch) < 0)
+			return -1;
 		/* hosts of several architectures: the program on one of its
 		   own (as a pvmd of another could not run it) */
-		if (!where && r->o->mode != PANGAEA_MODE_REPLAY &&
-		    la_hosts_narch() > 1 && (where = la_program_arch(p->path)))
+		if (!where && arch && la_hosts_narch() > 1) {
+			where = arch;
 			flags |= PvmTaskArch;
+		}
 		if (r->o->mode == PANGAEA_MODE_REPLAY && i < r->o->recorded.nspawn)
 			flags = r->o->recorded.spawns[i].flags; /* where: as recorded */
 		pg_timeline("launcher", "spawns a program");

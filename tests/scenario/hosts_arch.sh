@@ -167,6 +167,7 @@ expect_grep "moved to another architecture: the answer's lengths and the hosts n
 if ! command -v Xvfb >/dev/null; then
 	fail "no Xvfb: the viewer's labels are not checked (scripts/install-deps.sh)"
 else
+	lsan=${LSAN_OPTIONS-}
 	view_test hosts_arch
 	export SHOTS
 	trap 'kill $XPID 2>/dev/null; halt_all' EXIT
@@ -198,6 +199,38 @@ EOF
 		"$(cat vrc) $(grep '^label h[0-9] ' labels.out | sort -u | cut -d' ' -f2,3 | tr '\n' '|')" \
 		"0 h1 LINUX64|h2 LINUX|h3 LINUXS390|"
 fi
+# (x_display pointed LeakSanitizer at a file of this machine's /tmp,
+# which the tasks on h1 do not see: as before, for the runs below)
+export LSAN_OPTIONS=${lsan-${LSAN_OPTIONS-}}
+
+# 9. a program of another architecture as the run's first task: the
+# launcher reads its ELF header (64-bit big-endian s390x, 32-bit i386),
+# starts it on a host of that architecture with libpangaea.so of its
+# own (every task logged), and the run replays identically; a host or an
+# architecture that cannot run it is refused in one line
+pg -log -logdir first390 "$EP/s390x/archmix" h1 h2 </dev/null
+cp out first390.out
+expect_eq "s390x program first: exit 0, started on h3 (LINUXS390), logged" \
+	"$(cat rc) $(grep -o 'where="[A-Z0-9]*" .*tasks=\[1@h[0-9]\]' first390/task-0.exec | awk '{print $1, $NF}') $(ls first390/task-*.comm | wc -l)" \
+	'0 where="LINUXS390" tasks=[1@h3] 3'
+expect_eq "s390x program first: replay identical" \
+	"$(replays_identical first390 1 0)" 1
+pg -log -logdir first386 -host h2 "$EP/i386/archmix" h3 </dev/null
+expect_eq "i386 program first (-host h2): exit 0, logged" \
+	"$(cat rc) $(grep -c 'on h3: LINUXS390' out) $(ls first386/task-*.comm | wc -l)" "0 1 2"
+pg -log -logdir bad -host h1 "$EP/i386/archmix" h3 </dev/null
+expect_eq "i386 program on h1: refused" "$(cat rc) $(grep -c error: err)" "1 1"
+expect_grep "i386 program on h1: the architectures named" err \
+	"archmix is built for LINUX, but host h1 is LINUX64"
+pg -log -logdir bad -arch LINUX "$EP/s390x/archmix" h1 </dev/null
+expect_eq "s390x program with -arch LINUX: refused" "$(cat rc) $(grep -c error: err)" "1 1"
+expect_grep "s390x program with -arch LINUX: the architectures named" err \
+	"archmix is built for LINUXS390, not for -arch LINUX$"
+$HOSTS run h1 sh -c 'echo "delete h3" | timeout 20 pvm' >/dev/null 2>&1
+pg -log -logdir bad "$EP/s390x/archmix" h1 </dev/null
+expect_eq "s390x program, no s390x host: refused" "$(cat rc) $(grep -c error: err)" "1 1"
+expect_grep "s390x program, no s390x host: said clearly" err \
+	"archmix is built for LINUXS390, and no host of that architecture is in the virtual machine \(its hosts: h1 LINUX64, h2 LINUX\)"
 
 hosts_end
 finish
