@@ -1,6 +1,11 @@
 # spawn.tcl: the spawn dialog (XPVM's, paper 001 Figure 2): a command with
 # arguments, PVM spawn flags, where, how many, and the Pangaea options
-# (mode, Pangaea host, coordinator host, log folder).  Start runs the
+# (mode, Pangaea host, coordinator host, log folder).  The hosts are
+# listed with their architectures, and the architecture the program is
+# built for (its ELF header) is shown: a host picked in the list becomes
+# Where (Host: its name, Architecture: its architecture, passed to the
+# launcher as -arch), and a Where whose architecture cannot run the
+# program is refused before the start.  Start runs the
 # launcher with them and follows the run in the event graph; the
 # launcher's messages, errors included, appear in the dialog.  The
 # virtual machine's hosts are listed (pangaea -hosts) and offered for
@@ -13,7 +18,7 @@ namespace eval spawn {
 	variable S
 	array set S {
 		cmd "" error "" nrun 0 where default whereval "" ntask 1 mode log pghost ""
-		coordhost "" logdir pangaea-logs more 0 fd "" status "" hosts {}
+		coordhost "" logdir pangaea-logs more 0 fd "" status "" hosts {} parch ""
 		PvmTaskDebug 0 PvmTaskTrace 0 PvmMppFront 0 PvmHostCompl 0
 	}
 }
@@ -32,6 +37,9 @@ proc spawn::dialog {} {
 	label $w.f.lc -text "Command:" -anchor w
 	entry $w.f.cmd -width 48 -textvariable spawn::S(cmd)
 	grid $w.f.lc $w.f.cmd -sticky we -pady 2
+	label $w.f.parch -anchor w -textvariable spawn::S(parch)
+	grid x $w.f.parch -sticky we
+	trace add variable spawn::S(cmd) write spawn::show_arch
 	labelframe $w.f.flags -text "Flags"
 	foreach fl {PvmTaskDebug PvmTaskTrace PvmMppFront PvmHostCompl} {
 		checkbutton $w.f.flags.[string tolower $fl] -text $fl -variable spawn::S($fl)
@@ -44,12 +52,13 @@ proc spawn::dialog {} {
 		pack $w.f.where.$v -side left
 	}
 	ttk::combobox $w.f.where.val -width 16 -textvariable spawn::S(whereval) \
-		-postcommand [list spawn::offer $w.f.where.val 1]
+		-postcommand [list spawn::offer $w.f.where.val where]
 	pack $w.f.where.val -side left -padx 4
 	grid $w.f.where - -sticky we -pady 2
 	# the virtual machine's hosts
-	labelframe $w.f.hosts -text "Hosts"
-	listbox $w.f.hosts.l -height 4 -width 40 -exportselection 0
+	labelframe $w.f.hosts -text "Hosts (host, architecture): pick one for Where"
+	listbox $w.f.hosts.l -height 4 -width 40 -exportselection 0 -font TkFixedFont
+	bind $w.f.hosts.l <<ListboxSelect>> spawn::pick
 	button $w.f.hosts.r -text Refresh -command spawn::list_hosts
 	pack $w.f.hosts.l -side left -fill x -expand 1 -padx 2 -pady 2
 	pack $w.f.hosts.r -side left -padx 4
@@ -73,7 +82,7 @@ proc spawn::dialog {} {
 			entry $w.pg.$k -width 36 -textvariable spawn::S($k)
 		} else {
 			ttk::combobox $w.pg.$k -width 34 -textvariable spawn::S($k) \
-				-postcommand [list spawn::offer $w.pg.$k 0]
+				-postcommand [list spawn::offer $w.pg.$k host]
 		}
 		grid $w.pg.l$k $w.pg.$k -sticky we -pady 1
 	}
@@ -119,21 +128,100 @@ proc spawn::list_hosts {} {
 			[expr {$this ? "(this host)" : ""}]]
 	}
 	if {$S(hosts) eq ""} { $l insert end "(no virtual machine running: this host only)" }
+	spawn::show_arch
 }
 
-# Fills combobox CB's choices: the hosts (and, with ARCHS, their
-# architectures), refreshed.
-proc spawn::offer {cb archs} {
+# The architectures of the virtual machine's hosts (S(hosts)), each once.
+proc spawn::archs {} {
+	variable S
+	set v {}
+	foreach h $S(hosts) {
+		if {[lindex $h 1] ni $v} { lappend v [lindex $h 1] }
+	}
+	return $v
+}
+
+# The hosts of architecture ARCH among S(hosts).
+proc spawn::hosts_of {arch} {
+	variable S
+	set v {}
+	foreach h $S(hosts) {
+		if {[lindex $h 1] eq $arch} { lappend v [lindex $h 0] }
+	}
+	return $v
+}
+
+# Fills combobox CB's choices, refreshed: WHAT host, the hosts; WHAT
+# where, what Where asks for (Host: the hosts, Architecture: the hosts'
+# architectures, Default: both).
+proc spawn::offer {cb what} {
 	variable S
 	spawn::list_hosts
 	set v {}
-	foreach h $S(hosts) { lappend v [lindex $h 0] }
-	if {$archs} {
-		foreach h $S(hosts) {
-			if {[lindex $h 1] ni $v} { lappend v [lindex $h 1] }
-		}
+	if {$what eq "host" || $S(where) ne "arch"} {
+		foreach h $S(hosts) { lappend v [lindex $h 0] }
 	}
+	if {$what eq "where" && $S(where) ne "host"} { lappend v {*}[spawn::archs] }
 	$cb configure -values $v
+}
+
+# A host picked in the list: Where becomes it (Architecture: its
+# architecture; else Host: its name).
+proc spawn::pick {} {
+	variable S
+	set i [lindex [.spawn.f.hosts.l curselection] 0]
+	if {$i eq "" || $i >= [llength $S(hosts)]} return
+	lassign [lindex $S(hosts) $i] name arch
+	if {$S(where) eq "arch"} {
+		set S(whereval) $arch
+	} else {
+		set S(where) host
+		set S(whereval) $name
+	}
+}
+
+# The PVM architecture the ELF program file PATH is built for (LINUX64,
+# LINUX, LINUXS390: its class, byte order and machine, as the launcher
+# reads them), or "" if it is none of them or cannot be read.
+proc spawn::program_arch {path} {
+	if {[catch {open $path rb} f]} { return "" }
+	set h [read $f 20]
+	close $f
+	if {[string length $h] < 20 || [string range $h 0 3] ne "\x7fELF"} { return "" }
+	binary scan $h @4cc class data
+	binary scan $h [expr {$data == 2 ? "@18S" : "@18s"}] m
+	switch -- [expr {$m & 0xffff}]/$class {
+		62/2 { return LINUX64 }
+		3/1 { return LINUX }
+		22/2 { return LINUXS390 }
+	}
+	return ""
+}
+
+# The file of the command's program (its first word, found on $PATH),
+# or "".
+proc spawn::program_file {} {
+	variable S
+	if {[catch {lindex $S(cmd) 0} prog] || $prog eq ""} { return "" }
+	if {[file isfile $prog]} { return $prog }
+	return [lindex [auto_execok $prog] 0]
+}
+
+# Shows the architecture of the command's program into S(parch), with
+# the hosts that can run it.
+proc spawn::show_arch {args} {
+	variable S
+	set S(parch) ""
+	set file [spawn::program_file]
+	if {$file eq ""} return
+	set a [spawn::program_arch $file]
+	if {$a eq ""} return
+	set S(parch) "built for $a"
+	if {$S(hosts) ne ""} {
+		set on [spawn::hosts_of $a]
+		append S(parch) [expr {$on eq "" ? " (no host of it in the virtual machine)" :
+			" (its hosts: [join $on {, }])"}]
+	}
 }
 
 # This host's name in the virtual machine ("" if none is known).
@@ -213,6 +301,22 @@ proc spawn::command {} {
 	if {$S(where) eq "host" && $S(whereval) eq ""} { error "Where Host: type a host name" }
 	if {$S(where) eq "arch" && $S(whereval) eq ""} {
 		error "Where Architecture: type an architecture (e.g. LINUX64)"
+	}
+	# the architecture Where gives, against the program's
+	set parch [spawn::program_arch [spawn::program_file]]
+	set warch ""
+	if {$S(where) eq "arch"} {
+		set warch $S(whereval)
+		if {$S(hosts) ne "" && $warch ni [spawn::archs]} {
+			error "no host of architecture $warch in the virtual machine (its architectures: [join [spawn::archs] {, }])"
+		}
+	} elseif {$S(where) eq "host"} {
+		foreach h $S(hosts) {
+			if {[lindex $h 0] eq $S(whereval)} { set warch [lindex $h 1] }
+		}
+	}
+	if {$parch ne "" && $warch ne "" && $warch ne $parch && $S(mode) ne "replay"} {
+		error "the program is built for $parch, but Where is [expr {$S(where) eq "host" ? "host $S(whereval), " : ""}]$warch"
 	}
 	set flags {}
 	foreach fl {PvmTaskDebug PvmTaskTrace PvmMppFront PvmHostCompl} {

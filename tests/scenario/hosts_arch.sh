@@ -226,6 +226,63 @@ pg -log -logdir bad -arch LINUX "$EP/s390x/archmix" h1 </dev/null
 expect_eq "s390x program with -arch LINUX: refused" "$(cat rc) $(grep -c error: err)" "1 1"
 expect_grep "s390x program with -arch LINUX: the architectures named" err \
 	"archmix is built for LINUXS390, not for -arch LINUX$"
+# 10. the spawn dialog (its viewer on h1): the hosts listed with their
+# architectures, the program's architecture shown, a host picked in the
+# list under Where Architecture gives its architecture (-arch), a Where
+# that cannot run the program refused; the s390x program started there
+if command -v Xvfb >/dev/null && hosts_x_display h1; then
+	cat >dlg.tcl <<'EOF'
+spawn::dialog
+update
+set out [open $::env(S)/dlg.tmp w]
+foreach row [.spawn.f.hosts.l get 0 end] { puts $out "row [string trim $row]" }
+set spawn::S(cmd) "$::env(EP)/s390x/archmix h1"
+update
+puts $out "parch $spawn::S(parch)"
+set spawn::S(where) arch
+spawn::offer .spawn.f.where.val where
+puts $out "offered [.spawn.f.where.val cget -values]"
+.spawn.f.hosts.l selection set [lsearch -index 0 $spawn::S(hosts) h3]
+event generate .spawn.f.hosts.l <<ListboxSelect>>
+update
+puts $out "picked $spawn::S(where) $spawn::S(whereval)"
+spawn::toggle
+set spawn::S(mode) log
+set spawn::S(logdir) $::env(S)/dlgarch
+update
+vtest::shot $::env(SHOTS)/hosts_arch-2-spawn-arch.png .spawn
+foreach {v k} {LINUX mismatch SUN4 nosuch LINUXS390 start} {
+	set spawn::S(whereval) $v
+	spawn::start
+	puts $out "$k $spawn::S(status)"
+}
+for {set i 0} {$i < 300 && $spawn::S(fd) ne ""} {incr i} { vtest::wait 100 }
+for {set i 0} {$i < 100 && $view::V(live_via) ne "done"} {incr i} { vtest::wait 50 }
+puts $out "status $spawn::S(status)"
+close $out
+file rename $::env(S)/dlg.tmp $::env(S)/dlg.result
+exit 0
+EOF
+	export S SHOTS EP
+	$HOSTS run h1 timeout 120 "$B/bin/pangaea-view" -script "$S/dlg.tcl" >vout 2>verr
+	expect_eq "dialog: the viewer exits 0" "$?" 0
+	expect_eq "dialog: each host listed with its architecture" \
+		"$(grep '^row' dlg.result | awk '{print $2 "/" $3}' | tr '\n' ' ')" \
+		"h1/LINUX64 h2/LINUX h3/LINUXS390 "
+	expect_grep "dialog: the program's architecture and its host shown" dlg.result \
+		"^parch built for LINUXS390 \(its hosts: h3\)$"
+	expect_grep "dialog: Where Architecture offers the hosts' architectures" dlg.result \
+		"^offered LINUX64 LINUX LINUXS390$"
+	expect_grep "dialog: h3 picked under Where Architecture gives LINUXS390" dlg.result \
+		"^picked arch LINUXS390$"
+	expect_grep "dialog: an architecture that cannot run the program refused" dlg.result \
+		"^mismatch error: the program is built for LINUXS390, but Where is LINUX$"
+	expect_grep "dialog: an architecture of no host refused" dlg.result \
+		"^nosuch error: no host of architecture SUN4 in the virtual machine \(its architectures: LINUX64, LINUX, LINUXS390\)$"
+	expect_grep "dialog: the s390x run ended well" dlg.result "^status exited 0$"
+	expect_grep "dialog: -arch LINUXS390 reached pvm_spawn" dlgarch/task-0.exec \
+		"^spawn 1 file=\".*/s390x/archmix\" flags=2 where=\"LINUXS390\" .*tasks=\[1@h3\]"
+fi
 $HOSTS run h1 sh -c 'echo "delete h3" | timeout 20 pvm' >/dev/null 2>&1
 pg -log -logdir bad "$EP/s390x/archmix" h1 </dev/null
 expect_eq "s390x program, no s390x host: refused" "$(cat rc) $(grep -c error: err)" "1 1"
