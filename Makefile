@@ -242,6 +242,15 @@ $(B)/tests/check_hosts: $$(call test_obj,check_hosts) \
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_PVM)
 
+# The launcher's ELF reader (toplevel/program.c).
+$(B)/tests/check_program: $$(call test_obj,check_program) \
+		$$(call test_obj,checkutil) $(B)/obj/toplevel/program.o \
+		$(B)/obj/toplevel/hosts.o $(B)/obj/toplevel/tasks.o \
+		$(B)/obj/toplevel/death.o $(B)/obj/toplevel/vm.o \
+		$(B)/obj/toplevel/options.o $(ANALYSIS_LIB) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $$(pkg-config --libs check) $(LDLIBS_PVM)
+
 $(B)/tests/%: $$(call test_obj,$$*) $(ANALYSIS_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_PVM)

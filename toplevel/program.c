@@ -157,8 +157,9 @@ static int elf_needed(const struct elf *e, const struct elf_sec *sh)
 
 /* The flags of the ELF image IMG (SIZE bytes), 32 or 64 bits, either
  * byte order; with FOREIGN if it is not built for this machine (i386,
- * s390x: our library of its architecture goes into it, make arch); 0 for
- * anything else (a script). */
+ * s390x: our library of its architecture goes into it, make arch; or an
+ * ELF of a class or byte order we cannot read); 0 for anything else (a
+ * script). */
 static int elf_flags(const unsigned char *img, size_t size)
 {
 	struct elf e = { img, size, 0, 0 };
@@ -173,7 +174,7 @@ static int elf_flags(const unsigned char *img, size_t size)
 	if (size < (e.is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)) ||
 	    (img[EI_CLASS] != ELFCLASS32 && !e.is64) ||
 	    (img[EI_DATA] != ELFDATA2LSB && !e.msb))
-		return 0;
+		return FOREIGN; /* an ELF, but none we can read */
 	if (!e.is64 || e.msb || elf_get(&e, 18, 2) != EM_X86_64)
 		flags |= FOREIGN;
 	shnum = (unsigned)elf_get(&e, e.is64 ? 60 : 48, 2);
