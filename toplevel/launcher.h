@@ -473,7 +473,11 @@ void la_output_setup(const struct la_run *r);
 /* Handles a PG_TAG_OUTPUT message just checked: writes the task's whole
  * lines to stdout, keeps a bounded unfinished one. */
 void la_output_take(void);
-/* If stdout is a terminal: writes each unfinished line that has not
+/* Writes out the output held for tasks whose ltid is known now (after a
+ * SPAWNED: output.c says why it is held). */
+void la_output_known(void);
+/* Writes out the output held too long for a tid never known (as task
+ * -1); if stdout is a terminal: writes each unfinished line that has not
  * grown for a moment (a prompt waiting for input), as it is. */
 void la_output_tick(void);
 /* How many tasks' output streams, but those of the N tids EXCEPT (the

@@ -13,6 +13,17 @@
  * time, in the run's output.log (logs/format/outlog.c), in record and replay: a
  * failed write of it (a full disk) is a PG_TAG_LOGFAIL, as for the other
  * logs, after the file is cut back to its last whole record.
+ *
+ * The output comes from the task's pvmd, its tid (and so its ltid) from
+ * the coordinator (SPAWNED): a task that prints at once, before it joins,
+ * is often heard before it is known (issue 27: NetPIPE's receiver; such
+ * lines were credited to "task -1").  So the pieces of a tid the launcher
+ * does not know yet are held, with the time they came, and written out
+ * when la_output_known() finds its ltid; those of the launcher's helpers
+ * (coordinator, relay, beacons) are written at once.  A tid still unknown
+ * after OUT_HOLD_S or OUT_HOLD bytes (a task started outside the run,
+ * whose SPAWNED never comes), or at the end of the run, is written out as
+ * task -1.
  */
 #include "launcher.h"
 
@@ -26,6 +37,14 @@
 #define OUT_LINE 4096          /* an unfinished line kept per task */
 #define OUT_MSG_MAX (1 << 20)  /* larger output messages are refused */
 #define OUT_QUIET_S 0.2        /* a terminal sees a prompt after this */
+#define OUT_HOLD (64 * 1024)   /* held output of a tid not known yet ... */
+#define OUT_HOLD_S 5.0         /* ... for at most this long */
+
+/* The head of a held piece, followed by its N bytes. */
+struct out_held {
+	int64_t ns;                /* when it came (pg_outlog_now) */
+	size_t n;
+};
 
 /* One task's output stream. */
 struct out_task {
@@ -34,6 +53,10 @@ struct out_task {
 	int open;                  /* begun (-1/-2) or written, not ended */
 	size_t len;
 	double since;              /* when the unfinished line last grew */
+	char *held;                /* pieces waiting for the ltid: out_held */
+	size_t hlen, hcap;         /* heads and bytes */
+	int held_nl;               /* a newline to stdout after them (out_flush) */
+	double held_at;            /* when the first one came */
 	char line[OUT_LINE];
 };
 
@@ -104,26 +127,95 @@ static int out_is_stamp(const char *p, size_t n)
 	       memcmp(p, stamp, sizeof(stamp) - 1) == 0;
 }
 
-/* Writes the N bytes P of T's output to stdout and notes them in
- * output.log (a piece ending in a newline ends a line); a timeline
- * stamp goes to stderr only, so that a run with stamps replays like one
- * without. */
-static void out_write(struct out_task *t, const char *p, size_t n)
+/* Writes the N bytes P of T's output, got at NS, to stdout and notes
+ * them in output.log (a piece ending in a newline ends a line). */
+static void out_emit(struct out_task *t, const char *p, size_t n, int64_t ns)
 {
 	int nl = n > 0 && p[n - 1] == '\n';
 	off_t end;
+
+	fwrite(p, 1, n, stdout);
+	if (out.log_fd < 0)
+		return;
+	end = lseek(out.log_fd, 0, SEEK_END); /* where this record begins */
+	if (pg_outlog_append(out.log_fd, out_ltid(t), ns, nl, p,
+			     n - (size_t)nl) < 0)
+		out_log_failed(errno, end);
+}
+
+/* Writes out T's held pieces in their order (as task -1 if its ltid is
+ * still unknown). */
+static void out_release(struct out_task *t)
+{
+	size_t at = 0;
+
+	while (at + sizeof(struct out_held) <= t->hlen) {
+		struct out_held h;
+
+		memcpy(&h, t->held + at, sizeof(h));
+		at += sizeof(h);
+		out_emit(t, t->held + at, h.n, h.ns);
+		at += h.n;
+	}
+	if (t->held_nl)
+		fputc('\n', stdout);
+	free(t->held);
+	t->held = NULL;
+	t->hlen = t->hcap = 0;
+	t->held_nl = 0;
+}
+
+/* Whether TID is one of the launcher's helpers (coordinator, relay,
+ * beacons), never a task of the run. */
+static int out_is_helper(int tid)
+{
+	const struct la_run *r = out.run;
+
+	if (!r)
+		return 1;
+	if (tid == r->coord_tid || tid == r->relay_tid)
+		return 1;
+	for (int i = 0; i < r->nbeacons; i++)
+		if (tid == r->beacons[i].tid)
+			return 1;
+	return 0;
+}
+
+/* Keeps the N bytes P of T's output, got at NS, until its ltid is known;
+ * 0, or -1 if they cannot be kept (too many, out of memory). */
+static int out_hold(struct out_task *t, const char *p, size_t n, int64_t ns)
+{
+	struct out_held h = { ns, n };
+	size_t need = t->hlen + sizeof(h) + n;
+	char *v;
+
+	if (need > OUT_HOLD || !(v = pg_grow(t->held, &t->hcap, need, 1, 4096)))
+		return -1;
+	t->held = v;
+	if (t->hlen == 0)
+		t->held_at = la_death_now();
+	memcpy(t->held + t->hlen, &h, sizeof(h));
+	memcpy(t->held + t->hlen + sizeof(h), p, n);
+	t->hlen = need;
+	return 0;
+}
+
+/* Writes the N bytes P of T's output (held while T's ltid is unknown,
+ * see the head of this file); a timeline stamp goes to stderr only, so
+ * that a run with stamps replays like one without. */
+static void out_write(struct out_task *t, const char *p, size_t n)
+{
+	int64_t ns = pg_outlog_now();
 
 	if (out_is_stamp(p, n)) {
 		fwrite(p, 1, n, stderr);
 		return;
 	}
-	fwrite(p, 1, n, stdout);
-	if (out.log_fd < 0)
+	if (out_ltid(t) < 0 && !out_is_helper(t->tid) &&
+	    out_hold(t, p, n, ns) == 0)
 		return;
-	end = lseek(out.log_fd, 0, SEEK_END); /* where this record begins */
-	if (pg_outlog_append(out.log_fd, out_ltid(t), pg_outlog_now(), nl, p,
-			     n - (size_t)nl) < 0)
-		out_log_failed(errno, end);
+	out_release(t); /* (what came before, first) */
+	out_emit(t, p, n, ns);
 }
 
 /* TID's stream, made if new; NULL if out of memory. */
@@ -143,12 +235,15 @@ static struct out_task *out_task(int tid)
 	return &v[out.n++];
 }
 
-/* Writes T's unfinished line, with a newline if NL. */
+/* Writes T's unfinished line, with a newline to stdout if NL (not in
+ * output.log: the task's output ended there). */
 static void out_flush(struct out_task *t, int nl)
 {
 	if (t->len)
 		out_write(t, t->line, t->len);
-	if (t->len && nl)
+	if (t->len && nl && t->hlen)
+		t->held_nl = 1; /* (after the line, when it is written) */
+	else if (t->len && nl)
 		fputc('\n', stdout);
 	t->len = 0;
 }
@@ -180,13 +275,22 @@ static void out_add(struct out_task *t, const char *p, size_t n)
 	t->since = la_death_now();
 }
 
+void la_output_known(void)
+{
+	for (size_t i = 0; i < out.n; i++)
+		if (out.t[i].hlen && out_ltid(&out.t[i]) >= 0)
+			out_release(&out.t[i]);
+}
+
 void la_output_tick(void)
 {
-	double now;
+	double now = la_death_now();
 
+	for (size_t i = 0; i < out.n; i++) /* (never known: a task -1) */
+		if (out.t[i].hlen && now - out.t[i].held_at >= OUT_HOLD_S)
+			out_release(&out.t[i]);
 	if (!out.tty)
 		return;
-	now = la_death_now();
 	for (size_t i = 0; i < out.n; i++)
 		if (out.t[i].len && now - out.t[i].since >= OUT_QUIET_S) {
 			out_flush(&out.t[i], 0);
@@ -231,8 +335,10 @@ int la_output_open(const int *except, int n)
 
 void la_output_finish(void)
 {
-	for (size_t i = 0; i < out.n; i++)
+	for (size_t i = 0; i < out.n; i++) {
 		out_flush(&out.t[i], 1);
+		out_release(&out.t[i]);
+	}
 	fflush(stdout);
 	if (out.log_fd >= 0)
 		close(out.log_fd);

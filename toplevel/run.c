@@ -425,6 +425,7 @@ static void on_spawned(struct la_run *r)
 		la_task_add(r, t.ltid, t.tid, t.host, t.program);
 		pvm_notify(PvmTaskExit, PG_TAG_EXITED, 1, &t.tid);
 	}
+	la_output_known(); /* the lines they printed before */
 }
 
 /* Handles a divergence report: print it, stop the run. */

@@ -1,0 +1,80 @@
+# Output printed before a task joins, and the tasks' exit statuses.
+# earlyout (plain PVM, preloaded) prints two lines at once, before its
+# pvm_mytid, spawns workers that do the same, then returns the status
+# it is given after its pvm_exit.  The launcher hears a task's output
+# from its pvmd and the task's tid from the coordinator (SPAWNED): the
+# lines printed before the SPAWNED came were credited to "task -1"
+# (issue 27).  Each of several recordings and replays must credit every
+# line to its own task, in output.log and in verify's comparison.  A
+# first task that returns 1 after pvm_exit makes the launcher exit 1
+# (as a shell would), naming it, in record and replay; so does a
+# worker's non-zero status.
+. "$(dirname "$0")/../lib.sh"
+cat >earlyout.c <<'X'
+/* earlyout [N [STATUS [WSTATUS]]]: prints two lines before pvm_mytid,
+ * spawns N workers (itself, "worker WSTATUS") that print two lines first
+ * too and send it one message each; returns STATUS after pvm_exit. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pvm3.h>
+
+int main(int argc, char **argv)
+{
+	int worker = argc > 1 && strcmp(argv[1], "worker") == 0;
+	int n = !worker && argc > 1 ? atoi(argv[1]) : 0;
+	int status = argc > 2 ? atoi(argv[2]) : 0, me, tids[8];
+	char st[16], *wargv[3] = { (char *)"worker", st, NULL };
+	const char *who = worker ? "worker" : "master";
+
+	printf("earlyout: %s starts\n", who);
+	printf("earlyout: %s line 2\n", who);
+	fflush(stdout);
+	if ((me = pvm_mytid()) < 0)
+		return 9;
+	if (!worker) {
+		snprintf(st, sizeof(st), "%s", argc > 3 ? argv[3] : "0");
+		if (n > 8 || pvm_spawn(argv[0], wargv, 0, (char *)"", n, tids) != n)
+			return pvm_exit(), 9;
+		for (int i = 0; i < n; i++)
+			pvm_recv(-1, 1);
+		printf("earlyout: master got %d\n", n);
+	} else {
+		pvm_initsend(PvmDataDefault);
+		pvm_pkint(&me, 1, 1);
+		pvm_send(pvm_parent(), 1);
+	}
+	pvm_exit();
+	return status;
+}
+X
+cc -o earlyout earlyout.c -lpvm3 || { fail "cannot build earlyout"; finish; exit; }
+E=$T/earlyout
+
+# every line of output.log's task LTID: COUNT lines (none for task -1)
+lines_of() { grep -ac "^line $2 " "$1/output.log"; }
+bad=0
+for i in 1 2 3 4 5; do
+	pg -log -logdir "r$i" "$E" 2
+	[ "$(cat rc)" = 0 ] || { fail "recording $i exits $(cat rc)"; tail -3 err; }
+	if [ "$(lines_of "r$i" -1)" != 0 ] || [ "$(lines_of "r$i" 1)" != 3 ] ||
+	   [ "$(lines_of "r$i" 1001)" != 2 ] || [ "$(lines_of "r$i" 1002)" != 2 ]; then
+		bad=$((bad + 1))
+		echo "   recording $i's output.log:"; grep -a '^line' "r$i/output.log" | head -8
+	fi
+	cp out "r$i.out"
+done
+expect_eq "5 recordings: each early line credited to its own task" "$bad" 0
+bad=0
+for i in 1 2 3 4 5; do
+	pg -replay -logdir r1 -out "r1.p$i"
+	$TRACE verify r1 "r1.p$i" >verify 2>&1
+	if [ $? != 0 ] || [ "$(cat rc)" != 0 ] ||
+	   [ "$(lines_of "r1.p$i" -1)" != 0 ] || ! cmp -s <(sort out) <(sort r1.out); then
+		bad=$((bad + 1))
+		echo "   replay $i: exit $(cat rc)"; head -3 err; head -3 verify
+	fi
+done
+expect_eq "5 replays: every line credited as recorded, verify identical" "$bad" 0
+expect_no_leftovers
+finish
