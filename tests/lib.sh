@@ -178,12 +178,13 @@ pg() { timeout 120 "$PANGAEA" "$@" >out 2>err; echo $? >rc; }
 # printed exactly REC.out and were called identical by pangaea-trace
 # verify (what went wrong with the others goes to stderr).
 # (OUT_AS_SET=1: the output compared as a multiset of lines, for tasks
-# that print concurrently: their lines' interleaving is not a message)
+# that print concurrently: their lines' interleaving is not a message;
+# WANT_RC=5: each replay exits 5, a program that exits 1 after pvm_exit)
 replays_identical() {
 	local rec=$1 n=$2 delay=$3 ok=0 j
 	for j in $(seq 1 "$n"); do
 		pg -replay -logdir "$rec" -out "$rec.r$j" -delay "$delay"
-		if [ "$(cat rc)" = 0 ] &&
+		if [ "$(cat rc)" = "${WANT_RC:-0}" ] &&
 		   if [ -n "${OUT_AS_SET:-}" ]; then
 			cmp -s <(sort out) <(sort "$rec.out")
 		   else cmp -s out "$rec.out"; fi &&
@@ -278,9 +279,11 @@ pvmex_build() {
 
 # pvmex_case NAME WANT FILTER -- LAUNCHER-ARGS...: records a run
 # (pangaea -log -logdir NAME LAUNCHER-ARGS, standard input from the file
-# $PVMEX_IN, default /dev/null) and checks it exits 0 with an output line
-# matching WANT (ERE: the program did its work); then replays it three
-# times and once with -delay 2000, each expected to exit 0 with the
+# $PVMEX_IN, default /dev/null) and checks it exits 0 (WANT_RC=5: 5 and
+# a task named, for the examples that exit 1 after pvm_exit) with an
+# output line matching WANT (ERE: the program did its work); then
+# replays it three times and once with -delay 2000, each expected to
+# exit so with the
 # recording's output lines (as a multiset: tasks print concurrently) and
 # to be called identical by pangaea-trace verify.  FILTER, a sed -E
 # script ('' for none), first masks what the program measures (times,
@@ -289,7 +292,9 @@ pvmex_case() {
 	local name=$1 want=$2 filter=${3:-} ok=0 j
 	shift 4
 	pg -log -logdir "$name" "$@" <"${PVMEX_IN:-/dev/null}"
-	expect_eq "$name: recording exits 0" "$(cat rc)" 0
+	expect_eq "$name: recording exits ${WANT_RC:-0}" "$(cat rc)" "${WANT_RC:-0}"
+	[ "${WANT_RC:-0}" = 5 ] && expect_grep "$name: a task's status after pvm_exit named" \
+		err '^pangaea: error: task [0-9]+ \(.*\) left the run normally, then exited with status 1$'
 	expect_grep "$name: the recording's output" out "$want"
 	cp err "$name.err"
 	sed -E "$filter" out | sort >"$name.out"
@@ -299,7 +304,7 @@ pvmex_case() {
 		else
 			pg -replay -logdir "$name" -out "$name.r$j" </dev/null
 		fi
-		if [ "$(cat rc)" = 0 ] &&
+		if [ "$(cat rc)" = "${WANT_RC:-0}" ] &&
 		   cmp -s <(sed -E "$filter" out | sort) "$name.out" &&
 		   $TRACE verify "$name" "$name.r$j" >/dev/null 2>&1; then
 			ok=$((ok + 1))

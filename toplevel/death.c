@@ -350,6 +350,28 @@ int la_death_awaited(const struct la_run *r)
 	return 0;
 }
 
+int la_death_lingering(struct la_run *r)
+{
+	double now = la_death_now() - r->t0;
+
+	for (int i = 0; i < r->ntasks; i++) {
+		struct la_task *t = &r->tasks[i];
+
+		if (!t->exited || t->done_how != PG_END_EXIT ||
+		    t->have_wstatus || t->gone_at == 0)
+			continue;
+		if (t->pid > 0 && t->proc_gone_at == 0) { /* (on this host) */
+			if (!la_vm_process_gone(t->pid))
+				return 1;
+			t->proc_gone_at = now;
+		}
+		if (now - (t->proc_gone_at > 0 ? t->proc_gone_at : t->gone_at) <
+		    GIVE_UP_S)
+			return 1;
+	}
+	return 0;
+}
+
 void la_death_finish(struct la_run *r)
 {
 	check(r, 1);

@@ -16,8 +16,11 @@ enum {
 	LA_DIED = 2,     /* a task did not end through pangaea_exit */
 	LA_DIVERGED = 3, /* a replay diverged from its recording, or the run
 			    deadlocked */
-	LA_DIFFERED = 4  /* -explore: a run of another order did not behave
+	LA_DIFFERED = 4, /* -explore: a run of another order did not behave
 			    as the recording */
+	LA_FAILED = 5    /* every task left the run through pangaea_exit
+			    (the logs are whole), but one's process then
+			    exited with a non-zero status or a signal */
 };
 
 /* One program of the command line (MPMD runs have several). */
@@ -76,6 +79,8 @@ struct la_task {
 	int have_wstatus;
 	double gone_at;         /* seconds into the run when PVM said it is
 				   gone; 0 while it runs */
+	double proc_gone_at;    /* (la_death_lingering) when its process was
+				   seen gone, after it left the run */
 	int checked;            /* la_death_check looked at its end */
 	int said;               /* its death was said the moment it came */
 	int handled;            /* ... and a task that watches it lives on,
@@ -324,6 +329,10 @@ void la_task_settle(struct la_task *t, const char *logdir);
  * at once; the count of those that did not end normally, but for those
  * whose death the program handled (pvm_notify). */
 int la_tasks_report(const struct la_run *r);
+/* Names each task that left the run through pangaea_exit and whose
+ * process then ended with a non-zero wait status (its pvmd's, PVM's
+ * end-of-task event: death.c); how many. */
+int la_tasks_failed(const struct la_run *r);
 /* Describes how task T ended into BUF. */
 void la_task_end_text(const struct la_task *t, char *buf, size_t n);
 /* Whether T died of the pvm_kill of another task of the run (its end is
@@ -374,6 +383,11 @@ int la_death_check(struct la_run *r);
  * without a DONE and PVM's trace event (its wait status) has not come
  * yet, for less than the time la_death_check waits for it (1 s). */
 int la_death_awaited(const struct la_run *r);
+/* Whether a task that left the run through pangaea_exit may still give
+ * its wait status (la_tasks_failed): its process on this host still runs
+ * (as a shell waits for a program it started), or it ended, or the task
+ * is on another host, less than 1 s ago. */
+int la_death_lingering(struct la_run *r);
 /* At the end of the run (every task gone, the last messages drained):
  * la_death_check for the tasks it had not looked at yet. */
 void la_death_finish(struct la_run *r);

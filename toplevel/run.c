@@ -636,7 +636,8 @@ static int output_open(const struct la_run *r)
 }
 
 /* Picks up the messages already queued, the tasks' last output (up to
- * 2 s for each stream to end) and the last word of a task that ended
+ * 2 s for each stream to end), the wait status of a task that left the
+ * run through pangaea_exit (la_death_lingering) and the last word of a task that ended
  * without a DONE (PVM's trace event with its wait status, up to 1 s:
  * la_death_awaited), then writes what is left of the output.  Waits
  * only while one of these is missing: no fixed wait once everything has
@@ -645,17 +646,22 @@ static int output_open(const struct la_run *r)
 static void drain(struct la_run *r)
 {
 	double t0 = la_death_now();
-	int b, wait;
+	int b, wait, linger;
 
 	/* (the output of a lost host's tasks never ends) */
 	double most = r->lost_host ? 0.2 : 2;
 
-	while (!r->lost_pvmd &&
-	       ((b = next_message(r, (wait = output_open(r) ||
-					     la_death_awaited(r)) ? 50 : 0)) > 0 ||
-		(b == 0 && wait && la_death_now() - t0 < most)))
+	/* (and, with no bound but ^C, a process that left the run and goes
+	   on, as a shell waits for it: its exit status is reported) */
+	while (!r->lost_pvmd) {
+		linger = !interrupted && la_death_lingering(r);
+		wait = output_open(r) || la_death_awaited(r);
+		b = next_message(r, wait || linger ? 50 : 0);
 		if (b > 0)
 			handle(r, b);
+		else if (b < 0 || !(linger || (wait && la_death_now() - t0 < most)))
+			break;
+	}
 	la_output_finish();
 }
 
@@ -723,7 +729,9 @@ static int run_status(struct la_run *r, const char *logdir)
 		return LA_DIED; /* on_logfail said why */
 	if (r->lost_pvmd || r->interrupted)
 		return la_tasks_report(r), LA_DIED;
-	return la_tasks_report(r) ? LA_DIED : LA_OK;
+	if (la_tasks_report(r))
+		return LA_DIED;
+	return la_tasks_failed(r) ? LA_FAILED : LA_OK;
 }
 
 /* After a stopped run: ends the run's tasks left on this host, which
@@ -893,14 +901,16 @@ static void say_stopped_by(struct la_run *r)
 		la_error("the run was stopped: %s", r->stopped_by);
 }
 
-/* Prints how the run compares with its recording, or what it recorded. */
+/* Prints how the run compares with its recording, or what it recorded
+ * (also when a task exited non-zero after leaving the run, LA_FAILED:
+ * its logs are whole); the final status. */
 static int summarize(struct la_opts *o, const char *logdir, int status)
 {
 	char diff[2048];
 	long nev;
 	int nt, rc;
 
-	if (status != LA_OK)
+	if (status != LA_OK && status != LA_FAILED)
 		return status;
 	if (o->mode == PANGAEA_MODE_RECORD) {
 		if (pg_run_count(logdir, &nev, &nt, diff, sizeof(diff)) == 0)
@@ -919,7 +929,7 @@ static int summarize(struct la_opts *o, const char *logdir, int status)
 	if (rc == 0) {
 		la_say(o, "replay reproduced all %ld events of %d tasks (logs in %s)",
 		       nev, nt, logdir);
-		return LA_OK;
+		return status;
 	}
 	la_error("the replay differs from its recording: %s", diff);
 	return LA_DIVERGED;
@@ -978,7 +988,8 @@ int la_run(struct la_opts *o)
 				"left the virtual machine");
 	status = summarize(o, logdir, status);
 	/* the final status; a recording whose run.info is lost says so */
-	if (la_runinfo_write(&r, logdir, status) < 0 && status == LA_OK)
+	if (la_runinfo_write(&r, logdir, status) < 0 &&
+	    (status == LA_OK || status == LA_FAILED))
 		status = LA_SETUP;
 	if (status != LA_OK)
 		say_stopped_by(&r);

@@ -351,6 +351,30 @@ int la_tasks_report(const struct la_run *r)
 	return bad;
 }
 
+int la_tasks_failed(const struct la_run *r)
+{
+	int failed = 0;
+
+	for (int i = 0; i < r->ntasks; i++) {
+		const struct la_task *t = &r->tasks[i];
+		int st = t->wstatus;
+
+		if (t->done_how != PG_END_EXIT || !t->have_wstatus || st == 0)
+			continue;
+		failed++;
+		if (WIFSIGNALED(st))
+			la_error("task %d (%s on %s) left the run normally, then "
+				 "was killed by signal %d (%s)", t->ltid,
+				 t->program, t->host, WTERMSIG(st),
+				 strsignal(WTERMSIG(st)));
+		else
+			la_error("task %d (%s on %s) left the run normally, then "
+				 "exited with status %d", t->ltid, t->program,
+				 t->host, WEXITSTATUS(st));
+	}
+	return failed;
+}
+
 int la_tasks_lost_divergence(struct la_run *r)
 {
 	for (int i = 0; !r->diverged[0] && i < r->ntasks; i++) {
