@@ -148,8 +148,11 @@ $(B)/obj/pangaea_lib/mpi/%.o: pangaea_lib/mpi/%.c
 	$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) -Ipangaea_lib/mpi -c $< -o $@
 $(B)/pic/pangaea_lib/mpi/%.o: pangaea_lib/mpi/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(PIC_CFLAGS) $(MPI_CFLAGS) -Ipangaea_lib/mpi -c $< -o $@
+	$(CC) $(PIC_CFLAGS) $(MPI_CFLAGS) -Ipangaea_lib/mpi \
+		-include pangaea_lib/clock/clockreal.h -c $< -o $@
+# (with the clock layer: the rank's reads, MPI_Wtime's among them)
 $(MPI_SOLIB): $(MPI_SRC:%.c=$(B)/pic/%.o) \
+	      $(patsubst %.c,$(B)/pic/%.o,$(wildcard pangaea_lib/clock/*.c)) \
 	      $(patsubst %.c,$(B)/pic/%.o,$(wildcard pangaea_lib/engine/*.c)) \
 	      $(SO_FORMAT_LIB)
 	@mkdir -p $(dir $@)

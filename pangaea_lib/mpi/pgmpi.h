@@ -7,6 +7,7 @@
  *
  *   complete.c coll.c   MPI_Test*, MPI_Wait* (which requests completed);
  *                       the collectives as events
+ *   wtime.c             MPI_Wtime through the clock replay
  *   p2p.c               sends, receives, probes, Sendrecv, Isend, Irecv
  *   event.c             the events of a rank: sends, receives, polls,
  *                       outcomes, logged or checked against the recording
