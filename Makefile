@@ -80,7 +80,8 @@ HAVE_MPI := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo 1)
 MPI_SRC := $(wildcard pangaea_lib/mpi/*.c)
 MPI_CFLAGS = $(shell $(MPICC) --showme:compile 2>/dev/null)
 MPI_SOLIB := $(B)/lib/pangaea/libpangaea-mpi.so
-MPI_EXAMPLES := $(basename $(notdir $(wildcard examples/mpi/*.c)))
+MPI_EXAMPLES := $(basename $(notdir $(wildcard examples/mpi/*.c examples/mpi/*.f90)))
+MPIF90 ?= mpif90
 MPI_EXAMPLE_BINS := $(MPI_EXAMPLES:%=$(B)/examples/mpi/%)
 ifeq ($(HAVE_MPI),1)
 MPI_ALL := $(MPI_SOLIB) $(MPI_EXAMPLE_BINS) $(MPI_SRC:%.c=$(B)/obj/%.o)
@@ -161,6 +162,9 @@ $(MPI_SOLIB): $(MPI_SRC:%.c=$(B)/pic/%.o) \
 $(B)/examples/mpi/%: examples/mpi/%.c
 	@mkdir -p $(dir $@)
 	$(MPICC) $(CFLAGS) -Wall -o $@ $<
+$(B)/examples/mpi/%: examples/mpi/%.f90
+	@mkdir -p $(dir $@)
+	$(MPIF90) -O2 -g -Wall -o $@ $<
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)

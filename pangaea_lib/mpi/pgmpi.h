@@ -5,6 +5,8 @@
  * file calls only rows below its own; docs/INTERNALS.md, "The MPI
  * binding"):
  *
+ *   fortran.c           Open MPI's Fortran entry points (mpi_send_ ...)
+ *                       converted and handed to the C wrappers below
  *   complete.c coll.c   MPI_Test*, MPI_Wait* (which requests completed);
  *                       the collectives as events
  *   wtime.c             MPI_Wtime through the clock replay

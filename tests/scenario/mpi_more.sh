@@ -1,7 +1,10 @@
 # MPI programs, issue 25's follow-ups: examples/mpi/timed decides its
 # work from MPI_Wtime and prints elapsed times and a gettimeofday read;
 # its replays (one with -delay 1000) print the recording's lines, the
-# clock reads replayed (dump shows them).  Nothing of Open MPI left.
+# clock reads replayed (dump shows them).  Fortran: examples/mpi/fworkers
+# (mpif.h: wildcard receives, an iprobe loop, Waitany) and fusempi (`use
+# mpi`: Testsome) recorded through the Fortran entry points and replayed
+# identically.  Nothing of Open MPI left.
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/../lib.sh"
 TM=$B/examples/mpi/timed
@@ -26,5 +29,37 @@ for j in 1 2; do
 	cmp -s out wt.out && pass "timed replay $j prints the recording's lines" ||
 		{ fail "timed replay $j prints other lines"; diff wt.out out | head -6; }
 done
+# Fortran: mpif.h and `use mpi` through the binding's Fortran entries
+FW=$B/examples/mpi/fworkers
+if [ -x "$FW" ]; then
+	pg -log -logdir fw "${MPIRUN[@]}" "$FW" 3
+	expect_eq "Fortran record: exit 0" "$(cat rc)" 0
+	cp out fw.out
+	expect_grep "Fortran: the master printed its orders" fw.out "^result: sum=[0-9]+ recv:( [1-3]){9} waitany:"
+	$TRACE dump fw >fw.dump
+	expect_grep "Fortran: the wildcard receives are recorded" fw.dump "recv from=[2-4] .* tag=2 .*via=pvm_recv"
+	expect_grep "Fortran: the failed iprobes are recorded" fw.dump "pollfail count="
+	expect_grep "Fortran: Waitany's outcomes are recorded" fw.dump "MPI_Test/Wait\(call=6, of 3 requests\) = 1"
+	for j in 1 2; do
+		d=; [ "$j" = 2 ] && d="-delay 1000"
+		pg -replay -logdir fw -out "fwrep$j" $d
+		expect_eq "Fortran replay $j${d:+ ($d)}: exit 0" "$(cat rc)" 0
+		cmp -s out fw.out && pass "Fortran replay $j prints the recording's result" ||
+			{ fail "Fortran replay $j prints another result"; diff fw.out out | head -4; }
+		$TRACE verify fw "fwrep$j" >v
+		expect_grep "Fortran: verify replay $j identical" v "^identical"
+	done
+	pg -log -logdir fu "${MPIRUN[@]}" "$B/examples/mpi/fusempi"
+	expect_eq "use mpi record: exit 0" "$(cat rc)" 0
+	cp out fu.out
+	expect_grep "use mpi: Testsome's completions printed" fu.out "^testsome:( [1-6]<[1-3]){6}$"
+	pg -replay -logdir fu -out furep -delay 1000
+	cmp -s out fu.out && pass "use mpi replay prints the recording's order" ||
+		{ fail "use mpi replay prints another order"; diff fu.out out | head -4; }
+	$TRACE verify fu furep >v
+	expect_grep "use mpi: verify identical" v "^identical"
+else
+	skip "Fortran MPI programs" "no mpif90 (gfortran: scripts/install-deps.sh)"
+fi
 expect_no_leftovers
 finish
