@@ -1,14 +1,17 @@
 ! fusempi.f90: the `use mpi` module's calls (Open MPI binds them to the
-! same entry points as mpif.h's).  Every worker sends its rank twice;
-! rank 0 posts an MPI_Irecv from MPI_ANY_SOURCE per message and
-! completes them with an MPI_Testsome loop, then prints the indices and
-! senders in their order of completion (the Testsome calls that found
+! same entry points as mpif.h's) and persistent requests.  Every worker
+! sends its rank twice through one persistent send (MPI_Send_init,
+! MPI_Start, MPI_Wait); rank 0 makes a persistent receive from
+! MPI_ANY_SOURCE per message (MPI_Recv_init), starts them all
+! (MPI_Startall) and completes them with an MPI_Testsome loop, then
+! prints the indices and senders in their order of completion (the Testsome calls that found
 ! nothing vary too: the log has them, the replay repeats them).
 !   mpirun -np 4 build/examples/mpi/fusempi
 program fusempi
   use mpi
   implicit none
-  integer :: ierr, rank, nprocs, i, n, outc, done
+  integer :: ierr, rank, nprocs, i, n, outc, done, preq
+  integer :: st(MPI_STATUS_SIZE)
   integer, allocatable :: reqs(:), got(:), idx(:), sts(:, :)
   character(len=1024) :: line
 
@@ -19,9 +22,10 @@ program fusempi
     n = 2 * (nprocs - 1)
     allocate (reqs(n), got(n), idx(n), sts(MPI_STATUS_SIZE, n))
     do i = 1, n
-      call MPI_Irecv(got(i), 1, MPI_INTEGER, MPI_ANY_SOURCE, 5, &
-                     MPI_COMM_WORLD, reqs(i), ierr)
+      call MPI_Recv_init(got(i), 1, MPI_INTEGER, MPI_ANY_SOURCE, 5, &
+                         MPI_COMM_WORLD, reqs(i), ierr)
     end do
+    call MPI_Startall(n, reqs, ierr)
     line = 'testsome:'
     done = 0
     do while (done < n)
@@ -33,10 +37,16 @@ program fusempi
       done = done + outc
     end do
     write (*, '(A)') trim(line)
-  else
-    do i = 1, 2
-      call MPI_Send(rank, 1, MPI_INTEGER, 0, 5, MPI_COMM_WORLD, ierr)
+    do i = 1, n
+      call MPI_Request_free(reqs(i), ierr)
     end do
+  else
+    call MPI_Send_init(rank, 1, MPI_INTEGER, 0, 5, MPI_COMM_WORLD, preq, ierr)
+    do i = 1, 2
+      call MPI_Start(preq, ierr)
+      call MPI_Wait(preq, st, ierr)
+    end do
+    call MPI_Request_free(preq, ierr)
   end if
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
   call MPI_Finalize(ierr)

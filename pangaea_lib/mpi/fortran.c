@@ -91,7 +91,8 @@ FSEND(mpi_ssend_, MPI_Ssend)
 FSEND(mpi_rsend_, MPI_Rsend)
 FSEND(mpi_bsend_, MPI_Bsend)
 
-/* The non-blocking sends: mpi_isend_ ... */
+/* The non-blocking sends (mpi_isend_ ...) and the persistent ones' inits:
+ * the same arguments */
 #define FISEND(fname, cname)                                             \
 	void fname(void *buf, F *count, F *type, F *dest, F *tag,       \
 		   F *comm, F *req, F *ierr)                             \
@@ -155,6 +156,48 @@ void mpi_iprobe_(F *src, F *tag, F *comm, F *flag, F *st, F *ierr)
 	fdone(MPI_Iprobe(*src, *tag, PMPI_Comm_f2c(*comm), &f,
 			 cstat(st, &cs)), ierr, f ? st : NULL, &cs);
 	*flag = f != 0;
+}
+
+/* ---- persistent requests ---- */
+
+FISEND(mpi_send_init_, MPI_Send_init)
+FISEND(mpi_ssend_init_, MPI_Ssend_init)
+FISEND(mpi_rsend_init_, MPI_Rsend_init)
+FISEND(mpi_bsend_init_, MPI_Bsend_init)
+
+void mpi_recv_init_(void *buf, F *count, F *type, F *src, F *tag, F *comm,
+		    F *req, F *ierr)
+{
+	MPI_Request r = MPI_REQUEST_NULL;
+
+	*ierr = MPI_Recv_init(fbuf(buf), *count, PMPI_Type_f2c(*type), *src,
+			      *tag, PMPI_Comm_f2c(*comm), &r);
+	if (*ierr == MPI_SUCCESS)
+		*req = PMPI_Request_c2f(r);
+}
+
+void mpi_start_(F *req, F *ierr)
+{
+	MPI_Request r = PMPI_Request_f2c(*req);
+
+	*ierr = MPI_Start(&r);
+}
+
+void mpi_startall_(F *n, F *fr, F *ierr)
+{
+	/* (one at a time, as MPI_Startall's wrapper does) */
+	*ierr = MPI_SUCCESS;
+	for (int i = 0; i < *n && *ierr == MPI_SUCCESS; i++)
+		mpi_start_(&fr[i], ierr);
+}
+
+void mpi_request_free_(F *req, F *ierr)
+{
+	MPI_Request r = PMPI_Request_f2c(*req);
+
+	*ierr = MPI_Request_free(&r);
+	if (*ierr == MPI_SUCCESS)
+		*req = PMPI_Request_c2f(r);
 }
 
 /* ---- completion ---- */

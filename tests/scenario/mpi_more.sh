@@ -3,8 +3,11 @@
 # its replays (one with -delay 1000) print the recording's lines, the
 # clock reads replayed (dump shows them).  Fortran: examples/mpi/fworkers
 # (mpif.h: wildcard receives, an iprobe loop, Waitany) and fusempi (`use
-# mpi`: Testsome) recorded through the Fortran entry points and replayed
-# identically.  Nothing of Open MPI left.
+# mpi`: persistent requests, Testsome) recorded through the Fortran
+# entry points and replayed identically.  Persistent requests with
+# wildcard receives (examples/mpi/persist: Start + Test loop, Startall +
+# Waitsome) replayed twice printing the recording's order.  Nothing of
+# Open MPI left.
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/../lib.sh"
 TM=$B/examples/mpi/timed
@@ -29,6 +32,25 @@ for j in 1 2; do
 	cmp -s out wt.out && pass "timed replay $j prints the recording's lines" ||
 		{ fail "timed replay $j prints other lines"; diff wt.out out | head -6; }
 done
+# persistent requests: a wildcard persistent receive restarted and
+# polled, persistent sends, Startall + Waitsome
+pg -log -logdir ps "${MPIRUN[@]}" "$B/examples/mpi/persist" 4
+expect_eq "persistent record: exit 0" "$(cat rc)" 0
+cp out ps.out
+expect_grep "persistent: the master printed its orders" ps.out "^result: sum=[0-9]+ start/test:( [1-3]){12} startall:( [0-2]<[1-3]){3}$"
+$TRACE dump ps >ps.dump
+expect_grep "persistent: the started receives are recorded" ps.dump "recv from=[2-4] .* tag=7 .*via=pvm_nrecv"
+expect_grep "persistent: the started sends are recorded" ps.dump "send to=1 tag=7"
+for j in 1 2; do
+	d=; [ "$j" = 2 ] && d="-delay 1000"
+	pg -replay -logdir ps -out "psrep$j" $d
+	expect_eq "persistent replay $j${d:+ ($d)}: exit 0" "$(cat rc)" 0
+	cmp -s out ps.out && pass "persistent replay $j prints the recording's order" ||
+		{ fail "persistent replay $j prints another order"; diff ps.out out | head -4; }
+	$TRACE verify ps "psrep$j" >v
+	expect_grep "persistent: verify replay $j identical" v "^identical"
+done
+
 # Fortran: mpif.h and `use mpi` through the binding's Fortran entries
 FW=$B/examples/mpi/fworkers
 if [ -x "$FW" ]; then
