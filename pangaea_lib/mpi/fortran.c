@@ -117,16 +117,12 @@ void mpi_recv_(void *buf, F *count, F *type, F *src, F *tag, F *comm,
 		       PMPI_Comm_f2c(*comm), cstat(st, &cs)), ierr, st, &cs);
 }
 
-void mpi_irecv_(void *buf, F *count, F *type, F *src, F *tag, F *comm,
-		F *req, F *ierr)
-{
-	MPI_Request r = MPI_REQUEST_NULL;
-
-	*ierr = MPI_Irecv(fbuf(buf), *count, PMPI_Type_f2c(*type), *src, *tag,
-			  PMPI_Comm_f2c(*comm), &r);
-	if (*ierr == MPI_SUCCESS)
-		*req = PMPI_Request_c2f(r);
-}
+/* The receives that make a request: mpi_irecv_, mpi_recv_init_ (the
+ * same arguments as the non-blocking sends', a source for the
+ * destination) */
+#define FIRECV(fname, cname) FISEND(fname, cname)
+FIRECV(mpi_irecv_, MPI_Irecv)
+FIRECV(mpi_recv_init_, MPI_Recv_init)
 
 void mpi_sendrecv_(void *sbuf, F *scount, F *stype, F *dest, F *stag,
 		   void *rbuf, F *rcount, F *rtype, F *src, F *rtag, F *comm,
@@ -164,17 +160,6 @@ FISEND(mpi_send_init_, MPI_Send_init)
 FISEND(mpi_ssend_init_, MPI_Ssend_init)
 FISEND(mpi_rsend_init_, MPI_Rsend_init)
 FISEND(mpi_bsend_init_, MPI_Bsend_init)
-
-void mpi_recv_init_(void *buf, F *count, F *type, F *src, F *tag, F *comm,
-		    F *req, F *ierr)
-{
-	MPI_Request r = MPI_REQUEST_NULL;
-
-	*ierr = MPI_Recv_init(fbuf(buf), *count, PMPI_Type_f2c(*type), *src,
-			      *tag, PMPI_Comm_f2c(*comm), &r);
-	if (*ierr == MPI_SUCCESS)
-		*req = PMPI_Request_c2f(r);
-}
 
 void mpi_start_(F *req, F *ierr)
 {

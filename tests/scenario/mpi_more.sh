@@ -17,6 +17,22 @@ if ! command -v mpirun >/dev/null || [ ! -x "$TM" ]; then
 fi
 MPIRUN=(mpirun --allow-run-as-root --oversubscribe -np 4)
 
+# replays WHAT DIR [N]: replays the recording DIR N times (default 2; the
+# last with -delay 1000): each exits 0, prints the recording's output
+# (DIR.out) and verify calls it identical
+replays() {
+	local what=$1 dir=$2 n=${3:-2} j d
+	for j in $(seq "$n"); do
+		d=; [ "$j" = "$n" ] && d="-delay 1000"
+		pg -replay -logdir "$dir" -out "${dir}rep$j" $d
+		expect_eq "$what replay $j${d:+ ($d)}: exit 0" "$(cat rc)" 0
+		cmp -s out "$dir.out" && pass "$what replay $j prints the recording's lines" ||
+			{ fail "$what replay $j prints other lines"; diff "$dir.out" out | head -4; }
+		$TRACE verify "$dir" "${dir}rep$j" >v
+		expect_grep "$what: verify replay $j identical" v "^identical"
+	done
+}
+
 # MPI_Wtime and the libc clock reads of the ranks
 pg -log -logdir wt "${MPIRUN[@]}" "$TM" 20
 expect_eq "timed record: exit 0" "$(cat rc)" 0
@@ -25,13 +41,7 @@ expect_grep "timed printed its elapsed time" wt.out "^total: 0\.[0-9]{9} s$"
 $TRACE dump wt >wt.dump
 expect_grep "dump shows MPI_Wtime's reads" wt.dump "time MPI_Wtime = "
 expect_grep "dump shows rank 0's gettimeofday" wt.dump "time gettimeofday = "
-for j in 1 2; do
-	d=; [ "$j" = 2 ] && d="-delay 1000"
-	pg -replay -logdir wt -out "wtrep$j" $d
-	expect_eq "timed replay $j${d:+ ($d)}: exit 0" "$(cat rc)" 0
-	cmp -s out wt.out && pass "timed replay $j prints the recording's lines" ||
-		{ fail "timed replay $j prints other lines"; diff wt.out out | head -6; }
-done
+replays timed wt
 # persistent requests: a wildcard persistent receive restarted and
 # polled, persistent sends, Startall + Waitsome
 pg -log -logdir ps "${MPIRUN[@]}" "$B/examples/mpi/persist" 4
@@ -41,15 +51,7 @@ expect_grep "persistent: the master printed its orders" ps.out "^result: sum=[0-
 $TRACE dump ps >ps.dump
 expect_grep "persistent: the started receives are recorded" ps.dump "recv from=[2-4] .* tag=7 .*via=pvm_nrecv"
 expect_grep "persistent: the started sends are recorded" ps.dump "send to=1 tag=7"
-for j in 1 2; do
-	d=; [ "$j" = 2 ] && d="-delay 1000"
-	pg -replay -logdir ps -out "psrep$j" $d
-	expect_eq "persistent replay $j${d:+ ($d)}: exit 0" "$(cat rc)" 0
-	cmp -s out ps.out && pass "persistent replay $j prints the recording's order" ||
-		{ fail "persistent replay $j prints another order"; diff ps.out out | head -4; }
-	$TRACE verify ps "psrep$j" >v
-	expect_grep "persistent: verify replay $j identical" v "^identical"
-done
+replays persistent ps
 
 # Fortran: mpif.h and `use mpi` through the binding's Fortran entries
 FW=$B/examples/mpi/fworkers
@@ -62,24 +64,12 @@ if [ -x "$FW" ]; then
 	expect_grep "Fortran: the wildcard receives are recorded" fw.dump "recv from=[2-4] .* tag=2 .*via=pvm_recv"
 	expect_grep "Fortran: the failed iprobes are recorded" fw.dump "pollfail count="
 	expect_grep "Fortran: Waitany's outcomes are recorded" fw.dump "MPI_Test/Wait\(call=6, of 3 requests\) = 1"
-	for j in 1 2; do
-		d=; [ "$j" = 2 ] && d="-delay 1000"
-		pg -replay -logdir fw -out "fwrep$j" $d
-		expect_eq "Fortran replay $j${d:+ ($d)}: exit 0" "$(cat rc)" 0
-		cmp -s out fw.out && pass "Fortran replay $j prints the recording's result" ||
-			{ fail "Fortran replay $j prints another result"; diff fw.out out | head -4; }
-		$TRACE verify fw "fwrep$j" >v
-		expect_grep "Fortran: verify replay $j identical" v "^identical"
-	done
+	replays Fortran fw
 	pg -log -logdir fu "${MPIRUN[@]}" "$B/examples/mpi/fusempi"
 	expect_eq "use mpi record: exit 0" "$(cat rc)" 0
 	cp out fu.out
 	expect_grep "use mpi: Testsome's completions printed" fu.out "^testsome:( [1-6]<[1-3]){6}$"
-	pg -replay -logdir fu -out furep -delay 1000
-	cmp -s out fu.out && pass "use mpi replay prints the recording's order" ||
-		{ fail "use mpi replay prints another order"; diff fu.out out | head -4; }
-	$TRACE verify fu furep >v
-	expect_grep "use mpi: verify identical" v "^identical"
+	replays "use mpi" fu 1
 else
 	skip "Fortran MPI programs" "no mpif90 (gfortran: scripts/install-deps.sh)"
 fi
