@@ -477,7 +477,7 @@ int la_mpi_run(struct la_opts *o)
 	const char *file = o->nprog ? o->progs[0].path : NULL;
 	char **args = o->nprog ? o->progs[0].argv : NULL, **cmd;
 	int np = 0, at, nenv = 0, status, crashed, sig, rc = LA_OK, recsig = 0;
-	int setup, noend;
+	int setup, noend, nlog;
 	int deadlock = 0;
 	long nev;
 	int nt;
@@ -567,6 +567,14 @@ int la_mpi_run(struct la_opts *o)
 	    pg_run_count(dir, &nev, &nt, e[0], sizeof(e[0])) == 0)
 		la_say(o, "recorded %ld events of %d ranks in %s", nev, nt, dir);
 	crashed = report_ranks(dir, 1, &sig, &noend);
+	nlog = setup || deadlock ? np : ranks_in(dir);
+	if (nlog < np && status >= 0 && WIFEXITED(status)) {
+		/* (ranks killed before they joined: no log to tell it) */
+		la_error("%d of %d ranks ended before joining the run (mpirun "
+			 "exited with status %d)", np - nlog, np,
+			 WEXITSTATUS(status));
+		noend += np - nlog;
+	}
 	if (status >= 0 && WIFSIGNALED(status) && !deadlock)
 		la_error("%s was killed by signal %d (%s)", file,
 			 WTERMSIG(status), strsignal(WTERMSIG(status)));
