@@ -5,17 +5,20 @@
  * their order of arrival, and prints them with its own and a libc clock
  * read (gettimeofday).  A replay that did not replay the clock reads
  * would print other counts and times.
- *   mpirun -np 4 build/examples/mpi/timed [BUDGET_MS]
+ * SLICE (default 2000) is the iterations of arithmetic of a slice (the
+ * fault soak, scripts/soak.sh, runs long slices: fewer reads).
+ *   mpirun -np 4 build/examples/mpi/timed [BUDGET_MS [SLICE]]
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/time.h>
 
-/* One slice of work: a few microseconds of arithmetic. */
-static unsigned slice(unsigned x)
+/* One slice of work: N iterations of arithmetic (2000: a few
+ * microseconds). */
+static unsigned slice(unsigned x, long n)
 {
-	for (int i = 0; i < 2000; i++)
+	for (long i = 0; i < n; i++)
 		x = x * 1103515245u + 12345u;
 	return x;
 }
@@ -23,6 +26,7 @@ static unsigned slice(unsigned x)
 int main(int argc, char **argv)
 {
 	double budget, t0, el, in[2];
+	long iters;
 	int rank, size, n = 0;
 	unsigned x = 1;
 	struct timeval tv;
@@ -31,9 +35,10 @@ int main(int argc, char **argv)
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	budget = (argc > 1 ? atof(argv[1]) : 20) / 1000;
+	iters = argc > 2 ? atol(argv[2]) : 2000;
 	t0 = MPI_Wtime();
 	while ((el = MPI_Wtime() - t0) < budget) {
-		x = slice(x);
+		x = slice(x, iters);
 		n++;
 	}
 	if (rank) {
