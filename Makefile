@@ -80,7 +80,8 @@ HAVE_MPI := $(shell command -v $(MPICC) >/dev/null 2>&1 && echo 1)
 MPI_SRC := $(wildcard pangaea_lib/mpi/*.c)
 MPI_CFLAGS = $(shell $(MPICC) --showme:compile 2>/dev/null)
 MPI_SOLIB := $(B)/lib/pangaea/libpangaea-mpi.so
-MPI_EXAMPLES := $(basename $(notdir $(wildcard examples/mpi/*.c)))
+MPI_EXAMPLES := $(basename $(notdir $(wildcard examples/mpi/*.c examples/mpi/*.f90)))
+MPIF90 ?= mpif90
 MPI_EXAMPLE_BINS := $(MPI_EXAMPLES:%=$(B)/examples/mpi/%)
 ifeq ($(HAVE_MPI),1)
 MPI_ALL := $(MPI_SOLIB) $(MPI_EXAMPLE_BINS) $(MPI_SRC:%.c=$(B)/obj/%.o)
@@ -149,8 +150,11 @@ $(B)/obj/pangaea_lib/mpi/%.o: pangaea_lib/mpi/%.c
 	$(CC) $(ALL_CFLAGS) $(MPI_CFLAGS) -Ipangaea_lib/mpi -c $< -o $@
 $(B)/pic/pangaea_lib/mpi/%.o: pangaea_lib/mpi/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(PIC_CFLAGS) $(MPI_CFLAGS) -Ipangaea_lib/mpi -c $< -o $@
+	$(CC) $(PIC_CFLAGS) $(MPI_CFLAGS) -Ipangaea_lib/mpi \
+		-include pangaea_lib/clock/clockreal.h -c $< -o $@
+# (with the clock layer: the rank's reads, MPI_Wtime's among them)
 $(MPI_SOLIB): $(MPI_SRC:%.c=$(B)/pic/%.o) \
+	      $(patsubst %.c,$(B)/pic/%.o,$(wildcard pangaea_lib/clock/*.c)) \
 	      $(patsubst %.c,$(B)/pic/%.o,$(wildcard pangaea_lib/engine/*.c)) \
 	      $(B)/pic/pangaea_lib/clock/clockreal.o $(SO_FORMAT_LIB)
 	@mkdir -p $(dir $@)
@@ -159,6 +163,9 @@ $(MPI_SOLIB): $(MPI_SRC:%.c=$(B)/pic/%.o) \
 $(B)/examples/mpi/%: examples/mpi/%.c
 	@mkdir -p $(dir $@)
 	$(MPICC) $(CFLAGS) -Wall -o $@ $<
+$(B)/examples/mpi/%: examples/mpi/%.f90
+	@mkdir -p $(dir $@)
+	$(MPIF90) -O2 -g -Wall -o $@ $<
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)

@@ -8,6 +8,9 @@
 #   stop-worker stop-master stop-coord stop-pvmd stop-launcher  SIGSTOP,
 #                                        then SIGCONT 2-4 s later
 #   term-launcher int-launcher           SIGTERM, SIGINT to the launcher
+#   kill-rank stop-rank kill-mpirun      an MPI run (examples/mpi/timed,
+#               4 ranks through mpirun, when Open MPI is there): SIGKILL
+#               or SIGSTOP a rank, SIGKILL mpirun
 #   diskfull    the log folder on a tmpfs of 128-1024 KiB
 #   readonly    the log folder remounted read-only
 #
@@ -42,6 +45,9 @@ SEED0=${SOAK_SEED:-$(( $(date +%s) % 100000 ))}
 ALL_KINDS="kill-worker kill-master kill-coord kill-pvmd kill-launcher
 	stop-worker stop-master stop-coord stop-pvmd stop-launcher
 	term-launcher int-launcher diskfull readonly"
+MPI_T=$(cd "${1:-build}" && pwd)/examples/mpi/timed
+command -v mpirun >/dev/null && [ -x "$MPI_T" ] &&
+	ALL_KINDS="$ALL_KINDS kill-rank stop-rank kill-mpirun"
 read -r -a KINDS <<<"$(echo ${SOAK_KINDS:-$ALL_KINDS})"
 # lib.sh: $T (the soak's folder, removed at exit), test_pids, cleanup
 B=$B . "$LIB"
@@ -86,6 +92,8 @@ target() {
 	coord) pid_of "$PGCOORD" ;;
 	pvmd) pid_of /usr/bin/pvmd ;;
 	launcher) kill -0 "$3" 2>/dev/null && echo "$3" ;;
+	rank) pid_of "$MPI_T" ;;
+	mpirun) pgrep -P "$3" | head -1 ;;
 	esac
 }
 
@@ -98,6 +106,8 @@ clean_output() { # PROG: the output of a run of PROG left alone
 # the clean run's; racy: 4 x 3000 arrivals and its last line)
 output_ok() {
 	if [ "$1" = sor ]; then cmp -s "$2" "$T/sor.clean"
+	elif [ "$1" = mpi ]; then [ "$(grep -Ec '^rank [0-3]: [0-9]+ slices' "$2")" = 4 ] &&
+		grep -q '^total: ' "$2"
 	else [ "$(grep -c '^racy: recv worker=' "$2")" = 12000 ] &&
 		[ "$(tail -1 "$2")" = "racy: done" ]; fi
 }
@@ -108,6 +118,8 @@ expect_for() {
 	case $1 in
 	kill-worker|kill-master) echo "the run was stopped: task [0-9]+ \(.*\) was killed by signal 9 \(Killed\)" ;;
 	kill-coord) echo "the run was stopped: the coordinator died" ;;
+	kill-rank) echo "rank [0-9]+ \(task [0-9]+\) has no end in its log: it was killed|ranks ended before joining the run" ;;
+	kill-mpirun) echo "(orterun|mpirun) was killed by signal 9 \(Killed\)" ;;
 	kill-pvmd) echo "the run was stopped: the PVM daemon was lost" ;;
 	term-launcher) echo "the run was stopped: interrupted \(SIGTERM\)" ;;
 	int-launcher) echo "the run was stopped: interrupted \(SIGINT\)" ;;
@@ -190,6 +202,7 @@ for I in $(seq 1 "$RUNS"); do
 	[ $((RANDOM % 2)) = 0 ] || PROG=racy
 	[ $((RANDOM % 4)) = 0 ] && MODE=replay
 	MODE=${SOAK_MODE:-$MODE}
+	case $KIND in *-rank|*-mpirun) PROG=mpi ;; esac
 	PICK=$RANDOM # which worker
 	AT=$((${SOAK_MIN_MS:-50} + RANDOM % (1501 - ${SOAK_MIN_MS:-50})))
 	STOP_MS=$((2000 + RANDOM % 2001))
@@ -200,6 +213,7 @@ for I in $(seq 1 "$RUNS"); do
 	export PVM_TMP=$R/tmp PVM_VMID=$BASE-$I PANGAEA_TEST_ID=$BASE-$I
 	VMID=$PVM_VMID
 	if [ $PROG = sor ]; then EXE=$SOR ARGS=$SOR_ARGS; else EXE=$RACY ARGS=$RACY_ARGS; fi
+	[ $PROG = mpi ] && EXE=mpirun ARGS="--allow-run-as-root -np 4 $MPI_T 1500 2000000"
 	N[$KIND]=$((N[$KIND] + 1))
 	if { [ $KIND = diskfull ] || [ $KIND = readonly ]; } && [ $CAN_MOUNT = 0 ]; then
 		echo "run $I seed $SEED: $KIND skipped (cannot mount here)"

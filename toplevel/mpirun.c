@@ -12,6 +12,7 @@
 #include "launcher.h"
 #include "pangaea-analysis.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -206,6 +207,39 @@ static const char *call_name(const struct pg_state *st, char *buf, size_t n)
 	return buf;
 }
 
+/* Whether a child of process PARENT (a rank under mpirun) is stopped:
+ * SIGSTOP, state T or t in /proc/PID/stat.  Such a rank is not blocked,
+ * as a stopped PVM task is not (deadlock.c). */
+static int child_stopped(pid_t parent)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int found = 0;
+
+	while (d && !found && (e = readdir(d))) {
+		char path[300], buf[512], *p, state;
+		int ppid;
+		size_t k;
+		FILE *f;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		if (!(f = fopen(path, "re")))
+			continue;
+		k = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		buf[k] = '\0';
+		/* (the state and the parent follow the command's bracket) */
+		found = (p = strrchr(buf, ')')) &&
+			sscanf(p + 1, " %c %d", &state, &ppid) == 2 &&
+			ppid == parent && (state == 'T' || state == 't');
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
 /* One look at the ranks' states: when every rank has been blocked, none
  * moving, for two looks in a row (a look every 250 ms), says the
  * deadlock, one line a rank; 1 then, else 0. */
@@ -224,6 +258,8 @@ static int deadlock_look(struct dl *d)
 		moved |= st.seq != d->seq[i];
 		d->seq[i] = st.seq;
 	}
+	if (all && !moved && child_stopped(mpirun_pgid))
+		all = 0; /* (a rank stopped for a while: not a deadlock) */
 	d->still = all && !moved ? d->still + 1 : 0;
 	if (d->still < 4)
 		return 0;
@@ -300,12 +336,12 @@ static int rank_end(const char *dir, int ltid, int *how, int *value)
 
 /* Says (if SAY) how the ranks of DIR ended that did not end well; how
  * many crashed (a signal other than mpirun's SIGTERM), the first one's
- * signal into *SIG. */
-static int report_ranks(const char *dir, int say, int *sig)
+ * signal into *SIG, and how many have no end (killed) into *NOEND. */
+static int report_ranks(const char *dir, int say, int *sig, int *noend)
 {
 	int how, value, crashed = 0;
 
-	*sig = 0;
+	*sig = *noend = 0;
 	for (int ltid = 1; rank_end(dir, ltid, &how, &value); ltid++) {
 		if (!say) {
 			if (how == PG_END_SIGNAL && value != SIGTERM &&
@@ -319,7 +355,7 @@ static int report_ranks(const char *dir, int say, int *sig)
 		} else if (how == PG_END_DIVERGED) {
 			la_error("rank %d (task %d) diverged from its "
 				 "recording at event %d", ltid - 1, ltid, value);
-		} else if (how == 0) {
+		} else if (how == 0 && ++*noend) {
 			la_error("rank %d (task %d) has no end in its log: it "
 				 "was killed", ltid - 1, ltid);
 		}
@@ -441,6 +477,7 @@ int la_mpi_run(struct la_opts *o)
 	const char *file = o->nprog ? o->progs[0].path : NULL;
 	char **args = o->nprog ? o->progs[0].argv : NULL, **cmd;
 	int np = 0, at, nenv = 0, status, crashed, sig, rc = LA_OK, recsig = 0;
+	int setup, noend, nlog;
 	int deadlock = 0;
 	long nev;
 	int nt;
@@ -458,7 +495,7 @@ int la_mpi_run(struct la_opts *o)
 		if (!o->outdir[0])
 			la_logdir_replay_name(o->logdir, o->outdir,
 					      sizeof(o->outdir));
-		report_ranks(rdir, 0, &recsig); /* who crashed then */
+		report_ranks(rdir, 0, &recsig, &noend); /* who crashed then */
 	}
 	if ((at = find_program(args, &nt)) < 0) {
 		la_error("%s: no MPI program on its command line", file);
@@ -487,8 +524,9 @@ int la_mpi_run(struct la_opts *o)
 	    !realpath(o->mode == PANGAEA_MODE_RECORD ? o->logdir : o->outdir,
 		      dir))
 		return LA_SETUP;
-	if (o->mode == PANGAEA_MODE_RECORD &&
-	    exec_write(dir, file, args, np) < 0)
+	/* (a replay's folder too: what it ran, a folder the tools read
+	   even when mpirun dies before any rank logs) */
+	if (exec_write(dir, file, args, np) < 0)
 		return LA_SETUP;
 	snprintf(e[nenv++], sizeof(e[0]), "LD_PRELOAD=%s", lib);
 	snprintf(e[nenv++], sizeof(e[0]), "PANGAEA_MPI=%s",
@@ -522,18 +560,29 @@ int la_mpi_run(struct la_opts *o)
 		la_say(o, "replaying %s; this replay logs into %s", rdir, dir);
 	status = run_group(cmd, dir, np, &deadlock);
 	free(cmd);
+	setup = status < 0 || (WIFEXITED(status) && WEXITSTATUS(status) == 127);
+	/* (what was recorded first, the causes of an end last: the last
+	   line names the cause, as for PVM runs) */
+	if (o->mode == PANGAEA_MODE_RECORD && !setup && !deadlock &&
+	    pg_run_count(dir, &nev, &nt, e[0], sizeof(e[0])) == 0)
+		la_say(o, "recorded %ld events of %d ranks in %s", nev, nt, dir);
+	crashed = report_ranks(dir, 1, &sig, &noend);
+	nlog = setup || deadlock ? np : ranks_in(dir);
+	if (nlog < np && status >= 0 && WIFEXITED(status)) {
+		/* (ranks killed before they joined: no log to tell it) */
+		la_error("%d of %d ranks ended before joining the run (mpirun "
+			 "exited with status %d)", np - nlog, np,
+			 WEXITSTATUS(status));
+		noend += np - nlog;
+	}
 	if (status >= 0 && WIFSIGNALED(status) && !deadlock)
 		la_error("%s was killed by signal %d (%s)", file,
 			 WTERMSIG(status), strsignal(WTERMSIG(status)));
-	crashed = report_ranks(dir, 1, &sig);
-	if (status < 0 || (WIFEXITED(status) && WEXITSTATUS(status) == 127)) {
+	if (setup) {
 		rc = LA_SETUP;
 	} else if (deadlock) {
 		rc = LA_DIVERGED; /* (as a PVM run's deadlock) */
 	} else if (o->mode == PANGAEA_MODE_RECORD) {
-		if (pg_run_count(dir, &nev, &nt, e[0], sizeof(e[0])) == 0)
-			la_say(o, "recorded %ld events of %d ranks in %s", nev,
-			       nt, dir);
 		if (crashed || !WIFEXITED(status) || WEXITSTATUS(status))
 			rc = LA_DIED;
 	} else if (recsig) {
@@ -547,6 +596,8 @@ int la_mpi_run(struct la_opts *o)
 				 "replay did not", recsig);
 			rc = LA_DIVERGED;
 		}
+	} else if (noend || WIFSIGNALED(status)) {
+		rc = LA_DIED; /* a replay killed (said above): no verdict */
 	} else if (pg_verify_runs(rdir, dir, &nev, &nt, e[0], sizeof(e[0])) == 0) {
 		la_say(o, "replay reproduced all %ld events of %d ranks (logs "
 		       "in %s)", nev, nt, dir);

@@ -94,8 +94,13 @@ void pg_value_describe(const struct pg_event *ev, char *buf, size_t n)
 {
 	size_t k;
 
-	k = (size_t)snprintf(buf, n, "%s", pg_value_src_name(ev->kind, ev->op));
-	if (ev->kind == PG_REC_TIME &&
+	if (ev->kind == PG_REC_TIME && ev->op == PG_TIME_CLOCKID &&
+	    ev->arg == PG_CLOCKID_MPI_WTIME)
+		k = (size_t)snprintf(buf, n, "MPI_Wtime");
+	else
+		k = (size_t)snprintf(buf, n, "%s",
+				     pg_value_src_name(ev->kind, ev->op));
+	if (ev->kind == PG_REC_TIME && ev->arg != PG_CLOCKID_MPI_WTIME &&
 	    (ev->op == PG_TIME_CLOCKID || ev->op == PG_TIME_RUSAGE) && k < n)
 		k += (size_t)snprintf(buf + k, n - k, "(%d)", ev->arg);
 	if (ev->result && k < n) {

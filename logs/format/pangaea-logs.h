@@ -90,6 +90,10 @@ enum pg_time_src {
 				     then the 14 longs in struct order */
 };
 #define PG_TIME_LAST PG_TIME_RUSAGE
+/* PG_TIME_CLOCKID's clock id (arg) of MPI_Wtime's reads: no clock id of
+ * the kernel's; the value is the bits of MPI_Wtime's double (a positive
+ * double's bits grow with it: the deltas stay small). */
+#define PG_CLOCKID_MPI_WTIME 0x4d505754
 /* What a PG_REC_SEED record gave (absolute values). */
 enum pg_seed_src {
 	PG_SEED_SRAND = 0,        /* srand: the seed */

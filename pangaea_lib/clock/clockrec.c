@@ -24,7 +24,7 @@
 __thread int pg_clk_depth __attribute__((tls_model("initial-exec")));
 void (*pg_clk_join_hook)(void);
 
-#define CLK_LIBS 8
+#define CLK_LIBS 16
 #define CLK_RANGES 32
 
 static int join_tried;
@@ -189,7 +189,10 @@ static void describe_call(const struct pg_value *v, char *buf, size_t n)
 {
 	const char *name = pg_value_src_name(v->kind, v->src);
 
-	if (v->kind == PG_REC_TIME &&
+	if (v->kind == PG_REC_TIME && v->src == PG_TIME_CLOCKID &&
+	    v->arg == PG_CLOCKID_MPI_WTIME)
+		snprintf(buf, n, "MPI_Wtime");
+	else if (v->kind == PG_REC_TIME &&
 	    (v->src == PG_TIME_CLOCKID || v->src == PG_TIME_RUSAGE))
 		snprintf(buf, n, "%s(%d)", name, v->arg);
 	else

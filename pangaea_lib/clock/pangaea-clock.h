@@ -54,7 +54,7 @@ extern void (*pg_clk_join_hook)(void);
 void pg_clk_task_thread(void);
 /* Names a library (the start of its file's base name, "libpvm3.") whose
  * reads are its own, not the program's; 0, or -1 when the table is full
- * (8). */
+ * (16). */
 int pg_clk_exclude_lib(const char *prefix);
 /* Whether RET (a return address) lies in a library pg_clk_exclude_lib
  * named (their code found once, at the first call after a new name). */

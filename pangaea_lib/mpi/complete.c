@@ -75,7 +75,7 @@ static int call_mpi(int call, int n, MPI_Request *reqs, struct outcome *o)
 				 : PMPI_Waitall(n, reqs, all);
 	if (call == PGM_WAITALL || flag)
 		for (int i = 0; i < n; i++)
-			if (before[i] != MPI_REQUEST_NULL) {
+			if (pgm_req_active(before[i])) {
 				o->idx[o->k] = i;
 				o->st[o->k++] = all[i];
 			}
@@ -93,8 +93,14 @@ static int call_recorded(const int *pairs, int k, MPI_Request *reqs,
 
 	o->k = 0;
 	for (int j = 0; j < k; j++) {
-		int i = pairs[2 * j], r = PMPI_Wait(&reqs[i], &o->st[j]);
+		int i = pairs[2 * j], r;
+		struct pgm_req *q = pgm_req_find(reqs[i]);
 
+		/* (a persistent receive started as an Irecv: persist.c) */
+		if (q && q->persist && q->shadow != MPI_REQUEST_NULL)
+			r = PMPI_Wait(&q->shadow, &o->st[j]);
+		else
+			r = PMPI_Wait(&reqs[i], &o->st[j]);
 		if (r != MPI_SUCCESS)
 			rc = r;
 		o->idx[o->k++] = i;
@@ -114,7 +120,7 @@ static void log_receives(const struct outcome *o, const MPI_Request *saved,
 		struct pgm_req r;
 		int ws, wt;
 
-		if (!pgm_req_take(saved[o->idx[j]], &r) || !r.recv)
+		if (!pgm_req_done(saved[o->idx[j]], &r) || !r.recv)
 			continue;
 		if (pg_me->mode == PANGAEA_MODE_REPLAY)
 			pgm_ev_recv_expect(kind, r.src, r.tag, &ws, &wt);
@@ -131,7 +137,7 @@ static int complete(int call, int n, MPI_Request *reqs, struct outcome *o)
 	uint64_t t;
 
 	for (int i = 0; i < n; i++)
-		active += reqs[i] != MPI_REQUEST_NULL;
+		active += pgm_req_active(reqs[i]);
 	if (!active)
 		return call_mpi(call, n, reqs, o);
 	pg_delay();
@@ -208,7 +214,7 @@ int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 	if (!pgm_active())
 		return PMPI_Test(req, flag, status);
 	rc = complete(PGM_TEST, 1, req, &o);
-	*flag = o.k > 0 || *req == MPI_REQUEST_NULL;
+	*flag = o.k > 0 || !pgm_req_active(*req);
 	if (o.k && status != MPI_STATUS_IGNORE)
 		*status = o.st[0];
 	return rc;
@@ -241,7 +247,7 @@ static int any(int call, int n, MPI_Request *reqs, int *index, int *flag,
 		int active = 0;
 
 		for (int i = 0; i < n; i++)
-			active += reqs[i] != MPI_REQUEST_NULL;
+			active += pgm_req_active(reqs[i]);
 		*flag = o.k > 0 || !active;
 	}
 	if (o.k && status != MPI_STATUS_IGNORE)
@@ -272,7 +278,7 @@ static int some(int call, int n, MPI_Request reqs[], int *outcount,
 	OUTCOME_ROOM(n)
 
 	for (int i = 0; i < n; i++)
-		active += reqs[i] != MPI_REQUEST_NULL;
+		active += pgm_req_active(reqs[i]);
 	rc = complete(call, n, reqs, &o);
 	*outcount = active ? o.k : MPI_UNDEFINED;
 	for (int j = 0; j < o.k; j++) {
@@ -308,7 +314,7 @@ static int all(int call, int n, MPI_Request reqs[], int *flag,
 	OUTCOME_ROOM(n)
 
 	for (int i = 0; i < n; i++)
-		active += reqs[i] != MPI_REQUEST_NULL;
+		active += pgm_req_active(reqs[i]);
 	rc = complete(call, n, reqs, &o);
 	if (flag)
 		*flag = o.k > 0 || !active;

@@ -10,6 +10,7 @@
  * saw killed, to wait for the kill (mpirun's, as a crashing rank ends).
  */
 #include "pgmpi.h"
+#include "pangaea-clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,6 +207,13 @@ static const struct pg_binding mpi_binding = {
 
 /* ---- joining and leaving ---- */
 
+/* The libraries of Open MPI whose clock reads are MPI's own, not the
+ * program's (the starts of their file names; pg_clk_exclude_lib). */
+static const char *const mpi_libs[] = {
+	"libmpi", "libopen-", "mca_", "libpmix", "libevent", "libhwloc",
+	"libuc", "libfabric", "libpsm", "libudev",
+};
+
 /* Joins the run the environment names, after MPI_Init; 0 (also when
  * there is no run), or -1 with ERR. */
 static int join(char *err, size_t n)
@@ -244,6 +252,11 @@ static int join(char *err, size_t n)
 	     pgm_matches_load(me->replaydir, me->ltid, err, n) < 0))
 		return -1;
 	pg_task_hooks();
+	/* the rank's clock reads: this thread's, not MPI's own (its
+	   libraries, its components, what they link) */
+	for (size_t i = 0; i < sizeof(mpi_libs) / sizeof(*mpi_libs); i++)
+		pg_clk_exclude_lib(mpi_libs[i]);
+	pg_clk_task_thread();
 	active = 1;
 	return 0;
 }

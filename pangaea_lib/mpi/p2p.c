@@ -30,10 +30,8 @@ static uint32_t bytes_of(int count, MPI_Datatype type)
 	return count > 0 && size > 0 ? (uint32_t)count * (uint32_t)size : 0;
 }
 
-/* The send event of COUNT items of TYPE to DEST of COMM with TAG;
- * nothing for MPI_PROC_NULL. */
-static void send_event(int count, MPI_Datatype type, int dest, int tag,
-		       MPI_Comm comm)
+void pgm_send_event(int count, MPI_Datatype type, int dest, int tag,
+		    MPI_Comm comm)
 {
 	uint64_t t;
 
@@ -52,7 +50,7 @@ static void send_event(int count, MPI_Datatype type, int dest, int tag,
 		int rc;                                                     \
 		if (!pgm_active_in(comm))                                   \
 			return P##NAME(buf, count, type, dest, tag, comm);  \
-		send_event(count, type, dest, tag, comm);                   \
+		pgm_send_event(count, type, dest, tag, comm);               \
 		blocks(PG_REC_SEND, comm, dest, tag);                       \
 		rc = P##NAME(buf, count, type, dest, tag, comm);            \
 		pg_state_unblock();                                         \
@@ -68,9 +66,11 @@ SEND_WRAPPER(MPI_Rsend)
 static void remember(MPI_Request r, int recv, int post, int src, int tag,
 		     MPI_Comm comm)
 {
-	struct pgm_req q = { r, recv, post,
-			     src < 0 ? src : pgm_world_rank(comm, src), tag,
-			     comm };
+	struct pgm_req q = {
+		.req = r, .recv = recv, .post = post, .tag = tag, .comm = comm,
+		.src = src < 0 ? src : pgm_world_rank(comm, src),
+		.shadow = MPI_REQUEST_NULL,
+	};
 
 	pgm_req_add(&q);
 }
@@ -83,7 +83,7 @@ static void remember(MPI_Request r, int recv, int post, int src, int tag,
 		if (!pgm_active_in(comm))                                   \
 			return P##NAME(buf, count, type, dest, tag, comm,   \
 				       req);                                \
-		send_event(count, type, dest, tag, comm);                   \
+		pgm_send_event(count, type, dest, tag, comm);               \
 		rc = P##NAME(buf, count, type, dest, tag, comm, req);       \
 		if (rc == MPI_SUCCESS)                                      \
 			remember(*req, 0, 0, 0, 0, comm);                   \
@@ -166,7 +166,7 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
 	if (!pgm_active_in(comm))
 		return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf,
 				     rcount, rtype, src, rtag, comm, status);
-	send_event(scount, stype, dest, stag, comm);
+	pgm_send_event(scount, stype, dest, stag, comm);
 	t = pg_now();
 	if (pg_me->mode == PANGAEA_MODE_REPLAY && src != MPI_PROC_NULL)
 		pin(PG_REC_RECV, comm, &s, &g);

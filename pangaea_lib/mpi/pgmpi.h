@@ -5,8 +5,13 @@
  * file calls only rows below its own; docs/INTERNALS.md, "The MPI
  * binding"):
  *
+ *   fortran.c           Open MPI's Fortran entry points (mpi_send_ ...)
+ *                       converted and handed to the C wrappers below
+ *   persist.c           persistent requests: MPI_Send_init, Recv_init,
+ *                       Start, Startall, Request_free
  *   complete.c coll.c   MPI_Test*, MPI_Wait* (which requests completed);
  *                       the collectives as events
+ *   wtime.c             MPI_Wtime through the clock replay
  *   p2p.c               sends, receives, probes, Sendrecv, Isend, Irecv
  *   event.c             the events of a rank: sends, receives, polls,
  *                       outcomes, logged or checked against the recording
@@ -63,15 +68,31 @@ struct pgm_req {
 	int post;          /* receive: its number among this rank's
 			      receives (1, 2, ...) */
 	int src, tag;      /* receive: the filter as posted (world rank or
-			      MPI_ANY_SOURCE; tag or MPI_ANY_TAG) */
+			      MPI_ANY_SOURCE; tag or MPI_ANY_TAG); a
+			      persistent send: its tag */
 	MPI_Comm comm;
+	/* persistent requests (MPI_Send_init, MPI_Recv_init: persist.c) */
+	int persist;       /* 1: it stays after completing, inactive */
+	int started;       /* started (MPI_Start), not yet completed */
+	int peer;          /* a send's destination, a rank of COMM */
+	void *buf;         /* the buffer, count and type as initialised */
+	int count;
+	MPI_Datatype type;
+	MPI_Request shadow; /* replay, a started receive: the Irecv posted
+			       in its stead with the recorded filter */
 };
 /* Remembers request R; 0 or -1. */
 int pgm_req_add(const struct pgm_req *r);
 /* Takes out the request with handle H into *R; 1, 0 none. */
 int pgm_req_take(MPI_Request h, struct pgm_req *r);
 /* Looks up the request with handle H; NULL when it is not ours. */
-const struct pgm_req *pgm_req_find(MPI_Request h);
+struct pgm_req *pgm_req_find(MPI_Request h);
+/* The request with handle H has completed: its entry into *R, taken
+ * out, or kept and made inactive when persistent; 1, 0 none. */
+int pgm_req_done(MPI_Request h, struct pgm_req *r);
+/* Whether H is an active request: not null, and not a persistent one
+ * of ours that is not started (MPI ignores those, as null ones). */
+int pgm_req_active(MPI_Request h);
 /* The next receive post number. */
 int pgm_post_next(void);
 /* Replay: reads this rank's recording (DIR, LTID) for the sources and
@@ -82,6 +103,12 @@ int pgm_match_of(int post, int *src, int *tag);
 /* Counts a message of the channel (PEER world rank, TAG), sent (SEND 1)
  * or received; its message id.  PEEK: the id without counting. */
 uint32_t pgm_channel_id(int send, int peer, int tag, int peek);
+
+/* p2p.c */
+/* The send event of COUNT items of TYPE to DEST of COMM with TAG (the
+ * delay, chaos's too, before it); nothing for MPI_PROC_NULL. */
+void pgm_send_event(int count, MPI_Datatype type, int dest, int tag,
+		    MPI_Comm comm);
 
 /* event.c: the events of this rank. */
 /* A send of BYTES to world rank DEST with TAG, entered at T: checked

@@ -27,7 +27,7 @@ int pgm_req_add(const struct pgm_req *r)
 	return 0;
 }
 
-const struct pgm_req *pgm_req_find(MPI_Request h)
+struct pgm_req *pgm_req_find(MPI_Request h)
 {
 	for (size_t i = nreq; i-- > 0;)
 		if (reqs[i].req == h)
@@ -44,6 +44,27 @@ int pgm_req_take(MPI_Request h, struct pgm_req *r)
 	*r = *f;
 	reqs[f - reqs] = reqs[--nreq];
 	return 1;
+}
+
+int pgm_req_done(MPI_Request h, struct pgm_req *r)
+{
+	struct pgm_req *f = pgm_req_find(h);
+
+	if (!f || !f->persist)
+		return pgm_req_take(h, r);
+	f->started = 0;
+	*r = *f;
+	return 1;
+}
+
+int pgm_req_active(MPI_Request h)
+{
+	const struct pgm_req *f;
+
+	if (h == MPI_REQUEST_NULL)
+		return 0;
+	f = pgm_req_find(h);
+	return !f || !f->persist || f->started;
 }
 
 int pgm_post_next(void)

@@ -1,0 +1,77 @@
+# MPI programs, issue 25's follow-ups: examples/mpi/timed decides its
+# work from MPI_Wtime and prints elapsed times and a gettimeofday read;
+# its replays (one with -delay 1000) print the recording's lines, the
+# clock reads replayed (dump shows them).  Fortran: examples/mpi/fworkers
+# (mpif.h: wildcard receives, an iprobe loop, Waitany) and fusempi (`use
+# mpi`: persistent requests, Testsome) recorded through the Fortran
+# entry points and replayed identically.  Persistent requests with
+# wildcard receives (examples/mpi/persist: Start + Test loop, Startall +
+# Waitsome) replayed twice printing the recording's order.  Nothing of
+# Open MPI left.
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/../lib.sh"
+TM=$B/examples/mpi/timed
+if ! command -v mpirun >/dev/null || [ ! -x "$TM" ]; then
+	skip "MPI programs" "no mpirun or examples/mpi not built (Open MPI: scripts/install-deps.sh)"
+	finish; exit
+fi
+MPIRUN=(mpirun --allow-run-as-root --oversubscribe -np 4)
+
+# replays WHAT DIR [N]: replays the recording DIR N times (default 2; the
+# last with -delay 1000): each exits 0, prints the recording's output
+# (DIR.out) and verify calls it identical
+replays() {
+	local what=$1 dir=$2 n=${3:-2} j d
+	for j in $(seq "$n"); do
+		d=; [ "$j" = "$n" ] && d="-delay 1000"
+		pg -replay -logdir "$dir" -out "${dir}rep$j" $d
+		expect_eq "$what replay $j${d:+ ($d)}: exit 0" "$(cat rc)" 0
+		cmp -s out "$dir.out" && pass "$what replay $j prints the recording's lines" ||
+			{ fail "$what replay $j prints other lines"; diff "$dir.out" out | head -4; }
+		$TRACE verify "$dir" "${dir}rep$j" >v
+		expect_grep "$what: verify replay $j identical" v "^identical"
+	done
+}
+
+# MPI_Wtime and the libc clock reads of the ranks
+pg -log -logdir wt "${MPIRUN[@]}" "$TM" 20
+expect_eq "timed record: exit 0" "$(cat rc)" 0
+cp out wt.out
+expect_grep "timed printed its elapsed time" wt.out "^total: 0\.[0-9]{9} s$"
+$TRACE dump wt >wt.dump
+expect_grep "dump shows MPI_Wtime's reads" wt.dump "time MPI_Wtime = "
+expect_grep "dump shows rank 0's gettimeofday" wt.dump "time gettimeofday = "
+replays timed wt
+# persistent requests: a wildcard persistent receive restarted and
+# polled, persistent sends, Startall + Waitsome
+pg -log -logdir ps "${MPIRUN[@]}" "$B/examples/mpi/persist" 4
+expect_eq "persistent record: exit 0" "$(cat rc)" 0
+cp out ps.out
+expect_grep "persistent: the master printed its orders" ps.out "^result: sum=[0-9]+ start/test:( [1-3]){12} startall:( [0-2]<[1-3]){3}$"
+$TRACE dump ps >ps.dump
+expect_grep "persistent: the started receives are recorded" ps.dump "recv from=[2-4] .* tag=7 .*via=pvm_nrecv"
+expect_grep "persistent: the started sends are recorded" ps.dump "send to=1 tag=7"
+replays persistent ps
+
+# Fortran: mpif.h and `use mpi` through the binding's Fortran entries
+FW=$B/examples/mpi/fworkers
+if [ -x "$FW" ]; then
+	pg -log -logdir fw "${MPIRUN[@]}" "$FW" 3
+	expect_eq "Fortran record: exit 0" "$(cat rc)" 0
+	cp out fw.out
+	expect_grep "Fortran: the master printed its orders" fw.out "^result: sum=[0-9]+ recv:( [1-3]){9} waitany:"
+	$TRACE dump fw >fw.dump
+	expect_grep "Fortran: the wildcard receives are recorded" fw.dump "recv from=[2-4] .* tag=2 .*via=pvm_recv"
+	expect_grep "Fortran: the failed iprobes are recorded" fw.dump "pollfail count="
+	expect_grep "Fortran: Waitany's outcomes are recorded" fw.dump "MPI_Test/Wait\(call=6, of 3 requests\) = 1"
+	replays Fortran fw
+	pg -log -logdir fu "${MPIRUN[@]}" "$B/examples/mpi/fusempi"
+	expect_eq "use mpi record: exit 0" "$(cat rc)" 0
+	cp out fu.out
+	expect_grep "use mpi: Testsome's completions printed" fu.out "^testsome:( [1-6]<[1-3]){6}$"
+	replays "use mpi" fu 1
+else
+	skip "Fortran MPI programs" "no mpif90 (gfortran: scripts/install-deps.sh)"
+fi
+expect_no_leftovers
+finish
