@@ -16,11 +16,8 @@ enum {
 	LA_DIED = 2,     /* a task did not end through pangaea_exit */
 	LA_DIVERGED = 3, /* a replay diverged from its recording, or the run
 			    deadlocked */
-	LA_DIFFERED = 4, /* -explore: a run of another order did not behave
+	LA_DIFFERED = 4  /* -explore: a run of another order did not behave
 			    as the recording */
-	LA_FAILED = 5    /* every task left the run through pangaea_exit
-			    (the logs are whole), but one's process then
-			    exited with a non-zero status or a signal */
 };
 
 /* One program of the command line (MPMD runs have several). */
@@ -197,6 +194,9 @@ void la_say(const struct la_opts *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Prints "pangaea: error: MESSAGE" on stderr. */
 void la_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "pangaea: note: ..." on stderr, even when quiet: what the user
+ * should know about a run that went well (the program's own status). */
+void la_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* How many architectures the virtual machine's hosts have (pvm_config's
  * narch), or -1 if it cannot say. */
@@ -331,7 +331,8 @@ void la_task_settle(struct la_task *t, const char *logdir);
 int la_tasks_report(const struct la_run *r);
 /* Names each task that left the run through pangaea_exit and whose
  * process then ended with a non-zero wait status (its pvmd's, PVM's
- * end-of-task event: death.c); how many. */
+ * end-of-task event: death.c), in a note: the program's status, not the
+ * run's (its logs are whole); how many. */
 int la_tasks_failed(const struct la_run *r);
 /* Describes how task T ended into BUF. */
 void la_task_end_text(const struct la_task *t, char *buf, size_t n);

@@ -87,6 +87,18 @@ void la_error(const char *fmt, ...)
 	va_end(ap);
 }
 
+void la_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	va_start(ap, fmt);
+	fputs("pangaea: note: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
 /* Finds NAME as the shell would (a path, or a search of $PATH) into OUT. */
 static int find_program(const char *name, char *out)
 {

@@ -731,7 +731,10 @@ static int run_status(struct la_run *r, const char *logdir)
 		return la_tasks_report(r), LA_DIED;
 	if (la_tasks_report(r))
 		return LA_DIED;
-	return la_tasks_failed(r) ? LA_FAILED : LA_OK;
+	/* (a status after pangaea_exit is the program's, not the run's:
+	 * named, as a shell would show it, but the logs are whole) */
+	la_tasks_failed(r);
+	return LA_OK;
 }
 
 /* After a stopped run: ends the run's tasks left on this host, which
@@ -902,15 +905,15 @@ static void say_stopped_by(struct la_run *r)
 }
 
 /* Prints how the run compares with its recording, or what it recorded
- * (also when a task exited non-zero after leaving the run, LA_FAILED:
- * its logs are whole); the final status. */
+ * (also when a task exited non-zero after leaving the run: its logs are
+ * whole); the final status. */
 static int summarize(struct la_opts *o, const char *logdir, int status)
 {
 	char diff[2048];
 	long nev;
 	int nt, rc;
 
-	if (status != LA_OK && status != LA_FAILED)
+	if (status != LA_OK)
 		return status;
 	if (o->mode == PANGAEA_MODE_RECORD) {
 		if (pg_run_count(logdir, &nev, &nt, diff, sizeof(diff)) == 0)
@@ -989,7 +992,7 @@ int la_run(struct la_opts *o)
 	status = summarize(o, logdir, status);
 	/* the final status; a recording whose run.info is lost says so */
 	if (la_runinfo_write(&r, logdir, status) < 0 &&
-	    (status == LA_OK || status == LA_FAILED))
+	    status == LA_OK)
 		status = LA_SETUP;
 	if (status != LA_OK)
 		say_stopped_by(&r);

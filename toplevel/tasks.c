@@ -363,14 +363,14 @@ int la_tasks_failed(const struct la_run *r)
 			continue;
 		failed++;
 		if (WIFSIGNALED(st))
-			la_error("task %d (%s on %s) left the run normally, then "
-				 "was killed by signal %d (%s)", t->ltid,
-				 t->program, t->host, WTERMSIG(st),
-				 strsignal(WTERMSIG(st)));
+			la_note("task %d (%s on %s) left the run normally, then "
+				"was killed by signal %d (%s)", t->ltid,
+				t->program, t->host, WTERMSIG(st),
+				strsignal(WTERMSIG(st)));
 		else
-			la_error("task %d (%s on %s) left the run normally, then "
-				 "exited with status %d", t->ltid, t->program,
-				 t->host, WEXITSTATUS(st));
+			la_note("task %d (%s on %s) left the run normally, then "
+				"exited with status %d", t->ltid, t->program,
+				t->host, WEXITSTATUS(st));
 	}
 	return failed;
 }

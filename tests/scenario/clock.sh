@@ -7,7 +7,7 @@
 #   line for line and called identical by pangaea-trace verify;
 # - seeded (pangaea.h, the source path): every clock and seed call, the
 #   seed taken before pangaea_init; replayed likewise;
-# - PVM's timing example: its measured times replayed, exit 5 (it ends with exit(1));
+# - PVM's timing example: its measured times replayed, exit 0 (it ends with exit(1): a note);
 # - a replay that reads the clock more often than recorded stops with a
 #   divergence naming the task and the read;
 # - a what-if reads the recorded clock before its cut, the real after;
@@ -90,7 +90,7 @@ expect_eq "... its master's first clock read is the recording's" \
 # PVM's timing example (unmodified, LD_PRELOAD): the times it measured
 # are replayed, every line the recording's, exit 0
 if pvmex_build; then
-	WANT_RC=5 pvmex_case timing '^RTT Avg uSec' '' -- "$PX/timing"
+	STATUS_NOTE=1 pvmex_case timing '^RTT Avg uSec' '' -- "$PX/timing"
 fi
 expect_no_leftovers
 finish
