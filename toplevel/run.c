@@ -945,6 +945,14 @@ int la_run(struct la_opts *o)
 	int status;
 
 	pg_timeline("launcher", "starts");
+	/* (at once: a ^C or kill while the logs and programs are checked
+	   is told as one in the run, not a silent death by the signal) */
+	signal(SIGINT, on_interrupt);
+	signal(SIGTERM, on_interrupt);
+	/* a closed output must not kill us before we have stopped the run
+	   (its tasks would be left running): writes fail instead, and the
+	   wait loop notices */
+	signal(SIGPIPE, SIG_IGN);
 	if (o->mode == PANGAEA_MODE_REPLAY && replay_prepare(o) < 0)
 		return LA_SETUP;
 	if (la_whatif_prepare(o) < 0)
@@ -970,12 +978,12 @@ int la_run(struct la_opts *o)
 	if (o->chaos)
 		la_say(o, "chaos recording, seed %u (%s=%u repeats its "
 		       "decisions)", o->seed, PG_ENV_SEED, o->seed);
-	signal(SIGINT, on_interrupt);
-	signal(SIGTERM, on_interrupt);
-	/* a closed output must not kill us before we have stopped the run
-	   (its tasks would be left running): writes fail instead, and the
-	   wait loop notices */
-	signal(SIGPIPE, SIG_IGN);
+	if (interrupted == SIGINT || interrupted == SIGTERM) {
+		/* (nothing started yet: nothing to stop) */
+		la_error("the run was stopped: interrupted (SIG%s) before it "
+			 "started", sigabbrev_np(interrupted));
+		return LA_DIED;
+	}
 	pg_timeline("launcher", "checked the programs, the log folder");
 	if (la_vm_start(&r) < 0)
 		return LA_SETUP;

@@ -475,9 +475,10 @@ void la_vm_stop(struct la_run *r)
 		return;
 	}
 	/* A halting pvmd sends SIGTERM to every enrolled task, us too. */
-	signal(SIGTERM, SIG_IGN);
+	void (*old_term)(int) = signal(SIGTERM, SIG_IGN);
+
 	pvm_halt();
-	signal(SIGTERM, SIG_DFL);
+	signal(SIGTERM, old_term); /* (the launcher's: a late kill is told) */
 	while (waitpid(-1, NULL, WNOHANG) > 0)
 		;
 	vm_wait_gone(r->pvmd_pid);

@@ -39,4 +39,32 @@ for what in SIGTERM SIGINT coordinator pvmd; do
 		{ fail "$what: last line: $last"; sed 's/^/    | /' err; }
 	expect_no_leftovers
 done
+
+# A kill in the launcher's first moments, while it still reads the logs
+# and checks the program (a replay reads more): told as an interrupt
+# too, never the silent exit 143 of a death by the signal; the kill at
+# 0-100 ms lands before, in or after that start-up, each alike.
+"$PANGAEA" -log -logdir early "$S" 2 20 20 >out 2>err
+expect_eq "early: the recording to replay" "$?" 0
+bad=0
+for ms in 0 10 20 40 60 100; do
+	rm -rf early.r
+	"$PANGAEA" -replay -logdir early -out early.r >out 2>err &
+	lpid=$!
+	sleep "0.$(printf %03d "$ms")"
+	kill -TERM $lpid
+	for i in $(seq 300); do kill -0 $lpid 2>/dev/null || break; sleep 0.1; done
+	kill -0 $lpid 2>/dev/null && kill -9 $lpid
+	wait $lpid
+	rc=$?
+	last=$(tail -1 err)
+	# (a replay that was over before the kill ends 0)
+	if ! { [ $rc = 0 ] || { [ $rc = 2 ] &&
+		[[ $last =~ ^pangaea:\ error:\ the\ run\ was\ stopped:\ interrupted\ \(SIGTERM\) ]]; }; }; then
+		bad=$((bad + 1))
+		echo "   kill at $ms ms: exit $rc, last line: $last"
+	fi
+done
+expect_eq "early: 6 kills in the first 100 ms, each told (exit 2, the cause last)" "$bad" 0
+expect_no_leftovers
 finish
