@@ -17,6 +17,11 @@ PANGAEA=$B/bin/pangaea
 TRACE=$B/bin/pangaea-trace
 export PVM_ROOT=/usr/lib/pvm3
 export LSAN_OPTIONS="suppressions=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+# In a sanitizer build the launcher preloads libpangaea.so into every
+# program of a run, scripts and programs built with pangaea.h (and so with
+# ASan) too: ASan then accepts not coming first, as libpangaea.so
+# intercepts nothing of it (no effect without ASan).
+export ASAN_OPTIONS="verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 [ "$(id -u)" = 0 ] && export PVM_ALLOW_ROOT=1
 # PVM's files (pvmd.UID.VMID, pvml.UID.VMID, pvmtmpPID.N) go to PVM_TMP:
 # run-scenarios.sh gives each test a folder of its own, and counts what
