@@ -336,12 +336,14 @@ static int rank_end(const char *dir, int ltid, int *how, int *value)
 
 /* Says (if SAY) how the ranks of DIR ended that did not end well; how
  * many crashed (a signal other than mpirun's SIGTERM), the first one's
- * signal into *SIG, and how many have no end (killed) into *NOEND. */
-static int report_ranks(const char *dir, int say, int *sig, int *noend)
+ * signal into *SIG, how many have no end (killed) into *NOEND and how
+ * many diverged into *NDIV. */
+static int report_ranks(const char *dir, int say, int *sig, int *noend,
+			int *ndiv)
 {
 	int how, value, crashed = 0;
 
-	*sig = *noend = 0;
+	*sig = *noend = *ndiv = 0;
 	for (int ltid = 1; rank_end(dir, ltid, &how, &value); ltid++) {
 		if (!say) {
 			if (how == PG_END_SIGNAL && value != SIGTERM &&
@@ -352,7 +354,7 @@ static int report_ranks(const char *dir, int say, int *sig, int *noend)
 				 ltid - 1, ltid, value, strsignal(value));
 			if (!crashed++)
 				*sig = value;
-		} else if (how == PG_END_DIVERGED) {
+		} else if (how == PG_END_DIVERGED && ++*ndiv) {
 			la_error("rank %d (task %d) diverged from its "
 				 "recording at event %d", ltid - 1, ltid, value);
 		} else if (how == 0 && ++*noend) {
@@ -477,7 +479,7 @@ int la_mpi_run(struct la_opts *o)
 	const char *file = o->nprog ? o->progs[0].path : NULL;
 	char **args = o->nprog ? o->progs[0].argv : NULL, **cmd;
 	int np = 0, at, nenv = 0, status, crashed, sig, rc = LA_OK, recsig = 0;
-	int setup, noend, nlog;
+	int setup, noend, ndiv, nlog;
 	int deadlock = 0;
 	long nev;
 	int nt;
@@ -495,7 +497,8 @@ int la_mpi_run(struct la_opts *o)
 		if (!o->outdir[0])
 			la_logdir_replay_name(o->logdir, o->outdir,
 					      sizeof(o->outdir));
-		report_ranks(rdir, 0, &recsig, &noend); /* who crashed then */
+		/* who crashed then */
+		report_ranks(rdir, 0, &recsig, &noend, &ndiv);
 	}
 	if ((at = find_program(args, &nt)) < 0) {
 		la_error("%s: no MPI program on its command line", file);
@@ -566,7 +569,7 @@ int la_mpi_run(struct la_opts *o)
 	if (o->mode == PANGAEA_MODE_RECORD && !setup && !deadlock &&
 	    pg_run_count(dir, &nev, &nt, e[0], sizeof(e[0])) == 0)
 		la_say(o, "recorded %ld events of %d ranks in %s", nev, nt, dir);
-	crashed = report_ranks(dir, 1, &sig, &noend);
+	crashed = report_ranks(dir, 1, &sig, &noend, &ndiv);
 	nlog = setup || deadlock ? np : ranks_in(dir);
 	if (nlog < np && status >= 0 && WIFEXITED(status)) {
 		/* (ranks killed before they joined: no log to tell it) */
@@ -596,6 +599,10 @@ int la_mpi_run(struct la_opts *o)
 				 "replay did not", recsig);
 			rc = LA_DIVERGED;
 		}
+	} else if (ndiv) {
+		/* (the first rank to diverge aborts the others: those killed
+		   then, without an end, are its doing, not a verdict's lack) */
+		rc = LA_DIVERGED;
 	} else if (noend || WIFSIGNALED(status)) {
 		rc = LA_DIED; /* a replay killed (said above): no verdict */
 	} else if (pg_verify_runs(rdir, dir, &nev, &nt, e[0], sizeof(e[0])) == 0) {
