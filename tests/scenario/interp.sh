@@ -10,10 +10,8 @@
 # start the coordinator").
 SRC=$(cd "$(dirname "$0")/../.." && pwd) # before lib.sh moves to $T
 . "$SRC/tests/lib.sh"
-# (the launcher gets the preloads below too: in an ASan build its ASan
-# runtime must then accept not being first, as they intercept nothing
-# of it)
-export ASAN_OPTIONS=verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}
+# (the launcher gets the preloads below too: in an ASan build lib.sh's
+# ASAN_OPTIONS let its runtime accept not being first)
 start=$(date +%s)
 
 # 1. S-Lang: a master/worker race in slsh through the pvm module

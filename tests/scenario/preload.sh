@@ -17,11 +17,8 @@ san=
 nm "$B/lib/libpangaea.a" 2>/dev/null | grep -q '__asan_' && san=address
 nm "$B/lib/libpangaea.a" 2>/dev/null | grep -q '__ubsan_' && san=${san:+$san,}undefined
 SANFLAGS=${san:+-fsanitize=$san}
-# (in an ASan build, a task built with it may get LD_PRELOAD too: ASan
-# then accepts not being first, as libpangaea.so intercepts nothing of it)
-case $san in *address*)
-	export ASAN_OPTIONS=verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS} ;;
-esac
+# (in an ASan build, a task built with it may get LD_PRELOAD too: lib.sh's
+# ASAN_OPTIONS let ASan accept not coming first)
 
 cat >plainracy.c <<'EOF'
 /* plainracy: a master/worker race in plain PVM (no pangaea.h).  The
