@@ -353,6 +353,12 @@ bench-hosts: all
 bench-overhead: all $(B)/bench/pingpong
 	@bash bench/overhead.sh $(B)
 
+# A short recorded run against a plain one joining a running virtual
+# machine: 9 interleaved pairs of bench/short (bench/startup.sh).
+.PHONY: bench-startup
+bench-startup: all $(B)/bench/short
+	@bash bench/startup.sh $(B)
+
 # Hosts of other architectures (README, "Hosts of other architectures"):
 # `make arch` builds libpangaea.so and the examples for each of ARCHS
 # with scripts/cross-cc.sh into $(B)/arch/ARCH, and puts each
