@@ -172,6 +172,9 @@ struct la_run {
 	struct la_beacon *beacons; /* one per other host (hosts.c) */
 	int nbeacons;
 	int lost_host;          /* a host of the run fell silent */
+	struct pg_runinfo *info; /* run.info's hosts' architectures, noted
+				    while still in the virtual machine
+				    (la_runinfo_hosts), or NULL */
 };
 
 /* One -swap LTID:EVENT=SENDER:MSGID: task LTID's EVENT-th recorded
@@ -300,10 +303,16 @@ int la_logdir_prepare(const char *dir, int logmode);
 int la_logdir_check(const char *dir);
 /* Picks DIR.replay-N (first free N) into OUT. */
 void la_logdir_replay_name(const char *dir, char *out, size_t n);
-/* Writes DIR/run.info describing run R with exit STATUS (temporary file
- * renamed over it), then gives the run's files R's -logmode if any; 0,
- * or -1 after saying why. */
-int la_runinfo_write(const struct la_run *r, const char *dir, int status);
+/* Notes the hosts' architectures for run R's run.info while the launcher
+ * is still in the virtual machine (asked after it has left, PVM would
+ * enrol it again: a new task, its handshake and its end, ~1-4 ms on a
+ * short run); 0, or -1 when memory runs out (said). */
+int la_runinfo_hosts(struct la_run *r);
+/* Writes DIR/run.info describing run R with exit STATUS and the
+ * architectures la_runinfo_hosts noted (temporary file renamed over it),
+ * then gives the run's files R's -logmode if any; frees R's run.info
+ * notes; 0, or -1 after saying why. */
+int la_runinfo_write(struct la_run *r, const char *dir, int status);
 
 /* tasks.c */
 /* Adds a task (from a SPAWNED message); the new entry or NULL. */

@@ -297,12 +297,31 @@ void la_logdir_replay_name(const char *dir, char *out, size_t n)
 	}
 }
 
-int la_runinfo_write(const struct la_run *r, const char *dir, int status)
+int la_runinfo_hosts(struct la_run *r)
+{
+	if (!r->info)
+		r->info = calloc(1, sizeof(*r->info));
+	if (!r->info || la_hosts_archs(r->info) < 0) {
+		la_error("cannot note the hosts' architectures for run.info: "
+			 "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+int la_runinfo_write(struct la_run *r, const char *dir, int status)
 {
 	struct pg_runinfo ri = { .status = status };
 	char err[PG_PATH_MAX + 100];
 	time_t now = time(NULL);
 	int rc = 0;
+
+	if (r->info) { /* (la_runinfo_hosts's) */
+		ri.archs = r->info->archs;
+		ri.narchs = r->info->narchs;
+		free(r->info);
+		r->info = NULL;
+	}
 
 	snprintf(ri.mode, sizeof(ri.mode), "%s",
 		 r->o->mode == PANGAEA_MODE_RECORD ? "record" : "replay");
@@ -315,7 +334,6 @@ int la_runinfo_write(const struct la_run *r, const char *dir, int status)
 	ri.chaos = r->o->chaos && r->o->mode == PANGAEA_MODE_RECORD;
 	ri.chaos_seed = r->o->seed;
 	snprintf(ri.diverged, sizeof(ri.diverged), "%s", r->diverged);
-	rc = la_hosts_archs(&ri);
 	for (int i = 0; i < r->ntasks && rc == 0; i++) {
 		const struct la_task *t = &r->tasks[i];
 		struct pg_runinfo_task rt = { .ltid = t->ltid, .tid = t->tid,

@@ -994,6 +994,8 @@ int la_run(struct la_opts *o)
 	}
 	status = run_in_vm(&r, logdir);
 	pg_timeline("launcher", "task 0 closed");
+	if (la_runinfo_hosts(&r) < 0 && status == LA_OK)
+		status = LA_SETUP;
 	la_vm_stop(&r);
 	pg_timeline("launcher", r.started_vm ? "halted the virtual machine" :
 				"left the virtual machine");
