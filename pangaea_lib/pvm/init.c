@@ -4,6 +4,9 @@
  * its handover from its parent, registers with the coordinator and opens
  * its logs.  Without that variable the task runs as plain PVM.
  *
+ * (Only the launcher's children register: a task's children are known
+ * to the coordinator before their handover, from their parent.)
+ *
  * A program built with pangaea.h joins in pangaea_init; in libpangaea.so
  * (preload.c) the same join runs at the task's first PVM call.
  */
@@ -104,12 +107,16 @@ static int task_open(char *err, size_t errlen)
 	pg_timeline(NULL, "has its handover");
 	pg_ids_learn(me->mytid, me->ltid);
 	pg_ids_learn(me->parent_tid, me->parent_ltid);
-	if (register_task() < 0) {
+	/* a task's child is known to the coordinator already: its parent
+	   waited for the ack of its SPAWNED before the handover (spawn.c);
+	   the launcher's children register (its SPAWNED is not awaited) */
+	if (me->parent_ltid == 0 && register_task() < 0) {
 		snprintf(err, errlen, "the coordinator t%x did not answer",
 			 me->coord_tid);
 		return -1;
 	}
-	pg_timeline(NULL, "registered with the coordinator");
+	pg_timeline(NULL, me->parent_ltid == 0 ? "registered with the coordinator"
+						: "known to the coordinator (its parent's)");
 	/* killed by pvm_kill before it joined, when recorded: it dies so
 	   again, with no log either (unless no kill comes: it diverges) */
 	if (me->mode == PANGAEA_MODE_REPLAY &&
