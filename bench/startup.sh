@@ -11,6 +11,13 @@
 # of both and their ratio, and the verdict against the target of 1.10
 # (the median of the pairs' ratios).  `uptime` before and after says
 # the load.
+#
+# BENCH_BASE=DIR (the build folder of another version, e.g. main's):
+# each round also records with that version's launcher and its copy of
+# the program (PROGRAM's path with BUILDDIR replaced by DIR), the three
+# runs in an order that rotates from round to round; both versions'
+# median ratios to the same rounds' plain runs are printed: a before and
+# after measured under the same load.
 set -u
 B=$(cd "${1:-build}" && pwd)
 shift
@@ -48,19 +55,49 @@ prog=("$@")
 one plain >/dev/null # (warm: the caches, the pvmd's first spawn)
 one record >/dev/null
 : >pairs
-echo "pair plain-ms recorded-ms ratio ($(basename "$1") ${*:2})"
-for i in $(seq "$PAIRS"); do
-	if [ $((i % 2)) = 1 ]; then
-		p=$(one plain) && r=$(one record) || exit 1
-	else
-		r=$(one record) && p=$(one plain) || exit 1
-	fi
-	echo "$p $r" >>pairs
-	awk -v i="$i" -v p="$p" -v r="$r" \
-		'BEGIN {printf "%d %.1f %.1f %.3f\n", i, p / 1e6, r / 1e6, r / p}'
-done
+if [ -n "${BENCH_BASE:-}" ]; then
+	BASE=$(cd "$BENCH_BASE" && pwd) || exit 1
+	B0=$B
+	base_prog=("${1/#$B0\//$BASE/}" "${@:2}")
+	# one base recording: its launcher, its copy of the program
+	base() {
+		local B=$BASE prog=("${base_prog[@]}")
+		one record
+	}
+	base >/dev/null
+	: >triples
+	echo "round plain-ms base-ms ratio this-ms ratio ($(basename "$1") ${*:2}; base $BASE)"
+	for i in $(seq "$PAIRS"); do
+		case $((i % 3)) in
+		1) p=$(one plain) && q=$(base) && r=$(one record) || exit 1 ;;
+		2) q=$(base) && r=$(one record) && p=$(one plain) || exit 1 ;;
+		0) r=$(one record) && p=$(one plain) && q=$(base) || exit 1 ;;
+		esac
+		echo "$p $r" >>pairs
+		echo "$p $q" >>triples
+		awk -v i="$i" -v p="$p" -v q="$q" -v r="$r" 'BEGIN {
+			printf "%d %.1f %.1f %.3f %.1f %.3f\n", i, p / 1e6, q / 1e6,
+			       q / p, r / 1e6, r / p}'
+	done
+else
+	echo "pair plain-ms recorded-ms ratio ($(basename "$1") ${*:2})"
+	for i in $(seq "$PAIRS"); do
+		if [ $((i % 2)) = 1 ]; then
+			p=$(one plain) && r=$(one record) || exit 1
+		else
+			r=$(one record) && p=$(one plain) || exit 1
+		fi
+		echo "$p $r" >>pairs
+		awk -v i="$i" -v p="$p" -v r="$r" \
+			'BEGIN {printf "%d %.1f %.1f %.3f\n", i, p / 1e6, r / 1e6, r / p}'
+	done
+fi
 echo "load: $(uptime)"
 med() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)], v[1], v[NR]}'; }
+if [ -n "${BENCH_BASE:-}" ]; then
+	read -r bm blo bhi < <(awk '{print $2 / $1}' triples | med)
+	printf 'base: median recorded/plain %.3f (%.3f-%.3f)\n' "$bm" "$blo" "$bhi"
+fi
 read -r rm rlo rhi < <(awk '{print $2 / $1}' pairs | med)
 read -r pm _ < <(awk '{print $1}' pairs | med)
 read -r qm _ < <(awk '{print $2}' pairs | med)
