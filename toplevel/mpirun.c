@@ -481,6 +481,7 @@ int la_mpi_run(struct la_opts *o)
 	int np = 0, at, nenv = 0, status, crashed, sig, rc = LA_OK, recsig = 0;
 	int setup, noend, ndiv, nlog;
 	int deadlock = 0;
+	struct la_mpi_live live;
 	long nev;
 	int nt;
 
@@ -561,7 +562,12 @@ int la_mpi_run(struct la_opts *o)
 		return LA_SETUP;
 	if (o->mode == PANGAEA_MODE_REPLAY)
 		la_say(o, "replaying %s; this replay logs into %s", rdir, dir);
+	if (la_mpi_live_start(dir, &live) < 0) {
+		free(cmd);
+		return LA_SETUP;
+	}
 	status = run_group(cmd, dir, np, &deadlock);
+	la_mpi_live_end(&live);
 	free(cmd);
 	setup = status < 0 || (WIFEXITED(status) && WEXITSTATUS(status) == 127);
 	/* (what was recorded first, the causes of an end last: the last
