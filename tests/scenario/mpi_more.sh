@@ -7,7 +7,8 @@
 # an iprobe loop, Testsome, Waitany) recorded through the Fortran entry
 # points and replayed identically.  Persistent requests with
 # wildcard receives (examples/mpi/persist: Start + Test loop, Startall +
-# Waitsome) replayed twice printing the recording's order.  Nothing of
+# Waitsome) replayed twice printing the recording's order; the
+# non-blocking collectives (examples/mpi/nbcoll) as events, replayed.  Nothing of
 # Open MPI left.
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/../lib.sh"
@@ -53,6 +54,19 @@ $TRACE dump ps >ps.dump
 expect_grep "persistent: the started receives are recorded" ps.dump "recv from=[2-4] .* tag=7 .*via=pvm_nrecv"
 expect_grep "persistent: the started sends are recorded" ps.dump "send to=1 tag=7"
 replays persistent ps
+
+# the non-blocking collectives: events when started, their requests'
+# outcomes replayed (Waitany's choice between a barrier and a receive)
+pg -log -logdir nb "${MPIRUN[@]:0:3}" -np 3 "$B/examples/mpi/nbcoll"
+expect_eq "non-blocking collectives record: exit 0" "$(cat rc)" 0
+cp out nb.out
+expect_grep "nbcoll printed its sum and order" nb.out "^sum 6; first done: (barrier|receive); from rank 1$"
+$TRACE dump nb >nb.dump
+for c in Iallreduce Ibarrier Ibcast; do
+	expect_eq "MPI_$c is an event of every rank" \
+		"$(grep -c "collective(MPI_$c, root=" nb.dump)" 3
+done
+replays "non-blocking collectives" nb
 
 # Fortran: mpif.h, `use mpi` and `use mpi_f08` through the binding's
 # Fortran entries
