@@ -8,7 +8,8 @@
 # points and replayed identically.  Persistent requests with
 # wildcard receives (examples/mpi/persist: Start + Test loop, Startall +
 # Waitsome) replayed twice printing the recording's order; the
-# non-blocking collectives (examples/mpi/nbcoll) as events, replayed.  Nothing of
+# non-blocking collectives (examples/mpi/nbcoll) as events, replayed;
+# matched probes and receives (examples/mpi/mprobe), MPI_Imrecv's too.  Nothing of
 # Open MPI left.
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/../lib.sh"
@@ -67,6 +68,16 @@ for c in Iallreduce Ibarrier Ibcast; do
 		"$(grep -c "collective(MPI_$c, root=" nb.dump)" 3
 done
 replays "non-blocking collectives" nb
+
+# matched probes: MPI_Improbe + MPI_Imrecv, MPI_Mprobe + MPI_Mrecv
+pg -log -logdir mp "${MPIRUN[@]}" "$B/examples/mpi/mprobe"
+expect_eq "matched probes record: exit 0" "$(cat rc)" 0
+cp out mp.out
+expect_grep "mprobe printed the senders' order" mp.out "^order:( [1-3]){6}$"
+$TRACE dump mp >mp.dump
+expect_eq "every message received is a receive event (Imrecv's too)" \
+	"$(sed -n '/^task 1 /,/^task 2 /p' mp.dump | grep -c ' recv from=[2-4] .*tag=5 .*via=pvm_recv')" 6
+replays "matched probes" mp
 
 # Fortran: mpif.h, `use mpi` and `use mpi_f08` through the binding's
 # Fortran entries
