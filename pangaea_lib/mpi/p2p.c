@@ -234,15 +234,17 @@ static int probe(int src, int tag, MPI_Comm comm, int *flag,
 	MPI_Status st;
 	uint64_t t;
 
-	pg_delay();
-	t = pg_now();
-	if (!poll)
-		flag = &one;
+	/* (a poll that failed then fails now, at once: no -delay, as for a
+	   test, complete.c) */
 	if (pg_me->mode == PANGAEA_MODE_REPLAY && poll &&
 	    pgm_ev_poll_failed()) {
 		*flag = 0;
 		return MPI_SUCCESS;
 	}
+	pg_delay();
+	t = pg_now();
+	if (!poll)
+		flag = &one;
 	if (pg_me->mode == PANGAEA_MODE_REPLAY || !poll) {
 		if (pg_me->mode == PANGAEA_MODE_REPLAY)
 			pin(PG_REC_PROBE, comm, &s, &g);
