@@ -98,19 +98,19 @@ static int lv_fail(sqlite3_vtab *t, const char *err)
 }
 
 /* Opens every communication log of DIR into W, ONLY the ltid wanted
- * (-1: all); 0, or -1 with ERR. */
+ * (-1: all); 0, or -1 with ERR (W then holds nothing). */
 static int walk_open(struct lv_walk *w, const char *dir, int only, char *err,
 		     size_t errlen)
 {
-	int rc;
-
 	memset(w, 0, sizeof(*w));
 	w->i = -1;
 	w->only = only;
 	if (pg_run_open(&w->run, dir, err, errlen) < 0)
 		return -1;
-	if ((rc = pg_run_open_all(&w->run, err, errlen)) < 0)
+	if (pg_run_open_all(&w->run, err, errlen) < 0) {
+		pg_run_close(&w->run);
 		return -1;
+	}
 	for (int i = 0; i < w->run.n; i++)
 		w->selective |= w->run.rd[i].hdr.select[0] != '\0';
 	return 0;
