@@ -649,7 +649,14 @@ static int lv_meta_fill(sqlite3 *db, const char *dir, char *err,
 	    lv_meta(s, "sync", "offset") == 0 &&
 	    lv_meta(s, "source", "logs") == 0)
 		rc = 0;
-	else
+	/* hosts of several architectures: each host's, as the import */
+	for (size_t i = 0; rc == 0 && found && i < ri.narchs; i++) {
+		char key[PG_HOST_MAX + 8];
+
+		snprintf(key, sizeof(key), "arch:%s", ri.archs[i].host);
+		rc = lv_meta(s, key, ri.archs[i].arch);
+	}
+	if (rc < 0)
 		snprintf(err, errlen, "cannot fill the meta table: %s",
 			 sqlite3_errmsg(db));
 	sqlite3_finalize(s);
@@ -715,4 +722,43 @@ int tdb_open_logs(const char *logdir, sqlite3 **db, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+int tdb_logs_one_host(sqlite3 *db)
+{
+	sqlite3_stmt *s;
+	int one = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'hosts'",
+			       -1, &s, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
+		one = !strchr((const char *)sqlite3_column_text(s, 0), ' ');
+	sqlite3_finalize(s);
+	return one;
+}
+
+int tdb_logs_raw(sqlite3 *db)
+{
+	sqlite3_stmt *s;
+	int raw;
+
+	if (!tdb_logs_one_host(db) ||
+	    sqlite3_prepare_v2(db, "SELECT 1 FROM messages WHERE "
+			       "t_recv < t_send LIMIT 1", -1, &s,
+			       NULL) != SQLITE_OK)
+		return 0;
+	raw = sqlite3_step(s) == SQLITE_DONE;
+	sqlite3_finalize(s);
+	return raw;
+}
+
+int tdb_open_read(const char *logdir, sqlite3 **db, char *err, size_t errlen)
+{
+	if (tdb_stale(logdir) && tdb_open_logs(logdir, db, err, errlen) == 0) {
+		if (tdb_logs_raw(*db))
+			return 0;
+		sqlite3_close(*db);
+	}
+	return tdb_open(logdir, db, err, errlen);
 }
