@@ -667,6 +667,46 @@ static int lv_meta_fill(sqlite3 *db, const char *dir, char *err,
 	return rc;
 }
 
+/* Makes the spawns table of DB and fills it from the execution logs of
+ * DIR, as the import does; 0, or -1 with ERR (a damaged log names file
+ * and offset). */
+static int lv_spawns(sqlite3 *db, const char *dir, char *err, size_t errlen)
+{
+	struct pg_strbuf argv = { 0 }, kids = { 0 };
+	sqlite3_stmt *ins = NULL;
+	int *x = NULL, nx = pg_run_ltids(dir, "exec", &x), rc = 0;
+
+	if (sqlite3_exec(db, TDB_SPAWNS_SQL, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT INTO spawns VALUES(?,?,?,?,?,?,?,"
+			       "?,?)", -1, &ins, NULL) != SQLITE_OK)
+		rc = -2;
+	for (int i = 0; i < nx && rc == 0; i++) {
+		char path[PG_PATH_MAX];
+		struct pg_exec_log xl = { 0 };
+
+		if (pg_log_path(path, sizeof(path), dir, x[i], "exec") < 0 ||
+		    pg_exec_read(path, &xl, err, errlen) < 0) {
+			rc = -1;
+			break;
+		}
+		for (int k = 0; k < xl.nspawn && rc == 0; k++)
+			if (tdb_spawn_bind(ins, x[i], &xl.spawns[k], &argv,
+					   &kids) < 0 ||
+			    sqlite3_step(ins) != SQLITE_DONE ||
+			    sqlite3_reset(ins) != SQLITE_OK)
+				rc = -2;
+		pg_exec_free(&xl);
+	}
+	if (rc == -2)
+		snprintf(err, errlen, "cannot fill the spawns table: %s",
+			 sqlite3_errmsg(db));
+	sqlite3_finalize(ins);
+	pg_strbuf_free(&argv);
+	pg_strbuf_free(&kids);
+	free(x);
+	return rc < 0 ? -1 : 0;
+}
+
 int tdb_open_logs(const char *logdir, sqlite3 **db, char *err, size_t errlen)
 {
 	struct pg_run run;
@@ -716,7 +756,8 @@ int tdb_open_logs(const char *logdir, sqlite3 **db, char *err, size_t errlen)
 		*db = NULL;
 		return -1;
 	}
-	if (lv_meta_fill(*db, logdir, err, errlen) < 0) {
+	if (lv_meta_fill(*db, logdir, err, errlen) < 0 ||
+	    lv_spawns(*db, logdir, err, errlen) < 0) {
 		sqlite3_close(*db);
 		*db = NULL;
 		return -1;

@@ -58,7 +58,8 @@ int tdb_open(const char *logdir, sqlite3 **db, char *err, size_t errlen);
  * read the logs of LOGDIR as a query runs (the rows the import would
  * make, with the "offset" times: docs/TRACEDB.md "Without importing")
  * and whose meta table says what the headers and run.info say (with
- * source = logs); no spawns, output or clocks table.  *DB on success
+ * source = logs), and a spawns table made from the execution logs (the
+ * import's rows); no output or clocks table.  *DB on success
  * (sqlite3_close it).  0, or -1 with ERR.
  */
 int tdb_open_logs(const char *logdir, sqlite3 **db, char *err, size_t errlen);

@@ -35,14 +35,15 @@ logs_sql_rows() {
 		"SELECT id, src, dst, tag, msgid, len, kind, send_event, recv_event, unmatched FROM messages" \
 		"SELECT ltid, parent_ltid, tid, program, host, start_wall_ns, end_how, end_value, nevents FROM tasks" \
 		"SELECT key, value FROM meta WHERE key IN ('mode', 'hosts', 'selection', 'polls', 'command', 'status', 'start_wall_ns') ORDER BY key" \
-		"SELECT ltid, count(*), min(id), max(seq) FROM events WHERE ltid = (SELECT max(ltid) FROM tasks)"; do
+		"SELECT ltid, count(*), min(id), max(seq) FROM events WHERE ltid = (SELECT max(ltid) FROM tasks)" \
+		"SELECT * FROM spawns ORDER BY ltid, seq"; do
 		$TRACE sql "$1" "$q" >>"$2" 2>&1
 	done
 }
 
-# logs_reads LOGDIR OUT: what stats and export print for LOGDIR (both
-# read the logs when they have no trace.db, the trace database else),
-# appended to OUT; the export files go under OUT.d.
+# logs_reads LOGDIR OUT: what stats, export and sync print for LOGDIR
+# (they read the logs when they have no trace.db, the trace database
+# else), appended to OUT; the export files go under OUT.d.
 logs_reads() {
 	local t
 	rm -rf "$2.d"
@@ -53,6 +54,7 @@ logs_reads() {
 		$TRACE stats --csv "$1"
 		$TRACE stats --json "$1"
 		$TRACE stats -task "$t" "$1"
+		$TRACE sync "$1"
 		$TRACE export --chrome "$2.d/chrome.json" "$1"
 		$TRACE export --otf2 "$2.d/otf2" "$1"
 		# (the archive's anchor file holds a creation stamp: its
@@ -64,15 +66,15 @@ logs_reads() {
 }
 
 # logs_sql_check NAME LOGDIR: on a fresh log folder, pangaea-trace sql,
-# stats and export answer from the logs (no trace.db made) with what they
-# print once the import is made.
+# stats, export and sync answer from the logs (no trace.db made) with
+# what they print once the import is made.
 logs_sql_check() {
 	local f
 	[ -e "$2/trace.db" ] && fail "$1: $2 already has a trace.db"
 	logs_sql_rows "$2" "$1.logs.sql"
 	logs_reads "$2" "$1.logs.reads"
-	[ -e "$2/trace.db" ] && fail "$1: sql, stats, export on the logs imported them" ||
-		pass "$1: sql, stats and export answer from the logs, no import"
+	[ -e "$2/trace.db" ] && fail "$1: sql, stats, export, sync on the logs imported them" ||
+		pass "$1: sql, stats, export and sync answer from the logs, no import"
 	[ -s "$1.logs.sql" ] || fail "$1: sql on the logs printed nothing"
 	$TRACE import "$2" >/dev/null
 	logs_sql_rows "$2" "$1.db.sql"
@@ -85,9 +87,9 @@ logs_sql_check() {
 	fi
 	if cmp -s "$1.logs.reads" "$1.db.reads" &&
 	   diff -r "$1.logs.reads.d" "$1.db.reads.d" >/dev/null; then
-		pass "$1: stats and export print from the logs what they print imported ($(wc -l <"$1.db.reads") lines, $(du -sk "$1.db.reads.d" | cut -f1) KiB exported)"
+		pass "$1: stats, export and sync print from the logs what they print imported ($(wc -l <"$1.db.reads") lines, $(du -sk "$1.db.reads.d" | cut -f1) KiB exported)"
 	else
-		fail "$1: stats or export differ between the logs and the import:"
+		fail "$1: stats, export or sync differ between the logs and the import:"
 		{ diff "$1.logs.reads" "$1.db.reads"
 		  diff -r "$1.logs.reads.d" "$1.db.reads.d"; } | head -10 | sed 's/^/    | /'
 	fi
