@@ -798,7 +798,7 @@ int tdb_open_read(const char *logdir, sqlite3 **db, char *err, size_t errlen)
 {
 	if (tdb_stale(logdir) && tdb_open_logs(logdir, db, err, errlen) == 0) {
 		if (tdb_logs_raw(*db))
-			return 0;
+			return 1;
 		sqlite3_close(*db);
 	}
 	return tdb_open(logdir, db, err, errlen);

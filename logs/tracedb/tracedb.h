@@ -78,7 +78,8 @@ int tdb_logs_raw(sqlite3 *db);
  * meta tables (scans in id order) reads LOGDIR from, into *DB: an up to
  * date trace database; else, when the run is on one host, the tables
  * over the logs (tdb_open_logs: no import to wait for); else the trace
- * database imported first (tdb_open).  0, or -1 with ERR.
+ * database imported first (tdb_open).  0 (the trace database), 1 (the
+ * logs), or -1 with ERR.
  */
 int tdb_open_read(const char *logdir, sqlite3 **db, char *err, size_t errlen);
 

@@ -41,7 +41,7 @@ logs_sql_rows() {
 	done
 }
 
-# logs_reads LOGDIR OUT: what stats, export and sync print for LOGDIR
+# logs_reads LOGDIR OUT: what stats, export, sync, dump --merged print for LOGDIR
 # (they read the logs when they have no trace.db, the trace database
 # else), appended to OUT; the export files go under OUT.d.
 logs_reads() {
@@ -55,6 +55,7 @@ logs_reads() {
 		$TRACE stats --json "$1"
 		$TRACE stats -task "$t" "$1"
 		$TRACE sync "$1"
+		$TRACE dump --merged "$1"
 		$TRACE export --chrome "$2.d/chrome.json" "$1"
 		$TRACE export --otf2 "$2.d/otf2" "$1"
 		# (the archive's anchor file holds a creation stamp: its
