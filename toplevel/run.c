@@ -376,8 +376,6 @@ static int coord_await(void *arg)
 		} else if (b > 0) {
 			handle(r, b);
 		} else if (waitpid(r->coord_pid, NULL, WNOHANG) == r->coord_pid) {
-			pg_pvmtmp_clear(r->coord_pid); /* (if it died enrolling) */
-			r->coord_pid = -1; /* (reaped) */
 			r->coord_exited = 1;
 			break;
 		} else if (la_vm_process_stopped(r->coord_pid)) {
@@ -397,8 +395,6 @@ static int coord_await(void *arg)
 	if (!r->coord_exited) {
 		kill(r->coord_pid, SIGKILL);
 		waitpid(r->coord_pid, NULL, 0);
-		pg_pvmtmp_clear(r->coord_pid); /* (its handshake file) */
-		r->coord_pid = -1; /* (reaped) */
 		r->coord_exited = 1;
 	}
 	r->coord_failed = 1;
@@ -908,8 +904,6 @@ static void stop_coordinator(struct la_run *r)
 		if (!r->coord_exited)
 			kill(r->coord_pid, SIGKILL);
 		waitpid(r->coord_pid, NULL, 0);
-		/* (killed while it enrolled: its handshake file is left) */
-		pg_pvmtmp_clear(r->coord_pid);
 		r->coord_pid = -1;
 	}
 	if (!r->relay_tid || r->relay_exited || r->lost_pvmd)
