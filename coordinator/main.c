@@ -19,7 +19,6 @@
 #include "coord.h"
 
 #include <event2/event.h>
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +34,6 @@ struct coord {
 	struct event *readable, *tick;
 	int launcher;      /* its tid: -launcher TID, else our PVM parent */
 	pid_t pvmd;        /* -pvmd PID: this host's pvmd (0: our parent) */
-	int go_fd;         /* -go-fd FD: enroll once a byte comes (or -1) */
 	int launcher_died; /* its exit notify came, not its QUIT */
 	int halt_vm;       /* -halt-vm: the launcher started the VM */
 	int relay;         /* -relay: only serves the live view (viewers.c) */
@@ -213,17 +211,6 @@ static int coord_start(struct coord *c)
 	int *fds;
 
 	pg_timeline("coordinator", "runs (main)");
-	if (c->go_fd >= 0) { /* the launcher's child: its word first */
-		char go;
-		ssize_t n;
-
-		while ((n = read(c->go_fd, &go, 1)) < 0 && errno == EINTR)
-			;
-		close(c->go_fd);
-		if (n != 1) /* (the launcher ended or started no program) */
-			return -1;
-		pg_timeline("coordinator", "told to enroll");
-	}
 	pg_pvmtmp_clear_own(); /* before libpvm picks its file names */
 	if (pvm_mytid() < 0)
 		return -1;
@@ -301,8 +288,8 @@ static void end_orphaned_run(struct coord *c)
 }
 
 /* Reads the arguments the launcher gives (-halt-vm, -relay, -live-to
- * TID, -follow DIR; -launcher TID, -pvmd PID and -go-fd FD when it
- * started us itself, not through PVM) into C. */
+ * TID, -follow DIR; -launcher TID and -pvmd PID when it started us
+ * itself, not through PVM) into C. */
 static void coord_args(struct coord *c, int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++)
@@ -318,13 +305,11 @@ static void coord_args(struct coord *c, int argc, char **argv)
 			c->launcher = atoi(argv[++i]);
 		else if (strcmp(argv[i], "-pvmd") == 0 && i + 1 < argc)
 			c->pvmd = (pid_t)atoi(argv[++i]);
-		else if (strcmp(argv[i], "-go-fd") == 0 && i + 1 < argc)
-			c->go_fd = atoi(argv[++i]);
 }
 
 int main(int argc, char **argv)
 {
-	struct coord c = { .status = 0, .go_fd = -1 };
+	struct coord c = { .status = 0 };
 
 	pg_pvm_stand_aside(); /* not a task, even under a user's LD_PRELOAD */
 	if (argc > 1 && strcmp(argv[1], "-beacon") == 0)

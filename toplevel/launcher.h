@@ -146,7 +146,6 @@ struct la_run {
 				   0: not known yet, -1: not here */
 	int coord_forked;       /* started by the launcher itself (on its
 				   host): its tid comes with its HELLO */
-	int coord_go;           /* its pipe's end (coord_fork), or -1 */
 	double stopped_seen;    /* when a process of the run here was last
 				   seen stopped (la_tasks_check_joined) */
 	int relay_tid;          /* the live view's relay (run.c), or 0 */

@@ -53,25 +53,18 @@ extern char **environ;
  * launcher's own child, not through the pvmd: a pvmd's spawn closes
  * every descriptor up to the open-file limit in the child (20 000 close
  * calls, 2.4 ms here) and the launcher waits for its answer, while this
- * takes a posix_spawn.  The child gets stdin from /dev/null, the read
- * end of a pipe as descriptor 3 and no other descriptor of ours (the
- * launcher's pvmd socket would keep the launcher's end from the pvmd),
- * a process group of its own (a ^C at the terminal is the launcher's to
- * handle) and default signals; it is told the launcher's tid
- * (-launcher: it has no PVM parent), this host's pvmd (-pvmd) and to
- * enroll in PVM only once a byte comes on descriptor 3 (-go-fd 3), which
- * coord_await writes after the launcher's first PVM spawn: the pvmd
- * numbers tasks in the order they enroll or are spawned, so the
- * programs' tids stay the same from run to run (a program that prints
- * its tid, or libpvm's messages, replay as recorded).  *GO gets the
- * pipe's write end.  Its pid, or -1 with errno.
+ * takes a posix_spawn.  The child gets stdin from /dev/null, no other
+ * descriptor of ours (the launcher's pvmd socket would keep the
+ * launcher's end from the pvmd), a process group of its own (a ^C at
+ * the terminal is the launcher's to handle) and default signals; it is
+ * told the launcher's tid (-launcher: it has no PVM parent) and this
+ * host's pvmd (-pvmd).  Its pid, or -1 with errno.
  */
-static pid_t coord_fork(char **args, int n, int pvmd, int *go)
+static pid_t coord_fork(char **args, int n, int pvmd)
 {
 	char self[PG_PATH_MAX], path[PG_PATH_MAX + 32], me[16], pv[16];
-	char launcher[] = "-launcher", pvmd_arg[] = "-pvmd", go_arg[] = "-go-fd";
-	char three[] = "3", *argv[n + 8];
-	int p[2];
+	char launcher[] = "-launcher", pvmd_arg[] = "-pvmd";
+	char *argv[n + 6];
 	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
@@ -90,22 +83,14 @@ static pid_t coord_fork(char **args, int n, int pvmd, int *go)
 	argv[n + 2] = me;
 	argv[n + 3] = pvmd_arg;
 	argv[n + 4] = pv;
-	argv[n + 5] = go_arg;
-	argv[n + 6] = three;
-	argv[n + 7] = NULL;
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return -1;
+	argv[n + 5] = NULL;
 	sigfillset(&def);
 	sigemptyset(&none);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawnattr_init(&at);
 	rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	if (rc == 0) /* (dup2 clears close-on-exec; onto p[0] itself too) */
-		rc = p[0] == 3 ? posix_spawn_file_actions_adddup2(&fa, 3, 9) ||
-				 posix_spawn_file_actions_adddup2(&fa, 9, 3)
-			       : posix_spawn_file_actions_adddup2(&fa, p[0], 3);
 	if (rc == 0)
-		rc = posix_spawn_file_actions_addclosefrom_np(&fa, 4);
+		rc = posix_spawn_file_actions_addclosefrom_np(&fa, 3);
 	if (rc == 0)
 		rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP |
 					      POSIX_SPAWN_SETSIGDEF |
@@ -118,26 +103,11 @@ static pid_t coord_fork(char **args, int n, int pvmd, int *go)
 		rc = posix_spawn(&pid, path, &fa, &at, argv, environ);
 	posix_spawnattr_destroy(&at);
 	posix_spawn_file_actions_destroy(&fa);
-	close(p[0]);
 	if (rc != 0) {
-		close(p[1]);
 		errno = rc;
 		return -1;
 	}
-	*go = p[1];
 	return pid;
-}
-
-/* Lets the coordinator coord_fork started enroll (once). */
-static void coord_go(struct la_run *r)
-{
-	if (r->coord_go < 0)
-		return;
-	if (write(r->coord_go, "g", 1) != 1)
-		la_error("cannot tell the coordinator to start: %s",
-			 strerror(errno));
-	close(r->coord_go);
-	r->coord_go = -1;
 }
 
 /* Waits for TID's HELLO a second at a time (a blocking receive: no
@@ -240,8 +210,7 @@ static int start_coordinator(struct la_run *r)
 	pg_timeline("launcher", "spawns the coordinator");
 	snprintf(r->coord_host, sizeof(r->coord_host), "%s", host);
 	if (strcmp(host, home) == 0) { /* our child: coord_fork */
-		r->coord_pid = coord_fork(argv, (int)(a - argv), r->pvmd_pid,
-					  &r->coord_go);
+		r->coord_pid = coord_fork(argv, (int)(a - argv), r->pvmd_pid);
 		if (r->coord_pid < 0) {
 			la_error("cannot start the coordinator on %s (%s)", host,
 				 strerror(errno));
@@ -361,7 +330,6 @@ static int coord_await(void *arg)
 	double t0 = la_death_now();
 	int old = pvm_setcontext(r->ctx), b, tag, src, version;
 
-	coord_go(r); /* (the programs' tasks have their tids now) */
 	if (r->coord_up)
 		return r->coord_tid;
 	pg_timeline("launcher", "awaits the coordinator's HELLO");
@@ -894,10 +862,6 @@ static void stop_coordinator(struct la_run *r)
 		if (!r->coord_exited)
 			pvm_kill(r->coord_tid);
 	}
-	if (r->coord_go >= 0) { /* (never told to start: it ends so) */
-		close(r->coord_go);
-		r->coord_go = -1;
-	}
 	if (r->coord_forked && r->coord_pid > 0) {
 		/* our child: its exit status, at once if it left PVM (its end
 		   follows), else killed now */
@@ -1150,7 +1114,7 @@ static int summarize(struct la_opts *o, const char *logdir, int status)
 
 int la_run(struct la_opts *o)
 {
-	struct la_run r = { .o = o, .t0 = la_death_now(), .coord_go = -1 };
+	struct la_run r = { .o = o, .t0 = la_death_now() };
 	char logdir[PG_PATH_MAX];
 	int status;
 
