@@ -32,8 +32,7 @@ struct coord {
 	struct coord_registry reg;
 	struct event_base *base;
 	struct event *readable, *tick;
-	int launcher;      /* its tid: -launcher TID, else our PVM parent */
-	pid_t pvmd;        /* -pvmd PID: this host's pvmd (0: our parent) */
+	int launcher;
 	int launcher_died; /* its exit notify came, not its QUIT */
 	int halt_vm;       /* -halt-vm: the launcher started the VM */
 	int relay;         /* -relay: only serves the live view (viewers.c) */
@@ -215,8 +214,7 @@ static int coord_start(struct coord *c)
 	if (pvm_mytid() < 0)
 		return -1;
 	pg_timeline("coordinator", "enrolled in PVM");
-	if (c->launcher <= 0) /* (spawned through PVM by the launcher) */
-		c->launcher = pvm_parent();
+	c->launcher = pvm_parent();
 	if (c->launcher < 0 || !ctx) {
 		fprintf(stderr, "pangaea-coord: must be started by the pangaea "
 			"launcher, not by hand\n");
@@ -256,20 +254,13 @@ static void remove_vm_files(pid_t pvmd)
 	pg_pvmtmp_clear(pvmd);
 }
 
-/* Whether this host's pvmd PVMD still runs: our parent, or the -pvmd
- * process (started by the launcher, which ended, so init reaps it). */
-static int pvmd_runs(const struct coord *c, pid_t pvmd)
-{
-	return c->pvmd > 0 ? kill(pvmd, 0) == 0 : getppid() == pvmd;
-}
-
 /* The launcher died: kills the run's tasks and, with -halt-vm, halts the
- * virtual machine (the pvmd, our parent or -pvmd, ends every task) and
- * waits up to 3 s for it to go before removing its files. */
+ * virtual machine (the pvmd, our parent, ends every task) and waits up to
+ * 3 s for it to go before removing its files. */
 static void end_orphaned_run(struct coord *c)
 {
 	const struct pg_imap *m = &c->reg.ids.by_tid;
-	pid_t pvmd = c->pvmd > 0 ? c->pvmd : getppid();
+	pid_t pvmd = getppid();
 	int me = pvm_mytid();
 
 	fprintf(stderr, "pangaea-coord: the launcher t%x died: ending its run%s\n",
@@ -281,15 +272,14 @@ static void end_orphaned_run(struct coord *c)
 		return;
 	signal(SIGTERM, SIG_IGN); /* a halting pvmd SIGTERMs its tasks */
 	pvm_halt();
-	for (int i = 0; i < 300 && pvmd_runs(c, pvmd); i++)
+	for (int i = 0; i < 300 && getppid() == pvmd; i++)
 		usleep(10000);
-	if (!pvmd_runs(c, pvmd))
+	if (getppid() != pvmd)
 		remove_vm_files(pvmd);
 }
 
 /* Reads the arguments the launcher gives (-halt-vm, -relay, -live-to
- * TID, -follow DIR; -launcher TID and -pvmd PID when it started us
- * itself, not through PVM) into C. */
+ * TID, -follow DIR) into C. */
 static void coord_args(struct coord *c, int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++)
@@ -301,10 +291,6 @@ static void coord_args(struct coord *c, int argc, char **argv)
 			c->live_to = atoi(argv[++i]);
 		else if (strcmp(argv[i], "-follow") == 0 && i + 1 < argc)
 			c->follow = argv[++i];
-		else if (strcmp(argv[i], "-launcher") == 0 && i + 1 < argc)
-			c->launcher = atoi(argv[++i]);
-		else if (strcmp(argv[i], "-pvmd") == 0 && i + 1 < argc)
-			c->pvmd = (pid_t)atoi(argv[++i]);
 }
 
 int main(int argc, char **argv)

@@ -279,16 +279,6 @@ struct pg_task0_config {
 int pg_task0_open(const struct pg_task0_config *c, char *err, size_t errlen);
 /* Tells the library the coordinator's tid once it runs. */
 void pg_task0_set_coordinator(int tid);
-/* Or, for a coordinator whose tid comes with its HELLO (started by the
- * launcher itself, not spawned through the pvmd): AWAIT(ARG) is called,
- * once, when the launcher's first spawn needs the tid (after PVM's
- * spawn, before the SPAWNED and the handovers) and returns it, or <= 0
- * when the coordinator did not come up (the children get no handover:
- * the launcher kills them). */
-void pg_task0_await_coordinator(int (*await)(void *arg), void *arg);
-/* The coordinator's tid, awaited first if pg_task0_await_coordinator
- * named a wait; <= 0 if it did not come up. */
-int pg_task0_coordinator(void);
 /* The report when replaying the launcher's own spawns diverged, or NULL. */
 const char *pg_task0_diverged(void);
 /* Closes task 0's logs and recording. */

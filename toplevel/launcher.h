@@ -144,8 +144,6 @@ struct la_run {
 	int coord_failed;       /* it ended or was silent before its HELLO */
 	pid_t coord_pid;        /* if on this host (la_tasks_check_joined), or
 				   0: not known yet, -1: not here */
-	int coord_forked;       /* started by the launcher itself (on its
-				   host): its tid comes with its HELLO */
 	double stopped_seen;    /* when a process of the run here was last
 				   seen stopped (la_tasks_check_joined) */
 	int relay_tid;          /* the live view's relay (run.c), or 0 */

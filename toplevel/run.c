@@ -10,11 +10,9 @@
 #include <libgen.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define KILL_GRACE_S 10 /* after killing, wait this long for exits */
@@ -45,70 +43,6 @@ static int coord_spawn(char **argv, const char *host, int *tid)
 }
 
 #define COORD_HELLO_WAIT_S 15 /* a coordinator's start, at most */
-
-extern char **environ;
-
-/*
- * Starts pangaea-coord with ARGS (N of them) on this host as the
- * launcher's own child, not through the pvmd: a pvmd's spawn closes
- * every descriptor up to the open-file limit in the child (20 000 close
- * calls, 2.4 ms here) and the launcher waits for its answer, while this
- * takes a posix_spawn.  The child gets stdin from /dev/null, no other
- * descriptor of ours (the launcher's pvmd socket would keep the
- * launcher's end from the pvmd), a process group of its own (a ^C at
- * the terminal is the launcher's to handle) and default signals; it is
- * told the launcher's tid (-launcher: it has no PVM parent) and this
- * host's pvmd (-pvmd).  Its pid, or -1 with errno.
- */
-static pid_t coord_fork(char **args, int n, int pvmd)
-{
-	char self[PG_PATH_MAX], path[PG_PATH_MAX + 32], me[16], pv[16];
-	char launcher[] = "-launcher", pvmd_arg[] = "-pvmd";
-	char *argv[n + 6];
-	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
-	sigset_t def, none;
-	pid_t pid = -1;
-	int rc;
-
-	self[k > 0 ? k : 0] = '\0';
-	snprintf(path, sizeof(path), "%s/pangaea-coord", dirname(self));
-	snprintf(me, sizeof(me), "%d", pvm_mytid());
-	snprintf(pv, sizeof(pv), "%d", pvmd);
-	argv[0] = path;
-	for (int i = 0; i < n; i++)
-		argv[i + 1] = args[i];
-	argv[n + 1] = launcher;
-	argv[n + 2] = me;
-	argv[n + 3] = pvmd_arg;
-	argv[n + 4] = pv;
-	argv[n + 5] = NULL;
-	sigfillset(&def);
-	sigemptyset(&none);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawnattr_init(&at);
-	rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	if (rc == 0)
-		rc = posix_spawn_file_actions_addclosefrom_np(&fa, 3);
-	if (rc == 0)
-		rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP |
-					      POSIX_SPAWN_SETSIGDEF |
-					      POSIX_SPAWN_SETSIGMASK);
-	if (rc == 0)
-		rc = posix_spawnattr_setsigdefault(&at, &def);
-	if (rc == 0)
-		rc = posix_spawnattr_setsigmask(&at, &none);
-	if (rc == 0)
-		rc = posix_spawn(&pid, path, &fa, &at, argv, environ);
-	posix_spawnattr_destroy(&at);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc != 0) {
-		errno = rc;
-		return -1;
-	}
-	return pid;
-}
 
 /* Waits for TID's HELLO a second at a time (a blocking receive: no
  * delay when it comes) until it comes (1), TID has gone (0: PVM no
@@ -144,15 +78,12 @@ static int coord_hello(int n, int tid, const char *host, const char *what)
 }
 
 /*
- * Starts the coordinator (in Pangaea's context) on the -coord host,
- * spawned through PVM, or on ours, as the launcher's own child
- * (coord_fork), and does not wait for its HELLO: the programs are
- * spawned while it starts.  A spawned coordinator's tid is known at
- * once (PVM holds the messages for it meanwhile) and the run's message
- * loop takes the HELLO, or stops the run if it ends first or does not
- * come (coord_check_up); our child's tid comes with its HELLO, which the
- * launcher's first spawn awaits after PVM's spawn, before the SPAWNED
- * and the handovers (coord_await).  If we started the virtual machine, it
+ * Spawns the coordinator (in Pangaea's context) on the -coord host, else
+ * on ours (PVM's default placement would pick any host of the machine),
+ * and does not wait for its HELLO: the programs are spawned while it
+ * starts (PVM holds the messages for it meanwhile), and the run's
+ * message loop takes the HELLO, or stops the run if it ends first or
+ * does not come (coord_check_up).  If we started the virtual machine, it
  * halts it should we die (-halt-vm).  With a live viewer (PANGAEA_LIVE)
  * and the coordinator on another host than the viewer's (ours, or the
  * spawn dialog's PANGAEA_LIVE_HOST), the viewer's socket cannot be
@@ -163,8 +94,6 @@ static int coord_hello(int n, int tid, const char *host, const char *what)
  * of its own host (-follow LOGDIR), which therefore send no batches
  * (PANGAEA_LIVE_FOLLOW, exported before any task starts).
  */
-static int coord_await(void *arg);
-
 static int start_coordinator(struct la_run *r)
 {
 	char home[PG_HOST_MAX], names[1024];
@@ -209,23 +138,6 @@ static int start_coordinator(struct la_run *r)
 	}
 	pg_timeline("launcher", "spawns the coordinator");
 	snprintf(r->coord_host, sizeof(r->coord_host), "%s", host);
-	if (strcmp(host, home) == 0) { /* our child: coord_fork */
-		r->coord_pid = coord_fork(argv, (int)(a - argv), r->pvmd_pid);
-		if (r->coord_pid < 0) {
-			la_error("cannot start the coordinator on %s (%s)", host,
-				 strerror(errno));
-			r->coord_pid = 0;
-			if (r->relay_tid)
-				pvm_kill(r->relay_tid);
-			return -1;
-		}
-		r->coord_forked = 1;
-		r->coord_spawned = la_death_now();
-		pg_task0_await_coordinator(coord_await, r);
-		if (r->relay_tid && strcmp(viewer, home) != 0)
-			la_say(r->o, "the live view's relay runs on %s", viewer);
-		return 0;
-	}
 	n = coord_spawn(argv, host, &r->coord_tid);
 	if (n != 1) {
 		la_error("cannot start the coordinator on %s (%s)", host,
@@ -252,10 +164,10 @@ static int start_coordinator(struct la_run *r)
  * (they wait for it, in their registration). */
 static int coord_check_up(struct la_run *r)
 {
-	if (r->coord_failed)
-		return -1;
 	if (r->coord_up || !r->coord_tid)
 		return 0;
+	if (r->coord_failed)
+		return -1;
 	if (!r->coord_exited &&
 	    la_death_now() - r->coord_spawned < COORD_HELLO_WAIT_S)
 		return 0;
@@ -304,71 +216,6 @@ static int setup_task0(struct la_run *r, const char *logdir)
 
 static int next_message(const struct la_run *r, int ms);
 static void handle(struct la_run *r, int bufid);
-
-/* Takes SRC's HELLO as that of the coordinator coord_fork started: its
- * tid from now on, notified of its exit. */
-static void coord_took_hello(struct la_run *r, int src)
-{
-	r->coord_tid = src;
-	r->coord_up = 1;
-	pvm_notify(PvmTaskExit, PG_TAG_EXITED, 1, &r->coord_tid);
-	pg_timeline("launcher", "coordinator's HELLO");
-}
-
-/*
- * The launcher's first spawn needs the tid of the coordinator coord_fork
- * started (pg_task0_await_coordinator): handles the run's messages until
- * its HELLO comes, from whichever task sends it, up to
- * COORD_HELLO_WAIT_S (not counting a time it was seen stopped: killed),
- * a ^C, its end or the pvmd's; its tid, notified of its exit from then
- * on, or -1, said (the run is then stopped: coord_failed).  The
- * programs' tasks exec meanwhile.
- */
-static int coord_await(void *arg)
-{
-	struct la_run *r = arg;
-	double t0 = la_death_now();
-	int old = pvm_setcontext(r->ctx), b, tag, src, version;
-
-	if (r->coord_up)
-		return r->coord_tid;
-	pg_timeline("launcher", "awaits the coordinator's HELLO");
-	while (!interrupted && !r->coord_up) {
-		if ((b = next_message(r, 20)) < 0) {
-			r->lost_pvmd = 1;
-			break;
-		}
-		if (b > 0 && pg_proto_check(b, &tag, &src, &version) == 0 &&
-		    tag == PG_TAG_HELLO) {
-			coord_took_hello(r, src);
-		} else if (b > 0) {
-			handle(r, b);
-		} else if (waitpid(r->coord_pid, NULL, WNOHANG) == r->coord_pid) {
-			r->coord_exited = 1;
-			break;
-		} else if (la_vm_process_stopped(r->coord_pid)) {
-			t0 = la_death_now(); /* its wait starts again */
-		} else if (la_death_now() - t0 >= COORD_HELLO_WAIT_S) {
-			break;
-		}
-	}
-	pvm_setcontext(old);
-	if (r->coord_up)
-		return r->coord_tid;
-	if (interrupted || r->lost_pvmd)
-		return -1; /* (the run's stop says why) */
-	la_error("cannot start the coordinator on %s (%s)", r->coord_host,
-		 r->coord_exited ? "it ended before it answered" :
-				   "it did not answer");
-	if (!r->coord_exited) {
-		kill(r->coord_pid, SIGKILL);
-		waitpid(r->coord_pid, NULL, 0);
-		r->coord_exited = 1;
-	}
-	r->coord_failed = 1;
-	return -1;
-}
-
 
 /* Writes how the programs are started (-staged, -stagger) into this run's
  * task-0.exec, before its spawns; 0 or -1 (said). */
@@ -545,17 +392,6 @@ static int start_programs(struct la_run *r)
 			la_error("%s", r->diverged);
 			return -2;
 		}
-		if (n > 0 && r->coord_forked && !r->coord_up) {
-			/* no coordinator (coord_await said why), or the run is
-			   being stopped (^C, the pvmd lost): these tasks got no
-			   handover; wait_tasks ends the run */
-			for (int k = 0; k < r->o->ntask; k++)
-				if (tids[k] > 0)
-					known_at_once(r, p, &tids[k], 1);
-			if (r->coord_failed)
-				la_tasks_kill(r);
-			return 0;
-		}
 		if (n != r->o->ntask) {
 			la_error("cannot start %s%s%s%s: %s", p->path,
 				 where ? " on " : "",
@@ -651,8 +487,6 @@ static void handle(struct la_run *r, int bufid)
 	} else if (tag == PG_TAG_HELLO && src == r->coord_tid) {
 		r->coord_up = 1;
 		pg_timeline("launcher", "coordinator's HELLO");
-	} else if (tag == PG_TAG_HELLO && r->coord_forked && !r->coord_tid) {
-		coord_took_hello(r, src); /* (before the first spawn) */
 	} else if (tag == PG_TAG_ACK && pg_proto_upk(tag, v) == 0 &&
 		   src == r->coord_tid && v[0] < 0) {
 		/* (the launcher's SPAWNED: pangaea_pvm_spawn does not wait) */
@@ -861,14 +695,6 @@ static void stop_coordinator(struct la_run *r)
 		said = r->coord_exited;
 		if (!r->coord_exited)
 			pvm_kill(r->coord_tid);
-	}
-	if (r->coord_forked && r->coord_pid > 0) {
-		/* our child: its exit status, at once if it left PVM (its end
-		   follows), else killed now */
-		if (!r->coord_exited)
-			kill(r->coord_pid, SIGKILL);
-		waitpid(r->coord_pid, NULL, 0);
-		r->coord_pid = -1;
 	}
 	if (!r->relay_tid || r->relay_exited || r->lost_pvmd)
 		return;

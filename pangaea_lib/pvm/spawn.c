@@ -97,11 +97,7 @@ static int spawn_finish(struct pg_spawn_rec *rec, int *tids, uint64_t t0,
 	for (int i = 0; i < rec->ntask; i++)
 		if (rec->slots[i].ltid > 0)
 			pg_ids_learn(tids[i], rec->slots[i].ltid);
-	/* (the launcher's coordinator may still be starting: its tid comes
-	   with its HELLO, awaited while the children exec) */
-	if (pg_me->ltid == 0 && rec->started > 0 && pg_task0_coordinator() <= 0)
-		rc = PvmSysErr;
-	if (rc == 0 && rec->started > 0)
+	if (rec->started > 0)
 		rc = tell_spawned(rec, tids);
 	for (int i = 0; i < rec->ntask && rc >= 0; i++)
 		if (rec->slots[i].ltid > 0)

@@ -44,28 +44,9 @@ int pg_task0_open(const struct pg_task0_config *c, char *err, size_t errlen)
 	return ctx;
 }
 
-static int (*coord_await)(void *arg); /* pg_task0_await_coordinator's */
-static void *coord_await_arg;
-
 void pg_task0_set_coordinator(int tid)
 {
 	pg_self_edit()->coord_tid = tid;
-}
-
-void pg_task0_await_coordinator(int (*await)(void *arg), void *arg)
-{
-	coord_await = await;
-	coord_await_arg = arg;
-}
-
-int pg_task0_coordinator(void)
-{
-	int (*await)(void *arg) = coord_await;
-
-	coord_await = NULL; /* asked once */
-	if (pg_me->coord_tid <= 0 && await)
-		pg_task0_set_coordinator(await(coord_await_arg));
-	return pg_me->coord_tid;
 }
 
 const char *pg_task0_diverged(void)
