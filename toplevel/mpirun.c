@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MPI_LIB "libpangaea-mpi.so"
@@ -271,6 +272,15 @@ static int deadlock_look(struct dl *d)
 	return 1;
 }
 
+/* Waits up to 250 ms for a child's end (SIGCHLD, blocked by the caller,
+ * taken here): mpirun's end is seen at once, not at the next look. */
+static void nap(const sigset_t *chld)
+{
+	struct timespec ts = { 0, 250000000 };
+
+	(void)sigtimedwait(chld, NULL, &ts);
+}
+
 /* Runs ARGV in a process group of its own until it ends, looking for a
  * deadlock of its NP ranks logging into DIR (then mpirun is stopped and
  * *DEADLOCK set); its wait status, -1 if it could not start. */
@@ -278,11 +288,19 @@ static int run_group(char **argv, const char *dir, int np, int *deadlock)
 {
 	int status = -1, stop_at = 0;
 	struct dl d = { dir, np, calloc((size_t)np + 1, sizeof(uint32_t)), 0, 0 };
-	pid_t pid = fork(), w;
+	sigset_t chld, old;
+	pid_t pid, w;
 
-	if (pid < 0)
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old);
+	if ((pid = fork()) < 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		free(d.seq);
 		return -1;
+	}
 	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		setpgid(0, 0);
 		execvp(argv[0], argv);
 		fprintf(stderr, "pangaea: cannot run %s: %s\n", argv[0],
@@ -297,17 +315,19 @@ static int run_group(char **argv, const char *dir, int np, int *deadlock)
 		w = waitpid(pid, &status, WNOHANG);
 		if (w == pid || (w < 0 && errno != EINTR))
 			break;
-		usleep(w == 0 ? 250000 : 0);
+		if (w == 0)
+			nap(&chld);
 		if (d.seq && !d.found && deadlock_look(&d)) {
 			d.found = 1;
 			kill(pid, SIGTERM); /* mpirun ends its ranks */
 			stop_at = tick + 20;
 		}
-		if (stop_at && tick == stop_at) /* 5 s later */
+		if (stop_at && tick >= stop_at) /* 5 s later */
 			kill(-pid, SIGKILL);
 	}
 	kill(-pid, SIGKILL); /* whatever of the run is left */
 	mpirun_pgid = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	free(d.seq);
 	*deadlock = d.found;
 	return status;
