@@ -362,7 +362,8 @@ static int run_group(char **argv, const char *dir, int np, int *deadlock)
 			break;
 		if (w == 0)
 			nap(&chld);
-		if (!d.found && deadlock_look(&d)) {
+		la_debug_mpi_tick();
+		if (!d.found && !la_debug_mpi_busy() && deadlock_look(&d)) {
 			d.found = 1;
 			kill(pid, SIGTERM); /* mpirun ends its ranks */
 			stop_at = tick + 20;
@@ -532,10 +533,6 @@ static char **command(const char *file, char **args, char **env, int nenv)
 /* The option of O that an MPI run does not take yet, or NULL. */
 static const char *unsupported(const struct la_opts *o)
 {
-	if (o->debug_ltid)
-		return "-debug";
-	if (o->nswap)
-		return "-swap";
 	if (o->select[0])
 		return "-select";
 	if (o->start)
@@ -552,7 +549,7 @@ static const char *unsupported(const struct la_opts *o)
 int la_mpi_run(struct la_opts *o)
 {
 	char lib[PG_PATH_MAX], dir[PG_PATH_MAX], rdir[PG_PATH_MAX];
-	char e[8][PG_PATH_MAX + 64], *env[8];
+	char e[10][PG_PATH_MAX + 64], *env[10];
 	const char *file = o->nprog ? o->progs[0].path : NULL;
 	char **args = o->nprog ? o->progs[0].argv : NULL, **cmd;
 	int np = 0, at, nenv = 0, status, crashed, sig, rc = LA_OK, recsig = 0;
@@ -569,7 +566,9 @@ int la_mpi_run(struct la_opts *o)
 	if (o->mode == PANGAEA_MODE_REPLAY) {
 		if (la_logdir_check(o->logdir) < 0 ||
 		    replay_command(o, &file, &args, &np) < 0 ||
-		    !realpath(o->logdir, rdir))
+		    !realpath(o->logdir, rdir) ||
+		    la_debug_check(o, rdir) < 0 || /* (-debug's event is there) */
+		    la_whatif_prepare(o) < 0) /* -swap: PG_ENV_WHATIF set */
 			return LA_SETUP;
 		if (!o->outdir[0])
 			la_logdir_replay_name(o->logdir, o->outdir,
@@ -627,6 +626,10 @@ int la_mpi_run(struct la_opts *o)
 		la_say(o, "chaos recording, seed %u (%s=%u repeats its "
 		       "decisions)", o->seed, PG_ENV_SEED, o->seed);
 	}
+	nenv += la_debug_mpi_setup(o, dir, e[nenv], sizeof(e[0]));
+	if (o->nswap) /* (its value, set by la_whatif_prepare, may be long:
+			 -x NAME passes on the launcher's) */
+		snprintf(e[nenv++], sizeof(e[0]), "%s", PG_ENV_WHATIF);
 	for (int i = 0; i < nenv; i++)
 		env[i] = e[i];
 	if (geteuid() == 0) { /* what Open MPI asks of root */
@@ -639,6 +642,7 @@ int la_mpi_run(struct la_opts *o)
 	if (o->mode == PANGAEA_MODE_REPLAY)
 		la_say(o, "replaying %s; this replay logs into %s", rdir, dir);
 	status = run_group(cmd, dir, np, &deadlock);
+	la_debug_finish();
 	free(cmd);
 	setup = status < 0 || (WIFEXITED(status) && WEXITSTATUS(status) == 127);
 	/* (what was recorded first, the causes of an end last: the last
@@ -662,9 +666,15 @@ int la_mpi_run(struct la_opts *o)
 		rc = LA_SETUP;
 	} else if (deadlock) {
 		rc = LA_DIVERGED; /* (as a PVM run's deadlock) */
-	} else if (o->mode == PANGAEA_MODE_RECORD) {
+	} else if (o->mode == PANGAEA_MODE_RECORD || o->nswap) {
+		/* (a what-if's free part is a new run, not a divergence) */
 		if (crashed || !WIFEXITED(status) || WEXITSTATUS(status))
 			rc = LA_DIED;
+		else if (o->nswap &&
+			 pg_run_count(dir, &nev, &nt, e[0], sizeof(e[0])) == 0)
+			la_say(o, "what-if run recorded %ld events of %d ranks "
+			       "in %s (pangaea -replay -logdir %s replays it)",
+			       nev, nt, dir, dir);
 	} else if (recsig) {
 		/* a recorded crash: it must come again, the same */
 		if (sig == recsig) {

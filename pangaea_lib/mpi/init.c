@@ -159,17 +159,45 @@ static int b_addr_of(int ltid)
 	return ltid >= 1 ? ltid - 1 : -1;
 }
 
-/* DONE, LOGFAIL, CLOCK ...: nobody listens; the logs say it all. */
+/* The path of this rank's -debug file with SUFFIX ("pid", "go") into
+ * BUF: debug-LTID.SUFFIX in the replay's log folder. */
+static char *debug_file(char *buf, size_t n, const char *suffix)
+{
+	snprintf(buf, n, "%s/debug-%d.%s", pg_me->logdir, pg_me->ltid, suffix);
+	return buf;
+}
+
+/* DEBUG (-debug: this rank stops; V: ltid, pid, event): its pid into
+ * debug-LTID.pid (written whole, then renamed), which the launcher looks
+ * for.  DONE, LOGFAIL, CLOCK ...: nobody listens; the logs say it all. */
 static int b_send_ints(int to, int tag, const int *v)
 {
-	(void)to, (void)tag, (void)v;
+	char tmp[PG_PATH_MAX + 64], path[PG_PATH_MAX + 64];
+	FILE *f;
+
+	(void)to;
+	if (tag != PG_TAG_DEBUG)
+		return 0;
+	if (!(f = fopen(debug_file(tmp, sizeof(tmp), "pid.tmp"), "we")))
+		return -1;
+	fprintf(f, "%d %d\n", v[1], v[2]);
+	if (fclose(f) != 0 ||
+	    rename(tmp, debug_file(path, sizeof(path), "pid")) < 0) {
+		unlink(tmp);
+		return -1;
+	}
 	return 0;
 }
 
+/* DEBUG: 1 when the launcher's gdb has ended without letting this rank
+ * go (it made debug-LTID.go), else 0; nothing else comes. */
 static int b_recv_ints(int from, int tag, int seconds, int *v)
 {
-	(void)from, (void)tag, (void)seconds, (void)v;
-	return 0;
+	char path[PG_PATH_MAX + 64];
+
+	(void)from, (void)seconds, (void)v;
+	return tag == PG_TAG_DEBUG &&
+	       unlink(debug_file(path, sizeof(path), "go")) == 0;
 }
 
 /* KILLWAIT: the recording has this rank killed here (mpirun ending the
