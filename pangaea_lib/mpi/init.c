@@ -259,7 +259,8 @@ static const struct pg_binding mpi_binding = {
  * program's (the starts of their file names; pg_clk_exclude_lib). */
 static const char *const mpi_libs[] = {
 	"libmpi", "libopen-", "mca_", "libpmix", "libevent", "libhwloc",
-	"libuc", "libfabric", "libpsm", "libudev",
+	"libuc", "libfabric", "libpsm", "libudev", "libmca_common",
+	"pmix_mca_", "libmunge", "libnl-",
 };
 
 /* Joins the run the environment names, after MPI_Init; 0 (also when
@@ -276,6 +277,12 @@ static int join(char *err, size_t n)
 
 	if (!mode || !dir)
 		return 0;
+	/* the rank's clock reads: this thread's, not MPI's own (its
+	   libraries, its components, what they link), from the start: MPI's
+	   progress threads read clocks while the rank joins */
+	for (size_t i = 0; i < sizeof(mpi_libs) / sizeof(*mpi_libs); i++)
+		pg_clk_exclude_lib(mpi_libs[i]);
+	pg_clk_task_thread();
 	pg_clock_start();
 	pg_binding_set(&mpi_binding);
 	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -303,14 +310,9 @@ static int join(char *err, size_t n)
 	     pgm_matches_load(me->replaydir, me->ltid, err, n) < 0))
 		return -1;
 	pg_task_hooks();
-	/* the rank's clock reads: this thread's, not MPI's own (its
-	   libraries, its components, what they link) */
-	for (size_t i = 0; i < sizeof(mpi_libs) / sizeof(*mpi_libs); i++)
-		pg_clk_exclude_lib(mpi_libs[i]);
-	pg_clk_task_thread();
 	/* (a rank MPI_Comm_spawn made: its parents' ltids, exchanged with
 	   them before the program's first use of the intercommunicator;
-	   MPI's clock reads in it are MPI's own, as excluded above) */
+	   MPI's clock reads in it are real: pgm_inter_connect) */
 	PMPI_Comm_get_parent(&parent);
 	if (parent != MPI_COMM_NULL && pgm_inter_connect(parent, me->ltid) < 0) {
 		snprintf(err, n, "cannot learn the ltids of its spawner's ranks");

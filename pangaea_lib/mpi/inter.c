@@ -4,9 +4,12 @@
  * exchanged once when it is made (an MPI_Allgather over it, before the
  * program uses it), so that a message's peer on it is an ltid as on any
  * other communicator, and replay can turn a recorded peer back into a
- * remote rank.
+ * remote rank.  The exchange is Pangaea's, not the program's: the clock
+ * reads MPI makes in it are real, unrecorded (pg_clk_depth), whichever
+ * of MPI's libraries makes them.
  */
 #include "pgmpi.h"
+#include "pangaea-clock.h"
 
 #include <stdlib.h>
 
@@ -30,12 +33,15 @@ static struct inter *find(MPI_Comm comm)
 int pgm_inter_connect(MPI_Comm comm, int ltid)
 {
 	struct inter e = { comm, 0, NULL }, *v;
+	int rc;
 
 	if (PMPI_Comm_remote_size(comm, &e.n) != MPI_SUCCESS || e.n <= 0 ||
 	    !(e.ltids = calloc((size_t)e.n, sizeof(int))))
 		return -1;
-	if (PMPI_Allgather(&ltid, 1, MPI_INT, e.ltids, 1, MPI_INT, comm) !=
-		    MPI_SUCCESS ||
+	pg_clk_depth++;
+	rc = PMPI_Allgather(&ltid, 1, MPI_INT, e.ltids, 1, MPI_INT, comm);
+	pg_clk_depth--;
+	if (rc != MPI_SUCCESS ||
 	    !(v = pg_grow(inters, &capinter, ninter + 1, sizeof(*inters), 4))) {
 		free(e.ltids);
 		return -1;

@@ -12,6 +12,7 @@
  * recorded and replayed as any others.
  */
 #include "pgmpi.h"
+#include "pangaea-clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,7 +116,9 @@ static void spawn_event(const char *file, char **argv, int n, uint64_t t)
 		}                                                            \
 		pg_delay();                                                  \
 		t = pg_now();                                                \
+		pg_clk_depth++; /* (MPI's clock reads in it: real) */       \
 		rc = CALL(mine);                                             \
+		pg_clk_depth--;                                              \
 		for (int i = 0; root_here && i < ninfo; i++)                 \
 			if (mine[i] != infos[i])                             \
 				PMPI_Info_free(&mine[i]);                    \

@@ -12,8 +12,8 @@
 # matched probes and receives (examples/mpi/mprobe), MPI_Imrecv's too.
 # MPI_Comm_spawn (examples/mpi/spawn): the spawned ranks logged as
 # children of their spawner, the intercommunicator's wildcard receives
-# recorded, listed as races and replayed three times.  Nothing of Open
-# MPI left.
+# recorded, listed as races and replayed three times; a spawned rank's
+# crash named and crashing again in replay.  Nothing of Open MPI left.
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/../lib.sh"
 TM=$B/examples/mpi/timed
@@ -132,5 +132,12 @@ expect_grep "dump: the intercommunicator's wildcard receives are recorded" sp.du
 $TRACE races sp >sp.races
 expect_grep "races: the answers of the spawned ranks race" sp.races "task 1 event [0-9]+ pvm_recv got 100[12]:[0-9]+ tag 2; alternatives: 100[12]:"
 replays spawn sp 3
+# a spawned rank's crash is named, and crashes again in replay
+pg -log -logdir spc mpirun --allow-run-as-root --oversubscribe -np 1 "$B/examples/mpi/spawn" 2 3 crash
+expect_eq "spawned rank's crash: exit 2" "$(cat rc)" 2
+expect_grep "spawned rank's crash: named" err "spawned task 1002 was killed by signal 11"
+pg -replay -logdir spc -out spcr
+expect_eq "spawned rank's crash replayed: exit 2" "$(cat rc)" 2
+expect_grep "spawned rank's crash replayed: said" err "the replay crashed as recorded \(signal 11"
 expect_no_leftovers
 finish
