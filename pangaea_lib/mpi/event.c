@@ -28,14 +28,15 @@ static void expect(struct pg_call *c, struct pg_event *want)
 		pg_task_diverged();
 }
 
-void pgm_ev_send(int dest, int tag, uint32_t bytes, uint64_t t)
+void pgm_ev_send(int dest, int tag, uint32_t cid, uint32_t bytes,
+		 uint64_t t)
 {
 	struct pg_call c;
 
 	call_init(&c, PG_REC_SEND, t);
 	c.ev.peer = dest + 1;
 	c.ev.tag = tag;
-	c.ev.msgid = pgm_channel_id(1, dest, tag, 0);
+	c.ev.msgid = pgm_channel_id(1, dest, tag, cid, 0);
 	c.ev.len = bytes;
 	expect(&c, NULL);
 	/* logged before MPI sends it: a receive is never logged without
@@ -70,7 +71,8 @@ void pgm_ev_recv_log(int kind, MPI_Comm comm, int src, int tag,
 	ev.t = t;
 	ev.peer = w + 1;
 	ev.tag = st->MPI_TAG;
-	ev.msgid = pgm_channel_id(0, w, st->MPI_TAG, kind == PG_REC_PROBE);
+	ev.msgid = pgm_channel_id(0, w, st->MPI_TAG, pgm_comm_cid(comm),
+				   kind == PG_REC_PROBE);
 	ev.len = bytes > 0 ? (uint32_t)bytes : 0;
 	ev.filter = (src == MPI_ANY_SOURCE ? PG_FILTER_ANYSRC : 0) |
 		    (tag == MPI_ANY_TAG ? PG_FILTER_ANYTAG : 0);

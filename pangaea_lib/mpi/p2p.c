@@ -40,7 +40,8 @@ void pgm_send_event(int count, MPI_Datatype type, int dest, int tag,
 	t = pg_now();
 	if (dest == MPI_PROC_NULL)
 		return;
-	pgm_ev_send(pgm_world_rank(comm, dest), tag, bytes_of(count, type), t);
+	pgm_ev_send(pgm_world_rank(comm, dest), tag, pgm_comm_cid(comm),
+		    bytes_of(count, type), t);
 }
 
 #define SEND_WRAPPER(NAME)                                                  \

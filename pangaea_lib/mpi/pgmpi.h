@@ -15,6 +15,7 @@
  *   p2p.c               sends, receives, probes, Sendrecv, Isend, Irecv
  *   event.c             the events of a rank: sends, receives, polls,
  *                       outcomes, logged or checked against the recording
+ *   comms.c             communicators as contexts: their numbers
  *   reqs.c              the rank's pending requests; receive post numbers
  *                       and the recorded matches of wildcard Irecvs
  *   spawn.c             MPI_Comm_spawn, _spawn_multiple: the children's
@@ -62,6 +63,10 @@ int pgm_world_rank(MPI_Comm comm, int r);
 int pgm_comm_rank(MPI_Comm comm, int w);
 /* Whether this rank is in a run: recording or replaying. */
 int pgm_active(void);
+/* comms.c: the context number of COMM (0 for MPI_COMM_WORLD and for
+ * communicators not made by a wrapped collective), alike on every
+ * member; a channel of messages is per context. */
+uint32_t pgm_comm_cid(MPI_Comm comm);
 /* Whether its calls on COMM are recorded or replayed: in a run, and COMM
  * an intracommunicator or an intercommunicator of inter.c (others, such
  * as MPI_Comm_connect's, go to MPI as they are). */
@@ -128,9 +133,10 @@ int pgm_post_next(void);
 int pgm_matches_load(const char *dir, int ltid, char *err, size_t n);
 /* The recorded (world source, tag) of post POST; 1, 0 none recorded. */
 int pgm_match_of(int post, int *src, int *tag);
-/* Counts a message of the channel (PEER world rank, TAG), sent (SEND 1)
- * or received; its message id.  PEEK: the id without counting. */
-uint32_t pgm_channel_id(int send, int peer, int tag, int peek);
+/* Counts a message of the channel (PEER world rank, TAG, context CID:
+ * pgm_comm_cid), sent (SEND 1) or received; its message id.  PEEK: the
+ * id without counting. */
+uint32_t pgm_channel_id(int send, int peer, int tag, uint32_t cid, int peek);
 
 /* p2p.c */
 /* The send event of COUNT items of TYPE to DEST of COMM with TAG (the
@@ -139,10 +145,11 @@ void pgm_send_event(int count, MPI_Datatype type, int dest, int tag,
 		    MPI_Comm comm);
 
 /* event.c: the events of this rank. */
-/* A send of BYTES to world rank DEST with TAG, entered at T: checked
- * against the recording in replay, then logged (stops the rank at a
- * divergence). */
-void pgm_ev_send(int dest, int tag, uint32_t bytes, uint64_t t);
+/* A send of BYTES to world rank DEST with TAG in context CID, entered at
+ * T: checked against the recording in replay, then logged (stops the
+ * rank at a divergence). */
+void pgm_ev_send(int dest, int tag, uint32_t cid, uint32_t bytes,
+		 uint64_t t);
 /* Replay: the recorded receive (KIND: PG_REC_RECV, _NRECV, _PROBE) for
  * the filter (SRC world rank or MPI_ANY_SOURCE, TAG or MPI_ANY_TAG):
  * its world source and tag into *WSRC, *WTAG (stops at a divergence). */

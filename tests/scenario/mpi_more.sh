@@ -9,7 +9,9 @@
 # wildcard receives (examples/mpi/persist: Start + Test loop, Startall +
 # Waitsome) replayed twice printing the recording's order; the
 # non-blocking collectives (examples/mpi/nbcoll) as events, replayed;
-# matched probes and receives (examples/mpi/mprobe), MPI_Imrecv's too.
+# matched probes and receives (examples/mpi/mprobe), MPI_Imrecv's too;
+# one tag in three communicators (examples/mpi/contexts) matched per
+# communicator.
 # MPI_Comm_spawn (examples/mpi/spawn): the spawned ranks logged as
 # children of their spawner, the intercommunicator's wildcard receives
 # recorded, listed as races and replayed three times; a spawned rank's
@@ -71,6 +73,18 @@ for c in Iallreduce Ibarrier Ibcast; do
 		"$(grep -c "collective(MPI_$c, root=" nb.dump)" 3
 done
 replays "non-blocking collectives" nb
+
+# communicators as contexts: one tag in the world, a dup and a split,
+# received the other way round; every receive matched with its own
+# communicator's send (their lengths differ by communicator)
+pg -log -logdir cx "${MPIRUN[@]}" "$B/examples/mpi/contexts"
+expect_eq "contexts record: exit 0" "$(cat rc)" 0
+cp out cx.out
+expect_grep "contexts: the split's messages first" cx.out "^split:( [1-3]\(3\)){3}$"
+expect_eq "contexts: each receive matched with its communicator's send" \
+	"$($TRACE sql cx "SELECT count(*), sum(s.len = r.len) FROM messages m
+		JOIN events s ON s.id = m.send_event JOIN events r ON r.id = m.recv_event")" "9|9"
+replays contexts cx
 
 # matched probes: MPI_Improbe + MPI_Imrecv, MPI_Mprobe + MPI_Mrecv
 pg -log -logdir mp "${MPIRUN[@]}" "$B/examples/mpi/mprobe"
