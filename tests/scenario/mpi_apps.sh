@@ -42,7 +42,7 @@ if [ -x "$NP" ]; then
 	result >np.result
 	$TRACE dump np >np.dump
 	expect_grep "NPmpi's wildcard receives are recorded" np.dump "recv from=2 .*tag=1 "
-	expect_grep "NPmpi's Irecv completions are recorded" np.dump "MPI_Test/Wait\(call=5, of 1 requests\) = 1"
+	expect_grep "NPmpi's Irecv completions are recorded" np.dump "MPI_Wait\(of 1 requests\) = 1"
 	replays3 NPmpi np
 else
 	skip "NPmpi" "no $NP (Debian netpipe-openmpi: scripts/install-deps.sh)"

@@ -107,7 +107,7 @@ if [ -x "$FW" ]; then
 	$TRACE dump fw >fw.dump
 	expect_grep "Fortran: the wildcard receives are recorded" fw.dump "recv from=[2-4] .* tag=2 .*via=pvm_recv"
 	expect_grep "Fortran: the failed iprobes are recorded" fw.dump "pollfail count="
-	expect_grep "Fortran: Waitany's outcomes are recorded" fw.dump "MPI_Test/Wait\(call=6, of 3 requests\) = 1"
+	expect_grep "Fortran: Waitany's outcomes are recorded" fw.dump "MPI_Waitany\(of 3 requests\) = 1"
 	replays Fortran fw
 	pg -log -logdir fu "${MPIRUN[@]}" "$B/examples/mpi/fusempi"
 	expect_eq "use mpi record: exit 0" "$(cat rc)" 0
@@ -124,8 +124,8 @@ if [ -x "$FW" ]; then
 	$TRACE dump f8 >f8.dump
 	expect_grep "mpi_f08: the wildcard receives are recorded" f8.dump "recv from=[2-4] .* tag=2 .*via=pvm_recv"
 	expect_grep "mpi_f08: the failed iprobes are recorded" f8.dump "pollfail count="
-	expect_grep "mpi_f08: Testsome's outcomes are recorded" f8.dump "MPI_Test/Wait\(call=3, of 3 requests\)"
-	expect_grep "mpi_f08: Waitany's outcomes are recorded" f8.dump "MPI_Test/Wait\(call=6, of 3 requests\) = 1"
+	expect_grep "mpi_f08: Testsome's outcomes are recorded" f8.dump "MPI_Testsome\(of 3 requests\)"
+	expect_grep "mpi_f08: Waitany's outcomes are recorded" f8.dump "MPI_Waitany\(of 3 requests\) = 1"
 	replays "use mpi_f08" f8
 else
 	skip "Fortran MPI programs" "no mpif90 (gfortran: scripts/install-deps.sh)"
