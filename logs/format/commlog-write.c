@@ -453,11 +453,13 @@ static void comm_publish_kind(struct pg_comm_writer *w, unsigned char kb,
 int pg_comm_append(struct pg_comm_writer *w, const struct pg_event *ev)
 {
 	unsigned char kb;
-	size_t n;
+	size_t n, bound = comm_bound(ev);
 
 	if (w->fd < 0)
 		return errno = EBADF, -1;
-	if (comm_reserve(w, comm_bound(ev)) < 0)
+	/* (comm_reserve's own first test, without the call) */
+	if (w->used + bound + PG_COMM_SPARE > w->cap &&
+	    comm_reserve(w, bound) < 0)
 		return -1;
 	n = comm_encode(w, &kb, w->map + w->used + 1, ev);
 	comm_publish_kind(w, kb, n);
