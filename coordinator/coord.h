@@ -11,6 +11,11 @@
  * sends BEACON to its parent, the launcher, until QUIT; an exit status. */
 int coord_beacon_main(void);
 
+/* logsview.c: pangaea-coord -follow-logs DIR (the live view of a run
+ * without a coordinator: serves PANGAEA_LIVE's socket with the events of
+ * the logs in DIR until standard input ends); an exit status. */
+int coord_logs_main(const char *dir);
+
 /* A ltid -> tid request waiting for its task to be spawned. */
 struct coord_waiter {
 	int requester; /* tid to answer */

@@ -12,6 +12,9 @@
  * pangaea-coord -relay is the live view's relay on the launcher's host
  * when the coordinator runs on another (viewers.c): the same loop, which
  * only gets event batches, and ends on a QUIT from either.
+ *
+ * pangaea-coord -follow-logs DIR serves the live view of an MPI run,
+ * which has no coordinator, from its logs (logsview.c); no PVM there.
  */
 #include "coord.h"
 
@@ -297,6 +300,8 @@ int main(int argc, char **argv)
 	pg_pvm_stand_aside(); /* not a task, even under a user's LD_PRELOAD */
 	if (argc > 1 && strcmp(argv[1], "-beacon") == 0)
 		return coord_beacon_main();
+	if (argc == 3 && strcmp(argv[1], "-follow-logs") == 0)
+		return coord_logs_main(argv[2]);
 	coord_args(&c, argc, argv);
 	coord_registry_init(&c.reg);
 	if (coord_start(&c) < 0) {

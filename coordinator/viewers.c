@@ -288,10 +288,12 @@ int coord_viewers_on(void)
 void coord_viewers_finish(void)
 {
 	time_t until = time(NULL) + 5;
-	int me = pvm_mytid();
 
-	if (cv.relay) /* after the last batch: PVM keeps our order */
+	if (cv.relay) { /* after the last batch: PVM keeps our order */
+		int me = pvm_mytid();
+
 		pg_proto_send(cv.relay, PG_TAG_QUIT, &me);
+	}
 	if (!cv.listener)
 		return;
 	/* the viewer the launcher started may still be starting up: give it

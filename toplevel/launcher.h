@@ -578,4 +578,17 @@ int la_mpi_recording(const char *dir);
  * a replay of such a recording); the launcher's exit status. */
 int la_mpi_run(struct la_opts *o);
 
+/* mpilive.c: the live view of an MPI run, from its ranks' logs. */
+/* The log follower of an MPI run's live view. */
+struct la_mpi_live {
+	pid_t pid; /* pangaea-coord -follow-logs, 0 none */
+	int fd;    /* its standard input's other end */
+};
+/* Starts, when PANGAEA_LIVE names a viewer's socket, the follower of the
+ * logs in DIR into *LV (else LV holds none); 0, or -1 said. */
+int la_mpi_live_start(const char *dir, struct la_mpi_live *lv);
+/* Tells LV's follower that the run is over and waits until it has sent
+ * every logged event and closed the stream. */
+void la_mpi_live_end(struct la_mpi_live *lv);
+
 #endif /* PANGAEA_LAUNCHER_H */

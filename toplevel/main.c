@@ -57,10 +57,9 @@ int main(int argc, char **argv)
 	if ((o.nprog && la_mpi_launcher(argv_word(argc, argv, &o))) ||
 	    (!o.nprog && o.mode == PANGAEA_MODE_REPLAY &&
 	     la_mpi_recording(o.logdir))) {
-		/* (no virtual machine; no live view yet) */
-		if (view)
-			la_error("-view: not supported for MPI programs yet");
-		status = view ? LA_SETUP : la_mpi_run(&o);
+		/* (no virtual machine; the live view from the logs) */
+		status = view && la_view_start(&o) < 0 ? LA_SETUP :
+			 la_mpi_run(&o);
 		la_opts_free(&o);
 		return status;
 	}

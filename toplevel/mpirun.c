@@ -137,8 +137,14 @@ static int uses_mpi(char **args, int at)
 	for (int i = at + 1; args[i]; i++) {
 		if (strcmp(args[i], "-m") == 0 && args[i + 1])
 			return strncmp(args[i + 1], "mpi4py", 6) == 0;
-		if (args[i][0] != '-')
-			return file_has(args[i], "mpi4py") > 0;
+		if (args[i][0] != '-') {
+			/* (Python opens its script from here, not by PATH) */
+			char script[PG_PATH_MAX];
+
+			snprintf(script, sizeof(script), "%s%s",
+				 strchr(args[i], '/') ? "" : "./", args[i]);
+			return file_has(script, "mpi4py") > 0;
+		}
 	}
 	return 0;
 }
@@ -241,12 +247,15 @@ static int child_stopped(pid_t parent)
 }
 
 /* One look at the ranks' states: when every rank has been blocked, none
- * moving, for two looks in a row (a look every 250 ms), says the
- * deadlock, one line a rank; 1 then, else 0. */
+ * moving, for four looks in a row (a look every 250 ms), says the
+ * deadlock, one line a rank; 1 then, else 0.  Ranks that are all in
+ * MPI_Finalize are not deadlocked: that is MPI's own end, which takes
+ * its time on a loaded machine; one rank blocked elsewhere while the
+ * others wait in MPI_Finalize is. */
 static int deadlock_look(struct dl *d)
 {
 	struct pg_state st;
-	int all = 1, moved = 0;
+	int all = 1, moved = 0, ending = 1;
 	char what[128];
 
 	for (int i = 0; i < d->np; i++) {
@@ -255,9 +264,12 @@ static int deadlock_look(struct dl *d)
 			moved = 1;
 			continue;
 		}
+		ending &= st.call == pg_call_of(PG_REC_CALL, PG_Q_EXIT);
 		moved |= st.seq != d->seq[i];
 		d->seq[i] = st.seq;
 	}
+	if (ending)
+		all = 0;
 	if (all && !moved && child_stopped(mpirun_pgid))
 		all = 0; /* (a rank stopped for a while: not a deadlock) */
 	d->still = all && !moved ? d->still + 1 : 0;
@@ -481,6 +493,7 @@ int la_mpi_run(struct la_opts *o)
 	int np = 0, at, nenv = 0, status, crashed, sig, rc = LA_OK, recsig = 0;
 	int setup, noend, ndiv, nlog;
 	int deadlock = 0;
+	struct la_mpi_live live;
 	long nev;
 	int nt;
 
@@ -561,7 +574,12 @@ int la_mpi_run(struct la_opts *o)
 		return LA_SETUP;
 	if (o->mode == PANGAEA_MODE_REPLAY)
 		la_say(o, "replaying %s; this replay logs into %s", rdir, dir);
+	if (la_mpi_live_start(dir, &live) < 0) {
+		free(cmd);
+		return LA_SETUP;
+	}
 	status = run_group(cmd, dir, np, &deadlock);
+	la_mpi_live_end(&live);
 	free(cmd);
 	setup = status < 0 || (WIFEXITED(status) && WEXITSTATUS(status) == 127);
 	/* (what was recorded first, the causes of an end last: the last

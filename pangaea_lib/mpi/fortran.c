@@ -7,8 +7,9 @@
  * the sentinels (MPI_STATUS_IGNORE, MPI_BOTTOM, MPI_IN_PLACE are the
  * addresses of common blocks of libmpi) and call the C wrappers of this
  * binding, which record and replay as for a C program.  A call this file
- * does not have goes to Open MPI as it is.  `use mpi_f08` (its own
- * library, other names) is not covered.
+ * does not have goes to Open MPI as it is.  `use mpi_f08` comes here
+ * too, through the names of its library's calls (the end of this file);
+ * its MPI_Wtime is C's.
  */
 #include "pgmpi.h"
 
@@ -382,3 +383,55 @@ FROOTED(mpi_gather_, MPI_Gather)
 FROOTED(mpi_scatter_, MPI_Scatter)
 FALL(mpi_allgather_, MPI_Allgather)
 FALL(mpi_alltoall_, MPI_Alltoall)
+
+/* ---- `use mpi_f08` ----
+ * Open MPI's mpi_f08 module (libmpi_usempif08) passes the same Fortran
+ * handles (an f08 handle's MPI_VAL), statuses and sentinels as mpif.h,
+ * but not to mpi_NAME_: to libmpi_mpifh's ompi_NAME_f (of which its
+ * mpi_NAME_ is an alias) and, for the tests and MPI_Iprobe, to its
+ * pmpi_NAME_.  Those names are aliases of this file's entries here, so
+ * an f08 program is recorded and replayed as an mpif.h one.  (A Fortran
+ * profiling tool of the user's that wraps mpi_test_ and calls pmpi_test_
+ * comes to mpi_test_ here: the call is recorded once.) */
+#define F08(name, other) \
+	extern __typeof__(name) other __attribute__((alias(#name)));
+F08(mpi_allgather_, ompi_allgather_f)
+F08(mpi_allreduce_, ompi_allreduce_f)
+F08(mpi_alltoall_, ompi_alltoall_f)
+F08(mpi_barrier_, ompi_barrier_f)
+F08(mpi_bcast_, ompi_bcast_f)
+F08(mpi_bsend_, ompi_bsend_f)
+F08(mpi_bsend_init_, ompi_bsend_init_f)
+F08(mpi_finalize_, ompi_finalize_f)
+F08(mpi_gather_, ompi_gather_f)
+F08(mpi_ibsend_, ompi_ibsend_f)
+F08(mpi_init_, ompi_init_f)
+F08(mpi_init_thread_, ompi_init_thread_f)
+F08(mpi_irecv_, ompi_irecv_f)
+F08(mpi_irsend_, ompi_irsend_f)
+F08(mpi_isend_, ompi_isend_f)
+F08(mpi_issend_, ompi_issend_f)
+F08(mpi_probe_, ompi_probe_f)
+F08(mpi_recv_, ompi_recv_f)
+F08(mpi_recv_init_, ompi_recv_init_f)
+F08(mpi_reduce_, ompi_reduce_f)
+F08(mpi_request_free_, ompi_request_free_f)
+F08(mpi_rsend_, ompi_rsend_f)
+F08(mpi_rsend_init_, ompi_rsend_init_f)
+F08(mpi_scatter_, ompi_scatter_f)
+F08(mpi_send_, ompi_send_f)
+F08(mpi_send_init_, ompi_send_init_f)
+F08(mpi_sendrecv_, ompi_sendrecv_f)
+F08(mpi_ssend_, ompi_ssend_f)
+F08(mpi_ssend_init_, ompi_ssend_init_f)
+F08(mpi_start_, ompi_start_f)
+F08(mpi_startall_, ompi_startall_f)
+F08(mpi_wait_, ompi_wait_f)
+F08(mpi_waitall_, ompi_waitall_f)
+F08(mpi_waitany_, ompi_waitany_f)
+F08(mpi_waitsome_, ompi_waitsome_f)
+F08(mpi_iprobe_, pmpi_iprobe_)
+F08(mpi_test_, pmpi_test_)
+F08(mpi_testall_, pmpi_testall_)
+F08(mpi_testany_, pmpi_testany_)
+F08(mpi_testsome_, pmpi_testsome_)

@@ -190,33 +190,41 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
 /* Matched probes (MPI_Mprobe, MPI_Improbe; mpi4py's recv uses them):
  * the probe is the event, as MPI_Probe's, and pins a wildcard in replay;
  * the message it matched is then received by MPI_Mrecv or MPI_Imrecv,
- * which cannot take another one: their receive is logged, never pinned.
- * A message handle does not say its communicator: the probe notes it. */
+ * which cannot take another one: their receive is logged, never pinned
+ * (MPI_Imrecv's when it is posted: the probe's status already says what
+ * it gets).  A message handle does not say its communicator: the probe
+ * notes it, and its status. */
 
 #define MCOMMS 16
 static struct {
 	MPI_Message msg;
 	MPI_Comm comm;
+	MPI_Status st;
 } mcomms[MCOMMS];
 static unsigned nmcomm;
 
-/* Notes that MSG (just probed) is a message of COMM. */
-static void mcomm_note(MPI_Message msg, MPI_Comm comm)
+/* Notes that MSG (just probed, with status ST) is a message of COMM. */
+static void mcomm_note(MPI_Message msg, MPI_Comm comm, const MPI_Status *st)
 {
 	mcomms[nmcomm % MCOMMS].msg = msg;
 	mcomms[nmcomm % MCOMMS].comm = comm;
+	mcomms[nmcomm % MCOMMS].st = *st;
 	nmcomm++;
 }
 
-/* The communicator of the probed message MSG; MPI_COMM_NULL when no
- * probe of ours matched it (an intercommunicator's, or forgotten). */
-static MPI_Comm mcomm_of(MPI_Message msg)
+/* The communicator of the probed message MSG, its probe's status into
+ * *ST if ST; MPI_COMM_NULL when no probe of ours matched it (an
+ * intercommunicator's, or forgotten). */
+static MPI_Comm mcomm_of(MPI_Message msg, MPI_Status *st)
 {
 	for (unsigned i = 0; i < MCOMMS && i < nmcomm; i++) {
 		unsigned k = (nmcomm - 1 - i) % MCOMMS;
 
-		if (mcomms[k].msg == msg)
+		if (mcomms[k].msg == msg) {
+			if (st)
+				*st = mcomms[k].st;
 			return mcomms[k].comm;
+		}
 	}
 	return MPI_COMM_NULL;
 }
@@ -232,17 +240,19 @@ static int probe(int src, int tag, MPI_Comm comm, int *flag,
 	MPI_Status st;
 	uint64_t t;
 
+	/* (a poll that failed then fails now, at once: no -delay, as for a
+	   test, complete.c) */
+	if (pg_me->mode == PANGAEA_MODE_REPLAY && poll &&
+	    pgm_ev_poll_failed()) {
+		*flag = 0;
+		return MPI_SUCCESS;
+	}
 	pg_delay();
 	/* a poll's time is read only when it finds a message (in record):
 	   most polls of a loop find none */
 	t = poll && pg_me->mode != PANGAEA_MODE_REPLAY ? 0 : pg_now();
 	if (!poll)
 		flag = &one;
-	if (pg_me->mode == PANGAEA_MODE_REPLAY && poll &&
-	    pgm_ev_poll_failed()) {
-		*flag = 0;
-		return MPI_SUCCESS;
-	}
 	if (pg_me->mode == PANGAEA_MODE_REPLAY || !poll) {
 		if (pg_me->mode == PANGAEA_MODE_REPLAY)
 			pin(PG_REC_PROBE, comm, &s, &g);
@@ -263,7 +273,7 @@ static int probe(int src, int tag, MPI_Comm comm, int *flag,
 	}
 	pgm_ev_recv_log(PG_REC_PROBE, comm, src, tag, &st, t ? t : pg_now());
 	if (msg)
-		mcomm_note(*msg, comm);
+		mcomm_note(*msg, comm, &st);
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;
 	return rc;
@@ -309,7 +319,7 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg,
 	uint64_t t;
 
 	if (!pgm_active() || *msg == MPI_MESSAGE_NO_PROC ||
-	    (comm = mcomm_of(*msg)) == MPI_COMM_NULL)
+	    (comm = mcomm_of(*msg, NULL)) == MPI_COMM_NULL)
 		return PMPI_Mrecv(buf, count, type, msg, status);
 	pg_delay();
 	t = pg_now();
@@ -324,5 +334,28 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg,
 				&st, t);
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;
+	return rc;
+}
+
+int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg,
+	       MPI_Request *req)
+{
+	MPI_Comm comm;
+	MPI_Status st;
+	int ws, wt, rc;
+	uint64_t t;
+
+	if (!pgm_active() || *msg == MPI_MESSAGE_NO_PROC ||
+	    (comm = mcomm_of(*msg, &st)) == MPI_COMM_NULL)
+		return PMPI_Imrecv(buf, count, type, msg, req);
+	pg_delay();
+	t = pg_now();
+	if (pg_me->mode == PANGAEA_MODE_REPLAY)
+		pgm_ev_recv_expect(PG_REC_RECV, MPI_ANY_SOURCE, MPI_ANY_TAG,
+				   &ws, &wt);
+	rc = PMPI_Imrecv(buf, count, type, msg, req);
+	if (rc == MPI_SUCCESS) /* (its request completes as any other) */
+		pgm_ev_recv_log(PG_REC_RECV, comm, st.MPI_SOURCE, st.MPI_TAG,
+				&st, t);
 	return rc;
 }

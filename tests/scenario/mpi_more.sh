@@ -3,10 +3,13 @@
 # its replays (one with -delay 1000) print the recording's lines, the
 # clock reads replayed (dump shows them).  Fortran: examples/mpi/fworkers
 # (mpif.h: wildcard receives, an iprobe loop, Waitany) and fusempi (`use
-# mpi`: persistent requests, Testsome) recorded through the Fortran
-# entry points and replayed identically.  Persistent requests with
+# mpi`: persistent requests, Testsome) and f08workers (`use mpi_f08`:
+# an iprobe loop, Testsome, Waitany) recorded through the Fortran entry
+# points and replayed identically.  Persistent requests with
 # wildcard receives (examples/mpi/persist: Start + Test loop, Startall +
-# Waitsome) replayed twice printing the recording's order.  Nothing of
+# Waitsome) replayed twice printing the recording's order; the
+# non-blocking collectives (examples/mpi/nbcoll) as events, replayed;
+# matched probes and receives (examples/mpi/mprobe), MPI_Imrecv's too.  Nothing of
 # Open MPI left.
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/../lib.sh"
@@ -53,7 +56,31 @@ expect_grep "persistent: the started receives are recorded" ps.dump "recv from=[
 expect_grep "persistent: the started sends are recorded" ps.dump "send to=1 tag=7"
 replays persistent ps
 
-# Fortran: mpif.h and `use mpi` through the binding's Fortran entries
+# the non-blocking collectives: events when started, their requests'
+# outcomes replayed (Waitany's choice between a barrier and a receive)
+pg -log -logdir nb "${MPIRUN[@]:0:3}" -np 3 "$B/examples/mpi/nbcoll"
+expect_eq "non-blocking collectives record: exit 0" "$(cat rc)" 0
+cp out nb.out
+expect_grep "nbcoll printed its sum and order" nb.out "^sum 6; first done: (barrier|receive); from rank 1$"
+$TRACE dump nb >nb.dump
+for c in Iallreduce Ibarrier Ibcast; do
+	expect_eq "MPI_$c is an event of every rank" \
+		"$(grep -c "collective(MPI_$c, root=" nb.dump)" 3
+done
+replays "non-blocking collectives" nb
+
+# matched probes: MPI_Improbe + MPI_Imrecv, MPI_Mprobe + MPI_Mrecv
+pg -log -logdir mp "${MPIRUN[@]}" "$B/examples/mpi/mprobe"
+expect_eq "matched probes record: exit 0" "$(cat rc)" 0
+cp out mp.out
+expect_grep "mprobe printed the senders' order" mp.out "^order:( [1-3]){6}$"
+$TRACE dump mp >mp.dump
+expect_eq "every message received is a receive event (Imrecv's too)" \
+	"$(sed -n '/^task 1 /,/^task 2 /p' mp.dump | grep -c ' recv from=[2-4] .*tag=5 .*via=pvm_recv')" 6
+replays "matched probes" mp
+
+# Fortran: mpif.h, `use mpi` and `use mpi_f08` through the binding's
+# Fortran entries
 FW=$B/examples/mpi/fworkers
 if [ -x "$FW" ]; then
 	pg -log -logdir fw "${MPIRUN[@]}" "$FW" 3
@@ -70,6 +97,19 @@ if [ -x "$FW" ]; then
 	cp out fu.out
 	expect_grep "use mpi: Testsome's completions printed" fu.out "^testsome:( [1-6]<[1-3]){6}$"
 	replays "use mpi" fu 1
+	# `use mpi_f08`: its library calls libmpi_mpifh's ompi_*_f and
+	# pmpi_test*_ / pmpi_iprobe_, which the binding has too
+	pg -log -logdir f8 "${MPIRUN[@]}" "$B/examples/mpi/f08workers" 3
+	expect_eq "use mpi_f08 record: exit 0" "$(cat rc)" 0
+	cp out f8.out
+	expect_grep "mpi_f08: the master printed its orders" f8.out \
+		"^result: sum=[0-9]+ recv:( [1-3]){9} testsome:( [1-3]<[1-3]){3} waitany:( [1-3]<[1-3]){3}$"
+	$TRACE dump f8 >f8.dump
+	expect_grep "mpi_f08: the wildcard receives are recorded" f8.dump "recv from=[2-4] .* tag=2 .*via=pvm_recv"
+	expect_grep "mpi_f08: the failed iprobes are recorded" f8.dump "pollfail count="
+	expect_grep "mpi_f08: Testsome's outcomes are recorded" f8.dump "MPI_Test/Wait\(call=3, of 3 requests\)"
+	expect_grep "mpi_f08: Waitany's outcomes are recorded" f8.dump "MPI_Test/Wait\(call=6, of 3 requests\) = 1"
+	replays "use mpi_f08" f8
 else
 	skip "Fortran MPI programs" "no mpif90 (gfortran: scripts/install-deps.sh)"
 fi

@@ -1,0 +1,116 @@
+/*
+ * logsview.c: pangaea-coord -follow-logs DIR, the live view of a run
+ * that has no coordinator (an MPI run: pangaea_lib/mpi writes its ranks'
+ * logs and talks to no one).  The launcher starts it as a plain child
+ * process, not a PVM task, with the read end of a pipe as its standard
+ * input, before it starts mpirun.  It serves the live socket PANGAEA_LIVE
+ * names (viewers.c) and follows the logs of DIR (follow.c) as the
+ * coordinator follows the logs of its host's tasks: every task whose
+ * log task-LTID.comm appears in DIR (LTID >= 1: the ranks, and ranks a
+ * rank spawns) is followed, looked for every COORD_LOGS_SCAN_MS.  The
+ * run is over when the pipe closes (the launcher closes it, or dies):
+ * then every log is read to its end, the stream closes, and a viewer
+ * that has not connected yet is waited for up to 5 s as the coordinator
+ * does.  Only the logs on this host's disk are seen: an MPI run's ranks
+ * on other hosts do not show live.
+ */
+#include "coord.h"
+
+#include <dirent.h>
+#include <event2/event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define COORD_LOGS_SCAN_MS 100 /* between two looks for new logs */
+
+/* The state of the follower. */
+struct logsview {
+	struct event_base *base;
+	struct event *scan, *input;
+	const char *dir;
+};
+
+/* Names every task log of LV's folder to follow.c (which ignores those
+ * it knows). */
+static void logs_scan(struct logsview *lv)
+{
+	DIR *d = opendir(lv->dir);
+	struct dirent *e;
+	int ltid, at;
+
+	while (d && (e = readdir(d)))
+		if (sscanf(e->d_name, "task-%d%n", &ltid, &at) == 1 &&
+		    ltid >= 1 && strcmp(e->d_name + at, ".comm") == 0)
+			coord_follow_task(ltid);
+	if (d)
+		closedir(d);
+}
+
+/* The scan timer: new logs (follow.c's own timer reads them). */
+static void logs_tick(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd; (void)what;
+	logs_scan(arg);
+}
+
+/* Standard input: its end (or an error) ends the run. */
+static void logs_input(evutil_socket_t fd, short what, void *arg)
+{
+	struct logsview *lv = arg;
+	char buf[64];
+
+	(void)what;
+	if (read(fd, buf, sizeof(buf)) <= 0)
+		event_base_loopbreak(lv->base);
+}
+
+int coord_logs_main(const char *dir)
+{
+	struct timeval every = { 0, COORD_LOGS_SCAN_MS * 1000 };
+	struct logsview lv = { .dir = dir };
+	char host[256] = "";
+	int rc = 1;
+
+	/* every log here is this host's: follow.c follows a log whose
+	   header names the host PANGAEA_LIVE_FOLLOW names */
+	gethostname(host, sizeof(host) - 1);
+	setenv(PG_ENV_LIVE_FOLLOW, host, 1);
+	if (!(lv.base = event_base_new())) {
+		fprintf(stderr, "pangaea-coord: live view: cannot start\n");
+		return 1;
+	}
+	if (coord_viewers_init(lv.base, 0) < 0)
+		goto out;
+	if (!coord_viewers_on()) {
+		fprintf(stderr, "pangaea-coord: -follow-logs: no live socket "
+			"(%s)\n", PG_ENV_LIVE);
+		goto out;
+	}
+	if (!(lv.scan = event_new(lv.base, -1, EV_PERSIST, logs_tick, &lv)) ||
+	    !(lv.input = event_new(lv.base, STDIN_FILENO, EV_READ | EV_PERSIST,
+				   logs_input, &lv)) ||
+	    event_add(lv.scan, &every) < 0 || event_add(lv.input, NULL) < 0 ||
+	    coord_follow_init(lv.base, dir) < 0) {
+		fprintf(stderr, "pangaea-coord: live view: cannot follow the "
+			"logs (is standard input a pipe?)\n");
+		coord_viewers_finish();
+		goto out;
+	}
+	event_base_dispatch(lv.base);
+	logs_scan(&lv); /* (a rank that logged its first event last) */
+	coord_follow_finish();
+	event_del(lv.input);
+	/* (the scan timer wakes the wait for a late viewer) */
+	coord_viewers_finish();
+	rc = 0;
+out:
+	if (lv.input)
+		event_free(lv.input);
+	if (lv.scan)
+		event_free(lv.scan);
+	if (lv.base)
+		event_base_free(lv.base);
+	return rc;
+}
