@@ -12,8 +12,9 @@
  * its first millisecond (reading clock_gettime meanwhile), and anchors
  * again every millisecond after: a time is off CLOCK_MONOTONIC by the
  * rate's error over at most a millisecond (under a microsecond; the logs
- * keep times in units of 256 ns), and never goes back.  Without an
- * invariant TSC, pg_now is clock_gettime.
+ * keep times in units of 256 ns), and never goes back.  A rate that
+ * changes by more than 1/64 (a counter that jumped) is measured again.
+ * Without an invariant TSC, pg_now is clock_gettime.
  */
 #include "engine.h"
 
@@ -88,6 +89,15 @@ static uint64_t tsc_anchor(uint64_t tsc)
 		   first anchor (its error shrinks as that grows) */
 		mult = (uint64_t)(((unsigned __int128)(ns - ts.cal_ns) << 32) /
 				  (tsc - ts.cal_tsc));
+		/* a rate off the last by more than 1/64: the counter jumped
+		   (a virtual machine moved): measured again from here,
+		   clock_gettime meanwhile */
+		if (ts.mult && (mult > ts.mult + (ts.mult >> 6) ||
+				mult < ts.mult - (ts.mult >> 6))) {
+			ts.cal_tsc = tsc;
+			ts.cal_ns = ns;
+			mult = 0;
+		}
 	}
 	if (ns < ts.last)
 		ns = ts.last;
