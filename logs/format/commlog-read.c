@@ -252,11 +252,15 @@ static int fit_u32(uint64_t v, uint32_t *out)
 static int comm_time(struct pg_comm_reader *r, struct pg_event *ev,
 		     uint64_t dt, uint64_t dur)
 {
-	uint64_t u = r->st.unit, lim = PG_TIME_MAX / u;
+	uint64_t u = r->st.unit;
 
-	/* r->st.last_t <= PG_TIME_MAX: the sum cannot wrap */
-	if (dt > lim || dur > lim ||
-	    r->st.last_t + (dt + dur) * u > PG_TIME_MAX)
+	/* r->st.last_t <= PG_TIME_MAX: the sum cannot wrap; the division
+	   (tens of cycles) only for values that could make it wrap:
+	   (dt + dur) * u < 2^33 * 2^28 otherwise */
+	if ((dt >> 32 || dur >> 32 || u >> 28) &&
+	    (dt > PG_TIME_MAX / u || dur > PG_TIME_MAX / u))
+		return -1;
+	if (r->st.last_t + (dt + dur) * u > PG_TIME_MAX)
 		return -1;
 	ev->t = r->st.last_t + dt * u;
 	ev->dur = dur * u;
@@ -304,8 +308,9 @@ static int comm_get_peer(struct pg_comm_reader *r, int *peer, int *idx)
  * the peer of index IDX: in a version 7 log with bit 7 set the one
  * expected, else a varint; 0, -1 cut off, -2 past 32 bits or a bit 7
  * where no id is expected. */
-static int comm_get_id(struct pg_comm_reader *r, int kb, int kind, int idx,
-		       uint32_t *msgid)
+static inline __attribute__((always_inline)) int
+comm_get_id(struct pg_comm_reader *r, int kb, int kind, int idx,
+	    uint32_t *msgid)
 {
 	uint32_t want;
 	int has = comm_expected(&r->st, kind, idx, &want);
