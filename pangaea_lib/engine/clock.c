@@ -25,6 +25,17 @@
 #endif
 
 static uint64_t start_mono, start_wall;
+
+/* CLOCK_ID now, in ns. */
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec t;
+
+	clock_gettime(id, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+#if defined(__x86_64__)
 static int use_tsc; /* the time stamp counter is invariant: pg_now scales it */
 
 #define ANCHOR_NS 1000000u /* re-anchored to CLOCK_MONOTONIC this often */
@@ -40,36 +51,16 @@ struct tsc_scale {
 };
 static __thread struct tsc_scale ts __attribute__((tls_model("initial-exec")));
 
-/* CLOCK_ID now, in ns. */
-static uint64_t clock_ns(clockid_t id)
-{
-	struct timespec t;
-
-	clock_gettime(id, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 /* Whether this CPU's time stamp counter runs at a constant rate in every
  * state (CPUID 0x80000007, EDX bit 8): then it may stand for the clock. */
 static int tsc_invariant(void)
 {
-#if defined(__x86_64__)
 	unsigned a, b, c, d;
 
 	if (__get_cpuid_max(0x80000000u, NULL) < 0x80000007u)
 		return 0;
 	__cpuid(0x80000007u, a, b, c, d);
 	return (d >> 8) & 1u;
-#else
-	return 0;
-#endif
-}
-
-void pg_clock_start(void)
-{
-	start_wall = clock_ns(CLOCK_REALTIME);
-	start_mono = clock_ns(CLOCK_MONOTONIC);
-	use_tsc = tsc_invariant();
 }
 
 /* Anchors this thread's scaling at the counter TSC to CLOCK_MONOTONIC
@@ -110,6 +101,16 @@ static uint64_t tsc_anchor(uint64_t tsc)
 	ts.next = mult >> 16 ? tsc + ((uint64_t)ANCHOR_NS << 16) / (mult >> 16)
 			     : 0;
 	return ns;
+}
+#endif
+
+void pg_clock_start(void)
+{
+	start_wall = clock_ns(CLOCK_REALTIME);
+	start_mono = clock_ns(CLOCK_MONOTONIC);
+#if defined(__x86_64__)
+	use_tsc = tsc_invariant();
+#endif
 }
 
 uint64_t pg_now(void)
