@@ -419,6 +419,7 @@ FUZZ_CFLAGS := -std=c11 -g -O1 $(filter-out -Wno-format-truncation,$(WARN)) \
 FUZZ_LIB := $(FZ)/libpangaea.a
 FUZZ_UTIL := $(FZ)/obj/tests/fuzz/fuzzutil.o
 FUZZ_STATS_OBJ := $(patsubst %.c,$(FZ)/obj/%.o,logs/trace/trace-stats.c \
+	logs/trace/trace-import.c \
 	logs/trace/trace.c logs/trace/svgplot.c $(TRACEDB_SRC))
 
 $(FZ)/obj/%.o: %.c

@@ -269,30 +269,51 @@ static void merged_event(sqlite3_stmt *s, struct pg_event *ev, int *dests,
 	}
 }
 
-/* Prints every event of the run in DIR in time order; 0 or 1. */
+/* The messages left unmatched of the tables over the logs of DB, as
+ * the table um (temporary) with the trace database's indexes of
+ * messages: the merged dump looks them up per event, where a table over
+ * the logs would be read again for each.  SQLITE_OK or SQLite's code. */
+static int merged_unmatched(sqlite3 *db)
+{
+	return sqlite3_exec(db,
+		"CREATE TEMP TABLE um(id INTEGER PRIMARY KEY,"
+		" send_event INTEGER, recv_event INTEGER, unmatched TEXT);"
+		"INSERT INTO um SELECT id, send_event, recv_event, unmatched"
+		" FROM messages WHERE unmatched IS NOT NULL;"
+		"CREATE INDEX temp.um_send_event ON um(send_event);"
+		"CREATE INDEX temp.um_recv_event ON um(recv_event);",
+		NULL, NULL, NULL);
+}
+
+/* Prints every event of the run in DIR in time order (from its logs
+ * when tdb_open_read can: the same lines); 0 or 1. */
 static int dump_merged(const char *dir)
 {
-	char err[PG_PATH_MAX + 512], spawn[PG_PATH_MAX + 600];
+	char err[PG_PATH_MAX + 512], spawn[PG_PATH_MAX + 600], *q;
 	static int dests[4096];
 	struct pg_event ev;
 	sqlite3_stmt *s = NULL;
 	sqlite3 *db;
-	int rc;
+	int rc, logs;
 
-	if (tdb_open(dir, &db, err, sizeof(err)) < 0) {
+	if ((logs = tdb_open_read(dir, &db, err, sizeof(err))) < 0) {
 		trace_error("%s", err);
 		return 1;
 	}
-	rc = sqlite3_prepare_v2(db,
+	q = sqlite3_mprintf(
 		"SELECT e.ltid, e.seq, e.kind, e.peer, e.tag, e.msgid, e.len,"
 		" e.t0 - (SELECT min(start_wall_ns) FROM tasks), e.t1, e.count,"
 		" e.grp, e.op, e.arg, e.result, e.dests, s.ntask, s.file,"
 		" s.children, (SELECT group_concat(DISTINCT m.unmatched)"
-		" FROM messages m WHERE (m.send_event = e.id OR"
+		" FROM %s m WHERE (m.send_event = e.id OR"
 		" m.recv_event = e.id) AND m.unmatched IS NOT NULL)"
 		" FROM events e LEFT JOIN spawns s ON e.kind = 'spawn'"
 		" AND s.ltid = e.ltid AND s.seq = e.msgid ORDER BY e.t0, e.id",
-		-1, &s, NULL);
+		logs ? "um" : "messages");
+	rc = !q ? SQLITE_NOMEM : logs ? merged_unmatched(db) : SQLITE_OK;
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db, q, -1, &s, NULL);
+	sqlite3_free(q);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		merged_event(s, &ev, dests, 4096);
 		snprintf(spawn, sizeof(spawn), " %d x %s -> %s",
@@ -311,8 +332,8 @@ static int dump_merged(const char *dir)
 		rc = SQLITE_OK;
 	}
 	if (rc != SQLITE_DONE)
-		trace_error("%s/%s: cannot read it: %s", dir, TDB_FILE,
-			    sqlite3_errmsg(db));
+		trace_error("%s/%s: cannot read it: %s", dir,
+			    logs ? "task-*.comm" : TDB_FILE, sqlite3_errmsg(db));
 	sqlite3_finalize(s);
 	sqlite3_close(db);
 	return rc != SQLITE_DONE;

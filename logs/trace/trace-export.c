@@ -395,7 +395,7 @@ static int export_run(int argc, char **argv)
 		return 1;
 	}
 	otf2 = strcmp(argv[1], "--otf2") == 0;
-	if (tdb_open(argv[3], &db, err, sizeof(err)) < 0) {
+	if (tdb_open_read(argv[3], &db, err, sizeof(err)) < 0) {
 		trace_error("%s", err);
 		return 1;
 	}

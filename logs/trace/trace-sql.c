@@ -141,32 +141,18 @@ static int sql_fits(sqlite3 *db, const char *sql)
 	return ok;
 }
 
-/* Whether the run of the tables over the logs DB ran on one host (its
- * import would keep the raw times: one clock); 1 or 0. */
-static int sql_one_host(sqlite3 *db)
-{
-	sqlite3_stmt *s;
-	int one = 0;
-
-	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'hosts'",
-			       -1, &s, NULL) != SQLITE_OK)
-		return 0;
-	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
-		one = !strchr((const char *)sqlite3_column_text(s, 0), ' ');
-	sqlite3_finalize(s);
-	return one;
-}
-
 /* Opens what the statements SQL run on for LOGDIR (IMPORT set: the
  * trace database, imported if stale) into *DB: the trace database when
  * it is up to date, else the logs when the run is on one host and SQL
- * fits them; 0, or -1 with ERR. */
+ * fits them (its times then the raw ones, as docs/TRACEDB.md says: the
+ * stricter tdb_logs_raw would make a made-up run wait for its import);
+ * 0, or -1 with ERR. */
 static int sql_open(const char *logdir, const char *sql, int import,
 		    sqlite3 **db, char *err, size_t errlen)
 {
 	if (!import && tdb_stale(logdir) &&
 	    tdb_open_logs(logdir, db, err, errlen) == 0) {
-		if (sql_one_host(*db) && sql_fits(*db, sql))
+		if (tdb_logs_one_host(*db) && sql_fits(*db, sql))
 			return 0;
 		sqlite3_close(*db);
 	}

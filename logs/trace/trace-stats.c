@@ -548,7 +548,7 @@ static int stats_run(int argc, char **argv)
 		trace_error("usage: pangaea-trace %s", trace_cmd_stats.usage);
 		return 1;
 	}
-	if (tdb_open(argv[i], &db, err, sizeof(err)) < 0) {
+	if (tdb_open_read(argv[i], &db, err, sizeof(err)) < 0) {
 		trace_error("%s", err);
 		return 1;
 	}

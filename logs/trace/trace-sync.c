@@ -4,7 +4,9 @@
  * times, per host the offset and drift found, and what the controlled
  * logical clock does to the raw times (violations of the clock
  * condition before and after, largest and mean correction).  It reads
- * the database and changes nothing.
+ * an up-to-date database, else the logs themselves (tdb_open_logs: the
+ * clock is run on their raw times as the import would, nothing is
+ * imported), and changes nothing.
  */
 #include "trace.h"
 #include "tracedb.h"
@@ -71,13 +73,15 @@ static int sync_run(int argc, char **argv)
 	struct pg_clocksync cs = { 0 };
 	char err[PG_PATH_MAX + 512], mode[32];
 	sqlite3 *db;
-	int rc;
+	int rc, logs;
 
 	if (argc != 2) {
 		trace_error("usage: pangaea-trace %s", trace_cmd_sync.usage);
 		return 1;
 	}
-	if (tdb_open(argv[1], &db, err, sizeof(err)) < 0) {
+	if (!(logs = tdb_stale(argv[1]) &&
+		     tdb_open_logs(argv[1], &db, err, sizeof(err)) == 0) &&
+	    tdb_open(argv[1], &db, err, sizeof(err)) < 0) {
 		trace_error("%s", err);
 		return 1;
 	}
@@ -87,6 +91,10 @@ static int sync_run(int argc, char **argv)
 	if (rc == 0)
 		rc = tdb_sync_times(db, &cs, 1, TDB_SYNC_DRY, &rep, err,
 				    sizeof(err));
+	/* the mode the import would choose (tracedb.c, imp_sync: auto) */
+	if (rc == 0 && logs)
+		snprintf(mode, sizeof(mode), "%s", !tdb_logs_one_host(db) ||
+			 rep.violations_before ? "clc" : "offset");
 	if (rc == 0)
 		sync_print(mode, &rep);
 	else

@@ -84,4 +84,18 @@ struct tdb_clocks_job *tdb_clocks_start(const char *dir);
 int tdb_clocks_finish(struct tdb_clocks_job *j, sqlite3 *db, char *err,
 		      size_t errlen);
 
+/* tracedb-spawns.c: */
+/* The statement that makes the spawns table (tracedb-schema.c's). */
+#define TDB_SPAWNS_SQL \
+	"CREATE TABLE spawns(ltid INTEGER, seq INTEGER, file TEXT," \
+	" flags INTEGER, where_ TEXT, ntask INTEGER, started INTEGER," \
+	" argv TEXT, children TEXT, PRIMARY KEY(ltid, seq));"
+struct pg_spawn_rec;
+/* Binds the spawns row of REC, a spawn of task LTID's execution log, to
+ * the 9 parameters of INS: its argv as a JSON array (made in ARGV), its
+ * children as "LTID@HOST ..." (a failed slot as !ERR, made in KIDS).
+ * 0, or -1 out of memory. */
+int tdb_spawn_bind(sqlite3_stmt *ins, int ltid, const struct pg_spawn_rec *rec,
+		   struct pg_strbuf *argv, struct pg_strbuf *kids);
+
 #endif /* PANGAEA_TRACEDB_INTERNAL_H */

@@ -6,7 +6,7 @@
  * (xview/viewlive.c).  Kept apart so the viewer links this and nothing
  * else of the importer.
  */
-#include "tracedb.h"
+#include "tracedb-internal.h"
 #include "match.h"
 #include "pangaea-logs.h"
 
@@ -16,9 +16,7 @@ static const char schema_sql[] =
 	" tid INTEGER, program TEXT, host TEXT, start_wall_ns INTEGER,"
 	" end_how TEXT, end_value INTEGER, t_first INTEGER, t_last INTEGER,"
 	" nevents INTEGER);"
-	"CREATE TABLE spawns(ltid INTEGER, seq INTEGER, file TEXT,"
-	" flags INTEGER, where_ TEXT, ntask INTEGER, started INTEGER,"
-	" argv TEXT, children TEXT, PRIMARY KEY(ltid, seq));"
+	TDB_SPAWNS_SQL
 	"CREATE TABLE events(id INTEGER PRIMARY KEY, ltid INTEGER NOT NULL,"
 	" seq INTEGER NOT NULL, kind TEXT NOT NULL, peer INTEGER, tag INTEGER,"
 	" msgid INTEGER, len INTEGER, t0 INTEGER NOT NULL, t1 INTEGER NOT NULL,"

@@ -98,19 +98,19 @@ static int lv_fail(sqlite3_vtab *t, const char *err)
 }
 
 /* Opens every communication log of DIR into W, ONLY the ltid wanted
- * (-1: all); 0, or -1 with ERR. */
+ * (-1: all); 0, or -1 with ERR (W then holds nothing). */
 static int walk_open(struct lv_walk *w, const char *dir, int only, char *err,
 		     size_t errlen)
 {
-	int rc;
-
 	memset(w, 0, sizeof(*w));
 	w->i = -1;
 	w->only = only;
 	if (pg_run_open(&w->run, dir, err, errlen) < 0)
 		return -1;
-	if ((rc = pg_run_open_all(&w->run, err, errlen)) < 0)
+	if (pg_run_open_all(&w->run, err, errlen) < 0) {
+		pg_run_close(&w->run);
 		return -1;
+	}
 	for (int i = 0; i < w->run.n; i++)
 		w->selective |= w->run.rd[i].hdr.select[0] != '\0';
 	return 0;
@@ -649,7 +649,14 @@ static int lv_meta_fill(sqlite3 *db, const char *dir, char *err,
 	    lv_meta(s, "sync", "offset") == 0 &&
 	    lv_meta(s, "source", "logs") == 0)
 		rc = 0;
-	else
+	/* hosts of several architectures: each host's, as the import */
+	for (size_t i = 0; rc == 0 && found && i < ri.narchs; i++) {
+		char key[PG_HOST_MAX + 8];
+
+		snprintf(key, sizeof(key), "arch:%s", ri.archs[i].host);
+		rc = lv_meta(s, key, ri.archs[i].arch);
+	}
+	if (rc < 0)
 		snprintf(err, errlen, "cannot fill the meta table: %s",
 			 sqlite3_errmsg(db));
 	sqlite3_finalize(s);
@@ -658,6 +665,46 @@ static int lv_meta_fill(sqlite3 *db, const char *dir, char *err,
 		pg_runinfo_free(&ri);
 	pg_run_close(&w.run);
 	return rc;
+}
+
+/* Makes the spawns table of DB and fills it from the execution logs of
+ * DIR, as the import does; 0, or -1 with ERR (a damaged log names file
+ * and offset). */
+static int lv_spawns(sqlite3 *db, const char *dir, char *err, size_t errlen)
+{
+	struct pg_strbuf argv = { 0 }, kids = { 0 };
+	sqlite3_stmt *ins = NULL;
+	int *x = NULL, nx = pg_run_ltids(dir, "exec", &x), rc = 0;
+
+	if (sqlite3_exec(db, TDB_SPAWNS_SQL, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT INTO spawns VALUES(?,?,?,?,?,?,?,"
+			       "?,?)", -1, &ins, NULL) != SQLITE_OK)
+		rc = -2;
+	for (int i = 0; i < nx && rc == 0; i++) {
+		char path[PG_PATH_MAX];
+		struct pg_exec_log xl = { 0 };
+
+		if (pg_log_path(path, sizeof(path), dir, x[i], "exec") < 0 ||
+		    pg_exec_read(path, &xl, err, errlen) < 0) {
+			rc = -1;
+			break;
+		}
+		for (int k = 0; k < xl.nspawn && rc == 0; k++)
+			if (tdb_spawn_bind(ins, x[i], &xl.spawns[k], &argv,
+					   &kids) < 0 ||
+			    sqlite3_step(ins) != SQLITE_DONE ||
+			    sqlite3_reset(ins) != SQLITE_OK)
+				rc = -2;
+		pg_exec_free(&xl);
+	}
+	if (rc == -2)
+		snprintf(err, errlen, "cannot fill the spawns table: %s",
+			 sqlite3_errmsg(db));
+	sqlite3_finalize(ins);
+	pg_strbuf_free(&argv);
+	pg_strbuf_free(&kids);
+	free(x);
+	return rc < 0 ? -1 : 0;
 }
 
 int tdb_open_logs(const char *logdir, sqlite3 **db, char *err, size_t errlen)
@@ -709,10 +756,50 @@ int tdb_open_logs(const char *logdir, sqlite3 **db, char *err, size_t errlen)
 		*db = NULL;
 		return -1;
 	}
-	if (lv_meta_fill(*db, logdir, err, errlen) < 0) {
+	if (lv_meta_fill(*db, logdir, err, errlen) < 0 ||
+	    lv_spawns(*db, logdir, err, errlen) < 0) {
 		sqlite3_close(*db);
 		*db = NULL;
 		return -1;
 	}
 	return 0;
+}
+
+int tdb_logs_one_host(sqlite3 *db)
+{
+	sqlite3_stmt *s;
+	int one = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'hosts'",
+			       -1, &s, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
+		one = !strchr((const char *)sqlite3_column_text(s, 0), ' ');
+	sqlite3_finalize(s);
+	return one;
+}
+
+int tdb_logs_raw(sqlite3 *db)
+{
+	sqlite3_stmt *s;
+	int raw;
+
+	if (!tdb_logs_one_host(db) ||
+	    sqlite3_prepare_v2(db, "SELECT 1 FROM messages WHERE "
+			       "t_recv < t_send LIMIT 1", -1, &s,
+			       NULL) != SQLITE_OK)
+		return 0;
+	raw = sqlite3_step(s) == SQLITE_DONE;
+	sqlite3_finalize(s);
+	return raw;
+}
+
+int tdb_open_read(const char *logdir, sqlite3 **db, char *err, size_t errlen)
+{
+	if (tdb_stale(logdir) && tdb_open_logs(logdir, db, err, errlen) == 0) {
+		if (tdb_logs_raw(*db))
+			return 1;
+		sqlite3_close(*db);
+	}
+	return tdb_open(logdir, db, err, errlen);
 }

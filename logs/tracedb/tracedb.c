@@ -49,24 +49,6 @@ struct tdb_imp {
 	struct tdb_import_stats *st;
 };
 
-/* Appends S to B as a JSON string. */
-static int buf_json(struct pg_strbuf *b, const char *s)
-{
-	int rc = pg_strbuf_add(b, "\"", 1);
-
-	for (; *s && rc == 0; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			rc = pg_strbuf_printf(b, "\\%c", c);
-		else if (c < 0x20)
-			rc = pg_strbuf_printf(b, "\\u%04x", c);
-		else
-			rc = pg_strbuf_add(b, (const char *)&c, 1);
-	}
-	return rc ? rc : pg_strbuf_add(b, "\"", 1);
-}
-
 /* Prepares the insert statements of IM; 0 or -1. */
 static int imp_prepare(struct tdb_imp *im)
 {
@@ -323,32 +305,6 @@ static int imp_task(struct tdb_imp *im, int i, char *err, size_t errlen)
 	return rc < 0 ? -1 : 0;
 }
 
-/* Writes the argv of REC as a JSON array and its children as
- * "LTID@HOST ..." (a failed slot as !ERR) into IM's buffers. */
-static int spawn_texts(struct tdb_imp *im, const struct pg_spawn_rec *rec,
-		       struct pg_strbuf *kids)
-{
-	int rc = 0;
-
-	pg_strbuf_reset(&im->tmp);
-	pg_strbuf_reset(kids);
-	rc |= pg_strbuf_add(&im->tmp, "[", 1);
-	for (int i = 0; i < rec->argc && rc == 0; i++)
-		rc |= (i ? pg_strbuf_add(&im->tmp, ",", 1) : 0) |
-		      buf_json(&im->tmp, rec->argv[i]);
-	rc |= pg_strbuf_add(&im->tmp, "]", 1);
-	rc |= pg_strbuf_add(kids, "", 0);
-	for (int k = 0; k < rec->ntask && rc == 0; k++)
-		if (rec->slots[k].ltid > 0)
-			rc |= pg_strbuf_printf(kids, "%s%d@%s", k ? " " : "",
-					       rec->slots[k].ltid,
-					       rec->slots[k].host);
-		else
-			rc |= pg_strbuf_printf(kids, "%s!%d", k ? " " : "",
-					       rec->slots[k].err);
-	return rc ? -1 : 0;
-}
-
 /* Notes the tasks the spawn REC started (for imp_other_tasks); 0 or
  * -1 when memory runs out. */
 static int imp_kids(struct tdb_imp *im, const struct pg_spawn_rec *rec)
@@ -396,18 +352,9 @@ static int imp_spawns(struct tdb_imp *im, int ltid, char *err, size_t errlen)
 		const struct pg_spawn_rec *s = &x.spawns[i];
 
 		seq = s->seq;
-		if ((rc = spawn_texts(im, s, &kids)) < 0 ||
+		if ((rc = tdb_spawn_bind(q, ltid, s, &im->tmp, &kids)) < 0 ||
 		    (rc = imp_kids(im, s)) < 0)
 			break;
-		sqlite3_bind_int(q, 1, ltid);
-		sqlite3_bind_int(q, 2, s->seq);
-		bind_text(q, 3, s->file);
-		sqlite3_bind_int(q, 4, s->flags);
-		bind_text(q, 5, s->where);
-		sqlite3_bind_int(q, 6, s->ntask);
-		sqlite3_bind_int(q, 7, s->started);
-		bind_text(q, 8, im->tmp.p);
-		bind_text(q, 9, kids.p);
 		rc = step(q);
 	}
 	if (rc < 0)

@@ -58,10 +58,30 @@ int tdb_open(const char *logdir, sqlite3 **db, char *err, size_t errlen);
  * read the logs of LOGDIR as a query runs (the rows the import would
  * make, with the "offset" times: docs/TRACEDB.md "Without importing")
  * and whose meta table says what the headers and run.info say (with
- * source = logs); no spawns, output or clocks table.  *DB on success
+ * source = logs), and a spawns table made from the execution logs (the
+ * import's rows); no output or clocks table.  *DB on success
  * (sqlite3_close it).  0, or -1 with ERR.
  */
 int tdb_open_logs(const char *logdir, sqlite3 **db, char *err, size_t errlen);
+/* Whether the run of DB (tdb_open_logs) ran on one host (its import
+ * runs no clock unless the times violate the clock condition); 1 or 0. */
+int tdb_logs_one_host(sqlite3 *db);
+/* Whether the import of the run of DB (tdb_open_logs) would keep its
+ * raw times, so that the tables over the logs give what the trace
+ * database would: the run is on one host (one clock: the import's auto
+ * sync runs no clock there) and no message's receive ends before its
+ * send begins (a clock condition violation: the import would run the
+ * clock).  One scan of messages; 1 or 0 (also when it cannot tell). */
+int tdb_logs_raw(sqlite3 *db);
+/*
+ * Opens what a command that reads only the events, messages, tasks and
+ * meta tables (scans in id order) reads LOGDIR from, into *DB: an up to
+ * date trace database; else, when the run is on one host, the tables
+ * over the logs (tdb_open_logs: no import to wait for); else the trace
+ * database imported first (tdb_open).  0 (the trace database), 1 (the
+ * logs), or -1 with ERR.
+ */
+int tdb_open_read(const char *logdir, sqlite3 **db, char *err, size_t errlen);
 
 /* tracedb-stale.c: whether the database must be made again (the viewer
  * links this too, not the importer). */

@@ -47,13 +47,16 @@ rm -rf fifo && cp -r rec fifo && rm fifo/task-1.exec && mkfifo fifo/task-1.exec
 bounded "FIFO task-1.exec: dump -task 1" 1 \
 	"fifo/task-1.exec: not a regular file \(a FIFO\)" "$TRACE" dump -task 1 fifo
 
-# a FIFO as trace.db (made from the logs) is stale: stats makes a new one
+# a FIFO as trace.db (made from the logs) is stale: stats reads the logs
+# (never the FIFO), import makes a new database in its place
 rm -rf fifo && cp -r rec fifo && mkfifo fifo/trace.db
 t0=$(date +%s%N)
 timeout -k 2 $LIMIT "$TRACE" stats fifo >out 2>err
 rc=$?
 expect_eq "FIFO trace.db: stats exit 0 ($((($(date +%s%N) - t0) / 1000000)) ms)" "$rc" 0
 expect_grep "FIFO trace.db: stats printed" out "^PVM calls"
+timeout -k 2 $LIMIT "$TRACE" import fifo >out 2>err
+expect_eq "FIFO trace.db: import exit 0" "$?" 0
 [ -f fifo/trace.db ] && [ ! -p fifo/trace.db ] && pass "FIFO trace.db: replaced by a database" ||
 	fail "FIFO trace.db: still not a regular file"
 

@@ -28,8 +28,13 @@ for p in glob.glob(sys.argv[1] + "/task-1[0-9][0-9][0-9].comm"):
 PY
 }
 
-# check NAME DIR: the skewed copy DIR imports as clc, fixes everything.
+# check NAME DIR: the skewed copy DIR imports as clc, fixes everything;
+# sync on it before the import (from the logs) prints what it prints
+# after.
 check() {
+	$TRACE sync "$2" >sync.logs 2>&1
+	[ -e "$2/trace.db" ] && fail "$1 skewed: sync on the logs imported them" ||
+		pass "$1 skewed: sync answers from the logs, no import"
 	$TRACE import "$2" >imp 2>imperr
 	expect_eq "$1 skewed: import exits 0" $? 0
 	expect_grep "$1 skewed: times by the clc, violations before, none after" \
@@ -43,6 +48,9 @@ check() {
 		fail "$1 skewed: no event moved"
 	$TRACE sync "$2" >sync 2>syncerr
 	expect_eq "$1 skewed: sync exits 0" $? 0
+	cmp -s sync.logs sync &&
+		pass "$1 skewed: sync from the logs = sync after the import" ||
+		fail "$1 skewed: sync from the logs differs: $(diff sync.logs sync | head -3)"
 	expect_grep "$1 skewed: sync: violations" sync \
 		'^clock condition violations: [1-9][0-9]* raw, [1-9][0-9]* linear, 0 after clc$'
 	expect_eq "$1 skewed: sync: both hosts' offsets from their samples" \

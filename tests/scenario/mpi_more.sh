@@ -9,8 +9,11 @@
 # wildcard receives (examples/mpi/persist: Start + Test loop, Startall +
 # Waitsome) replayed twice printing the recording's order; the
 # non-blocking collectives (examples/mpi/nbcoll) as events, replayed;
-# matched probes and receives (examples/mpi/mprobe), MPI_Imrecv's too.  Nothing of
-# Open MPI left.
+# matched probes and receives (examples/mpi/mprobe), MPI_Imrecv's too.
+# MPI_Comm_spawn (examples/mpi/spawn): the spawned ranks logged as
+# children of their spawner, the intercommunicator's wildcard receives
+# recorded, listed as races and replayed three times; a spawned rank's
+# crash named and crashing again in replay.  Nothing of Open MPI left.
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/../lib.sh"
 TM=$B/examples/mpi/timed
@@ -113,5 +116,28 @@ if [ -x "$FW" ]; then
 else
 	skip "Fortran MPI programs" "no mpif90 (gfortran: scripts/install-deps.sh)"
 fi
+# MPI_Comm_spawn: rank 0 of 2 starts 2 workers, which answer through the
+# intercommunicator; rank 0 takes the answers with MPI_ANY_SOURCE
+pg -log -logdir sp mpirun --allow-run-as-root --oversubscribe -np 2 "$B/examples/mpi/spawn" 2 4
+expect_eq "spawn record: exit 0" "$(cat rc)" 0
+cp out sp.out
+expect_grep "spawn printed its order" sp.out "^spawn: 2 workers, order( [01]{2}){4} sum [0-9]+$"
+[ -s sp/task-1001.comm ] && [ -s sp/task-1002.comm ] &&
+	pass "the spawned ranks log as tasks 1001 and 1002 (children of task 1)" ||
+	fail "no logs of the spawned ranks: $(ls sp | tr '\n' ' ')"
+$TRACE dump sp >sp.dump
+expect_grep "dump: task 1's spawn names its children" sp.dump "spawn #1 started=2 2 x .*spawn -> 1001@[^ ]+ 1002@"
+expect_grep "dump: a spawned rank's parent is its spawner" sp.dump "^task 1002 .*parent 1,"
+expect_grep "dump: the intercommunicator's wildcard receives are recorded" sp.dump "recv from=100[12] .* tag=2 "
+$TRACE races sp >sp.races
+expect_grep "races: the answers of the spawned ranks race" sp.races "task 1 event [0-9]+ pvm_recv got 100[12]:[0-9]+ tag 2; alternatives: 100[12]:"
+replays spawn sp 3
+# a spawned rank's crash is named, and crashes again in replay
+pg -log -logdir spc mpirun --allow-run-as-root --oversubscribe -np 1 "$B/examples/mpi/spawn" 2 3 crash
+expect_eq "spawned rank's crash: exit 2" "$(cat rc)" 2
+expect_grep "spawned rank's crash: named" err "spawned task 1002 was killed by signal 11"
+pg -replay -logdir spc -out spcr
+expect_eq "spawned rank's crash replayed: exit 2" "$(cat rc)" 2
+expect_grep "spawned rank's crash replayed: said" err "the replay crashed as recorded \(signal 11"
 expect_no_leftovers
 finish

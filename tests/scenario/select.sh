@@ -36,9 +36,17 @@ expect_eq "its tag-99 sends are not" "$n" 0
 n=$($TRACE dump -task 1002 sel | grep -c ' send ' || true)
 expect_eq "task 1002 logs no sends" "$n" 0
 expect_grep "run.info says what was selected" sel/run.info '^select tag=1 ltid=1$'
+rm -f sel/trace.db
 $TRACE dump --merged sel >merged
 n=$(grep -A1 'task 1 #[0-9]* recv from=100[1-3] ' merged | grep -c 'unmatched: the other side was not selected')
 expect_eq "the merged dump marks task 1's 18 receives as unmatched by selection" "$n" 18
+# (that was from the logs: no import; imported, it prints the same)
+[ -e sel/trace.db ] && fail "dump --merged imported the logs" ||
+	pass "dump --merged reads the logs, no import"
+$TRACE import sel >/dev/null
+$TRACE dump --merged sel >merged.db
+cmp -s merged merged.db && pass "dump --merged: the same from the logs and imported" ||
+	fail "dump --merged differs once imported: $(diff merged merged.db | head -3)"
 for j in 1 2 3; do
 	pg -replay -logdir sel -out "sel.r$j" -delay 1500
 	expect_eq "selected replay $j exits 0" "$(cat rc)" 0
