@@ -140,9 +140,10 @@ uint32_t pgm_channel_id(int send, int peer, int tag, uint32_t cid, int peek);
 
 /* p2p.c */
 /* The send event of COUNT items of TYPE to DEST of COMM with TAG (the
- * delay, chaos's too, before it); nothing for MPI_PROC_NULL. */
-void pgm_send_event(int count, MPI_Datatype type, int dest, int tag,
-		    MPI_Comm comm);
+ * delay, chaos's too, before it); nothing for MPI_PROC_NULL.  Its time
+ * (pg_now), which the caller's state file entry reuses. */
+uint64_t pgm_send_event(int count, MPI_Datatype type, int dest, int tag,
+			MPI_Comm comm);
 
 /* event.c: the events of this rank. */
 /* A send of BYTES to world rank DEST with TAG in context CID, entered at
