@@ -87,10 +87,9 @@ void pgm_ev_pollfail(void)
 
 int pgm_ev_poll_failed(void)
 {
-	struct pg_event next;
 	struct pg_call c;
 
-	if (!pg_replay_peek(&next) || next.kind != PG_REC_POLLFAIL)
+	if (!pg_replay_pollfail_next())
 		return 0;
 	call_init(&c, PG_REC_NRECV, 0);
 	c.ev.peer = PG_PEER_ANY;
