@@ -11,7 +11,8 @@
 # non-blocking collectives (examples/mpi/nbcoll) as events, replayed;
 # matched probes and receives (examples/mpi/mprobe), MPI_Imrecv's too;
 # one tag in three communicators (examples/mpi/contexts) matched per
-# communicator.
+# communicator; an intercommunicator of MPI_Intercomm_create
+# (examples/mpi/intercomm).
 # MPI_Comm_spawn (examples/mpi/spawn): the spawned ranks logged as
 # children of their spawner, the intercommunicator's wildcard receives
 # recorded, listed as races and replayed three times; a spawned rank's
@@ -85,6 +86,17 @@ expect_eq "contexts: each receive matched with its communicator's send" \
 	"$($TRACE sql cx "SELECT count(*), sum(s.len = r.len) FROM messages m
 		JOIN events s ON s.id = m.send_event JOIN events r ON r.id = m.recv_event")" "9|9"
 replays contexts cx
+
+# an intercommunicator of MPI_Intercomm_create (evens and odds): its
+# wildcard receives recorded with the senders' ltids, replayed
+pg -log -logdir ic "${MPIRUN[@]:0:3}" -np 6 "$B/examples/mpi/intercomm"
+expect_eq "intercomm record: exit 0" "$(cat rc)" 0
+cp out ic.out
+expect_grep "intercomm printed the remote senders" ic.out "^from remote ranks:( [0-2]){6}$"
+$TRACE dump ic >ic.dump
+expect_eq "intercomm: rank 0 received from the odd ranks' ltids" \
+	"$(sed -n '/^task 1 /,/^task 2 /p' ic.dump | sed -n 's/.* recv from=\([0-9]*\) .*tag=5 .*/\1/p' | sort | uniq -c | awk '{print $2 "x" $1}' | tr '\n' ' ')" "2x2 4x2 6x2 "
+replays intercomm ic
 
 # matched probes: MPI_Improbe + MPI_Imrecv, MPI_Mprobe + MPI_Mrecv
 pg -log -logdir mp "${MPIRUN[@]}" "$B/examples/mpi/mprobe"
