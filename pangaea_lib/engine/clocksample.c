@@ -1,37 +1,22 @@
 /*
  * clocksample.c: this task's clock against the run's reference clock, the
  * coordinator's CLOCK_REALTIME (Cristian's method).  A sample is the best
- * of its ping-pongs (PG_TAG_CLOCK) over Pangaea's own context: the one
- * with the smallest round trip, whose middle is taken as the moment the
- * coordinator read its clock.  log.c takes one when the task joins, one
- * at its end, and one every PANGAEA_CLOCK_PERIOD seconds (default 30, 0:
- * none) at a logged event; logs/analysis/clocksync.c fits them, keeping
- * of the samples of a host closer together than its cluster span
- * (PG_CLOCK_CLUSTER_NS, 0.5 s) the one of the smallest round trip.
- *
- * So PG_CLOCK_PINGS ping-pongs are spent per cluster, not per sample:
- * the sample at the join takes PG_CLOCK_PINGS_FIRST (a task that dies
- * early still has one), a later one within the cluster span of the
- * last takes the rest, one after it all of them.  A short run's task
- * (start and end in one cluster) makes 10 round trips through the pvmd
- * and the coordinator instead of 20, at the same best-of-10 (issue 28:
- * the pings were 3 ms of a 4-task run's 14 ms overhead).
+ * of PG_CLOCK_PINGS ping-pongs (PG_TAG_CLOCK) over Pangaea's own context:
+ * the one with the smallest round trip, whose middle is taken as the
+ * moment the coordinator read its clock.  log.c takes one when the task
+ * joins, one at its end, and one every PANGAEA_CLOCK_PERIOD seconds
+ * (default 30, 0: none) at a logged event; logs/analysis/clocksync.c fits them.
  */
 #include "engine.h"
 
 #include <stdlib.h>
 
-#define PG_CLOCK_PINGS 10      /* per cluster of samples */
-#define PG_CLOCK_PINGS_FIRST 2 /* of which the join's sample takes */
-#define PG_CLOCK_CLUSTER_NS 500000000ull /* = logs/analysis's */
+#define PG_CLOCK_PINGS 10
 #define PG_CLOCK_WAIT 2 /* s an answer may take before sampling stops */
 
 static int seq;          /* of the last ping */
 static int broken;       /* the coordinator did not answer: no more pings */
 static uint64_t last_t;  /* t of the last sample */
-static uint64_t cluster_t0; /* when the current cluster's first sample
-			       was taken (pg_now) */
-static int cluster_pings; /* its ping-pongs so far; 0: no sample yet */
 static uint64_t period_ns;
 static int period_read;
 static uint64_t due_t;   /* t of the next sample (UINT64_MAX: none; 0: to
@@ -56,33 +41,14 @@ static int ping(uint64_t *t0, uint64_t *t1, uint64_t *ref)
 	return 0;
 }
 
-/* How many ping-pongs the sample at NOW (pg_now) takes: the task's
- * first PG_CLOCK_PINGS_FIRST; one within PG_CLOCK_CLUSTER_NS of its
- * cluster's first sample what the cluster has left (at least 1); one
- * after that starts a new cluster, PG_CLOCK_PINGS. */
-static int pings_now(uint64_t now)
-{
-	if (cluster_pings == 0) {
-		cluster_t0 = now;
-		return PG_CLOCK_PINGS_FIRST;
-	}
-	if (now - cluster_t0 < PG_CLOCK_CLUSTER_NS)
-		return cluster_pings < PG_CLOCK_PINGS ?
-		       PG_CLOCK_PINGS - cluster_pings : 1;
-	cluster_t0 = now;
-	cluster_pings = 0;
-	return PG_CLOCK_PINGS;
-}
-
 int pg_clocksample_take(struct pg_clock_sample *s)
 {
 	uint64_t t0, t1, ref;
-	int got = 0, n;
+	int got = 0;
 
 	if (broken || pg_me->coord_tid <= 0 || pg_me->mytid <= 0)
 		return 0; /* not in a run's virtual machine */
-	n = pings_now(pg_now());
-	for (int k = 0; k < n; k++) {
+	for (int k = 0; k < PG_CLOCK_PINGS; k++) {
 		if (ping(&t0, &t1, &ref) < 0) {
 			broken = 1;
 			break;
@@ -94,7 +60,6 @@ int pg_clocksample_take(struct pg_clock_sample *s)
 			got = 1;
 		}
 	}
-	cluster_pings += n;
 	if (got)
 		last_t = s->t;
 	due_t = 0;

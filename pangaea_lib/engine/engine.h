@@ -55,9 +55,8 @@ uint64_t pg_clock_start_mono(void);
 uint64_t pg_clock_start_wall(void);
 
 /* clocksample.c: the task's clock against the coordinator's. */
-/* Takes a clock sample into *S (the best of its ping-pongs with the
- * coordinator: 10 per 0.5 s cluster of samples, 2 of them at the join);
- * 1, or 0 when the task is not in PVM (mytid) or has no
+/* Takes a clock sample into *S (the best of 10 ping-pongs with the
+ * coordinator); 1, or 0 when the task is not in PVM (mytid) or has no
  * coordinator, or the coordinator did not answer (then no more samples
  * are tried). */
 int pg_clocksample_take(struct pg_clock_sample *s);
