@@ -77,7 +77,8 @@ struct vdb {
 				 computed from one is stale when it changes */
 	/* a log folder read into memory (viewlogs.c): the window is drawn
 	 * from the arrays; DB, when set, is its trace database, used for
-	 * what needs SQL (details, output, histograms, find) */
+	 * what needs SQL (details, output, histograms, find; LOGSDB below
+	 * answers the details and Find until it is set) */
 	int mem;
 	struct vdb_msg *msgs; /* sorted by t_send */
 	size_t nmsgs, capmsgs;
