@@ -4,12 +4,19 @@
 #
 # examples/mpi/pingpong with 2 ranks, N round trips (BENCH_MPI_N, 20000),
 # rank 0 receiving four ways (recv, any = MPI_ANY_SOURCE, iprobe loop,
-# testsome loop); each ROUNDS times (BENCH_ROUNDS, 5) plain, recorded and
-# replayed, the order rotating; the ratios of the medians of the program's
-# own time (wall_ns=, round trips only), the log bytes per round trip, and
-# the start-up (pangaea -log of 0 round trips against plain mpirun, whole
-# commands).  Targets: record and replay <= 1.05x plain; <= 4 bytes of log
-# per wildcard receive; start-up <= 20 ms over plain mpirun.
+# testsome loop), messages of each size of BENCH_MPI_BYTES (bytes, "8";
+# e.g. "8 1024 65536"); each ROUNDS times (BENCH_ROUNDS, 5) plain,
+# recorded and replayed, the order rotating; the ratios of the medians of
+# the program's own time of its round trips (cycles= of the time stamp
+# counter, which a replay does not give back as it gives MPI_Wtime's
+# wall_ns=; wall_ns= where there are no cycles), the log bytes per
+# round trip, the instructions the wrappers of rank 0 add to each
+# MPI_Send and MPI_Recv (callgrind, when valgrind and mpicc are there: a
+# figure the load of the machine does not change; BENCH_MPI_INSTR=0 skips
+# it), and the start-up (pangaea -log of 0 round trips against plain
+# mpirun, whole commands).  Targets: record and replay <= 1.05x plain;
+# <= 4 bytes of log per wildcard receive; start-up <= 20 ms over plain
+# mpirun.
 set -u
 B=$(cd "${1:-build}" && pwd)
 ROUNDS=${BENCH_ROUNDS:-5}
@@ -28,11 +35,15 @@ MPIRUN=(mpirun -np 2)
 
 # median of the numbers on stdin
 median() { sort -n | awk '{v[NR]=$1} END {print NR ? v[int((NR+1)/2)] : 0}'; }
-# ns of the program's line in FILE
-ns_of() { sed -n 's/.*wall_ns=\([0-9]*\).*/\1/p' "$1"; }
+# the time of the program's line in FILE: its cycles, else its ns
+ns_of() { sed -n -e 's/.*cycles=\([0-9]*\).*/\1/p;t' -e 's/.*wall_ns=\([0-9]*\).*/\1/p' "$1"; }
+# (a replay prints other cycles than its recording: not a difference)
+export PANGAEA_OUTPUT_MASK='cycles=[0-9]+'
 
 echo "MPI ping-pong, 2 ranks, $N round trips, $ROUNDS rounds (medians; ratio to plain)"
-printf '%-10s %12s %12s %8s %12s %8s %10s\n' mode plain_ms record_ms ratio replay_ms ratio bytes/rt
+echo "(times: millions of time stamp counter cycles; ms where the program prints no cycles)"
+printf '%-10s %8s %12s %12s %8s %12s %8s %10s\n' mode bytes plain record ratio replay ratio bytes/rt
+for size in ${BENCH_MPI_BYTES:-8}; do
 for mode in recv any iprobe testsome; do
 	: >"$W/plain" ; : >"$W/record"; : >"$W/replay"
 	for r in $(seq 1 "$ROUNDS"); do
@@ -41,10 +52,10 @@ for mode in recv any iprobe testsome; do
 		[ $((r % 3)) = 2 ] && order=(replay plain record)
 		for m in "${order[@]}"; do
 			case $m in
-			plain) "${MPIRUN[@]}" "$PP" "$N" "$mode" >"$W/o" 2>/dev/null ;;
+			plain) "${MPIRUN[@]}" "$PP" "$N" "$mode" "$size" >"$W/o" 2>/dev/null ;;
 			record) rm -rf "$W/rec"
-				"$P" -q -log -logdir "$W/rec" "${MPIRUN[@]}" "$PP" "$N" "$mode" >"$W/o" 2>/dev/null ;;
-			replay) [ -d "$W/rec" ] || "$P" -q -log -logdir "$W/rec" "${MPIRUN[@]}" "$PP" "$N" "$mode" >/dev/null 2>&1
+				"$P" -q -log -logdir "$W/rec" "${MPIRUN[@]}" "$PP" "$N" "$mode" "$size" >"$W/o" 2>/dev/null ;;
+			replay) [ -d "$W/rec" ] || "$P" -q -log -logdir "$W/rec" "${MPIRUN[@]}" "$PP" "$N" "$mode" "$size" >/dev/null 2>&1
 				rm -rf "$W/rep"
 				"$P" -q -replay -logdir "$W/rec" -out "$W/rep" >"$W/o" 2>/dev/null ;;
 			esac
@@ -53,11 +64,74 @@ for mode in recv any iprobe testsome; do
 	done
 	pl=$(median <"$W/plain") rc=$(median <"$W/record") rp=$(median <"$W/replay")
 	bytes=$(cat "$W"/rec/task-1.comm | wc -c)
-	awk -v m="$mode" -v p="$pl" -v r="$rc" -v q="$rp" -v b="$bytes" -v n="$N" 'BEGIN {
-		printf "%-10s %12.1f %12.1f %7.2fx %12.1f %7.2fx %10.2f\n", m, p/1e6, r/1e6,
+	awk -v m="$mode" -v s="$size" -v p="$pl" -v r="$rc" -v q="$rp" -v b="$bytes" -v n="$N" 'BEGIN {
+		printf "%-10s %8d %12.1f %12.1f %7.2fx %12.1f %7.2fx %10.2f\n", m, s, p/1e6, r/1e6,
 		       p ? r/p : 0, q/1e6, p ? q/p : 0, b/(n+100) }'
 done
+done
 echo "(bytes/rt: rank 0's log over its round trips: a send and a receive, and for iprobe/testsome their failed polls and outcomes)"
+
+# instructions per wrapped call: rank 0 of a recording (and of its
+# replay) of 2000 round trips (any) under callgrind, started by a small
+# MPI program that execs valgrind (the launcher takes only a program
+# linked with MPI); per call, the wrapper's inclusive count less its
+# PMPI call's, read from callgrind_annotate's call tree
+if [ "${BENCH_MPI_INSTR:-1}" != 0 ] && command -v valgrind >/dev/null &&
+   command -v callgrind_annotate >/dev/null && command -v mpicc >/dev/null; then
+	cat >"$W/vg.c" <<'EOC'
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+/* Runs ARGV[1..] under callgrind, its output CGOUT.PID (linked with MPI
+ * for the launcher: MPI_Initialized is never reached). */
+int main(int argc, char **argv)
+{
+	char out[4200], *a[64];
+	int n = 0, f = 0;
+
+	snprintf(out, sizeof(out), "--callgrind-out-file=%s.%%p", getenv("CGOUT"));
+	a[n++] = "valgrind";
+	a[n++] = "--tool=callgrind";
+	a[n++] = "-q";
+	a[n++] = out;
+	for (int i = 1; i < argc && n < 63; i++)
+		a[n++] = argv[i];
+	a[n] = NULL;
+	if (argc < 0)
+		MPI_Initialized(&f);
+	execvp(a[0], a);
+	return 127;
+}
+EOC
+	if mpicc -O1 -o "$W/vg" "$W/vg.c" 2>/dev/null; then
+		export CGOUT=$W/cg
+		for m in record replay; do
+			rm -f "$W"/cg.*
+			case $m in
+			record) rm -rf "$W/cgrec"
+				"$P" -q -log -logdir "$W/cgrec" "${MPIRUN[@]}" -x CGOUT "$W/vg" "$PP" 2000 any >/dev/null 2>&1 ;;
+			replay) rm -rf "$W/cgrep"
+				"$P" -q -replay -logdir "$W/cgrec" -out "$W/cgrep" >/dev/null 2>&1 ;;
+			esac
+			for f in "$W"/cg.*; do
+				[ -e "$f" ] || continue
+				callgrind_annotate --tree=calling --inclusive=yes "$f" 2>/dev/null
+			done | awk -v m=$m '
+				/\*  .*p2p\.c:MPI_(Send|Recv) / { gsub(",", "", $1); fn = $0
+					sub(/.*p2p\.c:/, "", fn); sub(/ .*/, "", fn); cur = fn; inc[fn] += $1; next }
+				/>   \?\?\?:PMPI_(Send|Recv) / && cur != "" { gsub(",", "", $1); c = $0
+					sub(/.*\(/, "", c); sub(/x\).*/, "", c); gsub(",", "", c)
+					sub_[cur] += $1; calls[cur] += c; next }
+				/^$/ { cur = "" }
+				END { if (calls["MPI_Send"] && calls["MPI_Recv"])
+					printf "instructions per wrapped call, %s (callgrind, both ranks, 2000 round trips, any): MPI_Send +%.0f, MPI_Recv +%.0f\n", m,
+					       (inc["MPI_Send"] - sub_["MPI_Send"]) / calls["MPI_Send"],
+					       (inc["MPI_Recv"] - sub_["MPI_Recv"]) / calls["MPI_Recv"] }'
+		done
+		unset CGOUT
+	fi
+fi
 
 # start-up: whole commands, 0 round trips
 : >"$W/s_plain"; : >"$W/s_rec"

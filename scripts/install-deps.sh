@@ -58,6 +58,9 @@ packages="$packages openmpi-bin libopenmpi-dev python3-mpi4py"
 # netpipe-pvm: NetPIPE's NPpvm, a real PVM program whose repetitions
 # follow its measured times (tests/scenario/netpipe.sh, clock replay)
 packages="$packages netpipe-pvm"
+# netpipe-openmpi: NetPIPE's NPmpi (/usr/bin/NPopenmpi), an MPI program
+# not written here (tests/scenario/mpi_apps.sh)
+packages="$packages netpipe-openmpi"
 for pkg in $packages; do
 	count=$((count + 1))
 	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |

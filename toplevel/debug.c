@@ -12,6 +12,12 @@
  * the command to run there and waits.  The other tasks run on in the
  * replayed order, so the debugger cannot change it; the deadlock check
  * is off while the debugger has the task (la_debug_busy).
+ *
+ * An MPI run (mpirun.c) has no PVM to carry the two messages: the rank
+ * writes its pid into debug-LTID.pid of the replay's log folder, which
+ * the launcher looks for between its deadlock looks (la_debug_mpi_tick),
+ * and the launcher lets it go by making debug-LTID.go there (the
+ * binding's send_ints and recv_ints of PG_TAG_DEBUG, mpi/init.c).
  */
 #include "launcher.h"
 
@@ -35,7 +41,7 @@ static const char *const dg_python[] = {
 	"    s = f.find_sal().symtab",
 	"    so = gdb.solib_name(f.pc()) or \"\"",
 	"    n = f.name() or \"\"",
-	"    libs = (\"libpangaea\", \"libpvm3\", \"libgpvm3\", \"libc.so\", \"ld-linux\")",
+	"    libs = (\"libpangaea\", \"libpvm3\", \"libgpvm3\", \"libc.so\", \"ld-linux\", \"libmpi\", \"libopen-\")",
 	"    return (s is not None and \"pangaea_lib/\" in s.filename) or "
 	"any(x in so for x in libs) or n.startswith(\"pg_\") or "
 	"n.startswith(\"pangaea_\")",
@@ -59,6 +65,8 @@ static struct {
 	int tty;                /* it has the terminal: its own process
 				   group in the foreground */
 	double ended_at;        /* la_death_now() when the run ended */
+	const char *mpidir;     /* an MPI run's log folder, else NULL */
+	const struct la_opts *o;
 	struct sigaction old_int, old_quit;
 	char script[PG_PATH_MAX];
 } dg;
@@ -71,10 +79,26 @@ void la_debug_setup(const struct la_opts *o)
 	dg.ltid = o->debug_ltid;
 	dg.event = o->debug_event ? o->debug_event : 1;
 	dg.batch = o->debug_batch[0] ? o->debug_batch : NULL;
+	dg.o = o;
 	if (!dg.ltid)
 		return;
 	snprintf(v, sizeof(v), "%d:%llu", dg.ltid, dg.event);
 	la_vm_export(PG_ENV_DEBUG, v);
+}
+
+int la_debug_mpi_setup(const struct la_opts *o, const char *dir, char *env,
+		       size_t n)
+{
+	memset(&dg, 0, sizeof(dg));
+	dg.ltid = o->debug_ltid;
+	dg.event = o->debug_event ? o->debug_event : 1;
+	dg.batch = o->debug_batch[0] ? o->debug_batch : NULL;
+	dg.o = o;
+	dg.mpidir = dir;
+	if (!dg.ltid)
+		return 0;
+	snprintf(env, n, PG_ENV_DEBUG "=%d:%llu", dg.ltid, dg.event);
+	return 1;
 }
 
 int la_debug_check(const struct la_opts *o, const char *recdir)
@@ -113,14 +137,14 @@ int la_debug_check(const struct la_opts *o, const char *recdir)
 	return 0;
 }
 
-/* Writes the gdb start script for task T (pid PID) into dg.script (in
- * the run's log folder); 0 or -1 (said). */
-static int write_script(const struct la_run *r, const struct la_task *t)
+/* Writes the gdb start script for the task running PROGRAM into
+ * dg.script (in the run's log folder LOGDIR); 0 or -1 (said). */
+static int write_script(const char *logdir, const char *program)
 {
 	FILE *f;
 	int fd;
 
-	snprintf(dg.script, sizeof(dg.script), "%s/debug-%d.gdb", r->logdir,
+	snprintf(dg.script, sizeof(dg.script), "%s/debug-%d.gdb", logdir,
 		 dg.ltid);
 	unlink(dg.script);
 	fd = open(dg.script, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
@@ -136,9 +160,9 @@ static int write_script(const struct la_run *r, const struct la_task *t)
 		fprintf(f, "%s\n", dg_python[i]);
 	fprintf(f, "end\necho pangaea: task %d (%s) stopped before its "
 		"event %llu, in the program's frame (down, then finish: "
-		"make the PVM call; continue: go on)\\n\nframe\n"
-		"set pagination on\n", dg.ltid, t ? t->program : "?",
-		dg.event);
+		"make the %s call; continue: go on)\\n\nframe\n"
+		"set pagination on\n", dg.ltid, program, dg.event,
+		dg.mpidir ? "MPI" : "PVM");
 	if (fclose(f) != 0) {
 		la_error("cannot write %s: %s", dg.script, strerror(errno));
 		return -1;
@@ -225,8 +249,16 @@ static pid_t start_gdb(void)
 static void release_task(void)
 {
 	int v[3] = { dg.ltid, 0, -1 };
+	char path[PG_PATH_MAX + 32];
+	int fd;
 
-	pg_proto_send(dg.src, PG_TAG_DEBUG, v);
+	if (!dg.mpidir) {
+		pg_proto_send(dg.src, PG_TAG_DEBUG, v);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/debug-%d.go", dg.mpidir, dg.ltid);
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600)) >= 0)
+		close(fd);
 }
 
 /* Prints the command that debugs the stopped task on its HOST. */
@@ -253,6 +285,23 @@ static void say_remote(const char *host)
 		host);
 }
 
+/* Starts our gdb on the stopped task dg.pid, which runs PROGRAM, its
+ * script in LOGDIR; the task let go when that fails. */
+static void debug_start(const char *logdir, const char *program)
+{
+	if (write_script(logdir, program) < 0 || (dg.gdb = start_gdb()) < 0) {
+		dg.gdb = 0;
+		release_task();
+		return;
+	}
+	if (!dg.batch) { /* ^C is for gdb now */
+		struct sigaction ign = { .sa_handler = SIG_IGN };
+
+		sigaction(SIGINT, &ign, &dg.old_int);
+		sigaction(SIGQUIT, &ign, &dg.old_quit);
+	}
+}
+
 void la_debug_message(struct la_run *r, int src)
 {
 	char here[PG_HOST_MAX], there[PG_HOST_MAX];
@@ -275,22 +324,12 @@ void la_debug_message(struct la_run *r, int src)
 	}
 	la_say(r->o, "task %d stopped before its event %llu (pid %d): %s",
 	       dg.ltid, dg.event, dg.pid, dg.batch ? "gdb -batch" : "gdb");
-	if (write_script(r, t) < 0 || (dg.gdb = start_gdb()) < 0) {
-		dg.gdb = 0;
-		release_task();
-		return;
-	}
-	if (!dg.batch) { /* ^C is for gdb now */
-		struct sigaction ign = { .sa_handler = SIG_IGN };
-
-		sigaction(SIGINT, &ign, &dg.old_int);
-		sigaction(SIGQUIT, &ign, &dg.old_quit);
-	}
+	debug_start(r->logdir, t ? t->program : "?");
 }
 
 /* Our gdb has ended with wait status ST: gives ^C back, lets the task
  * go on if gdb never had it. */
-static void gdb_ended(const struct la_run *r, int st)
+static void gdb_ended(int st)
 {
 	if (!dg.batch) {
 		sigaction(SIGINT, &dg.old_int, NULL);
@@ -303,9 +342,9 @@ static void gdb_ended(const struct la_run *r, int st)
 	release_task();
 	unlink(dg.script);
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
-		la_say(r->o, "gdb has ended");
+		la_say(dg.o, "gdb has ended");
 	else
-		la_say(r->o, "gdb has ended (%s %d)", WIFEXITED(st) ?
+		la_say(dg.o, "gdb has ended (%s %d)", WIFEXITED(st) ?
 		       "exit status" : "signal", WIFEXITED(st) ?
 		       WEXITSTATUS(st) : WTERMSIG(st));
 }
@@ -315,7 +354,7 @@ void la_debug_tick(struct la_run *r)
 	int st;
 
 	if (dg.gdb > 0 && waitpid(dg.gdb, &st, WNOHANG) == dg.gdb)
-		gdb_ended(r, st);
+		gdb_ended(st);
 }
 
 int la_debug_busy(struct la_run *r)
@@ -330,20 +369,20 @@ int la_debug_busy(struct la_run *r)
 	return dg.remote && !(t && t->exited);
 }
 
-void la_debug_finish(struct la_run *r)
+void la_debug_finish(void)
 {
+	char path[PG_PATH_MAX + 32];
 	int st = 0;
 
 	if (dg.ltid && !dg.asked)
-		la_say(r->o, "-debug: task %d never came to its event %llu "
+		la_say(dg.o, "-debug: task %d never came to its event %llu "
 		       "(its replay ended before it, or no task %d ran)",
 		       dg.ltid, dg.event, dg.ltid);
-	if (dg.gdb <= 0)
-		return;
-	if (!dg.batch)
-		la_say(r->o, "the run has ended: quit gdb to finish");
+	if (dg.gdb > 0 && !dg.batch)
+		la_say(dg.o, "the run has ended: quit gdb to finish");
 	dg.ended_at = la_death_now();
-	while (waitpid(dg.gdb, &st, dg.batch ? WNOHANG : 0) == 0) {
+	while (dg.gdb > 0 &&
+	       waitpid(dg.gdb, &st, dg.batch ? WNOHANG : 0) == 0) {
 		if (la_death_now() - dg.ended_at > DG_BATCH_GRACE_S) {
 			la_error("gdb -batch is still running %d s after the "
 				 "run: killing it", DG_BATCH_GRACE_S);
@@ -353,5 +392,47 @@ void la_debug_finish(struct la_run *r)
 		}
 		usleep(50 * 1000);
 	}
-	gdb_ended(r, st);
+	if (dg.gdb > 0)
+		gdb_ended(st);
+	if (dg.mpidir && dg.asked) { /* (the rank's let-go, when gdb let it
+					go first) */
+		snprintf(path, sizeof(path), "%s/debug-%d.go", dg.mpidir,
+			 dg.ltid);
+		unlink(path);
+	}
+}
+
+void la_debug_mpi_tick(void)
+{
+	char path[PG_PATH_MAX + 32], program[PG_PATH_MAX];
+	int st, pid = 0;
+	ssize_t l;
+	FILE *f;
+
+	if (dg.gdb > 0 && waitpid(dg.gdb, &st, WNOHANG) == dg.gdb)
+		gdb_ended(st);
+	if (!dg.ltid || dg.asked)
+		return;
+	snprintf(path, sizeof(path), "%s/debug-%d.pid", dg.mpidir, dg.ltid);
+	if (!(f = fopen(path, "re")))
+		return;
+	if (fscanf(f, "%d", &pid) != 1 || pid <= 0) {
+		fclose(f);
+		return; /* (being written: look again) */
+	}
+	fclose(f);
+	unlink(path);
+	dg.asked = 1;
+	dg.pid = pid;
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	l = readlink(path, program, sizeof(program) - 1);
+	program[l > 0 ? l : 0] = '\0';
+	la_say(dg.o, "task %d stopped before its event %llu (pid %d): %s",
+	       dg.ltid, dg.event, dg.pid, dg.batch ? "gdb -batch" : "gdb");
+	debug_start(dg.mpidir, l > 0 ? program : "?");
+}
+
+int la_debug_mpi_busy(void)
+{
+	return dg.gdb > 0;
 }

@@ -431,9 +431,19 @@ int la_debug_check(const struct la_opts *o, const char *recdir);
 void la_debug_tick(struct la_run *r);
 /* Whether a task of the run is in a debugger (no deadlock check). */
 int la_debug_busy(struct la_run *r);
+/* An MPI run (mpirun.c) with -debug: the debug session for the replay
+ * logging into DIR (kept), and the rank's variable ("NAME=VALUE") into
+ * ENV; 1, or 0 without -debug. */
+int la_debug_mpi_setup(const struct la_opts *o, const char *dir, char *env,
+		       size_t n);
+/* An MPI run, between looks: starts gdb when the rank has stopped (its
+ * debug-LTID.pid), sees our gdb's end. */
+void la_debug_mpi_tick(void);
+/* Whether our gdb has a rank of an MPI run (no deadlock check). */
+int la_debug_mpi_busy(void);
 /* After the run: waits for our gdb to end (-debug-batch: killed if it
  * is still there after a grace period). */
-void la_debug_finish(struct la_run *r);
+void la_debug_finish(void);
 
 /* program.c */
 /* What a program file is, for the launcher. */

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MPI_LIB "libpangaea-mpi.so"
@@ -185,11 +186,13 @@ static int exec_write(const char *dir, const char *file, char **argv, int np)
 }
 
 /* The deadlock check: the ranks' state files (task-LTID.state, written
- * by the binding around its blocking calls). */
+ * by the binding around its blocking calls): the world's NP ranks and
+ * those MPI_Comm_spawn made (seen by their comm logs). */
 struct dl {
 	const char *dir;
 	int np;
-	uint32_t *seq;      /* each rank's state seq at the last look */
+	int n, *ltids;      /* the ranks with a log at the last look */
+	uint32_t *seq;      /* each one's state seq then */
 	int still;          /* looks in a row with every rank blocked, no
 			       state changed */
 	int found;          /* a deadlock was said */
@@ -246,6 +249,44 @@ static int child_stopped(pid_t parent)
 	return found;
 }
 
+/* "rank R (task LTID)" for a rank of the world of NP ranks, "spawned
+ * task LTID" for one MPI_Comm_spawn made, into BUF. */
+static const char *rank_name(int ltid, int np, char *buf, size_t n)
+{
+	if (ltid <= np)
+		snprintf(buf, n, "rank %d (task %d)", ltid - 1, ltid);
+	else
+		snprintf(buf, n, "spawned task %d", ltid);
+	return buf;
+}
+
+/* Takes the ranks of D's folder now (a new list: their seqs zero, and
+ * *MOVED set); 0, or -1 when the folder cannot be read. */
+static int dl_ranks(struct dl *d, int *moved)
+{
+	int *now = NULL, n = pg_run_ltids(d->dir, "comm", &now);
+	uint32_t *seq;
+
+	if (n < 0)
+		return -1;
+	if (n == d->n && (n == 0 || memcmp(now, d->ltids, (size_t)n *
+					   sizeof(int)) == 0)) {
+		free(now);
+		return 0;
+	}
+	if (!(seq = calloc((size_t)n + 1, sizeof(*seq)))) {
+		free(now);
+		return -1;
+	}
+	free(d->ltids);
+	free(d->seq);
+	d->ltids = now;
+	d->seq = seq;
+	d->n = n;
+	*moved = 1;
+	return 0;
+}
+
 /* One look at the ranks' states: when every rank has been blocked, none
  * moving, for four looks in a row (a look every 250 ms), says the
  * deadlock, one line a rank; 1 then, else 0.  Ranks that are all in
@@ -255,11 +296,14 @@ static int child_stopped(pid_t parent)
 static int deadlock_look(struct dl *d)
 {
 	struct pg_state st;
-	int all = 1, moved = 0, ending = 1;
-	char what[128];
+	int all = 1, moved = 0, world = 0, ending = 1;
+	char what[128], who[64];
 
-	for (int i = 0; i < d->np; i++) {
-		if (!pg_state_read(d->dir, i + 1, &st) || !st.call) {
+	if (dl_ranks(d, &moved) < 0)
+		return 0;
+	for (int i = 0; i < d->n; i++) {
+		world += d->ltids[i] <= d->np;
+		if (!pg_state_read(d->dir, d->ltids[i], &st) || !st.call) {
 			all = 0;
 			moved = 1;
 			continue;
@@ -268,19 +312,29 @@ static int deadlock_look(struct dl *d)
 		moved |= st.seq != d->seq[i];
 		d->seq[i] = st.seq;
 	}
-	if (ending)
-		all = 0;
+	if (world < d->np || ending)
+		all = 0; /* (a rank not joined yet; MPI's own end) */
 	if (all && !moved && child_stopped(mpirun_pgid))
 		all = 0; /* (a rank stopped for a while: not a deadlock) */
 	d->still = all && !moved ? d->still + 1 : 0;
 	if (d->still < 4)
 		return 0;
 	la_error("deadlock: every rank is blocked:");
-	for (int i = 0; i < d->np; i++)
-		if (pg_state_read(d->dir, i + 1, &st))
-			la_error("  rank %d (task %d) in %s", i, i + 1,
+	for (int i = 0; i < d->n; i++)
+		if (pg_state_read(d->dir, d->ltids[i], &st))
+			la_error("  %s in %s",
+				 rank_name(d->ltids[i], d->np, who, sizeof(who)),
 				 call_name(&st, what, sizeof(what)));
 	return 1;
+}
+
+/* Waits up to 250 ms for a child's end (SIGCHLD, blocked by the caller,
+ * taken here): mpirun's end is seen at once, not at the next look. */
+static void nap(const sigset_t *chld)
+{
+	struct timespec ts = { 0, 250000000 };
+
+	(void)sigtimedwait(chld, NULL, &ts);
 }
 
 /* Runs ARGV in a process group of its own until it ends, looking for a
@@ -289,12 +343,19 @@ static int deadlock_look(struct dl *d)
 static int run_group(char **argv, const char *dir, int np, int *deadlock)
 {
 	int status = -1, stop_at = 0;
-	struct dl d = { dir, np, calloc((size_t)np + 1, sizeof(uint32_t)), 0, 0 };
-	pid_t pid = fork(), w;
+	struct dl d = { .dir = dir, .np = np };
+	sigset_t chld, old;
+	pid_t pid, w;
 
-	if (pid < 0)
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old);
+	if ((pid = fork()) < 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		return -1;
+	}
 	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		setpgid(0, 0);
 		execvp(argv[0], argv);
 		fprintf(stderr, "pangaea: cannot run %s: %s\n", argv[0],
@@ -309,17 +370,21 @@ static int run_group(char **argv, const char *dir, int np, int *deadlock)
 		w = waitpid(pid, &status, WNOHANG);
 		if (w == pid || (w < 0 && errno != EINTR))
 			break;
-		usleep(w == 0 ? 250000 : 0);
-		if (d.seq && !d.found && deadlock_look(&d)) {
+		if (w == 0)
+			nap(&chld);
+		la_debug_mpi_tick();
+		if (!d.found && !la_debug_mpi_busy() && deadlock_look(&d)) {
 			d.found = 1;
 			kill(pid, SIGTERM); /* mpirun ends its ranks */
 			stop_at = tick + 20;
 		}
-		if (stop_at && tick == stop_at) /* 5 s later */
+		if (stop_at && tick >= stop_at) /* 5 s later */
 			kill(-pid, SIGKILL);
 	}
 	kill(-pid, SIGKILL); /* whatever of the run is left */
 	mpirun_pgid = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	free(d.ltids);
 	free(d.seq);
 	*deadlock = d.found;
 	return status;
@@ -350,40 +415,51 @@ static int rank_end(const char *dir, int ltid, int *how, int *value)
  * many crashed (a signal other than mpirun's SIGTERM), the first one's
  * signal into *SIG, how many have no end (killed) into *NOEND and how
  * many diverged into *NDIV. */
-static int report_ranks(const char *dir, int say, int *sig, int *noend,
-			int *ndiv)
+static int report_ranks(const char *dir, int np, int say, int *sig,
+			int *noend, int *ndiv)
 {
-	int how, value, crashed = 0;
+	int how, value, crashed = 0, *ltids = NULL;
+	int n = pg_run_ltids(dir, "comm", &ltids);
+	char who[64];
 
 	*sig = *noend = *ndiv = 0;
-	for (int ltid = 1; rank_end(dir, ltid, &how, &value); ltid++) {
+	for (int i = 0; i < n; i++) {
+		int ltid = ltids[i];
+
+		if (!rank_end(dir, ltid, &how, &value))
+			continue;
+		rank_name(ltid, np, who, sizeof(who));
 		if (!say) {
 			if (how == PG_END_SIGNAL && value != SIGTERM &&
 			    !crashed++)
 				*sig = value;
 		} else if (how == PG_END_SIGNAL && value != SIGTERM) {
-			la_error("rank %d (task %d) was killed by signal %d (%s)",
-				 ltid - 1, ltid, value, strsignal(value));
+			la_error("%s was killed by signal %d (%s)", who,
+				 value, strsignal(value));
 			if (!crashed++)
 				*sig = value;
 		} else if (how == PG_END_DIVERGED && ++*ndiv) {
-			la_error("rank %d (task %d) diverged from its "
-				 "recording at event %d", ltid - 1, ltid, value);
+			la_error("%s diverged from its recording at event "
+				 "%d", who, value);
 		} else if (how == 0 && ++*noend) {
-			la_error("rank %d (task %d) has no end in its log: it "
-				 "was killed", ltid - 1, ltid);
+			la_error("%s has no end in its log: it was killed",
+				 who);
 		}
 	}
+	free(ltids);
 	return crashed;
 }
 
-/* The number of rank logs in DIR. */
-static int ranks_in(const char *dir)
+/* The number of logs in DIR of the world's NP ranks (not counting the
+ * ranks MPI_Comm_spawn made). */
+static int ranks_in(const char *dir, int np)
 {
-	int *ltids = NULL, n = pg_run_ltids(dir, "comm", &ltids);
+	int *ltids = NULL, n = pg_run_ltids(dir, "comm", &ltids), k = 0;
 
+	for (int i = 0; i < n; i++)
+		k += ltids[i] >= 1 && ltids[i] <= np;
 	free(ltids);
-	return n;
+	return k;
 }
 
 /* Writes run.info: the mode, command and status; 0 or -1. */
@@ -434,10 +510,10 @@ static int replay_command(struct la_opts *o, const char **file, char ***args,
 			 "for %d", o->logdir, *np, given);
 		return -1;
 	}
-	if (ranks_in(o->logdir) != *np) {
+	if (ranks_in(o->logdir, *np) != *np) {
 		la_error("refusing to replay: %s holds %d rank logs, not the "
-			 "%d ranks recorded", o->logdir, ranks_in(o->logdir),
-			 *np);
+			 "%d ranks recorded", o->logdir,
+			 ranks_in(o->logdir, *np), *np);
 		return -1;
 	}
 	return 0;
@@ -467,10 +543,6 @@ static char **command(const char *file, char **args, char **env, int nenv)
 /* The option of O that an MPI run does not take yet, or NULL. */
 static const char *unsupported(const struct la_opts *o)
 {
-	if (o->debug_ltid)
-		return "-debug";
-	if (o->nswap)
-		return "-swap";
 	if (o->select[0])
 		return "-select";
 	if (o->start)
@@ -487,7 +559,7 @@ static const char *unsupported(const struct la_opts *o)
 int la_mpi_run(struct la_opts *o)
 {
 	char lib[PG_PATH_MAX], dir[PG_PATH_MAX], rdir[PG_PATH_MAX];
-	char e[8][PG_PATH_MAX + 64], *env[8];
+	char e[10][PG_PATH_MAX + 64], *env[10];
 	const char *file = o->nprog ? o->progs[0].path : NULL;
 	char **args = o->nprog ? o->progs[0].argv : NULL, **cmd;
 	int np = 0, at, nenv = 0, status, crashed, sig, rc = LA_OK, recsig = 0;
@@ -505,13 +577,15 @@ int la_mpi_run(struct la_opts *o)
 	if (o->mode == PANGAEA_MODE_REPLAY) {
 		if (la_logdir_check(o->logdir) < 0 ||
 		    replay_command(o, &file, &args, &np) < 0 ||
-		    !realpath(o->logdir, rdir))
+		    !realpath(o->logdir, rdir) ||
+		    la_debug_check(o, rdir) < 0 || /* (-debug's event is there) */
+		    la_whatif_prepare(o) < 0) /* -swap: PG_ENV_WHATIF set */
 			return LA_SETUP;
 		if (!o->outdir[0])
 			la_logdir_replay_name(o->logdir, o->outdir,
 					      sizeof(o->outdir));
 		/* who crashed then */
-		report_ranks(rdir, 0, &recsig, &noend, &ndiv);
+		report_ranks(rdir, np, 0, &recsig, &noend, &ndiv);
 	}
 	if ((at = find_program(args, &nt)) < 0) {
 		la_error("%s: no MPI program on its command line", file);
@@ -563,6 +637,10 @@ int la_mpi_run(struct la_opts *o)
 		la_say(o, "chaos recording, seed %u (%s=%u repeats its "
 		       "decisions)", o->seed, PG_ENV_SEED, o->seed);
 	}
+	nenv += la_debug_mpi_setup(o, dir, e[nenv], sizeof(e[0]));
+	if (o->nswap) /* (its value, set by la_whatif_prepare, may be long:
+			 -x NAME passes on the launcher's) */
+		snprintf(e[nenv++], sizeof(e[0]), "%s", PG_ENV_WHATIF);
 	for (int i = 0; i < nenv; i++)
 		env[i] = e[i];
 	if (geteuid() == 0) { /* what Open MPI asks of root */
@@ -580,6 +658,7 @@ int la_mpi_run(struct la_opts *o)
 	}
 	status = run_group(cmd, dir, np, &deadlock);
 	la_mpi_live_end(&live);
+	la_debug_finish();
 	free(cmd);
 	setup = status < 0 || (WIFEXITED(status) && WEXITSTATUS(status) == 127);
 	/* (what was recorded first, the causes of an end last: the last
@@ -587,8 +666,8 @@ int la_mpi_run(struct la_opts *o)
 	if (o->mode == PANGAEA_MODE_RECORD && !setup && !deadlock &&
 	    pg_run_count(dir, &nev, &nt, e[0], sizeof(e[0])) == 0)
 		la_say(o, "recorded %ld events of %d ranks in %s", nev, nt, dir);
-	crashed = report_ranks(dir, 1, &sig, &noend, &ndiv);
-	nlog = setup || deadlock ? np : ranks_in(dir);
+	crashed = report_ranks(dir, np, 1, &sig, &noend, &ndiv);
+	nlog = setup || deadlock ? np : ranks_in(dir, np);
 	if (nlog < np && status >= 0 && WIFEXITED(status)) {
 		/* (ranks killed before they joined: no log to tell it) */
 		la_error("%d of %d ranks ended before joining the run (mpirun "
@@ -603,9 +682,15 @@ int la_mpi_run(struct la_opts *o)
 		rc = LA_SETUP;
 	} else if (deadlock) {
 		rc = LA_DIVERGED; /* (as a PVM run's deadlock) */
-	} else if (o->mode == PANGAEA_MODE_RECORD) {
+	} else if (o->mode == PANGAEA_MODE_RECORD || o->nswap) {
+		/* (a what-if's free part is a new run, not a divergence) */
 		if (crashed || !WIFEXITED(status) || WEXITSTATUS(status))
 			rc = LA_DIED;
+		else if (o->nswap &&
+			 pg_run_count(dir, &nev, &nt, e[0], sizeof(e[0])) == 0)
+			la_say(o, "what-if run recorded %ld events of %d ranks "
+			       "in %s (pangaea -replay -logdir %s replays it)",
+			       nev, nt, dir, dir);
 	} else if (recsig) {
 		/* a recorded crash: it must come again, the same */
 		if (sig == recsig) {

@@ -784,7 +784,7 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 		pg_timeline("launcher", "every task has exited");
 		drain(r);
 		pg_timeline("launcher", "drained (late messages, output)");
-		la_debug_finish(r);
+		la_debug_finish();
 		if (!r->lost_pvmd)
 			la_hosts_collect(r, logdir);
 		r->interrupted = interrupted != 0;

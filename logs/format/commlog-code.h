@@ -85,33 +85,81 @@ static inline uint64_t get_le(const unsigned char *p, int n)
 	return v;
 }
 
+/* Whether KIND is one of the kinds of the set MASK (bit K: kind K): one
+ * test instead of a chain of compares, on every record's hot path. */
+static inline int comm_kind_in(int kind, uint32_t mask)
+{
+	return (unsigned)kind < 32 && (mask >> kind & 1u);
+}
+
+#define COMM_BIT(k) (1u << (k))
+#define COMM_RECVLIKE                                                     \
+	(COMM_BIT(PG_REC_RECV) | COMM_BIT(PG_REC_NRECV) |                 \
+	 COMM_BIT(PG_REC_TRECV) | COMM_BIT(PG_REC_PRECV) |                \
+	 COMM_BIT(PG_REC_PROBE))
+#define COMM_SENDLIKE                                                     \
+	(COMM_BIT(PG_REC_SEND) | COMM_BIT(PG_REC_PSEND) |                 \
+	 COMM_BIT(PG_REC_MCAST) | COMM_BIT(PG_REC_BCAST))
+
 /* Whether KIND is a record that carries a receive's filter. */
 static inline int comm_has_filter(int kind)
 {
-	return kind == PG_REC_RECV || kind == PG_REC_NRECV ||
-	       kind == PG_REC_TRECV || kind == PG_REC_PROBE ||
-	       kind == PG_REC_PRECV || kind == PG_REC_POLLFAIL;
+	return comm_kind_in(kind, COMM_RECVLIKE | COMM_BIT(PG_REC_POLLFAIL));
 }
 
 /* Whether KIND is a record of a message sent (its id from the sender's
  * counter). */
 static inline int comm_sendlike(int kind)
 {
-	return kind == PG_REC_SEND || kind == PG_REC_PSEND ||
-	       kind == PG_REC_MCAST || kind == PG_REC_BCAST;
+	return comm_kind_in(kind, COMM_SENDLIKE);
 }
 
 /* Whether KIND is a record of a message received (or seen: probe). */
 static inline int comm_recvlike(int kind)
 {
-	return kind == PG_REC_RECV || kind == PG_REC_NRECV ||
-	       kind == PG_REC_TRECV || kind == PG_REC_PRECV ||
-	       kind == PG_REC_PROBE;
+	return comm_kind_in(kind, COMM_RECVLIKE);
+}
+
+/* The index of KIND among the message kinds a repeat record may stand
+ * for (version 9), or -1. */
+static inline int comm_repeat_index(int kind)
+{
+	static const signed char index[PG_REC_LAST + 1] = {
+		-1, 0, 1, 2, 3, -1, -1, 4, -1, -1, -1, 5, 6, -1, -1, -1
+	};
+
+	return (unsigned)kind <= PG_REC_LAST ? index[kind] : -1;
+}
+
+/* The message kind of the repeat index I (comm_repeat_index's inverse). */
+static inline int comm_repeat_kind(int i)
+{
+	static const unsigned char kind[PG_COMM_REPEATS] = {
+		PG_REC_SEND, PG_REC_RECV, PG_REC_NRECV, PG_REC_TRECV,
+		PG_REC_PROBE, PG_REC_PSEND, PG_REC_PRECV
+	};
+
+	return kind[i];
+}
+
+/* Notes in ST a message record of KIND with PEER (of index IDX, -1 none),
+ * TAG and LEN: what a repeat record of KIND repeats next. */
+static inline void comm_saw_msg(struct pg_comm_state *st, int kind, int peer,
+				int idx, int tag, uint32_t len)
+{
+	int i = comm_repeat_index(kind);
+
+	if (i < 0)
+		return;
+	st->rep[i].peer = peer;
+	st->rep[i].idx1 = idx + 1;
+	st->rep[i].tag = tag;
+	st->rep[i].len = len;
 }
 
 /* The message id ST expects for a record of KIND with the peer of index
  * IDX (-1: none) into *WANT; 1, or 0 when it expects none. */
-static inline int comm_expected(const struct pg_comm_state *st, int kind, int idx,
+static inline __attribute__((always_inline)) int comm_expected(const struct pg_comm_state *st, int kind, int idx,
 			 uint32_t *want)
 {
 	if (st->version >= 7 && comm_sendlike(kind))
@@ -125,7 +173,7 @@ static inline int comm_expected(const struct pg_comm_state *st, int kind, int id
 
 /* Moves ST past a record of KIND with MSGID from/to the peer of index
  * IDX (a probe leaves the message to the receive that takes it). */
-static inline void comm_saw_id(struct pg_comm_state *st, int kind, int idx,
+static inline __attribute__((always_inline)) void comm_saw_id(struct pg_comm_state *st, int kind, int idx,
 			uint32_t msgid)
 {
 	struct pg_comm_peer *p = idx >= 0 ? &st->peer[idx] : NULL;

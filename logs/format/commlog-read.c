@@ -120,7 +120,7 @@ int pg_comm_read_header(struct pg_comm_reader *r, char *err,
 	/* version 3 is version 4 without call records, 4 is 5 without
 	   clock samples, 5 is 6 without receive filters, 6 is 7 with exact
 	   times, peers and ids written out, 7 is 8 without clock reads
-	   and seeds */
+	   and seeds, 8 is 9 without repeat records */
 	if (h->version < 3 || h->version > PG_COMM_VERSION) {
 		snprintf(err, errlen,
 			 "%s: log format version %u, this Pangaea reads version "
@@ -252,11 +252,15 @@ static int fit_u32(uint64_t v, uint32_t *out)
 static int comm_time(struct pg_comm_reader *r, struct pg_event *ev,
 		     uint64_t dt, uint64_t dur)
 {
-	uint64_t u = r->st.unit, lim = PG_TIME_MAX / u;
+	uint64_t u = r->st.unit;
 
-	/* r->st.last_t <= PG_TIME_MAX: the sum cannot wrap */
-	if (dt > lim || dur > lim ||
-	    r->st.last_t + (dt + dur) * u > PG_TIME_MAX)
+	/* r->st.last_t <= PG_TIME_MAX: the sum cannot wrap; the division
+	   (tens of cycles) only for values that could make it wrap:
+	   (dt + dur) * u < 2^33 * 2^28 otherwise */
+	if ((dt >> 32 || dur >> 32 || u >> 28) &&
+	    (dt > PG_TIME_MAX / u || dur > PG_TIME_MAX / u))
+		return -1;
+	if (r->st.last_t + (dt + dur) * u > PG_TIME_MAX)
 		return -1;
 	ev->t = r->st.last_t + dt * u;
 	ev->dur = dur * u;
@@ -304,8 +308,9 @@ static int comm_get_peer(struct pg_comm_reader *r, int *peer, int *idx)
  * the peer of index IDX: in a version 7 log with bit 7 set the one
  * expected, else a varint; 0, -1 cut off, -2 past 32 bits or a bit 7
  * where no id is expected. */
-static int comm_get_id(struct pg_comm_reader *r, int kb, int kind, int idx,
-		       uint32_t *msgid)
+static inline __attribute__((always_inline)) int
+comm_get_id(struct pg_comm_reader *r, int kb, int kind, int idx,
+	    uint32_t *msgid)
 {
 	uint32_t want;
 	int has = comm_expected(&r->st, kind, idx, &want);
@@ -576,6 +581,37 @@ static int comm_next_body(struct pg_comm_reader *r, struct pg_event *ev,
 				    errlen);
 	if (comm_time(r, ev, v[3], v[4]) < 0)
 		return comm_corrupt(r, "a time beyond 2^61 ns", err, errlen);
+	comm_saw_msg(&r->st, kind, ev->peer, idx, ev->tag, ev->len);
+	return 1;
+}
+
+/* Reads the rest of the repeat record (version 9) of the message kind
+ * KIND, its repeat index REP (kind byte KB, as KIND's): the peer, tag and
+ * length of the last record of KIND, the id, the times; 1, 0 cut off, or
+ * -1 with ERR. */
+static int comm_next_repeat(struct pg_comm_reader *r, struct pg_event *ev,
+			    int kb, int kind, int rep, char *err,
+			    size_t errlen)
+{
+	const struct pg_comm_rep *q = &r->st.rep[rep];
+	uint64_t v[2];
+	int idx = q->idx1 - 1, rc;
+
+	if (!q->idx1)
+		return comm_corrupt(r, "a repeat of no record before", err,
+				    errlen);
+	ev->peer = q->peer;
+	ev->tag = q->tag;
+	ev->len = q->len;
+	if ((rc = comm_get_id(r, kb, kind, idx, &ev->msgid)) == -1)
+		return 0;
+	if (rc < 0)
+		return comm_corrupt(r, "a value past 32 bits", err, errlen);
+	r->st.peer[idx].len = q->len;
+	if (comm_get(r, v, 2) < 0)
+		return 0;
+	if (comm_time(r, ev, v[0], v[1]) < 0)
+		return comm_corrupt(r, "a time beyond 2^61 ns", err, errlen);
 	return 1;
 }
 
@@ -682,7 +718,7 @@ static int comm_next_value(struct pg_comm_reader *r, struct pg_event *ev,
 int pg_comm_next(struct pg_comm_reader *r, struct pg_event *ev, char *err,
 		 size_t errlen)
 {
-	int kind, kb, rc;
+	int kind, kb, rc, rep;
 	unsigned extra;
 
 again:
@@ -732,6 +768,14 @@ again:
 	       offsetof(struct pg_event, group) - sizeof(ev->group));
 	r->at = r->pos;
 	kb = kind = r->data[r->pos++];
+	/* version 9: a repeat record reads as its message kind's, the same
+	   bits above it */
+	rep = -1;
+	if (r->hdr.version >= 9 && (kb & PG_KIND_MASK) >= PG_REC_REPEAT &&
+	    (kb & PG_KIND_MASK) < PG_REC_REPEAT + PG_COMM_REPEATS) {
+		rep = (kb & PG_KIND_MASK) - PG_REC_REPEAT;
+		kb = kind = (kb & ~PG_KIND_MASK) | comm_repeat_kind(rep);
+	}
 	/* the bits a kind may carry above its number: none before 6 */
 	extra = r->hdr.version < 6 ? 0u
 		: comm_has_filter(kind & PG_KIND_MASK)
@@ -760,7 +804,9 @@ again:
 			 r->path, kind, r->base + r->at);
 		return -1;
 	}
-	if ((rc = comm_next_body(r, ev, kb, kind, err, errlen)) != 0)
+	rc = rep >= 0 ? comm_next_repeat(r, ev, kb, kind, rep, err, errlen)
+		      : comm_next_body(r, ev, kb, kind, err, errlen);
+	if (rc != 0)
 		return rc;
 	r->cut = 1;
 	snprintf(err, errlen, "%s: truncated: record at offset %zu is cut off",

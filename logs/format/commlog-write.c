@@ -225,7 +225,7 @@ static size_t comm_slot(const struct pg_comm_writer *w, int peer)
 /* Encodes the peer PEER of W's table into P (version 7: its index + 1,
  * or 0 and the peer itself, which then gets the next index if the table
  * has room); the bytes.  *IDX: its index, or -1. */
-static inline size_t comm_put_peer(struct pg_comm_writer *w, unsigned char *p,
+static inline __attribute__((always_inline)) size_t comm_put_peer(struct pg_comm_writer *w, unsigned char *p,
 			    int peer, int *idx)
 {
 	size_t i, n;
@@ -258,7 +258,7 @@ static uint64_t comm_units(const struct pg_comm_state *st, uint64_t ns)
  * duration, in ST's units) into P and moves ST's last_t; the bytes.
  * Both are rounded down to the unit, the end too, so a reader's t + dur
  * is the end rounded down. */
-static inline size_t comm_put_times(struct pg_comm_state *st, unsigned char *p,
+static inline __attribute__((always_inline)) size_t comm_put_times(struct pg_comm_state *st, unsigned char *p,
 			     const struct pg_event *ev, int with_dur)
 {
 	uint64_t tu = comm_units(st, ev->t), lu = comm_units(st, st->last_t);
@@ -274,7 +274,7 @@ static inline size_t comm_put_times(struct pg_comm_state *st, unsigned char *p,
 /* Encodes the message id of a record of KIND to the peer of index IDX
  * into P: nothing but bit 7 of *KB if it is the one expected, its
  * distance from it (zz) if one is, else itself; the bytes. */
-static inline size_t comm_put_id(struct pg_comm_state *st, unsigned char *p,
+static inline __attribute__((always_inline)) size_t comm_put_id(struct pg_comm_state *st, unsigned char *p,
 			  unsigned char *kb, int kind, int idx, uint32_t msgid)
 {
 	uint32_t want;
@@ -345,17 +345,47 @@ static size_t comm_put_cast(struct pg_comm_writer *w, unsigned char *kb,
 	return n;
 }
 
-/* Encodes the record EV into P with W's coding state, which it moves
- * past it; its length. */
-static size_t comm_encode(struct pg_comm_writer *w, unsigned char *p,
-			  const struct pg_event *ev)
+/* Encodes the record EV with W's coding state, which it moves past it:
+ * its kind byte into *KB, the rest into P (the mapping itself on the hot
+ * path: the kind byte is stored last, comm_publish_kind); the length of
+ * the whole record, the kind byte included. */
+static size_t comm_encode(struct pg_comm_writer *w, unsigned char *kb,
+			  unsigned char *p, const struct pg_event *ev)
 {
 	struct pg_comm_state *st = comm_wstate(w);
 	size_t n = 0;
 	int idx = -1;
 
-	p[n++] = (unsigned char)(ev->kind |
-				 (st->version >= 6 ? comm_filter_bits(ev) : 0));
+	*kb = (unsigned char)(ev->kind |
+			      (st->version >= 6 ? comm_filter_bits(ev) : 0));
+	/* a message's record (send, receive, probe, kill, spawn) first:
+	   the others are one test away */
+	if (!comm_kind_in(ev->kind, COMM_BIT(PG_REC_CALL) |
+			  COMM_BIT(PG_REC_GROUP) | COMM_BIT(PG_REC_MCAST) |
+			  COMM_BIT(PG_REC_BCAST) | COMM_BIT(PG_REC_END) |
+			  COMM_BIT(PG_REC_POLLFAIL))) {
+		int ri = st->version >= 9 ? comm_repeat_index(ev->kind) : -1;
+		const struct pg_comm_rep *q = ri >= 0 ? &st->rep[ri] : NULL;
+
+		if (q && q->idx1 && q->peer == ev->peer && q->tag == ev->tag &&
+		    q->len == ev->len) {
+			/* version 9: the same peer, tag and length as the
+			   last record of this kind: a repeat record */
+			idx = q->idx1 - 1;
+			*kb = (unsigned char)((*kb & ~PG_KIND_MASK) |
+					      (PG_REC_REPEAT + ri));
+			n += comm_put_id(st, p + n, kb, ev->kind, idx,
+					 ev->msgid);
+			st->peer[idx].len = ev->len;
+			return 1 + n + comm_put_times(st, p + n, ev, 1);
+		}
+		n += comm_put_peer(w, p + n, ev->peer, &idx);
+		n += comm_varint_put(p + n, zz_enc(ev->tag));
+		n += comm_put_id(st, p + n, kb, ev->kind, idx, ev->msgid);
+		n += comm_put_len(st, p + n, idx, ev->len);
+		comm_saw_msg(st, ev->kind, ev->peer, idx, ev->tag, ev->len);
+		return 1 + n + comm_put_times(st, p + n, ev, 1);
+	}
 	if (ev->kind == PG_REC_CALL) {
 		n += comm_varint_put(p + n, (uint64_t)ev->op);
 		n += comm_varint_put(p + n, zz_enc(ev->peer));
@@ -367,31 +397,25 @@ static size_t comm_encode(struct pg_comm_writer *w, unsigned char *p,
 		if (ev->nblob)
 			memcpy(p + n, ev->blob, ev->nblob);
 		n += ev->nblob;
-		return n + comm_put_times(st, p + n, ev, 1);
+		return 1 + n + comm_put_times(st, p + n, ev, 1);
 	}
 	if (ev->kind == PG_REC_GROUP) {
 		n += comm_varint_put(p + n, (uint64_t)ev->op);
 		n += put_str(p + n, ev->group);
 		n += comm_varint_put(p + n, zz_enc(ev->arg));
 		n += comm_varint_put(p + n, zz_enc(ev->result));
-		return n + comm_put_times(st, p + n, ev, 1);
+		return 1 + n + comm_put_times(st, p + n, ev, 1);
 	}
 	if (ev->kind == PG_REC_MCAST || ev->kind == PG_REC_BCAST)
-		return n + comm_put_cast(w, p, p + n, ev);
+		return 1 + n + comm_put_cast(w, kb, p + n, ev);
 	if (ev->kind == PG_REC_END) {
 		n += comm_varint_put(p + n, (uint64_t)ev->how);
 		n += comm_varint_put(p + n, zz_enc(ev->value));
-		return n + comm_put_times(st, p + n, ev, 0);
+		return 1 + n + comm_put_times(st, p + n, ev, 0);
 	}
-	if (ev->kind == PG_REC_POLLFAIL) {
-		n += comm_varint_put(p + n, ev->count);
-		return n + comm_put_times(st, p + n, ev, 0);
-	}
-	n += comm_put_peer(w, p + n, ev->peer, &idx);
-	n += comm_varint_put(p + n, zz_enc(ev->tag));
-	n += comm_put_id(st, p + n, p, ev->kind, idx, ev->msgid);
-	n += comm_put_len(st, p + n, idx, ev->len);
-	return n + comm_put_times(st, p + n, ev, 1);
+	/* PG_REC_POLLFAIL */
+	n += comm_varint_put(p + n, ev->count);
+	return 1 + n + comm_put_times(st, p + n, ev, 0);
 }
 
 /*
@@ -410,21 +434,35 @@ static void comm_publish(struct pg_comm_writer *w, unsigned char *map,
 	w->used += n;
 }
 
+/* Publishes the record of N bytes whose body is in place in W's mapping
+ * already (after its kind byte's place): the kind byte KB last, a release
+ * store, as comm_publish does.  Async-signal-safe. */
+static void comm_publish_kind(struct pg_comm_writer *w, unsigned char kb,
+			      size_t n)
+{
+	__atomic_store_n(w->map + w->used, kb, __ATOMIC_RELEASE);
+	w->used += n;
+}
+
+/*
+ * The hot path of every event: the record is encoded in place, into the
+ * mapping past the last published byte (comm_reserve made room for the
+ * longest it can be), and published by its kind byte, stored last; no
+ * copy, no buffer.
+ */
 int pg_comm_append(struct pg_comm_writer *w, const struct pg_event *ev)
 {
-	unsigned char small[2048], *rec = small;
+	unsigned char kb;
 	size_t n, bound = comm_bound(ev);
 
 	if (w->fd < 0)
 		return errno = EBADF, -1;
-	if (comm_reserve(w, bound) < 0)
+	/* (comm_reserve's own first test, without the call) */
+	if (w->used + bound + PG_COMM_SPARE > w->cap &&
+	    comm_reserve(w, bound) < 0)
 		return -1;
-	if (bound > sizeof(small) && !(rec = malloc(bound)))
-		return errno = ENOMEM, -1;
-	n = comm_encode(w, rec, ev);
-	comm_publish(w, w->map, rec, n);
-	if (rec != small)
-		free(rec);
+	n = comm_encode(w, &kb, w->map + w->used + 1, ev);
+	comm_publish_kind(w, kb, n);
 	return 0;
 }
 
@@ -513,7 +551,7 @@ size_t pg_comm_encode(unsigned char *p, const struct pg_event *ev)
 	struct pg_comm_writer w;
 
 	comm_wstate_init(&w, PG_COMM_VERSION, 1);
-	return comm_encode(&w, p, ev);
+	return comm_encode(&w, p, p + 1, ev);
 }
 
 /*
@@ -529,7 +567,7 @@ int pg_comm_append_reserved(struct pg_comm_writer *w, const struct pg_event *ev)
 	    ev->kind == PG_REC_BCAST || ev->kind == PG_REC_GROUP ||
 	    ev->kind == PG_REC_CALL || w->used + REC_FIXED > w->cap)
 		return -1;
-	comm_publish(w, map, rec, comm_encode(w, rec, ev));
+	comm_publish(w, map, rec, comm_encode(w, rec, rec + 1, ev));
 	return 0;
 }
 

@@ -259,7 +259,7 @@ static void describe_call_args(const struct pg_event *ev, char *buf,
 			 ev->arg2);
 		break;
 	case PG_Q_MPI_DONE:
-		snprintf(buf, n, "call=%d, of %d requests", ev->arg, ev->arg2);
+		snprintf(buf, n, "of %d requests", ev->arg2);
 		break;
 	case PG_Q_MPI_COLL:
 		snprintf(buf, n, "%s, root=%d, %d bytes", ev->group, ev->arg,
@@ -270,22 +270,31 @@ static void describe_call_args(const struct pg_event *ev, char *buf,
 	}
 }
 
+/* The MPI completion calls of a PG_Q_MPI_DONE record, by its arg
+ * (FORMATS.md §2.4, op 10). */
+static const char *const mpi_done_calls[9] = {
+	NULL, "MPI_Test", "MPI_Testany", "MPI_Testsome", "MPI_Testall",
+	"MPI_Wait", "MPI_Waitany", "MPI_Waitsome", "MPI_Waitall",
+};
+
 void pg_call_describe(const struct pg_event *ev, int with_result, char *buf,
 		      size_t n)
 {
 	/* (the MPI binding's calls are named as they are) */
 	const char *pre = ev->op >= PG_Q_MPI_DONE ? "" : "pvm_";
+	const char *name = pg_call_op_name(ev->op);
 	char a[PG_GROUP_MAX + 64];
 
+	if (ev->op == PG_Q_MPI_DONE && ev->arg >= 1 && ev->arg <= 8)
+		name = mpi_done_calls[ev->arg];
 	describe_call_args(ev, a, sizeof(a));
 	if (!with_result)
-		snprintf(buf, n, "%s%s(%s)", pre, pg_call_op_name(ev->op), a);
+		snprintf(buf, n, "%s%s(%s)", pre, name, a);
 	else if (ev->nblob)
 		snprintf(buf, n, "%s%s(%s) = %d with %u bytes of results",
-			 pre, pg_call_op_name(ev->op), a, ev->result, ev->nblob);
+			 pre, name, a, ev->result, ev->nblob);
 	else
-		snprintf(buf, n, "%s%s(%s) = %d", pre, pg_call_op_name(ev->op), a,
-			 ev->result);
+		snprintf(buf, n, "%s%s(%s) = %d", pre, name, a, ev->result);
 }
 
 void pg_event_describe(const struct pg_event *ev, char *buf, size_t n)

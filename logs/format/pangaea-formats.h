@@ -15,8 +15,11 @@
  * source, any tag) in its kind byte; 7: times in units of the header's
  * time unit, peers as indices into a table the log builds, message ids
  * that follow the previous one not stored; 8: the program's clock reads
- * and seeds (PG_REC_TIME, PG_REC_SEED); versions 3-7 are still read. */
-#define PG_COMM_VERSION 8
+ * and seeds (PG_REC_TIME, PG_REC_SEED); 9: the repeat record (a message
+ * record with the peer, tag and length of the last one of its kind: a
+ * kind byte, an id if not the expected one, two times); versions 3-8 are
+ * still read. */
+#define PG_COMM_VERSION 9
 
 /* task-LTID.exec, the text execution log (logs/format/execlog.c): its first line
  * "pangaea-exec N ltid=L".  2: the launcher's "start" line (how the

@@ -134,6 +134,13 @@ enum pg_seed_src {
 #define PG_COMM_TIME_UNIT 256
 /* Version 7: peers a log gives an index (the rest are written out). */
 #define PG_COMM_PEERS 1024
+/* Version 9: the kind byte's kind of a repeat record is PG_REC_REPEAT +
+ * the index of its message kind (send, recv, nrecv, trecv, probe, psend,
+ * precv: PG_COMM_REPEATS of them, commlog-code.h): a record of that kind
+ * with the peer, tag and length of the last record of that kind, which
+ * are not stored; its filter and NEXTID bits as that kind's. */
+#define PG_REC_REPEAT 20
+#define PG_COMM_REPEATS 7
 
 /* One clock sample: the best of K ping-pongs with the coordinator. */
 struct pg_clock_sample {
@@ -277,6 +284,16 @@ struct pg_comm_header {
 
 /* A peer of a version 7 log's table, and what its next record is
  * expected to hold. */
+/* Version 9: the last record of a message kind, which a repeat record
+ * repeats. */
+struct pg_comm_rep {
+	int peer;
+	int idx1;               /* the peer's index + 1; 0: nothing to repeat
+				   (none yet, or a peer without an index) */
+	int tag;
+	uint32_t len;
+};
+
 struct pg_comm_peer {
 	int ltid;
 	uint32_t last;          /* id of the last message received from it */
@@ -301,6 +318,8 @@ struct pg_comm_state {
 	char last_group[PG_GROUP_MAX]; /* the last bcast's group */
 	int64_t vlast[PG_COMM_VSLOTS]; /* version 8: the last value read of
 					  each time source's fields */
+	struct pg_comm_rep rep[PG_COMM_REPEATS]; /* version 9: per message
+					  kind, what a repeat repeats */
 };
 
 /* Appends events to a communication log through a shared mapping. */

@@ -150,6 +150,24 @@ static void dump_call_data(const struct pg_event *ev)
 		}
 	} else if (ev->op == PG_Q_RECVINFO) {
 		printf("the entry's message, %d bytes packed", cd_count(&d));
+	} else if (ev->op == PG_Q_MPI_DONE) {
+		/* (pairs of 32-bit little-endian ints: FORMATS.md op 10) */
+		printf("completed, in order:");
+		for (uint32_t i = 0; i + 8 <= ev->nblob; i += 8) {
+			const unsigned char *p = ev->blob + i;
+			int idx = (int)((uint32_t)p[0] | (uint32_t)p[1] << 8 |
+					(uint32_t)p[2] << 16 |
+					(uint32_t)p[3] << 24);
+			int post = (int)((uint32_t)p[4] | (uint32_t)p[5] << 8 |
+					 (uint32_t)p[6] << 16 |
+					 (uint32_t)p[7] << 24);
+
+			printf("%s request %d (%s", i ? "," : "", idx,
+			       post ? "receive post " : "not a receive");
+			if (post)
+				printf("%d", post);
+			printf(")");
+		}
 	}
 	printf("%s\n", d.bad ? " (damaged data)" : "");
 }

@@ -390,6 +390,10 @@ uint64_t pg_replay_position(void);
 /* Looks at the next recorded event without deciding anything; 1, or 0
  * at the end (or on a damaged log: pg_replay_expect will say so). */
 int pg_replay_peek(struct pg_event *ev);
+/* Whether the next recorded event is a poll that failed (a count of
+ * them): a replayed poll then fails at once, with nothing to perturb
+ * (no -delay before it); without copying the event. */
+int pg_replay_pollfail_next(void);
 /* After a FOLLOW for the receive call KIND: receives until the recorded
  * message WANT is in hand and makes it the current message (a probe
  * leaves it queued for the receive that follows); its handle, or the

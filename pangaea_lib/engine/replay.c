@@ -171,6 +171,14 @@ int pg_replay_peek(struct pg_event *ev)
 	return 1;
 }
 
+int pg_replay_pollfail_next(void)
+{
+	char err[512];
+
+	return next_event(err, sizeof(err)) > 0 &&
+	       rp.next.kind == PG_REC_POLLFAIL;
+}
+
 /* Consumes the event next_event returned; at a what-if's cut, the task
  * goes free. */
 static void take(void)

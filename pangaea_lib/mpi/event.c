@@ -28,19 +28,20 @@ static void expect(struct pg_call *c, struct pg_event *want)
 		pg_task_diverged();
 }
 
-void pgm_ev_send(int dest, int tag, uint32_t bytes, uint64_t t)
+void pgm_ev_send(int dest, int tag, uint32_t cid, uint32_t bytes,
+		 uint64_t t)
 {
 	struct pg_call c;
 
 	call_init(&c, PG_REC_SEND, t);
 	c.ev.peer = dest + 1;
 	c.ev.tag = tag;
-	c.ev.msgid = pgm_channel_id(1, dest, tag, 0);
+	c.ev.msgid = pgm_channel_id(1, dest, tag, cid, 0);
 	c.ev.len = bytes;
 	expect(&c, NULL);
 	/* logged before MPI sends it: a receive is never logged without
-	   its send */
-	c.ev.dur = pg_now() - t;
+	   its send; its duration 0 (the time MPI takes is not in it, and
+	   Pangaea's own is not worth a clock read a send) */
 	pg_log(&c.ev);
 }
 
@@ -49,7 +50,7 @@ void pgm_ev_recv_expect(int kind, int src, int tag, int *wsrc, int *wtag)
 	struct pg_call c;
 	struct pg_event want;
 
-	call_init(&c, kind, pg_now());
+	call_init(&c, kind, 0); /* (replay compares no time) */
 	c.ev.peer = src == MPI_ANY_SOURCE ? PG_PEER_ANY : src + 1;
 	c.ev.tag = tag == MPI_ANY_TAG ? -1 : tag;
 	if (pg_replay_expect(&c, &want, NULL) == PG_REPLAY_DIVERGED)
@@ -70,7 +71,8 @@ void pgm_ev_recv_log(int kind, MPI_Comm comm, int src, int tag,
 	ev.t = t;
 	ev.peer = w + 1;
 	ev.tag = st->MPI_TAG;
-	ev.msgid = pgm_channel_id(0, w, st->MPI_TAG, kind == PG_REC_PROBE);
+	ev.msgid = pgm_channel_id(0, w, st->MPI_TAG, pgm_comm_cid(comm),
+				   kind == PG_REC_PROBE);
 	ev.len = bytes > 0 ? (uint32_t)bytes : 0;
 	ev.filter = (src == MPI_ANY_SOURCE ? PG_FILTER_ANYSRC : 0) |
 		    (tag == MPI_ANY_TAG ? PG_FILTER_ANYTAG : 0);
@@ -85,12 +87,11 @@ void pgm_ev_pollfail(void)
 
 int pgm_ev_poll_failed(void)
 {
-	struct pg_event next;
 	struct pg_call c;
 
-	if (!pg_replay_peek(&next) || next.kind != PG_REC_POLLFAIL)
+	if (!pg_replay_pollfail_next())
 		return 0;
-	call_init(&c, PG_REC_NRECV, pg_now());
+	call_init(&c, PG_REC_NRECV, 0);
 	c.ev.peer = PG_PEER_ANY;
 	c.ev.tag = -1;
 	if (pg_replay_expect(&c, NULL, NULL) != PG_REPLAY_POLLFAIL)

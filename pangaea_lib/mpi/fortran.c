@@ -384,6 +384,36 @@ FROOTED(mpi_scatter_, MPI_Scatter)
 FALL(mpi_allgather_, MPI_Allgather)
 FALL(mpi_alltoall_, MPI_Alltoall)
 
+/* ---- communicators (comms.c: their contexts) ---- */
+
+void mpi_comm_dup_(F *comm, F *newcomm, F *ierr)
+{
+	MPI_Comm c = MPI_COMM_NULL;
+
+	*ierr = MPI_Comm_dup(PMPI_Comm_f2c(*comm), &c);
+	if (*ierr == MPI_SUCCESS)
+		*newcomm = PMPI_Comm_c2f(c);
+}
+
+void mpi_comm_split_(F *comm, F *color, F *key, F *newcomm, F *ierr)
+{
+	MPI_Comm c = MPI_COMM_NULL;
+
+	*ierr = MPI_Comm_split(PMPI_Comm_f2c(*comm), *color, *key, &c);
+	if (*ierr == MPI_SUCCESS)
+		*newcomm = PMPI_Comm_c2f(c);
+}
+
+void mpi_comm_create_(F *comm, F *group, F *newcomm, F *ierr)
+{
+	MPI_Comm c = MPI_COMM_NULL;
+
+	*ierr = MPI_Comm_create(PMPI_Comm_f2c(*comm), PMPI_Group_f2c(*group),
+				&c);
+	if (*ierr == MPI_SUCCESS)
+		*newcomm = PMPI_Comm_c2f(c);
+}
+
 /* ---- `use mpi_f08` ----
  * Open MPI's mpi_f08 module (libmpi_usempif08) passes the same Fortran
  * handles (an f08 handle's MPI_VAL), statuses and sentinels as mpif.h,
@@ -402,6 +432,9 @@ F08(mpi_barrier_, ompi_barrier_f)
 F08(mpi_bcast_, ompi_bcast_f)
 F08(mpi_bsend_, ompi_bsend_f)
 F08(mpi_bsend_init_, ompi_bsend_init_f)
+F08(mpi_comm_create_, ompi_comm_create_f)
+F08(mpi_comm_dup_, ompi_comm_dup_f)
+F08(mpi_comm_split_, ompi_comm_split_f)
 F08(mpi_finalize_, ompi_finalize_f)
 F08(mpi_gather_, ompi_gather_f)
 F08(mpi_ibsend_, ompi_ibsend_f)

@@ -18,6 +18,9 @@
 #include <unistd.h>
 
 static int active; /* joined, not yet finalized */
+static int wbase;  /* a world rank's address is wbase + rank: 0 for the
+		      launcher's ranks, their spawner's ltid * 1000 + the
+		      children it had before for ranks MPI_Comm_spawn made */
 
 int pgm_active(void)
 {
@@ -30,7 +33,9 @@ int pgm_active_in(MPI_Comm comm)
 
 	if (!active || comm == MPI_COMM_WORLD)
 		return active;
-	return PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && !inter;
+	if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+		return 0;
+	return inter ? pgm_inter_known(comm) : 1;
 }
 
 /* Rank R of COMM as a world rank (TO_WORLD), or world rank R as a rank
@@ -52,16 +57,30 @@ static int translate(MPI_Comm comm, int to_world, int r, int missing)
 
 int pgm_world_rank(MPI_Comm comm, int r)
 {
-	if (r < 0 || comm == MPI_COMM_WORLD)
+	int a;
+
+	if (r < 0)
 		return r;
-	return translate(comm, 1, r, r);
+	if (comm == MPI_COMM_WORLD)
+		return wbase + r;
+	if (pgm_inter_addr(comm, r, &a))
+		return a;
+	return wbase + translate(comm, 1, r, r);
 }
 
 int pgm_comm_rank(MPI_Comm comm, int w)
 {
-	if (w < 0 || comm == MPI_COMM_WORLD)
+	int r;
+
+	if (w < 0)
 		return w;
-	return translate(comm, 0, w, MPI_PROC_NULL);
+	if (pgm_inter_rank(comm, w, &r))
+		return r;
+	if (w < wbase)
+		return MPI_PROC_NULL;
+	if (comm == MPI_COMM_WORLD)
+		return w - wbase;
+	return translate(comm, 0, w - wbase, MPI_PROC_NULL);
 }
 
 /* ---- the engine's table ---- */
@@ -119,9 +138,10 @@ static void b_release(int msg)
  * with a message of TAG (-1 any) there: one probe a rank. */
 static int b_senders(int tag, int *srcs, int max)
 {
-	int size = 0, n = 0, flag;
+	int size = pgm_inter_size(hold_comm), n = 0, flag;
 
-	PMPI_Comm_size(hold_comm, &size);
+	if (!size)
+		PMPI_Comm_size(hold_comm, &size);
 	for (int r = 0; r < size && n < max; r++)
 		if (PMPI_Iprobe(r, tag < 0 ? MPI_ANY_TAG : tag, hold_comm, &flag,
 				MPI_STATUS_IGNORE) == MPI_SUCCESS && flag)
@@ -139,17 +159,45 @@ static int b_addr_of(int ltid)
 	return ltid >= 1 ? ltid - 1 : -1;
 }
 
-/* DONE, LOGFAIL, CLOCK ...: nobody listens; the logs say it all. */
+/* The path of this rank's -debug file with SUFFIX ("pid", "go") into
+ * BUF: debug-LTID.SUFFIX in the replay's log folder. */
+static char *debug_file(char *buf, size_t n, const char *suffix)
+{
+	snprintf(buf, n, "%s/debug-%d.%s", pg_me->logdir, pg_me->ltid, suffix);
+	return buf;
+}
+
+/* DEBUG (-debug: this rank stops; V: ltid, pid, event): its pid into
+ * debug-LTID.pid (written whole, then renamed), which the launcher looks
+ * for.  DONE, LOGFAIL, CLOCK ...: nobody listens; the logs say it all. */
 static int b_send_ints(int to, int tag, const int *v)
 {
-	(void)to, (void)tag, (void)v;
+	char tmp[PG_PATH_MAX + 64], path[PG_PATH_MAX + 64];
+	FILE *f;
+
+	(void)to;
+	if (tag != PG_TAG_DEBUG)
+		return 0;
+	if (!(f = fopen(debug_file(tmp, sizeof(tmp), "pid.tmp"), "we")))
+		return -1;
+	fprintf(f, "%d %d\n", v[1], v[2]);
+	if (fclose(f) != 0 ||
+	    rename(tmp, debug_file(path, sizeof(path), "pid")) < 0) {
+		unlink(tmp);
+		return -1;
+	}
 	return 0;
 }
 
+/* DEBUG: 1 when the launcher's gdb has ended without letting this rank
+ * go (it made debug-LTID.go), else 0; nothing else comes. */
 static int b_recv_ints(int from, int tag, int seconds, int *v)
 {
-	(void)from, (void)tag, (void)seconds, (void)v;
-	return 0;
+	char path[PG_PATH_MAX + 64];
+
+	(void)from, (void)seconds, (void)v;
+	return tag == PG_TAG_DEBUG &&
+	       unlink(debug_file(path, sizeof(path), "go")) == 0;
 }
 
 /* KILLWAIT: the recording has this rank killed here (mpirun ending the
@@ -211,7 +259,8 @@ static const struct pg_binding mpi_binding = {
  * program's (the starts of their file names; pg_clk_exclude_lib). */
 static const char *const mpi_libs[] = {
 	"libmpi", "libopen-", "mca_", "libpmix", "libevent", "libhwloc",
-	"libuc", "libfabric", "libpsm", "libudev",
+	"libuc", "libfabric", "libpsm", "libudev", "libmca_common",
+	"pmix_mca_", "libmunge", "libnl-",
 };
 
 /* Joins the run the environment names, after MPI_Init; 0 (also when
@@ -220,20 +269,29 @@ static int join(char *err, size_t n)
 {
 	const char *mode = getenv(PGM_ENV_MODE), *dir = getenv(PGM_ENV_LOGDIR);
 	const char *rdir = getenv(PGM_ENV_REPLAYDIR), *d = getenv(PG_ENV_DELAY);
-	const char *seed = getenv(PG_ENV_SEED);
+	const char *seed = getenv(PG_ENV_SEED), *base = getenv(PGM_ENV_BASE);
 	struct pg_self *me = pg_self_edit();
+	MPI_Comm parent = MPI_COMM_NULL;
 	ssize_t l;
 	int rank = 0;
 
 	if (!mode || !dir)
 		return 0;
+	/* the rank's clock reads: this thread's, not MPI's own (its
+	   libraries, its components, what they link), from the start: MPI's
+	   progress threads read clocks while the rank joins */
+	for (size_t i = 0; i < sizeof(mpi_libs) / sizeof(*mpi_libs); i++)
+		pg_clk_exclude_lib(mpi_libs[i]);
+	pg_clk_task_thread();
 	pg_clock_start();
 	pg_binding_set(&mpi_binding);
 	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	me->mode = strcmp(mode, "replay") == 0 ? PANGAEA_MODE_REPLAY
 					       : PANGAEA_MODE_RECORD;
-	me->ltid = rank + 1;
-	me->mytid = rank;
+	wbase = base ? atoi(base) : 0;
+	me->ltid = wbase + rank + 1;
+	me->mytid = wbase + rank;
+	me->parent_ltid = me->ltid / PG_LTID_FANOUT;
 	me->launcher_tid = 1; /* (b_ask: the kill of a recorded crash) */
 	snprintf(me->logdir, sizeof(me->logdir), "%s", dir);
 	snprintf(me->replaydir, sizeof(me->replaydir), "%s", rdir ? rdir : "");
@@ -252,11 +310,14 @@ static int join(char *err, size_t n)
 	     pgm_matches_load(me->replaydir, me->ltid, err, n) < 0))
 		return -1;
 	pg_task_hooks();
-	/* the rank's clock reads: this thread's, not MPI's own (its
-	   libraries, its components, what they link) */
-	for (size_t i = 0; i < sizeof(mpi_libs) / sizeof(*mpi_libs); i++)
-		pg_clk_exclude_lib(mpi_libs[i]);
-	pg_clk_task_thread();
+	/* (a rank MPI_Comm_spawn made: its parents' ltids, exchanged with
+	   them before the program's first use of the intercommunicator;
+	   MPI's clock reads in it are real: pgm_inter_connect) */
+	PMPI_Comm_get_parent(&parent);
+	if (parent != MPI_COMM_NULL && pgm_inter_connect(parent, me->ltid) < 0) {
+		snprintf(err, n, "cannot learn the ltids of its spawner's ranks");
+		return -1;
+	}
 	active = 1;
 	return 0;
 }

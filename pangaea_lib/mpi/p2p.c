@@ -11,36 +11,41 @@
  */
 #include "pgmpi.h"
 
-/* The state file says this rank blocks in KIND (PG_REC_RECV, _PROBE,
- * _SEND) with the filter or destination (SRC, a rank of COMM, and TAG),
- * for the launcher's deadlock check; pg_state_unblock when it returns. */
-static void blocks(int kind, MPI_Comm comm, int src, int tag)
+/* The state file says this rank blocks, since T (pg_now's clock, read
+ * by the caller already: one clock read a call), in KIND (PG_REC_RECV,
+ * _PROBE, _SEND) with the filter or destination (SRC, a rank of COMM,
+ * and TAG), for the launcher's deadlock check; pg_state_unblock when it
+ * returns. */
+static void blocks(uint64_t t, int kind, MPI_Comm comm, int src, int tag)
 {
-	pg_state_block(pg_call_of(kind, 0),
-		       src < 0 ? -1 : pgm_world_rank(comm, src),
-		       tag == MPI_ANY_TAG ? -1 : tag, NULL, NULL);
+	pg_state_block_at(t, pg_call_of(kind, 0),
+			  src < 0 ? -1 : pgm_world_rank(comm, src),
+			  tag == MPI_ANY_TAG ? -1 : tag, NULL, NULL);
 }
 
-/* Bytes of COUNT items of TYPE. */
+/* Bytes of COUNT items of TYPE: the byte types' size without asking MPI
+ * (a call of MPI's a send otherwise). */
 static uint32_t bytes_of(int count, MPI_Datatype type)
 {
-	int size = 0;
+	int size = 1;
 
-	PMPI_Type_size(type, &size);
+	if (type != MPI_BYTE && type != MPI_CHAR && type != MPI_PACKED)
+		PMPI_Type_size(type, &size);
 	return count > 0 && size > 0 ? (uint32_t)count * (uint32_t)size : 0;
 }
 
-void pgm_send_event(int count, MPI_Datatype type, int dest, int tag,
-		    MPI_Comm comm)
+uint64_t pgm_send_event(int count, MPI_Datatype type, int dest, int tag,
+			MPI_Comm comm)
 {
 	uint64_t t;
 
 	pg_delay();
 	pg_chaos_send();
 	t = pg_now();
-	if (dest == MPI_PROC_NULL)
-		return;
-	pgm_ev_send(pgm_world_rank(comm, dest), tag, bytes_of(count, type), t);
+	if (dest != MPI_PROC_NULL)
+		pgm_ev_send(pgm_world_rank(comm, dest), tag, pgm_comm_cid(comm),
+			    bytes_of(count, type), t);
+	return t;
 }
 
 #define SEND_WRAPPER(NAME)                                                  \
@@ -48,10 +53,11 @@ void pgm_send_event(int count, MPI_Datatype type, int dest, int tag,
 		 int tag, MPI_Comm comm)                                    \
 	{                                                                   \
 		int rc;                                                     \
+		uint64_t t;                                                 \
 		if (!pgm_active_in(comm))                                   \
 			return P##NAME(buf, count, type, dest, tag, comm);  \
-		pgm_send_event(count, type, dest, tag, comm);               \
-		blocks(PG_REC_SEND, comm, dest, tag);                       \
+		t = pgm_send_event(count, type, dest, tag, comm);           \
+		blocks(t, PG_REC_SEND, comm, dest, tag);                    \
 		rc = P##NAME(buf, count, type, dest, tag, comm);            \
 		pg_state_unblock();                                         \
 		return rc;                                                  \
@@ -123,7 +129,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag,
 		s = st.MPI_SOURCE; /* -chaos: the sender it held back for */
 		g = st.MPI_TAG;
 	}
-	blocks(PG_REC_RECV, comm, s, g);
+	blocks(t, PG_REC_RECV, comm, s, g);
 	rc = PMPI_Recv(buf, count, type, s, g, comm, &st);
 	pg_state_unblock();
 	if (rc == MPI_SUCCESS)
@@ -170,7 +176,7 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype,
 	t = pg_now();
 	if (pg_me->mode == PANGAEA_MODE_REPLAY && src != MPI_PROC_NULL)
 		pin(PG_REC_RECV, comm, &s, &g);
-	blocks(PG_REC_RECV, comm, s, g);
+	blocks(t, PG_REC_RECV, comm, s, g);
 	rc = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount,
 			   rtype, s, g, comm, &st);
 	pg_state_unblock();
@@ -242,13 +248,15 @@ static int probe(int src, int tag, MPI_Comm comm, int *flag,
 		return MPI_SUCCESS;
 	}
 	pg_delay();
-	t = pg_now();
+	/* a poll's time is read only when it finds a message (in record):
+	   most polls of a loop find none */
+	t = poll && pg_me->mode != PANGAEA_MODE_REPLAY ? 0 : pg_now();
 	if (!poll)
 		flag = &one;
 	if (pg_me->mode == PANGAEA_MODE_REPLAY || !poll) {
 		if (pg_me->mode == PANGAEA_MODE_REPLAY)
 			pin(PG_REC_PROBE, comm, &s, &g);
-		blocks(PG_REC_PROBE, comm, s, g);
+		blocks(t, PG_REC_PROBE, comm, s, g);
 		rc = msg ? PMPI_Mprobe(s, g, comm, msg, &st)
 			 : PMPI_Probe(s, g, comm, &st);
 		pg_state_unblock();
@@ -263,7 +271,7 @@ static int probe(int src, int tag, MPI_Comm comm, int *flag,
 		pgm_ev_pollfail();
 		return rc;
 	}
-	pgm_ev_recv_log(PG_REC_PROBE, comm, src, tag, &st, t);
+	pgm_ev_recv_log(PG_REC_PROBE, comm, src, tag, &st, t ? t : pg_now());
 	if (msg)
 		mcomm_note(*msg, comm, &st);
 	if (status != MPI_STATUS_IGNORE)

@@ -72,37 +72,40 @@ int pgm_post_next(void)
 	return ++posts;
 }
 
-/* ---- channels: (peer, tag) -> messages so far, each way ---- */
+/* ---- channels: (peer, tag, context) -> messages so far, each way ---- */
 
 struct chan {
 	int peer, tag;
+	uint32_t cid;
 	uint32_t sent, received;
 };
 static struct chan *chans;
 static size_t nchan, capchan;
 
-/* The channel (PEER, TAG), made if new; NULL when memory ran out.  A
- * linear search from the last one used: a program talks over few. */
-static struct chan *chan_of(int peer, int tag)
+/* The channel (PEER, TAG, CID), made if new; NULL when memory ran out.
+ * A linear search from the last one used: a program talks over few. */
+static struct chan *chan_of(int peer, int tag, uint32_t cid)
 {
 	static size_t last;
 	struct chan *v;
 
-	if (last < nchan && chans[last].peer == peer && chans[last].tag == tag)
+	if (last < nchan && chans[last].peer == peer &&
+	    chans[last].tag == tag && chans[last].cid == cid)
 		return &chans[last];
 	for (size_t i = 0; i < nchan; i++)
-		if (chans[i].peer == peer && chans[i].tag == tag)
+		if (chans[i].peer == peer && chans[i].tag == tag &&
+		    chans[i].cid == cid)
 			return &chans[last = i];
 	if (!(v = pg_grow(chans, &capchan, nchan + 1, sizeof(*chans), 16)))
 		return NULL;
 	chans = v;
-	chans[nchan] = (struct chan){ peer, tag, 0, 0 };
+	chans[nchan] = (struct chan){ peer, tag, cid, 0, 0 };
 	return &chans[last = nchan++];
 }
 
-uint32_t pgm_channel_id(int send, int peer, int tag, int peek)
+uint32_t pgm_channel_id(int send, int peer, int tag, uint32_t cid, int peek)
 {
-	struct chan *c = chan_of(peer, tag);
+	struct chan *c = chan_of(peer, tag, cid);
 	uint32_t *n, seq;
 
 	if (!c)
@@ -111,9 +114,11 @@ uint32_t pgm_channel_id(int send, int peer, int tag, int peek)
 	seq = *n + 1;
 	if (!peek)
 		*n = seq;
-	/* the tag's low 12 bits above the number in the channel: ids are
-	   distinct per (sender, receiver) while tags differ there */
-	return ((uint32_t)tag & 0xfffu) << 20 | (seq & 0xfffffu);
+	/* the tag's low 12 bits (mixed with the context's, 0 for the
+	   world's) above the number in the channel: ids are distinct per
+	   (sender, receiver) while tags differ there, and nearly always
+	   between the channels of one tag in two communicators */
+	return (((uint32_t)tag ^ cid) & 0xfffu) << 20 | (seq & 0xfffffu);
 }
 
 /* ---- replay: post number -> recorded (source, tag) ---- */

@@ -5,18 +5,29 @@
 #include "pangaea-internal.h"
 
 static struct pg_ids known; /* the pairs this task has learnt */
+/* the last pair pg_ltid_of answered (a task sends to and receives from
+ * the same few peers: most calls are answered here, without the hash) */
+static int last_tid, last_ltid = -2;
 
 void pg_ids_learn(int tid, int ltid)
 {
+	if (tid == last_tid)
+		last_ltid = -2;
 	pg_ids_add(&known, tid, ltid); /* out of memory: asked again later */
 }
 
 int pg_ltid_of(int tid)
 {
-	int ltid = pg_ids_lookup(&known, tid);
+	int ltid;
 
-	if (ltid != -2)
+	if (tid == last_tid && last_ltid != -2)
+		return last_ltid;
+	ltid = pg_ids_lookup(&known, tid);
+	if (ltid != -2) {
+		last_tid = tid;
+		last_ltid = ltid;
 		return ltid;
+	}
 	if (pg_proto_ask(pg_me->coord_tid, PG_TAG_TID2LTID, &tid,
 			 PG_TAG_ANSWER, &ltid) < 0 || ltid < -1)
 		return -1;

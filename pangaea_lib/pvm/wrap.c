@@ -260,7 +260,11 @@ static int recv_call(int kind, int tid, int tag, struct timeval *tmout)
 	uint64_t t0;
 	int b;
 
-	pg_delay();
+	/* (a replayed poll that failed then fails now, at once: no -delay,
+	   whose thousands of waits in a poll loop would stall the replay) */
+	if (pg_me->mode != PANGAEA_MODE_REPLAY || kind == PG_REC_RECV ||
+	    !pg_replay_pollfail_next())
+		pg_delay();
 	if (!pg_logged(tag))
 		return recv_blocking(pg_now(), kind, tid, tag, tmout,
 				     pg_me->mode == PANGAEA_MODE_REPLAY);

@@ -28,12 +28,12 @@ pg -replay -logdir rec "$B/tests/killme"
 expect_eq "log of another program: exit 1" "$(cat rc)" 1
 expect_grep "log of another program: said so" err "the recording in rec ran .*ctxcheck, not .*killme"
 
-cp -r rec badver && printf '\011' | dd of=badver/task-1001.comm bs=1 seek=8 conv=notrunc 2>/dev/null
+cp -r rec badver && printf '\143' | dd of=badver/task-1001.comm bs=1 seek=8 conv=notrunc 2>/dev/null
 pg -replay -logdir badver
 expect_eq "wrong version: exit 1" "$(cat rc)" 1
 V=$(sed -n 's/^#define PG_COMM_VERSION \([0-9]*\).*/\1/p' \
 	"$(dirname "$0")/../../logs/format/pangaea-formats.h")
-expect_grep "wrong version: said so" err "refusing to replay: .*task-1001.comm: log format version 9, this Pangaea reads version $V"
+expect_grep "wrong version: said so" err "refusing to replay: .*task-1001.comm: log format version 99, this Pangaea reads version $V"
 
 cp -r rec cut && truncate -s -1 cut/task-1.comm
 pg -replay -logdir cut

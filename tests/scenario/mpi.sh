@@ -4,7 +4,10 @@
 # result, verify identical, races listing the racing receives;
 # examples/mpi/crash's recorded crash of rank 0 crashes again on replay;
 # bad input (a program without MPI, no mpirun, another -np on replay)
-# refused in one line.  Nothing of Open MPI left running.
+# refused in one line.  -debug (gdb -batch at rank 0's first receive),
+# -swap (a racing wildcard receive gets the other message; the what-if
+# run replays exactly) and -explore on the recording.  Nothing of Open
+# MPI left running.
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/../lib.sh"
 W=$B/examples/mpi/workers C=$B/examples/mpi/crash
@@ -40,7 +43,7 @@ expect_grep "races lists the racing Testsome receives" races "pvm_nrecv got .* t
 $TRACE check rec >chk 2>&1
 expect_grep "check: the logs agree" chk "agree"
 $TRACE dump rec >dump
-expect_grep "dump shows a Testsome's outcome" dump "MPI_Test/Wait\(call=3, of 3 requests\) = [1-3]"
+expect_grep "dump shows a Testsome's outcome" dump "MPI_Testsome\(of 3 requests\) = [1-3]"
 expect_grep "dump shows failed iprobes" dump "pollfail count=[0-9]+"
 
 # a second recording: another order (the failed polls alone differ)
@@ -141,8 +144,51 @@ expect_grep "no mpirun: said" err "not found.*mpirun"
 pg -replay -logdir rec -out bad3 mpirun -np 3 "$W"
 expect_eq "replay with -np 3: exit 1" "$(cat rc)" 1
 expect_grep "replay with -np 3: said" err "ran 4 ranks; this replay asks for 3"
-pg -replay -logdir rec -out bad4 -debug 1:3
-expect_eq "-debug on an MPI replay: exit 1" "$(cat rc)" 1
-expect_grep "-debug on an MPI replay: said" err "^pangaea: error: -debug: not supported for MPI programs yet$"
+pg -replay -logdir rec -out bad4 -debug 1:9999
+expect_eq "-debug past the recording: exit 1" "$(cat rc)" 1
+expect_grep "-debug past the recording: said" err "^pangaea: error: -debug 1:9999: task 1's recording has [0-9]+ event"
+pg -log -logdir bad5 -stdin 1 "${MPIRUN[@]}" "$W"
+expect_eq "-stdin on an MPI run: exit 1" "$(cat rc)" 1
+expect_grep "-stdin on an MPI run: said" err "^pangaea: error: -stdin: not supported for MPI programs yet$"
+
+# the tools of a replay: -debug (rank 0 in gdb before its first
+# receive, event 4 after its 3 sends), -swap (its first wildcard
+# receive gets the other racing message), -explore
+if command -v gdb >/dev/null; then
+	printf 'info locals\n' >locals.gdb
+	pg -replay -logdir rec -out dbg -debug 1:4 -debug-batch locals.gdb
+	expect_eq "-debug 1:4: exit 0" "$(cat rc)" 0
+	expect_grep "-debug: the rank stopped before its event 4" err "task 1 stopped before its event 4 \(pid [0-9]+\): gdb -batch"
+	expect_grep "-debug: gdb shows the program's frame" err "in master \(size=4, .*workers\.c:[0-9]+"
+	expect_grep "-debug: gdb ran the batch file (the locals)" err "^order = \" recv:\""
+	expect_grep "-debug: the replay still verified" err "replay reproduced all [0-9]+ events of 4 ranks"
+	[ ! -e dbg/debug-1.pid ] && [ ! -e dbg/debug-1.go ] && [ ! -e dbg/debug-1.gdb ] &&
+		pass "-debug: no debug files left" || fail "-debug left $(ls dbg | grep debug)"
+else
+	skip "-debug on an MPI replay" "no gdb"
+fi
+sw=$(sed -n 's/^task 1 event \([0-9]*\) pvm_recv got [0-9]*:[0-9]* tag 1; alternatives: \([0-9]*:[0-9]*\) .*/1:\1=\2/p' races | head -1)
+if [ -n "$sw" ]; then
+	pg -replay -logdir rec -out swp -swap "$sw"
+	expect_eq "-swap $sw: exit 0" "$(cat rc)" 0
+	cp out swp.out
+	expect_grep "-swap: said where the ranks leave the recording" err "what-if: task 1 leaves the recording after event"
+	expect_grep "-swap: the what-if run is recorded" err "what-if run recorded [0-9]+ events of 4 ranks in"
+	ev=${sw%%=*}; ev=${ev#1:}; from=${sw#*=}; from=${from%%:*}
+	$TRACE dump swp | sed -n '/^task 1 /,/^task 2 /p' >swp.dump
+	expect_grep "-swap: task 1's event $ev got the swapped message" swp.dump "^  #$ev recv from=$from "
+	pg -replay -logdir swp -out swpr
+	expect_eq "the what-if run replays: exit 0" "$(cat rc)" 0
+	cmp -s out swp.out && pass "the what-if run's replay prints its result" ||
+		fail "the what-if run's replay prints another result"
+	expect_grep "the what-if run's replay verified" err "replay reproduced all [0-9]+ events of 4 ranks"
+	timeout 120 "$PANGAEA" -explore -budget 2 -logdir rec >xo 2>xe
+	expect_eq "-explore -budget 2: exit 0" "$?" 0
+	expect_grep "-explore: two what-if runs" xo "^explored 2 what-if run\(s\) of "
+	grep -q 'not supported' xe && fail "-explore: a run refused: $(grep -m1 'not supported' xe)" ||
+		pass "-explore: no run refused"
+else
+	fail "-swap: no racing wildcard receive of task 1 in races"
+fi
 expect_no_leftovers
 finish

@@ -474,6 +474,7 @@ START_TEST(test_v7_coding)
 	FILE *f;
 
 	fill_header(&h, 7);
+	h.version = 8; /* (version 9 makes repeats of some: test_v9_repeat) */
 	h.time_unit = 256;
 	hl = header_len(&h);
 	cku_in_dir(path, sizeof(path), "v7.comm");
@@ -858,7 +859,7 @@ START_TEST(test_refuse_unknown_kind)
 {
 	/* 0x41: a send with a filter bit, 0x88 and 0x86: bit 7 (an id not
 	   stored, version 7) on a pollfail and an end */
-	static const unsigned char bad[] = { PG_REC_SEED + 1, 0x41, 0x66,
+	static const unsigned char bad[] = { PG_REC_REPEAT + PG_COMM_REPEATS, 0x41, 0x66,
 					     0x88, 0x86, 0xff };
 	struct pg_comm_header h;
 	char path[PATH_MAX], err[512] = "", want[64];
@@ -1626,6 +1627,108 @@ END_TEST
 
 /* Version 7: a task with more peers than the table holds (1024) writes
  * the rest out each time, and they read back all the same. */
+/*
+ * Version 9's repeat record: a message record with the peer, tag and
+ * length of the last record of its kind is its kind byte (PG_REC_REPEAT
+ * + the kind's index, the filter and NEXTID bits as the kind's), an id
+ * when not the expected one, and the two times; a ping-pong's send and
+ * receive take 3 bytes each.  Read back as the records written; a repeat
+ * with no record of its kind before is corrupt, and version 8 has none.
+ */
+START_TEST(test_v9_repeat)
+{
+	static const struct pg_event in[] = {
+		{ .kind = PG_REC_SEND, .peer = 2, .tag = 0, .msgid = 1,
+		  .len = 8, .t = 256 },
+		{ .kind = PG_REC_RECV, .peer = 2, .tag = 0, .msgid = 1,
+		  .len = 8, .t = 512, .dur = 256, .filter = PG_FILTER_ANYSRC },
+		{ .kind = PG_REC_SEND, .peer = 2, .tag = 0, .msgid = 2,
+		  .len = 8, .t = 1024 },
+		{ .kind = PG_REC_RECV, .peer = 2, .tag = 0, .msgid = 2,
+		  .len = 8, .t = 1280, .dur = 256, .filter = PG_FILTER_ANYSRC },
+		{ .kind = PG_REC_RECV, .peer = 2, .tag = 0, .msgid = 5,
+		  .len = 8, .t = 1536 },            /* an id not expected */
+		{ .kind = PG_REC_RECV, .peer = 2, .tag = 1, .msgid = 6,
+		  .len = 8, .t = 1536 },            /* another tag */
+		{ .kind = PG_REC_NRECV, .peer = 2, .tag = 1, .msgid = 7,
+		  .len = 8, .t = 1536 },            /* first of its kind */
+		{ .kind = PG_REC_RECV, .peer = 2, .tag = 1, .msgid = 7,
+		  .len = 9, .t = 1536 },            /* another length */
+	};
+	static const unsigned char recs[] = {
+		0x81, 0, 4, 0, 16, 1, 0,     /* send 1: new peer 2, len 8 */
+		0xa2, 1, 0, 0, 1, 1,         /* recv 1: anysrc, id expected */
+		0x94, 2, 0,                  /* send 2: a repeat of a send */
+		0xb5, 1, 1,                  /* recv 2: of a recv, anysrc */
+		0x15, 4, 1, 0,               /* recv 5: 3 expected, + 2 */
+		0x02, 1, 2, 3, 0, 0, 0,      /* recv 6, tag 1: written out
+						(8 expected, - 2) */
+		0x83, 1, 2, 0, 0, 0,         /* nrecv 7: first nrecv */
+		0x02, 1, 2, 1, 2, 0, 0,      /* recv 7 (8 expected), len 9 */
+	};
+	struct pg_comm_header h;
+	struct pg_comm_reader r;
+	struct pg_event ev;
+	unsigned char buf[256];
+	char path[PATH_MAX], err[512] = "";
+	size_t hl, n = sizeof(in) / sizeof(in[0]);
+	FILE *f;
+
+	fill_header(&h, 1);
+	h.time_unit = 256;
+	hl = header_len(&h);
+	cku_in_dir(path, sizeof(path), "v9.comm");
+	write_log(path, &h, in, n);
+	ck_assert_int_eq(file_size(path), (off_t)(hl + sizeof(recs)));
+	f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fread(buf, 1, hl + sizeof(recs), f),
+			  hl + sizeof(recs));
+	fclose(f);
+	ck_assert_mem_eq(buf + hl, recs, sizeof(recs));
+	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(r.hdr.version, 9);
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_msg(pg_comm_next(&r, &ev, err, sizeof(err)) == 1,
+			      "%s", err);
+		ck_assert_int_eq(ev.kind, in[i].kind);
+		ck_assert_int_eq(ev.peer, in[i].peer);
+		ck_assert_int_eq(ev.tag, in[i].tag);
+		ck_assert_uint_eq(ev.msgid, in[i].msgid);
+		ck_assert_uint_eq(ev.len, in[i].len);
+		ck_assert_int_eq(ev.filter, in[i].filter);
+		ck_assert_uint_eq(ev.t, in[i].t);
+		ck_assert_uint_eq(ev.dur, in[i].dur);
+	}
+	ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), 0);
+	pg_comm_free(&r);
+	/* a repeat first: nothing to repeat */
+	buf[hl] = 0x94;
+	f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(buf, 1, hl + sizeof(recs), f),
+			  hl + sizeof(recs));
+	fclose(f);
+	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "a repeat of no record before"), "%s", err);
+	pg_comm_free(&r);
+	/* version 8: the same events, no repeat, still read */
+	unlink(path);
+	h.version = 8;
+	write_log(path, &h, in, n);
+	ck_assert_int_gt(file_size(path), (off_t)(hl + sizeof(recs)));
+	ck_assert_msg(pg_comm_open(&r, path, err, sizeof(err)) == 0, "%s", err);
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_msg(pg_comm_next(&r, &ev, err, sizeof(err)) == 1,
+			      "%s", err);
+		ck_assert_uint_eq(ev.msgid, in[i].msgid);
+		ck_assert_int_eq(ev.tag, in[i].tag);
+	}
+	pg_comm_free(&r);
+}
+END_TEST
+
 START_TEST(test_v7_many_peers)
 {
 	enum { NP = PG_COMM_PEERS + 100, N = 2 * NP };
@@ -1820,6 +1923,7 @@ static Suite *commlog_suite(void)
 	tcase_add_test(rw, test_end_values);
 	tcase_add_test(rw, test_byte_layout);
 	tcase_add_test(rw, test_v7_coding);
+	tcase_add_test(rw, test_v9_repeat);
 	tcase_add_test(rw, test_v7_many_peers);
 	tcase_add_test(rw, test_follow);
 	tcase_add_test(rw, test_collective_round_trip);

@@ -1,0 +1,148 @@
+/*
+ * comms.c: communicators as contexts.  MPI keeps the messages of one
+ * sender to one receiver with one tag in order only within one
+ * communicator, and a message's id is its number in its channel
+ * (reqs.c): the channel must name the communicator, alike on both ends.
+ * An intracommunicator made from another by a call collective over that
+ * parent (MPI_Comm_dup, MPI_Comm_dup_with_info, MPI_Comm_split,
+ * MPI_Comm_split_type, MPI_Comm_create) gets a context number: the
+ * parent's mixed with how many children the parent had before.  Every
+ * member of the parent makes those calls in the same order (MPI's rule
+ * for collectives), so every member counts alike and computes the same
+ * number; a member the call leaves out (MPI_UNDEFINED in a split) counts
+ * the child too.  MPI_COMM_WORLD's context is 0, and so is that of a
+ * communicator made otherwise (MPI_Comm_idup, MPI_Comm_create_group,
+ * intercommunicators, the parent of spawned ranks): its messages share
+ * the world's channels, as all did before.  The number is kept as an
+ * attribute of the communicator (a keyval of ours, which MPI_Comm_dup
+ * does not copy and MPI_Comm_free frees).
+ */
+#include "pgmpi.h"
+
+#include <stdlib.h>
+
+/* A communicator's context. */
+struct pgm_ctx {
+	uint32_t cid;      /* its number, 0 for the world's */
+	uint32_t children; /* communicators made from it so far */
+};
+
+static int keyval = MPI_KEYVAL_INVALID;
+static struct pgm_ctx world;    /* MPI_COMM_WORLD's */
+static MPI_Comm last_comm = MPI_COMM_NULL; /* pgm_comm_cid's last answer */
+static uint32_t last_cid;
+
+/* MPI_Comm_free's: frees the context. */
+static int ctx_free(MPI_Comm comm, int key, void *value, void *extra)
+{
+	(void)key, (void)extra;
+	if (comm == last_comm)
+		last_comm = MPI_COMM_NULL;
+	if (value != &world)
+		free(value);
+	return MPI_SUCCESS;
+}
+
+/* The context of COMM, made for MPI_COMM_WORLD on first use; NULL when
+ * COMM has none (or the keyval cannot be made). */
+static struct pgm_ctx *ctx_of(MPI_Comm comm)
+{
+	struct pgm_ctx *c = NULL;
+	int found = 0;
+
+	if (keyval == MPI_KEYVAL_INVALID &&
+	    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, ctx_free, &keyval,
+				    NULL) != MPI_SUCCESS) {
+		keyval = MPI_KEYVAL_INVALID;
+		return NULL;
+	}
+	if (comm == MPI_COMM_WORLD)
+		return &world;
+	if (PMPI_Comm_get_attr(comm, keyval, &c, &found) != MPI_SUCCESS ||
+	    !found)
+		return NULL;
+	return c;
+}
+
+/* Gives NEW, just made from PARENT by a collective over PARENT (NEW may
+ * be MPI_COMM_NULL: this member is not in it, but counts it), its
+ * context. */
+static void child_made(MPI_Comm parent, MPI_Comm new)
+{
+	struct pgm_ctx *p = ctx_of(parent), *c;
+	uint32_t k;
+
+	if (!p)
+		return;
+	k = ++p->children;
+	if (new == MPI_COMM_NULL || !(c = malloc(sizeof(*c))))
+		return;
+	/* (a mix of the parent's number and the child's: never 0, the
+	   world's) */
+	c->cid = (p->cid * 0x9e3779b1u + k) * 0x85ebca6bu;
+	c->cid ^= c->cid >> 15;
+	c->cid += c->cid == 0;
+	c->children = 0;
+	if (PMPI_Comm_set_attr(new, keyval, c) != MPI_SUCCESS)
+		free(c);
+}
+
+uint32_t pgm_comm_cid(MPI_Comm comm)
+{
+	const struct pgm_ctx *c;
+
+	if (comm == MPI_COMM_WORLD)
+		return 0;
+	if (comm == last_comm)
+		return last_cid;
+	c = ctx_of(comm);
+	last_comm = comm;
+	last_cid = c ? c->cid : 0;
+	return last_cid;
+}
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+	int rc = PMPI_Comm_dup(comm, newcomm);
+
+	if (rc == MPI_SUCCESS && pgm_active())
+		child_made(comm, *newcomm);
+	return rc;
+}
+
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+	int rc = PMPI_Comm_dup_with_info(comm, info, newcomm);
+
+	if (rc == MPI_SUCCESS && pgm_active())
+		child_made(comm, *newcomm);
+	return rc;
+}
+
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+	int rc = PMPI_Comm_split(comm, color, key, newcomm);
+
+	if (rc == MPI_SUCCESS && pgm_active())
+		child_made(comm, *newcomm);
+	return rc;
+}
+
+int MPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info,
+			MPI_Comm *newcomm)
+{
+	int rc = PMPI_Comm_split_type(comm, type, key, info, newcomm);
+
+	if (rc == MPI_SUCCESS && pgm_active())
+		child_made(comm, *newcomm);
+	return rc;
+}
+
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+	int rc = PMPI_Comm_create(comm, group, newcomm);
+
+	if (rc == MPI_SUCCESS && pgm_active())
+		child_made(comm, *newcomm);
+	return rc;
+}
