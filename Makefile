@@ -210,7 +210,7 @@ $(B)/obj/xview/view-tcl.o: $(B)/obj/xview/view-tcl.c
 $(B)/bin/pangaea-view: $(VIEW_SRC:%.c=$(B)/obj/%.o) $(B)/obj/xview/view-tcl.o \
 		      $(TOOL_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ -ltk8.6 -ltcl8.6 -lsqlite3
+	$(CC) $(LDFLAGS) -o $@ $^ -ltk8.6 -ltcl8.6 -lsqlite3 -lm
 
 # One rule per example: build/examples/NAME from examples/NAME/*.c.
 define example_rule

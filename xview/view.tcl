@@ -206,6 +206,7 @@ proc view::opened {path} {
 
 # The pangaea-trace beside this pangaea-view (else the one on the PATH).
 proc view::trace_cmd {} {
+	if {[info exists ::env(PANGAEA_VIEW_TRACE)]} { return $::env(PANGAEA_VIEW_TRACE) }
 	set trace [file join [file dirname [info nameofexecutable]] pangaea-trace]
 	if {![file executable $trace]} { set trace pangaea-trace }
 	return $trace
@@ -870,17 +871,24 @@ proc view::select {what id} {
 	variable V
 	set V(sel) [list $what $id]
 	.details delete 1.0 end
-	if {$V(importing)} {
+	# while importing, pgdb answers from the logs (viewdb.c vdb_sql) when
+	# the import keeps their times, else it fails: the details wait
+	if {[catch {expr {$what eq "e" ? [view::event_text $id] : [view::message_text $id]}} text]} {
+		if {!$V(importing)} { error $text $::errorInfo }
 		.details insert end "importing\u2026: the details come when the trace database is made\n"
 		.g.c delete selring
 		view::draw_selection
 		return
 	}
-	.details insert end [expr {$what eq "e" ? [view::event_text $id] : [view::message_text $id]}]
+	.details insert end $text
 	.g.c delete selring
 	.g.c itemconfigure msg -fill gray35 -width 1
 	view::draw_selection
-	if {$what eq "e"} { view::out_near $id; view::race_details $id } else {
+	# (the output comes with the import: nothing to show near it before)
+	if {$what eq "e"} {
+		if {!$V(importing)} { view::out_near $id }
+		view::race_details $id
+	} else {
 		set V(race_sel) ""
 	}
 }
@@ -952,11 +960,11 @@ proc view::find {} {
 		.status configure -text "message id: a number, please"
 		return
 	}
-	if {$V(importing)} {
+	if {[catch {pgdb find $want} hits]} {
+		if {!$V(importing)} { error $hits $::errorInfo }
 		.status configure -text "importing\u2026: Find comes when the trace database is made"
 		return
 	}
-	set hits [pgdb find $want]
 	if {$hits eq ""} {
 		.status configure -text "no event carries message id $want"
 		return

@@ -52,6 +52,8 @@ void vdb_close(void)
 	free(vdb.tasks);
 	if (vdb.db)
 		sqlite3_close(vdb.db);
+	if (vdb.logsdb)
+		sqlite3_close(vdb.logsdb);
 	memset(&vdb, 0, sizeof(vdb));
 	vdb.gen = gen;
 }
@@ -121,6 +123,23 @@ long vdb_task_time(struct vdb_task *t, int64_t v, int64_t v1, int st,
 	return (long)i;
 }
 
+/* Read from the logs: the task (index) of event ID, the last whose id0
+ * < ID; 0 when there is none (then ID is not one of its events). */
+static int vdb_task_of(int64_t id)
+{
+	size_t lo = 0, hi;
+
+	for (hi = (size_t)vdb.ntasks; hi - lo > 1;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (vdb.tasks[mid].id0 < id)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (int)lo;
+}
+
 struct vdb_ev *vdb_ev_of(int64_t id)
 {
 	const struct vdb_task *t;
@@ -146,16 +165,8 @@ struct vdb_ev *vdb_ev_of(int64_t id)
 				return &t->ev[i];
 		return NULL;
 	}
-	/* read from the logs: the last task whose id0 < ID */
-	for (hi = (size_t)vdb.ntasks; hi - lo > 1;) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (vdb.tasks[mid].id0 < id)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	t = &vdb.tasks[lo];
+	/* read from the logs */
+	t = &vdb.tasks[vdb_task_of(id)];
 	if (!vdb.ntasks || !t->ev || id <= t->id0 ||
 	    (uint64_t)(id - t->id0) > t->n)
 		return NULL;
@@ -191,6 +202,25 @@ int vdb_msg_add(const struct vdb_msg *m)
 	vdb.nmsgs++;
 	vdb_msg_note(m);
 	return 0;
+}
+
+sqlite3 *vdb_sql(void)
+{
+	char err[256];
+
+	if (vdb.db || !vdb.mem || vdb.live || vdb.idtask || !vdb.logdir ||
+	    vdb.logs_tried)
+		return vdb.db ? vdb.db : vdb.logsdb;
+	vdb.logs_tried = 1;
+	if (tdb_open_logs(vdb.logdir, &vdb.logsdb, err, sizeof(err)) < 0)
+		return vdb.logsdb = NULL;
+	/* the import would put the times through the clock: its ids and
+	   texts would not be these, so the queries wait for it */
+	if (!tdb_logs_raw(vdb.logsdb)) {
+		sqlite3_close(vdb.logsdb);
+		vdb.logsdb = NULL;
+	}
+	return vdb.logsdb;
 }
 
 int vdb_rows(void)
@@ -329,14 +359,18 @@ static int vdb_query(Tcl_Interp *ip, const char *sql, const int64_t *args,
 		     int nargs, int dicts)
 {
 	sqlite3_stmt *st;
+	sqlite3 *db = vdb_sql();
 	Tcl_Obj *res = Tcl_NewListObj(0, NULL);
 	int rc;
 
-	if (!vdb.db)
+	if (!db)
 		return vdb_fail(ip, vdb.mem ? "the trace database is not "
 				"imported yet" : "no database open");
-	if (sqlite3_prepare_v2(vdb.db, sql, -1, &st, NULL) != SQLITE_OK)
-		return vdb_fail(ip, "query failed");
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		Tcl_SetObjResult(ip, Tcl_ObjPrintf("pgdb: query failed: %s",
+				 sqlite3_errmsg(db)));
+		return TCL_ERROR;
+	}
 	for (int i = 0; i < nargs; i++)
 		sqlite3_bind_int64(st, i + 1, args[i]);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -515,14 +549,21 @@ int vdb_cmd_messages(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
    the messages it sent or received. */
 int vdb_cmd_event(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
+	int64_t a[2];
 	int64_t id;
 	Tcl_Obj *rows, *ev, *msgs;
 	int n;
 
 	if (vdb_rows() < 0)
 		return vdb_fail(ip, "cannot insert the live events");
-	if (vdb_ints(ip, objv + 2, 1, &id) != TCL_OK ||
-	    vdb_query(ip, "SELECT * FROM events WHERE id = ?1", &id, 1, 1) != TCL_OK)
+	if (vdb_ints(ip, objv + 2, 1, &id) != TCL_OK)
+		return TCL_ERROR;
+	/* over the logs: only the event's task's log is read (its ltid) */
+	a[0] = id;
+	a[1] = vdb.ntasks ? vdb.tasks[vdb_task_of(id)].ltid : 0;
+	if (vdb_query(ip, !vdb.db && vdb_sql() ?
+		      "SELECT * FROM events WHERE ltid = ?2 AND id = ?1" :
+		      "SELECT * FROM events WHERE id = ?1", a, 2, 1) != TCL_OK)
 		return TCL_ERROR;
 	rows = Tcl_GetObjResult(ip);
 	if (Tcl_ListObjLength(ip, rows, &n) != TCL_OK || n != 1) {

@@ -77,7 +77,8 @@ struct vdb {
 				 computed from one is stale when it changes */
 	/* a log folder read into memory (viewlogs.c): the window is drawn
 	 * from the arrays; DB, when set, is its trace database, used for
-	 * what needs SQL (details, output, histograms, find) */
+	 * what needs SQL (details, output, histograms, find; LOGSDB below
+	 * answers the details and Find until it is set) */
 	int mem;
 	struct vdb_msg *msgs; /* sorted by t_send */
 	size_t nmsgs, capmsgs;
@@ -88,6 +89,12 @@ struct vdb {
 				 (viewlogs.c: done when first needed) */
 	char mode[16];        /* meta 'mode' */
 	char *logdir;         /* malloc'd */
+	/* while the log folder read has no trace database (DB): the tables
+	 * over its logs (tdb_open_logs), opened when a query first needs
+	 * SQL, for the details, Find and message queries; NULL when the
+	 * import's times would differ (tdb_logs_raw), so they wait */
+	sqlite3 *logsdb;
+	int logs_tried;       /* LOGSDB was tried */
 };
 
 extern struct vdb vdb;
@@ -119,6 +126,9 @@ void vdb_msg_note(const struct vdb_msg *m);
 /* Adds message M to vdb.msgs in t_send order (vdb_msg_note too); 0, or
  * -1 when memory runs out. */
 int vdb_msg_add(const struct vdb_msg *m);
+/* The database the queries run on: DB, else (a log folder read, not
+ * yet imported) LOGSDB, opened on first use; NULL when there is none. */
+sqlite3 *vdb_sql(void);
 /* Before a query that reads events or messages rows: vdb.flush; 0 or -1. */
 int vdb_rows(void);
 /* Index of the first entry time >= V in T's sorted array. */

@@ -379,6 +379,10 @@ int vdb_logs_attach(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 		return TCL_OK;
 	}
 	vdb.db = db;
+	if (vdb.logsdb) { /* its queries go to DB now */
+		sqlite3_close(vdb.logsdb);
+		vdb.logsdb = NULL;
+	}
 	Tcl_SetObjResult(ip, Tcl_NewIntObj(1));
 	return TCL_OK;
 }

@@ -106,8 +106,13 @@ int vdb_cmd_race(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 	Tcl_Obj **v;
 	int n;
 
-	if (vdb_ints(ip, objv + 2, 1, &id) != TCL_OK ||
-	    races_query(ip, "SELECT id, ltid, seq FROM events WHERE id = ?1",
+	if (vdb_ints(ip, objv + 2, 1, &id) != TCL_OK)
+		return TCL_ERROR;
+	if (!races.n) { /* none (or not loaded yet): no query to run */
+		Tcl_ResetResult(ip);
+		return TCL_OK;
+	}
+	if (races_query(ip, "SELECT id, ltid, seq FROM events WHERE id = ?1",
 			&id, 1) != TCL_OK ||
 	    Tcl_ListObjGetElements(ip, Tcl_GetObjResult(ip), &n, &v) != TCL_OK)
 		return TCL_ERROR;

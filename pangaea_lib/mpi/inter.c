@@ -1,7 +1,7 @@
 /*
  * inter.c: the intercommunicators of a rank's run (MPI_Comm_spawn's, on
- * both sides, and MPI_Intercomm_create's between two groups of ranks):
- * for each, the ltids of its remote group by remote rank,
+ * both sides, and MPI_Intercomm_create's between two groups of ranks,
+ * spawn.c): for each, the ltids of its remote group by remote rank,
  * exchanged once when it is made (an MPI_Allgather over it, before the
  * program uses it), so that a message's peer on it is an ltid as on any
  * other communicator, and replay can turn a recorded peer back into a
@@ -12,7 +12,6 @@
 #include "pgmpi.h"
 #include "pangaea-clock.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 struct inter {
@@ -96,22 +95,4 @@ int pgm_inter_size(MPI_Comm comm)
 	struct inter *e = find(comm);
 
 	return e ? e->n : 0;
-}
-
-/* An intercommunicator between two groups of a run's ranks (collective
- * over both local communicators): its remote ltids are exchanged as for
- * a spawn's, so that its point-to-point calls are recorded and replayed;
- * were the exchange to fail, its calls go to MPI unrecorded. */
-int MPI_Intercomm_create(MPI_Comm local, int lleader, MPI_Comm peer,
-			 int rleader, int tag, MPI_Comm *inter)
-{
-	int rc = PMPI_Intercomm_create(local, lleader, peer, rleader, tag,
-				       inter);
-
-	if (rc == MPI_SUCCESS && pgm_active() &&
-	    pgm_inter_connect(*inter, pg_me->ltid) < 0)
-		fprintf(stderr, "pangaea: task %d: an intercommunicator's "
-			"ltids are not known: its messages are not "
-			"recorded\n", pg_me->ltid);
-	return rc;
 }

@@ -9,7 +9,9 @@
  * does (a spawn record in its execution log, a spawn event, which replay
  * checks); then both sides learn each other's ltids over the new
  * intercommunicator (inter.c), whose point-to-point calls are then
- * recorded and replayed as any others.
+ * recorded and replayed as any others.  MPI_Intercomm_create's
+ * intercommunicators (between two groups of the run's ranks) get the
+ * same exchange, and MPI_Comm_free and MPI_Comm_disconnect forget them.
  */
 #include "pgmpi.h"
 #include "pangaea-clock.h"
@@ -192,5 +194,23 @@ int MPI_Comm_free(MPI_Comm *comm)
 
 	if (rc == MPI_SUCCESS)
 		pgm_inter_forget(c);
+	return rc;
+}
+
+/* An intercommunicator between two groups of a run's ranks (collective
+ * over both local communicators): its remote ltids are exchanged as for
+ * a spawn's, so that its point-to-point calls are recorded and replayed;
+ * were the exchange to fail, its calls go to MPI unrecorded. */
+int MPI_Intercomm_create(MPI_Comm local, int lleader, MPI_Comm peer,
+			 int rleader, int tag, MPI_Comm *inter)
+{
+	int rc = PMPI_Intercomm_create(local, lleader, peer, rleader, tag,
+				       inter);
+
+	if (rc == MPI_SUCCESS && pgm_active() &&
+	    pgm_inter_connect(*inter, pg_me->ltid) < 0)
+		fprintf(stderr, "pangaea: task %d: an intercommunicator's "
+			"ltids are not known: its messages are not "
+			"recorded\n", pg_me->ltid);
 	return rc;
 }

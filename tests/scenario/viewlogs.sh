@@ -114,6 +114,59 @@ read -r M_SRC M_DST <<<"$(q "SELECT src, dst FROM messages WHERE id=${mid:-0}" |
 expect_grep "details of a message line drawn before the import" result2 \
 	"^msg $mid message $mid .*sending ltid: $M_SRC   receiving ltid: $M_DST"
 
+# ---- the import held back (PANGAEA_VIEW_TRACE: a pangaea-trace that
+# waits for the file go): details of an event and of a message, and Find,
+# answered from the logs before it (xview/viewdb.c vdb_sql) give the
+# text they give from the trace database after it
+rm -f rec/trace.db
+cat >hold.sh <<EOF
+#!/bin/sh
+i=0
+# (gone with the viewer: it waits no longer than the viewer lives)
+while [ ! -e "$T/go" ] && [ \$i -lt 600 ] && kill -0 \$PPID 2>/dev/null; do
+	sleep 0.1; i=\$((i + 1))
+done
+[ -e "$T/go" ] || exit 1
+exec "$B/bin/pangaea-trace" "\$@"
+EOF
+chmod +x hold.sh
+cat >held.tcl <<'EOF'
+set out [open result4 w]
+proc answers {tag} {
+	global out id mid
+	view::select e $id
+	puts $out "$tag event [string map {"\n" " | "} [vtest::details]]"
+	view::select m $mid
+	puts $out "$tag message [string map {"\n" " | "} [vtest::details]]"
+	set view::V(find) [dict get [pgdb event $id] msgid]
+	view::find
+	puts $out "$tag find [string map {"\n" " | "} [vtest::details]]"
+}
+set view::V(force_detail) 1
+view::redraw
+set id [string range [lsearch -inline [.g.c gettags [lindex [.g.c find withtag k:send] 3]] e:*] 2 end]
+set mid [string range [lsearch -inline [.g.c gettags [lindex [.g.c find withtag msg] 2]] m:*] 2 end]
+puts $out "held $view::V(importing)"
+answers before
+puts $out "still $view::V(importing)"
+close [open go w]
+while {$view::V(importing)} { vwait view::V(importing) }
+puts $out "db [file tail $view::V(db)]"
+answers after
+close $out
+exit 0
+EOF
+PANGAEA_VIEW_TRACE=$T/hold.sh view_early "the sor folder, its import held back" held.tcl rec
+rm -f go
+expect_grep "the import is held back while the details are asked" result4 "^still 1"
+expect_grep "the import made trace.db after" result4 "^db trace.db"
+for w in event message find; do
+	b=$(grep "^before $w " result4 | cut -d' ' -f3-)
+	a=$(grep "^after $w " result4 | cut -d' ' -f3-)
+	case $b in ""|*importing*) fail "$w before the import: '$b'";;
+		*) expect_eq "$w answered from the logs = from trace.db" "$b" "$a";; esac
+done
+
 # ---- another run opened while the import runs: that import is stopped,
 # its temporary database removed
 rm big/trace.db
