@@ -211,6 +211,8 @@ static pid_t start_gdb(void)
 	dg.tty = !dg.batch && isatty(0) && tcgetpgrp(0) == getpgrp();
 	p = fork();
 	if (p == 0) {
+		sigset_t none;
+
 		if (dg.tty) { /* ^C to gdb alone: the run's tasks, pvmd and
 				 the coordinator are in the launcher's group */
 			setpgid(0, 0);
@@ -219,6 +221,11 @@ static pid_t start_gdb(void)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
+		/* gdb waits for its tracee's stops on SIGCHLD, which an MPI
+		   run's launcher blocks (mpirun.c takes it with sigtimedwait):
+		   inherited blocked, gdb hung now and then at the attach */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
 		if (dg.batch) { /* no terminal; its output apart from the
 				   program's: on standard error */
 			int nul = open("/dev/null", O_RDONLY);
