@@ -85,6 +85,10 @@ static void child_made(MPI_Comm parent, MPI_Comm new)
 	c->children = 0;
 	if (PMPI_Comm_set_attr(new, keyval, c) != MPI_SUCCESS)
 		free(c);
+	/* (NEW may have the handle of a freed communicator pgm_comm_cid
+	   answered for last, one without a context of ours) */
+	if (new == last_comm)
+		last_comm = MPI_COMM_NULL;
 }
 
 uint32_t pgm_comm_cid(MPI_Comm comm)
