@@ -52,14 +52,15 @@ int la_mpi_live_start(const char *dir, struct la_mpi_live *lv)
 
 void la_mpi_live_end(struct la_mpi_live *lv)
 {
-	int status;
+	int status = 0;
+	pid_t w;
 
 	if (lv->pid <= 0)
 		return;
 	close(lv->fd);
-	while (waitpid(lv->pid, &status, 0) < 0 && errno == EINTR)
+	while ((w = waitpid(lv->pid, &status, 0)) < 0 && errno == EINTR)
 		;
-	if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+	if (w == lv->pid && WIFEXITED(status) && WEXITSTATUS(status) != 0)
 		la_error("the live view's log follower failed (status %d)",
 			 WEXITSTATUS(status));
 	lv->pid = 0;
