@@ -57,7 +57,8 @@ static int tsc_invariant(void)
 {
 	unsigned a, b, c, d;
 
-	if (__get_cpuid_max(0x80000000u, NULL) < 0x80000007u)
+	/* (GCC's cpuid.h returns it unsigned, clang's int) */
+	if ((unsigned)__get_cpuid_max(0x80000000u, NULL) < 0x80000007u)
 		return 0;
 	__cpuid(0x80000007u, a, b, c, d);
 	return (d >> 8) & 1u;
