@@ -244,6 +244,7 @@ $(B)/tests/check_tasks: $$(call test_obj,check_tasks) \
 # The launcher's lines about lost hosts (toplevel/hosts.c).
 $(B)/tests/check_hosts: $$(call test_obj,check_hosts) \
 		$$(call test_obj,checkutil) $(B)/obj/toplevel/hosts.o \
+		$(B)/obj/toplevel/bindir.o \
 		$(B)/obj/toplevel/tasks.o $(B)/obj/toplevel/death.o \
 		$(B)/obj/toplevel/vm.o $(B)/obj/toplevel/options.o $(ANALYSIS_LIB) $(LIB)
 	@mkdir -p $(dir $@)
@@ -252,7 +253,8 @@ $(B)/tests/check_hosts: $$(call test_obj,check_hosts) \
 # The launcher's ELF reader (toplevel/program.c).
 $(B)/tests/check_program: $$(call test_obj,check_program) \
 		$$(call test_obj,checkutil) $(B)/obj/toplevel/program.o \
-		$(B)/obj/toplevel/hosts.o $(B)/obj/toplevel/tasks.o \
+		$(B)/obj/toplevel/hosts.o $(B)/obj/toplevel/bindir.o \
+		$(B)/obj/toplevel/tasks.o \
 		$(B)/obj/toplevel/death.o $(B)/obj/toplevel/vm.o \
 		$(B)/obj/toplevel/options.o $(ANALYSIS_LIB) $(LIB)
 	@mkdir -p $(dir $@)

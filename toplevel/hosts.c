@@ -18,7 +18,6 @@
 
 #include <errno.h>
 #include <glob.h>
-#include <libgen.h>
 #include <pvm3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -312,15 +311,12 @@ static int others_heard(const struct la_run *r, const struct la_beacon *b)
  * started (a host without it is only not watched). */
 static int start_beacon(struct la_run *r, const char *host)
 {
-	char self[PG_PATH_MAX], path[PG_PATH_MAX + 32], opt[] = "-beacon";
+	char path[PG_PATH_MAX + 32], opt[] = "-beacon";
 	char *argv[2] = { opt, NULL };
-	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	struct la_beacon *b, *more;
 
-	if (k <= 0)
+	if (la_coord_path(path, sizeof(path)) < 0)
 		return -1;
-	self[k] = '\0';
-	snprintf(path, sizeof(path), "%s/pangaea-coord", dirname(self));
 	more = realloc(r->beacons, (size_t)(r->nbeacons + 1) * sizeof(*more));
 	if (!more)
 		return -1;

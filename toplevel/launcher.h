@@ -587,6 +587,10 @@ int la_view_hosts(void);
  * (BINDIR/../lib/pangaea/NAME, as in the build folder and after make
  * install) into OUT; 0 or -1. */
 int la_lib_path(const char *name, char *out, size_t n);
+/* bindir.c: the path of the pangaea-coord beside this launcher into OUT
+ * (BINDIR/pangaea-coord); 0, or -1 if our own path is unknown (OUT is
+ * then ./pangaea-coord). */
+int la_coord_path(char *out, size_t n);
 
 /* mpirun.c: MPI programs (`pangaea -log mpirun ...`). */
 /* Whether the command WORD is an MPI launcher (mpirun, mpiexec). */

@@ -14,7 +14,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,17 +22,15 @@
 
 int la_mpi_live_start(const char *dir, struct la_mpi_live *lv)
 {
-	char self[PG_PATH_MAX], path[PG_PATH_MAX + 32];
+	char path[PG_PATH_MAX + 32];
 	const char *sock = getenv(PG_ENV_LIVE);
-	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	int fds[2];
 
 	lv->pid = 0;
 	lv->fd = -1;
 	if (!sock || !*sock)
 		return 0;
-	self[k > 0 ? k : 0] = '\0';
-	snprintf(path, sizeof(path), "%s/pangaea-coord", dirname(self));
+	la_coord_path(path, sizeof(path));
 	if (pipe2(fds, O_CLOEXEC) < 0 || (lv->pid = fork()) < 0) {
 		la_error("cannot start the live view: %s", strerror(errno));
 		return -1;

@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -32,11 +31,9 @@ static void on_interrupt(int sig)
  * *TID; what pvm_spawn returned. */
 static int coord_spawn(char **argv, const char *host, int *tid)
 {
-	char self[PG_PATH_MAX], path[PG_PATH_MAX + 32];
-	ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char path[PG_PATH_MAX + 32];
 
-	self[k > 0 ? k : 0] = '\0';
-	snprintf(path, sizeof(path), "%s/pangaea-coord", dirname(self));
+	la_coord_path(path, sizeof(path));
 	/* (our own host's name unknown: wherever PVM likes) */
 	return pvm_spawn(path, argv, strcmp(host, "?") ? PvmTaskHost : 0,
 			 (char *)host, 1, tid);
