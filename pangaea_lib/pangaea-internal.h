@@ -14,7 +14,8 @@
  *   binding.c stdin.c         the engine's table of PVM functions;
  *                             task 1's standard input
  *   ids.c proto.c ship.c      tid <-> ltid; the protocol layer; task
- *     pvm.c pvmtmp.c          logs between hosts; PVM helpers and files
+ *     pvm.c pvmtmp.c mhead.c  logs between hosts; PVM helpers and files;
+ *                             a message's header in libpvm
  *   --- the engine (engine.h): no PVM below this line ---
  */
 #ifndef PANGAEA_INTERNAL_H
@@ -173,6 +174,17 @@ int pg_peer_of(const struct pvmminfo *mi);
 /* Identifies a pvmd's message BUFID (a pvm_notify notice names a task in
  * its first int): that task's ltid + 1, or 0.  Leaves BUFID rewound. */
 uint32_t pg_system_ident(int bufid);
+
+/* mhead.c: a message's header in libpvm, read and written in place once
+ * it has agreed with pvm_getminfo (else through the public calls). */
+
+/* pvm_getsbuf: the active send buffer's id, <= 0 if none; then its
+ * length (pvm_getminfo's len) into *LEN. */
+int pg_mhead_sbuf(uint32_t *len);
+/* pvm_getminfo of BUFID into MI; 0, or PVM's error. */
+int pg_mhead_info(int bufid, struct pvmminfo *mi);
+/* Sets the wait-id field of BUFID's header (the message id) to ID. */
+void pg_mhead_set_id(int bufid, uint32_t id);
 
 /* binding.c: registers PVM's table of the engine's binding interface
  * (binding.h) when a task joins (init.c, task0.c). */

@@ -27,7 +27,7 @@ static int bind_info(int bufid, struct pg_msginfo *m)
 {
 	struct pvmminfo mi;
 
-	if (pvm_getminfo(bufid, &mi) < 0)
+	if (pg_mhead_info(bufid, &mi) < 0)
 		return -1;
 	m->src = mi.src;
 	m->peer = pg_peer_of(&mi);
@@ -105,13 +105,16 @@ static int bind_scratch(void)
 	return pg_me->mytid > 0 ? pvm_mkbuf(PvmDataDefault) : -1;
 }
 
-/* What a send's id costs: the buffer's header read and written back. */
+/* What a send's id costs: the send buffer looked up, its header read
+ * and its id written (wrap.c). */
 static void bind_stamp(int bufid)
 {
 	struct pvmminfo mi;
+	uint32_t len;
 
-	if (pvm_getminfo(bufid, &mi) == 0)
-		pvm_setminfo(bufid, &mi);
+	(void)pg_mhead_sbuf(&len);
+	if (pg_mhead_info(bufid, &mi) == 0)
+		pg_mhead_set_id(bufid, (uint32_t)mi.wid);
 }
 
 static const struct pg_binding pvm_binding = {

@@ -91,20 +91,16 @@ static void send_receivers(struct pg_call *call, const int *tids, int n,
 
 /* The send of the active buffer BUFID as KIND to the N TIDS (for a
  * multicast, its receivers RECV, NR of them) with the id and the record
- * of CALL: checked against the log in replay, logged if LOGGED, then
- * sent; PVM's return. */
+ * of CALL (its length set): checked against the log in replay, logged if
+ * LOGGED, then sent; PVM's return. */
 static int send_checked(struct pg_call *call, int bufid, const int *tids,
 			int n, const int *recv, int nr, int logged,
 			const char *group)
 {
 	struct pg_event *ev = &call->ev;
 	int small[16], *ltids = small, rc = 0;
-	struct pvmminfo mi;
 
-	if (pvm_getminfo(bufid, &mi) < 0)
-		return send_real(ev->kind, tids, n, ev->tag);
 	ev->msgid = last_msgid + 1;
-	ev->len = (uint32_t)mi.len;
 	if (logged) {
 		if (nr > 16 && !(ltids = malloc((size_t)nr * sizeof(int))))
 			return PvmNoMem;
@@ -121,8 +117,7 @@ static int send_checked(struct pg_call *call, int bufid, const int *tids,
 		ev->dur = pg_now() - ev->t;
 		if (logged)
 			pg_log(ev);
-		mi.wid = (int)ev->msgid;
-		pvm_setminfo(bufid, &mi);
+		pg_mhead_set_id(bufid, ev->msgid);
 		rc = send_real(ev->kind, tids, n, ev->tag);
 	}
 	if (ltids != small)
@@ -147,7 +142,8 @@ int pg_send_logged(int kind, const int *tids, int n, int tag,
 	/* what PVM refuses, or a multicast that reaches nobody (to itself
 	 * only, or to none), sends nothing: passed to PVM, not logged, no
 	 * message id, alike in every run */
-	if ((bufid = pvm_getsbuf()) <= 0 || !send_args_valid(tids, n, tag))
+	if ((bufid = pg_mhead_sbuf(&call.ev.len)) <= 0 ||
+	    !send_args_valid(tids, n, tag))
 		return send_real(kind, tids, n, tag);
 	if (multi) {
 		if (n > 16 && !(recv = malloc((size_t)n * sizeof(int))))
