@@ -170,14 +170,15 @@ static int held_back(int kind, const struct timeval *tmout)
 	return kind == PG_REC_RECV || kind == PG_REC_PRECV;
 }
 
-int pg_chaos_recv(int kind, int tid, int tag, struct timeval *tmout)
+/* pg_chaos_recv's held-back receive (chaos on, from any sender, a
+ * receive it holds back): apart, so that a receive it lets through sets
+ * up none of its arrays. */
+static int chaos_recv_held(int kind, int tid, int tag, struct timeval *tmout)
 {
 	int tids[CHAOS_MAX_SENDERS], ltids[CHAOS_MAX_SENDERS], n, best;
 	struct timeval zero = { 0, 0 };
 	uint64_t end = 0;
 
-	if (!on || tid != -1 || !held_back(kind, tmout))
-		return pg_bind->recv(kind, tid, tag, tmout);
 	if (kind == PG_REC_TRECV && tmout)
 		end = now_us() + (uint64_t)tmout->tv_sec * 1000000u +
 		      (uint64_t)tmout->tv_usec;
@@ -196,4 +197,11 @@ int pg_chaos_recv(int kind, int tid, int tag, struct timeval *tmout)
 	}
 	best = pg_chaos_pick(seed, ltids, n);
 	return pg_bind->recv(kind, tids[best], tag, tmout);
+}
+
+int pg_chaos_recv(int kind, int tid, int tag, struct timeval *tmout)
+{
+	if (!on || tid != -1 || !held_back(kind, tmout))
+		return pg_bind->recv(kind, tid, tag, tmout);
+	return chaos_recv_held(kind, tid, tag, tmout);
 }
