@@ -46,7 +46,8 @@ struct pg_binding {
 	/* The layer's own receive of KIND (PG_REC_RECV, _NRECV, _TRECV with
 	 * TMOUT, _PROBE; PRECV as RECV) of a message from SRC (an address,
 	 * -1 any) with TAG (-1 any) in the app's context, never Pangaea's;
-	 * the message received (made current, as the layer's receive does),
+	 * the message received (made current, the one
+	 * current before freed, as the layer's receive does),
 	 * 0 when a poll found none, or < 0 the layer's error. */
 	int (*recv)(int kind, int src, int tag, struct timeval *tmout);
 	/* Who sent MESSAGE, its id, tag and length into *MI (the sender's

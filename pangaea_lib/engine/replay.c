@@ -538,12 +538,14 @@ enum pg_verdict pg_replay_expect(const struct pg_call *call,
  * If ACTIVE (a receive, not a probe), WANT itself is not queued but left
  * the current message, *MSG its handle, and the one before freed: what
  * hand_out would then do, without going through the queue (three calls
- * of the binding less a receive); then FETCH_ACTIVE. */
+ * of the binding less a receive); then FETCH_ACTIVE.  A receive leaves
+ * the current message to the binding's receive, which frees it as a
+ * plain receive does (two calls less); a probe keeps it. */
 static int fetch(const struct pg_event *want, int active, int *msg)
 {
 	const struct pg_binding *bd = pg_bind;
 	int src = want->peer >= 0 ? bd->addr_of(want->peer) : -1;
-	int saved = bd->make_current(0);
+	int saved = active ? 0 : bd->make_current(0);
 	struct pg_msginfo mi;
 	struct pg_qmsg m;
 	int b;
