@@ -6,8 +6,8 @@
  * Those three calls were a third of what a recorded pvm_send added
  * (about 240 instructions: each call's tracing checks, midtobuf, the whole
  * header copied out and back; docs/BENCHMARKS.md, issue 28).  libpvm
- * exports what they use: the active send buffer (pvmsbuf), the lookup of
- * a buffer by id (midtobuf) and the length's update of a buffer being
+ * exports what they use: the active send and receive buffers (pvmsbuf,
+ * pvmrbuf), the lookup of a buffer by id (midtobuf) and the length's update of a buffer being
  * packed (pmsg_setlen); the header is the head of its struct pmsg (PVM
  * 3.4 src/pmsg.h), mirrored below.  Trusted only once it has agreed with
  * the public calls: the first read is made both ways and compared field
@@ -27,7 +27,7 @@ struct pg_pmsg {
 #define PG_MM_PACK 1 /* m_flag: being packed, m_len not yet summed */
 
 /* libpvm's own, not in pvm3.h */
-extern struct pg_pmsg *pvmsbuf;
+extern struct pg_pmsg *pvmsbuf, *pvmrbuf;
 struct pg_pmsg *midtobuf(int mid);
 int pmsg_setlen(struct pg_pmsg *mp);
 
@@ -89,7 +89,9 @@ int pg_mhead_info(int bufid, struct pvmminfo *mi)
 	struct pg_pmsg *mp;
 	int rc;
 
-	if (read_ok > 0 && bufid > 0 && (mp = midtobuf(bufid))) {
+	/* (a message just received is the active receive buffer) */
+	mp = pvmrbuf && pvmrbuf->m_mid == bufid ? pvmrbuf : NULL;
+	if (read_ok > 0 && bufid > 0 && (mp || (mp = midtobuf(bufid)))) {
 		mhead_copy(mp, mi);
 		return 0;
 	}
