@@ -181,6 +181,11 @@ static size_t comm_bound(const struct pg_event *ev)
 {
 	size_t n = REC_FIXED;
 
+	/* (a message's record, the hot path: one test) */
+	if (!comm_kind_in(ev->kind, COMM_BIT(PG_REC_MCAST) |
+			  COMM_BIT(PG_REC_BCAST) | COMM_BIT(PG_REC_GROUP) |
+			  COMM_BIT(PG_REC_CALL)))
+		return n;
 	if (ev->kind == PG_REC_MCAST || ev->kind == PG_REC_BCAST)
 		n += 6 * (size_t)(ev->ndest > 0 ? ev->ndest : 0);
 	if (ev->kind == PG_REC_BCAST || ev->kind == PG_REC_GROUP ||
