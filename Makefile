@@ -118,8 +118,12 @@ $(B)/obj/%.o: %.c
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 # (never with SANITIZE: a sanitizer's runtime must come first in a
-# process, and the programs it is preloaded into are not built with it)
-PIC_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(CPPFLAGS) -MMD -MP -fPIC
+# process, and the programs it is preloaded into are not built with it;
+# -fno-semantic-interposition and the links' -Bsymbolic-functions: the
+# libraries' calls of their own functions are direct, not through the
+# PLT, and may be inlined: none of them is meant to be interposed)
+PIC_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(CPPFLAGS) -MMD -MP -fPIC \
+	     -fno-semantic-interposition
 $(B)/pic/%.o: %.c pangaea_lib/pvm/real.h pangaea_lib/clock/clockreal.h
 	@mkdir -p $(dir $@)
 	$(CC) $(PIC_CFLAGS) -include pangaea_lib/pvm/real.h -c $< -o $@
@@ -159,6 +163,7 @@ $(MPI_SOLIB): $(MPI_SRC:%.c=$(B)/pic/%.o) \
 	      $(B)/pic/pangaea_lib/clock/clockreal.o $(SO_FORMAT_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out $(SANFLAGS),$(LDFLAGS)) -shared -o $@ $^ \
+		-Wl,-Bsymbolic-functions \
 		$(shell $(MPICC) --showme:link 2>/dev/null)
 $(B)/examples/mpi/%: examples/mpi/%.c
 	@mkdir -p $(dir $@)
