@@ -394,6 +394,11 @@ int pg_replay_peek(struct pg_event *ev);
  * them): a replayed poll then fails at once, with nothing to perturb
  * (no -delay before it); without copying the event. */
 int pg_replay_pollfail_next(void);
+/* For a poll call: if the next recorded event is a poll that failed,
+ * counts one of its failures off, as pg_replay_expect's POLLFAIL does
+ * (without building a call or copying the event); 1, else 0 and
+ * nothing done. */
+int pg_replay_poll_failed(void);
 /* After a FOLLOW for the receive call KIND: receives until the recorded
  * message WANT is in hand and makes it the current message (a probe
  * leaves it queued for the receive that follows); its handle, or the

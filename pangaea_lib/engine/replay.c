@@ -499,6 +499,17 @@ static enum pg_verdict swap_here(const struct pg_call *call,
 	return PG_REPLAY_FOLLOW;
 }
 
+int pg_replay_poll_failed(void)
+{
+	/* (pg_replay_expect's path for a poll when a pollfail is next: no
+	   spawn, no end record, nothing to match) */
+	if (!pg_replay_pollfail_next())
+		return 0;
+	pg_debug_reach(rp.pos + 1);
+	fail_again(&rp.next);
+	return 1;
+}
+
 enum pg_verdict pg_replay_expect(const struct pg_call *call,
 				 struct pg_event *want,
 				 struct pg_spawn_rec **spawn)

@@ -87,14 +87,7 @@ void pgm_ev_pollfail(void)
 
 int pgm_ev_poll_failed(void)
 {
-	struct pg_call c;
-
-	if (!pg_replay_pollfail_next())
-		return 0;
-	call_init(&c, PG_REC_NRECV, 0);
-	c.ev.peer = PG_PEER_ANY;
-	c.ev.tag = -1;
-	if (pg_replay_expect(&c, NULL, NULL) != PG_REPLAY_POLLFAIL)
+	if (!pg_replay_poll_failed())
 		return 0;
 	pgm_ev_pollfail();
 	return 1;
