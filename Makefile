@@ -188,6 +188,7 @@ $(MPICH_SOLIB): $(MPICH_SRC:%.c=$(B)/pic-mpich/%.o) \
 	      $(B)/pic/pangaea_lib/clock/clockreal.o $(SO_FORMAT_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out $(SANFLAGS),$(LDFLAGS)) -shared -o $@ $^ \
+		-Wl,-Bsymbolic-functions \
 		-Wl,--no-undefined $(filter -L% -l%,$(MPICH_SHOW))
 $(B)/examples/mpi/%: examples/mpi/%.c
 	@mkdir -p $(dir $@)
