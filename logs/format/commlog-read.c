@@ -715,12 +715,65 @@ static int comm_next_value(struct pg_comm_reader *r, struct pg_event *ev,
 	return 1;
 }
 
+/* The record at R->at is cut off: says so in ERR; -1. */
+static int comm_truncated(struct pg_comm_reader *r, char *err, size_t errlen)
+{
+	r->cut = 1;
+	snprintf(err, errlen, "%s: truncated: record at offset %zu is cut off",
+		 r->path, r->base + r->at);
+	return -1;
+}
+
+/* Clears EV but for the bytes of its group name after the first (a
+ * quarter of a record's decoding was this store). */
+static void comm_clear(struct pg_event *ev)
+{
+	memset(ev, 0, offsetof(struct pg_event, group) + 1);
+	memset(ev->group + sizeof(ev->group), 0, sizeof(*ev) -
+	       offsetof(struct pg_event, group) - sizeof(ev->group));
+}
+
+/* The repeat record (version 9) at R->pos, the common record of a
+ * replay, read straight into EV if its kind byte KB is a valid one:
+ * pg_comm_next's answer; else 2, nothing read (the general path then
+ * reads it, or says what is wrong with it).  None of pg_comm_next's
+ * other cases concerns such a byte: a clock, calibration, clock read or
+ * seed record's, and the zero of the end, are none. */
+static int comm_next_repeat_fast(struct pg_comm_reader *r,
+				 struct pg_event *ev, int kb, char *err,
+				 size_t errlen)
+{
+	int rep = (kb & PG_KIND_MASK) - PG_REC_REPEAT, kind, rc;
+	unsigned extra = PG_KIND_NEXTID;
+
+	if (rep < 0 || rep >= PG_COMM_REPEATS)
+		return 2;
+	kind = comm_repeat_kind(rep);
+	if (comm_has_filter(kind))
+		extra |= PG_KIND_ANYSRC | PG_KIND_ANYTAG;
+	if (kb & ~(PG_KIND_MASK | extra))
+		return 2;
+	comm_clear(ev);
+	r->at = r->pos++;
+	if (comm_has_filter(kind))
+		ev->filter = (kb & PG_KIND_ANYSRC ? PG_FILTER_ANYSRC : 0) |
+			     (kb & PG_KIND_ANYTAG ? PG_FILTER_ANYTAG : 0);
+	ev->kind = kind;
+	rc = comm_next_repeat(r, ev, (kb & ~PG_KIND_MASK) | kind, kind, rep,
+			      err, errlen);
+	return rc != 0 ? rc : comm_truncated(r, err, errlen);
+}
+
 int pg_comm_next(struct pg_comm_reader *r, struct pg_event *ev, char *err,
 		 size_t errlen)
 {
 	int kind, kb, rc, rep;
 	unsigned extra;
 
+	if (r->hdr.version >= 9 && !r->ended && r->pos < r->size &&
+	    (rc = comm_next_repeat_fast(r, ev, r->data[r->pos], err,
+					errlen)) != 2)
+		return rc;
 again:
 	/* clock samples and calibrations are no events: kept in R, skipped
 	   here */
@@ -733,12 +786,8 @@ again:
 			     : comm_next_calib(r, err, errlen);
 		if (rc < 0)
 			return -1;
-		if (rc == 0) {
-			r->cut = 1;
-			snprintf(err, errlen, "%s: truncated: record at offset "
-				 "%zu is cut off", r->path, r->base + r->at);
-			return -1;
-		}
+		if (rc == 0)
+			return comm_truncated(r, err, errlen);
 	}
 	/* clock reads and seeds: events only for a reader that asks (they
 	   may follow the end record: a task runs on after its end) */
@@ -747,12 +796,8 @@ again:
 		r->at = r->pos;
 		kb = r->data[r->pos++];
 		rc = comm_next_value(r, ev, kb, err, errlen);
-		if (rc == 0) {
-			r->cut = 1;
-			snprintf(err, errlen, "%s: truncated: record at offset "
-				 "%zu is cut off", r->path, r->base + r->at);
-			return -1;
-		}
+		if (rc == 0)
+			return comm_truncated(r, err, errlen);
 		if (rc < 0 || r->values)
 			return rc;
 		goto again;
@@ -761,11 +806,7 @@ again:
 		r->ended = 1;
 		return 0;
 	}
-	/* cleared but for the bytes of the group name after its first (a
-	   quarter of the record's decoding was this store) */
-	memset(ev, 0, offsetof(struct pg_event, group) + 1);
-	memset(ev->group + sizeof(ev->group), 0, sizeof(*ev) -
-	       offsetof(struct pg_event, group) - sizeof(ev->group));
+	comm_clear(ev);
 	r->at = r->pos;
 	kb = kind = r->data[r->pos++];
 	/* version 9: a repeat record reads as its message kind's, the same
@@ -806,12 +847,7 @@ again:
 	}
 	rc = rep >= 0 ? comm_next_repeat(r, ev, kb, kind, rep, err, errlen)
 		      : comm_next_body(r, ev, kb, kind, err, errlen);
-	if (rc != 0)
-		return rc;
-	r->cut = 1;
-	snprintf(err, errlen, "%s: truncated: record at offset %zu is cut off",
-		 r->path, r->base + r->at);
-	return -1;
+	return rc != 0 ? rc : comm_truncated(r, err, errlen);
 }
 
 uint64_t pg_comm_base(const struct pg_comm_reader *r,
