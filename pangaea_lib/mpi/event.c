@@ -53,8 +53,19 @@ void pgm_ev_recv_expect(int kind, int src, int tag, int *wsrc, int *wtag)
 	call_init(&c, kind, 0); /* (replay compares no time) */
 	c.ev.peer = src == MPI_ANY_SOURCE ? PG_PEER_ANY : src + 1;
 	c.ev.tag = tag == MPI_ANY_TAG ? -1 : tag;
-	if (pg_replay_expect(&c, &want, NULL) == PG_REPLAY_DIVERGED)
+	switch (pg_replay_expect(&c, &want, NULL)) {
+	case PG_REPLAY_DIVERGED:
 		pg_task_diverged();
+		break;
+	case PG_REPLAY_BLOCK:
+		/* the recording ends blocked in this receive: no message, WANT
+		   is not filled; it blocks the same, with its own filter */
+		*wsrc = src;
+		*wtag = tag;
+		return;
+	default:
+		break;
+	}
 	*wsrc = want.peer - 1;
 	*wtag = want.tag;
 }

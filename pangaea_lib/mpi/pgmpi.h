@@ -153,7 +153,8 @@ void pgm_ev_send(int dest, int tag, uint32_t cid, uint32_t bytes,
 		 uint64_t t);
 /* Replay: the recorded receive (KIND: PG_REC_RECV, _NRECV, _PROBE) for
  * the filter (SRC world rank or MPI_ANY_SOURCE, TAG or MPI_ANY_TAG):
- * its world source and tag into *WSRC, *WTAG (stops at a divergence). */
+ * its world source and tag into *WSRC, *WTAG (stops at a divergence);
+ * SRC and TAG themselves where the recording ends blocked in it. */
 void pgm_ev_recv_expect(int kind, int src, int tag, int *wsrc, int *wtag);
 /* Logs the receive (KIND) of the message of STATUS in COMM by the filter
  * (SRC, TAG) entered at T (a probe: the message stays). */
