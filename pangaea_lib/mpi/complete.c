@@ -128,16 +128,26 @@ static void log_receives(const struct outcome *o, const MPI_Request *saved,
 	}
 }
 
-/* The call CALL over the N requests REQS in a run, its completed
- * requests into *O; MPI's return. */
-static int complete(int call, int n, MPI_Request *reqs, struct outcome *o)
+/* How many of the N requests REQS are active (pgm_req_active). */
+static int count_active(int n, const MPI_Request *reqs)
 {
-	MPI_Request small[16], *saved = small;
-	int spairs[32], *pairs = spairs, rc, active = 0;
-	uint64_t t;
+	int active = 0;
 
 	for (int i = 0; i < n; i++)
 		active += pgm_req_active(reqs[i]);
+	return active;
+}
+
+/* The call CALL over the N requests REQS, ACTIVE of them active
+ * (count_active, which the callers need too), in a run; its completed
+ * requests into *O; MPI's return. */
+static int complete(int call, int n, MPI_Request *reqs, int active,
+		    struct outcome *o)
+{
+	MPI_Request small[16], *saved = small;
+	int spairs[32], *pairs = spairs, rc;
+	uint64_t t;
+
 	if (!active)
 		return call_mpi(call, n, reqs, o);
 	/* a test that found nothing then finds nothing now, at once: no
@@ -219,7 +229,7 @@ int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 
 	if (!pgm_active())
 		return PMPI_Test(req, flag, status);
-	rc = complete(PGM_TEST, 1, req, &o);
+	rc = complete(PGM_TEST, 1, req, pgm_req_active(*req), &o);
 	*flag = o.k > 0 || !pgm_req_active(*req);
 	if (o.k && status != MPI_STATUS_IGNORE)
 		*status = o.st[0];
@@ -233,7 +243,7 @@ int MPI_Wait(MPI_Request *req, MPI_Status *status)
 
 	if (!pgm_active())
 		return PMPI_Wait(req, status);
-	rc = complete(PGM_WAIT, 1, req, &o);
+	rc = complete(PGM_WAIT, 1, req, pgm_req_active(*req), &o);
 	if (o.k && status != MPI_STATUS_IGNORE)
 		*status = o.st[0];
 	return rc;
@@ -246,16 +256,10 @@ static int any(int call, int n, MPI_Request *reqs, int *index, int *flag,
 	int rc;
 	OUTCOME_ROOM(1)
 
-	(void)n;
-	rc = complete(call, n, reqs, &o);
+	rc = complete(call, n, reqs, count_active(n, reqs), &o);
 	*index = o.k ? o.idx[0] : MPI_UNDEFINED;
-	if (flag) {
-		int active = 0;
-
-		for (int i = 0; i < n; i++)
-			active += pgm_req_active(reqs[i]);
-		*flag = o.k > 0 || !active;
-	}
+	if (flag)
+		*flag = o.k > 0 || !count_active(n, reqs);
 	if (o.k && status != MPI_STATUS_IGNORE)
 		*status = o.st[0];
 	return rc;
@@ -280,12 +284,10 @@ int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
 static int some(int call, int n, MPI_Request reqs[], int *outcount,
 		int indices[], MPI_Status statuses[])
 {
-	int rc, active = 0;
+	int rc, active = count_active(n, reqs);
 	OUTCOME_ROOM(n)
 
-	for (int i = 0; i < n; i++)
-		active += pgm_req_active(reqs[i]);
-	rc = complete(call, n, reqs, &o);
+	rc = complete(call, n, reqs, active, &o);
 	*outcount = active ? o.k : MPI_UNDEFINED;
 	for (int j = 0; j < o.k; j++) {
 		indices[j] = o.idx[j];
@@ -316,12 +318,10 @@ int MPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int indices[],
 static int all(int call, int n, MPI_Request reqs[], int *flag,
 	       MPI_Status statuses[])
 {
-	int rc, active = 0;
+	int rc, active = count_active(n, reqs);
 	OUTCOME_ROOM(n)
 
-	for (int i = 0; i < n; i++)
-		active += pgm_req_active(reqs[i]);
-	rc = complete(call, n, reqs, &o);
+	rc = complete(call, n, reqs, active, &o);
 	if (flag)
 		*flag = o.k > 0 || !active;
 	if (statuses != MPI_STATUSES_IGNORE)
