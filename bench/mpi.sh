@@ -11,9 +11,10 @@
 # counter, which a replay does not give back as it gives MPI_Wtime's
 # wall_ns=; wall_ns= where there are no cycles), the log bytes per
 # round trip, the instructions the wrappers of rank 0 add to each
-# MPI_Send and MPI_Recv (callgrind, when valgrind and mpicc are there: a
-# figure the load of the machine does not change; BENCH_MPI_INSTR=0 skips
-# it), and the start-up (pangaea -log of 0 round trips against plain
+# MPI_Send and MPI_Recv and the instructions of a failed MPI_Iprobe and
+# MPI_Testsome (callgrind, when valgrind and mpicc are there: figures the
+# load of the machine does not change; BENCH_MPI_INSTR=0 skips them), and
+# the start-up (pangaea -log of 0 round trips against plain
 # mpirun, whole commands).  Targets: record and replay <= 1.05x plain;
 # <= 4 bytes of log per wildcard receive; start-up <= 20 ms over plain
 # mpirun.
@@ -33,6 +34,20 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
 MPIRUN=(mpirun -np 2)
 
+# cg_wait PREFIX: waits (up to 10 s) until the 2 ranks' callgrind dumps
+# PREFIX.PID are whole (their last line "totals:"): valgrind may still
+# be writing a rank's when mpirun, or the launcher, has returned
+cg_wait() {
+	local i f n
+	for i in $(seq 1 100); do
+		n=0
+		for f in "$1".*; do
+			[ -e "$f" ] && tail -n 1 "$f" | grep -q '^totals:' && n=$((n + 1))
+		done
+		[ "$n" -ge 2 ] && return
+		sleep 0.1
+	done
+}
 # median of the numbers on stdin
 median() { sort -n | awk '{v[NR]=$1} END {print NR ? v[int((NR+1)/2)] : 0}'; }
 # the time of the program's line in FILE: its cycles, else its ns
@@ -114,6 +129,7 @@ EOC
 			replay) rm -rf "$W/cgrep"
 				"$P" -q -replay -logdir "$W/cgrec" -out "$W/cgrep" >/dev/null 2>&1 ;;
 			esac
+			cg_wait "$W/cg"
 			for f in "$W"/cg.*; do
 				[ -e "$f" ] || continue
 				callgrind_annotate --tree=calling --inclusive=yes "$f" 2>/dev/null
@@ -129,6 +145,64 @@ EOC
 					       (inc["MPI_Send"] - sub_["MPI_Send"]) / calls["MPI_Send"],
 					       (inc["MPI_Recv"] - sub_["MPI_Recv"]) / calls["MPI_Recv"] }'
 		done
+		# failed polls (issue 25): rank 0 of a small program makes
+		# 10000 MPI_Iprobe calls that find nothing and 10000
+		# MPI_Testsome calls that complete nothing; per call, the
+		# inclusive count of the call (the wrapper's, or plain MPI's)
+		cat >"$W/polls.c" <<'EOC'
+#include <mpi.h>
+#include <stdlib.h>
+/* Rank 0: N failed MPI_Iprobe, then N failed MPI_Testsome calls. */
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 10000, rank, flag, out, idx[1];
+	int buf = 0;
+	MPI_Request rq;
+	MPI_Status st[1];
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	if (rank == 0) {
+		for (int i = 0; i < n; i++)
+			MPI_Iprobe(MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &flag, st);
+		MPI_Irecv(&buf, 1, MPI_INT, 1, 8, MPI_COMM_WORLD, &rq);
+		for (int i = 0; i < n; i++)
+			MPI_Testsome(1, &rq, &out, idx, st);
+	}
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (rank == 1)
+		MPI_Send(&buf, 1, MPI_INT, 0, 8, MPI_COMM_WORLD);
+	if (rank == 0)
+		MPI_Wait(&rq, st);
+	MPI_Finalize();
+	return 0;
+}
+EOC
+		if mpicc -O2 -o "$W/polls" "$W/polls.c" 2>/dev/null; then
+			line=
+			for m in plain record replay; do
+				# (a file name of each mode's own: a rank's dump
+				# written late never joins another mode's)
+				export CGOUT=$W/cgp-$m
+				case $m in
+				plain) "${MPIRUN[@]}" -x CGOUT "$W/vg" "$W/polls" 10000 >/dev/null 2>&1 ;;
+				record) rm -rf "$W/cgprec"
+					"$P" -q -log -logdir "$W/cgprec" "${MPIRUN[@]}" -x CGOUT "$W/vg" "$W/polls" 10000 >/dev/null 2>&1 ;;
+				replay) rm -rf "$W/cgprep"
+					"$P" -q -replay -logdir "$W/cgprec" -out "$W/cgprep" >/dev/null 2>&1 ;;
+				esac
+				cg_wait "$CGOUT"
+				fn=MPI_; [ $m = plain ] && fn=PMPI_
+				line="$line $m $(for f in "$CGOUT".*; do
+					[ -e "$f" ] && callgrind_annotate --tree=caller --inclusive=yes "$f" 2>/dev/null
+				done | awk -v a="${fn}Iprobe" -v b="${fn}Testsome" '
+					/  < / { c = $0; if (c ~ /\([0-9,]+x\)/) { sub(/.*\(/, "", c); sub(/x\).*/, "", c); gsub(",", "", c); pend += c } next }
+					/\*  / { fn = $0; sub(/.*\*  [^:]*:/, "", fn); sub(/ .*/, "", fn); x = $1; gsub(",", "", x)
+						if ((fn == a || fn == b) && pend) { inc[fn] += x; calls[fn] += pend } pend = 0 }
+					END { printf "%.0f/%.0f", calls[a] ? inc[a] / calls[a] : 0, calls[b] ? inc[b] / calls[b] : 0 }')"
+			done
+			echo "instructions per failed poll, MPI_Iprobe/MPI_Testsome (callgrind, rank 0, 10000 each, the call's whole):$line"
+		fi
 		unset CGOUT
 	fi
 fi
