@@ -35,15 +35,6 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
-int la_mpi_launcher(const char *word)
-{
-	const char *b = strrchr(word, '/') ? strrchr(word, '/') + 1 : word;
-
-	return strcmp(b, "mpirun") == 0 || strcmp(b, "mpiexec") == 0 ||
-	       strcmp(b, "orterun") == 0 || strncmp(b, "mpirun.", 7) == 0 ||
-	       strncmp(b, "mpiexec.", 8) == 0;
-}
-
 /* Whether mpirun's option OPT takes a value (Open MPI 4); the few of
  * two values (-mca NAME VALUE) into *TWO. */
 static int takes_value(const char *opt, int *two)
@@ -496,7 +487,7 @@ static int replay_command(struct la_opts *o, const char **file, char ***args,
 		return -1;
 	}
 	if (o->recorded.nspawn != 1 ||
-	    !la_mpi_launcher(o->recorded.spawns[0].file)) {
+	    !pg_mpi_launcher(o->recorded.spawns[0].file)) {
 		la_error("refusing to replay: %s is not a recording of mpirun",
 			 o->logdir);
 		return -1;
@@ -722,14 +713,5 @@ int la_mpi_run(struct la_opts *o)
 
 int la_mpi_recording(const char *dir)
 {
-	char path[PG_PATH_MAX + 16], err[PG_PATH_MAX + 100];
-	struct pg_exec_log log;
-	int yes;
-
-	snprintf(path, sizeof(path), "%s/task-0.exec", dir);
-	if (pg_exec_read(path, &log, err, sizeof(err)) < 0)
-		return 0;
-	yes = log.nspawn == 1 && la_mpi_launcher(log.spawns[0].file);
-	pg_exec_free(&log);
-	return yes;
+	return pg_names_of_run(dir) == &pg_names_mpi;
 }

@@ -37,15 +37,11 @@ namespace eval view {
 	foreach {k c} [array get KIND] {
 		set CLASS($k) [expr {$k in $FILTERS ? $k : $c eq "probe" ? "recv" : $c}]
 	}
-	# the PVM call each kind of event comes from
+	# the call each kind of event (and each op of a call event: call:OP)
+	# comes from, as the open run's binding names it (C decides,
+	# logs/format/names.c; set again when a run is opened)
 	variable CALL
-	array set CALL {
-		send pvm_send psend pvm_psend recv pvm_recv nrecv pvm_nrecv
-		trecv pvm_trecv precv pvm_precv probe pvm_probe bcast pvm_bcast
-		mcast pvm_mcast spawn pvm_spawn end pangaea_exit/exit
-		pollfail {pvm_nrecv/pvm_trecv/pvm_probe (failed)} group {group call}
-		kill pvm_kill call {a query, mailbox call or pvm_exit}
-	}
+	array set CALL [pgdb calls]
 }
 
 # ---------------------------------------------------------------- window
@@ -199,6 +195,9 @@ proc view::opened {path} {
 	set V(race_sel) ""
 	set meta [pgdb meta]
 	set V(meta) [dict create {*}$meta]
+	variable CALL
+	array unset CALL
+	array set CALL [pgdb calls [expr {[file isdirectory $path] ? $path : [file dirname $path]}]]
 	set mode [expr {[dict exists $V(meta) mode] ? [dict get $V(meta) mode] : "?"}]
 	wm title . "Pangaea event graph: [file tail [file normalize $path]] ($mode)"
 	view::fit
@@ -920,7 +919,10 @@ proc view::event_text {id} {
 	if {$kind eq "pollfail"} { append out "failed polls: $count\n" }
 	if {$kind eq "group"} { append out "group $grp: $op($arg) = $result\n" }
 	if {$kind eq "kill"} { append out "killed ltid: [view::peer_text $peer]\n" }
-	if {$kind eq "call"} { append out "pvm_$op $grp: $result\n" }
+	if {$kind eq "call"} {
+		set name [expr {[info exists CALL(call:$op)] ? $CALL(call:$op) : $op}]
+		append out "$name $grp: $result\n"
+	}
 	set un {}
 	foreach m $messages {
 		if {[dict get $m unmatched] eq ""} continue

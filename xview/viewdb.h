@@ -89,6 +89,8 @@ struct vdb {
 				 (viewlogs.c: done when first needed) */
 	char mode[16];        /* meta 'mode' */
 	char *logdir;         /* malloc'd */
+	/* the names of the run's calls (pgdb calls; NULL: PVM's) */
+	const struct pg_names *names;
 	/* while the log folder read has no trace database (DB): the tables
 	 * over its logs (tdb_open_logs), opened when a query first needs
 	 * SQL, for the details, Find and message queries; NULL when the

@@ -151,7 +151,9 @@ int vdb_cmd_hists(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 		if (!t->f[f].n)
 			continue;
 		st_call_hist(t, f, h);
-		pg_call_name(f, name, sizeof(name));
+		if (!pg_call_name(vdb.names ? vdb.names : &pg_names_pvm, f,
+				  name, sizeof(name)))
+			snprintf(name, sizeof(name), "call %d", f);
 		Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj(name, -1));
 		Tcl_ListObjAppendElement(NULL, l, vh_counts(h, ST_NBUCKET));
 	}

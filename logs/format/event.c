@@ -190,19 +190,6 @@ int pg_call_of(int kind, int op)
 	return kind;
 }
 
-const char *pg_call_name(int call, char *buf, size_t n)
-{
-	if (call > PG_CALL_GROUP && call <= PG_CALL_GROUP + PG_GROUP_LAST)
-		snprintf(buf, n, "pvm_%s", group_ops[call - PG_CALL_GROUP]);
-	else if (call > PG_CALL_QUERY && call <= PG_CALL_QUERY + PG_Q_LAST)
-		snprintf(buf, n, "pvm_%s", call_ops[call - PG_CALL_QUERY]);
-	else if (call > 0 && pg_call_of(call, 0) == call)
-		snprintf(buf, n, "pvm_%s", kinds[call].name);
-	else
-		return NULL;
-	return buf;
-}
-
 /* Writes " to=[A B ...]" for the destinations of EV into BUF (N bytes). */
 static void describe_dests(const struct pg_event *ev, char *buf, size_t n)
 {
@@ -262,8 +249,7 @@ static void describe_call_args(const struct pg_event *ev, char *buf,
 		snprintf(buf, n, "of %d requests", ev->arg2);
 		break;
 	case PG_Q_MPI_COLL:
-		snprintf(buf, n, "%s, root=%d, %d bytes", ev->group, ev->arg,
-			 ev->arg2);
+		snprintf(buf, n, "root=%d, %d bytes", ev->arg, ev->arg2);
 		break;
 	default:
 		snprintf(buf, n, "%s", "");
@@ -287,6 +273,8 @@ void pg_call_describe(const struct pg_event *ev, int with_result, char *buf,
 
 	if (ev->op == PG_Q_MPI_DONE && ev->arg >= 1 && ev->arg <= 8)
 		name = mpi_done_calls[ev->arg];
+	else if (ev->op == PG_Q_MPI_COLL && ev->group[0])
+		name = ev->group; /* "MPI_Bcast" */
 	describe_call_args(ev, a, sizeof(a));
 	if (!with_result)
 		snprintf(buf, n, "%s%s(%s)", pre, name, a);
