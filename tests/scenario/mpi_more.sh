@@ -10,7 +10,8 @@
 # Waitsome) replayed twice printing the recording's order; the
 # non-blocking collectives (examples/mpi/nbcoll) as events, replayed;
 # matched probes and receives (examples/mpi/mprobe), MPI_Imrecv's too;
-# one tag in three communicators (examples/mpi/contexts) matched per
+# one tag in five communicators (examples/mpi/contexts: a dup, a split,
+# an idup, a create_group's) matched per
 # communicator; an intercommunicator of MPI_Intercomm_create
 # (examples/mpi/intercomm).
 # MPI_Comm_spawn (examples/mpi/spawn): the spawned ranks logged as
@@ -75,16 +76,18 @@ for c in Iallreduce Ibarrier Ibcast; do
 done
 replays "non-blocking collectives" nb
 
-# communicators as contexts: one tag in the world, a dup and a split,
-# received the other way round; every receive matched with its own
-# communicator's send (their lengths differ by communicator)
+# communicators as contexts: one tag in the world, a dup, a split, an
+# idup and a create_group's, received the other way round; every
+# receive matched with its own communicator's send (their lengths
+# differ by communicator)
 pg -log -logdir cx "${MPIRUN[@]}" "$B/examples/mpi/contexts"
 expect_eq "contexts record: exit 0" "$(cat rc)" 0
 cp out cx.out
-expect_grep "contexts: the split's messages first" cx.out "^split:( [1-3]\(3\)){3}$"
+expect_grep "contexts: the create_group's messages first" cx.out "^group:( [1-3]\(5\)){3}$"
+expect_grep "contexts: the idup's next" cx.out "^idup:( [1-3]\(4\)){3}$"
 expect_eq "contexts: each receive matched with its communicator's send" \
 	"$($TRACE sql cx "SELECT count(*), sum(s.len = r.len) FROM messages m
-		JOIN events s ON s.id = m.send_event JOIN events r ON r.id = m.recv_event")" "9|9"
+		JOIN events s ON s.id = m.send_event JOIN events r ON r.id = m.recv_event")" "15|15"
 replays contexts cx
 
 # an intercommunicator of MPI_Intercomm_create (evens and odds): its
