@@ -13,7 +13,8 @@
 # one tag in five communicators (examples/mpi/contexts: a dup, a split,
 # an idup, a create_group's) matched per
 # communicator; an intercommunicator of MPI_Intercomm_create
-# (examples/mpi/intercomm).
+# (examples/mpi/intercomm), and one of MPI_Comm_connect/accept
+# (examples/mpi/connect).
 # MPI_Comm_spawn (examples/mpi/spawn): the spawned ranks logged as
 # children of their spawner, the intercommunicator's wildcard receives
 # recorded, listed as races and replayed three times; a spawned rank's
@@ -100,6 +101,21 @@ $TRACE dump ic >ic.dump
 expect_eq "intercomm: rank 0 received from the odd ranks' ltids" \
 	"$(sed -n '/^task 1 /,/^task 2 /p' ic.dump | sed -n 's/.* recv from=\([0-9]*\) .*tag=5 .*/\1/p' | sort | uniq -c | awk '{print $2 "x" $1}' | tr '\n' ' ')" "2x2 4x2 6x2 "
 replays intercomm ic
+
+# an intercommunicator of MPI_Comm_accept/MPI_Comm_connect between the
+# world's halves (the port name sent in a message): the second half's
+# messages taken from MPI_ANY_SOURCE are recorded with the senders'
+# ltids, and replayed three times
+pg -log -logdir cn "${MPIRUN[@]}" "$B/examples/mpi/connect"
+expect_eq "connect/accept record: exit 0" "$(cat rc)" 0
+cp out cn.out
+expect_grep "connect printed the remote senders" cn.out "^from remote ranks:( [01]){6}; sum [0-9]+$"
+$TRACE dump cn >cn.dump
+expect_eq "connect: rank 0 received from the second half's ltids" \
+	"$(sed -n '/^task 1 /,/^task 2 /p' cn.dump | sed -n 's/.* recv from=\([0-9]*\) .*tag=5 .*via=MPI_Recv .*/\1/p' | sort | uniq -c | awk '{print $2 "x" $1}' | tr '\n' ' ')" "3x3 4x3 "
+expect_eq "connect: the second half's answers are receives from task 1" \
+	"$(grep -c ' recv from=1 .*tag=6 ' cn.dump)" 2
+replays connect cn 3
 
 # matched probes: MPI_Improbe + MPI_Imrecv, MPI_Mprobe + MPI_Mrecv
 pg -log -logdir mp "${MPIRUN[@]}" "$B/examples/mpi/mprobe"
