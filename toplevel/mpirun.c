@@ -187,6 +187,7 @@ struct dl {
 	int still;          /* looks in a row with every rank blocked, no
 			       state changed */
 	int found;          /* a deadlock was said */
+	int diverged;       /* a rank's replay diverged (it is aborting) */
 };
 
 /* The name of the blocking call CALL of a state (the binding's). */
@@ -294,7 +295,10 @@ static int deadlock_look(struct dl *d)
 		return 0;
 	for (int i = 0; i < d->n; i++) {
 		world += d->ltids[i] <= d->np;
-		if (!pg_state_read(d->dir, d->ltids[i], &st) || !st.call) {
+		if (!pg_state_read(d->dir, d->ltids[i], &st) || !st.call ||
+		    st.call == PG_STATE_DIVERGED) {
+			d->diverged |= pg_state_read(d->dir, d->ltids[i], &st) &&
+				       st.call == PG_STATE_DIVERGED;
 			all = 0;
 			moved = 1;
 			continue;
@@ -330,10 +334,12 @@ static void nap(const sigset_t *chld)
 
 /* Runs ARGV in a process group of its own until it ends, looking for a
  * deadlock of its NP ranks logging into DIR (then mpirun is stopped and
- * *DEADLOCK set); its wait status, -1 if it could not start. */
+ * *DEADLOCK set) and for a diverged rank whose abort has not ended
+ * mpirun 5 s later (then it is stopped too: a divergence never hangs);
+ * its wait status, -1 if it could not start. */
 static int run_group(char **argv, const char *dir, int np, int *deadlock)
 {
-	int status = -1, stop_at = 0;
+	int status = -1, stop_at = 0, diverged_at = 0;
 	struct dl d = { .dir = dir, .np = np };
 	sigset_t chld, old;
 	pid_t pid, w;
@@ -367,6 +373,14 @@ static int run_group(char **argv, const char *dir, int np, int *deadlock)
 		if (!d.found && !la_debug_mpi_busy() && deadlock_look(&d)) {
 			d.found = 1;
 			kill(pid, SIGTERM); /* mpirun ends its ranks */
+			stop_at = tick + 20;
+		}
+		if (d.diverged && !diverged_at)
+			diverged_at = tick;
+		if (diverged_at && !stop_at && tick >= diverged_at + 20) {
+			la_error("a rank diverged and mpirun has not ended 5 s "
+				 "later: stopping it");
+			kill(pid, SIGTERM);
 			stop_at = tick + 20;
 		}
 		if (stop_at && tick >= stop_at) /* 5 s later */

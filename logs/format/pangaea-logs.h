@@ -755,6 +755,10 @@ struct pg_state {
 /* pvm_reduce, pvm_gather, pvm_scatter (ops 1, 2, 3 of collect.c) waiting
  * for a member's part: calls 41, 42, 43 (above every pg_call_of call). */
 #define PG_STATE_COLLECT 40
+/* The task's replay diverged and it is leaving (an MPI rank in
+ * PMPI_Abort): the launcher ends the run if it goes on
+ * (toplevel/mpirun.c). */
+#define PG_STATE_DIVERGED 50
 
 /* runinfo.c: run.info, the launcher's account of a run. */
 /* One task of the run as the launcher saw it. */

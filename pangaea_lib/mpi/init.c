@@ -226,9 +226,13 @@ static int b_send_events(int to, const struct pg_live_head *h,
 	return -1;
 }
 
+/* Leaves the run of a diverged replay: MPI ends the job. */
 static void b_leave(void)
 {
 	active = 0;
+	/* (says so to the launcher, which ends the run should the abort
+	   not end it) */
+	pg_state_block(PG_STATE_DIVERGED, -1, -1, NULL, NULL);
 	PMPI_Abort(MPI_COMM_WORLD, 3);
 }
 

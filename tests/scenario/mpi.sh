@@ -137,6 +137,41 @@ expect_eq "a diverging replay: exit 3" "$(cat rc)" 3
 expect_grep "the divergence names a rank's task and event" err "replay diverged: task [1-4] \(.*prog on .*\), event 1: the log expects (send to=2 tag=1|pvm_recv from=1)"
 expect_grep "the launcher names a diverged rank" err "rank [0-3] \(task [1-4]\) diverged from its recording at event 1"
 
+# a divergence whose abort does not end mpirun (our mpirun stopped once
+# the ranks have joined, before they diverge): the launcher stops it 5 s
+# after the divergence and exits 3 rather than hang
+cat >late.c <<'PROG'
+#include <mpi.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	MPI_Init(&argc, &argv);
+	sleep(2);
+	MPI_Barrier(MPI_COMM_WORLD); /* (the recording's first is a send) */
+	MPI_Finalize();
+	return 0;
+}
+PROG
+if mpicc -o prog late.c; then
+	t0=$(date +%s)
+	timeout 120 "$PANGAEA" -replay -logdir drec -out drep2 >out 2>err & tp=$!
+	mp=
+	for i in $(seq 300); do
+		lp=$(pgrep -P $tp | head -1)
+		[ -n "$lp" ] && mp=$(pgrep -P "$lp" -x orterun | head -1)
+		[ -n "$mp" ] && [ "$(ls drep2/task-[1-4].comm 2>/dev/null | wc -l)" = 4 ] && break
+		sleep 0.1
+	done
+	[ -n "$mp" ] && kill -STOP "$mp"
+	wait $tp; echo $? >rc
+	expect_eq "a divergence with mpirun stopped: exit 3" "$(cat rc)" 3
+	expect_grep "... the launcher stopped mpirun" err "a rank diverged and mpirun has not ended 5 s later: stopping it"
+	[ $(($(date +%s) - t0)) -lt 30 ] && pass "... within $(($(date +%s) - t0)) s" ||
+		fail "... only after $(($(date +%s) - t0)) s"
+else
+	fail "cannot build late.c"
+fi
+
 # a deadlock: every rank named in its call; the replay deadlocks the same
 pg -log -logdir dl "${MPIRUN[@]:0:3}" -np 3 "$B/examples/mpi/deadlock"
 expect_eq "deadlock: exit 3 (as PVM's)" "$(cat rc)" 3
