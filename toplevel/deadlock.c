@@ -192,7 +192,7 @@ static void dl_last_event(int ltid, char *buf, size_t n)
 		k++;
 	}
 	if (k) {
-		pg_event_describe(&last, d, sizeof(d));
+		pg_event_describe(&pg_names_pvm, &last, d, sizeof(d));
 		snprintf(buf, n, "last event #%ld %s", k, d);
 	}
 	free(dests);

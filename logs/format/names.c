@@ -4,7 +4,9 @@
  * pvm_send and from MPI_Isend); the names the user reads are the
  * binding's: one table per binding, chosen by the run's folder
  * (pg_names_of_run), read by every tool that names a call (dump, stats,
- * races, the exports, the viewer).
+ * races, the exports, the viewer, verify) and by a diverged replay's
+ * report (the binding's table, pg_bind->names); and the events in those
+ * words (pg_event_describe).
  */
 #include "pangaea-logs.h"
 
@@ -117,4 +119,85 @@ const char *pg_kind_call_name(const struct pg_names *nm, int kind, char *buf,
 				       : kind == PG_REC_CALL ? nm->other_calls
 							     : "?");
 	return buf;
+}
+
+/* Writes " to=[A B ...]" for the destinations of EV into BUF (N bytes). */
+static void describe_dests(const struct pg_event *ev, char *buf, size_t n)
+{
+	size_t k;
+
+	if (!ev->dests && ev->ndest > 0) { /* a copy without its list */
+		snprintf(buf, n, " to=[%d tasks]", ev->ndest);
+		return;
+	}
+	k = (size_t)snprintf(buf, n, " to=[");
+
+	for (int i = 0; i < ev->ndest && k < n; i++)
+		k += (size_t)snprintf(buf + k, n - k, "%s%d", i ? " " : "",
+				      ev->dests[i]);
+	if (k < n)
+		snprintf(buf + k, n - k, "]");
+}
+
+void pg_event_describe(const struct pg_names *nm, const struct pg_event *ev,
+		       char *buf, size_t n)
+{
+	const char *how = pg_end_how_name(ev->how);
+	char d[160], from[32], name[64];
+
+	switch (ev->kind) {
+	case PG_REC_SEND:
+	case PG_REC_PSEND:
+		snprintf(buf, n, "%s to=%d tag=%d msg=%u",
+			 ev->kind == PG_REC_SEND ? "send"
+			 : pg_kind_call_name(nm, ev->kind, name, sizeof(name)),
+			 ev->peer, ev->tag, ev->msgid);
+		break;
+	case PG_REC_MCAST:
+	case PG_REC_BCAST:
+		describe_dests(ev, d, sizeof(d));
+		snprintf(buf, n, "%s%s%s%s tag=%d msg=%u",
+			 pg_kind_call_name(nm, ev->kind, name, sizeof(name)),
+			 ev->kind == PG_REC_BCAST ? " group=" : "",
+			 ev->kind == PG_REC_BCAST ? ev->group : "", d, ev->tag,
+			 ev->msgid);
+		break;
+	case PG_REC_GROUP:
+		if (!pg_call_name(nm, pg_call_of(ev->kind, ev->op), name,
+				  sizeof(name)))
+			snprintf(name, sizeof(name), "?");
+		snprintf(buf, n, "%s(\"%s\", %d) = %d", name, ev->group,
+			 ev->arg, ev->result);
+		break;
+	case PG_REC_SPAWN:
+		snprintf(buf, n, "spawn #%u", ev->msgid);
+		break;
+	case PG_REC_END:
+		snprintf(buf, n, "end of task (%s %d)", how ? how : "?",
+			 ev->value);
+		break;
+	case PG_REC_POLLFAIL:
+		snprintf(buf, n, "%u failed polls", ev->count);
+		break;
+	case PG_REC_CALL:
+		pg_call_describe(ev, 1, buf, n);
+		break;
+	case PG_REC_KILL:
+		pg_kind_call_name(nm, ev->kind, name, sizeof(name));
+		if (ev->peer == PG_PEER_FOREIGN)
+			snprintf(buf, n, "%s of a task outside the run", name);
+		else
+			snprintf(buf, n, "%s of task %d", name, ev->peer);
+		break;
+	default:
+		if (ev->peer == PG_PEER_FOREIGN)
+			snprintf(from, sizeof(from), "a task outside the run");
+		else if (ev->peer == PG_PEER_SYSTEM)
+			snprintf(from, sizeof(from), "pvmd");
+		else
+			snprintf(from, sizeof(from), "%d", ev->peer);
+		snprintf(buf, n, "%s from=%s msg=%u tag=%d",
+			 pg_kind_call_name(nm, ev->kind, name, sizeof(name)),
+			 from, ev->msgid, ev->tag);
+	}
 }

@@ -646,7 +646,8 @@ const char *pg_kind_call_name(const struct pg_names *nm, int kind, char *buf,
  * the same tasks in the same order); 1 or 0. */
 int pg_event_same_dests(const struct pg_event *a, const struct pg_event *b);
 /* Describes EV in words into BUF (for reports); times left out. */
-void pg_event_describe(const struct pg_event *ev, char *buf, size_t n);
+void pg_event_describe(const struct pg_names *nm, const struct pg_event *ev,
+		       char *buf, size_t n);
 
 /* run.c: the one reader of a run's log folder. */
 /*

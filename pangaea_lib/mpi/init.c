@@ -247,7 +247,7 @@ static void b_stamp(int msg)
 }
 
 static const struct pg_binding mpi_binding = {
-	.name = "mpi", .call_prefix = "MPI_",
+	.name = "mpi", .names = &pg_names_mpi,
 	.err_sys = MPI_ERR_OTHER, .err_nomem = MPI_ERR_NO_MEM,
 	.recv = b_recv, .info = b_info, .make_current = b_make_current,
 	.release = b_release, .senders = b_senders, .ltid_of = b_ltid_of,

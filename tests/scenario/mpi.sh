@@ -134,7 +134,8 @@ cp "$C" prog
 pg -replay -logdir drec -out drep
 expect_eq "a diverging replay: exit 3" "$(cat rc)" 3
 # (the first rank to diverge aborts the others: which one says it varies)
-expect_grep "the divergence names a rank's task and event" err "replay diverged: task [1-4] \(.*prog on .*\), event 1: the log expects (send to=2 tag=1|pvm_recv from=1)"
+expect_grep "the divergence names a rank's task and event" err "replay diverged: task [1-4] \(.*prog on .*\), event 1: the log expects (send to=2 tag=1|MPI_Recv from=1)"
+expect_eq "the divergence report names no PVM call" "$(grep -c 'pvm_' err)" 0
 expect_grep "the launcher names a diverged rank" err "rank [0-3] \(task [1-4]\) diverged from its recording at event 1"
 
 # a divergence whose abort does not end mpirun (our mpirun stopped once

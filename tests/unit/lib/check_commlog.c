@@ -938,14 +938,14 @@ START_TEST(test_names_and_paths)
 	ck_assert_str_eq(pg_rec_kind_name(PG_REC_POLLFAIL), "pollfail");
 	ck_assert_str_eq(pg_rec_kind_name(0), "?");
 	ck_assert_str_eq(pg_rec_kind_name(PG_REC_LAST + 1), "?");
-	pg_event_describe(&e, buf, sizeof(buf));
+	pg_event_describe(&pg_names_pvm, &e, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "send to=-1 tag=4 msg=9");
 	e = (struct pg_event){ .kind = PG_REC_RECV, .peer = 2, .tag = 7,
 			       .msgid = 3 };
-	pg_event_describe(&e, buf, sizeof(buf));
+	pg_event_describe(&pg_names_pvm, &e, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "pvm_recv from=2 msg=3 tag=7");
 	e = (struct pg_event){ .kind = PG_REC_END, .how = 3, .value = 11 };
-	pg_event_describe(&e, buf, sizeof(buf));
+	pg_event_describe(&pg_names_pvm, &e, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "end of task (signal 11)");
 }
 END_TEST
@@ -1523,13 +1523,13 @@ START_TEST(test_call_round_trip)
 	}
 	ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), 0);
 	pg_comm_free(&r);
-	pg_event_describe(&in[0], d, sizeof(d));
+	pg_event_describe(&pg_names_pvm, &in[0], d, sizeof(d));
 	ck_assert_str_eq(d, "pvm_pstat(task 1002) = -31");
-	pg_event_describe(&in[1], d, sizeof(d));
+	pg_event_describe(&pg_names_pvm, &in[1], d, sizeof(d));
 	ck_assert_str_eq(d, "pvm_tasks(t40000) = 0 with 5 bytes of results");
 	pg_call_describe(&in[2], 0, d, sizeof(d));
 	ck_assert_str_eq(d, "pvm_recvinfo(\"q.box\", 3, flags=8)");
-	pg_event_describe(&in[4], d, sizeof(d));
+	pg_event_describe(&pg_names_pvm, &in[4], d, sizeof(d));
 	ck_assert_str_eq(d, "pvm_exit() = 0");
 	ck_assert_str_eq(pg_rec_kind_name(PG_REC_CALL), "call");
 	ck_assert_int_eq(pg_call_op_of("getmboxinfo"), PG_Q_GETMBOXINFO);
