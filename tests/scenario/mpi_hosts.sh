@@ -4,7 +4,8 @@
 # the veths.  examples/mpi/workers with 2 ranks a host, logging into a
 # folder all hosts share (as NFS would), is recorded, replayed twice
 # (once with -delay 1000) printing the recording's result, verified
-# identical, its logs naming each rank's host.  A log folder the hosts
+# identical, its logs naming each rank's host; the live view (-view)
+# streams every rank's events of both hosts.  A log folder the hosts
 # do not share (each host's /tmp is its own) is refused by the ranks in
 # one line each, naming the host, and the run ends non-zero with nothing
 # left running there.
@@ -42,6 +43,26 @@ for j in 1 2; do
 	$TRACE verify "$S/rec" "$S/rep$j" >v
 	expect_grep "verify: replay $j identical" v "^identical"
 done
+
+# the live view of ranks on both hosts: the launcher's log follower
+# reads every rank's log in the shared folder; a reader on the socket
+# stands in for the viewer
+if command -v sqlite3 >/dev/null; then
+	mkdir -m 700 sock
+	live_reader "$T/sock/live.sock" live.stream
+	PANGAEA_LIVE=$T/sock/live.sock pg -log -view -logdir "$S/live" "${MPIRUN[@]}" "$W" 2
+	wait "$READER"
+	expect_eq "live view of h1 and h2: exit 0" "$(cat rc)" 0
+	$TRACE import "$S/live" >/dev/null
+	expect_eq "live: the stream has every event of both hosts' ranks, rank by rank and kind by kind" \
+		"$(awk '$1 == "E" { print $2, $3 }' live.stream | sort | uniq -c)" \
+		"$(sqlite3 "$S/live/trace.db" "SELECT ltid || ' ' || kind FROM events" |
+			sort | uniq -c)"
+	expect_eq "live: ranks 1-4 in the stream" \
+		"$(awk '$1 == "E" { print $2 }' live.stream | sort -u | tr '\n' ' ')" "1 2 3 4 "
+else
+	skip "the live view of ranks on both hosts" "no sqlite3"
+fi
 
 # a folder of this machine's /tmp: each host has its own /tmp
 L=$(mktemp -d /tmp/pg-mpihosts.XXXXXX)
