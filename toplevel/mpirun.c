@@ -108,8 +108,9 @@ static int find_program(char **argv, int hydra, int *np)
 
 /* Whether the file NAME (a path, or found in $PATH) holds the bytes
  * WHAT (a program linked with libmpi names it in its dynamic section);
- * 1, 0 not, -1 not found. */
-static int file_has(const char *name, const char *what)
+ * 1, 0 not, -1 not found.  When found and GOT is not NULL, the string
+ * that starts there (to its NUL, at most N - 1 bytes) into GOT. */
+static int file_has(const char *name, const char *what, char *got, size_t gn)
 {
 	char path[PG_PATH_MAX + 512], buf[65536];
 	const char *p = getenv("PATH");
@@ -132,8 +133,15 @@ static int file_has(const char *name, const char *what)
 	if (!f)
 		return -1;
 	while (!found && (n = fread(buf + k, 1, sizeof(buf) - k, f)) > 0) {
+		const char *at;
+
 		n += k;
-		found = memmem(buf, n, what, strlen(what)) != NULL;
+		if ((at = memmem(buf, n, what, strlen(what))) && got && gn) {
+			size_t l = strnlen(at, (size_t)(buf + n - at));
+
+			snprintf(got, gn, "%.*s", (int)l, at);
+		}
+		found = at != NULL;
 		k = n > 8 ? 8 : n; /* keep a tail: a name across two reads */
 		memmove(buf, buf + n - k, k);
 	}
@@ -147,7 +155,7 @@ static int uses_mpi(char **args, int at)
 {
 	const char *b = strrchr(args[at], '/') ? strrchr(args[at], '/') + 1
 					       : args[at];
-	int r = file_has(args[at], "libmpi");
+	int r = file_has(args[at], "libmpi", NULL, 0);
 
 	if (r != 0 || strncmp(b, "python", 6) != 0)
 		return r;
@@ -160,7 +168,7 @@ static int uses_mpi(char **args, int at)
 
 			snprintf(script, sizeof(script), "%s%s",
 				 strchr(args[i], '/') ? "" : "./", args[i]);
-			return file_has(script, "mpi4py") > 0;
+			return file_has(script, "mpi4py", NULL, 0) > 0;
 		}
 	}
 	return 0;
@@ -171,7 +179,29 @@ static int uses_mpi(char **args, int at)
  * Open MPI's orterun. */
 static int is_hydra(const char *file)
 {
-	return file_has(file, "hydra_pmi_proxy") > 0;
+	return file_has(file, "hydra_pmi_proxy", NULL, 0) > 0;
+}
+
+/* The MPI libraries the binding is built for. */
+enum mpi_lib { MPI_UNSUPPORTED, MPI_OPENMPI, MPI_MPICH };
+
+/* Which MPI library the program PROG (that uses MPI) is linked with;
+ * when none the binding supports, the library it names into LIB (N
+ * bytes).  MPICH 4's programs name libmpich.so.12, Open MPI 4's
+ * libmpi.so.40 (its Fortran ones libmpi_mpifh.so.40... as well); a
+ * Python (mpi4py: Debian's is built with Open MPI) names neither. */
+static enum mpi_lib mpi_library(const char *prog, char *lib, size_t n)
+{
+	const char *b = strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog;
+
+	snprintf(lib, n, "?");
+	if (file_has(prog, "libmpich.so.12", NULL, 0) > 0)
+		return MPI_MPICH;
+	if (file_has(prog, "libmpi", lib, n) <= 0)
+		return strncmp(b, "python", 6) == 0 ? MPI_OPENMPI
+						    : MPI_UNSUPPORTED;
+	return strlen(lib) > 6 && strcmp(lib + strlen(lib) - 6, ".so.40") == 0
+		       ? MPI_OPENMPI : MPI_UNSUPPORTED;
 }
 
 /* Writes the command (mpirun FILE with ARGV, NP ranks) as task-0.exec of
@@ -603,6 +633,7 @@ int la_mpi_run(struct la_opts *o)
 	char **args = o->nprog ? o->progs[0].argv : NULL, **cmd;
 	int np = 0, at, nenv = 0, status, crashed, sig, rc = LA_OK, recsig = 0;
 	int setup, noend, ndiv, nlog, hydra, mpich;
+	enum mpi_lib kind;
 	int deadlock = 0;
 	struct la_mpi_live live;
 	long nev;
@@ -644,9 +675,14 @@ int la_mpi_run(struct la_opts *o)
 			 "same number", file);
 		return LA_SETUP;
 	}
-	/* (MPICH's programs name libmpich.so.12; Open MPI's libmpi.so.40,
-	   mpi4py's Python Open MPI's through its module) */
-	mpich = file_has(args[at], "libmpich") > 0;
+	if ((kind = mpi_library(args[at], e[0], sizeof(e[0]))) ==
+	    MPI_UNSUPPORTED) {
+		la_error("%s is linked with %s, an MPI library Pangaea does not "
+			 "support: Open MPI 4 (libmpi.so.40) and MPICH 4 "
+			 "(libmpich.so.12) are", args[at], e[0]);
+		return LA_SETUP;
+	}
+	mpich = kind == MPI_MPICH;
 	if (mpich != hydra) {
 		la_error("%s is linked with %s, but %s is %s's launcher: run it "
 			 "with %s", args[at], mpich ? "MPICH" : "Open MPI", file,

@@ -4,11 +4,25 @@
 # with mpicc.mpich, recorded with 4 ranks, replayed 3 times (once with
 # -delay 1000) printing the recording's result, verify identical, races
 # listing the racing receives; crash's recorded crash of rank 0 crashes
-# again on replay; deadlock's ranks named; a program of one MPI started
-# by the other's launcher refused in one line.  Nothing of MPICH left
-# running.
+# again on replay (with -delay: the ranks MPICH killed without an end
+# record wait for their kill where their logs end); deadlock's ranks
+# named; a program of one MPI started by the other's launcher, and one
+# linked with an MPI library neither (a libmpi.so.12), refused in one
+# line.  Nothing of MPICH left running.
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/../lib.sh"
+
+# an MPI library the binding is not built for (a libmpi.so.12, as Intel
+# MPI's or MVAPICH's): refused in one line that names it and the others
+mkdir other
+echo 'int MPI_Init(int *c, char ***v) { return 0; }' >other/mpi.c
+echo 'int MPI_Init(int *c, char ***v); int main(int c, char **v) { return MPI_Init(&c, &v); }' >other/prog.c
+gcc -shared -fPIC -Wl,-soname,libmpi.so.12 -o other/libmpi.so.12 other/mpi.c &&
+	gcc -o other/prog other/prog.c -L other -l:libmpi.so.12 -Wl,-rpath,"$PWD/other"
+pg -log -logdir bad0 mpirun -np 2 other/prog
+expect_eq "an unsupported MPI library: exit 1" "$(cat rc)" 1
+expect_eq "... said in one line" "$(cat err)" "pangaea: error: other/prog is linked with libmpi.so.12, an MPI library Pangaea does not support: Open MPI 4 (libmpi.so.40) and MPICH 4 (libmpich.so.12) are"
+
 if ! command -v mpicc.mpich >/dev/null || ! command -v mpiexec.mpich >/dev/null ||
 	[ ! -e "$B/lib/pangaea/libpangaea-mpich.so" ]; then
 	skip "MPICH programs" "no mpicc.mpich or libpangaea-mpich.so (MPICH: scripts/install-deps.sh)"
