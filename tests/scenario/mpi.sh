@@ -71,6 +71,21 @@ if command -v otf2-print >/dev/null; then
 	expect_grep "OTF2 export: the communicator is MPI_COMM_WORLD" otf.defs '"MPI_COMM_WORLD"'
 	expect_eq "OTF2 export: no PVM name" "$(grep -ci 'pvm' otf.defs)" 0
 fi
+# the viewer too (pgdb calls): the details' calls, the histograms' rows
+if command -v Xvfb >/dev/null; then
+	view_test mpi
+	cat >mview.tcl <<'EOF'
+set out [open result w]
+puts $out "recv $view::CALL(recv) probe $view::CALL(probe)"
+puts $out "hists [dict keys [dict get [pgdb hists] calls]]"
+close $out
+exit 0
+EOF
+	view -script mview.tcl rec
+	expect_eq "viewer on the MPI recording: exit 0" "$(cat vrc)" 0
+	expect_grep "viewer: a receive comes from MPI_Recv, a probe MPI_Probe" result "^recv MPI_Recv probe MPI_Probe$"
+	expect_grep "viewer: the histograms' rows are MPI calls" result "^hists MPI_Send MPI_Recv "
+fi
 
 # a second recording: another order (the failed polls alone differ)
 pg -log -logdir rec2 "${MPIRUN[@]}" "$W" 3
