@@ -76,12 +76,25 @@ struct lv_msg {
 	const char *why;
 };
 
+/* The idxNum bits of a scan of events: "ltid = X" is given; the rows
+ * are only grouped (GROUP BY, DISTINCT) on kind and ltid, the only
+ * columns used: counted in one pass, then given kind by kind (task by
+ * task with LV_LTID_OUTER), no SQLite sorter. */
+enum { LV_BY_LTID = 1, LV_GROUPED = 2, LV_LTID_OUTER = 4 };
+
 /* A cursor of any of the tables. */
 struct lv_cur {
 	sqlite3_vtab_cursor base;
 	struct lv_walk w;
 	int eof;
 	int64_t rowid;
+	/* grouped events: per task index and kind its events; the group
+	 * at (gi, gk) and the rows of it left */
+	int64_t *cnt;
+	int grouped, outer_ltid, gi, gk;
+	int64_t left;
+	int korder[PG_REC_LAST + 1]; /* the kinds by name (as SQLite sorts
+					the column: NULL first, then memcmp) */
 	struct tdb_row row;     /* the current row (events: made when asked) */
 	int row_made;           /* events: ROW made; tasks: its summary */
 	struct pg_strbuf tmp;   /* events: its destinations */
@@ -194,11 +207,29 @@ static int lv_disconnect(sqlite3_vtab *t)
 	return SQLITE_OK;
 }
 
+/* Whether the scan of events IX asks for may give its rows grouped on
+ * kind or ltid alone (LV_GROUPED, with LV_LTID_OUTER when ltid comes
+ * first): GROUP BY or DISTINCT on them and no other column used. */
+static int lv_groupable(sqlite3_index_info *ix)
+{
+	const sqlite3_uint64 cols = (1u << 1) | (1u << 3); /* ltid, kind */
+	int d = sqlite3_vtab_distinct(ix);
+
+	if (ix->nOrderBy < 1 || (d != 1 && d != 2) || (ix->colUsed & ~cols))
+		return 0;
+	for (int i = 0; i < ix->nOrderBy; i++)
+		if (ix->aOrderBy[i].iColumn != 1 && ix->aOrderBy[i].iColumn != 3)
+			return 0;
+	return LV_GROUPED | (ix->aOrderBy[0].iColumn == 1 ? LV_LTID_OUTER : 0);
+}
+
 /* xBestIndex: events take "ltid = X" (the logs of other tasks are not
- * given); every table gives its rows in rowid order. */
+ * given) and may be given grouped (lv_groupable); every table gives its
+ * rows in rowid order. */
 static int lv_best(sqlite3_vtab *vt, sqlite3_index_info *ix)
 {
 	struct lv_tab *t = (struct lv_tab *)vt;
+	int g = t->kind == LV_EVENTS ? lv_groupable(ix) : 0;
 
 	ix->idxNum = 0;
 	ix->estimatedCost = 1e7;
@@ -209,13 +240,17 @@ static int lv_best(sqlite3_vtab *vt, sqlite3_index_info *ix)
 		    c->op == SQLITE_INDEX_CONSTRAINT_EQ) {
 			ix->aConstraintUsage[i].argvIndex = 1;
 			ix->aConstraintUsage[i].omit = 1;
-			ix->idxNum = 1;
+			ix->idxNum = LV_BY_LTID;
 			ix->estimatedCost = 1e6;
 			break;
 		}
 	}
-	if (ix->nOrderBy == 1 && !ix->aOrderBy[0].desc &&
-	    (ix->aOrderBy[0].iColumn == -1 || ix->aOrderBy[0].iColumn == 0))
+	if (g) {
+		ix->idxNum |= g;
+		ix->orderByConsumed = 1;
+	} else if (ix->nOrderBy == 1 && !ix->aOrderBy[0].desc &&
+		   (ix->aOrderBy[0].iColumn == -1 ||
+		    ix->aOrderBy[0].iColumn == 0))
 		ix->orderByConsumed = 1;
 	return SQLITE_OK;
 }
@@ -244,6 +279,7 @@ static void lv_reset(struct lv_cur *c)
 		pg_runinfo_free(&c->ri);
 	pg_strbuf_free(&c->tmp);
 	pg_hb_free(&c->hb);
+	free(c->cnt);
 	/* (base, the first member, is SQLite's) */
 	memset((char *)c + sizeof(c->base), 0, sizeof(*c) - sizeof(c->base));
 	c->w.i = -1;
@@ -521,6 +557,68 @@ static int clock_next(struct lv_cur *c)
 	return SQLITE_OK;
 }
 
+/* Orders kinds by name, NULL first (qsort on ints). */
+static int kind_cmp(const void *a, const void *b)
+{
+	const char *x = pg_rec_kind_name(*(const int *)a),
+		   *y = pg_rec_kind_name(*(const int *)b);
+
+	if (!x || !y)
+		return (x != NULL) - (y != NULL);
+	return strcmp(x, y);
+}
+
+/* Counts the events of C's walk per task and kind (LV_GROUPED); 0,
+ * or -1 with ERR. */
+static int group_count(struct lv_cur *c, char *err, size_t errlen)
+{
+	int rc;
+
+	if (!(c->cnt = calloc((size_t)c->w.run.n * (PG_REC_LAST + 1) + 1,
+			      sizeof(*c->cnt)))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	while ((rc = walk_next(&c->w, err, errlen)) > 0)
+		if (c->w.ev.kind <= PG_REC_LAST)
+			c->cnt[(size_t)c->w.i * (PG_REC_LAST + 1) +
+			       c->w.ev.kind]++;
+	for (int k = 0; k <= PG_REC_LAST; k++)
+		c->korder[k] = k;
+	qsort(c->korder, PG_REC_LAST + 1, sizeof(c->korder[0]), kind_cmp);
+	c->gi = c->gk = 0;
+	c->left = 0;
+	return rc;
+}
+
+/* Moves grouped cursor C to its next row: the next event of the group
+ * (task gi, kind korder[gk]), or the first of the next group that has
+ * one (kinds in the outer loop, unless outer_ltid): the groups in the
+ * order SQLite's sorter would give them; SQLite's code. */
+static int group_next(struct lv_cur *c)
+{
+	int n = c->w.run.n, nk = PG_REC_LAST + 1;
+
+	while (c->left == 0) {
+		if (c->outer_ltid ? ++c->gk >= nk && (c->gk = 0, ++c->gi >= n)
+				  : ++c->gi >= n && (c->gi = 0, ++c->gk >= nk)) {
+			c->eof = 1;
+			return SQLITE_OK;
+		}
+		c->left = c->cnt[(size_t)c->gi * (size_t)nk +
+				 (size_t)c->korder[c->gk]];
+	}
+	c->left--;
+	c->rowid++;
+	memset(&c->row, 0, sizeof(c->row));
+	c->row.n = TDB_EVENT_COLS;
+	c->row.null = (1u << TDB_EVENT_COLS) - 1;
+	tdb_row_int(&c->row, 1, c->w.run.ltids[c->gi]);
+	tdb_row_text(&c->row, 3, pg_rec_kind_name(c->korder[c->gk]));
+	c->row_made = 1;
+	return SQLITE_OK;
+}
+
 /* xNext. */
 static int lv_next(sqlite3_vtab_cursor *cur)
 {
@@ -530,6 +628,8 @@ static int lv_next(sqlite3_vtab_cursor *cur)
 
 	switch (((struct lv_tab *)cur->pVtab)->kind) {
 	case LV_EVENTS:
+		if (c->grouped)
+			return group_next(c);
 		c->row_made = 0;
 		if ((rc = walk_next(&c->w, err, sizeof(err))) < 0)
 			return lv_fail(cur->pVtab, err);
@@ -562,7 +662,7 @@ static int lv_filter(sqlite3_vtab_cursor *cur, int idxnum, const char *idxstr,
 	int only = -1;
 
 	lv_reset(c);
-	if (idxnum == 1 && argc == 1) {
+	if ((idxnum & LV_BY_LTID) && argc == 1) {
 		int type = sqlite3_value_numeric_type(argv[0]);
 		double d = sqlite3_value_double(argv[0]);
 
@@ -583,6 +683,17 @@ static int lv_filter(sqlite3_vtab_cursor *cur, int idxnum, const char *idxstr,
 	if (walk_open(&c->w, t->dir, only, err, sizeof(err)) < 0 ||
 	    (t->kind == LV_TASKS && task_list(c, t->dir, err, sizeof(err)) < 0))
 		return lv_fail(cur->pVtab, err);
+	if (t->kind == LV_EVENTS && (idxnum & LV_GROUPED)) {
+		c->grouped = 1;
+		c->outer_ltid = (idxnum & LV_LTID_OUTER) != 0;
+		if (group_count(c, err, sizeof(err)) < 0)
+			return lv_fail(cur->pVtab, err);
+		/* (the first group: one step before task 0, kind 0) */
+		if (c->outer_ltid)
+			c->gk = -1;
+		else
+			c->gi = -1;
+	}
 	return lv_next(cur);
 }
 
