@@ -613,13 +613,10 @@ static int keep_times(struct sync_load *l, const int64_t *raw,
 	int64_t v[3];
 
 	if (task_lasts(l) < 0 ||
-	    !(out->ev = malloc(((size_t)l->nev * 2 + 1) * sizeof(*out->ev))) ||
 	    !(out->msg = malloc((l->nmsg * 3 + 1) * sizeof(*out->msg))) ||
 	    !(out->task = malloc(((size_t)l->ntask * 3 + 1) *
 				 sizeof(*out->task))))
 		return -1;
-	memcpy(out->ev, l->t, (size_t)l->nev * 2 * sizeof(*out->ev));
-	out->nev = l->nev;
 	for (size_t i = 0; i < l->nmsg; i++, out->nmsg++) {
 		message_row(l, raw, i, v);
 		memcpy(out->msg + 3 * i, v, sizeof(v));
@@ -627,6 +624,11 @@ static int keep_times(struct sync_load *l, const int64_t *raw,
 	for (size_t i = 0; i < (size_t)l->ntask; i++)
 		if (task_row(l, raw, i, v))
 			memcpy(out->task + 3 * out->ntask++, v, sizeof(v));
+	/* the events' times are the points' first 2 nev: taken, not
+	 * copied (160 MB for 10 M events) */
+	out->ev = l->t;
+	out->nev = l->nev;
+	l->t = NULL;
 	return 0;
 }
 
