@@ -367,7 +367,7 @@ static int vdb_query_on(Tcl_Interp *ip, sqlite3 *db, const char *sql,
 			const int64_t *args, int nargs, int dicts)
 {
 	sqlite3_stmt *st;
-	Tcl_Obj *res = Tcl_NewListObj(0, NULL);
+	Tcl_Obj *res;
 	int rc;
 
 	if (!db)
@@ -378,6 +378,7 @@ static int vdb_query_on(Tcl_Interp *ip, sqlite3 *db, const char *sql,
 				 sqlite3_errmsg(db)));
 		return TCL_ERROR;
 	}
+	res = Tcl_NewListObj(0, NULL);
 	for (int i = 0; i < nargs; i++)
 		sqlite3_bind_int64(st, i + 1, args[i]);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

@@ -7,7 +7,9 @@
  * calls it for --sync clc (and by default) with the events and messages
  * it gathered while writing them (struct tdb_sync_feed: reading 2 M
  * events back took 0.6 s); "pangaea-trace sync" calls it without
- * writing, for its report, and the feed is read from the database.
+ * writing, for its report, and the feed is read from the database; the
+ * tables over the logs (tracedb-vtab.c) keep the new times in memory
+ * instead of writing them (tdb_sync_times_keep).
  *
  * Points: event id I (1..N) has its entry at 2(I-1) and its exit at
  * 2(I-1)+1; a barrier instance has a virtual point after those.  A

@@ -378,7 +378,6 @@ static int msg_next(struct lv_cur *c)
 	}
 	{
 		const struct lv_msg *m = &c->q[c->hq++];
-
 		const struct tdb_sync_out *x =
 			((struct lv_tab *)c->base.pVtab)->times;
 
