@@ -3,7 +3,7 @@
 # the hosts' rsh (plm_rsh_agent=scripts/pvm-rsh), ranks talking TCP over
 # the veths.  examples/mpi/workers with 2 ranks a host, logging into a
 # folder all hosts share (as NFS would), is recorded, replayed twice
-# (once with -delay 1000) printing the recording's result, verified
+# (with -delay 1000) printing the recording's result, verified
 # identical, its logs naming each rank's host; the live view (-view)
 # streams every rank's events of both hosts.  A log folder the hosts
 # do not share (each host's /tmp is its own) is refused by the ranks in
@@ -34,15 +34,9 @@ expect_grep "the program printed its orders" rec.out "^result: sum=[0-9]+ recv:"
 expect_grep "the launcher counts the events of 4 ranks" err "recorded [0-9]+ events of 4 ranks"
 $TRACE dump "$S/rec" | grep '^task [1-4] ' | awk '{print $2, $4}' >hosts.txt
 expect_eq "the logs name each rank's host" "$(tr '\n' ' ' <hosts.txt)" "1 h1 2 h1 3 h2 4 h2 "
-for j in 1 2; do
-	d=; [ "$j" = 2 ] && d="-delay 1000"
-	pg -replay -logdir "$S/rec" -out "$S/rep$j" $d
-	expect_eq "replay $j${d:+ ($d)}: exit 0" "$(cat rc)" 0
-	cmp -s out rec.out && pass "replay $j prints the recording's result" ||
-		{ fail "replay $j prints another result"; diff rec.out out | head -4; }
-	$TRACE verify "$S/rec" "$S/rep$j" >v
-	expect_grep "verify: replay $j identical" v "^identical"
-done
+cp out "$S/rec.out"
+expect_eq "2 replays (-delay 1000) print the recording's result, verify identical" \
+	"$(replays_identical "$S/rec" 2 1000)" 2
 
 # the live view of ranks on both hosts: the launcher's log follower
 # reads every rank's log in the shared folder; a reader on the socket

@@ -1,7 +1,7 @@
 # MPI programs under MPICH (issue 25): the same binding built against
 # MPICH 4.0 (libpangaea-mpich.so) and Hydra's mpiexec.  examples/mpi's
 # workers (wildcard receives, an iprobe loop, Waitany, Testsome), built
-# with mpicc.mpich, recorded with 4 ranks, replayed 3 times (once with
+# with mpicc.mpich, recorded with 4 ranks, replayed 3 times (with
 # -delay 1000) printing the recording's result, verify identical, races
 # listing the racing receives; crash's recorded crash of rank 0 crashes
 # again on replay (with -delay: the ranks MPICH killed without an end
@@ -40,15 +40,8 @@ cp out rec.out
 expect_grep "the program printed its orders" rec.out "^result: sum=[0-9]+ recv:"
 expect_grep "the launcher counts the events of 4 ranks" err "recorded [0-9]+ events of 4 ranks"
 expect_grep "the spawn recorded is Hydra's" rec/task-0.exec "mpiexec"
-for j in 1 2 3; do
-	d=; [ "$j" = 3 ] && d="-delay 1000"
-	pg -replay -logdir rec -out "rep$j" $d
-	expect_eq "replay $j${d:+ ($d)}: exit 0" "$(cat rc)" 0
-	cmp -s out rec.out && pass "replay $j prints the recording's result" ||
-		{ fail "replay $j prints another result"; diff rec.out out | head -4; }
-	$TRACE verify rec "rep$j" >v
-	expect_grep "verify: replay $j identical" v "^identical"
-done
+expect_eq "3 replays (-delay 1000) print the recording's result, verify identical" \
+	"$(replays_identical rec 3 1000)" 3
 $TRACE races rec >races
 expect_grep "races lists the racing wildcard receives" races "task 1 event [0-9]+ [a-z_A-Z]+ got [0-9]+:[0-9]+ tag 1; alternatives: [0-9]+:"
 $TRACE dump rec >dump
