@@ -155,8 +155,10 @@ proc view::build {} {
 # trace.db is up to date is opened through it; else (unless WAIT) its
 # logs are read into memory and drawn at once (pgdb open-logs), while
 # pangaea-trace imports them in the background (V(importing) 1: the
-# details, races, output, histograms and Find wait for it, the status
-# line says "importing"); with WAIT the import is done first.
+# status line says "importing"; the output pane and the races read the
+# logs; the details, histograms and Find read the tables over the logs
+# when the import keeps their times, else they wait for it); with WAIT
+# the import is done first.
 proc view::open_run {path {wait 0}} {
 	variable V
 	view::import_cancel
@@ -185,7 +187,15 @@ proc view::open_run {path {wait 0}} {
 # title; then the whole run is shown.
 proc view::opened {path} {
 	variable V
-	view::race_load ;# races.tcl
+	# races.tcl; a run read from its logs gets its races after the first
+	# picture (a full pass over the logs: not before the window shows)
+	if {$V(importing)} {
+		set V(nraces) 0
+		set V(race_err) ""
+		after idle [list after 0 [list view::race_load_late $V(db)]]
+	} else {
+		view::race_load
+	}
 	set V(tasks) [pgdb tasks]
 	lassign [pgdb range] V(tmin) V(tmax)
 	view::out_load ;# output.tcl
@@ -240,6 +250,15 @@ proc view::import_cancel {} {
 	}
 }
 
+# Leaving the viewer stops its background import too: Tcl does not end
+# a pipeline's child when it closes the channel at exit, and the import
+# would run on to its end (main.c does the same when the window goes).
+rename ::exit ::view::tcl_exit
+proc ::exit {{code 0}} {
+	view::import_cancel
+	::view::tcl_exit $code
+}
+
 # The background import of DIR wrote to F or ended: once it is over,
 # its trace.db serves the details, races, output and histograms (pgdb
 # attach, keeping what was read from the logs; the database opened whole
@@ -265,8 +284,8 @@ proc view::import_read {f dir} {
 		return
 	}
 	if {$attached} {
+		# (the races came from the logs: the same)
 		set V(db) $db
-		view::race_load
 		view::out_load
 		set V(meta) [dict create {*}[pgdb meta]]
 		set V(tasks) [pgdb tasks]
@@ -883,9 +902,8 @@ proc view::select {what id} {
 	.g.c delete selring
 	.g.c itemconfigure msg -fill gray35 -width 1
 	view::draw_selection
-	# (the output comes with the import: nothing to show near it before)
 	if {$what eq "e"} {
-		if {!$V(importing)} { view::out_near $id }
+		view::out_near $id
 		view::race_details $id
 	} else {
 		set V(race_sel) ""
