@@ -13,8 +13,7 @@
  * sees, with PVM's meaning: the caller and repeated tids are left out of
  * the list, a list with a tid that is no task's sends nothing.  A send is
  * logged before PVM sends it (a send that PVM then refuses has used its
- * id and its record all the same), with a duration of 0: one clock read,
- * as MPI's sends (the time to its record was the wrapper's own).
+ * id and its record all the same).
  */
 #include "pangaea-internal.h"
 
@@ -115,6 +114,7 @@ static int send_checked(struct pg_call *call, int bufid, const int *tids,
 		   this task killed (pvm_kill) before a record written after
 		   the send; a receive must never be logged without its send */
 		last_msgid++;
+		ev->dur = pg_now() - ev->t;
 		if (logged)
 			pg_log(ev);
 		pg_mhead_set_id(bufid, ev->msgid);
