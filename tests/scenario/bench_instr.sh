@@ -12,13 +12,12 @@
 # encoded in place, the last tid's ltid; 1000 calls a row, before /
 # after: recorded pvm_send 855 / 749, pvm_recv 881 / 779, replayed
 # pvm_send 1404 / 1172, pvm_recv 1783 / 1521); issue 28's per-call cuts
-# (libpvm's message header read and written in place, a send's one clock
-# read, the repeat record written first, a replayed receive leaving the
-# current buffer to PVM, the repeat record read first; 1000 calls a row,
-# before / after: recorded pvm_send 750 / 474, pvm_recv 781 / 655,
-# replayed pvm_send 1146 / 862, pvm_recv 1503 / 1235, recorded pvm_mcast
-# to 3 1058 / 864); the private VM and the scratch folder are gone
-# after it.
+# (libpvm's message header read and written in place, the repeat record
+# written first, a replayed receive leaving the current buffer to PVM,
+# the repeat record read first; 1000 calls a row, before / after:
+# recorded pvm_send 750 / 506, pvm_recv 781 / 655, replayed pvm_send
+# 1146 / 895, pvm_recv 1503 / 1239, recorded pvm_mcast to 3 1058 / 893);
+# the private VM and the scratch folder are gone after it.
 here=$(cd "$(dirname "$0")/../.." && pwd)
 . "$here/tests/lib.sh"
 
@@ -64,11 +63,11 @@ check_bound() {
 		fail "$1 adds $2 instructions a call (want 1..$3)"
 	fi
 }
-check_bound "a recorded pvm_send" "$add_record_send" 522
+check_bound "a recorded pvm_send" "$add_record_send" 557
 check_bound "a recorded pvm_recv" "$add_record_recv" 721
-check_bound "a replayed pvm_send" "$add_replay_send" 949
-check_bound "a replayed pvm_recv" "$add_replay_recv" 1359
-check_bound "a recorded pvm_mcast to 3" "$add_record_mcast" 951
+check_bound "a replayed pvm_send" "$add_replay_send" 985
+check_bound "a replayed pvm_recv" "$add_replay_recv" 1363
+check_bound "a recorded pvm_mcast to 3" "$add_record_mcast" 983
 printf 'round,mode,bench,row,n,wall_ns,cpu_ns\n' >raw.csv
 "$B/bench/report" raw.csv /dev/null /dev/null res.csv "$T/instr.csv" >rep
 expect_grep "report: the instructions table" rep \
