@@ -85,10 +85,11 @@ int coord_viewers_on(void);
 typedef void (*coord_follow_sink)(const struct pg_live_head *h,
 				  const int *ints, int n);
 /* Follows, in LOGDIR, the logs of the tasks coord_follow_task names
- * (with SCAN: of every task whose log is there) that ran on HOST, their
- * events going to SINK; with BASE, reads on by itself every
- * COORD_FOLLOW_MS on its timer, else on coord_follow_read.  0 (also
- * when LOGDIR or HOST is empty: nothing followed), or -1 (said why). */
+ * (with SCAN: of every task whose log is there) that ran on HOST (NULL:
+ * on any host), their events going to SINK; with BASE, reads on by
+ * itself every COORD_FOLLOW_MS on its timer, else on coord_follow_read.
+ * 0 (also when LOGDIR or HOST is empty: nothing followed), or -1 (said
+ * why). */
 int coord_follow_init(struct event_base *base, const char *logdir,
 		      const char *host, int scan, coord_follow_sink sink);
 /* Whether logs are followed (coord_follow_init did, until

@@ -17,9 +17,10 @@
  * would.  Which logs: those of every task named (the coordinator hears
  * of each by its registration or spawn) or, with scan, every
  * task-LTID.comm of the folder (a beacon, the relay and an MPI run's
- * follower hear of no task), whose header names this follower's host;
- * a log of another host, in a folder the hosts share, is left to that
- * host's follower.  At the end of the run every log is read to its end,
+ * follower hear of no task), whose header names this follower's host
+ * (an MPI run's follower: any host, in a folder the hosts share); a log
+ * of another host, in a folder the hosts share, is left to that host's
+ * follower.  At the end of the run every log is read to its end,
  * so the viewer gets every logged event, those of a task killed mid-run
  * included.
  */
@@ -119,7 +120,8 @@ static int follow_open(struct coord_followed *t)
 	}
 	if (rc == 0)
 		return 0;
-	if (strcmp(t->r.hdr.host, cf.host) != 0) { /* another host's */
+	if (cf.host[0] && strcmp(t->r.hdr.host, cf.host) != 0) {
+		/* another host's: its follower reads it */
 		pg_comm_free(&t->r);
 		t->state = -1;
 		return 0;
@@ -204,10 +206,10 @@ int coord_follow_init(struct event_base *base, const char *logdir,
 {
 	struct timeval every = { 0, COORD_FOLLOW_MS * 1000 };
 
-	if (!logdir || !*logdir || !host || !*host || cf.on)
+	if (!logdir || !*logdir || (host && !*host) || cf.on)
 		return 0;
 	snprintf(cf.dir, sizeof(cf.dir), "%s", logdir);
-	snprintf(cf.host, sizeof(cf.host), "%s", host);
+	snprintf(cf.host, sizeof(cf.host), "%s", host ? host : "");
 	cf.sink = sink;
 	cf.scan = scan;
 	if (base && (!(cf.timer = event_new(base, -1, EV_PERSIST, follow_tick,

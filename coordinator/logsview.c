@@ -7,12 +7,12 @@
  * names (viewers.c) and follows the logs of DIR (follow.c) as the
  * coordinator follows the logs of its host's tasks: every task whose
  * log task-LTID.comm appears in DIR (LTID >= 1: the ranks, and ranks a
- * rank spawns) and whose header names this host is followed.  The
- * run is over when the pipe closes (the launcher closes it, or dies):
- * then every log is read to its end, the stream closes, and a viewer
- * that has not connected yet is waited for up to 5 s as the coordinator
- * does.  Only the logs on this host's disk are seen: an MPI run's ranks
- * on other hosts do not show live.
+ * rank spawns) is followed.  The run is over when the pipe closes (the
+ * launcher closes it, or dies): then every log is read to its end, the
+ * stream closes, and a viewer that has not connected yet is waited for
+ * up to 5 s as the coordinator does.  Ranks on other hosts show live
+ * too: their logs are in DIR, a folder their hosts share with the
+ * launcher's (the binding refuses a folder that is not the launcher's).
  */
 #include "coord.h"
 
@@ -52,11 +52,8 @@ int coord_logs_main(const char *dir)
 {
 	struct timeval every = { 0, COORD_LOGS_WAKE_MS * 1000 };
 	struct logsview lv = { NULL, NULL, NULL };
-	char host[PG_HOST_MAX] = "";
 	int rc = 1;
 
-	/* every log here is this host's: its header names this host */
-	gethostname(host, sizeof(host) - 1);
 	if (!(lv.base = event_base_new())) {
 		fprintf(stderr, "pangaea-coord: live view: cannot start\n");
 		return 1;
@@ -72,7 +69,10 @@ int coord_logs_main(const char *dir)
 	    !(lv.input = event_new(lv.base, STDIN_FILENO, EV_READ | EV_PERSIST,
 				   logs_input, &lv)) ||
 	    event_add(lv.wake, &every) < 0 || event_add(lv.input, NULL) < 0 ||
-	    coord_follow_init(lv.base, dir, host, 1, coord_viewers_events) < 0) {
+	    /* every log in DIR is followed, whichever host its rank runs
+	       on: a rank on another host logs here only if its host shares
+	       the folder (pangaea_lib/mpi refuses to run otherwise) */
+	    coord_follow_init(lv.base, dir, NULL, 1, coord_viewers_events) < 0) {
 		fprintf(stderr, "pangaea-coord: live view: cannot follow the "
 			"logs (is standard input a pipe?)\n");
 		coord_viewers_finish();

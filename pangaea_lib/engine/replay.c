@@ -452,11 +452,14 @@ static void block_in(const struct pg_call *call)
 
 /*
  * CALL came where the recording (W next) ends with the task killed by
- * SIGTERM.  If a task of the recording killed it there with pvm_kill,
+ * SIGTERM, or where its log ends with no end record (killed by
+ * SIGKILL).  If a task of the recording killed it there with pvm_kill,
  * the replayed task must die at this very point too: it asks the
  * launcher (KILLWAIT), which holds back the answer and lets the
  * killer's replayed pvm_kill go ahead, which ends this task in the
- * question.  Returns only when no such kill is coming (the launcher's
+ * question.  (The MPI binding has no launcher to ask: it waits up to
+ * 30 s for mpirun's kill, which a replayed crash of another rank
+ * brings.)  Returns only when no such kill is coming (the launcher's
  * answer: the recording names no killer, or the killer ended without
  * it; no launcher to ask, as in unit tests): the caller goes on to
  * decide as for any other end.
@@ -514,8 +517,11 @@ enum pg_verdict pg_replay_expect(const struct pg_call *call,
 	if (r < 0)
 		return pg_replay_diverge("the log cannot be read further: %s",
 					 err);
-	if (killed_here(call, r, w))
-		await_kill(call); /* returns if no pvm_kill ends the task here */
+	/* (a log with no end record at all: the recorded task was killed
+	   by a signal no handler sees, SIGKILL, somewhere after its last
+	   event; a task that gets there first waits for its kill too) */
+	if (killed_here(call, r, w) || r == 0)
+		await_kill(call); /* returns if no kill ends the task here */
 	if (ended_blocked(call, r, w))
 		return PG_REPLAY_BLOCK;
 	if (r == 0)

@@ -263,6 +263,18 @@ static const char *const mpi_libs[] = {
 	"pmix_mca_", "libmunge", "libnl-",
 };
 
+/* Whether DIR, the rank's log folder, is the one the launcher prepared
+ * (it writes task-0.exec there before mpirun starts): a rank on another
+ * host sees another folder of that name unless the two hosts share it,
+ * and its log would never reach the launcher. */
+static int launchers_folder(const char *dir)
+{
+	char path[PG_PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/task-0.exec", dir);
+	return access(path, F_OK) == 0;
+}
+
 /* Joins the run the environment names, after MPI_Init; 0 (also when
  * there is no run), or -1 with ERR. */
 static int join(char *err, size_t n)
@@ -303,6 +315,13 @@ static int join(char *err, size_t n)
 	pg_chaos_open(getenv(PG_ENV_CHAOS) && atoi(getenv(PG_ENV_CHAOS)) == 1 &&
 			      me->mode == PANGAEA_MODE_RECORD,
 		      seed ? (unsigned)strtoul(seed, 0, 10) : 1, me->ltid);
+	if (!launchers_folder(dir)) {
+		snprintf(err, n, "the log folder %s on host %s is not the "
+			 "launcher's (no task-0.exec there): ranks on other "
+			 "hosts need a -logdir on storage all hosts share",
+			 dir, me->host);
+		return -1;
+	}
 	if (pg_select_open(err, n) < 0 || pg_log_open(0, err, n) < 0)
 		return -1;
 	if (me->mode == PANGAEA_MODE_REPLAY &&
