@@ -38,15 +38,6 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
-int la_mpi_launcher(const char *word)
-{
-	const char *b = strrchr(word, '/') ? strrchr(word, '/') + 1 : word;
-
-	return strcmp(b, "mpirun") == 0 || strcmp(b, "mpiexec") == 0 ||
-	       strcmp(b, "orterun") == 0 || strncmp(b, "mpirun.", 7) == 0 ||
-	       strncmp(b, "mpiexec.", 8) == 0;
-}
-
 /* Whether mpirun's option OPT takes a value, the few of two values
  * (-mca NAME VALUE, Hydra's -genv NAME VALUE) into *TWO: Open MPI 4's
  * orterun, or MPICH's mpiexec (Hydra) when HYDRA. */
@@ -250,6 +241,7 @@ struct dl {
 	int still;          /* looks in a row with every rank blocked, no
 			       state changed */
 	int found;          /* a deadlock was said */
+	int diverged;       /* a rank's replay diverged (it is aborting) */
 };
 
 /* The name of the blocking call CALL of a state (the binding's). */
@@ -357,7 +349,10 @@ static int deadlock_look(struct dl *d)
 		return 0;
 	for (int i = 0; i < d->n; i++) {
 		world += d->ltids[i] <= d->np;
-		if (!pg_state_read(d->dir, d->ltids[i], &st) || !st.call) {
+		if (!pg_state_read(d->dir, d->ltids[i], &st) || !st.call ||
+		    st.call == PG_STATE_DIVERGED) {
+			d->diverged |= pg_state_read(d->dir, d->ltids[i], &st) &&
+				       st.call == PG_STATE_DIVERGED;
 			all = 0;
 			moved = 1;
 			continue;
@@ -393,10 +388,12 @@ static void nap(const sigset_t *chld)
 
 /* Runs ARGV in a process group of its own until it ends, looking for a
  * deadlock of its NP ranks logging into DIR (then mpirun is stopped and
- * *DEADLOCK set); its wait status, -1 if it could not start. */
+ * *DEADLOCK set) and for a diverged rank whose abort has not ended
+ * mpirun 5 s later (then it is stopped too: a divergence never hangs);
+ * its wait status, -1 if it could not start. */
 static int run_group(char **argv, const char *dir, int np, int *deadlock)
 {
-	int status = -1, stop_at = 0;
+	int status = -1, stop_at = 0, diverged_at = 0;
 	struct dl d = { .dir = dir, .np = np };
 	sigset_t chld, old;
 	pid_t pid, w;
@@ -430,6 +427,14 @@ static int run_group(char **argv, const char *dir, int np, int *deadlock)
 		if (!d.found && !la_debug_mpi_busy() && deadlock_look(&d)) {
 			d.found = 1;
 			kill(pid, SIGTERM); /* mpirun ends its ranks */
+			stop_at = tick + 20;
+		}
+		if (d.diverged && !diverged_at)
+			diverged_at = tick;
+		if (diverged_at && !stop_at && tick >= diverged_at + 20) {
+			la_error("a rank diverged and mpirun has not ended 5 s "
+				 "later: stopping it");
+			kill(pid, SIGTERM);
 			stop_at = tick + 20;
 		}
 		if (stop_at && tick >= stop_at) /* 5 s later */
@@ -550,7 +555,7 @@ static int replay_command(struct la_opts *o, const char **file, char ***args,
 		return -1;
 	}
 	if (o->recorded.nspawn != 1 ||
-	    !la_mpi_launcher(o->recorded.spawns[0].file)) {
+	    !pg_mpi_launcher(o->recorded.spawns[0].file)) {
 		la_error("refusing to replay: %s is not a recording of mpirun",
 			 o->logdir);
 		return -1;
@@ -809,14 +814,5 @@ int la_mpi_run(struct la_opts *o)
 
 int la_mpi_recording(const char *dir)
 {
-	char path[PG_PATH_MAX + 16], err[PG_PATH_MAX + 100];
-	struct pg_exec_log log;
-	int yes;
-
-	snprintf(path, sizeof(path), "%s/task-0.exec", dir);
-	if (pg_exec_read(path, &log, err, sizeof(err)) < 0)
-		return 0;
-	yes = log.nspawn == 1 && la_mpi_launcher(log.spawns[0].file);
-	pg_exec_free(&log);
-	return yes;
+	return pg_names_of_run(dir) == &pg_names_mpi;
 }

@@ -226,9 +226,13 @@ static int b_send_events(int to, const struct pg_live_head *h,
 	return -1;
 }
 
+/* Leaves the run of a diverged replay: MPI ends the job. */
 static void b_leave(void)
 {
 	active = 0;
+	/* (says so to the launcher, which ends the run should the abort
+	   not end it) */
+	pg_state_block(PG_STATE_DIVERGED, -1, -1, NULL, NULL);
 	PMPI_Abort(MPI_COMM_WORLD, 3);
 }
 
@@ -243,7 +247,7 @@ static void b_stamp(int msg)
 }
 
 static const struct pg_binding mpi_binding = {
-	.name = "mpi", .call_prefix = "MPI_",
+	.name = "mpi", .names = &pg_names_mpi,
 	.err_sys = MPI_ERR_OTHER, .err_nomem = MPI_ERR_NO_MEM,
 	.recv = b_recv, .info = b_info, .make_current = b_make_current,
 	.release = b_release, .senders = b_senders, .ltid_of = b_ltid_of,
