@@ -100,6 +100,19 @@ MPI_EXAMPLE_BINS := $(MPI_EXAMPLES:%=$(B)/examples/mpi/%)
 ifeq ($(HAVE_MPI),1)
 MPI_ALL := $(MPI_SOLIB) $(MPI_EXAMPLE_BINS) $(MPI_SRC:%.c=$(B)/obj/%.o)
 endif
+# The same binding built against MPICH (Debian's mpich, its mpicc.mpich):
+# lib/pangaea/libpangaea-mpich.so, for programs linked with libmpich
+# (MPICH's handles and constants are not Open MPI's: another build of
+# the same sources, not another binding).  Its Fortran entries are Open
+# MPI's (fortran.c names Open MPI's sentinels), so C and C++ only.
+MPICC_MPICH ?= mpicc.mpich
+HAVE_MPICH := $(shell command -v $(MPICC_MPICH) >/dev/null 2>&1 && echo 1)
+MPICH_SRC := $(filter-out %/fortran.c,$(MPI_SRC))
+MPICH_SHOW = $(shell $(MPICC_MPICH) -show 2>/dev/null)
+MPICH_SOLIB := $(B)/lib/pangaea/libpangaea-mpich.so
+ifeq ($(HAVE_MPICH),1)
+MPI_ALL += $(MPICH_SOLIB)
+endif
 
 LAUNCHER_SRC := $(wildcard toplevel/*.c)
 COORD_SRC := $(wildcard coordinator/*.c)
@@ -174,6 +187,17 @@ $(MPI_SOLIB): $(MPI_SRC:%.c=$(B)/pic/%.o) \
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out $(SANFLAGS),$(LDFLAGS)) -shared -o $@ $^ \
 		$(shell $(MPICC) --showme:link 2>/dev/null)
+$(B)/pic-mpich/pangaea_lib/mpi/%.o: pangaea_lib/mpi/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PIC_CFLAGS) $(filter -I% -D%,$(MPICH_SHOW)) -Ipangaea_lib/mpi \
+		-include pangaea_lib/clock/clockreal.h -c $< -o $@
+$(MPICH_SOLIB): $(MPICH_SRC:%.c=$(B)/pic-mpich/%.o) \
+	      $(patsubst %.c,$(B)/pic/%.o,$(wildcard pangaea_lib/clock/*.c)) \
+	      $(patsubst %.c,$(B)/pic/%.o,$(wildcard pangaea_lib/engine/*.c)) \
+	      $(B)/pic/pangaea_lib/clock/clockreal.o $(SO_FORMAT_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out $(SANFLAGS),$(LDFLAGS)) -shared -o $@ $^ \
+		-Wl,--no-undefined $(filter -L% -l%,$(MPICH_SHOW))
 $(B)/examples/mpi/%: examples/mpi/%.c
 	@mkdir -p $(dir $@)
 	$(MPICC) $(CFLAGS) -Wall -o $@ $<
@@ -407,6 +431,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/lib/pangaea
 	install -m 755 $(SOLIB) $(DESTDIR)$(PREFIX)/lib/pangaea/
 	$(if $(HAVE_MPI),install -m 755 $(MPI_SOLIB) $(DESTDIR)$(PREFIX)/lib/pangaea/)
+	$(if $(HAVE_MPICH),install -m 755 $(MPICH_SOLIB) $(DESTDIR)$(PREFIX)/lib/pangaea/)
 	for d in $(wildcard $(B)/lib/pangaea/lib/*-linux-gnu); do \
 		install -D -m 755 $$d/libpangaea.so \
 			$(DESTDIR)$(PREFIX)/lib/pangaea/lib/$$(basename $$d)/libpangaea.so; \

@@ -55,6 +55,10 @@ packages="$packages slsh slang-pvm"
 # Open MPI: the MPI binding (pangaea_lib/mpi), examples/mpi, tests/scenario/mpi.sh
 # (python3-mpi4py: examples/mpi/workers.py there)
 packages="$packages openmpi-bin libopenmpi-dev python3-mpi4py"
+# MPICH 4.0: the binding's MPICH build (libpangaea-mpich.so) and
+# tests/scenario/mpich.sh.  Its alternatives rank below Open MPI's, so
+# mpicc and mpirun stay Open MPI's (mpicc.mpich, mpiexec.mpich are MPICH's).
+packages="$packages mpich libmpich-dev"
 # netpipe-pvm: NetPIPE's NPpvm, a real PVM program whose repetitions
 # follow its measured times (tests/scenario/netpipe.sh, clock replay)
 packages="$packages netpipe-pvm"

@@ -22,7 +22,10 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The binding, one build per MPI library (their handles and constants
+ * differ): Open MPI's, MPICH's. */
 #define MPI_LIB "libpangaea-mpi.so"
+#define MPICH_LIB "libpangaea-mpich.so"
 
 static pid_t mpirun_pgid;
 
@@ -44,10 +47,19 @@ int la_mpi_launcher(const char *word)
 	       strncmp(b, "mpiexec.", 8) == 0;
 }
 
-/* Whether mpirun's option OPT takes a value (Open MPI 4); the few of
- * two values (-mca NAME VALUE) into *TWO. */
-static int takes_value(const char *opt, int *two)
+/* Whether mpirun's option OPT takes a value, the few of two values
+ * (-mca NAME VALUE, Hydra's -genv NAME VALUE) into *TWO: Open MPI 4's
+ * orterun, or MPICH's mpiexec (Hydra) when HYDRA. */
+static int takes_value(const char *opt, int hydra, int *two)
 {
+	static const char *const hydra_one[] = {
+		"-n", "-np", "-f", "-hosts", "-host", "-machinefile", "-wdir",
+		"-configfile", "-genvlist", "-envlist", "-launcher",
+		"-launcher-exec", "-rmk", "-topolib", "-bind-to", "-map-by",
+		"-membind", "-demux", "-iface", "-ppn", "-prepend-pattern",
+		"-outfile-pattern", "-errfile-pattern", "-nameserver",
+		"-localhost", "-usize", "-gpus-per-proc", NULL
+	};
 	static const char *const one[] = {
 		"-np", "-n", "--np", "-c", "-x", "-H", "-host", "--host",
 		"-hostfile", "--hostfile", "-machinefile", "--machinefile",
@@ -58,19 +70,23 @@ static int takes_value(const char *opt, int *two)
 		"-am", "--am", "--stdin", "-stdin", "--timeout", NULL
 	};
 
-	*two = strcmp(opt, "-mca") == 0 || strcmp(opt, "--mca") == 0 ||
-	       strcmp(opt, "-gmca") == 0 || strcmp(opt, "--gmca") == 0;
+	const char *const *list = hydra ? hydra_one : one;
+
+	*two = hydra ? strcmp(opt, "-genv") == 0 || strcmp(opt, "-env") == 0
+		     : strcmp(opt, "-mca") == 0 || strcmp(opt, "--mca") == 0 ||
+		       strcmp(opt, "-gmca") == 0 || strcmp(opt, "--gmca") == 0;
 	if (*two)
 		return 1;
-	for (int i = 0; one[i]; i++)
-		if (strcmp(opt, one[i]) == 0)
+	for (int i = 0; list[i]; i++)
+		if (strcmp(opt, list[i]) == 0)
 			return 1;
 	return 0;
 }
 
-/* The index in ARGV (mpirun's arguments) of the program, -1 none; the
- * number of ranks asked (-np N, 0 not said) into *NP. */
-static int find_program(char **argv, int *np)
+/* The index in ARGV (the arguments of mpirun, or of Hydra's mpiexec
+ * when HYDRA) of the program, -1 none; the number of ranks asked (-np N,
+ * 0 not said) into *NP. */
+static int find_program(char **argv, int hydra, int *np)
 {
 	int two;
 
@@ -78,7 +94,7 @@ static int find_program(char **argv, int *np)
 	for (int i = 0; argv[i]; i++) {
 		if (argv[i][0] != '-')
 			return i;
-		if (!takes_value(argv[i], &two))
+		if (!takes_value(argv[i], hydra, &two))
 			continue;
 		if ((strcmp(argv[i], "-np") == 0 || strcmp(argv[i], "-n") == 0 ||
 		     strcmp(argv[i], "--np") == 0 || strcmp(argv[i], "-c") == 0) &&
@@ -148,6 +164,14 @@ static int uses_mpi(char **args, int at)
 		}
 	}
 	return 0;
+}
+
+/* Whether the MPI launcher FILE (a path, or found in $PATH) is MPICH's
+ * mpiexec, Hydra (it starts its proxies, hydra_pmi_proxy), rather than
+ * Open MPI's orterun. */
+static int is_hydra(const char *file)
+{
+	return file_has(file, "hydra_pmi_proxy") > 0;
 }
 
 /* Writes the command (mpirun FILE with ARGV, NP ranks) as task-0.exec of
@@ -504,7 +528,8 @@ static int replay_command(struct la_opts *o, const char **file, char ***args,
 	*file = o->recorded.spawns[0].file;
 	*args = o->recorded.spawns[0].argv;
 	*np = o->recorded.spawns[0].ntask;
-	if (o->nprog && find_program(o->progs[0].argv, &given) >= 0 &&
+	if (o->nprog &&
+	    find_program(o->progs[0].argv, is_hydra(*file), &given) >= 0 &&
 	    given && given != *np) {
 		la_error("the recording in %s ran %d ranks; this replay asks "
 			 "for %d", o->logdir, *np, given);
@@ -519,21 +544,35 @@ static int replay_command(struct la_opts *o, const char **file, char ***args,
 	return 0;
 }
 
-/* mpirun's command: FILE, then the binding's environment, then ARGS;
- * NULL when memory runs out. */
-static char **command(const char *file, char **args, char **env, int nenv)
+/* mpirun's command: FILE, then the binding's environment ENV (NENV
+ * "NAME=VALUE" or "NAME", the launcher's own value), then ARGS; NULL
+ * when memory runs out.  Open MPI's orterun takes each as -x ENV[i];
+ * Hydra (HYDRA) as -genv NAME VALUE, whose words are made in ENV[i]
+ * (its '=' cut) or point into the launcher's environment. */
+static char **command(const char *file, char **args, char **env, int nenv,
+		      int hydra)
 {
 	int n = 0, k = 0;
 	char **v;
 
 	while (args[n])
 		n++;
-	if (!(v = calloc((size_t)(n + 2 * nenv + 2), sizeof(*v))))
+	if (!(v = calloc((size_t)(n + 3 * nenv + 2), sizeof(*v))))
 		return NULL;
 	v[k++] = (char *)file;
 	for (int i = 0; i < nenv; i++) {
-		v[k++] = "-x";
+		char *eq = strchr(env[i], '=');
+
+		if (!hydra) {
+			v[k++] = "-x";
+			v[k++] = env[i];
+			continue;
+		}
+		v[k++] = "-genv";
 		v[k++] = env[i];
+		if (eq)
+			*eq = '\0';
+		v[k++] = eq ? eq + 1 : getenv(env[i]) ? getenv(env[i]) : "";
 	}
 	for (int i = 0; i < n; i++)
 		v[k++] = args[i];
@@ -563,7 +602,7 @@ int la_mpi_run(struct la_opts *o)
 	const char *file = o->nprog ? o->progs[0].path : NULL;
 	char **args = o->nprog ? o->progs[0].argv : NULL, **cmd;
 	int np = 0, at, nenv = 0, status, crashed, sig, rc = LA_OK, recsig = 0;
-	int setup, noend, ndiv, nlog;
+	int setup, noend, ndiv, nlog, hydra, mpich;
 	int deadlock = 0;
 	struct la_mpi_live live;
 	long nev;
@@ -587,7 +626,8 @@ int la_mpi_run(struct la_opts *o)
 		/* who crashed then */
 		report_ranks(rdir, np, 0, &recsig, &noend, &ndiv);
 	}
-	if ((at = find_program(args, &nt)) < 0) {
+	hydra = is_hydra(file);
+	if ((at = find_program(args, hydra, &nt)) < 0) {
 		la_error("%s: no MPI program on its command line", file);
 		return LA_SETUP;
 	}
@@ -604,9 +644,19 @@ int la_mpi_run(struct la_opts *o)
 			 "same number", file);
 		return LA_SETUP;
 	}
-	if (la_lib_path(MPI_LIB, lib, sizeof(lib)) < 0) {
-		la_error("cannot find " MPI_LIB " next to the launcher (in "
-			 "../lib/pangaea)");
+	/* (MPICH's programs name libmpich.so.12; Open MPI's libmpi.so.40,
+	   mpi4py's Python Open MPI's through its module) */
+	mpich = file_has(args[at], "libmpich") > 0;
+	if (mpich != hydra) {
+		la_error("%s is linked with %s, but %s is %s's launcher: run it "
+			 "with %s", args[at], mpich ? "MPICH" : "Open MPI", file,
+			 hydra ? "MPICH" : "Open MPI",
+			 mpich ? "mpiexec.mpich" : "mpirun.openmpi");
+		return LA_SETUP;
+	}
+	if (la_lib_path(mpich ? MPICH_LIB : MPI_LIB, lib, sizeof(lib)) < 0) {
+		la_error("cannot find %s next to the launcher (in "
+			 "../lib/pangaea)", mpich ? MPICH_LIB : MPI_LIB);
 		return LA_SETUP;
 	}
 	if (la_logdir_prepare(o->mode == PANGAEA_MODE_RECORD ? o->logdir :
@@ -639,7 +689,8 @@ int la_mpi_run(struct la_opts *o)
 	}
 	nenv += la_debug_mpi_setup(o, dir, e[nenv], sizeof(e[0]));
 	if (o->nswap) /* (its value, set by la_whatif_prepare, may be long:
-			 -x NAME passes on the launcher's) */
+			 -x NAME passes on the launcher's, as command() does
+			 for Hydra) */
 		snprintf(e[nenv++], sizeof(e[0]), "%s", PG_ENV_WHATIF);
 	for (int i = 0; i < nenv; i++)
 		env[i] = e[i];
@@ -648,7 +699,7 @@ int la_mpi_run(struct la_opts *o)
 		setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
 	}
 	setenv("OMPI_MCA_rmaps_base_oversubscribe", "1", 0);
-	if (!(cmd = command(file, args, env, nenv)))
+	if (!(cmd = command(file, args, env, nenv, hydra)))
 		return LA_SETUP;
 	if (o->mode == PANGAEA_MODE_REPLAY)
 		la_say(o, "replaying %s; this replay logs into %s", rdir, dir);
