@@ -11,8 +11,9 @@
  * run is over when the pipe closes (the launcher closes it, or dies):
  * then every log is read to its end, the stream closes, and a viewer
  * that has not connected yet is waited for up to 5 s as the coordinator
- * does.  Only the logs on this host's disk are seen: an MPI run's ranks
- * on other hosts do not show live.
+ * does.  Ranks on other hosts show live too: their logs are in DIR, a
+ * folder their hosts share with the launcher's (the binding refuses a
+ * folder that is not the launcher's).
  */
 #include "coord.h"
 
@@ -70,13 +71,12 @@ int coord_logs_main(const char *dir)
 {
 	struct timeval every = { 0, COORD_LOGS_SCAN_MS * 1000 };
 	struct logsview lv = { .dir = dir };
-	char host[256] = "";
 	int rc = 1;
 
-	/* every log here is this host's: follow.c follows a log whose
-	   header names the host PANGAEA_LIVE_FOLLOW names */
-	gethostname(host, sizeof(host) - 1);
-	setenv(PG_ENV_LIVE_FOLLOW, host, 1);
+	/* every log in DIR is followed, whichever host its rank runs on:
+	   a rank on another host logs here only if its host shares the
+	   folder (pangaea_lib/mpi refuses to run otherwise) */
+	setenv(PG_ENV_LIVE_FOLLOW, "*", 1);
 	if (!(lv.base = event_base_new())) {
 		fprintf(stderr, "pangaea-coord: live view: cannot start\n");
 		return 1;

@@ -53,8 +53,9 @@
 					    (unset: no live events at all) */
 #define PG_ENV_LIVE_FOLLOW "PANGAEA_LIVE_FOLLOW" /* with PANGAEA_LIVE: the
 					    host whose logs the coordinator
-					    follows; a task there sends no
-					    event batches (live.c) */
+					    follows ("*": every host's); a
+					    task there sends no event
+					    batches (live.c) */
 #define PG_ENV_CALIB "PANGAEA_CALIB" /* the launcher's logging cost,
 					"NS:BUILD:HOST" (calib.c), set in
 					each task from its handover */

@@ -192,7 +192,7 @@ static void dl_last_event(int ltid, char *buf, size_t n)
 		k++;
 	}
 	if (k) {
-		pg_event_describe(&last, d, sizeof(d));
+		pg_event_describe(&pg_names_pvm, &last, d, sizeof(d));
 		snprintf(buf, n, "last event #%ld %s", k, d);
 	}
 	free(dests);
@@ -212,7 +212,7 @@ static void dl_call(struct la_run *r, const struct pg_state *st, char *buf,
 	if (st->call > PG_STATE_COLLECT && st->call <= PG_STATE_COLLECT + 3)
 		snprintf(name, sizeof(name), "%s",
 			 collect[st->call - PG_STATE_COLLECT - 1]);
-	else if (!pg_call_name(st->call, name, sizeof(name)))
+	else if (!pg_call_name(&pg_names_pvm, st->call, name, sizeof(name)))
 		snprintf(name, sizeof(name), "call %d", st->call);
 	if (st->call == PG_CALL_GROUP + PG_GROUP_BARRIER) {
 		snprintf(buf, n, "%s(\"%.63s\", %d)", name, st->group, st->tag);

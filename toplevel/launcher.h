@@ -593,8 +593,6 @@ int la_lib_path(const char *name, char *out, size_t n);
 int la_coord_path(char *out, size_t n);
 
 /* mpirun.c: MPI programs (`pangaea -log mpirun ...`). */
-/* Whether the command WORD is an MPI launcher (mpirun, mpiexec). */
-int la_mpi_launcher(const char *word);
 /* Whether the log folder DIR holds a recording made through mpirun. */
 int la_mpi_recording(const char *dir);
 /* Records or replays the MPI program of O (its first program mpirun, or

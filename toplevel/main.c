@@ -13,7 +13,7 @@ static const char *argv_word(int argc, char **argv, const struct la_opts *o)
 	const char *b = strrchr(o->progs[0].path, '/');
 
 	for (int i = 1; i < argc; i++)
-		if (la_mpi_launcher(argv[i]))
+		if (pg_mpi_launcher(argv[i]))
 			return argv[i];
 	return b ? b + 1 : o->progs[0].path;
 }
@@ -40,7 +40,7 @@ int main(int argc, char **argv)
 		return la_view_hosts();
 	if (argc > 1 && strcmp(argv[1], "-explore") == 0) {
 		for (int i = 2; i < argc; i++)
-			if (la_mpi_launcher(argv[i])) {
+			if (pg_mpi_launcher(argv[i])) {
 				/* (its what-if replays, -swap, are not there) */
 				la_error("-explore: not supported for MPI "
 					 "programs yet");
@@ -54,7 +54,7 @@ int main(int argc, char **argv)
 		la_opts_free(&o);
 		return LA_SETUP;
 	}
-	if ((o.nprog && la_mpi_launcher(argv_word(argc, argv, &o))) ||
+	if ((o.nprog && pg_mpi_launcher(argv_word(argc, argv, &o))) ||
 	    (!o.nprog && o.mode == PANGAEA_MODE_REPLAY &&
 	     la_mpi_recording(o.logdir))) {
 		/* (no virtual machine; the live view from the logs) */

@@ -38,15 +38,6 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
-int la_mpi_launcher(const char *word)
-{
-	const char *b = strrchr(word, '/') ? strrchr(word, '/') + 1 : word;
-
-	return strcmp(b, "mpirun") == 0 || strcmp(b, "mpiexec") == 0 ||
-	       strcmp(b, "orterun") == 0 || strncmp(b, "mpirun.", 7) == 0 ||
-	       strncmp(b, "mpiexec.", 8) == 0;
-}
-
 /* Whether mpirun's option OPT takes a value, the few of two values
  * (-mca NAME VALUE, Hydra's -genv NAME VALUE) into *TWO: Open MPI 4's
  * orterun, or MPICH's mpiexec (Hydra) when HYDRA. */
@@ -108,8 +99,9 @@ static int find_program(char **argv, int hydra, int *np)
 
 /* Whether the file NAME (a path, or found in $PATH) holds the bytes
  * WHAT (a program linked with libmpi names it in its dynamic section);
- * 1, 0 not, -1 not found. */
-static int file_has(const char *name, const char *what)
+ * 1, 0 not, -1 not found.  When found and GOT is not NULL, the string
+ * that starts there (to its NUL, at most N - 1 bytes) into GOT. */
+static int file_has(const char *name, const char *what, char *got, size_t gn)
 {
 	char path[PG_PATH_MAX + 512], buf[65536];
 	const char *p = getenv("PATH");
@@ -132,8 +124,15 @@ static int file_has(const char *name, const char *what)
 	if (!f)
 		return -1;
 	while (!found && (n = fread(buf + k, 1, sizeof(buf) - k, f)) > 0) {
+		const char *at;
+
 		n += k;
-		found = memmem(buf, n, what, strlen(what)) != NULL;
+		if ((at = memmem(buf, n, what, strlen(what))) && got && gn) {
+			size_t l = strnlen(at, (size_t)(buf + n - at));
+
+			snprintf(got, gn, "%.*s", (int)l, at);
+		}
+		found = at != NULL;
 		k = n > 8 ? 8 : n; /* keep a tail: a name across two reads */
 		memmove(buf, buf + n - k, k);
 	}
@@ -147,7 +146,7 @@ static int uses_mpi(char **args, int at)
 {
 	const char *b = strrchr(args[at], '/') ? strrchr(args[at], '/') + 1
 					       : args[at];
-	int r = file_has(args[at], "libmpi");
+	int r = file_has(args[at], "libmpi", NULL, 0);
 
 	if (r != 0 || strncmp(b, "python", 6) != 0)
 		return r;
@@ -160,7 +159,7 @@ static int uses_mpi(char **args, int at)
 
 			snprintf(script, sizeof(script), "%s%s",
 				 strchr(args[i], '/') ? "" : "./", args[i]);
-			return file_has(script, "mpi4py") > 0;
+			return file_has(script, "mpi4py", NULL, 0) > 0;
 		}
 	}
 	return 0;
@@ -171,7 +170,29 @@ static int uses_mpi(char **args, int at)
  * Open MPI's orterun. */
 static int is_hydra(const char *file)
 {
-	return file_has(file, "hydra_pmi_proxy") > 0;
+	return file_has(file, "hydra_pmi_proxy", NULL, 0) > 0;
+}
+
+/* The MPI libraries the binding is built for. */
+enum mpi_lib { MPI_UNSUPPORTED, MPI_OPENMPI, MPI_MPICH };
+
+/* Which MPI library the program PROG (that uses MPI) is linked with;
+ * when none the binding supports, the library it names into LIB (N
+ * bytes).  MPICH 4's programs name libmpich.so.12, Open MPI 4's
+ * libmpi.so.40 (its Fortran ones libmpi_mpifh.so.40... as well); a
+ * Python (mpi4py: Debian's is built with Open MPI) names neither. */
+static enum mpi_lib mpi_library(const char *prog, char *lib, size_t n)
+{
+	const char *b = strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog;
+
+	snprintf(lib, n, "?");
+	if (file_has(prog, "libmpich.so.12", NULL, 0) > 0)
+		return MPI_MPICH;
+	if (file_has(prog, "libmpi", lib, n) <= 0)
+		return strncmp(b, "python", 6) == 0 ? MPI_OPENMPI
+						    : MPI_UNSUPPORTED;
+	return strlen(lib) > 6 && strcmp(lib + strlen(lib) - 6, ".so.40") == 0
+		       ? MPI_OPENMPI : MPI_UNSUPPORTED;
 }
 
 /* Writes the command (mpirun FILE with ARGV, NP ranks) as task-0.exec of
@@ -220,6 +241,7 @@ struct dl {
 	int still;          /* looks in a row with every rank blocked, no
 			       state changed */
 	int found;          /* a deadlock was said */
+	int diverged;       /* a rank's replay diverged (it is aborting) */
 };
 
 /* The name of the blocking call CALL of a state (the binding's). */
@@ -327,7 +349,10 @@ static int deadlock_look(struct dl *d)
 		return 0;
 	for (int i = 0; i < d->n; i++) {
 		world += d->ltids[i] <= d->np;
-		if (!pg_state_read(d->dir, d->ltids[i], &st) || !st.call) {
+		if (!pg_state_read(d->dir, d->ltids[i], &st) || !st.call ||
+		    st.call == PG_STATE_DIVERGED) {
+			d->diverged |= pg_state_read(d->dir, d->ltids[i], &st) &&
+				       st.call == PG_STATE_DIVERGED;
 			all = 0;
 			moved = 1;
 			continue;
@@ -363,10 +388,12 @@ static void nap(const sigset_t *chld)
 
 /* Runs ARGV in a process group of its own until it ends, looking for a
  * deadlock of its NP ranks logging into DIR (then mpirun is stopped and
- * *DEADLOCK set); its wait status, -1 if it could not start. */
+ * *DEADLOCK set) and for a diverged rank whose abort has not ended
+ * mpirun 5 s later (then it is stopped too: a divergence never hangs);
+ * its wait status, -1 if it could not start. */
 static int run_group(char **argv, const char *dir, int np, int *deadlock)
 {
-	int status = -1, stop_at = 0;
+	int status = -1, stop_at = 0, diverged_at = 0;
 	struct dl d = { .dir = dir, .np = np };
 	sigset_t chld, old;
 	pid_t pid, w;
@@ -400,6 +427,14 @@ static int run_group(char **argv, const char *dir, int np, int *deadlock)
 		if (!d.found && !la_debug_mpi_busy() && deadlock_look(&d)) {
 			d.found = 1;
 			kill(pid, SIGTERM); /* mpirun ends its ranks */
+			stop_at = tick + 20;
+		}
+		if (d.diverged && !diverged_at)
+			diverged_at = tick;
+		if (diverged_at && !stop_at && tick >= diverged_at + 20) {
+			la_error("a rank diverged and mpirun has not ended 5 s "
+				 "later: stopping it");
+			kill(pid, SIGTERM);
 			stop_at = tick + 20;
 		}
 		if (stop_at && tick >= stop_at) /* 5 s later */
@@ -520,7 +555,7 @@ static int replay_command(struct la_opts *o, const char **file, char ***args,
 		return -1;
 	}
 	if (o->recorded.nspawn != 1 ||
-	    !la_mpi_launcher(o->recorded.spawns[0].file)) {
+	    !pg_mpi_launcher(o->recorded.spawns[0].file)) {
 		la_error("refusing to replay: %s is not a recording of mpirun",
 			 o->logdir);
 		return -1;
@@ -603,6 +638,7 @@ int la_mpi_run(struct la_opts *o)
 	char **args = o->nprog ? o->progs[0].argv : NULL, **cmd;
 	int np = 0, at, nenv = 0, status, crashed, sig, rc = LA_OK, recsig = 0;
 	int setup, noend, ndiv, nlog, hydra, mpich;
+	enum mpi_lib kind;
 	int deadlock = 0;
 	struct la_mpi_live live;
 	long nev;
@@ -644,9 +680,14 @@ int la_mpi_run(struct la_opts *o)
 			 "same number", file);
 		return LA_SETUP;
 	}
-	/* (MPICH's programs name libmpich.so.12; Open MPI's libmpi.so.40,
-	   mpi4py's Python Open MPI's through its module) */
-	mpich = file_has(args[at], "libmpich") > 0;
+	if ((kind = mpi_library(args[at], e[0], sizeof(e[0]))) ==
+	    MPI_UNSUPPORTED) {
+		la_error("%s is linked with %s, an MPI library Pangaea does not "
+			 "support: Open MPI 4 (libmpi.so.40) and MPICH 4 "
+			 "(libmpich.so.12) are", args[at], e[0]);
+		return LA_SETUP;
+	}
+	mpich = kind == MPI_MPICH;
 	if (mpich != hydra) {
 		la_error("%s is linked with %s, but %s is %s's launcher: run it "
 			 "with %s", args[at], mpich ? "MPICH" : "Open MPI", file,
@@ -773,14 +814,5 @@ int la_mpi_run(struct la_opts *o)
 
 int la_mpi_recording(const char *dir)
 {
-	char path[PG_PATH_MAX + 16], err[PG_PATH_MAX + 100];
-	struct pg_exec_log log;
-	int yes;
-
-	snprintf(path, sizeof(path), "%s/task-0.exec", dir);
-	if (pg_exec_read(path, &log, err, sizeof(err)) < 0)
-		return 0;
-	yes = log.nspawn == 1 && la_mpi_launcher(log.spawns[0].file);
-	pg_exec_free(&log);
-	return yes;
+	return pg_names_of_run(dir) == &pg_names_mpi;
 }

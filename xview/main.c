@@ -73,6 +73,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	Tk_MainLoop();
+	/* the window went without exit (view.tcl's): its import too */
+	(void)Tcl_Eval(ip, "view::import_cancel");
 	Tcl_DeleteInterp(ip);
 	return 0;
 }

@@ -39,6 +39,12 @@
  *   pgdb kinds                flat list kind class ...: every kind of
  *                             event and what it does with a message
  *                             (send, recv, probe, other)
+ *   pgdb calls ?LOGDIR?       flat list kind call ... call:OP call ...:
+ *                             the call(s) each kind of event and each op
+ *                             of a call record comes from, as the run in
+ *                             LOGDIR names them (MPI_Recv, pvm_recv:
+ *                             logs/format/names.c); `hists` names its
+ *                             calls so from then on
  *   pgdb stale LOGDIR         1 if LOGDIR/trace.db must be imported again
  *                             (logs/tracedb/tracedb-stale.c), else 0
  *   pgdb races-load LOGDIR    finds the racing events of LOGDIR's logs
@@ -60,6 +66,7 @@
 #include "tracedb.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* pgdb kinds */
 static int pgdb_kinds(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
@@ -75,6 +82,33 @@ static int pgdb_kinds(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 			Tcl_NewStringObj(pg_rec_kind_name(k), -1));
 		Tcl_ListObjAppendElement(NULL, res,
 			Tcl_NewStringObj(classes[pg_rec_kind_class(k)], -1));
+	}
+	Tcl_SetObjResult(ip, res);
+	return TCL_OK;
+}
+
+/* pgdb calls ?LOGDIR? */
+static int pgdb_calls(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+{
+	const struct pg_names *nm =
+		pg_names_of_run(objc > 2 ? Tcl_GetString(objv[2]) : NULL);
+	Tcl_Obj *res = Tcl_NewListObj(0, NULL);
+	char name[64], key[64];
+
+	vdb.names = nm;
+	for (int k = 1; k <= PG_REC_LAST; k++) {
+		Tcl_ListObjAppendElement(NULL, res,
+			Tcl_NewStringObj(pg_rec_kind_name(k), -1));
+		Tcl_ListObjAppendElement(NULL, res, Tcl_NewStringObj(
+			pg_kind_call_name(nm, k, name, sizeof(name)), -1));
+	}
+	for (int op = 1; op <= PG_Q_LAST; op++) {
+		if (!pg_call_name(nm, pg_call_of(PG_REC_CALL, op), name,
+				  sizeof(name)))
+			continue;
+		snprintf(key, sizeof(key), "call:%s", pg_call_op_name(op));
+		Tcl_ListObjAppendElement(NULL, res, Tcl_NewStringObj(key, -1));
+		Tcl_ListObjAppendElement(NULL, res, Tcl_NewStringObj(name, -1));
 	}
 	Tcl_SetObjResult(ip, res);
 	return TCL_OK;
@@ -119,6 +153,7 @@ static const struct pgdb_cmd pgdb_cmds[] = {
 	{ "paint-states", 4, 4, "IMG T0 T1 LTID", vdb_cmd_paint_states },
 	{ "paint-util", 4, 5, "IMG T0 T1 NTASKS ?LTIDS?", vdb_cmd_paint_util },
 	{ "kinds", 0, 0, NULL, pgdb_kinds },
+	{ "calls", 0, 1, "?LOGDIR?", pgdb_calls },
 	{ "stale", 1, 1, "LOGDIR", pgdb_stale },
 	{ "live-open", 0, 0, NULL, vdb_live_open },
 	{ "live-connect", 1, 1, "PATH", vdb_live_connect },

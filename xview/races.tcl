@@ -39,7 +39,6 @@ proc view::draw_races {t1} {
 	variable V
 	set c .g.c
 	set V(races) [dict create]
-	if {$V(importing)} return
 	set pad [expr {wide(10 * $V(scale))}]
 	foreach {id what alts} [pgdb races [expr {$V(t0) - $pad}] \
 		[expr {$t1 + $pad}] 50000] {
@@ -53,12 +52,16 @@ proc view::draw_races {t1} {
 	}
 }
 
-# The log folder of the open run (that of its trace.db; "" for a live
-# run or a database elsewhere).
+# The log folder of the open run (that of its trace.db, or the folder
+# itself while it is read from its logs; "" for a live run or a
+# database elsewhere).
 proc view::race_rec {} {
 	variable V
 	if {$V(db) ne "" && [file tail $V(db)] eq "trace.db"} {
 		return [file normalize [file dirname $V(db)]]
+	}
+	if {$V(db) ne "" && $V(importing) && [file isdirectory $V(db)]} {
+		return [file normalize $V(db)]
 	}
 	return ""
 }
@@ -73,6 +76,14 @@ proc view::race_load {} {
 		set n 0
 	}
 	set V(nraces) $n
+}
+
+# race_load after the first picture of a run read from its log folder
+# DIR, when that run is still the open one; its races are drawn then.
+proc view::race_load_late {dir} {
+	if {[view::race_rec] ne [file normalize $dir]} return
+	view::race_load
+	view::redraw_later
 }
 
 # After event ID was selected: its alternatives, if it races, go to the

@@ -37,15 +37,11 @@ namespace eval view {
 	foreach {k c} [array get KIND] {
 		set CLASS($k) [expr {$k in $FILTERS ? $k : $c eq "probe" ? "recv" : $c}]
 	}
-	# the PVM call each kind of event comes from
+	# the call each kind of event (and each op of a call event: call:OP)
+	# comes from, as the open run's binding names it (C decides,
+	# logs/format/names.c; set again when a run is opened)
 	variable CALL
-	array set CALL {
-		send pvm_send psend pvm_psend recv pvm_recv nrecv pvm_nrecv
-		trecv pvm_trecv precv pvm_precv probe pvm_probe bcast pvm_bcast
-		mcast pvm_mcast spawn pvm_spawn end pangaea_exit/exit
-		pollfail {pvm_nrecv/pvm_trecv/pvm_probe (failed)} group {group call}
-		kill pvm_kill call {a query, mailbox call or pvm_exit}
-	}
+	array set CALL [pgdb calls]
 }
 
 # ---------------------------------------------------------------- window
@@ -159,8 +155,10 @@ proc view::build {} {
 # trace.db is up to date is opened through it; else (unless WAIT) its
 # logs are read into memory and drawn at once (pgdb open-logs), while
 # pangaea-trace imports them in the background (V(importing) 1: the
-# details, races, output, histograms and Find wait for it, the status
-# line says "importing"); with WAIT the import is done first.
+# status line says "importing"; the output pane and the races read the
+# logs; the details, histograms and Find read the tables over the logs
+# when the import keeps their times, else they wait for it); with WAIT
+# the import is done first.
 proc view::open_run {path {wait 0}} {
 	variable V
 	view::import_cancel
@@ -189,7 +187,15 @@ proc view::open_run {path {wait 0}} {
 # title; then the whole run is shown.
 proc view::opened {path} {
 	variable V
-	view::race_load ;# races.tcl
+	# races.tcl; a run read from its logs gets its races after the first
+	# picture (a full pass over the logs: not before the window shows)
+	if {$V(importing)} {
+		set V(nraces) 0
+		set V(race_err) ""
+		after idle [list after 0 [list view::race_load_late $V(db)]]
+	} else {
+		view::race_load
+	}
 	set V(tasks) [pgdb tasks]
 	lassign [pgdb range] V(tmin) V(tmax)
 	view::out_load ;# output.tcl
@@ -199,6 +205,9 @@ proc view::opened {path} {
 	set V(race_sel) ""
 	set meta [pgdb meta]
 	set V(meta) [dict create {*}$meta]
+	variable CALL
+	array unset CALL
+	array set CALL [pgdb calls [expr {[file isdirectory $path] ? $path : [file dirname $path]}]]
 	set mode [expr {[dict exists $V(meta) mode] ? [dict get $V(meta) mode] : "?"}]
 	wm title . "Pangaea event graph: [file tail [file normalize $path]] ($mode)"
 	view::fit
@@ -241,6 +250,15 @@ proc view::import_cancel {} {
 	}
 }
 
+# Leaving the viewer stops its background import too: Tcl does not end
+# a pipeline's child when it closes the channel at exit, and the import
+# would run on to its end (main.c does the same when the window goes).
+rename ::exit ::view::tcl_exit
+proc ::exit {{code 0}} {
+	view::import_cancel
+	::view::tcl_exit $code
+}
+
 # The background import of DIR wrote to F or ended: once it is over,
 # its trace.db serves the details, races, output and histograms (pgdb
 # attach, keeping what was read from the logs; the database opened whole
@@ -266,8 +284,8 @@ proc view::import_read {f dir} {
 		return
 	}
 	if {$attached} {
+		# (the races came from the logs: the same)
 		set V(db) $db
-		view::race_load
 		view::out_load
 		set V(meta) [dict create {*}[pgdb meta]]
 		set V(tasks) [pgdb tasks]
@@ -884,9 +902,8 @@ proc view::select {what id} {
 	.g.c delete selring
 	.g.c itemconfigure msg -fill gray35 -width 1
 	view::draw_selection
-	# (the output comes with the import: nothing to show near it before)
 	if {$what eq "e"} {
-		if {!$V(importing)} { view::out_near $id }
+		view::out_near $id
 		view::race_details $id
 	} else {
 		set V(race_sel) ""
@@ -920,7 +937,10 @@ proc view::event_text {id} {
 	if {$kind eq "pollfail"} { append out "failed polls: $count\n" }
 	if {$kind eq "group"} { append out "group $grp: $op($arg) = $result\n" }
 	if {$kind eq "kill"} { append out "killed ltid: [view::peer_text $peer]\n" }
-	if {$kind eq "call"} { append out "pvm_$op $grp: $result\n" }
+	if {$kind eq "call"} {
+		set name [expr {[info exists CALL(call:$op)] ? $CALL(call:$op) : $op}]
+		append out "$name $grp: $result\n"
+	}
 	set un {}
 	foreach m $messages {
 		if {[dict get $m unmatched] eq ""} continue

@@ -204,7 +204,7 @@ int vdb_msg_add(const struct vdb_msg *m)
 	return 0;
 }
 
-sqlite3 *vdb_sql(void)
+sqlite3 *vdb_sql_logs(void)
 {
 	char err[256];
 
@@ -213,14 +213,21 @@ sqlite3 *vdb_sql(void)
 		return vdb.db ? vdb.db : vdb.logsdb;
 	vdb.logs_tried = 1;
 	if (tdb_open_logs(vdb.logdir, &vdb.logsdb, err, sizeof(err)) < 0)
-		return vdb.logsdb = NULL;
-	/* the import would put the times through the clock: its ids and
-	   texts would not be these, so the queries wait for it */
-	if (!tdb_logs_raw(vdb.logsdb)) {
-		sqlite3_close(vdb.logsdb);
 		vdb.logsdb = NULL;
-	}
 	return vdb.logsdb;
+}
+
+sqlite3 *vdb_sql(void)
+{
+	sqlite3 *db = vdb_sql_logs();
+
+	if (vdb.db || !db)
+		return db;
+	/* the import would put the times through the clock: the details
+	   would not show the times drawn, so the queries wait for it */
+	if (!vdb.logs_times)
+		vdb.logs_times = tdb_logs_raw(db) ? 1 : -1;
+	return vdb.logs_times > 0 ? db : NULL;
 }
 
 int vdb_rows(void)
@@ -353,14 +360,14 @@ int vdb_cmd_open(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 	return TCL_OK;
 }
 
-/* Runs SQL (with int64 parameters ARGS) and returns its rows as a list of
-   dicts (DICTS) or one flat list of values. */
-static int vdb_query(Tcl_Interp *ip, const char *sql, const int64_t *args,
-		     int nargs, int dicts)
+/* Runs SQL (with int64 parameters ARGS) on DB (NULL: an error saying
+   there is none yet) and returns its rows as a list of dicts (DICTS) or
+   one flat list of values. */
+static int vdb_query_on(Tcl_Interp *ip, sqlite3 *db, const char *sql,
+			const int64_t *args, int nargs, int dicts)
 {
 	sqlite3_stmt *st;
-	sqlite3 *db = vdb_sql();
-	Tcl_Obj *res = Tcl_NewListObj(0, NULL);
+	Tcl_Obj *res;
 	int rc;
 
 	if (!db)
@@ -371,6 +378,7 @@ static int vdb_query(Tcl_Interp *ip, const char *sql, const int64_t *args,
 				 sqlite3_errmsg(db)));
 		return TCL_ERROR;
 	}
+	res = Tcl_NewListObj(0, NULL);
 	for (int i = 0; i < nargs; i++)
 		sqlite3_bind_int64(st, i + 1, args[i]);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -405,6 +413,13 @@ static int vdb_query(Tcl_Interp *ip, const char *sql, const int64_t *args,
 	}
 	Tcl_SetObjResult(ip, res);
 	return TCL_OK;
+}
+
+/* vdb_query_on the database of vdb_sql. */
+static int vdb_query(Tcl_Interp *ip, const char *sql, const int64_t *args,
+		     int nargs, int dicts)
+{
+	return vdb_query_on(ip, vdb_sql(), sql, args, nargs, dicts);
 }
 
 int vdb_ints(Tcl_Interp *ip, Tcl_Obj *const objv[], int n, int64_t *out)
@@ -627,11 +642,12 @@ int vdb_cmd_tasks(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 }
 
 /* pgdb output: what the tasks printed (the output table), one flat list
- * of ID LTID T NL TEXT in time order. */
+ * of ID LTID T NL TEXT in time order.  (Its times are output.log's,
+ * which the clock does not change: from the logs for any run.) */
 int vdb_cmd_output(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
-	return vdb_query(ip, "SELECT id, ltid, t, nl, text FROM output "
-			 "ORDER BY t, id", NULL, 0, 0);
+	return vdb_query_on(ip, vdb_sql_logs(), "SELECT id, ltid, t, nl, text "
+			    "FROM output ORDER BY t, id", NULL, 0, 0);
 }
 
 /* pgdb close */

@@ -89,12 +89,17 @@ struct vdb {
 				 (viewlogs.c: done when first needed) */
 	char mode[16];        /* meta 'mode' */
 	char *logdir;         /* malloc'd */
+	/* the names of the run's calls (pgdb calls; NULL: PVM's) */
+	const struct pg_names *names;
 	/* while the log folder read has no trace database (DB): the tables
 	 * over its logs (tdb_open_logs), opened when a query first needs
-	 * SQL, for the details, Find and message queries; NULL when the
-	 * import's times would differ (tdb_logs_raw), so they wait */
+	 * SQL: the output pane's always; the details, Find, message
+	 * queries and histograms only when the import's times are the
+	 * logs' (LOGS_TIMES, tdb_logs_raw), else they wait for it */
 	sqlite3 *logsdb;
 	int logs_tried;       /* LOGSDB was tried */
+	int logs_times;       /* 1 the import keeps the logs' times, -1 it
+				 would not, 0 not known yet */
 };
 
 extern struct vdb vdb;
@@ -127,8 +132,14 @@ void vdb_msg_note(const struct vdb_msg *m);
  * -1 when memory runs out. */
 int vdb_msg_add(const struct vdb_msg *m);
 /* The database the queries run on: DB, else (a log folder read, not
- * yet imported) LOGSDB, opened on first use; NULL when there is none. */
+ * yet imported) LOGSDB, opened on first use, when the import would keep
+ * the logs' times (the first call finds out: a scan of the messages);
+ * NULL when there is none. */
 sqlite3 *vdb_sql(void);
+/* DB, else LOGSDB (opened on first use) whatever the import's times:
+ * for what the clock does not change (the output table, races); NULL
+ * when there is none. */
+sqlite3 *vdb_sql_logs(void);
 /* Before a query that reads events or messages rows: vdb.flush; 0 or -1. */
 int vdb_rows(void);
 /* Index of the first entry time >= V in T's sorted array. */

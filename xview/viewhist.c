@@ -4,7 +4,8 @@
  * granularity and the communication overhead, of one task or of the
  * run, with the time in each state.  The numbers are those of
  * "pangaea-trace stats" (logs/tracedb/runstats.c computes both), from the open
- * database; computed once per database and number of events (a live
+ * database (or, before a log folder's import, the tables over its logs);
+ * computed once per database and number of events (a live
  * run's grow: then at most once a second), kept until then.
  */
 #include "viewdb.h"
@@ -50,6 +51,7 @@ static int vh_load(Tcl_Interp *ip)
 {
 	char err[512];
 	size_t n = vh_nevents();
+	sqlite3 *db;
 
 	if (vh.have && vh.gen == vdb.gen &&
 	    (vh.nevents == n || (vdb.live && vh_now() - vh.when < VH_LIVE_EVERY)))
@@ -57,8 +59,11 @@ static int vh_load(Tcl_Interp *ip)
 	if (vh.have)
 		st_run_free(&vh.r);
 	vh.have = 0;
-	if (!vdb.db)
-		return vdb_fail(ip, "no database open");
+	/* a log folder not yet imported: the tables over its logs, when
+	   the import keeps their times (vdb_sql) */
+	if (!(db = vdb.live ? vdb.db : vdb_sql()))
+		return vdb_fail(ip, vdb.mem ? "the trace database is not "
+				"imported yet" : "no database open");
 	if (vdb_rows() < 0)
 		return vdb_fail(ip, "cannot insert the live events");
 	/* a live run's tasks rows have no counts nor starts yet: its events
@@ -70,7 +75,7 @@ static int vh_load(Tcl_Interp *ip)
 			 "min(t0) FROM events e WHERE e.ltid = tasks.ltid))",
 			 NULL, NULL, NULL) != SQLITE_OK)
 		return vdb_fail(ip, "cannot count the live run's events");
-	if (st_run_load(vdb.db, "trace.db", -1, &vh.r, err, sizeof(err)) < 0) {
+	if (st_run_load(db, "trace.db", -1, &vh.r, err, sizeof(err)) < 0) {
 		st_run_free(&vh.r);
 		Tcl_SetObjResult(ip, Tcl_ObjPrintf("pgdb: %s", err));
 		return TCL_ERROR;
@@ -151,7 +156,9 @@ int vdb_cmd_hists(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 		if (!t->f[f].n)
 			continue;
 		st_call_hist(t, f, h);
-		pg_call_name(f, name, sizeof(name));
+		if (!pg_call_name(vdb.names ? vdb.names : &pg_names_pvm, f,
+				  name, sizeof(name)))
+			snprintf(name, sizeof(name), "call %d", f);
 		Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj(name, -1));
 		Tcl_ListObjAppendElement(NULL, l, vh_counts(h, ST_NBUCKET));
 	}

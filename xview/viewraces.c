@@ -4,13 +4,14 @@
  * of pangaea-trace races (logs/analysis/happens-before.c,
  * logs/analysis/races.c) and kept in memory: the trace database holds the
  * clocks, not the races (a row per racing receive made the import half as slow
- * again).  Calls viewdb.c (the open database, to name events) and nothing else
- * of the viewer.
+ * again).  Calls viewdb.c (the open database, or the model read from the
+ * logs before their import, to name events) and nothing else of the viewer.
  */
 #include "viewdb.h"
 #include "pangaea-analysis.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 /* The races of the folder loaded last (none: n = 0). */
 static struct pg_races races;
@@ -87,6 +88,71 @@ static int races_query(Tcl_Interp *ip, const char *sql, const int64_t *a,
 	return TCL_OK;
 }
 
+/* Whether the open run is the model read from its logs (no database
+ * yet: viewlogs.c), whose event number N of a task is id id0 + N, its
+ * entry t[N - 1]; 1 or 0. */
+static int races_model(void)
+{
+	return !vdb.db && vdb.mem && !vdb.live && !vdb.idtask;
+}
+
+/* The model's task LTID (races_model), or NULL. */
+static const struct vdb_task *races_task(int ltid)
+{
+	for (int i = 0; i < vdb.ntasks; i++)
+		if (vdb.tasks[i].ltid == ltid)
+			return &vdb.tasks[i];
+	return NULL;
+}
+
+/* A racing event of the model: its entry, id and race. */
+struct races_hit {
+	int64_t t0, id;
+	const struct pg_race *x;
+};
+
+/* Orders hits by entry, then id (the trace database's events_t0). */
+static int races_hit_cmp(const void *a, const void *b)
+{
+	const struct races_hit *x = a, *y = b;
+
+	if (x->t0 != y->t0)
+		return (x->t0 > y->t0) - (x->t0 < y->t0);
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* races_query for the model (races_model): the racing events with ids
+ * in [A[0], A[1]] (BY_ID) or entries in the window [A[0], A[1]], in
+ * entry order as from the database, at most A[2] of them. */
+static int races_of_model(Tcl_Interp *ip, const int64_t a[3], int by_id)
+{
+	Tcl_Obj *res = Tcl_NewListObj(0, NULL);
+	struct races_hit *h = malloc((races.n + 1) * sizeof(*h));
+	size_t n = 0;
+
+	if (!h)
+		return vdb_fail(ip, "out of memory");
+	for (size_t i = 0; i < races.n; i++) {
+		const struct pg_race *x = &races.v[i];
+		const struct vdb_task *t = races_task(x->ltid);
+		int64_t id, t0;
+
+		if (!t || x->event < 1 || (uint64_t)x->event > t->n)
+			continue;
+		id = t->id0 + x->event;
+		t0 = t->t[x->event - 1];
+		if (by_id ? id < a[0] || id > a[1] : t0 < a[0] || t0 > a[1])
+			continue;
+		h[n++] = (struct races_hit){ t0, id, x };
+	}
+	qsort(h, n, sizeof(*h), races_hit_cmp);
+	for (size_t i = 0; i < n && (int64_t)i < a[2]; i++)
+		races_append(res, h[i].id, h[i].x);
+	free(h);
+	Tcl_SetObjResult(ip, res);
+	return TCL_OK;
+}
+
 /* pgdb races T0 T1 ?LIMIT?: ID WHAT ALTERNATIVES of each racing event
  * whose entry is in the window (of at most LIMIT events), one flat list. */
 int vdb_cmd_races(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
@@ -95,6 +161,8 @@ int vdb_cmd_races(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 
 	if (vdb_ints(ip, objv + 2, objc - 2, a) != TCL_OK)
 		return TCL_ERROR;
+	if (races_model())
+		return races_of_model(ip, a, 0);
 	return races_query(ip, "SELECT id, ltid, seq FROM events WHERE t0 "
 			   "BETWEEN ?1 AND ?2 LIMIT ?3", a, 3);
 }
@@ -112,8 +180,9 @@ int vdb_cmd_race(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 		Tcl_ResetResult(ip);
 		return TCL_OK;
 	}
-	if (races_query(ip, "SELECT id, ltid, seq FROM events WHERE id = ?1",
-			&id, 1) != TCL_OK ||
+	if ((races_model() ? races_of_model(ip, (int64_t[3]){ id, id, 1 }, 1)
+			   : races_query(ip, "SELECT id, ltid, seq FROM events "
+					 "WHERE id = ?1", &id, 1)) != TCL_OK ||
 	    Tcl_ListObjGetElements(ip, Tcl_GetObjResult(ip), &n, &v) != TCL_OK)
 		return TCL_ERROR;
 	/* (v stays valid: the new list holds its own references first) */

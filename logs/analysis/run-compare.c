@@ -48,9 +48,11 @@ static int verify_task(const char *a, const char *b, int ltid, long *nev,
 		snprintf(da, sizeof(da), "the end of the log");
 		snprintf(db, sizeof(db), "the end of the log");
 		if (ka)
-			pg_event_describe(&ea, da, sizeof(da));
+			pg_event_describe(pg_names_of_run(a), &ea, da,
+					  sizeof(da));
 		if (kb)
-			pg_event_describe(&eb, db, sizeof(db));
+			pg_event_describe(pg_names_of_run(b), &eb, db,
+					  sizeof(db));
 		if (ka && kb && ea.len != eb.len && strcmp(da, db) == 0) {
 			/* told apart by their lengths alone */
 			size_t la = strlen(da), lb = strlen(db);

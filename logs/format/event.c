@@ -190,37 +190,6 @@ int pg_call_of(int kind, int op)
 	return kind;
 }
 
-const char *pg_call_name(int call, char *buf, size_t n)
-{
-	if (call > PG_CALL_GROUP && call <= PG_CALL_GROUP + PG_GROUP_LAST)
-		snprintf(buf, n, "pvm_%s", group_ops[call - PG_CALL_GROUP]);
-	else if (call > PG_CALL_QUERY && call <= PG_CALL_QUERY + PG_Q_LAST)
-		snprintf(buf, n, "pvm_%s", call_ops[call - PG_CALL_QUERY]);
-	else if (call > 0 && pg_call_of(call, 0) == call)
-		snprintf(buf, n, "pvm_%s", kinds[call].name);
-	else
-		return NULL;
-	return buf;
-}
-
-/* Writes " to=[A B ...]" for the destinations of EV into BUF (N bytes). */
-static void describe_dests(const struct pg_event *ev, char *buf, size_t n)
-{
-	size_t k;
-
-	if (!ev->dests && ev->ndest > 0) { /* a copy without its list */
-		snprintf(buf, n, " to=[%d tasks]", ev->ndest);
-		return;
-	}
-	k = (size_t)snprintf(buf, n, " to=[");
-
-	for (int i = 0; i < ev->ndest && k < n; i++)
-		k += (size_t)snprintf(buf + k, n - k, "%s%d", i ? " " : "",
-				      ev->dests[i]);
-	if (k < n)
-		snprintf(buf + k, n - k, "]");
-}
-
 int pg_event_same_dests(const struct pg_event *a, const struct pg_event *b)
 {
 	if (a->ndest != b->ndest)
@@ -262,8 +231,7 @@ static void describe_call_args(const struct pg_event *ev, char *buf,
 		snprintf(buf, n, "of %d requests", ev->arg2);
 		break;
 	case PG_Q_MPI_COLL:
-		snprintf(buf, n, "%s, root=%d, %d bytes", ev->group, ev->arg,
-			 ev->arg2);
+		snprintf(buf, n, "root=%d, %d bytes", ev->arg, ev->arg2);
 		break;
 	default:
 		snprintf(buf, n, "%s", "");
@@ -287,6 +255,8 @@ void pg_call_describe(const struct pg_event *ev, int with_result, char *buf,
 
 	if (ev->op == PG_Q_MPI_DONE && ev->arg >= 1 && ev->arg <= 8)
 		name = mpi_done_calls[ev->arg];
+	else if (ev->op == PG_Q_MPI_COLL && ev->group[0])
+		name = ev->group; /* "MPI_Bcast" */
 	describe_call_args(ev, a, sizeof(a));
 	if (!with_result)
 		snprintf(buf, n, "%s%s(%s)", pre, name, a);
@@ -295,60 +265,4 @@ void pg_call_describe(const struct pg_event *ev, int with_result, char *buf,
 			 pre, name, a, ev->result, ev->nblob);
 	else
 		snprintf(buf, n, "%s%s(%s) = %d", pre, name, a, ev->result);
-}
-
-void pg_event_describe(const struct pg_event *ev, char *buf, size_t n)
-{
-	const char *how = pg_end_how_name(ev->how);
-	char d[160], from[32];
-
-	switch (ev->kind) {
-	case PG_REC_SEND:
-	case PG_REC_PSEND:
-		snprintf(buf, n, "%s to=%d tag=%d msg=%u",
-			 ev->kind == PG_REC_SEND ? "send" : "pvm_psend",
-			 ev->peer, ev->tag, ev->msgid);
-		break;
-	case PG_REC_MCAST:
-	case PG_REC_BCAST:
-		describe_dests(ev, d, sizeof(d));
-		snprintf(buf, n, "pvm_%s%s%s%s tag=%d msg=%u",
-			 pg_rec_kind_name(ev->kind),
-			 ev->kind == PG_REC_BCAST ? " group=" : "",
-			 ev->kind == PG_REC_BCAST ? ev->group : "", d, ev->tag,
-			 ev->msgid);
-		break;
-	case PG_REC_GROUP:
-		snprintf(buf, n, "pvm_%s(\"%s\", %d) = %d",
-			 pg_group_op_name(ev->op), ev->group, ev->arg, ev->result);
-		break;
-	case PG_REC_SPAWN:
-		snprintf(buf, n, "spawn #%u", ev->msgid);
-		break;
-	case PG_REC_END:
-		snprintf(buf, n, "end of task (%s %d)", how ? how : "?",
-			 ev->value);
-		break;
-	case PG_REC_POLLFAIL:
-		snprintf(buf, n, "%u failed polls", ev->count);
-		break;
-	case PG_REC_CALL:
-		pg_call_describe(ev, 1, buf, n);
-		break;
-	case PG_REC_KILL:
-		if (ev->peer == PG_PEER_FOREIGN)
-			snprintf(buf, n, "pvm_kill of a task outside the run");
-		else
-			snprintf(buf, n, "pvm_kill of task %d", ev->peer);
-		break;
-	default:
-		if (ev->peer == PG_PEER_FOREIGN)
-			snprintf(from, sizeof(from), "a task outside the run");
-		else if (ev->peer == PG_PEER_SYSTEM)
-			snprintf(from, sizeof(from), "pvmd");
-		else
-			snprintf(from, sizeof(from), "%d", ev->peer);
-		snprintf(buf, n, "pvm_%s from=%s msg=%u tag=%d",
-			 pg_rec_kind_name(ev->kind), from, ev->msgid, ev->tag);
-	}
 }

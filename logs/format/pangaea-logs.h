@@ -610,14 +610,44 @@ void pg_call_describe(const struct pg_event *ev, int with_result, char *buf,
 /* The call of an event of record kind KIND (and group op OP), or 0 when
  * it is no call of its own (an end, failed polls, an unknown kind). */
 int pg_call_of(int kind, int op);
-/* The name of call CALL ("pvm_send", "pvm_joingroup") into BUF (N
- * bytes); BUF, or NULL when CALL is no call. */
-const char *pg_call_name(int call, char *buf, size_t n);
+/* names.c: the names of a run's calls, its binding's. */
+struct pg_names {
+	const char *binding;      /* "pvm", "mpi" */
+	const char *layer;        /* "PVM", "MPI" ("PVM calls") */
+	const char *machine;      /* what runs the tasks ("MPI job") */
+	const char *world;        /* the communicator of all tasks */
+	const char *prefix;       /* put before PVM's base names ("pvm_"),
+				     NULL: only the calls below */
+	const char *failed_polls; /* the calls of a pollfail record */
+	const char *end;          /* the calls that end a task */
+	const char *other_calls;  /* the calls of call records (PG_REC_CALL) */
+	const char *calls[PG_CALL_MAX]; /* a call's own name, else NULL */
+};
+/* PVM's names ("pvm_send") and the MPI binding's ("MPI_Send"). */
+extern const struct pg_names pg_names_pvm, pg_names_mpi;
+/* The names of the run whose logs are in DIR: MPI's when its launcher's
+ * execution log (task-0.exec) holds one spawn of an MPI launcher (the
+ * launcher's test of an MPI recording), else PVM's. */
+const struct pg_names *pg_names_of_run(const char *dir);
+/* Whether WORD (a path or name) is an MPI launcher: mpirun, mpiexec,
+ * orterun, mpirun.X, mpiexec.X; 1 or 0. */
+int pg_mpi_launcher(const char *word);
+/* The name of call CALL (pg_call_of numbering) in NM ("pvm_send",
+ * "pvm_joingroup", "MPI_Send") into BUF (N bytes); BUF, or NULL when
+ * CALL is no call of NM's binding. */
+const char *pg_call_name(const struct pg_names *nm, int call, char *buf,
+			 size_t n);
+/* The call(s) an event of record KIND comes from, in NM, into BUF (N
+ * bytes): pg_call_name's, or for failed polls, ends, group and call
+ * records (whose op says more) a phrase; BUF. */
+const char *pg_kind_call_name(const struct pg_names *nm, int kind, char *buf,
+			      size_t n);
 /* Whether A and B have the same destination list (pvm_mcast/pvm_bcast:
  * the same tasks in the same order); 1 or 0. */
 int pg_event_same_dests(const struct pg_event *a, const struct pg_event *b);
 /* Describes EV in words into BUF (for reports); times left out. */
-void pg_event_describe(const struct pg_event *ev, char *buf, size_t n);
+void pg_event_describe(const struct pg_names *nm, const struct pg_event *ev,
+		       char *buf, size_t n);
 
 /* run.c: the one reader of a run's log folder. */
 /*
@@ -726,6 +756,10 @@ struct pg_state {
 /* pvm_reduce, pvm_gather, pvm_scatter (ops 1, 2, 3 of collect.c) waiting
  * for a member's part: calls 41, 42, 43 (above every pg_call_of call). */
 #define PG_STATE_COLLECT 40
+/* The task's replay diverged and it is leaving (an MPI rank in
+ * PMPI_Abort): the launcher ends the run if it goes on
+ * (toplevel/mpirun.c). */
+#define PG_STATE_DIVERGED 50
 
 /* runinfo.c: run.info, the launcher's account of a run. */
 /* One task of the run as the launcher saw it. */

@@ -172,12 +172,13 @@ static void dump_call_data(const struct pg_event *ev)
 	printf("%s\n", d.bad ? " (damaged data)" : "");
 }
 
-/* Prints one event without its number; T is its time in s, SPAWN says
- * what a spawn started (from X, or the text SPAWN when X is NULL). */
-static void dump_body(const struct pg_event *ev, double t,
-		      const struct pg_exec_log *x, const char *spawn)
+/* Prints one event without its number, its calls named as NM names
+ * them; T is its time in s, SPAWN says what a spawn started (from X, or
+ * the text SPAWN when X is NULL). */
+static void dump_body(const struct pg_names *nm, const struct pg_event *ev,
+		      double t, const struct pg_exec_log *x, const char *spawn)
 {
-	char d[PG_GROUP_MAX + 128];
+	char d[PG_GROUP_MAX + 128], via[64];
 
 	switch (ev->kind) {
 	case PG_REC_SEND:
@@ -234,24 +235,24 @@ static void dump_body(const struct pg_event *ev, double t,
 			       ev->value, t);
 		break;
 	default:
+		pg_kind_call_name(nm, ev->kind, via, sizeof(via));
 		if (ev->peer == PG_PEER_SYSTEM) {
-			printf("recv from=pvmd about=%d tag=%d len=%u via=pvm_%s "
+			printf("recv from=pvmd about=%d tag=%d len=%u via=%s "
 			       "t=%.6f\n", (int)ev->msgid - 1, ev->tag, ev->len,
-			       pg_rec_kind_name(ev->kind), t);
+			       via, t);
 			break;
 		}
-		printf("recv from=%d msg=%u tag=%d len=%u via=pvm_%s t=%.6f\n",
-		       ev->peer, ev->msgid, ev->tag, ev->len,
-		       pg_rec_kind_name(ev->kind), t);
+		printf("recv from=%d msg=%u tag=%d len=%u via=%s t=%.6f\n",
+		       ev->peer, ev->msgid, ev->tag, ev->len, via, t);
 	}
 }
 
 /* Prints event number N of a task (the per-task dump's line). */
-static void dump_event(long n, const struct pg_event *ev,
-		       const struct pg_exec_log *x)
+static void dump_event(const struct pg_names *nm, long n,
+		       const struct pg_event *ev, const struct pg_exec_log *x)
 {
 	printf("  #%ld ", n);
-	dump_body(ev, (double)ev->t / 1e9, x, NULL);
+	dump_body(nm, ev, (double)ev->t / 1e9, x, NULL);
 }
 
 /* Rebuilds the event of row S of the merged query into EV (DESTS: room
@@ -308,6 +309,7 @@ static int merged_unmatched(sqlite3 *db)
 static int dump_merged(const char *dir)
 {
 	char err[PG_PATH_MAX + 512], spawn[PG_PATH_MAX + 600], *q;
+	const struct pg_names *nm = pg_names_of_run(dir);
 	static int dests[4096];
 	struct pg_event ev;
 	sqlite3_stmt *s = NULL;
@@ -339,7 +341,7 @@ static int dump_merged(const char *dir)
 			 sqlite3_column_text(s, 17));
 		printf("task %d #%lld ", sqlite3_column_int(s, 0),
 		       (long long)sqlite3_column_int64(s, 1));
-		dump_body(&ev, (double)sqlite3_column_int64(s, 7) / 1e9, NULL,
+		dump_body(nm, &ev, (double)sqlite3_column_int64(s, 7) / 1e9, NULL,
 			  sqlite3_column_type(s, 16) == SQLITE_NULL ? "" : spawn);
 		if (sqlite3_column_type(s, 18) != SQLITE_NULL) {
 			const char *why = (const char *)sqlite3_column_text(s, 18);
@@ -363,6 +365,7 @@ static int dump_merged(const char *dir)
 static int dump_task(const char *dir, int ltid, const struct pg_runinfo *ri)
 {
 	const struct pg_runinfo_task *rt = pg_runinfo_task(ri, ltid);
+	const struct pg_names *nm = pg_names_of_run(dir);
 	char path[PG_PATH_MAX], err[PG_PATH_MAX + 100];
 	struct pg_comm_reader r;
 	struct pg_exec_log x = { 0 };
@@ -397,7 +400,7 @@ static int dump_task(const char *dir, int ltid, const struct pg_runinfo *ri)
 			printf("     %s %s\n", pg_rec_kind_name(ev.kind), d);
 			continue;
 		}
-		dump_event(++n, &ev, &x);
+		dump_event(nm, ++n, &ev, &x);
 		ended = ev.kind == PG_REC_END;
 	}
 	if (rc == 0 && !ended && rt && pg_end_how_name(rt->how))

@@ -5,9 +5,11 @@
  * JSON (Perfetto, chrome://tracing).
  *
  * OTF2: one process (location group) and one location per task; every
- * PVM call is a region entered at t0 and left at t1; sends and receives
- * carry MpiSend/MpiRecv records (the paradigm OTF2 tools understand for
- * messages) on one communicator whose ranks are the tasks in ltid order.
+ * call is a region entered at t0 and left at t1, named as the run's
+ * binding names it (pvm_send, MPI_Send: pg_names_of_run); sends and
+ * receives carry MpiSend/MpiRecv records (the paradigm OTF2 tools
+ * understand for messages) on one communicator whose ranks are the tasks
+ * in ltid order ("PVM (all tasks)", MPI_COMM_WORLD).
  * Chrome: one track per task with a slice per call; each message is an
  * async slice from its send to its receive on a "messages" process, so it
  * shows without flow arrows (which viewers draw unreliably).
@@ -24,6 +26,7 @@
 /* The run as exported: its tasks with events (sorted by ltid; the rank
  * of a task is its index) and their OTF2 writers and record counts. */
 struct ex_run {
+	const struct pg_names *nm; /* the names of its calls */
 	struct tdb_task *t;
 	int n;
 	OTF2_EvtWriter **w;
@@ -69,17 +72,17 @@ static int ex_call(const char *kind, const char *op)
 	return pg_call_of(k, pg_op_of(k, op));
 }
 
-/* The OTF2 region of call F: the calls numbered densely from 0 (OTF2
- * wants definitions in order), or -1. */
-static int ex_region_ref(int f)
+/* The OTF2 region of call F: the calls NM names numbered densely from 0
+ * (OTF2 wants definitions in order), or -1. */
+static int ex_region_ref(const struct pg_names *nm, int f)
 {
 	char name[64];
 	int n = 0;
 
-	if (!pg_call_name(f, name, sizeof(name)))
+	if (!pg_call_name(nm, f, name, sizeof(name)))
 		return -1;
 	for (int i = 1; i < f; i++)
-		n += pg_call_name(i, name, sizeof(name)) != NULL;
+		n += pg_call_name(nm, i, name, sizeof(name)) != NULL;
 	return n;
 }
 
@@ -113,9 +116,10 @@ static void otf2_event(const struct ex_run *r, int k, sqlite3_stmt *s)
 	const char *d = (const char *)sqlite3_column_text(s, 8);
 	OTF2_EvtWriter *w = r->w[k];
 
-	if (!f)
+	if (ex_region_ref(r->nm, f) < 0)
 		return;
-	OTF2_EvtWriter_Enter(w, NULL, t0, (OTF2_RegionRef)ex_region_ref(f));
+	OTF2_EvtWriter_Enter(w, NULL, t0,
+			     (OTF2_RegionRef)ex_region_ref(r->nm, f));
 	r->nevents[k] += 2;
 	if (cls == PG_CLASS_SEND && d) { /* mcast, bcast: a destination list */
 		for (char *e; *d; d = e) {
@@ -136,7 +140,8 @@ static void otf2_event(const struct ex_run *r, int k, sqlite3_stmt *s)
 		OTF2_EvtWriter_MpiRecv(w, NULL, t1, (uint32_t)peer, 0, tag, len);
 		r->nevents[k]++;
 	}
-	OTF2_EvtWriter_Leave(w, NULL, t1, (OTF2_RegionRef)ex_region_ref(f));
+	OTF2_EvtWriter_Leave(w, NULL, t1,
+			     (OTF2_RegionRef)ex_region_ref(r->nm, f));
 }
 
 /* Writes the event files of the archive A; 0 or -1. */
@@ -179,15 +184,16 @@ static void otf2_defs(OTF2_Archive *a, const struct ex_run *r)
 		(uint64_t)r->tmin, (uint64_t)(r->tmax - r->tmin),
 		(uint64_t)r->tmin);
 	OTF2_GlobalDefWriter_WriteString(g, str++, "");
-	OTF2_GlobalDefWriter_WriteString(g, str++, "PVM virtual machine");
+	OTF2_GlobalDefWriter_WriteString(g, str++, r->nm->machine);
 	OTF2_GlobalDefWriter_WriteString(g, str++, "machine");
 	OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 1, 2,
 		OTF2_UNDEFINED_SYSTEM_TREE_NODE);
 	for (int f = 1; f < PG_CALL_MAX; f++) {
-		if (!pg_call_name(f, name, sizeof(name)))
+		if (!pg_call_name(r->nm, f, name, sizeof(name)))
 			continue;
 		OTF2_GlobalDefWriter_WriteString(g, str, name);
-		OTF2_GlobalDefWriter_WriteRegion(g, (OTF2_RegionRef)ex_region_ref(f),
+		OTF2_GlobalDefWriter_WriteRegion(g,
+			(OTF2_RegionRef)ex_region_ref(r->nm, f),
 			str, str,
 			0, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_MPI,
 			OTF2_REGION_FLAG_NONE, 0, 0, 0);
@@ -213,7 +219,7 @@ static void otf2_defs(OTF2_Archive *a, const struct ex_run *r)
 		OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)r->n, members);
 	OTF2_GlobalDefWriter_WriteGroup(g, 1, str, OTF2_GROUP_TYPE_COMM_GROUP,
 		OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)r->n, ranks);
-	OTF2_GlobalDefWriter_WriteString(g, str + 1, "PVM (all tasks)");
+	OTF2_GlobalDefWriter_WriteString(g, str + 1, r->nm->world);
 	OTF2_GlobalDefWriter_WriteComm(g, 0, str + 1, 1, OTF2_UNDEFINED_COMM,
 				       OTF2_COMM_FLAG_NONE);
 	OTF2_Archive_CloseGlobalDefWriter(a, g);
@@ -221,12 +227,14 @@ static void otf2_defs(OTF2_Archive *a, const struct ex_run *r)
 	free(ranks);
 }
 
-/* Writes the run of DB as an OTF2 archive in OUT; 0 or -1. */
-static int export_otf2(sqlite3 *db, const char *out)
+/* Writes the run of DB, its calls named as NM names them, as an OTF2
+ * archive in OUT; 0 or -1. */
+static int export_otf2(sqlite3 *db, const struct pg_names *nm,
+		       const char *out)
 {
 	static const OTF2_FlushCallbacks flush = { otf2_pre_flush,
 						   otf2_post_flush };
-	struct ex_run r = { 0 };
+	struct ex_run r = { .nm = nm };
 	OTF2_Archive *a;
 	int rc = -1;
 
@@ -286,8 +294,10 @@ static void chrome_names(FILE *f, const struct ex_run *r)
 	}
 }
 
-/* Writes one slice per call of DB to F (times in us from T0). */
-static int chrome_calls(FILE *f, sqlite3 *db, int64_t t0)
+/* Writes one slice per call of DB to F (times in us from T0), named as
+ * NM names the calls. */
+static int chrome_calls(FILE *f, sqlite3 *db, const struct pg_names *nm,
+			int64_t t0)
 {
 	char name[64];
 	sqlite3_stmt *s;
@@ -301,11 +311,12 @@ static int chrome_calls(FILE *f, sqlite3 *db, int64_t t0)
 		const char *kind = (const char *)sqlite3_column_text(s, 2);
 		int fn = ex_call(kind, (const char *)sqlite3_column_text(s, 3));
 
-		if (!pg_call_name(fn, name, sizeof(name)))
+		if (!pg_call_name(nm, fn, name, sizeof(name)))
 			snprintf(name, sizeof(name), "%s", kind);
-		fprintf(f, ",\n{\"name\":\"%s\",\"cat\":\"pvm\",\"ph\":\"X\","
+		fprintf(f, ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\","
 			"\"pid\":1,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"args\":"
-			"{\"seq\":%lld", name, sqlite3_column_int(s, 0),
+			"{\"seq\":%lld", name, nm->binding,
+			sqlite3_column_int(s, 0),
 			(double)(sqlite3_column_int64(s, 4) - t0) / 1e3,
 			(double)(sqlite3_column_int64(s, 5) -
 				 sqlite3_column_int64(s, 4)) / 1e3,
@@ -352,10 +363,12 @@ static int chrome_messages(FILE *f, sqlite3 *db, int64_t t0)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* Writes the run of DB as Chrome trace-event JSON to OUT ("-": stdout). */
-static int export_chrome(sqlite3 *db, const char *out)
+/* Writes the run of DB, its calls named as NM names them, as Chrome
+ * trace-event JSON to OUT ("-": stdout). */
+static int export_chrome(sqlite3 *db, const struct pg_names *nm,
+			 const char *out)
 {
-	struct ex_run r = { 0 };
+	struct ex_run r = { .nm = nm };
 	FILE *f = strcmp(out, "-") == 0 ? stdout : fopen(out, "w");
 	int rc = -1;
 
@@ -366,7 +379,7 @@ static int export_chrome(sqlite3 *db, const char *out)
 	if (ex_load(db, &r) == 0) {
 		fprintf(f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
 		chrome_names(f, &r);
-		if (chrome_calls(f, db, r.tmin) == 0 &&
+		if (chrome_calls(f, db, nm, r.tmin) == 0 &&
 		    chrome_messages(f, db, r.tmin) == 0)
 			rc = 0;
 		fprintf(f, "\n]}\n");
@@ -399,7 +412,8 @@ static int export_run(int argc, char **argv)
 		trace_error("%s", err);
 		return 1;
 	}
-	rc = otf2 ? export_otf2(db, argv[2]) : export_chrome(db, argv[2]);
+	rc = otf2 ? export_otf2(db, pg_names_of_run(argv[3]), argv[2])
+		  : export_chrome(db, pg_names_of_run(argv[3]), argv[2]);
 	sqlite3_close(db);
 	return rc < 0;
 }

@@ -18,13 +18,15 @@
 
 enum races_fmt { RACES_TEXT, RACES_JSON, RACES_CSV };
 
-/* The PVM call of race X ("pvm_recv", "failed polls") into BUF. */
-static const char *races_call(const struct pg_race *x, char *buf, size_t n)
+/* The call of race X as NM names it ("pvm_recv", "MPI_Recv", "failed
+ * polls") into BUF. */
+static const char *races_call(const struct pg_names *nm,
+			      const struct pg_race *x, char *buf, size_t n)
 {
 	int call = pg_call_of(x->kind, x->what == PG_RACE_JOIN ?
 					       PG_GROUP_JOIN : 0);
 
-	if (x->kind == PG_REC_POLLFAIL || !pg_call_name(call, buf, n))
+	if (x->kind == PG_REC_POLLFAIL || !pg_call_name(nm, call, buf, n))
 		snprintf(buf, n, "%s", "failed polls");
 	return buf;
 }
@@ -43,12 +45,12 @@ static const char *races_who(int ltid, char *buf, size_t n)
 }
 
 /* Prints race X as text: what the event got, then its alternatives. */
-static void races_text(const struct pg_race *x)
+static void races_text(const struct pg_names *nm, const struct pg_race *x)
 {
 	char call[64], who[16];
 
 	printf("task %d event %ld %s ", x->ltid, x->event,
-	       races_call(x, call, sizeof(call)));
+	       races_call(nm, x, call, sizeof(call)));
 	if (x->what == PG_RACE_JOIN)
 		printf("got instance %d", x->tag);
 	else if (x->what == PG_RACE_POLLFAIL)
@@ -84,7 +86,8 @@ static void races_text(const struct pg_race *x)
 }
 
 /* Prints race X as a JSON object (FIRST: no comma before it). */
-static void races_json(const struct pg_race *x, int first)
+static void races_json(const struct pg_names *nm, const struct pg_race *x,
+		       int first)
 {
 	char call[64];
 
@@ -92,7 +95,8 @@ static void races_json(const struct pg_race *x, int first)
 	       "\"call\": \"%s\", \"got\": {\"sender\": %d, \"msgid\": %u, "
 	       "\"tag\": %d}, \"alternatives\": [",
 	       first ? "" : ",\n", x->ltid, x->event, pg_race_what_name(x->what),
-	       races_call(x, call, sizeof(call)), x->peer, x->msgid, x->tag);
+	       races_call(nm, x, call, sizeof(call)), x->peer, x->msgid,
+	       x->tag);
 	for (int k = 0; k < x->nalt; k++)
 		printf("%s{\"sender\": %d, \"msgid\": %u, \"tag\": %d, "
 		       "\"send_event\": %ld}",
@@ -102,14 +106,14 @@ static void races_json(const struct pg_race *x, int first)
 }
 
 /* Prints race X as CSV rows, one per alternative. */
-static void races_csv(const struct pg_race *x)
+static void races_csv(const struct pg_names *nm, const struct pg_race *x)
 {
 	char call[64];
 
 	for (int k = 0; k < x->nalt; k++)
 		printf("%d,%ld,%s,%s,%d,%u,%d,%d,%u,%d,%ld\n", x->ltid,
 		       x->event, pg_race_what_name(x->what),
-		       races_call(x, call, sizeof(call)), x->peer, x->msgid,
+		       races_call(nm, x, call, sizeof(call)), x->peer, x->msgid,
 		       x->tag, x->alts[k].sender, x->alts[k].msgid,
 		       x->alts[k].tag, x->alts[k].send_event);
 }
@@ -171,8 +175,10 @@ static void races_print_uses(const struct pg_races *r, const size_t *n)
 	printf("\n");
 }
 
-/* Prints the races R in FMT, then the summary line (JSON: its fields). */
-static void races_print(const struct pg_races *r, enum races_fmt fmt)
+/* Prints the races R in FMT, their calls named as NM names them, then
+ * the summary line (JSON: its fields). */
+static void races_print(const struct pg_names *nm, const struct pg_races *r,
+			enum races_fmt fmt)
 {
 	size_t uses[USE_N];
 
@@ -183,11 +189,11 @@ static void races_print(const struct pg_races *r, enum races_fmt fmt)
 		       "alt_sender,alt_msgid,alt_tag,alt_send_event\n");
 	for (size_t k = 0; k < r->n; k++)
 		if (fmt == RACES_TEXT)
-			races_text(&r->v[k]);
+			races_text(nm, &r->v[k]);
 		else if (fmt == RACES_JSON)
-			races_json(&r->v[k], k == 0);
+			races_json(nm, &r->v[k], k == 0);
 		else
-			races_csv(&r->v[k]);
+			races_csv(nm, &r->v[k]);
 	races_count_uses(r, uses);
 	if (fmt == RACES_JSON)
 		printf("%s], \"racing\": %zu, \"tasks\": %d, "
@@ -232,7 +238,7 @@ static int races_run(int argc, char **argv)
 			trace_error("receive filters not logged (comm log "
 				    "version %u): every receive is taken as a "
 				    "wildcard", hb.old_version);
-		races_print(&r, fmt);
+		races_print(pg_names_of_run(argv[i]), &r, fmt);
 	}
 	pg_races_free(&r);
 	pg_hb_free(&hb);

@@ -4,10 +4,10 @@
  * columns separated by '|' as the sqlite3 shell does, or as CSV.  An up
  * to date LOGDIR/trace.db is used (read-only); else the statements run
  * on the logs themselves (tdb_open_logs: no import to wait for), unless
- * one of them names what only an import makes (spawns, output, clocks,
- * the synchronised times with --import): then the logs are imported
- * first, as before.  For anything else, open the database itself:
- * sqlite3 LOGDIR/trace.db.
+ * one would read a table over the logs again and again (a join's inner
+ * loop, a correlated subquery: the database has indexes for those) or
+ * --import is given: then the logs are imported first, as before.  For
+ * anything else, open the database itself: sqlite3 LOGDIR/trace.db.
  */
 #include "trace.h"
 #include "tracedb.h"
@@ -143,18 +143,24 @@ static int sql_fits(sqlite3 *db, const char *sql)
 
 /* Opens what the statements SQL run on for LOGDIR (IMPORT set: the
  * trace database, imported if stale) into *DB: the trace database when
- * it is up to date, else the logs when the run is on one host and SQL
- * fits them (its times then the raw ones, as docs/TRACEDB.md says: the
- * stricter tdb_logs_raw would make a made-up run wait for its import);
- * 0, or -1 with ERR. */
+ * it is up to date, else the logs when SQL fits them, with the times
+ * the import makes of a run across hosts (the clock run as they open);
+ * on one host the raw times, as docs/TRACEDB.md says: the stricter
+ * tdb_open_logs_sync would scan the messages first and make a made-up
+ * run wait for its clock; 0, or -1 with ERR. */
 static int sql_open(const char *logdir, const char *sql, int import,
 		    sqlite3 **db, char *err, size_t errlen)
 {
 	if (!import && tdb_stale(logdir) &&
 	    tdb_open_logs(logdir, db, err, errlen) == 0) {
-		if (tdb_logs_one_host(*db) && sql_fits(*db, sql))
-			return 0;
-		sqlite3_close(*db);
+		if (sql_fits(*db, sql)) {
+			if (tdb_logs_one_host(*db))
+				return 0;
+			sqlite3_close(*db);
+			if (tdb_open_logs_sync(logdir, 1, db, err, errlen) == 0)
+				return 0;
+		} else
+			sqlite3_close(*db);
 	}
 	return tdb_open(logdir, db, err, errlen);
 }

@@ -106,8 +106,10 @@ static void print_counts(const long *n, const char *const *names)
 	printf("]");
 }
 
-/* Prints the call rows of task T in FMT (JSON: FIRST = no comma yet). */
-static void print_calls(const struct st_task *t, enum st_fmt fmt)
+/* Prints the call rows of task T in FMT (JSON: FIRST = no comma yet),
+ * the calls named as NM names them. */
+static void print_calls(const struct pg_names *nm, const struct st_task *t,
+			enum st_fmt fmt)
 {
 	char name[64], lb[16];
 	int first = 1;
@@ -117,7 +119,8 @@ static void print_calls(const struct st_task *t, enum st_fmt fmt)
 		if (!t->f[f].n)
 			continue;
 		summarise(&t->f[f], &s);
-		pg_call_name(f, name, sizeof(name));
+		if (!pg_call_name(nm, f, name, sizeof(name)))
+			snprintf(name, sizeof(name), "call %d", f);
 		if (fmt == ST_TEXT)
 			printf("%-14s %5s %8zu %10.1f %10.1f %10.1f %10.1f %10.1f %12.1f %10lld\n",
 			       name, label(t, lb, sizeof(lb)), t->f[f].n,
@@ -211,8 +214,10 @@ static void print_check(const struct st_task *t, enum st_fmt fmt)
 		       (long long)t->state_ns[PG_ST_WAIT]);
 }
 
-/* Prints the text tables of R (W: where each task ran). */
-static void print_text(const struct st_run *r, const struct st_where *w)
+/* Prints the text tables of R (W: where each task ran; NM: the names
+ * of its calls). */
+static void print_text(const struct pg_names *nm, const struct st_run *r,
+		       const struct st_where *w)
 {
 	printf("Tasks\n%5s %-16s %-12s %s\n", "task", "host", "architecture",
 	       "program");
@@ -220,13 +225,13 @@ static void print_text(const struct st_run *r, const struct st_where *w)
 		printf("%5d %-16s %-12s %s\n", r->t[i].ltid, w[i].host,
 		       w[i].arch[0] ? w[i].arch : "-",
 		       r->tasks[i].program ? r->tasks[i].program : "?");
-	printf("\nPVM calls (times inside the call, us)\n"
-	       "%-14s %5s %8s %10s %10s %10s %10s %10s %12s %10s\n", "function",
-	       "task", "count", "min", "max", "mean", "median", "p95", "total",
-	       "bytes");
+	printf("\n%s calls (times inside the call, us)\n"
+	       "%-14s %5s %8s %10s %10s %10s %10s %10s %12s %10s\n", nm->layer,
+	       "function", "task", "count", "min", "max", "mean", "median",
+	       "p95", "total", "bytes");
 	for (int i = 0; i < r->n; i++)
-		print_calls(&r->t[i], ST_TEXT);
-	print_calls(&r->all, ST_TEXT);
+		print_calls(nm, &r->t[i], ST_TEXT);
+	print_calls(nm, &r->all, ST_TEXT);
 	printf("\nHistograms (all tasks): computation granularity = time "
 	       "between calls, communication overhead = time inside calls\n"
 	       "%-11s %12s %14s %12s %14s\n", "bucket", "comp count",
@@ -244,9 +249,10 @@ static void print_text(const struct st_run *r, const struct st_where *w)
 	print_check(&r->all, ST_TEXT);
 }
 
-/* Prints task T (W: where it ran, NULL for the whole run) as a JSON
- * object. */
-static void print_json_task(const struct st_task *t, const struct st_where *w)
+/* Prints task T (W: where it ran, NULL for the whole run; NM: the
+ * names of its calls) as a JSON object. */
+static void print_json_task(const struct pg_names *nm, const struct st_task *t,
+			    const struct st_where *w)
 {
 	char lb[16];
 
@@ -262,7 +268,7 @@ static void print_json_task(const struct st_task *t, const struct st_where *w)
 	}
 	print_check(t, ST_JSON);
 	printf(",\n   \"calls\": [");
-	print_calls(t, ST_JSON);
+	print_calls(nm, t, ST_JSON);
 	printf("],\n   \"computation_granularity\": ");
 	print_hist(t, &t->comp, "granularity", ST_JSON);
 	printf(",\n   \"communication_overhead\": ");
@@ -273,20 +279,20 @@ static void print_json_task(const struct st_task *t, const struct st_where *w)
 }
 
 /* Prints R in FMT (W: where each task ran). */
-static void print_run(const struct st_run *r, const struct st_where *w,
-		      enum st_fmt fmt)
+static void print_run(const struct pg_names *nm, const struct st_run *r,
+		      const struct st_where *w, enum st_fmt fmt)
 {
 	if (fmt == ST_TEXT) {
-		print_text(r, w);
+		print_text(nm, r, w);
 		return;
 	}
 	if (fmt == ST_JSON) {
 		printf("{\"events\": %ld, \"tasks\": [\n", r->nevents);
 		for (int i = 0; i < r->n; i++) {
-			print_json_task(&r->t[i], &w[i]);
+			print_json_task(nm, &r->t[i], &w[i]);
 			printf(",\n");
 		}
-		print_json_task(&r->all, NULL);
+		print_json_task(nm, &r->all, NULL);
 		printf("]}\n");
 		return;
 	}
@@ -299,7 +305,7 @@ static void print_run(const struct st_run *r, const struct st_where *w,
 			printf("host,%d,%s,,,,,,,,\n", t->ltid, w[i].host);
 		if (i < r->n && w[i].arch[0])
 			printf("arch,%d,%s,,,,,,,,\n", t->ltid, w[i].arch);
-		print_calls(t, ST_CSV);
+		print_calls(nm, t, ST_CSV);
 		print_hist(t, &t->comp, "granularity", ST_CSV);
 		print_hist(t, &t->comm, "overhead", ST_CSV);
 		print_check(t, ST_CSV);
@@ -387,9 +393,9 @@ static int plot_write(const char *dir, const char *file,
 
 /* Writes the time per call of task T (the run's when its ltid is -1) to
    DIR/FILE, in NAMES, ROWS and V (room for ST_NFUNC rows); 0 or -1. */
-static int plot_calls(const struct st_task *t, const char *dir,
-		      const char *file, char (*names)[32], const char **rows,
-		      double *v)
+static int plot_calls(const struct pg_names *nm, const struct st_task *t,
+		      const char *dir, const char *file, char (*names)[32],
+		      const char **rows, double *v)
 {
 	char note[160], lb[16];
 	int ncalls = 0;
@@ -399,16 +405,18 @@ static int plot_calls(const struct st_task *t, const char *dir,
 	for (int f = 1; f < ST_NFUNC; f++) {
 		if (!t->f[f].n)
 			continue;
-		pg_call_name(f, names[ncalls], sizeof(names[ncalls]));
+		if (!pg_call_name(nm, f, names[ncalls], sizeof(names[ncalls])))
+			snprintf(names[ncalls], sizeof(names[ncalls]), "call %d",
+				 f);
 		rows[ncalls] = names[ncalls];
 		st_call_hist(t, f, h);
 		for (int b = 0; b < ST_NBUCKET; b++)
 			v[ncalls * ST_NBUCKET + b] = (double)h[b];
 		ncalls++;
 	}
-	snprintf(note, sizeof(note), "number of calls of each PVM function "
+	snprintf(note, sizeof(note), "number of calls of each %s function "
 		 "(%s%s), by the time inside it (decades: a log scale)",
-		 t->ltid < 0 ? "all tasks" : "ltid ", t->ltid < 0 ? "" :
+		 nm->layer, t->ltid < 0 ? "all tasks" : "ltid ", t->ltid < 0 ? "" :
 		 label(t, lb, sizeof(lb)));
 	tab = (struct svg_table){ "Time per call", note, ncalls, ST_NBUCKET,
 				  rows, st_bucket_names, v, NULL };
@@ -419,7 +427,8 @@ static int plot_calls(const struct st_task *t, const char *dir,
  * unless R counts ONLY one task (-1: all), one for the run; calls.svg
  * of what R counts and, for each task of a whole run, calls-LTID.svg;
  * 0 or -1. */
-static int plot_run(const struct st_run *r, const char *dir, int only)
+static int plot_run(const struct pg_names *nm, const struct st_run *r,
+		    const char *dir, int only)
 {
 	int nrows = r->n + (only < 0), rc = -1;
 	size_t room = (size_t)(r->n + 1 > ST_NFUNC ? r->n + 1 : ST_NFUNC);
@@ -456,12 +465,12 @@ static int plot_run(const struct st_run *r, const char *dir, int only)
 		if (plot_write(dir, pic->file, &t, pic->shares) < 0)
 			goto out;
 	}
-	if (plot_calls(only < 0 ? &r->all : &r->t[0], dir, "calls.svg", names,
-		       rows, v) < 0)
+	if (plot_calls(nm, only < 0 ? &r->all : &r->t[0], dir, "calls.svg",
+		       names, rows, v) < 0)
 		goto out;
 	for (int i = 0; only < 0 && i < r->n; i++) {
 		snprintf(file, sizeof(file), "calls-%d.svg", r->t[i].ltid);
-		if (plot_calls(&r->t[i], dir, file, names, rows, v) < 0)
+		if (plot_calls(nm, &r->t[i], dir, file, names, rows, v) < 0)
 			goto out;
 	}
 	rc = 0;
@@ -478,6 +487,7 @@ static int stats_db(sqlite3 *db, const char *logdir, int only,
 		    enum st_fmt fmt, const char *plot)
 {
 	char err[PG_PATH_MAX + 512], dbpath[PG_PATH_MAX];
+	const struct pg_names *nm = pg_names_of_run(logdir);
 	struct st_run r;
 	struct st_where *w;
 	int rc = -1;
@@ -494,12 +504,12 @@ static int stats_db(sqlite3 *db, const char *logdir, int only,
 		goto out;
 	}
 	if (plot)
-		rc = plot_run(&r, plot, only);
+		rc = plot_run(nm, &r, plot, only);
 	else if (!(w = calloc((size_t)r.n, sizeof(*w))))
 		trace_error("out of memory");
 	else {
 		where_load(db, &r, w);
-		print_run(&r, w, fmt);
+		print_run(nm, &r, w, fmt);
 		free(w);
 		rc = 0;
 	}

@@ -42,6 +42,30 @@ static int clocks_num(struct pg_strbuf *b, int64_t v, char sep)
 	return pg_strbuf_add(b, p, (size_t)(buf + sizeof(buf) - p));
 }
 
+int tdb_clock_tasks(const int *ltids, int n, struct pg_strbuf *b)
+{
+	int rc = 0;
+
+	pg_strbuf_reset(b);
+	for (int i = 0; rc == 0 && i < n; i++)
+		rc = clocks_num(b, ltids[i], i ? ',' : 0);
+	return rc;
+}
+
+int tdb_clock_text(const struct pg_hb *hb, int i, uint32_t n,
+		   struct pg_strbuf *b)
+{
+	const uint32_t *c = pg_hb_clock(hb, i, n);
+
+	if (!clocks_joined(hb, i, n))
+		return 0;
+	pg_strbuf_reset(b);
+	for (int k = 0; k < hb->ntask; k++)
+		if (clocks_num(b, c[k], k ? ',' : 0) < 0)
+			return -1;
+	return 1;
+}
+
 /* Inserts one clocks row per event of HB that learnt of others'
  * events and the meta row 'clock_tasks'
  * (the ltids a clock's entries stand for); 0 or -1. */
@@ -49,7 +73,7 @@ static int clocks_put(sqlite3 *db, const struct pg_hb *hb)
 {
 	struct pg_strbuf b = { 0 };
 	sqlite3_stmt *st = NULL, *meta = NULL;
-	int rc = 0;
+	int rc = 0, j;
 
 	if (sqlite3_prepare_v2(db, "INSERT INTO clocks VALUES(?,?,?)", -1, &st,
 			       NULL) != SQLITE_OK ||
@@ -57,21 +81,18 @@ static int clocks_put(sqlite3 *db, const struct pg_hb *hb)
 			       "VALUES('clock_tasks',?)", -1, &meta,
 			       NULL) != SQLITE_OK)
 		rc = -1;
-	for (int i = 0; rc == 0 && i < hb->ntask; i++)
-		rc = clocks_num(&b, hb->ltids[i], i ? ',' : 0);
+	if (rc == 0)
+		rc = tdb_clock_tasks(hb->ltids, hb->ntask, &b);
 	if (rc == 0) {
 		sqlite3_bind_text(meta, 1, b.p ? b.p : "", -1, SQLITE_STATIC);
 		rc = sqlite3_step(meta) == SQLITE_DONE ? 0 : -1;
 	}
 	for (int i = 0; rc == 0 && i < hb->ntask; i++)
 		for (uint32_t n = 1; rc == 0 && n <= hb->nev[i]; n++) {
-			const uint32_t *c = pg_hb_clock(hb, i, n);
-
-			if (!clocks_joined(hb, i, n))
+			if ((j = tdb_clock_text(hb, i, n, &b)) <= 0) {
+				rc = j;
 				continue;
-			pg_strbuf_reset(&b);
-			for (int k = 0; rc == 0 && k < hb->ntask; k++)
-				rc = clocks_num(&b, c[k], k ? ',' : 0);
+			}
 			sqlite3_bind_int(st, 1, hb->ltids[i]);
 			sqlite3_bind_int64(st, 2, n);
 			sqlite3_bind_text(st, 3, b.p, (int)b.len, SQLITE_STATIC);

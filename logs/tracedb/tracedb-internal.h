@@ -40,6 +40,26 @@ void tdb_sync_feed_free(struct tdb_sync_feed *f);
 int tdb_sync_times_fed(sqlite3 *db, struct tdb_sync_feed *f,
 		       const struct pg_clocksync *cs, int clc, int how,
 		       struct tdb_sync_report *rep, char *err, size_t errlen);
+/* New times the clock made, kept instead of written (the tables over
+ * the logs give them: tracedb-vtab.c).  Start from { 0 }. */
+struct tdb_sync_out {
+	int64_t nev;
+	int64_t *ev;       /* event id i+1's t0, t1: ev[2i], ev[2i + 1] */
+	size_t nmsg;
+	int64_t *msg;      /* the messages with both ends, by id: id,
+			      t_send, t_recv a row */
+	int ntask;
+	int64_t *task;     /* the tasks with events, by ltid: ltid, t_first,
+			      t_last a row */
+};
+/* tdb_sync_times (tracedb.h), but when the times are to be stored
+ * (REP->written) they are put into OUT (NULL: written into DB) and DB
+ * is left as it is; OUT is freed with tdb_sync_out_free. */
+int tdb_sync_times_keep(sqlite3 *db, const struct pg_clocksync *cs, int clc,
+			int how, struct tdb_sync_report *rep,
+			struct tdb_sync_out *out, char *err, size_t errlen);
+/* Frees what OUT holds. */
+void tdb_sync_out_free(struct tdb_sync_out *out);
 /* The barrier and spawn edges the clock of DB is run on, into E (free it
  * with pg_hbe_free), each event named by its events.id; 0 or -1. */
 int tdb_sync_edges(sqlite3 *db, struct pg_hbe *e);
@@ -84,12 +104,27 @@ struct tdb_clocks_job *tdb_clocks_start(const char *dir);
 int tdb_clocks_finish(struct tdb_clocks_job *j, sqlite3 *db, char *err,
 		      size_t errlen);
 
+/* The clocks text of event N of task index I of HB into B ("3,0,12":
+ * an entry per task of HB): 1; 0 when the event learnt of no other
+ * task's (no row: B untouched); -1 out of memory. */
+int tdb_clock_text(const struct pg_hb *hb, int i, uint32_t n,
+		   struct pg_strbuf *b);
+/* The N ltids LTIDS as meta 'clock_tasks' says them ("1,2,5") into B;
+ * 0 or -1. */
+int tdb_clock_tasks(const int *ltids, int n, struct pg_strbuf *b);
+
 /* tracedb-spawns.c: */
 /* The statement that makes the spawns table (tracedb-schema.c's). */
 #define TDB_SPAWNS_SQL \
 	"CREATE TABLE spawns(ltid INTEGER, seq INTEGER, file TEXT," \
 	" flags INTEGER, where_ TEXT, ntask INTEGER, started INTEGER," \
 	" argv TEXT, children TEXT, PRIMARY KEY(ltid, seq));"
+/* The statements that make the output table and its index
+ * (tracedb-schema.c's; the tables over the logs make them too). */
+#define TDB_OUTPUT_SQL \
+	"CREATE TABLE output(id INTEGER PRIMARY KEY, ltid INTEGER NOT NULL," \
+	" t INTEGER NOT NULL, nl INTEGER NOT NULL, text TEXT NOT NULL);"
+#define TDB_OUTPUT_INDEX_SQL "CREATE INDEX output_t ON output(t);"
 struct pg_spawn_rec;
 /* Binds the spawns row of REC, a spawn of task LTID's execution log, to
  * the 9 parameters of INS: its argv as a JSON array (made in ARGV), its

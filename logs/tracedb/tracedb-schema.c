@@ -26,8 +26,7 @@ static const char schema_sql[] =
 	" dst INTEGER, tag INTEGER, msgid INTEGER, len INTEGER, kind TEXT,"
 	" send_event INTEGER, recv_event INTEGER, t_send INTEGER,"
 	" t_recv INTEGER, unmatched TEXT);"
-	"CREATE TABLE output(id INTEGER PRIMARY KEY, ltid INTEGER NOT NULL,"
-	" t INTEGER NOT NULL, nl INTEGER NOT NULL, text TEXT NOT NULL);"
+	TDB_OUTPUT_SQL
 	"CREATE TABLE clocks(ltid INTEGER NOT NULL, seq INTEGER NOT NULL,"
 	" clock TEXT NOT NULL, PRIMARY KEY(ltid, seq)) WITHOUT ROWID;";
 
@@ -36,7 +35,7 @@ static const char index_sql[] =
 	"CREATE INDEX messages_t_send ON messages(t_send);"
 	"CREATE INDEX messages_send_event ON messages(send_event);"
 	"CREATE INDEX messages_recv_event ON messages(recv_event);"
-	"CREATE INDEX output_t ON output(t);";
+	TDB_OUTPUT_INDEX_SQL;
 
 const char *tdb_schema_sql(void)
 {

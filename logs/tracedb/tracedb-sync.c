@@ -7,7 +7,9 @@
  * calls it for --sync clc (and by default) with the events and messages
  * it gathered while writing them (struct tdb_sync_feed: reading 2 M
  * events back took 0.6 s); "pangaea-trace sync" calls it without
- * writing, for its report, and the feed is read from the database.
+ * writing, for its report, and the feed is read from the database; the
+ * tables over the logs (tracedb-vtab.c) keep the new times in memory
+ * instead of writing them (tdb_sync_times_keep).
  *
  * Points: event id I (1..N) has its entry at 2(I-1) and its exit at
  * 2(I-1)+1; a barrier instance has a virtual point after those.  A
@@ -604,6 +606,42 @@ static int task_lasts(struct sync_load *l)
 	return 0;
 }
 
+/* Keeps L's new times in OUT, as write_times would write them (every
+ * event's, the messages' with both ends by id, the tasks' with events);
+ * 0 or -1 out of memory. */
+static int keep_times(struct sync_load *l, const int64_t *raw,
+		      struct tdb_sync_out *out)
+{
+	int64_t v[3];
+
+	if (task_lasts(l) < 0 ||
+	    !(out->msg = malloc((l->nmsg * 3 + 1) * sizeof(*out->msg))) ||
+	    !(out->task = malloc(((size_t)l->ntask * 3 + 1) *
+				 sizeof(*out->task))))
+		return -1;
+	for (size_t i = 0; i < l->nmsg; i++, out->nmsg++) {
+		message_row(l, raw, i, v);
+		memcpy(out->msg + 3 * i, v, sizeof(v));
+	}
+	for (size_t i = 0; i < (size_t)l->ntask; i++)
+		if (task_row(l, raw, i, v))
+			memcpy(out->task + 3 * out->ntask++, v, sizeof(v));
+	/* the events' times are the points' first 2 nev: taken, not
+	 * copied (160 MB for 10 M events) */
+	out->ev = l->t;
+	out->nev = l->nev;
+	l->t = NULL;
+	return 0;
+}
+
+void tdb_sync_out_free(struct tdb_sync_out *out)
+{
+	free(out->ev);
+	free(out->msg);
+	free(out->task);
+	memset(out, 0, sizeof(*out));
+}
+
 /* Writes L's new times into events (rows that changed from RAW), and
  * the times of messages and tasks made from them; 0 or -1. */
 static int write_times(struct sync_load *l, const int64_t *raw)
@@ -619,6 +657,11 @@ static int write_times(struct sync_load *l, const int64_t *raw)
 	return 0;
 }
 
+static int sync_fed(sqlite3 *db, struct tdb_sync_feed *f,
+		    const struct pg_clocksync *cs, int clc, int how,
+		    struct tdb_sync_report *rep, struct tdb_sync_out *out,
+		    char *err, size_t errlen);
+
 void tdb_sync_report_free(struct tdb_sync_report *rep)
 {
 	free(rep->hosts);
@@ -630,6 +673,13 @@ int tdb_sync_times(sqlite3 *db, const struct pg_clocksync *cs, int clc,
 		   int how, struct tdb_sync_report *rep, char *err,
 		   size_t errlen)
 {
+	return tdb_sync_times_keep(db, cs, clc, how, rep, NULL, err, errlen);
+}
+
+int tdb_sync_times_keep(sqlite3 *db, const struct pg_clocksync *cs, int clc,
+			int how, struct tdb_sync_report *rep,
+			struct tdb_sync_out *out, char *err, size_t errlen)
+{
 	struct tdb_sync_feed f = { 0 };
 	int rc;
 
@@ -640,7 +690,7 @@ int tdb_sync_times(sqlite3 *db, const struct pg_clocksync *cs, int clc,
 		tdb_sync_feed_free(&f);
 		return -1;
 	}
-	rc = tdb_sync_times_fed(db, &f, cs, clc, how, rep, err, errlen);
+	rc = sync_fed(db, &f, cs, clc, how, rep, out, err, errlen);
 	tdb_sync_feed_free(&f);
 	return rc;
 }
@@ -659,6 +709,16 @@ int tdb_sync_edges(sqlite3 *db, struct pg_hbe *e)
 int tdb_sync_times_fed(sqlite3 *db, struct tdb_sync_feed *f,
 		       const struct pg_clocksync *cs, int clc, int how,
 		       struct tdb_sync_report *rep, char *err, size_t errlen)
+{
+	return sync_fed(db, f, cs, clc, how, rep, NULL, err, errlen);
+}
+
+/* tdb_sync_times_fed, the new times (when made) kept in OUT instead of
+ * written when OUT is not NULL. */
+static int sync_fed(sqlite3 *db, struct tdb_sync_feed *f,
+		    const struct pg_clocksync *cs, int clc, int how,
+		    struct tdb_sync_report *rep, struct tdb_sync_out *out,
+		    char *err, size_t errlen)
 {
 	struct sync_load l = { .db = db, .cs = cs, .f = f };
 	struct clc_stats st = { 0 };
@@ -697,7 +757,12 @@ int tdb_sync_times_fed(sqlite3 *db, struct tdb_sync_feed *f,
 		       (how == TDB_SYNC_IF_VIOLATED && st.violations_before);
 	rep->clc = clc;
 	rep->samples = cs && cs->nhosts > 0;
-	if (rep->written && write_times(&l, raw) < 0) {
+	if (rep->written && out) {
+		if (keep_times(&l, raw, out) < 0) {
+			tdb_sync_out_free(out);
+			goto oom;
+		}
+	} else if (rep->written && write_times(&l, raw) < 0) {
 		snprintf(err, errlen, "cannot write the synchronised times: %s",
 			 sqlite3_errmsg(db));
 		goto out;

@@ -21,9 +21,10 @@
 #include <string.h>
 
 /* The tables. */
-enum lv_kind { LV_EVENTS, LV_MESSAGES, LV_TASKS };
+enum lv_kind { LV_EVENTS, LV_MESSAGES, LV_TASKS, LV_CLOCKS, LV_NKIND };
 
-static const char *const lv_names[] = { "events", "messages", "tasks" };
+static const char *const lv_names[] = { "events", "messages", "tasks",
+					"clocks" };
 
 /* Their columns, as tracedb-schema.c makes them. */
 static const char *const lv_decl[] = {
@@ -38,13 +39,22 @@ static const char *const lv_decl[] = {
 	" program TEXT, host TEXT, start_wall_ns INTEGER, end_how TEXT,"
 	" end_value INTEGER, t_first INTEGER, t_last INTEGER,"
 	" nevents INTEGER)",
+	"CREATE TABLE x(ltid INTEGER, seq INTEGER, clock TEXT)",
 };
 
-/* One of the tables (the module's aux data is the log folder). */
+/* What the tables of one database share (the module's aux data): the
+ * log folder, and the times the clock made (none: the raw times). */
+struct lv_ctx {
+	char *dir;
+	struct tdb_sync_out times;
+};
+
+/* One of the tables. */
 struct lv_tab {
 	sqlite3_vtab base;
 	enum lv_kind kind;
 	const char *dir;
+	const struct tdb_sync_out *times;
 };
 
 /* A walk through the run's events in the importer's order. */
@@ -66,12 +76,25 @@ struct lv_msg {
 	const char *why;
 };
 
+/* The idxNum bits of a scan of events: "ltid = X" is given; the rows
+ * are only grouped (GROUP BY, DISTINCT) on kind and ltid, the only
+ * columns used: counted in one pass, then given kind by kind (task by
+ * task with LV_LTID_OUTER), no SQLite sorter. */
+enum { LV_BY_LTID = 1, LV_GROUPED = 2, LV_LTID_OUTER = 4 };
+
 /* A cursor of any of the tables. */
 struct lv_cur {
 	sqlite3_vtab_cursor base;
 	struct lv_walk w;
 	int eof;
 	int64_t rowid;
+	/* grouped events: per task index and kind its events; the group
+	 * at (gi, gk) and the rows of it left */
+	int64_t *cnt;
+	int grouped, outer_ltid, gi, gk;
+	int64_t left;
+	int korder[PG_REC_LAST + 1]; /* the kinds by name (as SQLite sorts
+					the column: NULL first, then memcmp) */
 	struct tdb_row row;     /* the current row (events: made when asked) */
 	int row_made;           /* events: ROW made; tasks: its summary */
 	struct pg_strbuf tmp;   /* events: its destinations */
@@ -80,6 +103,11 @@ struct lv_cur {
 	struct lv_msg *q;
 	size_t nq, hq, capq;
 	int drained;            /* the ends left alone are queued */
+	size_t mi;              /* messages: the next of times->msg */
+	/* clocks: the run's vector clocks, the task and event at */
+	struct pg_hb hb;
+	int ci;
+	uint32_t cn;
 	/* tasks: every task's row, by ltid */
 	struct lv_task { int ltid, comm; const struct pg_runinfo_task *ri; }
 		*tasks;
@@ -154,9 +182,9 @@ static int lv_connect(sqlite3 *db, void *aux, int argc,
 	struct lv_tab *t;
 	int k = 0;
 
-	while (argc > 3 && k < 3 && strcmp(argv[3], lv_names[k]) != 0)
+	while (argc > 3 && k < LV_NKIND && strcmp(argv[3], lv_names[k]) != 0)
 		k++;
-	if (argc <= 3 || k == 3) {
+	if (argc <= 3 || k == LV_NKIND) {
 		*msg = sqlite3_mprintf("pangaea_logs: which table?");
 		return SQLITE_ERROR;
 	}
@@ -166,7 +194,8 @@ static int lv_connect(sqlite3 *db, void *aux, int argc,
 		return SQLITE_NOMEM;
 	memset(t, 0, sizeof(*t));
 	t->kind = (enum lv_kind)k;
-	t->dir = aux;
+	t->dir = ((struct lv_ctx *)aux)->dir;
+	t->times = &((struct lv_ctx *)aux)->times;
 	*out = &t->base;
 	return SQLITE_OK;
 }
@@ -178,11 +207,29 @@ static int lv_disconnect(sqlite3_vtab *t)
 	return SQLITE_OK;
 }
 
+/* Whether the scan of events IX asks for may give its rows grouped on
+ * kind or ltid alone (LV_GROUPED, with LV_LTID_OUTER when ltid comes
+ * first): GROUP BY or DISTINCT on them and no other column used. */
+static int lv_groupable(sqlite3_index_info *ix)
+{
+	const sqlite3_uint64 cols = (1u << 1) | (1u << 3); /* ltid, kind */
+	int d = sqlite3_vtab_distinct(ix);
+
+	if (ix->nOrderBy < 1 || (d != 1 && d != 2) || (ix->colUsed & ~cols))
+		return 0;
+	for (int i = 0; i < ix->nOrderBy; i++)
+		if (ix->aOrderBy[i].iColumn != 1 && ix->aOrderBy[i].iColumn != 3)
+			return 0;
+	return LV_GROUPED | (ix->aOrderBy[0].iColumn == 1 ? LV_LTID_OUTER : 0);
+}
+
 /* xBestIndex: events take "ltid = X" (the logs of other tasks are not
- * given); every table gives its rows in rowid order. */
+ * given) and may be given grouped (lv_groupable); every table gives its
+ * rows in rowid order. */
 static int lv_best(sqlite3_vtab *vt, sqlite3_index_info *ix)
 {
 	struct lv_tab *t = (struct lv_tab *)vt;
+	int g = t->kind == LV_EVENTS ? lv_groupable(ix) : 0;
 
 	ix->idxNum = 0;
 	ix->estimatedCost = 1e7;
@@ -193,13 +240,17 @@ static int lv_best(sqlite3_vtab *vt, sqlite3_index_info *ix)
 		    c->op == SQLITE_INDEX_CONSTRAINT_EQ) {
 			ix->aConstraintUsage[i].argvIndex = 1;
 			ix->aConstraintUsage[i].omit = 1;
-			ix->idxNum = 1;
+			ix->idxNum = LV_BY_LTID;
 			ix->estimatedCost = 1e6;
 			break;
 		}
 	}
-	if (ix->nOrderBy == 1 && !ix->aOrderBy[0].desc &&
-	    (ix->aOrderBy[0].iColumn == -1 || ix->aOrderBy[0].iColumn == 0))
+	if (g) {
+		ix->idxNum |= g;
+		ix->orderByConsumed = 1;
+	} else if (ix->nOrderBy == 1 && !ix->aOrderBy[0].desc &&
+		   (ix->aOrderBy[0].iColumn == -1 ||
+		    ix->aOrderBy[0].iColumn == 0))
 		ix->orderByConsumed = 1;
 	return SQLITE_OK;
 }
@@ -227,6 +278,8 @@ static void lv_reset(struct lv_cur *c)
 	if (c->ri_found)
 		pg_runinfo_free(&c->ri);
 	pg_strbuf_free(&c->tmp);
+	pg_hb_free(&c->hb);
+	free(c->cnt);
 	/* (base, the first member, is SQLite's) */
 	memset((char *)c + sizeof(c->base), 0, sizeof(*c) - sizeof(c->base));
 	c->w.i = -1;
@@ -325,9 +378,18 @@ static int msg_next(struct lv_cur *c)
 	}
 	{
 		const struct lv_msg *m = &c->q[c->hq++];
+		const struct tdb_sync_out *x =
+			((struct lv_tab *)c->base.pVtab)->times;
 
 		tdb_message_row(&c->row, ++c->rowid, m->has_s ? &m->s : NULL,
 				m->has_r ? &m->r : NULL, m->why);
+		/* the clock's times (of the messages with both ends) */
+		while (c->mi < x->nmsg && x->msg[3 * c->mi] < c->rowid)
+			c->mi++;
+		if (c->mi < x->nmsg && x->msg[3 * c->mi] == c->rowid) {
+			tdb_row_int(&c->row, 9, x->msg[3 * c->mi + 1]);
+			tdb_row_int(&c->row, 10, x->msg[3 * c->mi + 2]);
+		}
 	}
 	return SQLITE_OK;
 }
@@ -423,6 +485,8 @@ static void task_row(struct lv_cur *c)
 static int task_sum(struct lv_cur *c)
 {
 	const struct lv_task *t = &c->tasks[c->k];
+	const struct tdb_sync_out *times =
+		((struct lv_tab *)c->base.pVtab)->times;
 	struct tdb_row *r = &c->row;
 	int64_t n = 0, first = 0, last = 0;
 	int how = 0, value = 0;
@@ -452,11 +516,104 @@ static int task_sum(struct lv_cur *c)
 	tdb_row_text(r, 6, pg_end_how_name(how));
 	if (pg_end_how_name(how))
 		tdb_row_int(r, 7, value);
+	for (int i = 0; i < times->ntask; i++)
+		if (times->task[3 * i] == t->ltid) {
+			first = times->task[3 * i + 1];
+			last = times->task[3 * i + 2];
+		}
 	if (n > 0) {
 		tdb_row_int(r, 8, first);
 		tdb_row_int(r, 9, last);
 	}
 	tdb_row_int(r, 10, n);
+	c->row_made = 1;
+	return SQLITE_OK;
+}
+
+/* Moves clocks cursor C to the next event that learnt of another
+ * task's (a row, its text in C->tmp); SQLite's code. */
+static int clock_next(struct lv_cur *c)
+{
+	const struct pg_hb *hb = &c->hb;
+
+	for (; c->ci < hb->ntask; c->ci++, c->cn = 0)
+		while (c->cn < hb->nev[c->ci]) {
+			int rc = tdb_clock_text(hb, c->ci, ++c->cn, &c->tmp);
+
+			if (rc < 0)
+				return SQLITE_NOMEM;
+			if (rc == 0)
+				continue;
+			memset(&c->row, 0, sizeof(c->row));
+			c->row.n = 3;
+			tdb_row_int(&c->row, 0, hb->ltids[c->ci]);
+			tdb_row_int(&c->row, 1, c->cn);
+			tdb_row_text(&c->row, 2, c->tmp.p);
+			c->rowid++;
+			return SQLITE_OK;
+		}
+	c->eof = 1;
+	return SQLITE_OK;
+}
+
+/* Orders kinds by name, NULL first (qsort on ints). */
+static int kind_cmp(const void *a, const void *b)
+{
+	const char *x = pg_rec_kind_name(*(const int *)a),
+		   *y = pg_rec_kind_name(*(const int *)b);
+
+	if (!x || !y)
+		return (x != NULL) - (y != NULL);
+	return strcmp(x, y);
+}
+
+/* Counts the events of C's walk per task and kind (LV_GROUPED); 0,
+ * or -1 with ERR. */
+static int group_count(struct lv_cur *c, char *err, size_t errlen)
+{
+	int rc;
+
+	if (!(c->cnt = calloc((size_t)c->w.run.n * (PG_REC_LAST + 1) + 1,
+			      sizeof(*c->cnt)))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	while ((rc = walk_next(&c->w, err, errlen)) > 0)
+		if (c->w.ev.kind <= PG_REC_LAST)
+			c->cnt[(size_t)c->w.i * (PG_REC_LAST + 1) +
+			       c->w.ev.kind]++;
+	for (int k = 0; k <= PG_REC_LAST; k++)
+		c->korder[k] = k;
+	qsort(c->korder, PG_REC_LAST + 1, sizeof(c->korder[0]), kind_cmp);
+	c->gi = c->gk = 0;
+	c->left = 0;
+	return rc;
+}
+
+/* Moves grouped cursor C to its next row: the next event of the group
+ * (task gi, kind korder[gk]), or the first of the next group that has
+ * one (kinds in the outer loop, unless outer_ltid): the groups in the
+ * order SQLite's sorter would give them; SQLite's code. */
+static int group_next(struct lv_cur *c)
+{
+	int n = c->w.run.n, nk = PG_REC_LAST + 1;
+
+	while (c->left == 0) {
+		if (c->outer_ltid ? ++c->gk >= nk && (c->gk = 0, ++c->gi >= n)
+				  : ++c->gi >= n && (c->gi = 0, ++c->gk >= nk)) {
+			c->eof = 1;
+			return SQLITE_OK;
+		}
+		c->left = c->cnt[(size_t)c->gi * (size_t)nk +
+				 (size_t)c->korder[c->gk]];
+	}
+	c->left--;
+	c->rowid++;
+	memset(&c->row, 0, sizeof(c->row));
+	c->row.n = TDB_EVENT_COLS;
+	c->row.null = (1u << TDB_EVENT_COLS) - 1;
+	tdb_row_int(&c->row, 1, c->w.run.ltids[c->gi]);
+	tdb_row_text(&c->row, 3, pg_rec_kind_name(c->korder[c->gk]));
 	c->row_made = 1;
 	return SQLITE_OK;
 }
@@ -470,6 +627,8 @@ static int lv_next(sqlite3_vtab_cursor *cur)
 
 	switch (((struct lv_tab *)cur->pVtab)->kind) {
 	case LV_EVENTS:
+		if (c->grouped)
+			return group_next(c);
 		c->row_made = 0;
 		if ((rc = walk_next(&c->w, err, sizeof(err))) < 0)
 			return lv_fail(cur->pVtab, err);
@@ -484,6 +643,10 @@ static int lv_next(sqlite3_vtab_cursor *cur)
 		else
 			task_row(c);
 		return SQLITE_OK;
+	case LV_CLOCKS:
+		return clock_next(c);
+	case LV_NKIND:
+		break;
 	}
 	return SQLITE_ERROR;
 }
@@ -498,7 +661,7 @@ static int lv_filter(sqlite3_vtab_cursor *cur, int idxnum, const char *idxstr,
 	int only = -1;
 
 	lv_reset(c);
-	if (idxnum == 1 && argc == 1) {
+	if ((idxnum & LV_BY_LTID) && argc == 1) {
 		int type = sqlite3_value_numeric_type(argv[0]);
 		double d = sqlite3_value_double(argv[0]);
 
@@ -510,9 +673,26 @@ static int lv_filter(sqlite3_vtab_cursor *cur, int idxnum, const char *idxstr,
 		}
 		only = (int)d;
 	}
+	if (t->kind == LV_CLOCKS) {
+		/* (as the import's: the happens-before of the logs) */
+		if (pg_hb_load(&c->hb, t->dir, err, sizeof(err)) < 0)
+			return lv_fail(cur->pVtab, err);
+		return lv_next(cur);
+	}
 	if (walk_open(&c->w, t->dir, only, err, sizeof(err)) < 0 ||
 	    (t->kind == LV_TASKS && task_list(c, t->dir, err, sizeof(err)) < 0))
 		return lv_fail(cur->pVtab, err);
+	if (t->kind == LV_EVENTS && (idxnum & LV_GROUPED)) {
+		c->grouped = 1;
+		c->outer_ltid = (idxnum & LV_LTID_OUTER) != 0;
+		if (group_count(c, err, sizeof(err)) < 0)
+			return lv_fail(cur->pVtab, err);
+		/* (the first group: one step before task 0, kind 0) */
+		if (c->outer_ltid)
+			c->gk = -1;
+		else
+			c->gi = -1;
+	}
 	return lv_next(cur);
 }
 
@@ -533,8 +713,13 @@ static int lv_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i)
 	    (rc = task_sum(c)) != SQLITE_OK)
 		return rc;
 	if (kind == LV_EVENTS && !c->row_made) {
+		const struct tdb_sync_out *x = ((struct lv_tab *)cur->pVtab)->times;
 		int64_t t[4] = { c->w.t0, c->w.t1, c->w.t0, c->w.t1 };
 
+		if (x->ev && c->w.id <= x->nev) { /* the clock's times */
+			t[0] = x->ev[2 * (c->w.id - 1)];
+			t[1] = x->ev[2 * (c->w.id - 1) + 1];
+		}
 		if (tdb_event_row(&c->row, &c->w.ev, c->w.id,
 				  c->w.run.ltids[c->w.i], c->w.seq, t,
 				  &c->tmp) < 0)
@@ -600,7 +785,7 @@ static int lv_meta_fill(sqlite3 *db, const char *dir, char *err,
 {
 	struct lv_walk w;
 	struct pg_runinfo ri;
-	struct pg_strbuf hosts = { 0 };
+	struct pg_strbuf hosts = { 0 }, ltids = { 0 };
 	char ver[16], wall[32], status[16], path[PG_PATH_MAX];
 	const char *mode = "record", *sel = NULL;
 	uint64_t start = 0;
@@ -647,7 +832,9 @@ static int lv_meta_fill(sqlite3 *db, const char *dir, char *err,
 	    lv_meta(s, "replay_of", found && ri.replay_of[0] ? ri.replay_of
 							    : NULL) == 0 &&
 	    lv_meta(s, "sync", "offset") == 0 &&
-	    lv_meta(s, "source", "logs") == 0)
+	    lv_meta(s, "source", "logs") == 0 &&
+	    tdb_clock_tasks(w.run.ltids, w.run.n, &ltids) == 0 &&
+	    lv_meta(s, "clock_tasks", ltids.p ? ltids.p : "") == 0)
 		rc = 0;
 	/* hosts of several architectures: each host's, as the import */
 	for (size_t i = 0; rc == 0 && found && i < ri.narchs; i++) {
@@ -661,6 +848,7 @@ static int lv_meta_fill(sqlite3 *db, const char *dir, char *err,
 			 sqlite3_errmsg(db));
 	sqlite3_finalize(s);
 	pg_strbuf_free(&hosts);
+	pg_strbuf_free(&ltids);
 	if (found)
 		pg_runinfo_free(&ri);
 	pg_run_close(&w.run);
@@ -707,17 +895,80 @@ static int lv_spawns(sqlite3 *db, const char *dir, char *err, size_t errlen)
 	return rc < 0 ? -1 : 0;
 }
 
-int tdb_open_logs(const char *logdir, sqlite3 **db, char *err, size_t errlen)
+/* Frees the context ARG of a database's tables (the module's
+ * destructor). */
+static void lv_ctx_free(void *arg)
+{
+	struct lv_ctx *x = arg;
+
+	tdb_sync_out_free(&x->times);
+	free(x->dir);
+	free(x);
+}
+
+/* Makes the times of DB (tdb_open_logs, its tables' context X) those
+ * the import's auto mode would make from the logs of DIR: the raw ones
+ * on one host when no message's receive ends before its send
+ * (tdb_logs_raw), else the raw ones mapped by the clock samples and put
+ * through the controlled logical clock (across hosts always, on one
+ * host when they violate the clock condition), kept in X; the meta rows
+ * sync and sync_* as the import writes them.  0, or -1 with ERR. */
+static int lv_sync(sqlite3 *db, struct lv_ctx *x, char *err, size_t errlen)
+{
+	struct pg_clocksync cs = { 0 };
+	struct tdb_sync_report rep;
+	int one = tdb_logs_one_host(db), rc;
+	char v[3][32];
+	sqlite3_stmt *s = NULL;
+
+	if (one && tdb_logs_raw(db))
+		return 0;
+	if (pg_clocksync_load(&cs, x->dir, err, errlen) < 0) {
+		pg_clocksync_free(&cs);
+		return -1;
+	}
+	pg_clocksync_fit(&cs);
+	rc = tdb_sync_times_keep(db, &cs, 1, one ? TDB_SYNC_IF_VIOLATED
+						 : TDB_SYNC_WRITE, &rep,
+				 &x->times, err, errlen);
+	if (rc == 0) {
+		snprintf(v[0], sizeof(v[0]), "%zu", rep.violations_before);
+		snprintf(v[1], sizeof(v[1]), "%zu", rep.written
+			 ? rep.violations_after : rep.violations_before);
+		snprintf(v[2], sizeof(v[2]), "%lld", rep.written
+			 ? (long long)rep.max_corr : 0LL);
+		if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO meta "
+				       "VALUES(?,?)", -1, &s, NULL) != SQLITE_OK ||
+		    lv_meta(s, "sync_violations_before", v[0]) < 0 ||
+		    lv_meta(s, "sync_violations_after", v[1]) < 0 ||
+		    lv_meta(s, "sync_max_correction_ns", v[2]) < 0 ||
+		    lv_meta(s, "sync", rep.written ? "clc" : "offset") < 0 ||
+		    lv_meta(s, "sync_base", !rep.written ? NULL : cs.nhosts
+			    ? "linear" : "offset") < 0) {
+			snprintf(err, errlen, "cannot fill the meta table: %s",
+				 sqlite3_errmsg(db));
+			rc = -1;
+		}
+		sqlite3_finalize(s);
+	}
+	tdb_sync_report_free(&rep);
+	pg_clocksync_free(&cs);
+	return rc;
+}
+
+int tdb_open_logs_sync(const char *logdir, int sync, sqlite3 **db, char *err,
+		       size_t errlen)
 {
 	struct pg_run run;
-	int *x = NULL, nx;
-	char *dir, *msg = NULL;
+	struct lv_ctx *x;
+	int *xl = NULL, nx;
+	char *msg = NULL;
 
 	*db = NULL;
 	if (pg_run_open(&run, logdir, err, errlen) < 0)
 		return -1;
-	nx = pg_run_ltids(logdir, "exec", &x);
-	free(x);
+	nx = pg_run_ltids(logdir, "exec", &xl);
+	free(xl);
 	if (run.n == 0 && nx <= 0) {
 		pg_run_close(&run);
 		snprintf(err, errlen, "%s is not a Pangaea log folder (no "
@@ -725,17 +976,18 @@ int tdb_open_logs(const char *logdir, sqlite3 **db, char *err, size_t errlen)
 		return -1;
 	}
 	pg_run_close(&run);
-	if (!(dir = strdup(logdir))) {
+	if (!(x = calloc(1, sizeof(*x))) || !(x->dir = strdup(logdir))) {
+		free(x);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	if (sqlite3_open_v2(":memory:", db, SQLITE_OPEN_READWRITE,
 			    NULL) != SQLITE_OK)
-		free(dir);
-	/* (a module that cannot be made frees its DIR) */
+		lv_ctx_free(x);
+	/* (a module that cannot be made frees its context) */
 	if (!*db || sqlite3_errcode(*db) != SQLITE_OK ||
-	    sqlite3_create_module_v2(*db, "pangaea_logs", &lv_module, dir,
-				     free) != SQLITE_OK) {
+	    sqlite3_create_module_v2(*db, "pangaea_logs", &lv_module, x,
+				     lv_ctx_free) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open an in-memory database: %s",
 			 *db ? sqlite3_errmsg(*db) : "out of memory");
 		sqlite3_close(*db);
@@ -747,7 +999,9 @@ int tdb_open_logs(const char *logdir, sqlite3 **db, char *err, size_t errlen)
 			 "CREATE VIRTUAL TABLE messages USING "
 			 "pangaea_logs(messages);"
 			 "CREATE VIRTUAL TABLE tasks USING pangaea_logs(tasks);"
-			 "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);",
+			 "CREATE VIRTUAL TABLE clocks USING pangaea_logs(clocks);"
+			 "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);"
+			 TDB_OUTPUT_SQL TDB_OUTPUT_INDEX_SQL,
 			 NULL, NULL, &msg) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot make the tables over the logs: %s",
 			 msg ? msg : "?");
@@ -757,12 +1011,19 @@ int tdb_open_logs(const char *logdir, sqlite3 **db, char *err, size_t errlen)
 		return -1;
 	}
 	if (lv_meta_fill(*db, logdir, err, errlen) < 0 ||
-	    lv_spawns(*db, logdir, err, errlen) < 0) {
+	    lv_spawns(*db, logdir, err, errlen) < 0 ||
+	    tdb_output_import(*db, logdir, 0, err, errlen) < 0 ||
+	    (sync && lv_sync(*db, x, err, errlen) < 0)) {
 		sqlite3_close(*db);
 		*db = NULL;
 		return -1;
 	}
 	return 0;
+}
+
+int tdb_open_logs(const char *logdir, sqlite3 **db, char *err, size_t errlen)
+{
+	return tdb_open_logs_sync(logdir, 0, db, err, errlen);
 }
 
 int tdb_logs_one_host(sqlite3 *db)
@@ -796,10 +1057,8 @@ int tdb_logs_raw(sqlite3 *db)
 
 int tdb_open_read(const char *logdir, sqlite3 **db, char *err, size_t errlen)
 {
-	if (tdb_stale(logdir) && tdb_open_logs(logdir, db, err, errlen) == 0) {
-		if (tdb_logs_raw(*db))
-			return 1;
-		sqlite3_close(*db);
-	}
+	if (tdb_stale(logdir) &&
+	    tdb_open_logs_sync(logdir, 1, db, err, errlen) == 0)
+		return 1;
 	return tdb_open(logdir, db, err, errlen);
 }

@@ -54,15 +54,22 @@ int tdb_open(const char *logdir, sqlite3 **db, char *err, size_t errlen);
 
 /* tracedb-vtab.c: SQL over the logs without an import. */
 /*
- * Opens an in-memory database whose events, messages and tasks tables
- * read the logs of LOGDIR as a query runs (the rows the import would
- * make, with the "offset" times: docs/TRACEDB.md "Without importing")
- * and whose meta table says what the headers and run.info say (with
- * source = logs), and a spawns table made from the execution logs (the
- * import's rows); no output or clocks table.  *DB on success
- * (sqlite3_close it).  0, or -1 with ERR.
+ * Opens an in-memory database whose events, messages, tasks and clocks
+ * tables read the logs of LOGDIR as a query runs (the rows the import
+ * would make, with the "offset" times: docs/TRACEDB.md "Without
+ * importing"), whose meta table says what the headers and run.info say
+ * (with source = logs), and whose spawns and output tables are filled
+ * from the execution logs and output.log (the import's rows).  *DB on
+ * success (sqlite3_close it).  0, or -1 with ERR.
  */
 int tdb_open_logs(const char *logdir, sqlite3 **db, char *err, size_t errlen);
+/* tdb_open_logs, and with SYNC set the times are those the import
+ * would make: put through the controlled logical clock (run once, as
+ * the database opens) when the run spans hosts or, on one host, when
+ * some receive ends before its send (tdb_logs_raw), with meta sync and
+ * sync_* as the import's. */
+int tdb_open_logs_sync(const char *logdir, int sync, sqlite3 **db, char *err,
+		       size_t errlen);
 /* Whether the run of DB (tdb_open_logs) ran on one host (its import
  * runs no clock unless the times violate the clock condition); 1 or 0. */
 int tdb_logs_one_host(sqlite3 *db);
@@ -74,10 +81,10 @@ int tdb_logs_one_host(sqlite3 *db);
  * clock).  One scan of messages; 1 or 0 (also when it cannot tell). */
 int tdb_logs_raw(sqlite3 *db);
 /*
- * Opens what a command that reads only the events, messages, tasks and
- * meta tables (scans in id order) reads LOGDIR from, into *DB: an up to
- * date trace database; else, when the run is on one host, the tables
- * over the logs (tdb_open_logs: no import to wait for); else the trace
+ * Opens what a command that reads only the tables (scans in id order)
+ * reads LOGDIR from, into *DB: an up to date trace database; else the
+ * tables over the logs with the import's times (tdb_open_logs_sync: no
+ * import to wait for); else (the logs cannot be read so) the trace
  * database imported first (tdb_open).  0 (the trace database), 1 (the
  * logs), or -1 with ERR.
  */

@@ -96,7 +96,7 @@ static int none_scratch(void)
 
 static const struct pg_binding none = {
 	.name = "none",
-	.call_prefix = "",
+	.names = &pg_names_pvm,
 	.err_sys = -1,
 	.err_nomem = -1,
 	.recv = none_recv,

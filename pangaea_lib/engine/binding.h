@@ -18,6 +18,7 @@
 #include <sys/time.h>
 
 struct pg_live_head;
+struct pg_names;
 
 /* What the binding tells of a received message. */
 struct pg_msginfo {
@@ -36,9 +37,9 @@ struct pg_msginfo {
  * task in a run (pg_me->mode set); "message" is a handle > 0. */
 struct pg_binding {
 	const char *name; /* "pvm", "mpi": for reports */
-	/* What a report puts before a call's name ("pvm_": "called
-	 * pvm_recv(from=-1, tag=5)"). */
-	const char *call_prefix;
+	/* The names of its calls in reports ("called pvm_recv(from=-1,
+	 * tag=5)", "called MPI_Recv(...)": logs/format/names.c). */
+	const struct pg_names *names;
 	/* The layer's own error codes the engine returns to a wrapper:
 	 * Pangaea could not do the call (a diverged replay, a failed log),
 	 * and memory ran out. */

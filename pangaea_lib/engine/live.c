@@ -39,7 +39,7 @@ int pg_live_followed(const char *host)
 {
 	const char *f = getenv(PG_ENV_LIVE_FOLLOW);
 
-	return f && *f && host && strcmp(f, host) == 0;
+	return f && *f && host && (strcmp(f, host) == 0 || strcmp(f, "*") == 0);
 }
 
 /* Decides once whether events go live (PANGAEA_LIVE and a coordinator

@@ -221,6 +221,15 @@ uint64_t pg_replay_position(void)
 	return rp.pos + 1;
 }
 
+/* The name of call CALL (pg_call_of numbering) as the binding names it
+ * ("pvm_spawn", "MPI_Comm_spawn") into BUF (N bytes); "?" if none. */
+static const char *call_name(int call, char *buf, size_t n)
+{
+	if (!pg_call_name(pg_bind->names, call, buf, n))
+		snprintf(buf, n, "?");
+	return buf;
+}
+
 /* What the program did in CALL, for a report: "did send to=1 ..." or
  * "called pvm_recv(from=-1, tag=5)". */
 static void call_phrase(const struct pg_call *call, char *buf, size_t n)
@@ -230,30 +239,33 @@ static void call_phrase(const struct pg_call *call, char *buf, size_t n)
 
 	switch (pg_rec_kind_class(e->kind)) {
 	case PG_CLASS_SEND:
-		pg_event_describe(e, d, sizeof(d));
+		pg_event_describe(pg_bind->names, e, d, sizeof(d));
 		snprintf(buf, n, "did %s", d);
 		return;
 	case PG_CLASS_RECV:
 	case PG_CLASS_PROBE:
-		snprintf(buf, n, "called %s%s(from=%d, tag=%d)",
-			 pg_bind->call_prefix, pg_rec_kind_name(e->kind),
+		snprintf(buf, n, "called %s(from=%d, tag=%d)",
+			 pg_kind_call_name(pg_bind->names, e->kind, d,
+					   sizeof(d)),
 			 e->peer == PG_PEER_ANY ? -1 : e->peer, e->tag);
 		return;
 	default:
 		break;
 	}
 	if (e->kind == PG_REC_GROUP)
-		snprintf(buf, n, "called %s%s(\"%s\", %d)",
-			 pg_bind->call_prefix, pg_group_op_name(e->op), e->group, e->arg);
+		snprintf(buf, n, "called %s(\"%s\", %d)",
+			 call_name(pg_call_of(e->kind, e->op), d, sizeof(d)),
+			 e->group, e->arg);
 	else if (e->kind == PG_REC_KILL)
-		snprintf(buf, n, "called %skill(task %d)",
-			 pg_bind->call_prefix, e->peer);
+		snprintf(buf, n, "called %s(task %d)",
+			 call_name(PG_REC_KILL, d, sizeof(d)), e->peer);
 	else if (e->kind == PG_REC_CALL) {
 		pg_call_describe(e, 0, d, sizeof(d));
 		snprintf(buf, n, "called %s", d);
 	}
 	else if (e->kind == PG_REC_SPAWN)
-		snprintf(buf, n, "called %sspawn(%s)", pg_bind->call_prefix,
+		snprintf(buf, n, "called %s(%s)",
+			 call_name(PG_REC_SPAWN, d, sizeof(d)),
 			 call->spawn->file);
 	else
 		snprintf(buf, n, "called pangaea_exit()");
@@ -320,7 +332,7 @@ static enum pg_verdict diverge_from(const struct pg_call *call,
 	char what[512], d[256];
 
 	call_phrase(call, what, sizeof(what));
-	pg_event_describe(w, d, sizeof(d));
+	pg_event_describe(pg_bind->names, w, d, sizeof(d));
 	return pg_replay_diverge("the log expects %s; the program %s", d, what);
 }
 
@@ -361,15 +373,15 @@ static enum pg_verdict expect_spawn(const struct pg_call *call,
 	const struct pg_spawn_rec *c = call->spawn;
 	const struct pg_event *w = &rp.next;
 	struct pg_spawn_rec *rec;
-	char err[512], d[256] = "the end of the recording";
+	char err[512], d[256] = "the end of the recording", called[64];
 	int r = 0, args;
 
+	call_name(PG_REC_SPAWN, called, sizeof(called));
 	if (rp.exec_pos >= rp.exec.nspawn && !rp.launcher &&
 	    next_event(err, sizeof(err)) > 0 && w->kind != PG_REC_SPAWN) {
-		pg_event_describe(w, d, sizeof(d));
+		pg_event_describe(pg_bind->names, w, d, sizeof(d));
 		return pg_replay_diverge("the log expects %s; the program called "
-					 "%sspawn(%s)", d,
-					 pg_bind->call_prefix, c->file);
+					 "%s(%s)", d, called, c->file);
 	}
 	if (rp.exec_pos >= rp.exec.nspawn)
 		return pg_replay_diverge("the program spawns \"%s\" but the "
@@ -382,10 +394,9 @@ static enum pg_verdict expect_spawn(const struct pg_call *call,
 	if (!rp.launcher && (r == 0 || w->kind != PG_REC_SPAWN ||
 			     w->msgid != (uint32_t)rec->seq)) {
 		if (r > 0)
-			pg_event_describe(w, d, sizeof(d));
+			pg_event_describe(pg_bind->names, w, d, sizeof(d));
 		return pg_replay_diverge("the log expects %s; the program called "
-					 "%sspawn(%s)", d,
-					 pg_bind->call_prefix, c->file);
+					 "%s(%s)", d, called, c->file);
 	}
 	/* the launcher's arguments may be the recording's own */
 	args = same_args(c, rec) || rp.launcher;
@@ -452,11 +463,14 @@ static void block_in(const struct pg_call *call)
 
 /*
  * CALL came where the recording (W next) ends with the task killed by
- * SIGTERM.  If a task of the recording killed it there with pvm_kill,
+ * SIGTERM, or where its log ends with no end record (killed by
+ * SIGKILL).  If a task of the recording killed it there with pvm_kill,
  * the replayed task must die at this very point too: it asks the
  * launcher (KILLWAIT), which holds back the answer and lets the
  * killer's replayed pvm_kill go ahead, which ends this task in the
- * question.  Returns only when no such kill is coming (the launcher's
+ * question.  (The MPI binding has no launcher to ask: it waits up to
+ * 30 s for mpirun's kill, which a replayed crash of another rank
+ * brings.)  Returns only when no such kill is coming (the launcher's
  * answer: the recording names no killer, or the killer ended without
  * it; no launcher to ask, as in unit tests): the caller goes on to
  * decide as for any other end.
@@ -476,6 +490,7 @@ static enum pg_verdict swap_here(const struct pg_call *call,
 				 struct pg_event *want)
 {
 	const struct pg_event *e = &call->ev, *a = &rp.swap;
+	char name[64];
 
 	if (pg_rec_kind_class(e->kind) != PG_CLASS_RECV || !want)
 		return pg_replay_diverge("the what-if swap is for a receive; "
@@ -485,9 +500,11 @@ static enum pg_verdict swap_here(const struct pg_call *call,
 	    (e->peer != PG_PEER_ANY && e->peer != a->peer))
 		return pg_replay_diverge("the what-if message %d:%u (tag %d) "
 					 "does not pass the filter of "
-					 "%s%s(from=%d, tag=%d)", a->peer,
-					 a->msgid, a->tag, pg_bind->call_prefix,
-					 pg_rec_kind_name(e->kind),
+					 "%s(from=%d, tag=%d)", a->peer,
+					 a->msgid, a->tag,
+					 pg_kind_call_name(pg_bind->names,
+							   e->kind, name,
+							   sizeof(name)),
 					 e->peer == PG_PEER_ANY ? -1 : e->peer,
 					 e->tag);
 	want->peer = a->peer;
@@ -514,8 +531,11 @@ enum pg_verdict pg_replay_expect(const struct pg_call *call,
 	if (r < 0)
 		return pg_replay_diverge("the log cannot be read further: %s",
 					 err);
-	if (killed_here(call, r, w))
-		await_kill(call); /* returns if no pvm_kill ends the task here */
+	/* (a log with no end record at all: the recorded task was killed
+	   by a signal no handler sees, SIGKILL, somewhere after its last
+	   event; a task that gets there first waits for its kill too) */
+	if (killed_here(call, r, w) || r == 0)
+		await_kill(call); /* returns if no kill ends the task here */
 	if (ended_blocked(call, r, w))
 		return PG_REPLAY_BLOCK;
 	if (r == 0)

@@ -414,6 +414,28 @@ void mpi_comm_create_(F *comm, F *group, F *newcomm, F *ierr)
 		*newcomm = PMPI_Comm_c2f(c);
 }
 
+void mpi_comm_idup_(F *comm, F *newcomm, F *req, F *ierr)
+{
+	MPI_Comm c = MPI_COMM_NULL;
+	MPI_Request r = MPI_REQUEST_NULL;
+
+	*ierr = MPI_Comm_idup(PMPI_Comm_f2c(*comm), &c, &r);
+	if (*ierr == MPI_SUCCESS) {
+		*newcomm = PMPI_Comm_c2f(c);
+		*req = PMPI_Request_c2f(r);
+	}
+}
+
+void mpi_comm_create_group_(F *comm, F *group, F *tag, F *newcomm, F *ierr)
+{
+	MPI_Comm c = MPI_COMM_NULL;
+
+	*ierr = MPI_Comm_create_group(PMPI_Comm_f2c(*comm),
+				      PMPI_Group_f2c(*group), *tag, &c);
+	if (*ierr == MPI_SUCCESS)
+		*newcomm = PMPI_Comm_c2f(c);
+}
+
 /* ---- `use mpi_f08` ----
  * Open MPI's mpi_f08 module (libmpi_usempif08) passes the same Fortran
  * handles (an f08 handle's MPI_VAL), statuses and sentinels as mpif.h,
@@ -433,7 +455,9 @@ F08(mpi_bcast_, ompi_bcast_f)
 F08(mpi_bsend_, ompi_bsend_f)
 F08(mpi_bsend_init_, ompi_bsend_init_f)
 F08(mpi_comm_create_, ompi_comm_create_f)
+F08(mpi_comm_create_group_, ompi_comm_create_group_f)
 F08(mpi_comm_dup_, ompi_comm_dup_f)
+F08(mpi_comm_idup_, ompi_comm_idup_f)
 F08(mpi_comm_split_, ompi_comm_split_f)
 F08(mpi_finalize_, ompi_finalize_f)
 F08(mpi_gather_, ompi_gather_f)

@@ -226,9 +226,13 @@ static int b_send_events(int to, const struct pg_live_head *h,
 	return -1;
 }
 
+/* Leaves the run of a diverged replay: MPI ends the job. */
 static void b_leave(void)
 {
 	active = 0;
+	/* (says so to the launcher, which ends the run should the abort
+	   not end it) */
+	pg_state_block(PG_STATE_DIVERGED, -1, -1, NULL, NULL);
 	PMPI_Abort(MPI_COMM_WORLD, 3);
 }
 
@@ -243,7 +247,7 @@ static void b_stamp(int msg)
 }
 
 static const struct pg_binding mpi_binding = {
-	.name = "mpi", .call_prefix = "MPI_",
+	.name = "mpi", .names = &pg_names_mpi,
 	.err_sys = MPI_ERR_OTHER, .err_nomem = MPI_ERR_NO_MEM,
 	.recv = b_recv, .info = b_info, .make_current = b_make_current,
 	.release = b_release, .senders = b_senders, .ltid_of = b_ltid_of,
@@ -262,6 +266,18 @@ static const char *const mpi_libs[] = {
 	"libuc", "libfabric", "libpsm", "libudev", "libmca_common",
 	"pmix_mca_", "libmunge", "libnl-",
 };
+
+/* Whether DIR, the rank's log folder, is the one the launcher prepared
+ * (it writes task-0.exec there before mpirun starts): a rank on another
+ * host sees another folder of that name unless the two hosts share it,
+ * and its log would never reach the launcher. */
+static int launchers_folder(const char *dir)
+{
+	char path[PG_PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/task-0.exec", dir);
+	return access(path, F_OK) == 0;
+}
 
 /* Joins the run the environment names, after MPI_Init; 0 (also when
  * there is no run), or -1 with ERR. */
@@ -303,6 +319,13 @@ static int join(char *err, size_t n)
 	pg_chaos_open(getenv(PG_ENV_CHAOS) && atoi(getenv(PG_ENV_CHAOS)) == 1 &&
 			      me->mode == PANGAEA_MODE_RECORD,
 		      seed ? (unsigned)strtoul(seed, 0, 10) : 1, me->ltid);
+	if (!launchers_folder(dir)) {
+		snprintf(err, n, "the log folder %s on host %s is not the "
+			 "launcher's (no task-0.exec there): ranks on other "
+			 "hosts need a -logdir on storage all hosts share",
+			 dir, me->host);
+		return -1;
+	}
 	if (pg_select_open(err, n) < 0 || pg_log_open(0, err, n) < 0)
 		return -1;
 	if (me->mode == PANGAEA_MODE_REPLAY &&

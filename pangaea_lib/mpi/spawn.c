@@ -10,8 +10,10 @@
  * checks); then both sides learn each other's ltids over the new
  * intercommunicator (inter.c), whose point-to-point calls are then
  * recorded and replayed as any others.  MPI_Intercomm_create's
- * intercommunicators (between two groups of the run's ranks) get the
- * same exchange, and MPI_Comm_free and MPI_Comm_disconnect forget them.
+ * intercommunicators (between two groups of the run's ranks), and those
+ * of MPI_Comm_accept and MPI_Comm_connect between ranks of the run, get
+ * the same exchange, and MPI_Comm_free and MPI_Comm_disconnect forget
+ * them.
  */
 #include "pgmpi.h"
 #include "pangaea-clock.h"
@@ -197,20 +199,92 @@ int MPI_Comm_free(MPI_Comm *comm)
 	return rc;
 }
 
-/* An intercommunicator between two groups of a run's ranks (collective
- * over both local communicators): its remote ltids are exchanged as for
- * a spawn's, so that its point-to-point calls are recorded and replayed;
- * were the exchange to fail, its calls go to MPI unrecorded. */
+/* Whether the remote group of INTER (its ltids known) is of this run's
+ * ltids: a remote process of this rank's world has the ltid of its world
+ * rank, and one outside it (spawned) none of the world's; 1 or 0 (the
+ * ranks of another job, whose ltids would collide with ours). */
+static int inter_of_run(MPI_Comm inter)
+{
+	MPI_Group rg, wg;
+	int n = 0, me = 0, size = 0, base, ok = 1, *in, *w, a;
+
+	PMPI_Comm_rank(MPI_COMM_WORLD, &me);
+	PMPI_Comm_size(MPI_COMM_WORLD, &size);
+	base = pg_me->ltid - me; /* world rank 0's */
+	if (PMPI_Comm_remote_size(inter, &n) != MPI_SUCCESS || n <= 0 ||
+	    !(in = malloc(2 * (size_t)n * sizeof(int))))
+		return 0;
+	w = in + n;
+	for (int r = 0; r < n; r++)
+		in[r] = r;
+	PMPI_Comm_remote_group(inter, &rg);
+	PMPI_Comm_group(MPI_COMM_WORLD, &wg);
+	if (PMPI_Group_translate_ranks(rg, n, in, wg, w) != MPI_SUCCESS)
+		ok = 0;
+	for (int r = 0; ok && r < n; r++) {
+		pgm_inter_addr(inter, r, &a);
+		a++; /* (its ltid) */
+		ok = w[r] == MPI_UNDEFINED ? a < base || a >= base + size
+					   : a == base + w[r];
+	}
+	PMPI_Group_free(&rg);
+	PMPI_Group_free(&wg);
+	free(in);
+	return ok;
+}
+
+/* The ltids of INTER's remote group, just made by CALL ("accept") among
+ * the run's ranks, exchanged as for a spawn's, so that its
+ * point-to-point calls are recorded and replayed; were the exchange to
+ * fail, or the remote ranks be another job's, its calls go to MPI
+ * unrecorded (and the user is told). */
+static void inter_made(const char *call, MPI_Comm inter)
+{
+	if (pgm_inter_connect(inter, pg_me->ltid) < 0) {
+		fprintf(stderr, "pangaea: task %d: the ltids of an "
+			"intercommunicator of %s are not known: its messages "
+			"are not recorded\n", pg_me->ltid, call);
+	} else if (!inter_of_run(inter)) {
+		pgm_inter_forget(inter);
+		fprintf(stderr, "pangaea: task %d: an intercommunicator of %s "
+			"reaches another job's ranks: its messages are not "
+			"recorded\n", pg_me->ltid, call);
+	}
+}
+
 int MPI_Intercomm_create(MPI_Comm local, int lleader, MPI_Comm peer,
 			 int rleader, int tag, MPI_Comm *inter)
 {
 	int rc = PMPI_Intercomm_create(local, lleader, peer, rleader, tag,
 				       inter);
 
-	if (rc == MPI_SUCCESS && pgm_active() &&
-	    pgm_inter_connect(*inter, pg_me->ltid) < 0)
-		fprintf(stderr, "pangaea: task %d: an intercommunicator's "
-			"ltids are not known: its messages are not "
-			"recorded\n", pg_me->ltid);
+	if (rc == MPI_SUCCESS && pgm_active())
+		inter_made("MPI_Intercomm_create", *inter);
+	return rc;
+}
+
+int MPI_Comm_accept(const char *port, MPI_Info info, int root, MPI_Comm comm,
+		    MPI_Comm *inter)
+{
+	int rc;
+
+	pg_clk_depth++; /* (MPI's clock reads in it: real) */
+	rc = PMPI_Comm_accept(port, info, root, comm, inter);
+	pg_clk_depth--;
+	if (rc == MPI_SUCCESS && pgm_active())
+		inter_made("MPI_Comm_accept", *inter);
+	return rc;
+}
+
+int MPI_Comm_connect(const char *port, MPI_Info info, int root,
+		     MPI_Comm comm, MPI_Comm *inter)
+{
+	int rc;
+
+	pg_clk_depth++;
+	rc = PMPI_Comm_connect(port, info, root, comm, inter);
+	pg_clk_depth--;
+	if (rc == MPI_SUCCESS && pgm_active())
+		inter_made("MPI_Comm_connect", *inter);
 	return rc;
 }

@@ -116,7 +116,7 @@ static void bind_stamp(int bufid)
 
 static const struct pg_binding pvm_binding = {
 	.name = "pvm",
-	.call_prefix = "pvm_",
+	.names = &pg_names_pvm,
 	.err_sys = PvmSysErr,
 	.err_nomem = PvmNoMem,
 	.recv = pg_pvm_recv,

@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				ev.kind);
 			abort();
 		}
-		pg_event_describe(&ev, text, sizeof(text));
+		pg_event_describe(&pg_names_pvm, &ev, text, sizeof(text));
 		last = ev.kind;
 	}
 	if (rc < 0)

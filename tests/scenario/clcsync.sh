@@ -28,14 +28,51 @@ for p in glob.glob(sys.argv[1] + "/task-1[0-9][0-9][0-9].comm"):
 PY
 }
 
+# reads DIR OUT: every table with its times (sql), and what stats,
+# dump --merged and export print for DIR, into OUT (the export files
+# under OUT.d).
+reads() {
+	local q
+	rm -rf "$2" "$2.d"
+	mkdir "$2.d"
+	for q in "SELECT * FROM events" "SELECT * FROM messages" \
+		"SELECT * FROM tasks" "SELECT * FROM spawns ORDER BY ltid, seq" \
+		"SELECT * FROM output" "SELECT * FROM clocks" \
+		"SELECT key, value FROM meta WHERE key LIKE 'sync%' OR key IN
+		 ('clock_tasks', 'hosts', 'mode') ORDER BY key"; do
+		$TRACE sql "$1" "$q" >>"$2" 2>&1
+	done
+	{
+		$TRACE stats "$1"
+		$TRACE stats --csv "$1"
+		$TRACE dump --merged "$1"
+		$TRACE export --chrome "$2.d/chrome.json" "$1"
+		$TRACE export --otf2 "$2.d/otf2" "$1"
+		! command -v otf2-print >/dev/null ||
+			otf2-print "$2.d/otf2/traces.otf2"
+	} >>"$2" 2>&1
+	rm -f "$2.d/otf2/traces.otf2"
+}
+
 # check NAME DIR: the skewed copy DIR imports as clc, fixes everything;
-# sync on it before the import (from the logs) prints what it prints
+# sync, sql, stats, dump --merged and export on it before the import
+# (from the logs, the clock run on their times) print what they print
 # after.
 check() {
 	$TRACE sync "$2" >sync.logs 2>&1
-	[ -e "$2/trace.db" ] && fail "$1 skewed: sync on the logs imported them" ||
-		pass "$1 skewed: sync answers from the logs, no import"
+	reads "$2" reads.logs
+	[ -e "$2/trace.db" ] && fail "$1 skewed: sync, sql, stats, dump, export on the logs imported them" ||
+		pass "$1 skewed: sync, sql, stats, dump, export answer from the logs, no import"
 	$TRACE import "$2" >imp 2>imperr
+	reads "$2" reads.db
+	if cmp -s reads.logs reads.db && diff -r reads.logs.d reads.db.d >/dev/null; then
+		pass "$1 skewed: the logs' tables and reports are the imported ones ($(wc -l <reads.db) lines)"
+	else
+		fail "$1 skewed: the logs' tables or reports differ from the imported ones:"
+		{ diff reads.logs reads.db; diff -r reads.logs.d reads.db.d; } |
+			head -10 | sed 's/^/    | /'
+	fi
+	expect_grep "$1 skewed: the logs' times are the clock's" reads.logs '^sync\|clc$'
 	expect_eq "$1 skewed: import exits 0" $? 0
 	expect_grep "$1 skewed: times by the clc, violations before, none after" \
 		imp '^times: clc \(clock condition violations: [1-9][0-9]* before, 0 after'

@@ -38,13 +38,54 @@ bytes=$(cat rec/task-*.comm | wc -c)
 echo "   log: $bytes bytes for $nev events, $((bytes / nev)) bytes an event (headers included)"
 
 $TRACE races rec >races
-expect_grep "races lists the racing wildcard receives" races "task 1 event [0-9]+ pvm_recv got [0-9]+:[0-9]+ tag 1; alternatives: [0-9]+:"
-expect_grep "races lists the racing Testsome receives" races "pvm_nrecv got .* tag 4; alternatives"
+expect_grep "races lists the racing wildcard receives" races "task 1 event [0-9]+ MPI_Recv got [0-9]+:[0-9]+ tag 1; alternatives: [0-9]+:"
+expect_grep "races lists the racing Testsome receives" races "MPI_Test got .* tag 4; alternatives"
 $TRACE check rec >chk 2>&1
 expect_grep "check: the logs agree" chk "agree"
 $TRACE dump rec >dump
 expect_grep "dump shows a Testsome's outcome" dump "MPI_Testsome\(of 3 requests\) = [1-3]"
 expect_grep "dump shows failed iprobes" dump "pollfail count=[0-9]+"
+
+# the tools name MPI's calls, not PVM's (logs/format/names.c)
+expect_grep "dump: a wildcard receive is an MPI_Recv" dump " recv from=[2-4] .*via=MPI_Recv "
+expect_grep "dump: a probe is an MPI_Probe" dump " recv from=[2-4] .*via=MPI_Probe "
+expect_grep "dump: a Testsome's receive is an MPI_Test's" dump " recv from=[2-4] .*tag=4 .*via=MPI_Test "
+expect_grep "dump: a collective is named as called" dump "call MPI_Barrier\(root=-1, 0 bytes\) = 0"
+expect_eq "dump: no PVM call named" "$(grep -c 'pvm_' dump)" 0
+$TRACE stats --csv rec >stats.csv
+expect_eq "stats: the MPI_Send row counts the sends" \
+	"$(awk -F, '$1 == "call" && $2 == "all" && $3 == "MPI_Send" { print $4 }' stats.csv)" \
+	"$(grep -c '^  #[0-9]* send ' dump)"
+expect_grep "stats: MPI_Recv and MPI_Test/Wait rows" stats.csv "^call,all,MPI_Test/Wait,"
+expect_eq "stats: no PVM call named" "$(grep -c 'pvm_' stats.csv)" 0
+$TRACE stats rec >stats.txt
+expect_grep "stats: the table is of MPI calls" stats.txt "^MPI calls \(times inside the call"
+$TRACE export --chrome rec.json rec
+expect_grep "Chrome export: slices named MPI_Recv" rec.json '"name":"MPI_Recv","cat":"mpi"'
+expect_eq "Chrome export: no PVM call named" "$(grep -c 'pvm_' rec.json)" 0
+if command -v otf2-print >/dev/null; then
+	$TRACE export --otf2 otf rec
+	otf2-print -G otf/traces.otf2 >otf.defs
+	expect_grep "OTF2 export: a region MPI_Send" otf.defs 'REGION .*Name: "MPI_Send"'
+	expect_grep "OTF2 export: a region MPI_Probe" otf.defs 'REGION .*Name: "MPI_Probe"'
+	expect_grep "OTF2 export: the communicator is MPI_COMM_WORLD" otf.defs '"MPI_COMM_WORLD"'
+	expect_eq "OTF2 export: no PVM name" "$(grep -ci 'pvm' otf.defs)" 0
+fi
+# the viewer too (pgdb calls): the details' calls, the histograms' rows
+if command -v Xvfb >/dev/null; then
+	view_test mpi
+	cat >mview.tcl <<'EOF'
+set out [open result w]
+puts $out "recv $view::CALL(recv) probe $view::CALL(probe)"
+puts $out "hists [dict keys [dict get [pgdb hists] calls]]"
+close $out
+exit 0
+EOF
+	view -script mview.tcl rec
+	expect_eq "viewer on the MPI recording: exit 0" "$(cat vrc)" 0
+	expect_grep "viewer: a receive comes from MPI_Recv, a probe MPI_Probe" result "^recv MPI_Recv probe MPI_Probe$"
+	expect_grep "viewer: the histograms' rows are MPI calls" result "^hists MPI_Send MPI_Recv "
+fi
 
 # a second recording: another order (the failed polls alone differ)
 pg -log -logdir rec2 "${MPIRUN[@]}" "$W" 3
@@ -108,8 +149,44 @@ cp "$C" prog
 pg -replay -logdir drec -out drep
 expect_eq "a diverging replay: exit 3" "$(cat rc)" 3
 # (the first rank to diverge aborts the others: which one says it varies)
-expect_grep "the divergence names a rank's task and event" err "replay diverged: task [1-4] \(.*prog on .*\), event 1: the log expects (send to=2 tag=1|pvm_recv from=1)"
+expect_grep "the divergence names a rank's task and event" err "replay diverged: task [1-4] \(.*prog on .*\), event 1: the log expects (send to=2 tag=1|MPI_Recv from=1)"
+expect_eq "the divergence report names no PVM call" "$(grep -c 'pvm_' err)" 0
 expect_grep "the launcher names a diverged rank" err "rank [0-3] \(task [1-4]\) diverged from its recording at event 1"
+
+# a divergence whose abort does not end mpirun (our mpirun stopped once
+# the ranks have joined, before they diverge): the launcher stops it 5 s
+# after the divergence and exits 3 rather than hang
+cat >late.c <<'PROG'
+#include <mpi.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	MPI_Init(&argc, &argv);
+	sleep(2);
+	MPI_Barrier(MPI_COMM_WORLD); /* (the recording's first is a send) */
+	MPI_Finalize();
+	return 0;
+}
+PROG
+if mpicc -o prog late.c; then
+	t0=$(date +%s)
+	timeout 120 "$PANGAEA" -replay -logdir drec -out drep2 >out 2>err & tp=$!
+	mp=
+	for i in $(seq 300); do
+		lp=$(pgrep -P $tp | head -1)
+		[ -n "$lp" ] && mp=$(pgrep -P "$lp" -x orterun | head -1)
+		[ -n "$mp" ] && [ "$(ls drep2/task-[1-4].comm 2>/dev/null | wc -l)" = 4 ] && break
+		sleep 0.1
+	done
+	[ -n "$mp" ] && kill -STOP "$mp"
+	wait $tp; echo $? >rc
+	expect_eq "a divergence with mpirun stopped: exit 3" "$(cat rc)" 3
+	expect_grep "... the launcher stopped mpirun" err "a rank diverged and mpirun has not ended 5 s later: stopping it"
+	[ $(($(date +%s) - t0)) -lt 30 ] && pass "... within $(($(date +%s) - t0)) s" ||
+		fail "... only after $(($(date +%s) - t0)) s"
+else
+	fail "cannot build late.c"
+fi
 
 # a deadlock: every rank named in its call; the replay deadlocks the same
 pg -log -logdir dl "${MPIRUN[@]:0:3}" -np 3 "$B/examples/mpi/deadlock"
@@ -167,7 +244,7 @@ if command -v gdb >/dev/null; then
 else
 	skip "-debug on an MPI replay" "no gdb"
 fi
-sw=$(sed -n 's/^task 1 event \([0-9]*\) pvm_recv got [0-9]*:[0-9]* tag 1; alternatives: \([0-9]*:[0-9]*\) .*/1:\1=\2/p' races | head -1)
+sw=$(sed -n 's/^task 1 event \([0-9]*\) MPI_Recv got [0-9]*:[0-9]* tag 1; alternatives: \([0-9]*:[0-9]*\) .*/1:\1=\2/p' races | head -1)
 if [ -n "$sw" ]; then
 	pg -replay -logdir rec -out swp -swap "$sw"
 	expect_eq "-swap $sw: exit 0" "$(cat rc)" 0

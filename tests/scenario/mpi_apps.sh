@@ -56,7 +56,7 @@ if /usr/bin/python3 -c 'import mpi4py' 2>/dev/null; then
 	expect_grep "cpi printed pi" out "^cpi: pi 3\.14159"
 	result >cpi.result
 	$TRACE races cpi >cpi.races
-	expect_grep "races: cpi's partial sums race" cpi.races "task 1 event [0-9]+ pvm_recv got [2-4]:[0-9]+ tag 2; alternatives"
+	expect_grep "races: cpi's partial sums race" cpi.races "task 1 event [0-9]+ MPI_Recv got [2-4]:[0-9]+ tag 2; alternatives"
 	replays3 "mpi4py cpi" cpi
 else
 	skip "mpi4py cpi" "no python3-mpi4py (scripts/install-deps.sh)"

@@ -10,9 +10,11 @@
 # Waitsome) replayed twice printing the recording's order; the
 # non-blocking collectives (examples/mpi/nbcoll) as events, replayed;
 # matched probes and receives (examples/mpi/mprobe), MPI_Imrecv's too;
-# one tag in three communicators (examples/mpi/contexts) matched per
+# one tag in five communicators (examples/mpi/contexts: a dup, a split,
+# an idup, a create_group's) matched per
 # communicator; an intercommunicator of MPI_Intercomm_create
-# (examples/mpi/intercomm).
+# (examples/mpi/intercomm), and one of MPI_Comm_connect/accept
+# (examples/mpi/connect).
 # MPI_Comm_spawn (examples/mpi/spawn): the spawned ranks logged as
 # children of their spawner, the intercommunicator's wildcard receives
 # recorded, listed as races and replayed three times; a spawned rank's
@@ -58,7 +60,7 @@ expect_eq "persistent record: exit 0" "$(cat rc)" 0
 cp out ps.out
 expect_grep "persistent: the master printed its orders" ps.out "^result: sum=[0-9]+ start/test:( [1-3]){12} startall:( [0-2]<[1-3]){3}$"
 $TRACE dump ps >ps.dump
-expect_grep "persistent: the started receives are recorded" ps.dump "recv from=[2-4] .* tag=7 .*via=pvm_nrecv"
+expect_grep "persistent: the started receives are recorded" ps.dump "recv from=[2-4] .* tag=7 .*via=MPI_Test"
 expect_grep "persistent: the started sends are recorded" ps.dump "send to=1 tag=7"
 replays persistent ps
 
@@ -71,20 +73,22 @@ expect_grep "nbcoll printed its sum and order" nb.out "^sum 6; first done: (barr
 $TRACE dump nb >nb.dump
 for c in Iallreduce Ibarrier Ibcast; do
 	expect_eq "MPI_$c is an event of every rank" \
-		"$(grep -c "collective(MPI_$c, root=" nb.dump)" 3
+		"$(grep -c "call MPI_$c(root=" nb.dump)" 3
 done
 replays "non-blocking collectives" nb
 
-# communicators as contexts: one tag in the world, a dup and a split,
-# received the other way round; every receive matched with its own
-# communicator's send (their lengths differ by communicator)
+# communicators as contexts: one tag in the world, a dup, a split, an
+# idup and a create_group's, received the other way round; every
+# receive matched with its own communicator's send (their lengths
+# differ by communicator)
 pg -log -logdir cx "${MPIRUN[@]}" "$B/examples/mpi/contexts"
 expect_eq "contexts record: exit 0" "$(cat rc)" 0
 cp out cx.out
-expect_grep "contexts: the split's messages first" cx.out "^split:( [1-3]\(3\)){3}$"
+expect_grep "contexts: the create_group's messages first" cx.out "^group:( [1-3]\(5\)){3}$"
+expect_grep "contexts: the idup's next" cx.out "^idup:( [1-3]\(4\)){3}$"
 expect_eq "contexts: each receive matched with its communicator's send" \
 	"$($TRACE sql cx "SELECT count(*), sum(s.len = r.len) FROM messages m
-		JOIN events s ON s.id = m.send_event JOIN events r ON r.id = m.recv_event")" "9|9"
+		JOIN events s ON s.id = m.send_event JOIN events r ON r.id = m.recv_event")" "15|15"
 replays contexts cx
 
 # an intercommunicator of MPI_Intercomm_create (evens and odds): its
@@ -98,6 +102,21 @@ expect_eq "intercomm: rank 0 received from the odd ranks' ltids" \
 	"$(sed -n '/^task 1 /,/^task 2 /p' ic.dump | sed -n 's/.* recv from=\([0-9]*\) .*tag=5 .*/\1/p' | sort | uniq -c | awk '{print $2 "x" $1}' | tr '\n' ' ')" "2x2 4x2 6x2 "
 replays intercomm ic
 
+# an intercommunicator of MPI_Comm_accept/MPI_Comm_connect between the
+# world's halves (the port name sent in a message): the second half's
+# messages taken from MPI_ANY_SOURCE are recorded with the senders'
+# ltids, and replayed three times
+pg -log -logdir cn "${MPIRUN[@]}" "$B/examples/mpi/connect"
+expect_eq "connect/accept record: exit 0" "$(cat rc)" 0
+cp out cn.out
+expect_grep "connect printed the remote senders" cn.out "^from remote ranks:( [01]){6}; sum [0-9]+$"
+$TRACE dump cn >cn.dump
+expect_eq "connect: rank 0 received from the second half's ltids" \
+	"$(sed -n '/^task 1 /,/^task 2 /p' cn.dump | sed -n 's/.* recv from=\([0-9]*\) .*tag=5 .*via=MPI_Recv .*/\1/p' | sort | uniq -c | awk '{print $2 "x" $1}' | tr '\n' ' ')" "3x3 4x3 "
+expect_eq "connect: the second half's answers are receives from task 1" \
+	"$(grep -c ' recv from=1 .*tag=6 ' cn.dump)" 2
+replays connect cn 3
+
 # matched probes: MPI_Improbe + MPI_Imrecv, MPI_Mprobe + MPI_Mrecv
 pg -log -logdir mp "${MPIRUN[@]}" "$B/examples/mpi/mprobe"
 expect_eq "matched probes record: exit 0" "$(cat rc)" 0
@@ -105,7 +124,7 @@ cp out mp.out
 expect_grep "mprobe printed the senders' order" mp.out "^order:( [1-3]){6}$"
 $TRACE dump mp >mp.dump
 expect_eq "every message received is a receive event (Imrecv's too)" \
-	"$(sed -n '/^task 1 /,/^task 2 /p' mp.dump | grep -c ' recv from=[2-4] .*tag=5 .*via=pvm_recv')" 6
+	"$(sed -n '/^task 1 /,/^task 2 /p' mp.dump | grep -c ' recv from=[2-4] .*tag=5 .*via=MPI_Recv')" 6
 replays "matched probes" mp
 
 # Fortran: mpif.h, `use mpi` and `use mpi_f08` through the binding's
@@ -117,7 +136,7 @@ if [ -x "$FW" ]; then
 	cp out fw.out
 	expect_grep "Fortran: the master printed its orders" fw.out "^result: sum=[0-9]+ recv:( [1-3]){9} waitany:"
 	$TRACE dump fw >fw.dump
-	expect_grep "Fortran: the wildcard receives are recorded" fw.dump "recv from=[2-4] .* tag=2 .*via=pvm_recv"
+	expect_grep "Fortran: the wildcard receives are recorded" fw.dump "recv from=[2-4] .* tag=2 .*via=MPI_Recv"
 	expect_grep "Fortran: the failed iprobes are recorded" fw.dump "pollfail count="
 	expect_grep "Fortran: Waitany's outcomes are recorded" fw.dump "MPI_Waitany\(of 3 requests\) = 1"
 	replays Fortran fw
@@ -134,7 +153,7 @@ if [ -x "$FW" ]; then
 	expect_grep "mpi_f08: the master printed its orders" f8.out \
 		"^result: sum=[0-9]+ recv:( [1-3]){9} testsome:( [1-3]<[1-3]){3} waitany:( [1-3]<[1-3]){3}$"
 	$TRACE dump f8 >f8.dump
-	expect_grep "mpi_f08: the wildcard receives are recorded" f8.dump "recv from=[2-4] .* tag=2 .*via=pvm_recv"
+	expect_grep "mpi_f08: the wildcard receives are recorded" f8.dump "recv from=[2-4] .* tag=2 .*via=MPI_Recv"
 	expect_grep "mpi_f08: the failed iprobes are recorded" f8.dump "pollfail count="
 	expect_grep "mpi_f08: Testsome's outcomes are recorded" f8.dump "MPI_Testsome\(of 3 requests\)"
 	expect_grep "mpi_f08: Waitany's outcomes are recorded" f8.dump "MPI_Waitany\(of 3 requests\) = 1"
@@ -156,7 +175,7 @@ expect_grep "dump: task 1's spawn names its children" sp.dump "spawn #1 started=
 expect_grep "dump: a spawned rank's parent is its spawner" sp.dump "^task 1002 .*parent 1,"
 expect_grep "dump: the intercommunicator's wildcard receives are recorded" sp.dump "recv from=100[12] .* tag=2 "
 $TRACE races sp >sp.races
-expect_grep "races: the answers of the spawned ranks race" sp.races "task 1 event [0-9]+ pvm_recv got 100[12]:[0-9]+ tag 2; alternatives: 100[12]:"
+expect_grep "races: the answers of the spawned ranks race" sp.races "task 1 event [0-9]+ MPI_Recv got 100[12]:[0-9]+ tag 2; alternatives: 100[12]:"
 replays spawn sp 3
 # a spawned rank's crash is named, and crashes again in replay
 pg -log -logdir spc mpirun --allow-run-as-root --oversubscribe -np 1 "$B/examples/mpi/spawn" 2 3 crash

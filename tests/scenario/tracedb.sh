@@ -34,7 +34,12 @@ logs_sql_rows() {
 	for q in "SELECT id, ltid, seq, kind, peer, tag, msgid, len, count, grp, op, arg, result, dests, t0_raw, t1_raw FROM events" \
 		"SELECT id, src, dst, tag, msgid, len, kind, send_event, recv_event, unmatched FROM messages" \
 		"SELECT ltid, parent_ltid, tid, program, host, start_wall_ns, end_how, end_value, nevents FROM tasks" \
-		"SELECT key, value FROM meta WHERE key IN ('mode', 'hosts', 'selection', 'polls', 'command', 'status', 'start_wall_ns') ORDER BY key" \
+		"SELECT key, value FROM meta WHERE key IN ('mode', 'hosts', 'selection', 'polls', 'command', 'status', 'start_wall_ns', 'clock_tasks') ORDER BY key" \
+		"SELECT * FROM output" "SELECT * FROM clocks" \
+		"SELECT kind, count(*) FROM events GROUP BY kind" \
+		"SELECT ltid, kind, count(*) FROM events GROUP BY ltid, kind" \
+		"SELECT kind, ltid FROM events GROUP BY kind, ltid" \
+		"SELECT kind, count(*) FROM events WHERE ltid = 1 GROUP BY kind" \
 		"SELECT ltid, count(*), min(id), max(seq) FROM events WHERE ltid = (SELECT max(ltid) FROM tasks)" \
 		"SELECT * FROM spawns ORDER BY ltid, seq"; do
 		$TRACE sql "$1" "$q" >>"$2" 2>&1

@@ -141,12 +141,16 @@ proc answers {tag} {
 	set view::V(find) [dict get [pgdb event $id] msgid]
 	view::find
 	puts $out "$tag find [string map {"\n" " | "} [vtest::details]]"
+	puts $out "$tag output [llength $view::OUT] [lrange $view::OUT 0 9]"
+	puts $out "$tag races $view::V(nraces) [pgdb races 0 9223372036854775807 50000]"
+	puts $out "$tag hists [pgdb hists]"
 }
 set view::V(force_detail) 1
 view::redraw
 set id [string range [lsearch -inline [.g.c gettags [lindex [.g.c find withtag k:send] 3]] e:*] 2 end]
 set mid [string range [lsearch -inline [.g.c gettags [lindex [.g.c find withtag msg] 2]] m:*] 2 end]
 puts $out "held $view::V(importing)"
+vtest::wait 300 ;# the races are found after the first picture
 answers before
 puts $out "still $view::V(importing)"
 close [open go w]
@@ -160,16 +164,37 @@ PANGAEA_VIEW_TRACE=$T/hold.sh view_early "the sor folder, its import held back" 
 rm -f go
 expect_grep "the import is held back while the details are asked" result4 "^still 1"
 expect_grep "the import made trace.db after" result4 "^db trace.db"
-for w in event message find; do
+for w in event message find output races hists; do
 	b=$(grep "^before $w " result4 | cut -d' ' -f3-)
 	a=$(grep "^after $w " result4 | cut -d' ' -f3-)
-	case $b in ""|*importing*) fail "$w before the import: '$b'";;
+	case $b in ""|*importing*|"0 "*) fail "$w before the import: '$b'";;
 		*) expect_eq "$w answered from the logs = from trace.db" "$b" "$a";; esac
 done
 
+# ---- the viewer quits while its import runs: the import ends with it,
+# its temporary database removed, no trace.db made
+rm -f big/trace.db
+cat >quit.tcl <<'EOF2'
+set out [open result5 w]
+vtest::wait 300 ;# the import is writing its temporary database
+puts $out "importing $view::V(importing) [pid $view::V(import_chan)]"
+close $out
+exit 0
+EOF2
+view_early "a folder, quit while importing" quit.tcl big
+read -r _ imp ipid <<<"$(cat result5)"
+expect_eq "quit while importing: it was importing" "$imp" 1
+sleep 0.5
+# (ended: gone, or a zombie its new parent has not reaped yet)
+[ -n "$ipid" ] && ! ps -o stat= -p "$ipid" | grep -qv Z &&
+	pass "quit while importing: the import ($ipid) ended with the viewer" ||
+	fail "quit while importing: the import '$ipid' runs on"
+expect_eq "quit while importing: nothing of it left in the folder" \
+	"$(ls big | grep -c '^trace\.db')" 0
+
 # ---- another run opened while the import runs: that import is stopped,
 # its temporary database removed
-rm big/trace.db
+rm -f big/trace.db
 cat >switch.tcl <<'EOF'
 set out [open result3 w]
 vtest::wait 300 ;# the import is writing its temporary database

@@ -938,15 +938,63 @@ START_TEST(test_names_and_paths)
 	ck_assert_str_eq(pg_rec_kind_name(PG_REC_POLLFAIL), "pollfail");
 	ck_assert_str_eq(pg_rec_kind_name(0), "?");
 	ck_assert_str_eq(pg_rec_kind_name(PG_REC_LAST + 1), "?");
-	pg_event_describe(&e, buf, sizeof(buf));
+	pg_event_describe(&pg_names_pvm, &e, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "send to=-1 tag=4 msg=9");
 	e = (struct pg_event){ .kind = PG_REC_RECV, .peer = 2, .tag = 7,
 			       .msgid = 3 };
-	pg_event_describe(&e, buf, sizeof(buf));
+	pg_event_describe(&pg_names_pvm, &e, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "pvm_recv from=2 msg=3 tag=7");
 	e = (struct pg_event){ .kind = PG_REC_END, .how = 3, .value = 11 };
-	pg_event_describe(&e, buf, sizeof(buf));
+	pg_event_describe(&pg_names_pvm, &e, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "end of task (signal 11)");
+}
+END_TEST
+
+/* The tools name a run's calls as its binding does: PVM's by default
+ * and for a PVM launcher's spawns, MPI's for a recording of mpirun
+ * (names.c); a call of the other binding has no name. */
+START_TEST(test_binding_names)
+{
+	static const char pvm[] = "pangaea-exec 2 ltid=0\n"
+		"spawn 1 file=\"/r/master\" flags=0 where=\"\" ntask=1 "
+		"started=1 argv=[] tasks=[1@vm]\n";
+	static const char mpi[] = "pangaea-exec 2 ltid=0\n"
+		"spawn 1 file=\"/usr/bin/orterun\" flags=0 where=\"\" ntask=2 "
+		"started=2 argv=[\"-np\" \"2\" \"/r/w\"] tasks=[1@vm 2@vm]\n";
+	const struct pg_names *nm;
+	char buf[64], path[PATH_MAX];
+
+	ck_assert_ptr_eq(pg_names_of_run(cku_dir), &pg_names_pvm);
+	cku_spit(cku_in_dir(path, sizeof(path), "task-0.exec"), pvm,
+		 sizeof(pvm) - 1);
+	ck_assert_ptr_eq(pg_names_of_run(cku_dir), &pg_names_pvm);
+	cku_spit(path, mpi, sizeof(mpi) - 1);
+	nm = pg_names_of_run(cku_dir);
+	ck_assert_ptr_eq(nm, &pg_names_mpi);
+	ck_assert_str_eq(pg_call_name(nm, pg_call_of(PG_REC_RECV, 0), buf,
+				      sizeof(buf)), "MPI_Recv");
+	ck_assert_str_eq(pg_kind_call_name(nm, PG_REC_PROBE, buf, sizeof(buf)),
+			 "MPI_Probe");
+	ck_assert_str_eq(pg_call_name(nm, pg_call_of(PG_REC_CALL,
+						     PG_Q_MPI_DONE), buf,
+				      sizeof(buf)), "MPI_Test/Wait");
+	ck_assert_ptr_null(pg_call_name(nm, pg_call_of(PG_REC_TRECV, 0), buf,
+					sizeof(buf)));
+	ck_assert_str_eq(nm->world, "MPI_COMM_WORLD");
+	nm = &pg_names_pvm;
+	ck_assert_str_eq(pg_call_name(nm, pg_call_of(PG_REC_RECV, 0), buf,
+				      sizeof(buf)), "pvm_recv");
+	ck_assert_str_eq(pg_call_name(nm, pg_call_of(PG_REC_GROUP,
+						     PG_GROUP_JOIN), buf,
+				      sizeof(buf)), "pvm_joingroup");
+	ck_assert_str_eq(pg_kind_call_name(nm, PG_REC_POLLFAIL, buf,
+					   sizeof(buf)),
+			 "pvm_nrecv/pvm_trecv/pvm_probe (failed)");
+	ck_assert_ptr_null(pg_call_name(nm, pg_call_of(PG_REC_CALL,
+						       PG_Q_MPI_COLL), buf,
+					sizeof(buf)));
+	ck_assert(pg_mpi_launcher("/usr/bin/mpiexec.openmpi"));
+	ck_assert(!pg_mpi_launcher("/r/mpirunner"));
 }
 END_TEST
 
@@ -1475,17 +1523,18 @@ START_TEST(test_call_round_trip)
 	}
 	ck_assert_int_eq(pg_comm_next(&r, &ev, err, sizeof(err)), 0);
 	pg_comm_free(&r);
-	pg_event_describe(&in[0], d, sizeof(d));
+	pg_event_describe(&pg_names_pvm, &in[0], d, sizeof(d));
 	ck_assert_str_eq(d, "pvm_pstat(task 1002) = -31");
-	pg_event_describe(&in[1], d, sizeof(d));
+	pg_event_describe(&pg_names_pvm, &in[1], d, sizeof(d));
 	ck_assert_str_eq(d, "pvm_tasks(t40000) = 0 with 5 bytes of results");
 	pg_call_describe(&in[2], 0, d, sizeof(d));
 	ck_assert_str_eq(d, "pvm_recvinfo(\"q.box\", 3, flags=8)");
-	pg_event_describe(&in[4], d, sizeof(d));
+	pg_event_describe(&pg_names_pvm, &in[4], d, sizeof(d));
 	ck_assert_str_eq(d, "pvm_exit() = 0");
 	ck_assert_str_eq(pg_rec_kind_name(PG_REC_CALL), "call");
 	ck_assert_int_eq(pg_call_op_of("getmboxinfo"), PG_Q_GETMBOXINFO);
-	ck_assert_ptr_nonnull(pg_call_name(pg_call_of(PG_REC_CALL, PG_Q_DELINFO),
+	ck_assert_ptr_nonnull(pg_call_name(&pg_names_pvm,
+					   pg_call_of(PG_REC_CALL, PG_Q_DELINFO),
 					   d, sizeof(d)));
 	ck_assert_str_eq(d, "pvm_delinfo");
 }
@@ -1933,6 +1982,7 @@ static Suite *commlog_suite(void)
 	tcase_add_test(rw, test_time_deltas);
 	tcase_add_test(rw, test_append_after_close);
 	tcase_add_test(rw, test_names_and_paths);
+	tcase_add_test(rw, test_binding_names);
 	suite_add_tcase(s, rw);
 
 	cku_add_tmp_fixtures(crash);

@@ -133,7 +133,7 @@ static void set_self(int ltid)
 
 	pg_binding_set(NULL); /* the engine's own, "none" */
 	named = *pg_bind;
-	named.call_prefix = "pvm_";
+	named.names = &pg_names_pvm;
 	pg_binding_set(&named);
 	s->ltid = ltid;
 	s->mode = PANGAEA_MODE_REPLAY;
