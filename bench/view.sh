@@ -101,8 +101,8 @@ for i in 1 2 3; do
 done
 
 # the cost of a live view on the run itself: sor, on a virtual machine
-# started once, recorded alone and with -view (the tasks batch their
-# events to the coordinator, which relays them to the viewer); a short
+# started once, recorded alone and with -view (the coordinator reads the
+# tasks' logs as they grow and relays their events to the viewer); a short
 # run (35 000 events, shorter than the viewer's start-up, for which the
 # coordinator waits at the end) and a longer one (240 000 events)
 [ "${VIEW_BENCH_LIVE:-1}" = 0 ] && exit 0
@@ -110,7 +110,7 @@ S=$B/examples/sor
 echo quit | timeout 20 pvm >/dev/null 2>&1
 # "null": -view with a reader that reads the live stream and throws it
 # away in place of pangaea-view (the launcher takes the pangaea-view
-# beside it): what the tasks' batches and the coordinator's relaying cost
+# beside it): what the coordinator's following and relaying cost
 mkdir nullbin
 cp "$B/bin/pangaea" "$B/bin/pangaea-coord" nullbin/
 cat >nullbin/pangaea-view <<'EOF'

@@ -25,6 +25,13 @@
  * its host holds (LOGS_ASK), before a replay it writes the recorded logs
  * of the tasks that will run on its host (LOGFILE).  It ends on QUIT,
  * from the launcher or from PVM when the launcher exits.
+ *
+ * With a live view (-follow DIR -events-to TID, unless the coordinator
+ * runs on its host) the beacon is also its host's follower (follow.c):
+ * every COORD_FOLLOW_MS it reads on in the logs of DIR whose task ran
+ * on its host and sends what it found to the coordinator TID as
+ * PG_TAG_EVENTS batches, so that no task sends any; at LOGS_ASK (the
+ * run's tasks have all ended) it reads them to their end first.
  */
 #include "coord.h"
 
@@ -43,6 +50,36 @@
 
 #define PERIOD_MS 250
 #define ORPHAN_S 10.0
+
+/* The coordinator, which gets the events of this host's logs. */
+static int events_to;
+
+/* follow.c's sink: sends the batch of task H to the coordinator. */
+static void beacon_events(const struct pg_live_head *h, const int *ints,
+			  int n)
+{
+	if (pg_proto_send_events(events_to, h, ints, n) < 0)
+		fprintf(stderr, "pangaea-coord: cannot send the live view's "
+			"events to the coordinator t%x\n", events_to);
+}
+
+/* Reads the arguments ARGC, ARGV after -beacon: with -follow DIR and
+ * -events-to TID, follows the logs of this host's tasks in DIR. */
+static void beacon_follow(int argc, char **argv)
+{
+	const char *dir = NULL;
+	char host[PG_HOST_MAX];
+
+	for (int i = 0; i + 1 < argc; i++)
+		if (strcmp(argv[i], "-follow") == 0)
+			dir = argv[++i];
+		else if (strcmp(argv[i], "-events-to") == 0)
+			events_to = atoi(argv[++i]);
+	if (!dir || events_to <= 0)
+		return;
+	pg_pvm_host_of(pvm_mytid(), host, sizeof(host));
+	coord_follow_init(NULL, dir, host, 1, beacon_events);
+}
 
 /* Monotonic milliseconds. */
 static long long now_ms(void)
@@ -268,12 +305,12 @@ static long long lease_until(int sent_ms, long long now, long long *offset,
 	return sent_ms + *offset + (long long)(ORPHAN_S * 1000);
 }
 
-int coord_beacon_main(void)
+int coord_beacon_main(int argc, char **argv)
 {
 	const char *ctx = getenv(PG_ENV_CONTEXT);
 	struct pg_logship_writer w = { .fd = -1 };
 	int launcher, b = 0, tag, src, version, dog, have = 0;
-	long long sent = 0, t0 = now_ms(), offset = 0;
+	long long sent = 0, t0 = now_ms(), offset = 0, read = 0;
 	char last = 'q';
 
 	if (!ctx) {
@@ -292,10 +329,17 @@ int coord_beacon_main(void)
 	pg_proto_open(atoi(ctx));
 	pvm_setcontext(atoi(ctx));
 	pvm_notify(PvmTaskExit, PG_TAG_QUIT, 1, &launcher);
+	beacon_follow(argc, argv);
 	for (;;) {
-		struct timeval tmout = { 0, PERIOD_MS * 1000 };
+		struct timeval tmout = { 0, (coord_follow_on() ? COORD_FOLLOW_MS
+						  : PERIOD_MS) * 1000 };
 		long long t = now_ms();
 		int ms = (int)(t - t0);
+
+		if (coord_follow_on() && t - read >= COORD_FOLLOW_MS) {
+			coord_follow_read();
+			read = t;
+		}
 
 		if (t - sent >= PERIOD_MS) {
 			if (pg_proto_send(launcher, PG_TAG_BEACON, &ms) < 0) {
@@ -327,7 +371,9 @@ int coord_beacon_main(void)
 			tell_watchdog(dog, '.', lease_until(ms, now_ms(),
 							    &offset, &have));
 		} else if (tag == PG_TAG_LOGS_ASK) {
-			/* (the run is over: its lease is not extended) */
+			/* (the run is over: its lease is not extended; the
+			   live view gets the logs' last events first) */
+			coord_follow_finish();
 			send_logs(launcher);
 		} else if (tag == PG_TAG_LOGFILE) {
 			/* (before a replay's tasks start: a long transfer is

@@ -7,9 +7,12 @@
 
 #include "pangaea-internal.h"
 
-/* beacon.c: pangaea-coord -beacon (the launcher's watch on another host):
- * sends BEACON to its parent, the launcher, until QUIT; an exit status. */
-int coord_beacon_main(void);
+/* beacon.c: pangaea-coord -beacon [-follow DIR -events-to TID] (the
+ * launcher's watch on another host, ARGC/ARGV its arguments after
+ * -beacon): sends BEACON to its parent, the launcher, until QUIT, and
+ * with -follow the events of its host's logs in DIR to the coordinator
+ * TID; an exit status. */
+int coord_beacon_main(int argc, char **argv);
 
 /* logsview.c: pangaea-coord -follow-logs DIR (the live view of a run
  * without a coordinator: serves PANGAEA_LIVE's socket with the events of
@@ -55,16 +58,17 @@ struct event_base;
  * of a relay on the viewer's host, -live-to) only passes the batches on
  * to it; 0, or -1 (said why). */
 int coord_viewers_init(struct event_base *base, int relay);
-/* Relays the PG_TAG_EVENTS batch BUFID from SRC (the receive buffer). */
-void coord_viewers_batch(int bufid, int src);
+/* Relays the PG_TAG_EVENTS batch BUFID from SRC (the receive buffer), a
+ * task, or with BEACON a beacon (or to a relay the coordinator). */
+void coord_viewers_batch(int bufid, int src, int beacon);
 /* Relays the batch of N ints INTS of task H made here (follow.c) as a
  * task's batch is. */
 struct pg_live_head;
 void coord_viewers_events(const struct pg_live_head *h, const int *ints,
 			  int n);
-/* How many PG_TAG_EVENTS batches came (from tasks, or to a relay from
- * the coordinator). */
-long coord_viewers_batches(void);
+/* How many PG_TAG_EVENTS batches came from tasks, or with BEACONS from
+ * beacons (to a relay: from the coordinator). */
+long coord_viewers_batches(int beacons);
 /* At the end: waits a little for a first viewer, flushes, closes; or
  * tells the relay that the batches have ended (QUIT). */
 void coord_viewers_finish(void);
@@ -73,13 +77,28 @@ void coord_viewers_finish(void);
  * go to a relay); 1 or 0. */
 int coord_viewers_on(void);
 
-/* follow.c: the live view's events of the tasks on this host, read from
- * their logs as they are written (PANGAEA_LIVE_FOLLOW names this host). */
-/* Follows the logs in LOGDIR of the tasks coord_follow_task names,
- * reading them every few ms on BASE's timer; 0, or -1 (said why). */
-int coord_follow_init(struct event_base *base, const char *logdir);
+/* follow.c: the live view's events of the tasks of one host, read from
+ * their logs as they are written (the coordinator, a beacon, the relay,
+ * an MPI run's follower). */
+#define COORD_FOLLOW_MS 25 /* between two readings of the logs */
+/* Where a follower's batches go: task H's N ints INTS (as a batch). */
+typedef void (*coord_follow_sink)(const struct pg_live_head *h,
+				  const int *ints, int n);
+/* Follows, in LOGDIR, the logs of the tasks coord_follow_task names
+ * (with SCAN: of every task whose log is there) that ran on HOST (NULL:
+ * on any host), their events going to SINK; with BASE, reads on by
+ * itself every COORD_FOLLOW_MS on its timer, else on coord_follow_read.
+ * 0 (also when LOGDIR or HOST is empty: nothing followed), or -1 (said
+ * why). */
+int coord_follow_init(struct event_base *base, const char *logdir,
+		      const char *host, int scan, coord_follow_sink sink);
+/* Whether logs are followed (coord_follow_init did, until
+ * coord_follow_finish); 1 or 0. */
+int coord_follow_on(void);
 /* Task LTID is in the run: its log is looked for from now on. */
 void coord_follow_task(int ltid);
+/* Reads on in every log (what the timer does). */
+void coord_follow_read(void);
 /* Whether the log of every task the coordinator knows is followed here
  * (after reading on in them): then no task sent batches, and none can
  * come late; 1 or 0. */

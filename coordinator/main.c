@@ -11,7 +11,8 @@
  *
  * pangaea-coord -relay is the live view's relay on the launcher's host
  * when the coordinator runs on another (viewers.c): the same loop, which
- * only gets event batches, and ends on a QUIT from either.
+ * only gets event batches (and, given -follow DIR, follows the logs of
+ * its host's tasks: follow.c), and ends on a QUIT from either.
  *
  * pangaea-coord -follow-logs DIR serves the live view of an MPI run,
  * which has no coordinator, from its logs (logsview.c); no PVM there.
@@ -134,8 +135,9 @@ static void dispatch(struct coord *c, int bufid, int tag, int src)
 			reply(src, PG_TAG_ANSWER,
 			      coord_registry_ltid(&c->reg, v[0]));
 		break;
-	case PG_TAG_EVENTS:
-		coord_viewers_batch(bufid, src);
+	case PG_TAG_EVENTS: /* from a task, or a beacon following its host */
+		coord_viewers_batch(bufid, src,
+				    coord_registry_ltid(&c->reg, src) < 0);
 		break;
 	case PG_TAG_LTID2TID:
 		if (pg_proto_upk(tag, v) == 0)
@@ -299,7 +301,7 @@ int main(int argc, char **argv)
 
 	pg_pvm_stand_aside(); /* not a task, even under a user's LD_PRELOAD */
 	if (argc > 1 && strcmp(argv[1], "-beacon") == 0)
-		return coord_beacon_main();
+		return coord_beacon_main(argc - 2, argv + 2);
 	if (argc == 3 && strcmp(argv[1], "-follow-logs") == 0)
 		return coord_logs_main(argv[2]);
 	coord_args(&c, argc, argv);
@@ -314,9 +316,16 @@ int main(int argc, char **argv)
 		pvm_exit();
 		return 1;
 	}
-	/* a failure is said; the run goes on */
-	if (coord_viewers_init(c.base, c.live_to) == 0 && coord_viewers_on())
-		coord_follow_init(c.base, c.follow);
+	/* a failure is said; the run goes on.  The logs of this host's
+	   tasks are followed (the relay's: of every task whose log is in
+	   the folder, since it hears of none) */
+	if (coord_viewers_init(c.base, c.live_to) == 0 && coord_viewers_on()) {
+		char host[PG_HOST_MAX];
+
+		pg_pvm_host_of(pvm_mytid(), host, sizeof(host));
+		coord_follow_init(c.base, c.follow, host, c.relay,
+				  coord_viewers_events);
+	}
 	/* what libpvm read from the socket while it sent HELLO is in its
 	   queue, and the socket stays quiet: the loop's first turn takes it
 	   (it waited for the 100 ms timer; a run's first SPAWNED came that
@@ -340,8 +349,9 @@ int main(int argc, char **argv)
 
 		getrusage(RUSAGE_SELF, &ru);
 		snprintf(said, sizeof(said), "live view: %ld event batches from "
-			 "tasks, %ld events read from logs (CPU %ld ms)",
-			 coord_viewers_batches(), coord_follow_events(),
+			 "tasks, %ld from other hosts' beacons, %ld events read "
+			 "from logs (CPU %ld ms)", coord_viewers_batches(0),
+			 coord_viewers_batches(1), coord_follow_events(),
 			 (long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000 +
 				 (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000);
 		pg_timeline("coordinator", said);

@@ -49,7 +49,8 @@ static struct {
 	struct evbuffer *history;
 	int finishing;
 	int relay;              /* tid of the relay we pass batches to, or 0 */
-	long batches;           /* PG_TAG_EVENTS batches the tasks sent */
+	long batches[2];        /* PG_TAG_EVENTS batches from tasks, from
+				   beacons (their hosts' logs) */
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 } cv;
 
@@ -227,12 +228,12 @@ static void viewers_lines(const struct pg_live_head *h, const int *ints,
 	evbuffer_free(batch);
 }
 
-void coord_viewers_batch(int bufid, int src)
+void coord_viewers_batch(int bufid, int src, int beacon)
 {
 	struct pg_live_head h;
 	int nints, *ints;
 
-	cv.batches++;
+	cv.batches[beacon != 0]++;
 	if (cv.relay) {
 		if (pg_proto_forward(bufid, cv.relay, PG_TAG_EVENTS) < 0)
 			fprintf(stderr, "pangaea-coord: cannot pass events on to "
@@ -275,9 +276,9 @@ static void viewer_flush(struct bufferevent *bev)
 			break;
 }
 
-long coord_viewers_batches(void)
+long coord_viewers_batches(int beacons)
 {
-	return cv.batches;
+	return cv.batches[beacons != 0];
 }
 
 int coord_viewers_on(void)

@@ -52,10 +52,11 @@
 					    coordinator's Unix socket path
 					    (unset: no live events at all) */
 #define PG_ENV_LIVE_FOLLOW "PANGAEA_LIVE_FOLLOW" /* with PANGAEA_LIVE: the
-					    host whose logs the coordinator
-					    follows ("*": every host's); a
-					    task there sends no event
-					    batches (live.c) */
+					    hosts whose logs are followed
+					    there ("*" every host, "!H" but
+					    H; space-separated); a task
+					    there sends no event batches
+					    (live.c) */
 #define PG_ENV_CALIB "PANGAEA_CALIB" /* the launcher's logging cost,
 					"NS:BUILD:HOST" (calib.c), set in
 					each task from its handover */
@@ -119,7 +120,9 @@
  * PG_TAG_EXITED     PVM -> launcher: a task exited (pvm_notify; int tid,
  *                   no version).
  * PG_TAG_EVENTS     task -> coordinator, only when PANGAEA_LIVE is set: a
- *                   batch of the task's logged events for live viewers.
+ *                   batch of the task's logged events for live viewers
+ *                   (also beacon -> coordinator: a batch of a task of
+ *                   its host, read from its log; coordinator -> relay).
  *                   int ltid, int parent_ltid, str host, str program,
  *                   int nints, then nints ints: per event PG_LIVE_FIELDS
  *                   ints (kind, peer, tag, msgid, len, count (a group

@@ -308,15 +308,25 @@ static int others_heard(const struct la_run *r, const struct la_beacon *b)
 }
 
 /* Starts a beacon on HOST and watches it; 0, or -1 if it could not be
- * started (a host without it is only not watched). */
+ * started (a host without it is only not watched).  With a live view it
+ * also follows the logs of HOST's tasks (-follow), and sends their
+ * events to the coordinator (-events-to), unless the coordinator runs
+ * there and does. */
 static int start_beacon(struct la_run *r, const char *host)
 {
-	char path[PG_PATH_MAX + 32], opt[] = "-beacon";
-	char *argv[2] = { opt, NULL };
+	char path[PG_PATH_MAX + 32], opt[] = "-beacon", follow[] = "-follow";
+	char to[] = "-events-to", dir[PG_PATH_MAX], tid[16];
+	char *argv[6] = { opt, follow, dir, to, tid, NULL };
+	const char *live = getenv(PG_ENV_LIVE);
 	struct la_beacon *b, *more;
 
 	if (la_coord_path(path, sizeof(path)) < 0)
 		return -1;
+	if (!live || !*live || !r->logdir || !r->coord_tid ||
+	    strcmp(host, r->coord_host) == 0)
+		argv[1] = NULL;
+	snprintf(dir, sizeof(dir), "%s", r->logdir ? r->logdir : "");
+	snprintf(tid, sizeof(tid), "%d", r->coord_tid);
 	more = realloc(r->beacons, (size_t)(r->nbeacons + 1) * sizeof(*more));
 	if (!more)
 		return -1;
@@ -335,15 +345,33 @@ static int start_beacon(struct la_run *r, const char *host)
 void la_hosts_watch(struct la_run *r)
 {
 	struct pvmhostinfo *hosts;
+	struct pg_strbuf unfollowed = { 0 };
+	char home[PG_HOST_MAX];
 	int nhost, narch, here = pvm_tidtohost(pvm_mytid());
 
-	/* (hosts the program adds in mid-run: la_hosts_added) */
+	/* (hosts the program adds in mid-run: la_hosts_added, whose
+	   beacons follow their logs too) */
 	pvm_notify(PvmHostAdd, PG_TAG_HOSTADD, -1, NULL);
 	if (pvm_config(&nhost, &narch, &hosts) < 0)
-		return;
+		nhost = 0;
 	for (int i = 0; i < nhost; i++)
-		if (hosts[i].hi_tid != here)
-			start_beacon(r, hosts[i].hi_name);
+		if (hosts[i].hi_tid != here &&
+		    start_beacon(r, hosts[i].hi_name) < 0 &&
+		    strcmp(hosts[i].hi_name, r->coord_host) != 0)
+			pg_strbuf_printf(&unfollowed, " !%s", hosts[i].hi_name);
+	/* a live view: every host's tasks are followed (they send no
+	   batches) but ours when no follower runs here, and those of a
+	   host whose beacon did not start */
+	pg_pvm_host_of(pvm_mytid(), home, sizeof(home));
+	if (!r->live_here)
+		pg_strbuf_printf(&unfollowed, " !%s", home);
+	if (getenv(PG_ENV_LIVE) && *getenv(PG_ENV_LIVE)) {
+		char all[2048];
+
+		snprintf(all, sizeof(all), "*%s", unfollowed.p ? unfollowed.p : "");
+		la_vm_export(PG_ENV_LIVE_FOLLOW, all);
+	}
+	pg_strbuf_free(&unfollowed);
 }
 
 void la_hosts_added(struct la_run *r)

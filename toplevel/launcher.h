@@ -147,6 +147,9 @@ struct la_run {
 	double stopped_seen;    /* when a process of the run here was last
 				   seen stopped (la_tasks_check_joined) */
 	int relay_tid;          /* the live view's relay (run.c), or 0 */
+	int live_here;          /* a live view's follower reads the logs of
+				   this host's tasks (the coordinator or
+				   the relay: start_coordinator) */
 	int relay_exited;
 	struct la_task *tasks;
 	int ntasks;

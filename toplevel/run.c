@@ -88,8 +88,9 @@ static int coord_hello(int n, int tid, const char *host, const char *what)
  * viewer's host first; it serves the socket, and the coordinator passes it the
  * tasks' event batches over PVM (-live-to TID; docs/INTERNALS.md §18.1).
  * With a live viewer the coordinator also follows the logs of the tasks
- * of its own host (-follow LOGDIR), which therefore send no batches
- * (PANGAEA_LIVE_FOLLOW, exported before any task starts).
+ * of its own host (-follow LOGDIR), and so does the relay on ours when
+ * the coordinator runs elsewhere (the beacons on the other hosts:
+ * la_hosts_watch, which says which hosts' tasks send no batches).
  */
 static int start_coordinator(struct la_run *r)
 {
@@ -113,8 +114,12 @@ static int start_coordinator(struct la_run *r)
 		host = home;
 	if (r->started_vm)
 		*a++ = halt;
+	if (live && *live)
+		snprintf(logdir, sizeof(logdir), "%s", r->logdir);
 	if (live && *live && strcmp(host, viewer) != 0) {
-		char *rargv[2] = { relay, NULL };
+		/* (on our host, nobody else follows its tasks' logs) */
+		int here = strcmp(viewer, home) == 0;
+		char *rargv[4] = { relay, here ? follow : NULL, logdir, NULL };
 
 		pg_timeline("launcher", "spawns the live view's relay");
 		n = coord_spawn(rargv, viewer, &r->relay_tid);
@@ -123,15 +128,15 @@ static int start_coordinator(struct la_run *r)
 			return -1;
 		}
 		pvm_notify(PvmTaskExit, PG_TAG_EXITED, 1, &r->relay_tid);
+		r->live_here = here;
 		snprintf(rtid, sizeof(rtid), "%d", r->relay_tid);
 		*a++ = live_to;
 		*a++ = rtid;
 	}
 	if (live && *live) {
-		snprintf(logdir, sizeof(logdir), "%s", r->logdir);
-		la_vm_export(PG_ENV_LIVE_FOLLOW, host);
 		*a++ = follow;
 		*a++ = logdir;
+		r->live_here |= strcmp(host, home) == 0;
 	}
 	pg_timeline("launcher", "spawns the coordinator");
 	snprintf(r->coord_host, sizeof(r->coord_host), "%s", host);

@@ -55,8 +55,9 @@
  *                             does not race
  *
  * Live runs (viewlive.c): pgdb live-open makes an empty database in
- * memory, pgdb live-connect PATH returns a Tcl channel reading the
- * coordinator's socket, pgdb live-add TEXT adds the lines read from it,
+ * memory, pgdb live-connect PATH CMD reads the coordinator's socket
+ * into it in the background (CMD is told "events N", "refused MSG",
+ * "end"; pgdb live-close stops it), pgdb live-add TEXT adds lines,
  * pgdb live-output DIR reads DIR/output.log (as far as it is written)
  * into the output table again;
  * every query above then works on what has arrived so far.
@@ -156,7 +157,8 @@ static const struct pgdb_cmd pgdb_cmds[] = {
 	{ "calls", 0, 1, "?LOGDIR?", pgdb_calls },
 	{ "stale", 1, 1, "LOGDIR", pgdb_stale },
 	{ "live-open", 0, 0, NULL, vdb_live_open },
-	{ "live-connect", 1, 1, "PATH", vdb_live_connect },
+	{ "live-connect", 2, 2, "PATH CMD", vdb_live_connect },
+	{ "live-close", 0, 0, NULL, vdb_live_close },
 	{ "live-add", 1, 1, "TEXT", vdb_live_add },
 	{ "live-output", 1, 1, "DIR", vdb_live_output },
 	{ NULL, 0, 0, NULL, NULL }

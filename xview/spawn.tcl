@@ -449,7 +449,7 @@ proc spawn::output {fd} {
 proc spawn::last_look {} {
 	set dir $view::V(live_dir)
 	if {$view::V(sock_chan) ne ""} {
-		close $view::V(sock_chan)
+		pgdb live-close
 		set view::V(sock_chan) ""
 		set view::V(sock) ""
 	}

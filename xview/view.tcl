@@ -19,7 +19,7 @@ namespace eval view {
 		f_other 1 find "" live_job "" live_dir "" live_sig "" t1 0
 		force_detail 0 px_per_event 5 live_since 0
 		sock "" sock_chan "" sock_lines 0 sock_tries 0 live_via ""
-		sock_redraw 0 sock_refresh_ms 0 sock_part "" live_events 0 live_msgs 0
+		sock_redraw 0 sock_refresh_ms 0 live_events 0 live_msgs 0
 		live_error "" util 1 bandh 12 utilh 130 stats 0 raw 0
 		importing 0 import_chan "" import_out "" import_dir ""
 	}
@@ -1171,7 +1171,7 @@ proc view::live_sock {path dir} {
 proc view::sock_try {} {
 	variable V
 	if {$V(sock) eq ""} return
-	if {[catch {pgdb live-connect $V(sock)} chan]} {
+	if {[catch {pgdb live-connect $V(sock) view::sock_got} chan]} {
 		if {[incr V(sock_tries)] < 100} {
 			after 200 view::sock_try
 		} else {
@@ -1185,8 +1185,6 @@ proc view::sock_try {} {
 		return
 	}
 	set V(sock_chan) $chan
-	fconfigure $chan -blocking 0 -buffering line -translation lf
-	fileevent $chan readable view::sock_read
 	view::live_out_tick
 }
 
@@ -1211,23 +1209,14 @@ proc view::live_out_tick {} {
 	if {$V(tmax) != $tmax || $V(out)} { view::redraw_later }
 }
 
-# Reads what the coordinator sent; at its end, shows the logs.
-proc view::sock_read {} {
+# What pgdb's reader of the coordinator's stream says (viewlive.c):
+# "events N", N events added (a redraw follows); "end", the run is over
+# (then the logs are shown); "refused MSG".
+proc view::sock_got {what {arg ""}} {
 	variable V
-	set chan $V(sock_chan)
-	set text [read $chan]
-	if {$text ne ""} {
-		# keep a cut last line for the next read
-		append V(sock_part) $text
-		set cut [string last "\n" $V(sock_part)]
-		if {$cut >= 0} {
-			set whole [string range $V(sock_part) 0 $cut]
-			set V(sock_part) [string range $V(sock_part) [expr {$cut + 1}] end]
-			if {[catch {pgdb live-add $whole} n]} {
-				view::sock_refused $n
-				return
-			}
-			incr V(sock_lines) $n
+	switch -- $what {
+		events {
+			incr V(sock_lines) $arg
 			if {!$V(sock_redraw)} {
 				set V(sock_redraw) 1
 				# at most every 150 ms, and redrawing at most a
@@ -1236,26 +1225,30 @@ proc view::sock_read {} {
 					view::sock_refresh
 			}
 		}
+		refused { view::sock_refused $arg }
+		end { view::sock_ended }
 	}
-	if {[eof $chan]} {
-		close $chan
-		set V(sock_chan) ""
-		set V(sock) ""
-		after cancel view::sock_refresh
-		set V(sock_redraw) 0
-		after cancel spawn::last_look
-		# what the relay gave (the tests compare it with the logs)
-		lassign [pgdb range] a b
-		set V(live_events) [pgdb count $a $b]
-		set V(live_msgs) [expr {[llength [pgdb messages $a $b 100000000]] / 9}]
-		# the run is over: its logs are complete and authoritative
-		if {$V(live_dir) ne "" && [glob -nocomplain -directory $V(live_dir) task-*.comm] ne ""} {
-			if {[catch {view::open_run $V(live_dir)} err]} {
-				.status configure -text "live: $err"
-			}
+}
+
+# The coordinator closed its stream: shows the run's logs.
+proc view::sock_ended {} {
+	variable V
+	set V(sock_chan) ""
+	set V(sock) ""
+	after cancel view::sock_refresh
+	set V(sock_redraw) 0
+	after cancel spawn::last_look
+	# what the relay gave (the tests compare it with the logs)
+	lassign [pgdb range] a b
+	set V(live_events) [pgdb count $a $b]
+	set V(live_msgs) [expr {[llength [pgdb messages $a $b 100000000]] / 9}]
+	# the run is over: its logs are complete and authoritative
+	if {$V(live_dir) ne "" && [glob -nocomplain -directory $V(live_dir) task-*.comm] ne ""} {
+		if {[catch {view::open_run $V(live_dir)} err]} {
+			.status configure -text "live: $err"
 		}
-		set V(live_via) done
 	}
+	set V(live_via) done
 }
 
 # The coordinator's stream was refused (MSG says why, e.g. another
@@ -1263,7 +1256,7 @@ proc view::sock_read {} {
 # run's log folder instead.
 proc view::sock_refused {msg} {
 	variable V
-	catch {close $V(sock_chan)}
+	pgdb live-close
 	set V(sock_chan) ""
 	set V(sock) ""
 	after cancel view::sock_refresh
@@ -1282,7 +1275,7 @@ proc view::sock_refused {msg} {
 }
 
 # Redraws after events arrived, following the run's end unless the user
-# moved away from it; keeps how long that took (sock_read waits 4 times
+# moved away from it; keeps how long that took (sock_got waits 4 times
 # as long before the next one).
 proc view::sock_refresh {} {
 	variable V

@@ -176,9 +176,11 @@ vdb_cmd_fn vdb_cmd_hists;
 vdb_cmd_fn vdb_logs_open, vdb_logs_attach, vdb_logs_events,
 	vdb_logs_messages, vdb_logs_tasks, vdb_logs_meta;
 
-/* viewlive.c: pgdb live-open, live-connect PATH, live-add TEXT,
- * live-output DIR (the output table, again, from DIR/output.log as far
- * as it is written). */
-vdb_cmd_fn vdb_live_open, vdb_live_connect, vdb_live_add, vdb_live_output;
+/* viewlive.c: pgdb live-open, live-connect PATH CMD (reads the socket
+ * PATH in the background, telling CMD "events N", "refused MSG", "end"),
+ * live-close (stops reading it), live-add TEXT, live-output DIR (the
+ * output table, again, from DIR/output.log as far as it is written). */
+vdb_cmd_fn vdb_live_open, vdb_live_connect, vdb_live_close, vdb_live_add,
+	vdb_live_output;
 
 #endif /* PANGAEA_VIEWDB_H */

@@ -201,9 +201,9 @@ void pg_live_event(const struct pg_event *ev);
 void pg_live_tick(void);
 /* Sends the batch now (pangaea_exit; not from a signal handler). */
 void pg_live_flush(void);
-/* Whether the logs of tasks on HOST are followed by the coordinator
- * (PANGAEA_LIVE_FOLLOW names HOST, or is "*": every host's, in a log
- * folder they share): then they send no batches; 1 or 0. */
+/* Whether the logs of tasks on HOST are followed by a follower of that
+ * host (PANGAEA_LIVE_FOLLOW: words "*", every host, and "!H", but host
+ * H): then they send no batches; 1 or 0. */
 int pg_live_followed(const char *host);
 
 /* debug.c: replay -debug's stop (PANGAEA_DEBUG).  The replay engine

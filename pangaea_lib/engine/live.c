@@ -1,8 +1,11 @@
 /*
  * live.c: events for a live viewer.  When the launcher runs with -view it
- * sets PANGAEA_LIVE.  A task on the host PANGAEA_LIVE_FOLLOW names (the
- * coordinator's) does nothing more: the coordinator reads its log as it
- * is written (coordinator/follow.c).  On any other host every event the
+ * sets PANGAEA_LIVE.  A task on a host PANGAEA_LIVE_FOLLOW says is
+ * followed (every host has a follower: the coordinator, a beacon or the
+ * relay) does nothing more: its host's follower reads its log as it is
+ * written (coordinator/follow.c).  On a host without one (the
+ * launcher's, when neither the coordinator nor the relay runs there; a
+ * host whose beacon could not start) every event the
  * task logs is also copied into a batch that goes to the coordinator
  * (PG_TAG_EVENTS, in Pangaea's context) when it holds PG_LIVE_BATCH
  * events, at the start of a wrapped call when the last batch went
@@ -38,8 +41,22 @@ static struct {
 int pg_live_followed(const char *host)
 {
 	const char *f = getenv(PG_ENV_LIVE_FOLLOW);
+	size_t n = host ? strlen(host) : 0;
+	int every = 0;
 
-	return f && *f && host && (strcmp(f, host) == 0 || strcmp(f, "*") == 0);
+	/* words: "*" (every host) and "!HOST" (but HOST) */
+	for (const char *w = f; w && *w; w += strcspn(w, " ")) {
+		size_t len;
+
+		w += strspn(w, " ");
+		len = strcspn(w, " ");
+		if (len == 1 && *w == '*')
+			every = 1;
+		else if (len == n + 1 && *w == '!' && n &&
+			 strncmp(w + 1, host, n) == 0)
+			return 0;
+	}
+	return every && n;
 }
 
 /* Decides once whether events go live (PANGAEA_LIVE and a coordinator

@@ -3,7 +3,12 @@
  * written by the tasks and the coordinator and read by the viewer: every
  * kind of event and the task and version lines come back as written,
  * and a wrong version, a damaged line or a damaged batch is refused.
+ * And which tasks send batches at all (pangaea_lib/engine/live.c,
+ * pg_live_followed): none on a host whose logs a follower reads;
+ * PANGAEA_LIVE_FOLLOW holds "*" (every host) and "!HOST" words (but
+ * HOST), as the launcher exports it (toplevel/hosts.c, la_hosts_watch).
  */
+#include "engine.h"
 #include "livestream.h"
 #include "pangaea-logs.h"
 
@@ -188,17 +193,65 @@ START_TEST(test_damaged_batch_refused)
 }
 END_TEST
 
+/* Whether HOST is followed with PANGAEA_LIVE_FOLLOW=VALUE (NULL: unset). */
+static int followed(const char *value, const char *host)
+{
+	if (value)
+		setenv(PG_ENV_LIVE_FOLLOW, value, 1);
+	else
+		unsetenv(PG_ENV_LIVE_FOLLOW);
+	return pg_live_followed(host);
+}
+
+START_TEST(test_every_host)
+{
+	ck_assert_int_eq(followed("*", "h1"), 1);
+	ck_assert_int_eq(followed("*", "a.long.name"), 1);
+	ck_assert_int_eq(followed(" * ", "h1"), 1);
+}
+END_TEST
+
+START_TEST(test_but_some)
+{
+	ck_assert_int_eq(followed("* !h1", "h1"), 0);
+	ck_assert_int_eq(followed("* !h1", "h2"), 1);
+	ck_assert_int_eq(followed("* !h1 !h3", "h3"), 0);
+	ck_assert_int_eq(followed("* !h1 !h3", "h2"), 1);
+	/* a name is matched whole, not as a prefix or a suffix */
+	ck_assert_int_eq(followed("* !h1", "h10"), 1);
+	ck_assert_int_eq(followed("* !h10", "h1"), 1);
+	ck_assert_int_eq(followed("* !xh1", "h1"), 1);
+}
+END_TEST
+
+START_TEST(test_none)
+{
+	/* no live view, no "*", a host name alone (no follower says so) */
+	ck_assert_int_eq(followed(NULL, "h1"), 0);
+	ck_assert_int_eq(followed("", "h1"), 0);
+	ck_assert_int_eq(followed("h1", "h1"), 0);
+	ck_assert_int_eq(followed("!h2", "h1"), 0);
+	ck_assert_int_eq(followed("*", ""), 0);
+	ck_assert_int_eq(followed("*", NULL), 0);
+}
+END_TEST
+
 /* The suite. */
 static Suite *livestream_suite(void)
 {
 	Suite *s = suite_create("livestream");
 	TCase *tc = tcase_create("livestream");
+	TCase *f = tcase_create("followed");
 
 	tcase_add_test(tc, test_every_kind_round_trip);
 	tcase_add_test(tc, test_task_and_version_lines);
 	tcase_add_test(tc, test_damaged_lines_refused);
 	tcase_add_test(tc, test_damaged_batch_refused);
 	suite_add_tcase(s, tc);
+	tcase_add_test(f, test_every_host);
+	tcase_add_test(f, test_but_some);
+	tcase_add_test(f, test_none);
+	suite_add_tcase(s, f);
 	return s;
 }
 
