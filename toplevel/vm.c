@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PVM_ROOT_DEFAULT "/usr/lib/pvm3"
@@ -461,8 +462,58 @@ static void vm_wait_gone(pid_t pid)
 		usleep(10000); /* (no pidfds: an older kernel) */
 }
 
+/* The pids of the tasks of this host's pvmd but ours (malloc'd into
+ * *PIDS, NULL when none); their count, 0 when PVM cannot list them. */
+static int vm_local_pids(pid_t **pids)
+{
+	struct pvmtaskinfo *ti;
+	int me = pvm_mytid(), nt = 0, n = 0;
+
+	*pids = NULL;
+	if (me < 0 || pvm_tasks(pvm_tidtohost(me), &nt, &ti) < 0 || nt <= 0 ||
+	    !(*pids = calloc((size_t)nt, sizeof(**pids))))
+		return 0;
+	for (int i = 0; i < nt; i++)
+		if (ti[i].ti_tid != me && ti[i].ti_pid > 0)
+			(*pids)[n++] = ti[i].ti_pid;
+	return n;
+}
+
+/*
+ * After the halt: removes the handshake files (pvmtmpPID.N) of the N
+ * tasks PIDS that the halt killed in their handshake: PVM's group
+ * server, started late by a task's last group call, was one (its
+ * pvmtmpPID.0 left: the scenario runner fails such a test).  Each gets
+ * up to 0.2 s in all to end (a pidfd); one still running keeps its files.
+ */
+static void vm_tidy_tasks(const pid_t *pids, int n)
+{
+	struct timespec t0, t;
+	int left, fd;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (int i = 0; i < n; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		left = 200 - (int)((t.tv_sec - t0.tv_sec) * 1000 +
+				   (t.tv_nsec - t0.tv_nsec) / 1000000);
+		fd = (int)syscall(SYS_pidfd_open, pids[i], 0);
+		if (fd >= 0) {
+			struct pollfd p = { .fd = fd, .events = POLLIN };
+
+			if (left > 0 && !la_vm_process_gone(pids[i]))
+				poll(&p, 1, left);
+			close(fd);
+		}
+		if (la_vm_process_gone(pids[i]))
+			pg_pvmtmp_clear_first(pids[i]);
+	}
+}
+
 void la_vm_stop(struct la_run *r)
 {
+	pid_t *pids;
+	int npids;
+
 	if (r->lost_pvmd) { /* nothing to halt or leave: just tidy up */
 		while (r->started_vm && waitpid(-1, NULL, WNOHANG) > 0)
 			;
@@ -474,6 +525,7 @@ void la_vm_stop(struct la_run *r)
 		pvm_exit();
 		return;
 	}
+	npids = vm_local_pids(&pids);
 	/* A halting pvmd sends SIGTERM to every enrolled task, us too. */
 	void (*old_term)(int) = signal(SIGTERM, SIG_IGN);
 
@@ -483,6 +535,9 @@ void la_vm_stop(struct la_run *r)
 		;
 	vm_wait_gone(r->pvmd_pid);
 	vm_remove_log();
-	/* a handshake the halt cut short leaves its file */
+	/* a handshake the halt cut short leaves its files: the pvmd's
+	   and the task's */
 	pg_pvmtmp_clear(r->pvmd_pid);
+	vm_tidy_tasks(pids, npids);
+	free(pids);
 }

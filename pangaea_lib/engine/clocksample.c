@@ -4,7 +4,8 @@
  * of PG_CLOCK_PINGS ping-pongs (PG_TAG_CLOCK) over Pangaea's own context:
  * the one with the smallest round trip, whose middle is taken as the
  * moment the coordinator read its clock.  log.c takes one when the task
- * joins, one at its end, and one every PANGAEA_CLOCK_PERIOD seconds
+ * joins, one at its end (unless the last was taken less than
+ * PG_CLOCK_END_GAP_NS before), and one every PANGAEA_CLOCK_PERIOD seconds
  * (default 30, 0: none) at a logged event; logs/analysis/clocksync.c fits them.
  */
 #include "engine.h"
@@ -13,6 +14,12 @@
 
 #define PG_CLOCK_PINGS 10
 #define PG_CLOCK_WAIT 2 /* s an answer may take before sampling stops */
+/* The analysis keeps one sample per 0.5 s of a host (its smallest round
+ * trip: PG_CLOCK_CLUSTER_NS, logs/analysis): an end sample closer than
+ * that to the task's last one could at most replace it there, or measure
+ * a drift over less than 0.5 s (100 ppm: 50 us, a round trip's order),
+ * and its 10 round trips are 0.5-2 ms at the end of every short task. */
+#define PG_CLOCK_END_GAP_NS 500000000ull
 
 static int seq;          /* of the last ping */
 static int broken;       /* the coordinator did not answer: no more pings */
@@ -84,4 +91,9 @@ int pg_clocksample_due(uint64_t t)
 	if (due_t == 0)
 		due_t = broken || period() == 0 ? UINT64_MAX : last_t + period();
 	return t >= due_t;
+}
+
+int pg_clocksample_end_due(uint64_t t)
+{
+	return !broken && (last_t == 0 || t - last_t >= PG_CLOCK_END_GAP_NS);
 }

@@ -62,6 +62,9 @@ uint64_t pg_clock_start_wall(void);
 int pg_clocksample_take(struct pg_clock_sample *s);
 /* Whether a periodic sample is due at T (ns since the task's start). */
 int pg_clocksample_due(uint64_t t);
+/* Whether the task's end sample is worth taking at T: none yet, or the
+ * last 0.5 s or more before T. */
+int pg_clocksample_end_due(uint64_t t);
 
 /* calib.c: the cost of logging one event in this task, in ns (a mean
  * over a few hundred rounds of the clock reads and the encoding). */

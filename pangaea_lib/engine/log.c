@@ -220,7 +220,8 @@ int pg_log_end(int how, int value)
 	if (ended)
 		return log_errno ? -1 : 0;
 	ended = 1;
-	log_clock(); /* the clock at the end */
+	if (pg_clocksample_end_due(pg_now()))
+		log_clock(); /* the clock at the end */
 	ev.t = pg_now();
 	pg_log(&ev);
 	if (how == PG_END_EXIT)

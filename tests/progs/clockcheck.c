@@ -3,6 +3,10 @@
  * tasks printed (tests/progs/clockpp.c, tests/scenario/clocksync.sh).
  *
  *   clockcheck LOGDIR TRUTHFILE [MESSAGES [EVENTS]]
+ *   clockcheck -samples LOGDIR
+ *
+ * -samples: prints "task LTID samples N" for each task's comm log, its
+ * clock samples as logged (before any fit), for tests/scenario/startup.sh.
  *
  * Prints per host the fitted offset (reference - local) at its first kept
  * sample, the drift, the kept samples and the bound: half the largest
@@ -45,6 +49,39 @@ static int host_of(const char *dir, int ltid, char *host, size_t n)
 	snprintf(host, n, "%s", r.hdr.host);
 	pg_comm_free(&r);
 	return 0;
+}
+
+/* clockcheck -samples DIR: each task's clock samples; 0, or 2 on a read
+ * error. */
+static int count_samples(const char *dir)
+{
+	struct pg_comm_reader r;
+	struct pg_event ev;
+	char err[512];
+	int *ltids, n, rc = 0, got;
+
+	if ((n = pg_run_ltids(dir, "comm", &ltids)) < 0) {
+		fprintf(stderr, "clockcheck: cannot read %s\n", dir);
+		return 2;
+	}
+	for (int i = 0; i < n && rc == 0; i++) {
+		if (pg_run_comm(&r, dir, ltids[i], err, sizeof(err)) < 0) {
+			fprintf(stderr, "clockcheck: %s\n", err);
+			rc = 2;
+			break;
+		}
+		while ((got = pg_comm_next(&r, &ev, err, sizeof(err))) > 0)
+			;
+		if (got < 0) {
+			fprintf(stderr, "clockcheck: %s\n", err);
+			rc = 2;
+		} else {
+			printf("task %d samples %d\n", ltids[i], r.nclock);
+		}
+		pg_comm_free(&r);
+	}
+	free(ltids);
+	return rc;
 }
 
 /* The bound of the error at LOCAL on H, ns. */
@@ -193,9 +230,11 @@ int main(int argc, char **argv)
 	int ltid, bad = 0, lines = 0;
 	FILE *f;
 
+	if (argc == 3 && strcmp(argv[1], "-samples") == 0)
+		return count_samples(argv[2]);
 	if (argc < 3 || argc > 5) {
 		fprintf(stderr, "usage: clockcheck LOGDIR TRUTHFILE [MESSAGES "
-			"[EVENTS]]\n");
+			"[EVENTS]] | clockcheck -samples LOGDIR\n");
 		return 2;
 	}
 	if (pg_clocksync_load(&cs, argv[1], err, sizeof(err)) < 0) {

@@ -7,7 +7,8 @@
 # has exited (it was 50 ms) but for a task's last word (an uninstrumented
 # task is still named); a coordinator that dies as it starts is told at
 # once, not after the 15 s its answer may take; without the variable
-# nothing is stamped.
+# nothing is stamped; a task that ends within 0.5 s of its last clock
+# sample takes no end sample (issue 28).
 . "$(dirname "$0")/../lib.sh"
 S=$B/examples/sor
 start=$(date +%s)
@@ -53,6 +54,26 @@ grep -q '^pangaea-timeline [0-9.]* task 1: ' err && pass "task 1's stamps on std
 pg -replay -logdir rec -out rep
 expect_eq "its replay without PANGAEA_TIMELINE exits 0" "$(cat rc)" 0
 expect_grep "... and reproduces it" err "replay reproduced all [0-9]+ events of 4 tasks"
+
+# ---- the end clock sample: none within 0.5 s of a task's last one (the
+# analysis keeps one sample per 0.5 s of a host), one after longer
+"$B/tests/clockcheck" -samples rec >samples
+for l in 1 1001 1002 1003; do
+	n=$(sed -n "s/^task $l samples //p" samples)
+	t0=$(at tl0 "task $l" "log open"); t1=$(at tl0 "task $l" "ends")
+	# (the want from the task's own stamps: a loaded machine may make it
+	# live longer; either is right within 20 ms of the limit)
+	want=$(awk -v a="$t0" -v b="$t1" 'BEGIN { d = b - a;
+		print (d < 0.48 ? 1 : d >= 0.52 ? 2 : "1|2") }')
+	[[ $n =~ ^($want)$ ]] &&
+		pass "sor task $l: $n clock sample(s), its life $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') s" ||
+		fail "sor task $l: $n clock samples, want $want (log open $t0, end $t1)"
+done
+pg -log -logdir recw "$B/examples/waiter" 300
+expect_eq "waiter (tasks of 0.6 s and more) exits 0" "$(cat rc)" 0
+"$B/tests/clockcheck" -samples recw >samplesw
+expect_eq "waiter: start and end sample of each task" \
+	"$(cut -d' ' -f4 samplesw | tr '\n' ' ')" "2 2 "
 
 # ---- the logging cost: measured once, by the launcher
 cost=$(sed -n 's/.* task 0: calibrated its logging cost: \([0-9]*\) ns$/\1/p' tl0)
