@@ -37,11 +37,13 @@ LDLIBS_PVM := -lgpvm3 -lpvm3 -lm
 # The launcher and the coordinator start in every run (issue 28): with
 # libpvm's and libtirpc's archives linked in, ld.so maps 1 library, not
 # the 10 libtirpc pulls in (Kerberos, GSSAPI): 0.5 ms an exec. Without
-# the archives, the shared libraries.
+# the archives, the shared libraries; so also with SANITIZE: the
+# sanitizers intercept libtirpc's xdr functions and find the real ones
+# with dlsym(RTLD_NEXT), which an archive's copy is not (a call to 0).
 ARCHIVE = $(filter /%,$(shell $(CC) -print-file-name=$(1)))
 PVM_ARCHIVES := $(call ARCHIVE,libgpvm3.a) $(call ARCHIVE,libpvm3.a) \
 	$(call ARCHIVE,libtirpc.a)
-ifeq ($(words $(PVM_ARCHIVES)),3)
+ifeq ($(words $(PVM_ARCHIVES))$(SANITIZE),3)
 LDLIBS_PVM_EXE := $(PVM_ARCHIVES) -lm
 else
 LDLIBS_PVM_EXE := $(LDLIBS_PVM)
