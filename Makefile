@@ -185,11 +185,13 @@ $(B)/pic/pangaea_lib/mpi/%.o: pangaea_lib/mpi/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(PIC_CFLAGS) $(MPI_CFLAGS) -Ipangaea_lib/mpi \
 		-include pangaea_lib/clock/clockreal.h -c $< -o $@
-# (with the clock layer: the rank's reads, MPI_Wtime's among them)
-$(MPI_SOLIB): $(MPI_SRC:%.c=$(B)/pic/%.o) \
-	      $(patsubst %.c,$(B)/pic/%.o,$(wildcard pangaea_lib/clock/*.c)) \
-	      $(patsubst %.c,$(B)/pic/%.o,$(wildcard pangaea_lib/engine/*.c)) \
-	      $(B)/pic/pangaea_lib/clock/clockreal.o $(SO_FORMAT_LIB)
+# (with the clock layer: the rank's reads, MPI_Wtime's among them; the
+# engine's, the clock layer's and the formats' objects serve both MPI
+# libraries)
+MPI_ENGINE_PIC = $(patsubst %.c,$(B)/pic/%.o,$(wildcard pangaea_lib/clock/*.c)) \
+	$(patsubst %.c,$(B)/pic/%.o,$(wildcard pangaea_lib/engine/*.c)) \
+	$(B)/pic/pangaea_lib/clock/clockreal.o $(SO_FORMAT_LIB)
+$(MPI_SOLIB): $(MPI_SRC:%.c=$(B)/pic/%.o) $(MPI_ENGINE_PIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out $(SANFLAGS),$(LDFLAGS)) -shared -o $@ $^ \
 		-Wl,-Bsymbolic-functions \
@@ -198,10 +200,7 @@ $(B)/pic-mpich/pangaea_lib/mpi/%.o: pangaea_lib/mpi/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(PIC_CFLAGS) $(filter -I% -D%,$(MPICH_SHOW)) -Ipangaea_lib/mpi \
 		-include pangaea_lib/clock/clockreal.h -c $< -o $@
-$(MPICH_SOLIB): $(MPICH_SRC:%.c=$(B)/pic-mpich/%.o) \
-	      $(patsubst %.c,$(B)/pic/%.o,$(wildcard pangaea_lib/clock/*.c)) \
-	      $(patsubst %.c,$(B)/pic/%.o,$(wildcard pangaea_lib/engine/*.c)) \
-	      $(B)/pic/pangaea_lib/clock/clockreal.o $(SO_FORMAT_LIB)
+$(MPICH_SOLIB): $(MPICH_SRC:%.c=$(B)/pic-mpich/%.o) $(MPI_ENGINE_PIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out $(SANFLAGS),$(LDFLAGS)) -shared -o $@ $^ \
 		-Wl,-Bsymbolic-functions \
