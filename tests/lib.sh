@@ -207,6 +207,18 @@ replays_identical() {
 	echo "$ok"
 }
 
+# record_crash ARGS...: records `pangaea -log -logdir crashN ARGS`
+# (N = 1..6) until a run exits 2 (a task crashed: a program whose crash
+# needs one message order); prints that folder, its stderr copied to
+# crash.err, or nothing after 6 runs without a crash.
+record_crash() {
+	local try
+	for try in 1 2 3 4 5 6; do
+		pg -log -logdir "crash$try" "$@"
+		if [ "$(cat rc)" = 2 ]; then cp err crash.err; echo "crash$try"; return; fi
+	done
+}
+
 # finish: the test's exit status.
 finish() { [ "$FAILS" = 0 ]; }
 

@@ -126,11 +126,7 @@ else
 fi
 
 # a crash of rank 0 on one order: caught, named, replayed
-crash=
-for try in 1 2 3 4 5 6; do
-	pg -log -logdir "crash$try" "${MPIRUN[@]}" "$C"
-	if [ "$(cat rc)" = 2 ]; then crash=crash$try; cp err crash.err; break; fi
-done
+crash=$(record_crash "${MPIRUN[@]}" "$C")
 if [ -z "$crash" ]; then
 	fail "no crash in 6 recordings"
 else

@@ -48,11 +48,7 @@ $TRACE dump rec >dump
 expect_grep "dump shows a Testsome's outcome" dump "MPI_Testsome\(of 3 requests\) = [1-3]"
 
 # a crash of rank 0 on one order: caught, named, replayed
-crash=
-for try in 1 2 3 4 5 6; do
-	pg -log -logdir "crash$try" "${MPIEXEC[@]}" ./crash
-	if [ "$(cat rc)" = 2 ]; then crash=crash$try; cp err crash.err; break; fi
-done
+crash=$(record_crash "${MPIEXEC[@]}" ./crash)
 if [ -z "$crash" ]; then
 	fail "no crash in 6 recordings"
 else
