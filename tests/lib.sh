@@ -207,6 +207,23 @@ replays_identical() {
 	echo "$ok"
 }
 
+# trace_reads DIR OUT: what stats (text and csv), dump --merged and the
+# Chrome and OTF2 exports print for the run DIR, appended to OUT (the
+# export files under OUT.d, which must exist; OTF2's events as otf2-print
+# reads them: its anchor file holds a creation stamp).
+trace_reads() {
+	{
+		$TRACE stats "$1"
+		$TRACE stats --csv "$1"
+		$TRACE dump --merged "$1"
+		$TRACE export --chrome "$2.d/chrome.json" "$1"
+		$TRACE export --otf2 "$2.d/otf2" "$1"
+		! command -v otf2-print >/dev/null ||
+			otf2-print "$2.d/otf2/traces.otf2"
+	} >>"$2" 2>&1
+	rm -f "$2.d/otf2/traces.otf2"
+}
+
 # record_crash ARGS...: records `pangaea -log -logdir crashN ARGS`
 # (N = 1..6) until a run exits 2 (a task crashed: a program whose crash
 # needs one message order); prints that folder, its stderr copied to

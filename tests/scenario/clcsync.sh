@@ -42,16 +42,7 @@ reads() {
 		 ('clock_tasks', 'hosts', 'mode') ORDER BY key"; do
 		$TRACE sql "$1" "$q" >>"$2" 2>&1
 	done
-	{
-		$TRACE stats "$1"
-		$TRACE stats --csv "$1"
-		$TRACE dump --merged "$1"
-		$TRACE export --chrome "$2.d/chrome.json" "$1"
-		$TRACE export --otf2 "$2.d/otf2" "$1"
-		! command -v otf2-print >/dev/null ||
-			otf2-print "$2.d/otf2/traces.otf2"
-	} >>"$2" 2>&1
-	rm -f "$2.d/otf2/traces.otf2"
+	trace_reads "$1" "$2"
 }
 
 # check NAME DIR: the skewed copy DIR imports as clc, fixes everything;

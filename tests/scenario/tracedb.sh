@@ -55,20 +55,11 @@ logs_reads() {
 	mkdir "$2.d"
 	t=$($TRACE sql "$1" "SELECT max(ltid) FROM tasks")
 	{
-		$TRACE stats "$1"
-		$TRACE stats --csv "$1"
 		$TRACE stats --json "$1"
 		$TRACE stats -task "$t" "$1"
 		$TRACE sync "$1"
-		$TRACE dump --merged "$1"
-		$TRACE export --chrome "$2.d/chrome.json" "$1"
-		$TRACE export --otf2 "$2.d/otf2" "$1"
-		# (the archive's anchor file holds a creation stamp: its
-		# events, as otf2-print reads them, are compared)
-		! command -v otf2-print >/dev/null ||
-			otf2-print "$2.d/otf2/traces.otf2"
 	} >>"$2" 2>&1
-	rm -f "$2.d/otf2/traces.otf2"
+	trace_reads "$1" "$2"
 }
 
 # logs_sql_check NAME LOGDIR: on a fresh log folder, pangaea-trace sql,
