@@ -376,12 +376,13 @@ static enum pg_verdict expect_spawn(const struct pg_call *call,
 	char err[512], d[256] = "the end of the recording", called[64];
 	int r = 0, args;
 
-	call_name(PG_REC_SPAWN, called, sizeof(called));
 	if (rp.exec_pos >= rp.exec.nspawn && !rp.launcher &&
 	    next_event(err, sizeof(err)) > 0 && w->kind != PG_REC_SPAWN) {
 		pg_event_describe(pg_bind->names, w, d, sizeof(d));
 		return pg_replay_diverge("the log expects %s; the program called "
-					 "%s(%s)", d, called, c->file);
+					 "%s(%s)", d,
+					 call_name(PG_REC_SPAWN, called,
+						   sizeof(called)), c->file);
 	}
 	if (rp.exec_pos >= rp.exec.nspawn)
 		return pg_replay_diverge("the program spawns \"%s\" but the "
@@ -396,7 +397,9 @@ static enum pg_verdict expect_spawn(const struct pg_call *call,
 		if (r > 0)
 			pg_event_describe(pg_bind->names, w, d, sizeof(d));
 		return pg_replay_diverge("the log expects %s; the program called "
-					 "%s(%s)", d, called, c->file);
+					 "%s(%s)", d,
+					 call_name(PG_REC_SPAWN, called,
+						   sizeof(called)), c->file);
 	}
 	/* the launcher's arguments may be the recording's own */
 	args = same_args(c, rec) || rp.launcher;
