@@ -144,6 +144,7 @@ struct la_run {
 	int coord_failed;       /* it ended or was silent before its HELLO */
 	pid_t coord_pid;        /* if on this host (la_tasks_check_joined), or
 				   0: not known yet, -1: not here */
+	int coord_child;        /* coord_pid is our own child (run.c) */
 	double stopped_seen;    /* when a process of the run here was last
 				   seen stopped (la_tasks_check_joined) */
 	int relay_tid;          /* the live view's relay (run.c), or 0 */
