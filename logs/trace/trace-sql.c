@@ -113,7 +113,10 @@ static int sql_plan_once(sqlite3 *db, sqlite3_stmt *s)
 			    (row[n].loop && row[i].loop &&
 			     row[i].parent == row[n].parent))
 				row[n].again = 1;
-		if (row[n].again && strstr(d, "VIRTUAL TABLE"))
+		/* (a lookup by key, "INDEX n:key", reads the rows kept
+		   in memory: no log again) */
+		if (row[n].again && strstr(d, "VIRTUAL TABLE") &&
+		    !strstr(d, ":key"))
 			ok = 0;
 		n++;
 	}
