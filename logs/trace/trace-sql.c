@@ -3,9 +3,11 @@
  * runs SQL statements on a run's trace database and prints the rows,
  * columns separated by '|' as the sqlite3 shell does, or as CSV.  An up
  * to date LOGDIR/trace.db is used (read-only); else the statements run
- * on the logs themselves (tdb_open_logs: no import to wait for), unless
- * one would read a table over the logs again and again (a join's inner
- * loop, a correlated subquery: the database has indexes for those) or
+ * on the logs themselves (tdb_open_logs: no import to wait for; a
+ * join's inner loop or a correlated subquery that looks rows up by key,
+ * events.id or messages.id, send_event, recv_event, reads the rows kept
+ * in memory), unless one would read a table over the logs again and
+ * again by anything else (the database has indexes for those) or
  * --import is given: then the logs are imported first, as before.  For
  * anything else, open the database itself: sqlite3 LOGDIR/trace.db.
  */

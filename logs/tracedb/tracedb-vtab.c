@@ -9,8 +9,13 @@
  * the order the matcher completes them, the ends left alone last), with
  * the "offset" times (t0 = t0_raw): no clock is run, so a run whose
  * import puts the times through the controlled logical clock shows its
- * raw times here.  Nothing is kept between queries: a scan reads the
- * logs again (mapped, so the page cache serves it).
+ * raw times here.  A scan reads the logs again (mapped, so the page
+ * cache serves it); but a lookup by key (events.id; messages.id,
+ * send_event, recv_event: a join's inner loop, a correlated subquery)
+ * reads the rows tracedb-keys.c keeps in memory, built by the first
+ * lookup of the database (one pass over the logs), and so does a whole
+ * scan of events or messages once they are kept or a plan looks rows
+ * up by key.
  */
 #include "tracedb-internal.h"
 #include "pangaea-logs.h"
@@ -746,10 +751,12 @@ static int key_filter(struct lv_cur *c, struct lv_tab *t, int idxnum,
 /* Moves cursor C over the rows kept (C->keyed) to its next row. */
 static void key_next(struct lv_cur *c)
 {
-	const struct tdb_keys *k = &((struct lv_tab *)c->base.pVtab)->ctx->keys;
+	const struct lv_tab *t = (struct lv_tab *)c->base.pVtab;
+	const struct tdb_keys *k = &t->ctx->keys;
 
 	c->row_made = 0;
-	if (c->knext < 0 && c->rowid < k->nmsg)
+	if (c->knext < 0 &&
+	    c->rowid < (t->kind == LV_EVENTS ? k->nev : k->nmsg))
 		c->rowid++;
 	else if (c->knext > 0) {
 		c->rowid = c->knext;
@@ -860,17 +867,21 @@ static int lv_filter(sqlite3_vtab_cursor *cur, int idxnum, const char *idxstr,
 	if ((idxnum & LV_KEYED) && argc == 1)
 		return key_filter(c, t, idxnum, argv[0]);
 	c->used = 1;
-	/* messages kept, or to be kept for a lookup: given from memory */
-	if (t->kind == LV_MESSAGES && !t->ctx->keyed && t->ctx->want_keys) {
+	/* a whole scan of messages kept, or of events or messages to be
+	   kept for a lookup: given from memory */
+	if ((t->kind == LV_MESSAGES || (t->kind == LV_EVENTS && !idxnum)) &&
+	    !t->ctx->keyed && t->ctx->want_keys) {
 		if (tdb_keys_build(&t->ctx->keys, t->dir, err, sizeof(err)) < 0)
 			return lv_fail(cur->pVtab, err);
 		t->ctx->keyed = 1;
 	}
-	if (t->kind == LV_MESSAGES && t->ctx->keyed) {
+	if ((t->kind == LV_MESSAGES || (t->kind == LV_EVENTS && !idxnum)) &&
+	    t->ctx->keyed) {
 		c->keyed = 1;
 		c->knext = -1;
 		c->rowid = 1;
-		c->eof = t->ctx->keys.nmsg == 0;
+		c->eof = (t->kind == LV_EVENTS ? t->ctx->keys.nev
+					       : t->ctx->keys.nmsg) == 0;
 		return SQLITE_OK;
 	}
 	if ((idxnum & LV_BY_LTID) && argc == 1) {
