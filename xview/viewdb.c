@@ -123,9 +123,7 @@ long vdb_task_time(struct vdb_task *t, int64_t v, int64_t v1, int st,
 	return (long)i;
 }
 
-/* Read from the logs: the task (index) of event ID, the last whose id0
- * < ID; 0 when there is none (then ID is not one of its events). */
-static int vdb_task_of(int64_t id)
+int vdb_task_of(int64_t id)
 {
 	size_t lo = 0, hi;
 
