@@ -1282,6 +1282,34 @@ int tdb_logs_raw(sqlite3 *db)
 	return raw;
 }
 
+int tdb_logs_copy(sqlite3 *db, const char *table, char *err, size_t errlen)
+{
+	const char *schema = tdb_schema_sql(), *p, *e;
+	char head[64], *sql, *msg = NULL;
+	int rc;
+
+	/* its columns and key as the import makes them (tdb_schema_sql) */
+	snprintf(head, sizeof(head), "CREATE TABLE %s(", table);
+	if (!(p = strstr(schema, head)) || !(e = strchr(p, ';'))) {
+		snprintf(err, errlen, "no table %s to copy", table);
+		return -1;
+	}
+	p += strlen("CREATE TABLE ");
+	if (!(sql = sqlite3_mprintf("CREATE TEMP TABLE %.*s; INSERT INTO "
+				    "temp.%s SELECT * FROM main.%s",
+				    (int)(e - p), p, table, table))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
+	if (rc != SQLITE_OK)
+		snprintf(err, errlen, "cannot copy %s: %s", table,
+			 msg ? msg : sqlite3_errmsg(db));
+	sqlite3_free(msg);
+	sqlite3_free(sql);
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
 int tdb_open_read(const char *logdir, sqlite3 **db, char *err, size_t errlen)
 {
 	if (tdb_stale(logdir) &&
