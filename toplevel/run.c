@@ -614,7 +614,9 @@ static void wait_tasks(struct la_run *r)
 			handle(r, b);
 		la_kill_check(r);
 		la_debug_tick(r);
-		if (!la_debug_busy(r)) /* a task in gdb is not deadlocked */
+		/* (a task in gdb is not deadlocked, nor one whose peer the
+		   launcher is killing: an interrupted run is no deadlock) */
+		if (!la_debug_busy(r) && !killed_at)
 			la_deadlock_check(r);
 		la_tasks_check_joined(r);
 	}
