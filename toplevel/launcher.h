@@ -269,8 +269,10 @@ int la_vm_start(struct la_run *r);
 /*
  * Whether this host's pvmd is still there.  libpvm can wait on a dead
  * daemon for a long time (its tasks keep the socket open), so the
- * launcher watches the daemon's process itself.
+ * launcher watches the daemon's process itself, at most every
+ * LA_VM_ALIVE_S (alive in between).
  */
+#define LA_VM_ALIVE_S 0.02
 int la_vm_alive(const struct la_run *r);
 /* Whether process PID of this host has ended (gone, or a zombie). */
 int la_vm_process_gone(pid_t pid);
