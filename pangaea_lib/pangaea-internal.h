@@ -47,6 +47,9 @@ const char *pg_pvm_errtext(int code);
 void pg_pvm_stand_aside(void);
 /* Host name of the host TID runs on, into BUF ("?" if unknown). */
 void pg_pvm_host_of(int tid, char *buf, size_t n);
+/* The same from the NHOST HOSTS of one pvm_config (for several tids). */
+void pg_pvm_host_in(const struct pvmhostinfo *hosts, int nhost, int tid,
+		    char *buf, size_t n);
 /* Bytes of one item of the PVM data type DT, or a negative PVM error. */
 int pg_pvm_item_size(int dt);
 /* Packs (PACK) or unpacks COUNT items of type DT at BUF with PVM's

@@ -125,13 +125,20 @@ static int spawn_finish(struct pg_spawn_rec *rec, int *tids, uint64_t t0,
 /* Fills the slots of REC from the result of a real spawn (N, TIDS). */
 static void record_slots(struct pg_spawn_rec *rec, int n, const int *tids)
 {
+	struct pvmhostinfo *hosts = NULL;
+	int nhost = 0, narch;
+
+	/* (one look at the hosts for all the children) */
+	if (n > 0 && pvm_config(&nhost, &narch, &hosts) < 0)
+		nhost = 0;
 	for (int i = 0; i < rec->ntask; i++) {
 		struct pg_spawn_slot *s = &rec->slots[i];
 
 		memset(s, 0, sizeof(*s));
 		if (n >= 0 && tids[i] > 0) {
 			s->ltid = pg_me->ltid * PG_LTID_FANOUT + ++nchildren;
-			pg_pvm_host_of(tids[i], s->host, sizeof(s->host));
+			pg_pvm_host_in(hosts, nhost, tids[i], s->host,
+				       sizeof(s->host));
 		} else {
 			s->err = n < 0 ? n : tids[i];
 		}
