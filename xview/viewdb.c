@@ -123,9 +123,7 @@ long vdb_task_time(struct vdb_task *t, int64_t v, int64_t v1, int st,
 	return (long)i;
 }
 
-/* Read from the logs: the task (index) of event ID, the last whose id0
- * < ID; 0 when there is none (then ID is not one of its events). */
-static int vdb_task_of(int64_t id)
+int vdb_task_of(int64_t id)
 {
 	size_t lo = 0, hi;
 
@@ -564,7 +562,6 @@ int vdb_cmd_messages(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
    the messages it sent or received. */
 int vdb_cmd_event(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
-	int64_t a[2];
 	int64_t id;
 	Tcl_Obj *rows, *ev, *msgs;
 	int n;
@@ -573,12 +570,10 @@ int vdb_cmd_event(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 		return vdb_fail(ip, "cannot insert the live events");
 	if (vdb_ints(ip, objv + 2, 1, &id) != TCL_OK)
 		return TCL_ERROR;
-	/* over the logs: only the event's task's log is read (its ltid) */
-	a[0] = id;
-	a[1] = vdb.ntasks ? vdb.tasks[vdb_task_of(id)].ltid : 0;
-	if (vdb_query(ip, !vdb.db && vdb_sql() ?
-		      "SELECT * FROM events WHERE ltid = ?2 AND id = ?1" :
-		      "SELECT * FROM events WHERE id = ?1", a, 2, 1) != TCL_OK)
+	/* (over the logs: a lookup by key, in the rows they keep in memory
+	   once the first lookup read them) */
+	if (vdb_query(ip, "SELECT * FROM events WHERE id = ?1", &id, 1,
+		      1) != TCL_OK)
 		return TCL_ERROR;
 	rows = Tcl_GetObjResult(ip);
 	if (Tcl_ListObjLength(ip, rows, &n) != TCL_OK || n != 1) {
