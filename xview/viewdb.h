@@ -134,7 +134,8 @@ void vdb_msg_note(const struct vdb_msg *m);
 int vdb_msg_add(const struct vdb_msg *m);
 /* Puts every message of vdb.msgs in t_send order (stably: those of one
  * t_send in the order they were added), before they are read in that
- * order; 0, or -1 when memory runs out (the order unchanged). */
+ * order; 0, or -1 when memory runs out (then still only the first
+ * vdb.msgs_sorted are in order). */
 int vdb_msgs_sort(void);
 /* The database the queries run on: DB, else (a log folder read, not
  * yet imported) LOGSDB, opened on first use, when the import would keep
