@@ -1242,9 +1242,12 @@ proc view::sock_got {what {arg ""}} {
 			incr V(sock_lines) $arg
 			if {!$V(sock_redraw)} {
 				set V(sock_redraw) 1
-				# at most every 150 ms, and redrawing at most a
-				# fifth of the time: the run needs the CPU more
-				after [expr {max(150, 4 * $V(sock_refresh_ms))}] \
+				# at most every 300 ms, and redrawing (with
+				# the X server's part) at most a twentieth of
+				# the time: the run needs the CPU more; but
+				# every second at least (a redraw's time grows
+				# with the load: it waits for a core)
+				after [expr {min(1000, max(300, 19 * $V(sock_refresh_ms)))}] \
 					view::sock_refresh
 			}
 		}
@@ -1298,7 +1301,7 @@ proc view::sock_refused {msg} {
 }
 
 # Redraws after events arrived, following the run's end unless the user
-# moved away from it; keeps how long that took (sock_got waits 4 times
+# moved away from it; keeps how long that took (sock_got waits 19 times
 # as long before the next one).
 proc view::sock_refresh {} {
 	variable V

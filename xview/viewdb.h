@@ -80,8 +80,9 @@ struct vdb {
 	 * what needs SQL (details, output, histograms, find; LOGSDB below
 	 * answers the details and Find until it is set) */
 	int mem;
-	struct vdb_msg *msgs; /* sorted by t_send */
-	size_t nmsgs, capmsgs;
+	struct vdb_msg *msgs; /* by t_send, the first msgs_sorted of them
+				 (vdb_msgs_sort sorts the others in) */
+	size_t nmsgs, capmsgs, msgs_sorted;
 	int64_t nevents;
 	int *idtask;          /* live: the task (index) of event id i + 1 */
 	size_t nidtask, capidtask;
@@ -134,9 +135,14 @@ struct vdb_ev *vdb_ev_of(int64_t id);
 /* Message M was matched: marks its two events so, and it may be the
  * longest latency. */
 void vdb_msg_note(const struct vdb_msg *m);
-/* Adds message M to vdb.msgs in t_send order (vdb_msg_note too); 0, or
- * -1 when memory runs out. */
+/* Adds message M to vdb.msgs, to be sorted in by vdb_msgs_sort
+ * (vdb_msg_note too); 0, or -1 when memory runs out. */
 int vdb_msg_add(const struct vdb_msg *m);
+/* Puts every message of vdb.msgs in t_send order (stably: those of one
+ * t_send in the order they were added), before they are read in that
+ * order; 0, or -1 when memory runs out (then still only the first
+ * vdb.msgs_sorted are in order). */
+int vdb_msgs_sort(void);
 /* The database the queries run on: DB, else (a log folder read, not
  * yet imported) LOGSDB, opened on first use, when the import would keep
  * the logs' times (the first call finds out: a scan of the messages);

@@ -43,7 +43,7 @@ static int logs_pair(struct logs_read *lr, const struct pg_match_end *e,
 	const struct pg_match_end *r = s == e ? other : e;
 	struct vdb_msg *m;
 
-	/* appended: sorted once all are read (logs_sort_msgs) */
+	/* appended: sorted once all are read (vdb_msgs_sort) */
 	if (!(m = pg_grow(vdb.msgs, &vdb.capmsgs, lr->npaired + 1, sizeof(*m),
 			  1024)))
 		return -1;
@@ -135,51 +135,6 @@ static int logs_task(struct pg_comm_reader *r, int ltid, uint64_t base,
 oom:
 	snprintf(err, errlen, "out of memory");
 	return -1;
-}
-
-/*
- * Sorts the N messages of M by t_send, stably: a natural merge sort.
- * They come in runs already in order (a task's sends, or its receives,
- * paired as its log is read), so it merges a few runs in a few passes
- * where qsort took most of the time of reading a log folder.  0, or -1
- * when memory runs out (M unchanged).
- */
-static int logs_sort_msgs(struct vdb_msg *m, size_t n)
-{
-	struct vdb_msg *tmp, *src = m, *dst;
-	size_t runs;
-
-	if (n < 2)
-		return 0;
-	if (!(tmp = malloc(n * sizeof(*tmp))))
-		return -1;
-	dst = tmp;
-	do {
-		runs = 0;
-		for (size_t a = 0; a < n; runs++) {
-			size_t b = a + 1, c, i, j, k = a;
-
-			while (b < n && src[b - 1].t_send <= src[b].t_send)
-				b++;
-			c = b < n ? b + 1 : b;
-			while (c < n && src[c - 1].t_send <= src[c].t_send)
-				c++;
-			for (i = a, j = b; i < b && j < c;)
-				dst[k++] = src[j].t_send < src[i].t_send ? src[j++]
-									 : src[i++];
-			memcpy(dst + k, src + i, (b - i) * sizeof(*dst));
-			k += b - i;
-			memcpy(dst + k, src + j, (c - j) * sizeof(*dst));
-			a = c;
-		}
-		tmp = src;
-		src = dst;
-		dst = tmp;
-	} while (runs > 1);
-	if (src != m)
-		memcpy(m, src, n * sizeof(*m));
-	free(src == m ? dst : src);
-	return 0;
 }
 
 /* Reads every communication log of DIR into memory (vdb.mem), the
@@ -310,11 +265,12 @@ static int logs_match(char *err, size_t errlen)
 					 pg_run_base(&run, i), err, errlen) < 0)
 			goto out;
 	}
-	if (logs_sort_msgs(vdb.msgs, lr.npaired) < 0) {
+	vdb.nmsgs = lr.npaired;
+	vdb.msgs_sorted = 0;
+	if (vdb_msgs_sort() < 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	vdb.nmsgs = lr.npaired;
 	vdb.msgs_later = 0;
 	if (vdb.clocked && logs_msgs_retime() < 0) {
 		snprintf(err, errlen, "out of memory");
@@ -634,6 +590,10 @@ int vdb_logs_messages(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 	if (vdb_window(ip, objc, objv, a) != TCL_OK ||
 	    logs_need_msgs(ip) != TCL_OK)
 		return TCL_ERROR;
+	if (vdb_msgs_sort() < 0) {
+		Tcl_SetObjResult(ip, Tcl_NewStringObj("pgdb: out of memory", -1));
+		return TCL_ERROR;
+	}
 	/* its send lies within maxlat of the window */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
