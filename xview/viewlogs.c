@@ -237,7 +237,8 @@ static int logs_msgs_retime(void)
 		if (lat > vdb.maxlat)
 			vdb.maxlat = lat;
 	}
-	return logs_sort_msgs(vdb.msgs, vdb.nmsgs);
+	vdb.msgs_sorted = 0; /* (their times moved: sorted again, whole) */
+	return vdb_msgs_sort();
 }
 
 /* Matches the messages of the logs read (vdb.msgs, the events' matched
