@@ -38,7 +38,9 @@
 #include "pangaea-logs.h"
 #include "binding.h"
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/time.h>
 #include <sys/types.h>
 
@@ -250,19 +252,31 @@ int pg_log_open(int exec_only, char *err, size_t errlen);
  * but leaves the bytes of group after its first alone: the hot paths
  * (a send, a receive) clear their event without writing PG_GROUP_MAX
  * bytes per call. */
-void pg_event_clear(struct pg_event *ev);
+static inline void pg_event_clear(struct pg_event *ev)
+{
+	size_t g = offsetof(struct pg_event, group) + 1,
+	       rest = offsetof(struct pg_event, group) + sizeof(ev->group);
+
+	memset(ev, 0, g);
+	memset((char *)ev + rest, 0, sizeof(*ev) - rest);
+}
 /* Appends EV to the communication log, writing pending poll failures
  * first, and passes it to a live viewer. */
 void pg_log(struct pg_event *ev);
-/* Logs a successful receive of the message MSG (a binding's handle) by
- * the call KIND with the filter FILTER (PG_FILTER_* of pg_recv_filter)
- * started at T0. */
-void pg_log_recv(int kind, int filter, int msg, uint64_t t0);
+/* Logs a successful receive of the message MI (the binding's info()
+ * of it) by the call KIND with the filter FILTER (PG_FILTER_* of
+ * pg_recv_filter) started at T0. */
+void pg_log_recv(int kind, int filter, const struct pg_msginfo *mi,
+		 uint64_t t0);
 /* Counts a failed poll with the filter FILTER (written as one record
  * before the next event, its filter the bits of all it counts). */
 void pg_log_pollfail(int filter);
 /* The PG_FILTER_* bits of a receive call's source TID and tag TAG. */
-int pg_recv_filter(int tid, int tag);
+static inline int pg_recv_filter(int tid, int tag)
+{
+	return (tid == -1 ? PG_FILTER_ANYSRC : 0) |
+	       (tag == -1 ? PG_FILTER_ANYTAG : 0);
+}
 /* Appends the clock read or seed V to the communication log (not
  * ordered against the pending poll count: replay reads them apart,
  * pangaea_lib/clock), also after the end record of a task that ended

@@ -50,12 +50,11 @@ int pg_tid_of(int ltid)
 	return tid;
 }
 
-int pg_peer_of(const struct pvmminfo *mi)
+int pg_peer_of(int src, int wid)
 {
-	if (mi->wid)
-		return pg_ltid_of(mi->src);
-	return ((unsigned)mi->src & PG_TID_PVMD) ? PG_PEER_SYSTEM
-						  : PG_PEER_FOREIGN;
+	if (wid)
+		return pg_ltid_of(src);
+	return ((unsigned)src & PG_TID_PVMD) ? PG_PEER_SYSTEM : PG_PEER_FOREIGN;
 }
 
 /* The first int of message BUFID into *X, read from a copy: libpvm's

@@ -195,11 +195,13 @@ int pangaea_pvm_psend(int tid, int tag, void *buf, int len, int datatype)
 
 /* PVM's receive of KIND entered at T0 (pg_now) (outside replay control:
  * FREE, PVM's then the replay queue's), the state file telling that it
- * blocks. */
+ * blocks; a receive whose message is there already (pg_mhead_arrived)
+ * does not block and leaves the state file alone. */
 static int recv_blocking(uint64_t t0, int kind, int tid, int tag,
 			 struct timeval *tmout, int free)
 {
-	int blocks = kind != PG_REC_NRECV && kind != PG_REC_PROBE, b;
+	int blocks = kind != PG_REC_NRECV && kind != PG_REC_PROBE &&
+		     !pg_mhead_arrived(tid, tag), b;
 
 	if (blocks)
 		pg_state_block_at(t0, pg_call_of(kind, 0), tid, tag, NULL,
@@ -253,6 +255,7 @@ static int recv_replay(int kind, int tid, int tag)
 /* A receive call of KIND, in record or replay mode. */
 static int recv_call(int kind, int tid, int tag, struct timeval *tmout)
 {
+	struct pg_msginfo mi;
 	uint64_t t0;
 	int b;
 
@@ -269,8 +272,8 @@ static int recv_call(int kind, int tid, int tag, struct timeval *tmout)
 	t0 = pg_now();
 	/* (a what-if's free task: the replay queue's messages first) */
 	b = recv_blocking(t0, kind, tid, tag, tmout, pg_replay_queued());
-	if (b > 0)
-		pg_log_recv(kind, pg_recv_filter(tid, tag), b, t0);
+	if (b > 0 && pg_mhead_msginfo(b, &mi) == 0)
+		pg_log_recv(kind, pg_recv_filter(tid, tag), &mi, t0);
 	else if (b == 0)
 		pg_log_pollfail(pg_recv_filter(tid, tag));
 	return b;
