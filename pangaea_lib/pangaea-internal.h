@@ -187,11 +187,11 @@ int pg_mhead_info(int bufid, struct pvmminfo *mi);
 /* Sets the wait-id field of BUFID's header (the message id) to ID. */
 void pg_mhead_set_id(int bufid, uint32_t id);
 /* Whether a message that libpvm's own matcher gives a receive from TID
- * with TAG (-1 any) has arrived already (in libpvm's queue): then
- * pvm_recv returns at once.  0 when not known (before the header has
- * agreed with pvm_getminfo).  A program's own matcher (pvm_recvf) is
- * not asked. */
-int pg_mhead_arrived(int tid, int tag);
+ * with TAG (-1 any), and with the message id ID (0 any), has arrived
+ * already (in libpvm's queue): then pvm_recv returns at once.  0 when
+ * not known (before the header has agreed with pvm_getminfo).  A
+ * program's own matcher (pvm_recvf) is not asked. */
+int pg_mhead_arrived(int tid, int tag, uint32_t id);
 /* The binding's info() (binding.h) of the received message BUFID: its
  * sender, id, tag and length, the sender as an ltid (read in place when
  * it is the active receive buffer); 0, or -1. */

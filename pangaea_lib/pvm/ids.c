@@ -6,12 +6,13 @@
 
 static struct pg_ids known; /* the pairs this task has learnt */
 /* the last pair pg_ltid_of answered (a task sends to and receives from
- * the same few peers: most calls are answered here, without the hash) */
+ * the same few peers: most calls are answered here, without the hash;
+ * pg_tid_of too, for an ltid of the run) */
 static int last_tid, last_ltid = -2;
 
 void pg_ids_learn(int tid, int ltid)
 {
-	if (tid == last_tid)
+	if (tid == last_tid || ltid == last_ltid)
 		last_ltid = -2;
 	pg_ids_add(&known, tid, ltid); /* out of memory: asked again later */
 }
@@ -37,9 +38,11 @@ int pg_ltid_of(int tid)
 
 int pg_tid_of(int ltid)
 {
-	int tid = pg_ids_lookup_ltid(&known, ltid), rc;
+	int tid, rc;
 
-	if (tid)
+	if (ltid == last_ltid && ltid >= 0)
+		return last_tid;
+	if ((tid = pg_ids_lookup_ltid(&known, ltid)))
 		return tid;
 	rc = pg_proto_ask(pg_me->coord_tid, PG_TAG_LTID2TID, &ltid,
 			  PG_TAG_ANSWER, &tid);

@@ -134,7 +134,7 @@ void pg_mhead_set_id(int bufid, uint32_t id)
 	}
 }
 
-int pg_mhead_arrived(int tid, int tag)
+int pg_mhead_arrived(int tid, int tag, uint32_t id)
 {
 	struct pg_pmsg *head = pvmrxlist, *up;
 
@@ -144,7 +144,8 @@ int pg_mhead_arrived(int tid, int tag)
 	for (up = head->m_link; up != head; up = up->m_link)
 		if ((tid == -1 || tid == up->m_src) &&
 		    (tag == -1 || tag == up->m_tag) &&
-		    (pvmmyctx == -1 || pvmmyctx == up->m_ctx))
+		    (pvmmyctx == -1 || pvmmyctx == up->m_ctx) &&
+		    (!id || (uint32_t)up->m_wid == id))
 			return 1;
 	return 0;
 }

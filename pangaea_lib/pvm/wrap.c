@@ -201,7 +201,7 @@ static int recv_blocking(uint64_t t0, int kind, int tid, int tag,
 			 struct timeval *tmout, int free)
 {
 	int blocks = kind != PG_REC_NRECV && kind != PG_REC_PROBE &&
-		     !pg_mhead_arrived(tid, tag), b;
+		     !pg_mhead_arrived(tid, tag, 0), b;
 
 	if (blocks)
 		pg_state_block_at(t0, pg_call_of(kind, 0), tid, tag, NULL,
@@ -220,7 +220,7 @@ static int recv_replay(int kind, int tid, int tag)
 	struct pg_call call; /* a receive: only kind, peer and tag are read */
 	uint64_t t0 = pg_now();
 	struct pg_event want;
-	int b;
+	int b, blocks;
 
 	call.ev.kind = kind;
 	call.ev.tag = tag;
@@ -238,11 +238,19 @@ static int recv_replay(int kind, int tid, int tag)
 	default:
 		break;
 	}
-	/* (blocked from now: pg_replay_expect may have waited for a kill) */
-	pg_state_block(pg_call_of(kind, 0), tid, tag, NULL, NULL);
-	pg_state_want(want.peer, want.msgid);
+	/* (blocked from now: pg_replay_expect may have waited for a kill);
+	   not when the recorded message has arrived already (from a task
+	   of the run, with nothing in the replay queue: fetch then takes
+	   it, and those before it, without waiting) */
+	blocks = pg_replay_queued() || want.peer < 0 ||
+		 !pg_mhead_arrived(pg_tid_of(want.peer), want.tag, want.msgid);
+	if (blocks) {
+		pg_state_block(pg_call_of(kind, 0), tid, tag, NULL, NULL);
+		pg_state_want(want.peer, want.msgid);
+	}
 	b = pg_replay_take_message(kind, &want);
-	pg_state_unblock();
+	if (blocks)
+		pg_state_unblock();
 	if (b < 0)
 		return b;
 	want.t = t0;
