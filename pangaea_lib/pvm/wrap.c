@@ -197,7 +197,8 @@ int pangaea_pvm_psend(int tid, int tag, void *buf, int len, int datatype)
  * FREE, PVM's then the replay queue's), the state file telling that it
  * blocks; a receive whose message is there already (pg_mhead_arrived)
  * does not block and leaves the state file alone. */
-static int recv_blocking(uint64_t t0, int kind, int tid, int tag,
+static inline __attribute__((always_inline)) int
+recv_blocking(uint64_t t0, int kind, int tid, int tag,
 			 struct timeval *tmout, int free)
 {
 	int blocks = kind != PG_REC_NRECV && kind != PG_REC_PROBE &&
