@@ -194,7 +194,15 @@ int pg_select_task_logged(void);
 int pg_select_clock(void);
 /* Whether a send or receive with TAG is logged (record) or followed
  * (replay) now: task selected, tag selected, not suspended. */
-int pg_logged(int tag);
+int pg_logged_tag(int tag);
+/* Every send and receive is logged now (task selected, no tag list,
+ * nothing suspended): pg_logged's answer without a call, kept by
+ * select.c. */
+extern int pg_logged_all;
+static inline int pg_logged(int tag)
+{
+	return pg_logged_all || pg_logged_tag(tag);
+}
 
 /* live.c: events for a live viewer (only when PANGAEA_LIVE is set). */
 /* Copies EV, just logged, into the batch for the coordinator. */
