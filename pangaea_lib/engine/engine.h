@@ -217,10 +217,19 @@ void pg_live_flush(void);
 int pg_live_followed(const char *host);
 
 /* debug.c: replay -debug's stop (PANGAEA_DEBUG).  The replay engine
- * calls it before each recorded event EVENT (1-based): if it is the one
- * the run stops this task at, tells the launcher (PG_TAG_DEBUG) and waits
- * there until a debugger (or the launcher) lets it go on. */
-void pg_debug_reach(uint64_t event);
+ * calls pg_debug_reach before each recorded event EVENT (1-based): if it
+ * is the one the run stops this task at, pg_debug_check tells the
+ * launcher (PG_TAG_DEBUG) and waits there until a debugger (or the
+ * launcher) lets it go on. */
+void pg_debug_check(uint64_t event);
+/* The event this task stops at (UINT64_MAX none; 0 not known yet),
+ * kept by pg_debug_check: pg_debug_reach's test without a call. */
+extern uint64_t pg_debug_event;
+static inline void pg_debug_reach(uint64_t event)
+{
+	if (pg_debug_event == event || !pg_debug_event)
+		pg_debug_check(event);
+}
 /* The stop itself (the debugger's frame to leave); waits while
  * pg_debug_hold is set. */
 void pg_debug_stop(void);
