@@ -168,6 +168,8 @@ void pg_ids_learn(int tid, int ltid);
 int pg_ltid_of(int tid);
 /* TID of LTID, asking the coordinator (waits until it is spawned); <0 error. */
 int pg_tid_of(int ltid);
+/* TID of LTID if this task knows it already (asks nobody), else 0. */
+int pg_tid_known(int ltid);
 /* Peer of a received message from SRC with the wait-id field WID: the
  * sender's ltid, or PG_PEER_FOREIGN / PG_PEER_SYSTEM for messages
  * without a Pangaea id (WID 0). */

@@ -36,13 +36,18 @@ int pg_ltid_of(int tid)
 	return ltid;
 }
 
-int pg_tid_of(int ltid)
+int pg_tid_known(int ltid)
 {
-	int tid, rc;
-
 	if (ltid == last_ltid && ltid >= 0)
 		return last_tid;
-	if ((tid = pg_ids_lookup_ltid(&known, ltid)))
+	return pg_ids_lookup_ltid(&known, ltid);
+}
+
+int pg_tid_of(int ltid)
+{
+	int tid = pg_tid_known(ltid), rc;
+
+	if (tid)
 		return tid;
 	rc = pg_proto_ask(pg_me->coord_tid, PG_TAG_LTID2TID, &ltid,
 			  PG_TAG_ANSWER, &tid);

@@ -221,7 +221,7 @@ static int recv_replay(int kind, int tid, int tag)
 	struct pg_call call; /* a receive: only kind, peer and tag are read */
 	uint64_t t0 = pg_now();
 	struct pg_event want;
-	int b, blocks;
+	int b, blocks, src;
 
 	call.ev.kind = kind;
 	call.ev.tag = tag;
@@ -241,10 +241,12 @@ static int recv_replay(int kind, int tid, int tag)
 	}
 	/* (blocked from now: pg_replay_expect may have waited for a kill);
 	   not when the recorded message has arrived already (from a task
-	   of the run, with nothing in the replay queue: fetch then takes
-	   it, and those before it, without waiting) */
+	   of the run whose tid is known: asking for it may wait; with
+	   nothing in the replay queue: fetch then takes it, and those
+	   before it, without waiting) */
 	blocks = pg_replay_queued() || want.peer < 0 ||
-		 !pg_mhead_arrived(pg_tid_of(want.peer), want.tag, want.msgid);
+		 !(src = pg_tid_known(want.peer)) ||
+		 !pg_mhead_arrived(src, want.tag, want.msgid);
 	if (blocks) {
 		pg_state_block(pg_call_of(kind, 0), tid, tag, NULL, NULL);
 		pg_state_want(want.peer, want.msgid);
