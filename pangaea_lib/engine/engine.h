@@ -205,10 +205,25 @@ static inline int pg_logged(int tag)
 }
 
 /* live.c: events for a live viewer (only when PANGAEA_LIVE is set). */
+/* Whether events go live: 0 not decided yet (at the first event), 1
+ * live, -1 off; the inline tests below read it without a call. */
+extern int pg_live_state;
+/* pg_live_event's work: decides, and adds EV if live. */
+void pg_live_add(const struct pg_event *ev);
+/* pg_live_tick's work. */
+void pg_live_tick_due(void);
 /* Copies EV, just logged, into the batch for the coordinator. */
-void pg_live_event(const struct pg_event *ev);
+static inline void pg_live_event(const struct pg_event *ev)
+{
+	if (pg_live_state >= 0)
+		pg_live_add(ev);
+}
 /* Sends the batch if the last one went long enough ago (wrapped calls). */
-void pg_live_tick(void);
+static inline void pg_live_tick(void)
+{
+	if (pg_live_state > 0)
+		pg_live_tick_due();
+}
 /* Sends the batch now (pangaea_exit; not from a signal handler). */
 void pg_live_flush(void);
 /* Whether the logs of tasks on HOST are followed by a follower of that
@@ -325,9 +340,17 @@ unsigned pg_delay_draw(void);
 /* Steps the generator *RNG (a linear congruential one, the delays' and
  * chaos's) and returns its next draw, 0..MAX. */
 unsigned pg_draw(unsigned *rng, unsigned max);
+/* -delay's bound in microseconds, 0 none (pg_delay_open). */
+extern int pg_delay_us;
+/* pg_delay's work. */
+void pg_delay_wait(void);
 /* Gives a live viewer its chance (pg_live_tick), then sleeps the next
- * delay. */
-void pg_delay(void);
+ * delay: no call while neither is on. */
+static inline void pg_delay(void)
+{
+	if (pg_live_state > 0 || pg_delay_us > 0)
+		pg_delay_wait();
+}
 
 /* chaos.c: chaos recording (-chaos): per-task priorities from the run's
  * seed, delays before the sends of low-priority tasks, the hold-back at
