@@ -134,21 +134,27 @@ failed:
 	return -1;
 }
 
+/* Writes the failed polls counted so far as one record at T (the time
+ * of the event that follows them); 0, or -1 if that failed.  Apart from
+ * pg_log: its event's frame is not set up on pg_log's path. */
+static __attribute__((noinline)) int log_poll_fails(uint64_t t)
+{
+	struct pg_event f = { .kind = PG_REC_POLLFAIL, .count = poll_fails,
+			      .t = t, .filter = poll_filter };
+
+	poll_fails = 0;
+	poll_filter = 0;
+	pg_log(&f);
+	return log_errno ? -1 : 0;
+}
+
 void pg_log(struct pg_event *ev)
 {
 	if (comm.fd < 0 || comm.map == NULL || values_only)
 		return;
-	if (poll_fails && ev->kind != PG_REC_POLLFAIL) {
-		struct pg_event f = { .kind = PG_REC_POLLFAIL,
-				      .count = poll_fails, .t = ev->t,
-				      .filter = poll_filter };
-
-		poll_fails = 0;
-		poll_filter = 0;
-		pg_log(&f);
-		if (log_errno)
-			return;
-	}
+	if (poll_fails && ev->kind != PG_REC_POLLFAIL &&
+	    log_poll_fails(ev->t) < 0)
+		return;
 	if (pg_comm_append(&comm, ev) < 0) {
 		log_failed(errno);
 		return;
