@@ -128,12 +128,13 @@ static int send_checked(struct pg_call *call, int bufid, const int *tids,
 int pg_send_logged(int kind, const int *tids, int n, int tag,
 		   const char *group)
 {
-	struct pg_call call;
+	/* (static, as PVM's calls are not reentrant: the fields a send does
+	   not set stay 0, and a multicast's are cleared after it, so that
+	   no call clears its event) */
+	static struct pg_call call;
 	int multi = kind == PG_REC_MCAST || kind == PG_REC_BCAST;
 	int small[16], *recv = small, nr = 1, bufid, rc;
 
-	pg_event_clear(&call.ev); /* not `= { 0 }`: a 360-byte store */
-	call.spawn = NULL;
 	call.ev.kind = kind;
 	call.ev.tag = tag;
 	pg_delay();
@@ -149,6 +150,7 @@ int pg_send_logged(int kind, const int *tids, int n, int tag,
 		if (n > 16 && !(recv = malloc((size_t)n * sizeof(int))))
 			return PvmNoMem;
 		nr = mcast_receivers(tids, n, recv);
+		call.ev.peer = 0;
 	} else {
 		recv = (int *)tids;
 	}
@@ -157,6 +159,11 @@ int pg_send_logged(int kind, const int *tids, int n, int tag,
 	else
 		rc = send_checked(&call, bufid, tids, n, recv, nr,
 				  pg_logged(tag), group);
+	if (multi) {
+		call.ev.ndest = 0;
+		call.ev.dests = NULL;
+		call.ev.group[0] = '\0';
+	}
 	if (recv != small && recv != tids)
 		free(recv);
 	return rc;
