@@ -140,7 +140,8 @@ void pg_replay_close(void)
 /* Reads the next recorded event into rp.next (unless it is there): 1,
  * 0 at the end of the log, or -1 when the log cannot be read further
  * (ERR says why, and says it again at every later call). */
-static int next_event(char *err, size_t n)
+static inline __attribute__((always_inline)) int
+next_event(char *err, size_t n)
 {
 	int r;
 
@@ -289,8 +290,10 @@ static int call_matches(const struct pg_call *call, const struct pg_event *w)
 		return 0;
 	switch (pg_rec_kind_class(e->kind)) {
 	case PG_CLASS_SEND:
+		/* (a send's list is empty: no call to compare it) */
 		return w->peer == e->peer && w->tag == e->tag &&
-		       w->msgid == e->msgid && pg_event_same_dests(w, e) &&
+		       w->msgid == e->msgid && w->ndest == e->ndest &&
+		       (!w->ndest || pg_event_same_dests(w, e)) &&
 		       same_group(w, e);
 	case PG_CLASS_RECV:
 	case PG_CLASS_PROBE:
