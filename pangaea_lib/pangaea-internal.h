@@ -173,7 +173,12 @@ int pg_tid_known(int ltid);
 /* Peer of a received message from SRC with the wait-id field WID: the
  * sender's ltid, or PG_PEER_FOREIGN / PG_PEER_SYSTEM for messages
  * without a Pangaea id (WID 0). */
-int pg_peer_of(int src, int wid);
+static inline int pg_peer_of(int src, int wid)
+{
+	if (wid)
+		return pg_ltid_of(src);
+	return ((unsigned)src & PG_TID_PVMD) ? PG_PEER_SYSTEM : PG_PEER_FOREIGN;
+}
 /* Identifies a pvmd's message BUFID (a pvm_notify notice names a task in
  * its first int): that task's ltid + 1, or 0.  Leaves BUFID rewound. */
 uint32_t pg_system_ident(int bufid);

@@ -361,7 +361,11 @@ static inline void pg_delay(void)
 /* Chaos on (ENABLED) or off for task LTID of the run with SEED. */
 void pg_chaos_open(int enabled, unsigned seed, int ltid);
 /* Whether this task records with chaos (passed on to its children). */
-int pg_chaos_on(void);
+extern int pg_chaos_state;
+static inline int pg_chaos_on(void)
+{
+	return pg_chaos_state;
+}
 /* Whether the run with SEED ranks its tasks by reverse age (the last
  * spawned first, no send delays) rather than at random: half the seeds. */
 int pg_chaos_reversed(unsigned seed);
@@ -375,8 +379,15 @@ int pg_chaos_pick(unsigned seed, const int *ltids, int n);
 unsigned pg_chaos_send_max(unsigned seed, int ltid);
 /* The next draw, 0..MAX, of this task's chaos sequence. */
 unsigned pg_chaos_draw(unsigned max);
-/* Before a send: sleeps this task's chaos delay (nothing when off). */
-void pg_chaos_send(void);
+/* pg_chaos_send's work, chaos on. */
+void pg_chaos_send_wait(void);
+/* Before a send: sleeps this task's chaos delay (nothing when off: no
+ * call then). */
+static inline void pg_chaos_send(void)
+{
+	if (pg_chaos_state)
+		pg_chaos_send_wait();
+}
 /* The binding's receive of KIND with (SRC, TAG, TMOUT), held back first
  * when chaos is on and it is a wildcard recv/precv or a trecv that may
  * wait (within its timeout); the binding's return (a program's own

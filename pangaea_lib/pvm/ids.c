@@ -58,13 +58,6 @@ int pg_tid_of(int ltid)
 	return tid;
 }
 
-int pg_peer_of(int src, int wid)
-{
-	if (wid)
-		return pg_ltid_of(src);
-	return ((unsigned)src & PG_TID_PVMD) ? PG_PEER_SYSTEM : PG_PEER_FOREIGN;
-}
-
 /* The first int of message BUFID into *X, read from a copy: libpvm's
  * pvm_setrbuf does not rewind a buffer already unpacked from, so reading
  * BUFID itself would take that int from the app.  0 or < 0. */

@@ -215,7 +215,8 @@ recv_blocking(uint64_t t0, int kind, int tid, int tag,
 		pg_state_block_at(t0, pg_call_of(kind, 0), tid, tag, NULL,
 				  tmout);
 	b = free ? pg_replay_free_recv(kind, tid, tag, tmout)
-		 : pg_chaos_recv(kind, tid, tag, tmout);
+	    : pg_chaos_on() ? pg_chaos_recv(kind, tid, tag, tmout)
+			    : pg_pvm_recv(kind, tid, tag, tmout);
 	if (blocks)
 		pg_state_unblock();
 	return b;
