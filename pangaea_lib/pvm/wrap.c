@@ -224,7 +224,8 @@ recv_blocking(uint64_t t0, int kind, int tid, int tag,
 
 /* A replayed receive call of KIND with the filter (TID, TAG): what the
  * recording says it got, taken from PVM and the queue. */
-static int recv_replay(int kind, int tid, int tag)
+static inline __attribute__((always_inline)) int
+recv_replay(int kind, int tid, int tag)
 {
 	struct pg_call call; /* a receive: only kind, peer and tag are read */
 	uint64_t t0 = pg_now();
