@@ -145,7 +145,8 @@ static inline int comm_repeat_kind(int i)
 /* A repeat record's (version 9) id, for its repeat index I and its peer
  * of index IDX (>= 0): what comm_expected and comm_saw_id do for its
  * kind, without their tests of the kind's class (every repeat kind is a
- * send's or a receive's).  The id ST expects. */
+ * send's or a receive's; the indices are comm_repeat_kind's: 0 send, 4
+ * probe, 5 psend).  The id ST expects. */
 static inline uint32_t comm_repeat_want(const struct pg_comm_state *st,
 					int i, int idx)
 {
