@@ -20,6 +20,7 @@
 #include "coord.h"
 
 #include <event2/event.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +40,7 @@ struct coord {
 	int relay;         /* -relay: only serves the live view (viewers.c) */
 	int live_to;       /* -live-to TID: the relay of the live view */
 	const char *follow; /* -follow DIR: the logs to follow (follow.c) */
+	pid_t pvmd;        /* -pvmd PID: this host's pvmd (0: our parent) */
 	int status; /* exit status */
 };
 
@@ -216,7 +218,8 @@ static int coord_start(struct coord *c)
 	if (pvm_mytid() < 0)
 		return -1;
 	pg_timeline("coordinator", "enrolled in PVM");
-	c->launcher = pvm_parent();
+	if (!c->launcher)
+		c->launcher = pvm_parent();
 	if (c->launcher < 0 || !ctx) {
 		fprintf(stderr, "pangaea-coord: must be started by the pangaea "
 			"launcher, not by hand\n");
@@ -256,13 +259,34 @@ static void remove_vm_files(pid_t pvmd)
 	pg_pvmtmp_clear(pvmd);
 }
 
+/* Whether the pvmd PVMD still runs (not gone, nor a zombie: the
+ * launcher that started it may have died, and its new parent reap it
+ * late). */
+static int pvmd_lives(pid_t pvmd)
+{
+	char path[64], stat[512], *p;
+	FILE *f;
+	size_t n;
+
+	if (kill(pvmd, 0) < 0 && errno == ESRCH)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pvmd);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	n = fread(stat, 1, sizeof(stat) - 1, f);
+	fclose(f);
+	stat[n] = '\0';
+	p = strrchr(stat, ')');
+	return !(p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X'));
+}
+
 /* The launcher died: kills the run's tasks and, with -halt-vm, halts the
  * virtual machine (the pvmd, our parent, ends every task) and waits up to
  * 3 s for it to go before removing its files. */
 static void end_orphaned_run(struct coord *c)
 {
 	const struct pg_imap *m = &c->reg.ids.by_tid;
-	pid_t pvmd = getppid();
+	pid_t pvmd = c->pvmd ? c->pvmd : getppid();
 	int me = pvm_mytid();
 
 	fprintf(stderr, "pangaea-coord: the launcher t%x died: ending its run%s\n",
@@ -274,14 +298,15 @@ static void end_orphaned_run(struct coord *c)
 		return;
 	signal(SIGTERM, SIG_IGN); /* a halting pvmd SIGTERMs its tasks */
 	pvm_halt();
-	for (int i = 0; i < 300 && getppid() == pvmd; i++)
+	for (int i = 0; i < 300 && pvmd_lives(pvmd); i++)
 		usleep(10000);
-	if (getppid() != pvmd)
+	if (!pvmd_lives(pvmd))
 		remove_vm_files(pvmd);
 }
 
 /* Reads the arguments the launcher gives (-halt-vm, -relay, -live-to
- * TID, -follow DIR) into C. */
+ * TID, -follow DIR; started by it directly, not by PVM: -launcher TID,
+ * -pvmd PID) into C. */
 static void coord_args(struct coord *c, int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++)
@@ -293,6 +318,10 @@ static void coord_args(struct coord *c, int argc, char **argv)
 			c->live_to = atoi(argv[++i]);
 		else if (strcmp(argv[i], "-follow") == 0 && i + 1 < argc)
 			c->follow = argv[++i];
+		else if (strcmp(argv[i], "-launcher") == 0 && i + 1 < argc)
+			c->launcher = atoi(argv[++i]);
+		else if (strcmp(argv[i], "-pvmd") == 0 && i + 1 < argc)
+			c->pvmd = (pid_t)atoi(argv[++i]);
 }
 
 int main(int argc, char **argv)

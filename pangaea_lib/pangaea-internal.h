@@ -47,6 +47,9 @@ const char *pg_pvm_errtext(int code);
 void pg_pvm_stand_aside(void);
 /* Host name of the host TID runs on, into BUF ("?" if unknown). */
 void pg_pvm_host_of(int tid, char *buf, size_t n);
+/* The same from the NHOST HOSTS of one pvm_config (for several tids). */
+void pg_pvm_host_in(const struct pvmhostinfo *hosts, int nhost, int tid,
+		    char *buf, size_t n);
 /* Bytes of one item of the PVM data type DT, or a negative PVM error. */
 int pg_pvm_item_size(int dt);
 /* Packs (PACK) or unpacks COUNT items of type DT at BUF with PVM's
@@ -309,6 +312,17 @@ struct pg_task0_config {
 int pg_task0_open(const struct pg_task0_config *c, char *err, size_t errlen);
 /* Tells the library the coordinator's tid once it runs. */
 void pg_task0_set_coordinator(int tid);
+/* Has task 0's first spawn call START once the programs' tids are
+ * given (a coordinator the launcher starts itself then enrolls after
+ * them: their tids are those of every run), then measure task 0's
+ * logging cost, then call WAIT, which returns the coordinator's tid,
+ * made task 0's coordinator (< 0: none came; the launcher says so and
+ * ends the run), before the children are told of and handed over.
+ * NULL, NULL: nothing awaited. */
+void pg_task0_await_coordinator(int (*start)(void), int (*wait)(void));
+/* In task 0's spawn (spawn.c): START's coordinator, if one is awaited,
+ * with CALIBRATE (task 0's measure) run while it starts. */
+void pg_task0_coordinator_ready(void (*calibrate)(void));
 /* The report when replaying the launcher's own spawns diverged, or NULL. */
 const char *pg_task0_diverged(void);
 /* Closes task 0's logs and recording. */

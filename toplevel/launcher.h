@@ -144,6 +144,7 @@ struct la_run {
 	int coord_failed;       /* it ended or was silent before its HELLO */
 	pid_t coord_pid;        /* if on this host (la_tasks_check_joined), or
 				   0: not known yet, -1: not here */
+	int coord_child;        /* coord_pid is our own child (run.c) */
 	double stopped_seen;    /* when a process of the run here was last
 				   seen stopped (la_tasks_check_joined) */
 	int relay_tid;          /* the live view's relay (run.c), or 0 */
@@ -268,8 +269,10 @@ int la_vm_start(struct la_run *r);
 /*
  * Whether this host's pvmd is still there.  libpvm can wait on a dead
  * daemon for a long time (its tasks keep the socket open), so the
- * launcher watches the daemon's process itself.
+ * launcher watches the daemon's process itself, at most every
+ * LA_VM_ALIVE_S (alive in between).
  */
+#define LA_VM_ALIVE_S 0.02
 int la_vm_alive(const struct la_run *r);
 /* Whether process PID of this host has ended (gone, or a zombie). */
 int la_vm_process_gone(pid_t pid);

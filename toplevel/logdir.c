@@ -73,11 +73,12 @@ static int dir_ours(const char *dir)
 	return -1;
 }
 
-/* Opens the lock file of DIR (creating it if EXCL) and flocks it,
- * exclusive or shared; the fd, -2 if a shared lock finds no lock file it
- * can open (an older recording, or another user's), or -1 (said).  The
- * exclusive holder writes its pid there. */
-static int dir_lock(const char *dir, int excl)
+/* Opens the lock file of DIR (creating it if EXCL: *CREATED, if not
+ * NULL, says whether it made it) and flocks it, exclusive or shared; the
+ * fd, -2 if a shared lock finds no lock file it can open (an older
+ * recording, or another user's), or -1 (said).  The exclusive holder
+ * writes its pid there. */
+static int dir_lock(const char *dir, int excl, int *created)
 {
 	char path[PG_PATH_MAX + 32], pid[32] = "";
 	struct stat st;
@@ -85,8 +86,13 @@ static int dir_lock(const char *dir, int excl)
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/.pangaea-lock", dir);
-	fd = open(path, (excl ? O_RDWR | O_CREAT : O_RDONLY) | O_NOFOLLOW |
-		  O_NONBLOCK | O_CLOEXEC, 0600);
+	fd = excl ? open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+			 O_NONBLOCK | O_CLOEXEC, 0600) : -1;
+	if (created)
+		*created = fd >= 0;
+	if (fd < 0)
+		fd = open(path, (excl ? O_RDWR | O_CREAT : O_RDONLY) |
+			  O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
 	if (!excl && (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
 		if (fd >= 0)
 			close(fd);
@@ -148,13 +154,15 @@ int la_logdir_prepare(const char *dir, int logmode)
 	char path[PG_PATH_MAX + 300];
 	struct dirent *e;
 	DIR *d;
+	int made;
 
 	if (pg_mkdir_p(dir, dir_mode(logmode & 0777)) < 0) {
 		la_error("cannot create log folder %s: %s", dir, strerror(errno));
 		return -1;
 	}
-	if (dir_ours(dir) < 0 || (lock_out = dir_lock(dir, 1)) < 0 ||
-	    dir_writable(dir) < 0)
+	/* (a lock file made here shows the folder takes new files) */
+	if (dir_ours(dir) < 0 || (lock_out = dir_lock(dir, 1, &made)) < 0 ||
+	    (!made && dir_writable(dir) < 0))
 		return -1;
 	if (logmode && chmod(dir, dir_mode(logmode)) < 0) {
 		la_error("cannot set the mode of %s: %s", dir, strerror(errno));
@@ -262,7 +270,7 @@ int la_logdir_check(const char *dir)
 		return -1;
 	}
 	/* a recording still being written is not replayed */
-	if (lock_rec == -1 && (lock_rec = dir_lock(dir, 0)) == -1) {
+	if (lock_rec == -1 && (lock_rec = dir_lock(dir, 0, NULL)) == -1) {
 		free(exec);
 		return -1;
 	}

@@ -9,10 +9,14 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+extern char **environ;
 
 #define KILL_GRACE_S 10 /* after killing, wait this long for exits */
 #define LOST_GRACE_S 2  /* ... or this long after a lost host: the other
@@ -74,13 +78,174 @@ static int coord_hello(int n, int tid, const char *host, const char *what)
 	return -1;
 }
 
+/* The run whose coordinator the launcher's first spawn starts
+ * (coord_here_start, coord_here_wait), and that coordinator's options. */
+static struct la_run *deferred;
+static char deferred_opts[7][PG_PATH_MAX + 16], *deferred_argv[8];
+
+/* Whether our own child, the coordinator, has ended (reaped): 1 or 0. */
+static int coord_reaped(struct la_run *r, int block)
+{
+	pid_t w;
+
+	if (!r->coord_child)
+		return 0;
+	w = waitpid(r->coord_pid, NULL, block ? 0 : WNOHANG);
+	if (w == 0 || (w < 0 && errno != ECHILD))
+		return 0;
+	r->coord_child = 0;
+	/* (killed as it enrolled: its handshake file stays) */
+	pg_pvmtmp_clear_first(r->coord_pid);
+	return 1;
+}
+
+/* Ends the coordinator: through PVM once it has a tid, else its process
+ * (our child, still enrolling). */
+static void coord_kill(struct la_run *r)
+{
+	if (r->coord_tid)
+		pvm_kill(r->coord_tid);
+	else if (r->coord_child)
+		kill(r->coord_pid, SIGTERM);
+}
+
+/* Reaps the coordinator if it is our child: it has ended, or ends
+ * within 2 s (told or killed before), else it is killed. */
+static void coord_end_child(struct la_run *r)
+{
+	for (int i = 0; i < 2000 && r->coord_child; i++)
+		if (!coord_reaped(r, 0))
+			usleep(1000);
+	if (r->coord_child) {
+		kill(r->coord_pid, SIGKILL);
+		coord_reaped(r, 1);
+	}
+}
+
 /*
- * Spawns the coordinator (in Pangaea's context) on the -coord host, else
+ * pg_task0_await_coordinator's START, in the launcher's first spawn once
+ * the programs have their tids (the coordinator, which enrolls after
+ * them, does not change them from run to run): starts the coordinator
+ * as the launcher's own child, with deferred_argv: no round trip to the
+ * pvmd while it forks, and no fork of the pvmd, whose child closes every
+ * descriptor up to its limit before the exec (20 000 here: 2.4-6 ms of
+ * CPU in every run).  In a process group of its own (a ^C at the
+ * terminal is the launcher's to handle).  0, or -1 (said: the run then
+ * ends, coord_check_up).
+ */
+static int coord_here_start(void)
+{
+	struct la_run *r = deferred;
+	char path[PG_PATH_MAX + 32], me[16], pvmd[16];
+	char opt_l[] = "-launcher", opt_p[] = "-pvmd";
+	char *argv[16] = { path, opt_l, me, opt_p, pvmd };
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t a;
+	sigset_t dfl;
+	pid_t pid;
+	int rc, n = 5;
+
+	pg_timeline("launcher", "starts the coordinator");
+	la_coord_path(path, sizeof(path));
+	for (char **o = deferred_argv; *o && n < 15; o++)
+		argv[n++] = *o;
+	snprintf(me, sizeof(me), "%d", pvm_mytid());
+	snprintf(pvmd, sizeof(pvmd), "%d", (int)r->pvmd_pid);
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGPIPE); /* (ignored here: not in it) */
+	sigaddset(&dfl, SIGINT);
+	sigaddset(&dfl, SIGTERM);
+	posix_spawnattr_init(&a);
+	posix_spawnattr_setsigdefault(&a, &dfl);
+	posix_spawnattr_setpgroup(&a, 0);
+	posix_spawnattr_setflags(&a, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
+	/* nothing of ours but stdin, stdout and stderr: our socket to the
+	   pvmd (kept open, it would hide our death from the pvmd), the log
+	   folder's lock, the logs */
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+	rc = posix_spawn(&pid, path, &fa, &a, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&a);
+	r->coord_spawned = la_death_now();
+	if (rc != 0) {
+		la_error("cannot start the coordinator (%s: %s)", path,
+			 strerror(rc));
+		r->coord_exited = 1;
+		r->coord_failed = 1;
+		deferred = NULL;
+		return -1;
+	}
+	r->coord_pid = pid;
+	r->coord_child = 1;
+	return 0;
+}
+
+/*
+ * pg_task0_await_coordinator's WAIT, after START (and task 0's
+ * calibration): takes the HELLO of the coordinator it started (up to
+ * COORD_HELLO_WAIT_S, while it lives), whose sender is its tid.  Its
+ * tid, or -1: the coordinator is then ended, and coord_check_up says so
+ * and ends the run.
+ */
+static int coord_here_wait(void)
+{
+	struct la_run *r = deferred;
+	int ctx = pvm_setcontext(r->ctx), tid = -1, b, tag, src, version;
+
+	deferred = NULL;
+	while (r->coord_child && la_death_now() - r->coord_spawned <
+				     COORD_HELLO_WAIT_S) {
+		struct timeval slice = { 0, 100000 }; /* (a death seen soon) */
+
+		b = pvm_trecv(-1, PG_TAG_HELLO, &slice);
+		if (b > 0 && pg_proto_check(b, &tag, &src, &version) == 0) {
+			tid = src;
+			break;
+		}
+		if (b < 0 || coord_reaped(r, 0))
+			r->coord_exited = 1;
+		if (r->coord_exited)
+			break;
+	}
+	if (tid > 0) { /* (its exit notify in the run's context) */
+		r->coord_tid = tid;
+		r->coord_up = 1;
+		pvm_notify(PvmTaskExit, PG_TAG_EXITED, 1, &r->coord_tid);
+		pg_timeline("launcher", "coordinator's HELLO");
+	} else if (r->coord_child && !r->coord_exited) {
+		kill(r->coord_pid, SIGTERM); /* (coord_check_up says why) */
+	}
+	pvm_setcontext(ctx);
+	return tid;
+}
+
+/* Has the launcher's first spawn start the coordinator, with ARGS (its
+ * options, NULL-ended; copied), on this host (coord_here_start). */
+static void coord_here(struct la_run *r, char **args)
+{
+	int n = 0;
+
+	while (args[n] && n < 7) {
+		snprintf(deferred_opts[n], sizeof(deferred_opts[n]), "%s", args[n]);
+		deferred_argv[n] = deferred_opts[n];
+		n++;
+	}
+	deferred_argv[n] = NULL;
+	deferred = r;
+	pg_task0_await_coordinator(coord_here_start, coord_here_wait);
+}
+
+/*
+ * Starts the coordinator (in Pangaea's context) on the -coord host, else
  * on ours (PVM's default placement would pick any host of the machine),
  * and does not wait for its HELLO: the programs are spawned while it
  * starts (PVM holds the messages for it meanwhile), and the run's
  * message loop takes the HELLO, or stops the run if it ends first or
- * does not come (coord_check_up).  If we started the virtual machine, it
+ * does not come (coord_check_up).  On our host, without a live view, it
+ * is our own child, which the first spawn starts once the programs have
+ * their tids and whose HELLO it takes (coord_here).  If we started the
+ * virtual machine, it
  * halts it should we die (-halt-vm).  With a live viewer (PANGAEA_LIVE)
  * and the coordinator on another host than the viewer's (ours, or the
  * spawn dialog's PANGAEA_LIVE_HOST), the viewer's socket cannot be
@@ -140,6 +305,10 @@ static int start_coordinator(struct la_run *r)
 	}
 	pg_timeline("launcher", "spawns the coordinator");
 	snprintf(r->coord_host, sizeof(r->coord_host), "%s", host);
+	if (strcmp(host, home) == 0 && !(live && *live)) {
+		coord_here(r, argv);
+		return 0;
+	}
 	n = coord_spawn(argv, host, &r->coord_tid);
 	if (n != 1) {
 		la_error("cannot start the coordinator on %s (%s)", host,
@@ -166,7 +335,8 @@ static int start_coordinator(struct la_run *r)
  * (they wait for it, in their registration). */
 static int coord_check_up(struct la_run *r)
 {
-	if (r->coord_up || !r->coord_tid)
+	if (r->coord_up || (!r->coord_tid && !r->coord_child &&
+			    !r->coord_exited))
 		return 0;
 	if (r->coord_failed)
 		return -1;
@@ -181,7 +351,7 @@ static int coord_check_up(struct la_run *r)
 		 r->coord_exited ? "it ended before it answered" :
 				   "it did not answer");
 	if (!r->coord_exited)
-		pvm_kill(r->coord_tid);
+		coord_kill(r);
 	r->coord_failed = 1;
 	la_tasks_kill(r);
 	return -1;
@@ -614,7 +784,9 @@ static void wait_tasks(struct la_run *r)
 			handle(r, b);
 		la_kill_check(r);
 		la_debug_tick(r);
-		if (!la_debug_busy(r)) /* a task in gdb is not deadlocked */
+		/* (a task in gdb is not deadlocked, nor one whose peer the
+		   launcher is killing: an interrupted run is no deadlock) */
+		if (!la_debug_busy(r) && !killed_at)
 			la_deadlock_check(r);
 		la_tasks_check_joined(r);
 	}
@@ -690,6 +862,10 @@ static void stop_coordinator(struct la_run *r)
 {
 	int me = pvm_mytid(), said = 0;
 
+	if (deferred == r) { /* no spawn started it */
+		deferred = NULL;
+		pg_task0_await_coordinator(NULL, NULL);
+	}
 	if (r->coord_tid && !r->coord_exited && !r->lost_pvmd) {
 		pg_proto_send(r->coord_tid, PG_TAG_QUIT, &me);
 		/* (after a lost host, its exit notify may wait on the lost host) */
@@ -698,6 +874,7 @@ static void stop_coordinator(struct la_run *r)
 		if (!r->coord_exited)
 			pvm_kill(r->coord_tid);
 	}
+	coord_end_child(r);
 	if (!r->relay_tid || r->relay_exited || r->lost_pvmd)
 		return;
 	if (!said)

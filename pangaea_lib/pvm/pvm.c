@@ -56,17 +56,25 @@ const char *pg_pvm_errtext(int code)
 	return buf;
 }
 
+void pg_pvm_host_in(const struct pvmhostinfo *hosts, int nhost, int tid,
+		    char *buf, size_t n)
+{
+	int dtid = pvm_tidtohost(tid);
+
+	snprintf(buf, n, "?");
+	for (int i = 0; dtid >= 0 && i < nhost; i++)
+		if (hosts[i].hi_tid == dtid)
+			snprintf(buf, n, "%s", hosts[i].hi_name);
+}
+
 void pg_pvm_host_of(int tid, char *buf, size_t n)
 {
 	struct pvmhostinfo *hosts;
-	int nhost, narch, dtid = pvm_tidtohost(tid);
+	int nhost, narch;
 
-	snprintf(buf, n, "?");
-	if (dtid < 0 || pvm_config(&nhost, &narch, &hosts) < 0)
-		return;
-	for (int i = 0; i < nhost; i++)
-		if (hosts[i].hi_tid == dtid)
-			snprintf(buf, n, "%s", hosts[i].hi_name);
+	if (pvm_tidtohost(tid) < 0 || pvm_config(&nhost, &narch, &hosts) < 0)
+		nhost = 0;
+	pg_pvm_host_in(hosts, nhost, tid, buf, n);
 }
 
 /* The entry of TYPES for DT, or -1 (PVM_STR and unknown types). */

@@ -35,6 +35,15 @@ static void calib_for_children(char *buf, size_t n)
 	snprintf(buf, n, "%s", e ? e : "");
 }
 
+/* Task 0's measure of the logging cost, for its children (while its
+ * coordinator starts: pg_task0_coordinator_ready). */
+static void calibrate_task0(void)
+{
+	char buf[sizeof(((struct pg_handover *)0)->calib)];
+
+	calib_for_children(buf, sizeof(buf));
+}
+
 /* Sends the handover to the child TID, task LTID of the run, in MODE. */
 static int handover(int tid, int ltid, int flags, int mode)
 {
@@ -97,6 +106,8 @@ static int spawn_finish(struct pg_spawn_rec *rec, int *tids, uint64_t t0,
 	for (int i = 0; i < rec->ntask; i++)
 		if (rec->slots[i].ltid > 0)
 			pg_ids_learn(tids[i], rec->slots[i].ltid);
+	if (pg_me->ltid == 0) /* (the launcher's own coordinator starts now) */
+		pg_task0_coordinator_ready(calibrate_task0);
 	if (rec->started > 0)
 		rc = tell_spawned(rec, tids);
 	for (int i = 0; i < rec->ntask && rc >= 0; i++)
@@ -114,13 +125,20 @@ static int spawn_finish(struct pg_spawn_rec *rec, int *tids, uint64_t t0,
 /* Fills the slots of REC from the result of a real spawn (N, TIDS). */
 static void record_slots(struct pg_spawn_rec *rec, int n, const int *tids)
 {
+	struct pvmhostinfo *hosts = NULL;
+	int nhost = 0, narch;
+
+	/* (one look at the hosts for all the children) */
+	if (n > 0 && pvm_config(&nhost, &narch, &hosts) < 0)
+		nhost = 0;
 	for (int i = 0; i < rec->ntask; i++) {
 		struct pg_spawn_slot *s = &rec->slots[i];
 
 		memset(s, 0, sizeof(*s));
 		if (n >= 0 && tids[i] > 0) {
 			s->ltid = pg_me->ltid * PG_LTID_FANOUT + ++nchildren;
-			pg_pvm_host_of(tids[i], s->host, sizeof(s->host));
+			pg_pvm_host_in(hosts, nhost, tids[i], s->host,
+				       sizeof(s->host));
 		} else {
 			s->err = n < 0 ? n : tids[i];
 		}

@@ -49,6 +49,30 @@ void pg_task0_set_coordinator(int tid)
 	pg_self_edit()->coord_tid = tid;
 }
 
+/* pg_task0_await_coordinator's */
+static int (*coord_start)(void), (*coord_wait)(void);
+
+void pg_task0_await_coordinator(int (*start)(void), int (*wait)(void))
+{
+	coord_start = start;
+	coord_wait = wait;
+}
+
+void pg_task0_coordinator_ready(void (*calibrate)(void))
+{
+	int (*start)(void) = coord_start, (*wait)(void) = coord_wait, tid;
+
+	if (!start || !wait)
+		return;
+	coord_start = NULL;
+	coord_wait = NULL;
+	if (start() < 0)
+		return;
+	calibrate();
+	if ((tid = wait()) > 0)
+		pg_task0_set_coordinator(tid);
+}
+
 const char *pg_task0_diverged(void)
 {
 	const char *report = pg_replay_report();

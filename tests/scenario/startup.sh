@@ -46,6 +46,33 @@ awk -v a="$spawned" -v b="$hello" 'BEGIN { exit !(a != "" && a < b) }' &&
 	pass "the program is spawned before the coordinator's HELLO is taken" ||
 	fail "the program was spawned at $spawned, after the HELLO at $hello"
 
+# the coordinator on the launcher's host is the launcher's own child (no
+# spawn through the pvmd, whose child closes every descriptor up to the
+# limit first), started once the program has its tid, in a process
+# group of its own (a ^C at the terminal is the launcher's to handle)
+started=$(at tl0 launcher "starts the coordinator")
+awk -v a="$spawned" -v b="$started" 'BEGIN { exit !(a != "" && b != "" && a < b) }' &&
+	pass "the coordinator is started after the program's spawn" ||
+	fail "the coordinator started at '$started', the program spawned at '$spawned'"
+"$PANGAEA" -log -logdir child "$S" 4 160 3000 >out.child 2>err.child &
+lpid=$!
+coord=
+for _ in $(seq 100); do
+	coord=$(pgrep -P $lpid -x pangaea-coord) && break
+	sleep 0.05
+done
+[ -n "$coord" ] && pass "the coordinator is the launcher's child (pid $coord)" ||
+	fail "no pangaea-coord child of the launcher $lpid"
+[ -n "$coord" ] && [ "$(ps -o pgid= -p "$coord" | tr -d ' ')" = "$coord" ] &&
+	pass "... leading a process group of its own" ||
+	fail "... in process group $(ps -o pgid= -p "${coord:-1}" | tr -d ' ')"
+# ... holding none of the launcher's files (its socket to the pvmd, kept
+# open, hid the launcher's death; the log folder's lock)
+held=$(ls -l /proc/"${coord:-1}"/fd 2>/dev/null | grep -c 'child/\.pangaea-lock\|task-0\.exec\|output\.log')
+expect_eq "... holding none of the launcher's files" "$held" 0
+wait $lpid
+expect_eq "a run with it exits 0" "$?" 0
+
 # the tasks' stamps are no output of theirs: not in output.log, and the
 # recording replays without the variable, identical
 expect_eq "no stamp in output.log" "$(grep -c pangaea-timeline rec/output.log)" 0
