@@ -40,6 +40,7 @@
 #define COORD_VIEW_MAX 16                    /* viewers at once */
 #define COORD_VIEW_HISTORY (256u << 20)      /* bytes kept for late viewers */
 #define COORD_VIEW_TASK (PG_HOST_MAX + PG_PATH_MAX + 32) /* a T line */
+#define COORD_VIEW_WRITE (4u << 20)          /* bytes at most in one write */
 
 static struct {
 	struct event_base *base;
@@ -110,6 +111,9 @@ static void viewer_accept(struct evconnlistener *l, evutil_socket_t fd,
 		return;
 	}
 	bufferevent_setcb(bev, viewer_read, NULL, viewer_event, NULL);
+	/* what a reading of the logs gave in one write, not libevent's
+	   16 KiB at a time: each write wakes the viewer */
+	bufferevent_set_max_single_write(bev, COORD_VIEW_WRITE);
 	bufferevent_enable(bev, EV_READ | EV_WRITE);
 	evbuffer_add_buffer_reference(bufferevent_get_output(bev), cv.history);
 	cv.viewers[cv.nviewers++] = bev;

@@ -11,6 +11,12 @@
  *   pgdb open-logs LOGDIR     read LOGDIR's communication logs into memory
  *                             (viewlogs.c): the window is drawn without a
  *                             trace database; what needs SQL fails until
+ *   pgdb clock-logs           a log folder read whose import would put
+ *                             its times through the controlled logical
+ *                             clock: the clock run on its logs in memory,
+ *                             the model given its times and what needs
+ *                             SQL answered from the tables over the logs
+ *                             with them: 1; else 0 (nothing changed)
  *   pgdb attach PATH          adds the imported trace database: 1, or 0
  *                             when its times differ (then `open` it)
  *   pgdb close
@@ -135,6 +141,7 @@ static const struct pgdb_cmd pgdb_cmds[] = {
 	{ "open", 1, 2, "PATH ?RAW?", vdb_cmd_open },
 	{ "close", 0, 0, NULL, vdb_cmd_close },
 	{ "open-logs", 1, 1, "LOGDIR", vdb_logs_open },
+	{ "clock-logs", 0, 0, NULL, vdb_logs_clock },
 	{ "attach", 1, 1, "PATH", vdb_logs_attach },
 	{ "meta", 0, 0, NULL, vdb_logs_meta },
 	{ "tasks", 0, 0, NULL, vdb_logs_tasks },

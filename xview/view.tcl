@@ -193,6 +193,7 @@ proc view::opened {path} {
 		set V(nraces) 0
 		set V(race_err) ""
 		after idle [list after 0 [list view::race_load_late $V(db)]]
+		after idle [list after 0 [list view::clock_late $V(db)]]
 	} else {
 		view::race_load
 	}
@@ -301,6 +302,27 @@ proc view::import_read {f dir} {
 		set V(db) $db
 		view::opened $dir
 		lassign $keep V(t0) V(scale) V(row0)
+		view::redraw_later
+	}
+}
+
+# After the first picture of a log folder read while it is imported
+# (DIR): when the import would put its times through the controlled
+# logical clock, the clock is run on the logs in memory (pgdb
+# clock-logs) and the window drawn again with its times, so that the
+# details, Find and histograms answer from the logs at once, matching
+# the picture, instead of waiting for the import.
+proc view::clock_late {dir} {
+	variable V
+	if {!$V(importing) || $V(db) ne $dir} return
+	if {[catch {pgdb clock-logs} changed]} {
+		# (the details wait for the import, as before)
+		return
+	}
+	if {$changed} {
+		lassign [pgdb range] V(tmin) V(tmax)
+		if {$V(tmax) <= $V(tmin)} { set V(tmax) [expr {$V(tmin) + 1000}] }
+		set V(tasks) [pgdb tasks]
 		view::redraw_later
 	}
 }
@@ -890,7 +912,8 @@ proc view::select {what id} {
 	set V(sel) [list $what $id]
 	.details delete 1.0 end
 	# while importing, pgdb answers from the logs (viewdb.c vdb_sql) when
-	# the import keeps their times, else it fails: the details wait
+	# the import keeps their times or the clock ran on them in memory
+	# (view::clock_late), else it fails: the details wait
 	if {[catch {expr {$what eq "e" ? [view::event_text $id] : [view::message_text $id]}} text]} {
 		if {!$V(importing)} { error $text $::errorInfo }
 		.details insert end "importing\u2026: the details come when the trace database is made\n"
@@ -1219,9 +1242,12 @@ proc view::sock_got {what {arg ""}} {
 			incr V(sock_lines) $arg
 			if {!$V(sock_redraw)} {
 				set V(sock_redraw) 1
-				# at most every 150 ms, and redrawing at most a
-				# fifth of the time: the run needs the CPU more
-				after [expr {max(150, 4 * $V(sock_refresh_ms))}] \
+				# at most every 300 ms, and redrawing (with
+				# the X server's part) at most a twentieth of
+				# the time: the run needs the CPU more; but
+				# every second at least (a redraw's time grows
+				# with the load: it waits for a core)
+				after [expr {min(1000, max(300, 19 * $V(sock_refresh_ms)))}] \
 					view::sock_refresh
 			}
 		}
@@ -1275,7 +1301,7 @@ proc view::sock_refused {msg} {
 }
 
 # Redraws after events arrived, following the run's end unless the user
-# moved away from it; keeps how long that took (sock_got waits 4 times
+# moved away from it; keeps how long that took (sock_got waits 19 times
 # as long before the next one).
 proc view::sock_refresh {} {
 	variable V

@@ -123,9 +123,7 @@ long vdb_task_time(struct vdb_task *t, int64_t v, int64_t v1, int st,
 	return (long)i;
 }
 
-/* Read from the logs: the task (index) of event ID, the last whose id0
- * < ID; 0 when there is none (then ID is not one of its events). */
-static int vdb_task_of(int64_t id)
+int vdb_task_of(int64_t id)
 {
 	size_t lo = 0, hi;
 
@@ -187,20 +185,91 @@ void vdb_msg_note(const struct vdb_msg *m)
 		vdb.maxlat = lat;
 }
 
+/*
+ * Sorts the N messages of M by t_send, stably: a natural merge sort.
+ * They come in runs already in order (a task's sends, or its receives,
+ * paired as its log is read), so it merges a few runs in a few passes
+ * where qsort took most of the time of reading a log folder.  0, or -1
+ * when memory runs out (M unchanged).
+ */
+static int msgs_sort(struct vdb_msg *m, size_t n)
+{
+	struct vdb_msg *tmp, *src = m, *dst;
+	size_t runs;
+
+	if (n < 2)
+		return 0;
+	if (!(tmp = malloc(n * sizeof(*tmp))))
+		return -1;
+	dst = tmp;
+	do {
+		runs = 0;
+		for (size_t a = 0; a < n; runs++) {
+			size_t b = a + 1, c, i, j, k = a;
+
+			while (b < n && src[b - 1].t_send <= src[b].t_send)
+				b++;
+			c = b < n ? b + 1 : b;
+			while (c < n && src[c - 1].t_send <= src[c].t_send)
+				c++;
+			for (i = a, j = b; i < b && j < c;)
+				dst[k++] = src[j].t_send < src[i].t_send ? src[j++]
+									 : src[i++];
+			memcpy(dst + k, src + i, (b - i) * sizeof(*dst));
+			k += b - i;
+			memcpy(dst + k, src + j, (c - j) * sizeof(*dst));
+			a = c;
+		}
+		tmp = src;
+		src = dst;
+		dst = tmp;
+	} while (runs > 1);
+	if (src != m)
+		memcpy(m, src, n * sizeof(*m));
+	free(src == m ? dst : src);
+	return 0;
+}
+
 int vdb_msg_add(const struct vdb_msg *m)
 {
 	struct vdb_msg *v = pg_grow(vdb.msgs, &vdb.capmsgs, vdb.nmsgs + 1,
 				    sizeof(*v), 1024);
-	size_t i;
 
 	if (!v)
 		return -1;
 	vdb.msgs = v;
-	for (i = vdb.nmsgs; i > 0 && v[i - 1].t_send > m->t_send; i--)
-		v[i] = v[i - 1];
-	v[i] = *m;
-	vdb.nmsgs++;
+	/* appended: sorted in when read (vdb_msgs_sort); shifting the later
+	   sends up for each message that came late, as the batches of
+	   different tasks do, was the live view's costliest step */
+	if (vdb.msgs_sorted == vdb.nmsgs &&
+	    (!vdb.nmsgs || v[vdb.nmsgs - 1].t_send <= m->t_send))
+		vdb.msgs_sorted++;
+	v[vdb.nmsgs++] = *m;
 	vdb_msg_note(m);
+	return 0;
+}
+
+int vdb_msgs_sort(void)
+{
+	size_t n = vdb.nmsgs - vdb.msgs_sorted, i = vdb.msgs_sorted, k;
+	struct vdb_msg *m = vdb.msgs, *tail;
+
+	if (!n)
+		return 0;
+	if (msgs_sort(m + i, n) < 0)
+		return -1;
+	if (i && m[i - 1].t_send > m[i].t_send) {
+		/* merged from the back: only the sorted messages later than
+		   the first added one move */
+		if (!(tail = malloc(n * sizeof(*tail))))
+			return -1;
+		memcpy(tail, m + i, n * sizeof(*tail));
+		for (k = i + n; n > 0;)
+			m[--k] = i > 0 && m[i - 1].t_send > tail[n - 1].t_send ?
+				 m[--i] : tail[--n];
+		free(tail);
+	}
+	vdb.msgs_sorted = vdb.nmsgs;
 	return 0;
 }
 
@@ -564,7 +633,6 @@ int vdb_cmd_messages(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
    the messages it sent or received. */
 int vdb_cmd_event(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
-	int64_t a[2];
 	int64_t id;
 	Tcl_Obj *rows, *ev, *msgs;
 	int n;
@@ -573,12 +641,10 @@ int vdb_cmd_event(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 		return vdb_fail(ip, "cannot insert the live events");
 	if (vdb_ints(ip, objv + 2, 1, &id) != TCL_OK)
 		return TCL_ERROR;
-	/* over the logs: only the event's task's log is read (its ltid) */
-	a[0] = id;
-	a[1] = vdb.ntasks ? vdb.tasks[vdb_task_of(id)].ltid : 0;
-	if (vdb_query(ip, !vdb.db && vdb_sql() ?
-		      "SELECT * FROM events WHERE ltid = ?2 AND id = ?1" :
-		      "SELECT * FROM events WHERE id = ?1", a, 2, 1) != TCL_OK)
+	/* (over the logs: a lookup by key, in the rows they keep in memory
+	   once the first lookup read them) */
+	if (vdb_query(ip, "SELECT * FROM events WHERE id = ?1", &id, 1,
+		      1) != TCL_OK)
 		return TCL_ERROR;
 	rows = Tcl_GetObjResult(ip);
 	if (Tcl_ListObjLength(ip, rows, &n) != TCL_OK || n != 1) {

@@ -80,8 +80,9 @@ struct vdb {
 	 * what needs SQL (details, output, histograms, find; LOGSDB below
 	 * answers the details and Find until it is set) */
 	int mem;
-	struct vdb_msg *msgs; /* sorted by t_send */
-	size_t nmsgs, capmsgs;
+	struct vdb_msg *msgs; /* by t_send, the first msgs_sorted of them
+				 (vdb_msgs_sort sorts the others in) */
+	size_t nmsgs, capmsgs, msgs_sorted;
 	int64_t nevents;
 	int *idtask;          /* live: the task (index) of event id i + 1 */
 	size_t nidtask, capidtask;
@@ -98,8 +99,11 @@ struct vdb {
 	 * logs' (LOGS_TIMES, tdb_logs_raw), else they wait for it */
 	sqlite3 *logsdb;
 	int logs_tried;       /* LOGSDB was tried */
-	int logs_times;       /* 1 the import keeps the logs' times, -1 it
+	int logs_times;       /* 1 the import keeps the logs' times (or
+				 LOGSDB has the clock's: CLOCKED), -1 it
 				 would not, 0 not known yet */
+	int clocked;          /* the model's times are the clock's, run on
+				 the logs in memory (pgdb clock-logs) */
 };
 
 extern struct vdb vdb;
@@ -123,14 +127,22 @@ struct vdb_task *vdb_task_slot(int ltid);
  * (unless 0: T->ids); its index there, or -1 when memory runs out. */
 long vdb_task_time(struct vdb_task *t, int64_t v, int64_t v1, int st,
 		   const struct vdb_ev *e, int64_t id);
+/* Read from the logs: the task (index) of event ID, the last whose id0
+ * < ID; 0 when there is none (then ID is not one of its events). */
+int vdb_task_of(int64_t id);
 /* The fields of event ID in memory (vdb.mem), or NULL. */
 struct vdb_ev *vdb_ev_of(int64_t id);
 /* Message M was matched: marks its two events so, and it may be the
  * longest latency. */
 void vdb_msg_note(const struct vdb_msg *m);
-/* Adds message M to vdb.msgs in t_send order (vdb_msg_note too); 0, or
- * -1 when memory runs out. */
+/* Adds message M to vdb.msgs, to be sorted in by vdb_msgs_sort
+ * (vdb_msg_note too); 0, or -1 when memory runs out. */
 int vdb_msg_add(const struct vdb_msg *m);
+/* Puts every message of vdb.msgs in t_send order (stably: those of one
+ * t_send in the order they were added), before they are read in that
+ * order; 0, or -1 when memory runs out (then still only the first
+ * vdb.msgs_sorted are in order). */
+int vdb_msgs_sort(void);
 /* The database the queries run on: DB, else (a log folder read, not
  * yet imported) LOGSDB, opened on first use, when the import would keep
  * the logs' times (the first call finds out: a scan of the messages);
@@ -170,11 +182,12 @@ vdb_cmd_fn vdb_cmd_states, vdb_cmd_paint_states, vdb_cmd_paint_util;
 vdb_cmd_fn vdb_cmd_hists;
 
 /* viewlogs.c: pgdb open-logs LOGDIR (the logs read into memory),
- * attach PATH (its trace database, once imported), and the subcommands
+ * clock-logs (their times put through the clock, in memory), attach
+ * PATH (its trace database, once imported), and the subcommands
  * that draw the window, from memory when the logs were read, else
  * viewdb.c's: events, messages, tasks, meta. */
 vdb_cmd_fn vdb_logs_open, vdb_logs_attach, vdb_logs_events,
-	vdb_logs_messages, vdb_logs_tasks, vdb_logs_meta;
+	vdb_logs_messages, vdb_logs_tasks, vdb_logs_meta, vdb_logs_clock;
 
 /* viewlive.c: pgdb live-open, live-connect PATH CMD (reads the socket
  * PATH in the background, telling CMD "events N", "refused MSG", "end"),

@@ -43,7 +43,7 @@ static int logs_pair(struct logs_read *lr, const struct pg_match_end *e,
 	const struct pg_match_end *r = s == e ? other : e;
 	struct vdb_msg *m;
 
-	/* appended: sorted once all are read (logs_sort_msgs) */
+	/* appended: sorted once all are read (vdb_msgs_sort) */
 	if (!(m = pg_grow(vdb.msgs, &vdb.capmsgs, lr->npaired + 1, sizeof(*m),
 			  1024)))
 		return -1;
@@ -137,51 +137,6 @@ oom:
 	return -1;
 }
 
-/*
- * Sorts the N messages of M by t_send, stably: a natural merge sort.
- * They come in runs already in order (a task's sends, or its receives,
- * paired as its log is read), so it merges a few runs in a few passes
- * where qsort took most of the time of reading a log folder.  0, or -1
- * when memory runs out (M unchanged).
- */
-static int logs_sort_msgs(struct vdb_msg *m, size_t n)
-{
-	struct vdb_msg *tmp, *src = m, *dst;
-	size_t runs;
-
-	if (n < 2)
-		return 0;
-	if (!(tmp = malloc(n * sizeof(*tmp))))
-		return -1;
-	dst = tmp;
-	do {
-		runs = 0;
-		for (size_t a = 0; a < n; runs++) {
-			size_t b = a + 1, c, i, j, k = a;
-
-			while (b < n && src[b - 1].t_send <= src[b].t_send)
-				b++;
-			c = b < n ? b + 1 : b;
-			while (c < n && src[c - 1].t_send <= src[c].t_send)
-				c++;
-			for (i = a, j = b; i < b && j < c;)
-				dst[k++] = src[j].t_send < src[i].t_send ? src[j++]
-									 : src[i++];
-			memcpy(dst + k, src + i, (b - i) * sizeof(*dst));
-			k += b - i;
-			memcpy(dst + k, src + j, (c - j) * sizeof(*dst));
-			a = c;
-		}
-		tmp = src;
-		src = dst;
-		dst = tmp;
-	} while (runs > 1);
-	if (src != m)
-		memcpy(m, src, n * sizeof(*m));
-	free(src == m ? dst : src);
-	return 0;
-}
-
 /* Reads every communication log of DIR into memory (vdb.mem), the
  * messages left for logs_match; 0, or -1 with ERR. */
 static int logs_read(const char *dir, char *err, size_t errlen)
@@ -262,6 +217,30 @@ static int logs_match_task(struct logs_read *lr, struct pg_match *m,
 	return rc < 0 ? -1 : 0;
 }
 
+/* Gives the matched messages (vdb.msgs) their events' times in the
+ * model (a send's entry, a receive's exit, as the import's messages
+ * rows have them once the clock ran), sorted by t_send again, and the
+ * longest latency; 0, or -1 when memory runs out. */
+static int logs_msgs_retime(void)
+{
+	vdb.maxlat = 0;
+	for (size_t i = 0; i < vdb.nmsgs; i++) {
+		struct vdb_msg *m = &vdb.msgs[i];
+		const struct vdb_task *s = &vdb.tasks[vdb_task_of(m->send_event)];
+		const struct vdb_task *r = &vdb.tasks[vdb_task_of(m->recv_event)];
+		int64_t lat;
+
+		m->t_send = s->t[m->send_event - s->id0 - 1];
+		m->t_recv = r->t1[m->recv_event - r->id0 - 1];
+		lat = m->t_recv > m->t_send ? m->t_recv - m->t_send
+					    : m->t_send - m->t_recv;
+		if (lat > vdb.maxlat)
+			vdb.maxlat = lat;
+	}
+	vdb.msgs_sorted = 0; /* (their times moved: sorted again, whole) */
+	return vdb_msgs_sort();
+}
+
 /* Matches the messages of the logs read (vdb.msgs, the events' matched
  * flags), once: the logs read again, in the same order, the events
  * numbered as before; 0, or -1 with ERR. */
@@ -287,12 +266,17 @@ static int logs_match(char *err, size_t errlen)
 					 pg_run_base(&run, i), err, errlen) < 0)
 			goto out;
 	}
-	if (logs_sort_msgs(vdb.msgs, lr.npaired) < 0) {
+	vdb.nmsgs = lr.npaired;
+	vdb.msgs_sorted = 0;
+	if (vdb_msgs_sort() < 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	vdb.nmsgs = lr.npaired;
 	vdb.msgs_later = 0;
+	if (vdb.clocked && logs_msgs_retime() < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
 	rc = 0;
 out:
 	pg_run_close(&run);
@@ -349,7 +333,8 @@ static int logs_sql_text(sqlite3 *db, const char *sql, char *buf, size_t n)
 
 /* pgdb attach PATH: 1 when the trace database PATH (of our schema) holds
  * the events read from the logs with the same times (its 'sync' is
- * offset) and is now used beside them; 0 when it does not (open it with
+ * offset, or the model has the clock's times: pgdb clock-logs) and is
+ * now used beside them; 0 when it does not (open it with
  * `pgdb open`); an error when no logs are read or it cannot be opened. */
 int vdb_logs_attach(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
@@ -373,7 +358,8 @@ int vdb_logs_attach(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 			  sync, sizeof(sync)) < 0 ||
 	    logs_sql_text(db, "SELECT max(id) FROM events", count,
 			  sizeof(count)) < 0 ||
-	    strcmp(sync, "offset") != 0 || strcmp(count, want) != 0) {
+	    (strcmp(sync, "offset") != 0 && !vdb.clocked) ||
+	    strcmp(count, want) != 0) {
 		sqlite3_close(db);
 		Tcl_SetObjResult(ip, Tcl_NewIntObj(0));
 		return TCL_OK;
@@ -384,6 +370,136 @@ int vdb_logs_attach(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 		vdb.logsdb = NULL;
 	}
 	Tcl_SetObjResult(ip, Tcl_NewIntObj(1));
+	return TCL_OK;
+}
+
+/* Gives the model's events the times of the events table of DB (the
+ * tables over the logs with the clock's times; its rows in id order,
+ * task by task as the model): per task new arrays, swapped in when all
+ * are made; the time range, the tasks' starts and the messages' times
+ * follow.  0, or -1 with ERR when the query fails, memory runs out, or
+ * a task's entries would leave their order (the model is then left as
+ * it was). */
+static int logs_retime(sqlite3 *db, char *err, size_t errlen)
+{
+	size_t nt = (size_t)vdb.ntasks + 1;
+	int64_t **t0 = calloc(nt, sizeof(*t0)), **t1 = calloc(nt, sizeof(*t1));
+	int64_t tmin = INT64_MAX, tmax = 0, got = 0;
+	sqlite3_stmt *st = NULL;
+	int k = 0, rc = -1, sq = SQLITE_ERROR;
+
+	snprintf(err, errlen, "out of memory");
+	for (int i = 0; t0 && t1 && i < vdb.ntasks; i++)
+		if (!(t0[i] = malloc((vdb.tasks[i].n + 1) * sizeof(**t0))) ||
+		    !(t1[i] = malloc((vdb.tasks[i].n + 1) * sizeof(**t1))))
+			goto out;
+	if (!t0 || !t1)
+		goto out;
+	if (sqlite3_prepare_v2(db, "SELECT id, t0, t1 FROM events", -1, &st,
+			       NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+		goto out;
+	}
+	while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0), i;
+		int64_t a = sqlite3_column_int64(st, 1), b = sqlite3_column_int64(st, 2);
+
+		while (k < vdb.ntasks &&
+		       id > vdb.tasks[k].id0 + (int64_t)vdb.tasks[k].n)
+			k++;
+		if (k == vdb.ntasks || id <= vdb.tasks[k].id0)
+			continue; /* (an event logged since the model was read) */
+		i = id - vdb.tasks[k].id0 - 1;
+		if (i > 0 && a < t0[k][i - 1]) {
+			snprintf(err, errlen, "the clock's times of task %d "
+				 "are out of order", vdb.tasks[k].ltid);
+			goto out;
+		}
+		t0[k][i] = a;
+		t1[k][i] = b;
+		tmax = b > tmax ? b : tmax;
+		got++;
+	}
+	if (sq != SQLITE_DONE || got != vdb.nevents) {
+		snprintf(err, errlen, "cannot read the clock's times: %s",
+			 sq != SQLITE_DONE ? sqlite3_errmsg(db) : "events missing");
+		goto out;
+	}
+	for (int i = 0; i < vdb.ntasks; i++) {
+		struct vdb_task *t = &vdb.tasks[i];
+
+		free(t->t);
+		free(t->t1);
+		t->t = t0[i];
+		t->t1 = t1[i];
+		t0[i] = t1[i] = NULL;
+		t->cap = t->cap1 = t->n + 1;
+		free(t->ck); /* (the states' checkpoints hold times) */
+		t->ck = NULL;
+		t->ck_n = 0;
+		if (t->n && t->t[0] < t->start)
+			t->start = t->t[0];
+		if (t->n && t->t[0] < tmin)
+			tmin = t->t[0];
+	}
+	vdb.tmin = tmin == INT64_MAX ? 0 : tmin;
+	vdb.tmax = tmax;
+	vdb.clocked = 1;
+	if (!vdb.msgs_later && logs_msgs_retime() < 0)
+		goto out;
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	for (int i = 0; t0 && t1 && i < vdb.ntasks; i++) {
+		free(t0[i]);
+		free(t1[i]);
+	}
+	free(t0);
+	free(t1);
+	return rc;
+}
+
+/* pgdb clock-logs: when the import of the log folder read would put its
+ * times through the controlled logical clock (tdb_open_logs_sync: a run
+ * across hosts, or a receive that ends before its send), the clock is
+ * run on the logs in memory (nothing written), the model takes its
+ * times (logs_retime: the window is drawn with the times the import
+ * will give) and the details, Find and histograms are answered from
+ * the tables over the logs with them, before the import is over: 1.
+ * 0 when the import keeps the logs' times (the model's: LOGSDB answers
+ * as it is), or nothing is to do (a database, a live run). */
+int vdb_logs_clock(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+{
+	char err[1024], sync[32];
+	sqlite3 *db;
+	int clc;
+
+	(void)objc;
+	(void)objv;
+	if (!vdb.mem || vdb.live || vdb.idtask || vdb.db || !vdb.logdir ||
+	    vdb.clocked || vdb.logs_times > 0) {
+		Tcl_SetObjResult(ip, Tcl_NewIntObj(0));
+		return TCL_OK;
+	}
+	if (tdb_open_logs_sync(vdb.logdir, 1, &db, err, sizeof(err)) < 0)
+		return vdb_fail(ip, err);
+	if (logs_sql_text(db, "SELECT value FROM meta WHERE key = 'sync'",
+			  sync, sizeof(sync)) < 0) {
+		sqlite3_close(db);
+		return vdb_fail(ip, "cannot read the meta table");
+	}
+	clc = strcmp(sync, "offset") != 0;
+	if (clc && logs_retime(db, err, sizeof(err)) < 0) {
+		sqlite3_close(db);
+		return vdb_fail(ip, err);
+	}
+	if (vdb.logsdb)
+		sqlite3_close(vdb.logsdb);
+	vdb.logsdb = db;
+	vdb.logs_tried = 1;
+	vdb.logs_times = 1;
+	vdb.gen++; /* (what was computed from the old times) */
+	Tcl_SetObjResult(ip, Tcl_NewIntObj(clc));
 	return TCL_OK;
 }
 
@@ -475,6 +591,10 @@ int vdb_logs_messages(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 	if (vdb_window(ip, objc, objv, a) != TCL_OK ||
 	    logs_need_msgs(ip) != TCL_OK)
 		return TCL_ERROR;
+	if (vdb_msgs_sort() < 0) {
+		Tcl_SetObjResult(ip, Tcl_NewStringObj("pgdb: out of memory", -1));
+		return TCL_ERROR;
+	}
 	/* its send lies within maxlat of the window */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

@@ -6,6 +6,7 @@
  */
 #include "livestream.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,11 +182,27 @@ int pg_livestream_task(const char *line, struct pg_live_task *t)
 }
 
 /* Reads the number at *P, which must end at a blank or the line's end,
- * into *V and moves *P past it; 0, or -1 if there is none. */
+ * into *V and moves *P past it; 0, or -1 if there is none.  What the
+ * writer writes (blanks, a minus, up to 19 digits that fit) is read
+ * here, anything else by strtoll, which took a third of the time of
+ * reading a live event: the same numbers and the same errors. */
 static int live_get(const char **p, long long *v)
 {
+	const char *s = *p, *d;
+	unsigned long long x = 0;
 	char *end;
+	int n = 0;
 
+	while (*s == ' ')
+		s++;
+	d = s + (*s == '-');
+	while (n < 19 && d[n] >= '0' && d[n] <= '9')
+		x = x * 10 + (unsigned)(d[n++] - '0');
+	if (n && (!d[n] || d[n] == ' ') && x <= (unsigned long long)LLONG_MAX) {
+		*v = d == s ? (long long)x : -(long long)x;
+		*p = d + n;
+		return 0;
+	}
 	*v = strtoll(*p, &end, 10);
 	if (end == *p || (*end && *end != ' '))
 		return -1;

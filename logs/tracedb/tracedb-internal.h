@@ -133,4 +133,69 @@ struct pg_spawn_rec;
 int tdb_spawn_bind(sqlite3_stmt *ins, int ltid, const struct pg_spawn_rec *rec,
 		   struct pg_strbuf *argv, struct pg_strbuf *kids);
 
+/* tracedb-keys.c: the rows of the tables over the logs kept in memory,
+ * by key (docs/TRACEDB.md "Without importing"). */
+/* An event: the columns of its events row but the rare kinds' others
+ * (X: its entry in the side table, -1 none); raw times. */
+struct tdb_kev {
+	int64_t t0, t1;
+	int32_t peer, tag;
+	uint32_t msgid, len;
+	int32_t x;
+	unsigned char kind;
+};
+/* The side table's entry: an end, pollfail, call, group, mcast or
+ * bcast event's other fields (its destinations at DESTS in the pool). */
+struct tdb_kx {
+	int how, value, op, arg, result, arg2, ndest;
+	uint32_t count, nblob;
+	size_t dests;
+	char group[PG_GROUP_MAX];
+};
+/* A messages row: its ends' events (0: none), the columns the ends
+ * share, the send end's kind (-1: none). */
+struct tdb_kmsg {
+	int64_t s_ev, r_ev;
+	const char *why;
+	int32_t src, dst, tag;
+	uint32_t msgid, len;
+	int32_t s_kind;
+};
+/* Every row of the events and messages tables over a run's logs. */
+struct tdb_keys {
+	int ntask;
+	int *ltid;            /* task i's ltid, ascending */
+	int64_t *id0;         /* task i's events: ids id0[i]+1..id0[i+1] */
+	int64_t nev, nmsg;
+	struct tdb_kev *ev;   /* event id i+1 at ev[i] */
+	struct tdb_kx *x;
+	int *dests;
+	struct tdb_kmsg *msg; /* messages row id i+1 at msg[i] */
+	uint32_t *ev_msg;     /* by event id: the first row it is an end of
+				 (0: none) */
+	uint32_t *next;       /* by row id: the next row of its send event
+				 (0: none) */
+	size_t capev, nx, capx, ndests, capdests, capmsg;
+	struct pg_match *m;   /* (while building) */
+	const struct pg_match_run *run;
+};
+/* Reads the logs of DIR once into K (the import's ids and rows); 0, or
+ * -1 with ERR (K then holds nothing).  Free K with tdb_keys_free. */
+int tdb_keys_build(struct tdb_keys *k, const char *dir, char *err,
+		   size_t errlen);
+/* Frees what K holds and leaves it { 0 }. */
+void tdb_keys_free(struct tdb_keys *k);
+/* The index of the task of event ID in K, or -1 (no such event). */
+int tdb_keys_task(const struct tdb_keys *k, int64_t id);
+/* Event ID of K into EV (its destinations K's), its task's ltid *LTID,
+ * its seq *SEQ and raw times T; 0, or -1 (no such event). */
+int tdb_keys_event(const struct tdb_keys *k, int64_t id, struct pg_event *ev,
+		   int *ltid, int64_t *seq, int64_t t[2]);
+/* The ends S and R of messages row ID (1..K->nmsg) of K, whether it has
+ * them (*HAS_S, *HAS_R) and its unmatched reason *WHY (or NULL), as
+ * tdb_message_row takes them. */
+void tdb_keys_message(const struct tdb_keys *k, int64_t id,
+		      struct pg_match_end *s, struct pg_match_end *r,
+		      int *has_s, int *has_r, const char **why);
+
 #endif /* PANGAEA_TRACEDB_INTERNAL_H */

@@ -9,8 +9,13 @@
  * the order the matcher completes them, the ends left alone last), with
  * the "offset" times (t0 = t0_raw): no clock is run, so a run whose
  * import puts the times through the controlled logical clock shows its
- * raw times here.  Nothing is kept between queries: a scan reads the
- * logs again (mapped, so the page cache serves it).
+ * raw times here.  A scan reads the logs again (mapped, so the page
+ * cache serves it); but a lookup by key (events.id; messages.id,
+ * send_event, recv_event: a join's inner loop, a correlated subquery)
+ * reads the rows tracedb-keys.c keeps in memory, built by the first
+ * lookup of the database (one pass over the logs), and so does a whole
+ * scan of events or messages once they are kept or a plan looks rows
+ * up by key.
  */
 #include "tracedb-internal.h"
 #include "pangaea-logs.h"
@@ -43,10 +48,15 @@ static const char *const lv_decl[] = {
 };
 
 /* What the tables of one database share (the module's aux data): the
- * log folder, and the times the clock made (none: the raw times). */
+ * log folder, the times the clock made (none: the raw times), and the
+ * rows by key once a statement looked one up (tracedb-keys.c). */
 struct lv_ctx {
 	char *dir;
 	struct tdb_sync_out times;
+	struct tdb_keys keys;
+	int keyed;              /* KEYS is built */
+	int want_keys;          /* a plan looks rows up by key: a scan of
+				   messages builds KEYS and reads them */
 };
 
 /* One of the tables. */
@@ -55,6 +65,7 @@ struct lv_tab {
 	enum lv_kind kind;
 	const char *dir;
 	const struct tdb_sync_out *times;
+	struct lv_ctx *ctx;
 };
 
 /* A walk through the run's events in the importer's order. */
@@ -80,7 +91,11 @@ struct lv_msg {
  * are only grouped (GROUP BY, DISTINCT) on kind and ltid, the only
  * columns used: counted in one pass, then given kind by kind (task by
  * task with LV_LTID_OUTER), no SQLite sorter. */
-enum { LV_BY_LTID = 1, LV_GROUPED = 2, LV_LTID_OUTER = 4 };
+enum { LV_BY_LTID = 1, LV_GROUPED = 2, LV_LTID_OUTER = 4,
+	/* a lookup by key (the rows kept in memory, tracedb-keys.c):
+	 * events.id; messages.id, send_event, recv_event */
+	LV_BY_ID = 8, LV_BY_SEND = 16, LV_BY_RECV = 32 };
+#define LV_KEYED (LV_BY_ID | LV_BY_SEND | LV_BY_RECV)
 
 /* A cursor of any of the tables. */
 struct lv_cur {
@@ -88,6 +103,10 @@ struct lv_cur {
 	struct lv_walk w;
 	int eof;
 	int64_t rowid;
+	/* a lookup by key, or messages given from the rows kept: the row
+	 * at (ROWID), the next (0: none; -1: ROWID + 1 up to the last) */
+	int keyed;
+	int64_t knext;
 	/* grouped events: per task index and kind its events; the group
 	 * at (gi, gk) and the rows of it left */
 	int64_t *cnt;
@@ -112,8 +131,10 @@ struct lv_cur {
 	struct lv_task { int ltid, comm; const struct pg_runinfo_task *ri; }
 		*tasks;
 	int ntask, k;
-	struct pg_runinfo ri;
+	struct pg_runinfo *ri;  /* malloc'd (large: a cursor is opened for
+				   each pass of a correlated subquery) */
 	int ri_found;
+	int used;               /* a scan began: lv_reset has work */
 	char host0[PG_HOST_MAX];
 };
 
@@ -196,6 +217,7 @@ static int lv_connect(sqlite3 *db, void *aux, int argc,
 	t->kind = (enum lv_kind)k;
 	t->dir = ((struct lv_ctx *)aux)->dir;
 	t->times = &((struct lv_ctx *)aux)->times;
+	t->ctx = aux;
 	*out = &t->base;
 	return SQLITE_OK;
 }
@@ -223,16 +245,55 @@ static int lv_groupable(sqlite3_index_info *ix)
 	return LV_GROUPED | (ix->aOrderBy[0].iColumn == 1 ? LV_LTID_OUTER : 0);
 }
 
-/* xBestIndex: events take "ltid = X" (the logs of other tasks are not
- * given) and may be given grouped (lv_groupable); every table gives its
- * rows in rowid order. */
+/* The lookup by key (LV_BY_*) an equality on column COL of a table of
+ * KIND is (-1 or the rowid: its id), or 0. */
+static int lv_key_of(enum lv_kind kind, int col)
+{
+	if (kind == LV_EVENTS && (col == -1 || col == 0))
+		return LV_BY_ID;
+	if (kind != LV_MESSAGES)
+		return 0;
+	return col == -1 || col == 0 ? LV_BY_ID : col == 7 ? LV_BY_SEND
+		: col == 8 ? LV_BY_RECV : 0;
+}
+
+/* xBestIndex: events take "id = X" and messages "id = X", "send_event
+ * = X", "recv_event = X": looked up in the rows kept in memory (built
+ * by the first such lookup: one pass over the logs; its plan says
+ * "INDEX n:key"); events take "ltid = X" (the logs of other tasks are
+ * not given) and may be given grouped (lv_groupable); every table gives
+ * its rows in rowid order. */
 static int lv_best(sqlite3_vtab *vt, sqlite3_index_info *ix)
 {
 	struct lv_tab *t = (struct lv_tab *)vt;
-	int g = t->kind == LV_EVENTS ? lv_groupable(ix) : 0;
+	int g = t->kind == LV_EVENTS ? lv_groupable(ix) : 0, key = -1;
 
 	ix->idxNum = 0;
 	ix->estimatedCost = 1e7;
+	/* a key: the id first (one row), then a receive, then a send */
+	for (int i = 0; i < ix->nConstraint; i++) {
+		const struct sqlite3_index_constraint *c = &ix->aConstraint[i];
+		int k = lv_key_of(t->kind, c->iColumn);
+
+		if (c->usable && c->op == SQLITE_INDEX_CONSTRAINT_EQ && k &&
+		    (key < 0 || k < ix->idxNum))
+			key = i, ix->idxNum = k;
+	}
+	if (key >= 0) {
+		ix->aConstraintUsage[key].argvIndex = 1;
+		ix->aConstraintUsage[key].omit = 1;
+		ix->estimatedCost = 10;
+		ix->estimatedRows = 1;
+		if (ix->idxNum != LV_BY_SEND)
+			ix->idxFlags = SQLITE_INDEX_SCAN_UNIQUE;
+		ix->idxStr = "key";
+		t->ctx->want_keys = 1;
+		if (ix->nOrderBy == 1 && !ix->aOrderBy[0].desc &&
+		    (ix->aOrderBy[0].iColumn == -1 ||
+		     ix->aOrderBy[0].iColumn == 0))
+			ix->orderByConsumed = 1;
+		return SQLITE_OK;
+	}
 	for (int i = 0; i < ix->nConstraint; i++) {
 		const struct sqlite3_index_constraint *c = &ix->aConstraint[i];
 
@@ -268,15 +329,23 @@ static int lv_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
 	return SQLITE_OK;
 }
 
-/* Frees what cursor C holds, leaving it as lv_open made it. */
+/* Frees what cursor C holds, leaving it as lv_open made it (but the
+ * buffer of a lookup's row, kept for the next: lv_close frees it). */
 static void lv_reset(struct lv_cur *c)
 {
+	if (c->keyed || !c->used) { /* it holds nothing but its row's
+				       buffer (kept) */
+		c->keyed = c->eof = c->row_made = 0;
+		c->rowid = c->knext = 0;
+		return;
+	}
 	pg_run_close(&c->w.run);
 	pg_match_free(&c->m);
 	free(c->q);
 	free(c->tasks);
 	if (c->ri_found)
-		pg_runinfo_free(&c->ri);
+		pg_runinfo_free(c->ri);
+	free(c->ri);
 	pg_strbuf_free(&c->tmp);
 	pg_hb_free(&c->hb);
 	free(c->cnt);
@@ -289,6 +358,7 @@ static void lv_reset(struct lv_cur *c)
 static int lv_close(sqlite3_vtab_cursor *cur)
 {
 	lv_reset((struct lv_cur *)cur);
+	pg_strbuf_free(&((struct lv_cur *)cur)->tmp);
 	sqlite3_free(cur);
 	return SQLITE_OK;
 }
@@ -421,12 +491,17 @@ static int task_list(struct lv_cur *c, const char *dir, char *err,
 	size_t cap = (size_t)c->w.run.n + 1;
 	int n = 0;
 
-	if ((c->ri_found = pg_runinfo_read(dir, &c->ri, err, errlen)) < 0) {
+	if (!(c->ri = malloc(sizeof(*c->ri)))) {
+		free(x);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if ((c->ri_found = pg_runinfo_read(dir, c->ri, err, errlen)) < 0) {
 		c->ri_found = 0;
 		free(x);
 		return -1;
 	}
-	cap += c->ri_found ? c->ri.ntasks : 0;
+	cap += c->ri_found ? c->ri->ntasks : 0;
 	if (!(c->tasks = calloc(cap, sizeof(*c->tasks)))) {
 		free(x);
 		snprintf(err, errlen, "out of memory");
@@ -436,10 +511,10 @@ static int task_list(struct lv_cur *c, const char *dir, char *err,
 		c->tasks[n++] = (struct lv_task){ c->w.run.ltids[i], i, NULL };
 	if (nx > 0 && pg_run_has(x, nx, 0) && !task_has(c->tasks, n, 0))
 		c->tasks[n++] = (struct lv_task){ 0, -1, NULL };
-	for (size_t i = 0; c->ri_found && i < c->ri.ntasks; i++)
-		if (!task_has(c->tasks, n, c->ri.tasks[i].ltid))
-			c->tasks[n++] = (struct lv_task){ c->ri.tasks[i].ltid,
-							  -1, &c->ri.tasks[i] };
+	for (size_t i = 0; c->ri_found && i < c->ri->ntasks; i++)
+		if (!task_has(c->tasks, n, c->ri->tasks[i].ltid))
+			c->tasks[n++] = (struct lv_task){ c->ri->tasks[i].ltid,
+							  -1, &c->ri->tasks[i] };
 	free(x);
 	qsort(c->tasks, (size_t)n, sizeof(*c->tasks), task_cmp);
 	c->ntask = n;
@@ -473,8 +548,8 @@ static void task_row(struct lv_cur *c)
 		tdb_row_text(r, 4, t->ri->host);
 	} else if (t->ltid == 0) {
 		tdb_row_text(r, 3, "pangaea");
-		tdb_row_text(r, 4, c->ri_found && c->ri.launcher_host[0]
-				? c->ri.launcher_host : NULL);
+		tdb_row_text(r, 4, c->ri_found && c->ri->launcher_host[0]
+				? c->ri->launcher_host : NULL);
 	}
 	c->rowid = t->ltid;
 }
@@ -618,6 +693,128 @@ static int group_next(struct lv_cur *c)
 	return SQLITE_OK;
 }
 
+/* The whole number V as *OUT: 1, or 0 when V is none (no key or ltid
+ * equals anything else). */
+static int lv_whole(sqlite3_value *v, int64_t *out)
+{
+	int type = sqlite3_value_numeric_type(v);
+	double d = sqlite3_value_double(v);
+
+	if (type == SQLITE_INTEGER) {
+		*out = sqlite3_value_int64(v);
+		return 1;
+	}
+	if (type != SQLITE_FLOAT || d < -9e18 || d > 9e18 ||
+	    d != (double)(int64_t)d)
+		return 0;
+	*out = (int64_t)d;
+	return 1;
+}
+
+/* Starts lookup IDXNUM (LV_BY_*) of key V on cursor C of table T,
+ * building the rows by key first if they are not yet; SQLite's code. */
+static int key_filter(struct lv_cur *c, struct lv_tab *t, int idxnum,
+		      sqlite3_value *v)
+{
+	const struct tdb_keys *k = &t->ctx->keys;
+	char err[1024];
+	int64_t id, r = 0;
+
+	if (!t->ctx->keyed) {
+		if (tdb_keys_build(&t->ctx->keys, t->dir, err, sizeof(err)) < 0)
+			return lv_fail(&t->base, err);
+		t->ctx->keyed = 1;
+	}
+	c->keyed = 1;
+	c->knext = 0;
+	if (lv_whole(v, &id)) {
+		if (idxnum == LV_BY_ID)
+			r = id >= 1 && id <= (t->kind == LV_EVENTS ? k->nev
+								 : k->nmsg)
+			    ? id : 0;
+		else if (id >= 1 && id <= k->nev && k->ev_msg[id]) {
+			const struct tdb_kmsg *m = &k->msg[k->ev_msg[id] - 1];
+
+			r = k->ev_msg[id];
+			if (idxnum == LV_BY_RECV && m->r_ev != id)
+				r = 0;
+			if (idxnum == LV_BY_SEND)
+				c->knext = m->s_ev == id ? k->next[r] : 0,
+				r = m->s_ev == id ? r : 0;
+		}
+	}
+	c->rowid = r;
+	c->eof = r == 0;
+	return SQLITE_OK;
+}
+
+/* Moves cursor C over the rows kept (C->keyed) to its next row. */
+static void key_next(struct lv_cur *c)
+{
+	const struct lv_tab *t = (struct lv_tab *)c->base.pVtab;
+	const struct tdb_keys *k = &t->ctx->keys;
+
+	c->row_made = 0;
+	if (c->knext < 0 &&
+	    c->rowid < (t->kind == LV_EVENTS ? k->nev : k->nmsg))
+		c->rowid++;
+	else if (c->knext > 0) {
+		c->rowid = c->knext;
+		c->knext = k->next[c->rowid];
+	} else
+		c->eof = 1;
+}
+
+/* Makes the row of cursor C over the rows kept (events or messages),
+ * with the clock's times when it made some; 0 or -1 (out of memory). */
+static int key_row(struct lv_cur *c)
+{
+	struct lv_tab *t = (struct lv_tab *)c->base.pVtab;
+	const struct tdb_keys *k = &t->ctx->keys;
+	const struct tdb_sync_out *x = t->times;
+
+	if (t->kind == LV_EVENTS) {
+		struct pg_event ev;
+		int64_t seq, t4[4];
+		int ltid;
+
+		if (tdb_keys_event(k, c->rowid, &ev, &ltid, &seq, t4 + 2) < 0)
+			return -1;
+		t4[0] = t4[2];
+		t4[1] = t4[3];
+		if (x->ev && c->rowid <= x->nev) { /* the clock's times */
+			t4[0] = x->ev[2 * (c->rowid - 1)];
+			t4[1] = x->ev[2 * (c->rowid - 1) + 1];
+		}
+		return tdb_event_row(&c->row, &ev, c->rowid, ltid, seq, t4,
+				     &c->tmp);
+	} else {
+		struct pg_match_end s, r;
+		const char *why;
+		int hs, hr;
+		size_t lo = 0, hi = x->nmsg;
+
+		tdb_keys_message(k, c->rowid, &s, &r, &hs, &hr, &why);
+		tdb_message_row(&c->row, c->rowid, hs ? &s : NULL,
+				hr ? &r : NULL, why);
+		/* the clock's times (of the messages with both ends, by
+		   id) */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (x->msg[3 * mid] < c->rowid)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < x->nmsg && x->msg[3 * lo] == c->rowid) {
+			tdb_row_int(&c->row, 9, x->msg[3 * lo + 1]);
+			tdb_row_int(&c->row, 10, x->msg[3 * lo + 2]);
+		}
+	}
+	return 0;
+}
+
 /* xNext. */
 static int lv_next(sqlite3_vtab_cursor *cur)
 {
@@ -625,6 +822,10 @@ static int lv_next(sqlite3_vtab_cursor *cur)
 	char err[1024];
 	int rc;
 
+	if (c->keyed) {
+		key_next(c);
+		return SQLITE_OK;
+	}
 	switch (((struct lv_tab *)cur->pVtab)->kind) {
 	case LV_EVENTS:
 		if (c->grouped)
@@ -651,7 +852,8 @@ static int lv_next(sqlite3_vtab_cursor *cur)
 	return SQLITE_ERROR;
 }
 
-/* xFilter: starts a scan (IDXNUM 1: ARGV[0] is the ltid wanted). */
+/* xFilter: starts a scan (IDXNUM LV_BY_LTID: ARGV[0] is the ltid
+ * wanted; LV_KEYED: a lookup of the key ARGV[0]). */
 static int lv_filter(sqlite3_vtab_cursor *cur, int idxnum, const char *idxstr,
 		     int argc, sqlite3_value **argv)
 {
@@ -659,19 +861,36 @@ static int lv_filter(sqlite3_vtab_cursor *cur, int idxnum, const char *idxstr,
 	struct lv_tab *t = (struct lv_tab *)cur->pVtab;
 	char err[1024];
 	int only = -1;
+	int64_t v;
 
 	lv_reset(c);
+	if ((idxnum & LV_KEYED) && argc == 1)
+		return key_filter(c, t, idxnum, argv[0]);
+	c->used = 1;
+	/* a whole scan of messages kept, or of events or messages to be
+	   kept for a lookup: given from memory */
+	if ((t->kind == LV_MESSAGES || (t->kind == LV_EVENTS && !idxnum)) &&
+	    !t->ctx->keyed && t->ctx->want_keys) {
+		if (tdb_keys_build(&t->ctx->keys, t->dir, err, sizeof(err)) < 0)
+			return lv_fail(cur->pVtab, err);
+		t->ctx->keyed = 1;
+	}
+	if ((t->kind == LV_MESSAGES || (t->kind == LV_EVENTS && !idxnum)) &&
+	    t->ctx->keyed) {
+		c->keyed = 1;
+		c->knext = -1;
+		c->rowid = 1;
+		c->eof = (t->kind == LV_EVENTS ? t->ctx->keys.nev
+					       : t->ctx->keys.nmsg) == 0;
+		return SQLITE_OK;
+	}
 	if ((idxnum & LV_BY_LTID) && argc == 1) {
-		int type = sqlite3_value_numeric_type(argv[0]);
-		double d = sqlite3_value_double(argv[0]);
-
 		/* no ltid equals anything else than a whole number >= 0 */
-		if ((type != SQLITE_INTEGER && type != SQLITE_FLOAT) ||
-		    d < 0 || d > INT32_MAX || d != (double)(int)d) {
+		if (!lv_whole(argv[0], &v) || v < 0 || v > INT32_MAX) {
 			c->eof = 1;
 			return SQLITE_OK;
 		}
-		only = (int)d;
+		only = (int)v;
 	}
 	if (t->kind == LV_CLOCKS) {
 		/* (as the import's: the happens-before of the logs) */
@@ -709,6 +928,13 @@ static int lv_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i)
 	enum lv_kind kind = ((struct lv_tab *)cur->pVtab)->kind;
 	int rc;
 
+	if (c->keyed) {
+		if (!c->row_made && key_row(c) < 0)
+			return SQLITE_NOMEM;
+		c->row_made = 1;
+		tdb_row_result(ctx, &c->row, i);
+		return SQLITE_OK;
+	}
 	if (kind == LV_TASKS && i >= 6 && !c->row_made &&
 	    (rc = task_sum(c)) != SQLITE_OK)
 		return rc;
@@ -901,6 +1127,7 @@ static void lv_ctx_free(void *arg)
 {
 	struct lv_ctx *x = arg;
 
+	tdb_keys_free(&x->keys);
 	tdb_sync_out_free(&x->times);
 	free(x->dir);
 	free(x);
@@ -1053,6 +1280,34 @@ int tdb_logs_raw(sqlite3 *db)
 	raw = sqlite3_step(s) == SQLITE_DONE;
 	sqlite3_finalize(s);
 	return raw;
+}
+
+int tdb_logs_copy(sqlite3 *db, const char *table, char *err, size_t errlen)
+{
+	const char *schema = tdb_schema_sql(), *p, *e;
+	char head[64], *sql, *msg = NULL;
+	int rc;
+
+	/* its columns and key as the import makes them (tdb_schema_sql) */
+	snprintf(head, sizeof(head), "CREATE TABLE %s(", table);
+	if (!(p = strstr(schema, head)) || !(e = strchr(p, ';'))) {
+		snprintf(err, errlen, "no table %s to copy", table);
+		return -1;
+	}
+	p += strlen("CREATE TABLE ");
+	if (!(sql = sqlite3_mprintf("CREATE TEMP TABLE %.*s; INSERT INTO "
+				    "temp.%s SELECT * FROM main.%s",
+				    (int)(e - p), p, table, table))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
+	if (rc != SQLITE_OK)
+		snprintf(err, errlen, "cannot copy %s: %s", table,
+			 msg ? msg : sqlite3_errmsg(db));
+	sqlite3_free(msg);
+	sqlite3_free(sql);
+	return rc == SQLITE_OK ? 0 : -1;
 }
 
 int tdb_open_read(const char *logdir, sqlite3 **db, char *err, size_t errlen)

@@ -80,6 +80,13 @@ int tdb_logs_one_host(sqlite3 *db);
  * send begins (a clock condition violation: the import would run the
  * clock).  One scan of messages; 1 or 0 (also when it cannot tell). */
 int tdb_logs_raw(sqlite3 *db);
+/* Copies TABLE (events, messages, tasks or clocks) of DB (tdb_open_logs)
+ * into a temporary table of the same name, with the import's columns
+ * and key, which SQL that does not name main.TABLE reads from then on:
+ * for a statement that would read the table over the logs again and
+ * again on columns that are no key of it (SQLite's automatic indexes
+ * serve it there).  0, or -1 with ERR. */
+int tdb_logs_copy(sqlite3 *db, const char *table, char *err, size_t errlen);
 /*
  * Opens what a command that reads only the tables (scans in id order)
  * reads LOGDIR from, into *DB: an up to date trace database; else the

@@ -28,7 +28,8 @@ for p in glob.glob(sys.argv[1] + "/task-1[0-9][0-9][0-9].comm"):
 PY
 }
 
-# reads DIR OUT: every table with its times (sql), and what stats,
+# reads DIR OUT: every table with its times (sql; a join and a
+# correlated subquery by key too), and what stats,
 # dump --merged and export print for DIR, into OUT (the export files
 # under OUT.d).
 reads() {
@@ -38,6 +39,8 @@ reads() {
 	for q in "SELECT * FROM events" "SELECT * FROM messages" \
 		"SELECT * FROM tasks" "SELECT * FROM spawns ORDER BY ltid, seq" \
 		"SELECT * FROM output" "SELECT * FROM clocks" \
+		"SELECT m.*, e.* FROM messages m JOIN events e ON e.id = m.recv_event ORDER BY m.id" \
+		"SELECT e.id, e.t0, e.t1, (SELECT t_send || ' ' || t_recv FROM messages m WHERE m.recv_event = e.id) FROM events e ORDER BY e.id" \
 		"SELECT key, value FROM meta WHERE key LIKE 'sync%' OR key IN
 		 ('clock_tasks', 'hosts', 'mode') ORDER BY key"; do
 		$TRACE sql "$1" "$q" >>"$2" 2>&1

@@ -427,6 +427,27 @@ proc glive_dump {args} {
 		puts $f "$src [dict get $m msgid] $dst $kind $sent $got"
 	}
 	close $f
+	# the messages come in the order of their sends (sorted in as they
+	# are read: the tasks' events arrive batch by batch), so that a
+	# window's query finds every message crossing it
+	set f [open $::env(T)/glive.order w]
+	set all [pgdb messages $a $b 100000000]
+	set last $a; set sorted 1
+	foreach {id src dst se re ts tr kind tag} $all {
+		if {$ts < $last} { set sorted 0 }
+		set last $ts
+	}
+	set w0 [expr {$a + ($b - $a) / 3}]; set w1 [expr {$a + 2 * ($b - $a) / 3}]
+	set want {}
+	foreach {id src dst se re ts tr kind tag} $all {
+		if {min($ts, $tr) <= $w1 && max($ts, $tr) >= $w0} { lappend want $id }
+	}
+	set got {}
+	foreach {id src dst se re ts tr kind tag} [pgdb messages $w0 $w1 100000000] {
+		lappend got $id
+	}
+	puts $f "sorted $sorted window [expr {[lsort -integer $got] eq [lsort -integer $want]}] [llength $want]"
+	close $f
 	# the group calls and their ops as the stream gave them
 	set f [open $::env(T)/glive.groups w]
 	foreach {id ltid kind t0 t1 peer tag msgid len matched} [pgdb events $a $b 100000000] {
@@ -446,7 +467,7 @@ EOF
 # (the check needs the script in place before the stream ends; a run
 # that ended before the viewer sourced it is made again, up to 3 times)
 for try in 1 2 3; do
-	rm -rf glive glive.live glive.groups glive.via glive.early
+	rm -rf glive glive.live glive.groups glive.via glive.early glive.order
 	PANGAEA_VIEW_SCRIPT=$T/glive.tcl pg -log -view -delay 2000 -logdir glive "$B/examples/groups" 4 2
 	for i in $(seq 200); do [ -s glive.via ] && break; sleep 0.1; done
 	[ "$(cat glive.early 2>/dev/null)" != done ] && break
@@ -462,6 +483,8 @@ sqlite3 glive/trace.db "SELECT src || ' ' || msgid || ' ' || dst || ' ' || kind 
 [ "$(grep -cE ' (bcast|mcast) ' glive.imported)" -ge 2 ] &&
 	pass "the live groups run has broadcasts and multicasts" ||
 	fail "no bcast/mcast message in the live groups run"
+expect_grep "the live messages are in send order; a window's query finds those crossing it" \
+	glive.order "^sorted 1 window 1 [1-9]"
 expect_eq "live and import agree on every message: ends, kind, send entry, receive exit" \
 	"$(sort glive.live 2>/dev/null)" "$(cat glive.imported)"
 sqlite3 glive/trace.db "SELECT ltid || ' ' || op FROM events WHERE kind = 'group'" |

@@ -1,8 +1,11 @@
 # pangaea-view on a fresh log folder (no trace.db): the first picture is
 # drawn from the logs read into memory while pangaea-trace imports them
-# in the background ("importing" in the status line, no details yet);
-# once the import is over the same window draws the same shapes, and the
-# details pane works, for the ids the picture gave before the import.
+# in the background ("importing" in the status line); a run whose times
+# the import puts through the clock gets the clock's times in memory at
+# once, its details and Find before the import is over, as they are
+# after it; once the import is over the same window draws the same
+# shapes, and the details pane works, for the ids the picture gave
+# before the import.
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/../lib.sh"
 view_test viewlogs
@@ -26,16 +29,23 @@ puts $out "first importing $view::V(importing) mode $view::V(mode) db [file tail
 view::zoom_to $view::V(tmin) [expr {$view::V(tmin) + 200000}]
 update
 puts $out "zoomed importing $view::V(importing) mode $view::V(mode) shapes [vtest::count ev] lines [vtest::count msg]"
+# (its synthetic times are put through the controlled logical clock:
+# run on the logs in memory after the first picture, view::clock_late)
+puts $out "clocked [pgdb clock-logs] range [pgdb range]"
 vtest::click k:recv
+set id [lindex $view::V(sel) 1]
 puts $out "details [string map {"\n" " | "} [vtest::details]]"
+set msgid [dict get [pgdb event $id] msgid]
+puts $out "find [pgdb find $msgid]"
+puts $out "hists [llength [pgdb hists]]"
+puts $out "importing-still $view::V(importing)"
 while {$view::V(importing)} { vwait view::V(importing) }
-# (its synthetic times put through the controlled logical clock: the
-# database's times are not the logs', the run is opened from it whole)
 view::zoom_to $view::V(tmin) [expr {$view::V(tmin) + 200000}]
 update
-puts $out "after importing $view::V(importing) db [file tail $view::V(db)] shapes [expr {[vtest::count ev] > 0}]"
-view::select e [string range [lsearch -inline [.g.c gettags [lindex [.g.c find withtag k:recv] 0]] e:*] 2 end]
-puts $out "details2 [string map {"\n" " | "} [vtest::details]]"
+puts $out "after importing $view::V(importing) db [file tail $view::V(db)] shapes [expr {[vtest::count ev] > 0}] range [pgdb range]"
+view::select e $id
+puts $out "details [string map {"\n" " | "} [vtest::details]]"
+puts $out "find [pgdb find $msgid]"
 close $out
 exit 0
 EOF
@@ -47,9 +57,17 @@ expect_eq "zoomed in while importing: still importing, shapes drawn one by one" 
 [ "${shapes:-0}" -gt 50 ] && [ "${lines:-0}" -gt 30 ] &&
 	pass "zoomed in while importing: $shapes shapes, $lines message lines" ||
 	fail "zoomed in while importing: shapes '$shapes', lines '$lines'"
-expect_grep "details wait for the import" result "^details importing"
+# (the clock ran already: clock-logs has nothing left to do)
+expect_grep "the clock's times are in memory before the import is over" result "^clocked 0 range [0-9]+ [0-9]+$"
+expect_grep "details come before the import is over" result "^details event [0-9]*: recv, call pvm_recv, task ltid [0-9]*, .*sending ltid: [0-9]"
+expect_grep "... and so do Find and the histograms" result "^hists [1-9]"
+expect_grep "... while it was still importing" result "^importing-still 1$"
 expect_grep "the import ends, the database is used" result "^after importing 0 db trace.db shapes 1"
-expect_grep "then the details pane works" result "^details2 event [0-9]*: recv, call pvm_recv, task ltid [0-9]*, .*sending ltid: [0-9]"
+bef=$(grep '^clocked' result | sed 's/.*range //'); aft=$(grep '^after' result | sed 's/.*range //')
+expect_eq "the picture's time range is the imported database's" "$bef" "$aft"
+n=$(grep -c '^details event' result); d=$(grep '^details event' result | sort -u | wc -l)
+f=$(grep '^find' result | sort -u | wc -l)
+expect_eq "the details and Find from the logs are the imported ones" "$n $d $f $(grep -c '^find [0-9]' result)" "2 1 1 2"
 [ -e big/trace.db ] && pass "the background import made big/trace.db" || fail "no big/trace.db"
 
 # ---- a recorded sor run: the same shapes before and after the import,

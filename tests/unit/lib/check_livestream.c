@@ -170,6 +170,42 @@ START_TEST(test_damaged_lines_refused)
 }
 END_TEST
 
+/* A line's numbers read as strtoll reads them: the longest times, the
+ * extremes of 64 bits, beyond them (strtoll's limit), a plus, blanks. */
+START_TEST(test_numbers_as_strtoll)
+{
+	static const char *const t[] = {
+		"0", "7", "1795829544775000000", "9223372036854775807",
+		"9223372036854775808", "99999999999999999999", "-1",
+		"-9223372036854775808", "-9223372036854775809", "+42", "  42",
+		"0042", "18446744073709551615",
+	};
+	struct pg_live_ev e;
+	int *dests = NULL;
+	size_t cap = 0;
+	char line[128];
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		long long want = strtoll(t[i], NULL, 10);
+
+		/* the entry time, and a destination */
+		snprintf(line, sizeof(line), "E 1 mcast %s 20 3 4 5 6 7 %s", t[i],
+			 t[i]);
+		ck_assert_msg(pg_livestream_event(line, &e, &dests, &cap) == 0,
+			      "refused \"%s\"", line);
+		ck_assert_msg(e.t0 == (uint64_t)want, "%s: t0 %llu", t[i],
+			      (unsigned long long)e.t0);
+		ck_assert_int_eq(e.ndest, 1);
+		ck_assert_int_eq(e.dests[0], (int)want);
+	}
+	ck_assert_int_lt(pg_livestream_event("E 1 send - 2 3 4 5 6 7", &e,
+					     &dests, &cap), 0);
+	ck_assert_int_lt(pg_livestream_event("E 1 send 1-2 2 3 4 5 6 7", &e,
+					     &dests, &cap), 0);
+	free(dests);
+}
+END_TEST
+
 /* A damaged batch is refused: too few ints, a bad count of
  * destinations, an unknown kind. */
 START_TEST(test_damaged_batch_refused)
@@ -246,6 +282,7 @@ static Suite *livestream_suite(void)
 	tcase_add_test(tc, test_every_kind_round_trip);
 	tcase_add_test(tc, test_task_and_version_lines);
 	tcase_add_test(tc, test_damaged_lines_refused);
+	tcase_add_test(tc, test_numbers_as_strtoll);
 	tcase_add_test(tc, test_damaged_batch_refused);
 	suite_add_tcase(s, tc);
 	tcase_add_test(f, test_every_host);
