@@ -171,9 +171,17 @@ void pg_ids_learn(int tid, int ltid);
 int pg_ltid_of(int tid);
 /* TID of LTID, asking the coordinator (waits until it is spawned); <0 error. */
 int pg_tid_of(int ltid);
-/* Peer of a received message: the sender's ltid, or PG_PEER_FOREIGN /
- * PG_PEER_SYSTEM for messages without a Pangaea id. */
-int pg_peer_of(const struct pvmminfo *mi);
+/* TID of LTID if this task knows it already (asks nobody), else 0. */
+int pg_tid_known(int ltid);
+/* Peer of a received message from SRC with the wait-id field WID: the
+ * sender's ltid, or PG_PEER_FOREIGN / PG_PEER_SYSTEM for messages
+ * without a Pangaea id (WID 0). */
+static inline int pg_peer_of(int src, int wid)
+{
+	if (wid)
+		return pg_ltid_of(src);
+	return ((unsigned)src & PG_TID_PVMD) ? PG_PEER_SYSTEM : PG_PEER_FOREIGN;
+}
 /* Identifies a pvmd's message BUFID (a pvm_notify notice names a task in
  * its first int): that task's ltid + 1, or 0.  Leaves BUFID rewound. */
 uint32_t pg_system_ident(int bufid);
@@ -188,6 +196,16 @@ int pg_mhead_sbuf(uint32_t *len);
 int pg_mhead_info(int bufid, struct pvmminfo *mi);
 /* Sets the wait-id field of BUFID's header (the message id) to ID. */
 void pg_mhead_set_id(int bufid, uint32_t id);
+/* Whether a message that libpvm's own matcher gives a receive from TID
+ * with TAG (-1 any), and with the message id ID (0 any), has arrived
+ * already (in libpvm's queue): then pvm_recv returns at once.  0 when
+ * not known (before the header has agreed with pvm_getminfo).  A
+ * program's own matcher (pvm_recvf) is not asked. */
+int pg_mhead_arrived(int tid, int tag, uint32_t id);
+/* The binding's info() (binding.h) of the received message BUFID: its
+ * sender, id, tag and length, the sender as an ltid (read in place when
+ * it is the active receive buffer); 0, or -1. */
+int pg_mhead_msginfo(int bufid, struct pg_msginfo *m);
 
 /* binding.c: registers PVM's table of the engine's binding interface
  * (binding.h) when a task joins (init.c, task0.c). */

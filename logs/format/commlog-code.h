@@ -142,6 +142,34 @@ static inline int comm_repeat_kind(int i)
 	return kind[i];
 }
 
+/* A repeat record's (version 9) id, for its repeat index I and its peer
+ * of index IDX (>= 0): what comm_expected and comm_saw_id do for its
+ * kind, without their tests of the kind's class (every repeat kind is a
+ * send's or a receive's; the indices are comm_repeat_kind's: 0 send, 4
+ * probe, 5 psend).  The id ST expects. */
+static inline uint32_t comm_repeat_want(const struct pg_comm_state *st,
+					int i, int idx)
+{
+	return i == 0 || i == 5 ? st->last_sent + 1 /* send, psend */
+				: st->peer[idx].last + st->peer[idx].step;
+}
+
+/* Moves ST past the repeat record of repeat index I with MSGID from/to
+ * the peer of index IDX (a probe's, index 4, leaves the message to the
+ * receive that takes it). */
+static inline void comm_repeat_saw(struct pg_comm_state *st, int i, int idx,
+				   uint32_t msgid)
+{
+	struct pg_comm_peer *p = &st->peer[idx];
+
+	if (i == 0 || i == 5) {
+		st->last_sent = msgid;
+	} else if (i != 4) {
+		p->step = msgid - p->last;
+		p->last = msgid;
+	}
+}
+
 /* Notes in ST a message record of KIND with PEER (of index IDX, -1 none),
  * TAG and LEN: what a repeat record of KIND repeats next. */
 static inline void comm_saw_msg(struct pg_comm_state *st, int kind, int peer,

@@ -585,17 +585,19 @@ static int comm_next_body(struct pg_comm_reader *r, struct pg_event *ev,
 	return 1;
 }
 
-/* Reads the rest of the repeat record (version 9) of the message kind
- * KIND, its repeat index REP (kind byte KB, as KIND's): the peer, tag and
- * length of the last record of KIND, the id, the times; 1, 0 cut off, or
- * -1 with ERR. */
+/* Reads the rest of the repeat record (version 9) of repeat index REP
+ * (kind byte KB, as its message kind's): the peer, tag and length of the
+ * last record of that kind, the id, the times; 1, 0 cut off, or -1 with
+ * ERR. */
 static int comm_next_repeat(struct pg_comm_reader *r, struct pg_event *ev,
-			    int kb, int kind, int rep, char *err,
-			    size_t errlen)
+			    int kb, int rep, char *err, size_t errlen)
 {
 	const struct pg_comm_rep *q = &r->st.rep[rep];
+	const unsigned char *d = r->data + r->pos;
 	uint64_t v[2];
-	int idx = q->idx1 - 1, rc;
+	int idx = q->idx1 - 1;
+	uint32_t want;
+	int64_t x;
 
 	if (!q->idx1)
 		return comm_corrupt(r, "a repeat of no record before", err,
@@ -603,13 +605,31 @@ static int comm_next_repeat(struct pg_comm_reader *r, struct pg_event *ev,
 	ev->peer = q->peer;
 	ev->tag = q->tag;
 	ev->len = q->len;
-	if ((rc = comm_get_id(r, kb, kind, idx, &ev->msgid)) == -1)
-		return 0;
-	if (rc < 0)
-		return comm_corrupt(r, "a value past 32 bits", err, errlen);
+	/* (comm_get_id for a repeat: its peer is known, its kind a send's
+	   or a receive's) */
+	want = comm_repeat_want(&r->st, rep, idx);
+	if (kb & PG_KIND_NEXTID) {
+		ev->msgid = want;
+	} else {
+		if (comm_get(r, v, 1) < 0)
+			return 0;
+		x = (int64_t)want + zz_dec(v[0]);
+		if (v[0] > UINT32_MAX * 2ull + 1 || x < 0 || x > UINT32_MAX)
+			return comm_corrupt(r, "a value past 32 bits", err,
+					    errlen);
+		ev->msgid = (uint32_t)x;
+		d = r->data + r->pos;
+	}
+	comm_repeat_saw(&r->st, rep, idx, ev->msgid);
 	r->st.peer[idx].len = q->len;
-	if (comm_get(r, v, 2) < 0)
+	/* the times: two one-byte varints, most often */
+	if (r->size - r->pos >= 2 && !((d[0] | d[1]) & 0x80)) {
+		v[0] = d[0];
+		v[1] = d[1];
+		r->pos += 2;
+	} else if (comm_get(r, v, 2) < 0) {
 		return 0;
+	}
 	if (comm_time(r, ev, v[0], v[1]) < 0)
 		return comm_corrupt(r, "a time beyond 2^61 ns", err, errlen);
 	return 1;
@@ -759,8 +779,8 @@ static int comm_next_repeat_fast(struct pg_comm_reader *r,
 		ev->filter = (kb & PG_KIND_ANYSRC ? PG_FILTER_ANYSRC : 0) |
 			     (kb & PG_KIND_ANYTAG ? PG_FILTER_ANYTAG : 0);
 	ev->kind = kind;
-	rc = comm_next_repeat(r, ev, (kb & ~PG_KIND_MASK) | kind, kind, rep,
-			      err, errlen);
+	rc = comm_next_repeat(r, ev, (kb & ~PG_KIND_MASK) | kind, rep, err,
+			      errlen);
 	return rc != 0 ? rc : comm_truncated(r, err, errlen);
 }
 
@@ -845,7 +865,7 @@ again:
 			 r->path, kind, r->base + r->at);
 		return -1;
 	}
-	rc = rep >= 0 ? comm_next_repeat(r, ev, kb, kind, rep, err, errlen)
+	rc = rep >= 0 ? comm_next_repeat(r, ev, kb, rep, err, errlen)
 		      : comm_next_body(r, ev, kb, kind, err, errlen);
 	return rc != 0 ? rc : comm_truncated(r, err, errlen);
 }

@@ -363,6 +363,7 @@ comm_encode_repeat(struct pg_comm_writer *w, unsigned char *kb,
 	struct pg_comm_state *st = &w->st;
 	int ri = comm_repeat_index(ev->kind), idx;
 	const struct pg_comm_rep *q;
+	uint32_t want;
 	size_t n;
 
 	if (ri < 0 || st->version < 9)
@@ -374,7 +375,15 @@ comm_encode_repeat(struct pg_comm_writer *w, unsigned char *kb,
 	idx = q->idx1 - 1;
 	st->peer = w->peers; /* (comm_wstate) */
 	*kb = (unsigned char)((PG_REC_REPEAT + ri) | comm_filter_bits(ev));
-	n = comm_put_id(st, p, kb, ev->kind, idx, ev->msgid);
+	want = comm_repeat_want(st, ri, idx);
+	comm_repeat_saw(st, ri, idx, ev->msgid);
+	if (ev->msgid == want) {
+		*kb |= PG_KIND_NEXTID;
+		n = 0;
+	} else {
+		n = comm_varint_put(p, zz_enc((int64_t)ev->msgid -
+					      (int64_t)want));
+	}
 	st->peer[idx].len = ev->len;
 	return 1 + n + comm_put_times(st, p + n, ev, 1);
 }

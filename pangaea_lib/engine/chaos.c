@@ -33,7 +33,7 @@
 
 #define CHAOS_MAX_SENDERS 256 /* distinct senders one hold-back weighs */
 
-static int on;        /* 1: this task records with chaos */
+int pg_chaos_state;   /* 1: this task records with chaos */
 static unsigned seed; /* the run's */
 static unsigned rng;  /* this task's decisions */
 /* The distinct senders (addresses) the last scan found, in queue order. */
@@ -41,14 +41,9 @@ static int senders[CHAOS_MAX_SENDERS];
 
 void pg_chaos_open(int enabled, unsigned run_seed, int ltid)
 {
-	on = enabled;
+	pg_chaos_state = enabled;
 	seed = run_seed;
 	rng = (run_seed ^ 0x9e3779b9u) ^ ((unsigned)ltid * 2246822519u);
-}
-
-int pg_chaos_on(void)
-{
-	return on;
 }
 
 /* H mixed (a finaliser, murmur3's): nearby inputs, unrelated outputs. */
@@ -103,11 +98,12 @@ unsigned pg_chaos_send_max(unsigned run_seed, int ltid)
 			   (0xffffu - p)) >> 16);
 }
 
-void pg_chaos_send(void)
+void pg_chaos_send_wait(void)
 {
 	unsigned us;
 
-	if (on && (us = pg_chaos_draw(pg_chaos_send_max(seed, pg_me->ltid))))
+	if (pg_chaos_state &&
+	    (us = pg_chaos_draw(pg_chaos_send_max(seed, pg_me->ltid))))
 		usleep(us);
 }
 
@@ -201,7 +197,7 @@ static int chaos_recv_held(int kind, int tid, int tag, struct timeval *tmout)
 
 int pg_chaos_recv(int kind, int tid, int tag, struct timeval *tmout)
 {
-	if (!on || tid != -1 || !held_back(kind, tmout))
+	if (!pg_chaos_state || tid != -1 || !held_back(kind, tmout))
 		return pg_bind->recv(kind, tid, tag, tmout);
 	return chaos_recv_held(kind, tid, tag, tmout);
 }

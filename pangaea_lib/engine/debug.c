@@ -69,15 +69,24 @@ __attribute__((noinline)) void pg_debug_stop(void)
 	}
 }
 
-void pg_debug_reach(uint64_t event)
+uint64_t pg_debug_event;
+
+void pg_debug_check(uint64_t event)
 {
 	int v[3];
 
 	if (!dbg.read)
 		debug_read();
+	/* (once this task is known: the event it stops at, or none) */
+	if (pg_me->ltid > 0)
+		pg_debug_event = dbg.done || dbg.ltid != pg_me->ltid ||
+					 pg_me->mode != PANGAEA_MODE_REPLAY ||
+					 pg_me->launcher_tid <= 0
+				 ? UINT64_MAX : dbg.event;
 	if (dbg.done || dbg.ltid != pg_me->ltid || event != dbg.event ||
 	    pg_me->mode != PANGAEA_MODE_REPLAY || pg_me->launcher_tid <= 0)
 		return;
+	pg_debug_event = UINT64_MAX;
 	dbg.done = 1;
 	v[0] = pg_me->ltid;
 	v[1] = (int)getpid();

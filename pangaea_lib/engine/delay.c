@@ -9,20 +9,20 @@
 
 #include <unistd.h>
 
-static int max_us;    /* 0: no delays */
+int pg_delay_us;      /* 0: no delays */
 static unsigned seed; /* the run's */
 static unsigned rng;  /* this task's generator */
 
 void pg_delay_open(int us, unsigned run_seed, int ltid)
 {
-	max_us = us;
+	pg_delay_us = us;
 	seed = run_seed;
 	rng = run_seed ^ ((unsigned)ltid * 2654435761u);
 }
 
 int pg_delay_max(void)
 {
-	return max_us;
+	return pg_delay_us;
 }
 
 unsigned pg_delay_seed(void)
@@ -38,10 +38,10 @@ unsigned pg_draw(unsigned *state, unsigned max)
 
 unsigned pg_delay_draw(void)
 {
-	return max_us > 0 ? pg_draw(&rng, (unsigned)max_us) : 0;
+	return pg_delay_us > 0 ? pg_draw(&rng, (unsigned)pg_delay_us) : 0;
 }
 
-void pg_delay(void)
+void pg_delay_wait(void)
 {
 	unsigned us;
 

@@ -38,7 +38,9 @@
 #include "pangaea-logs.h"
 #include "binding.h"
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/time.h>
 #include <sys/types.h>
 
@@ -192,13 +194,36 @@ int pg_select_task_logged(void);
 int pg_select_clock(void);
 /* Whether a send or receive with TAG is logged (record) or followed
  * (replay) now: task selected, tag selected, not suspended. */
-int pg_logged(int tag);
+int pg_logged_tag(int tag);
+/* Every send and receive is logged now (task selected, no tag list,
+ * nothing suspended): pg_logged's answer without a call, kept by
+ * select.c. */
+extern int pg_logged_all;
+static inline int pg_logged(int tag)
+{
+	return pg_logged_all || pg_logged_tag(tag);
+}
 
 /* live.c: events for a live viewer (only when PANGAEA_LIVE is set). */
+/* Whether events go live: 0 not decided yet (at the first event), 1
+ * live, -1 off; the inline tests below read it without a call. */
+extern int pg_live_state;
+/* pg_live_event's work: decides, and adds EV if live. */
+void pg_live_add(const struct pg_event *ev);
+/* pg_live_tick's work. */
+void pg_live_tick_due(void);
 /* Copies EV, just logged, into the batch for the coordinator. */
-void pg_live_event(const struct pg_event *ev);
+static inline void pg_live_event(const struct pg_event *ev)
+{
+	if (pg_live_state >= 0)
+		pg_live_add(ev);
+}
 /* Sends the batch if the last one went long enough ago (wrapped calls). */
-void pg_live_tick(void);
+static inline void pg_live_tick(void)
+{
+	if (pg_live_state > 0)
+		pg_live_tick_due();
+}
 /* Sends the batch now (pangaea_exit; not from a signal handler). */
 void pg_live_flush(void);
 /* Whether the logs of tasks on HOST are followed by a follower of that
@@ -207,10 +232,19 @@ void pg_live_flush(void);
 int pg_live_followed(const char *host);
 
 /* debug.c: replay -debug's stop (PANGAEA_DEBUG).  The replay engine
- * calls it before each recorded event EVENT (1-based): if it is the one
- * the run stops this task at, tells the launcher (PG_TAG_DEBUG) and waits
- * there until a debugger (or the launcher) lets it go on. */
-void pg_debug_reach(uint64_t event);
+ * calls pg_debug_reach before each recorded event EVENT (1-based): if it
+ * is the one the run stops this task at, pg_debug_check tells the
+ * launcher (PG_TAG_DEBUG) and waits there until a debugger (or the
+ * launcher) lets it go on. */
+void pg_debug_check(uint64_t event);
+/* The event this task stops at (UINT64_MAX none; 0 not known yet),
+ * kept by pg_debug_check: pg_debug_reach's test without a call. */
+extern uint64_t pg_debug_event;
+static inline void pg_debug_reach(uint64_t event)
+{
+	if (pg_debug_event == event || !pg_debug_event)
+		pg_debug_check(event);
+}
 /* The stop itself (the debugger's frame to leave); waits while
  * pg_debug_hold is set. */
 void pg_debug_stop(void);
@@ -250,19 +284,31 @@ int pg_log_open(int exec_only, char *err, size_t errlen);
  * but leaves the bytes of group after its first alone: the hot paths
  * (a send, a receive) clear their event without writing PG_GROUP_MAX
  * bytes per call. */
-void pg_event_clear(struct pg_event *ev);
+static inline void pg_event_clear(struct pg_event *ev)
+{
+	size_t g = offsetof(struct pg_event, group) + 1,
+	       rest = offsetof(struct pg_event, group) + sizeof(ev->group);
+
+	memset(ev, 0, g);
+	memset((char *)ev + rest, 0, sizeof(*ev) - rest);
+}
 /* Appends EV to the communication log, writing pending poll failures
  * first, and passes it to a live viewer. */
 void pg_log(struct pg_event *ev);
-/* Logs a successful receive of the message MSG (a binding's handle) by
- * the call KIND with the filter FILTER (PG_FILTER_* of pg_recv_filter)
- * started at T0. */
-void pg_log_recv(int kind, int filter, int msg, uint64_t t0);
+/* Logs a successful receive of the message MI (the binding's info()
+ * of it) by the call KIND with the filter FILTER (PG_FILTER_* of
+ * pg_recv_filter) started at T0. */
+void pg_log_recv(int kind, int filter, const struct pg_msginfo *mi,
+		 uint64_t t0);
 /* Counts a failed poll with the filter FILTER (written as one record
  * before the next event, its filter the bits of all it counts). */
 void pg_log_pollfail(int filter);
 /* The PG_FILTER_* bits of a receive call's source TID and tag TAG. */
-int pg_recv_filter(int tid, int tag);
+static inline int pg_recv_filter(int tid, int tag)
+{
+	return (tid == -1 ? PG_FILTER_ANYSRC : 0) |
+	       (tag == -1 ? PG_FILTER_ANYTAG : 0);
+}
 /* Appends the clock read or seed V to the communication log (not
  * ordered against the pending poll count: replay reads them apart,
  * pangaea_lib/clock), also after the end record of a task that ended
@@ -294,9 +340,17 @@ unsigned pg_delay_draw(void);
 /* Steps the generator *RNG (a linear congruential one, the delays' and
  * chaos's) and returns its next draw, 0..MAX. */
 unsigned pg_draw(unsigned *rng, unsigned max);
+/* -delay's bound in microseconds, 0 none (pg_delay_open). */
+extern int pg_delay_us;
+/* pg_delay's work. */
+void pg_delay_wait(void);
 /* Gives a live viewer its chance (pg_live_tick), then sleeps the next
- * delay. */
-void pg_delay(void);
+ * delay: no call while neither is on. */
+static inline void pg_delay(void)
+{
+	if (pg_live_state > 0 || pg_delay_us > 0)
+		pg_delay_wait();
+}
 
 /* chaos.c: chaos recording (-chaos): per-task priorities from the run's
  * seed, delays before the sends of low-priority tasks, the hold-back at
@@ -307,7 +361,11 @@ void pg_delay(void);
 /* Chaos on (ENABLED) or off for task LTID of the run with SEED. */
 void pg_chaos_open(int enabled, unsigned seed, int ltid);
 /* Whether this task records with chaos (passed on to its children). */
-int pg_chaos_on(void);
+extern int pg_chaos_state;
+static inline int pg_chaos_on(void)
+{
+	return pg_chaos_state;
+}
 /* Whether the run with SEED ranks its tasks by reverse age (the last
  * spawned first, no send delays) rather than at random: half the seeds. */
 int pg_chaos_reversed(unsigned seed);
@@ -321,8 +379,15 @@ int pg_chaos_pick(unsigned seed, const int *ltids, int n);
 unsigned pg_chaos_send_max(unsigned seed, int ltid);
 /* The next draw, 0..MAX, of this task's chaos sequence. */
 unsigned pg_chaos_draw(unsigned max);
-/* Before a send: sleeps this task's chaos delay (nothing when off). */
-void pg_chaos_send(void);
+/* pg_chaos_send's work, chaos on. */
+void pg_chaos_send_wait(void);
+/* Before a send: sleeps this task's chaos delay (nothing when off: no
+ * call then). */
+static inline void pg_chaos_send(void)
+{
+	if (pg_chaos_state)
+		pg_chaos_send_wait();
+}
 /* The binding's receive of KIND with (SRC, TAG, TMOUT), held back first
  * when chaos is on and it is a wildcard recv/precv or a trecv that may
  * wait (within its timeout); the binding's return (a program's own

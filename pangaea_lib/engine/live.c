@@ -30,8 +30,9 @@
 					    unless one is full */
 
 /* The batch being filled. */
+int pg_live_state; /* 0 not decided yet, 1 live, -1 off */
+
 static struct {
-	int state;          /* 0 not decided yet, 1 live, -1 off */
 	int *ints;
 	size_t n, cap;
 	int nevents;
@@ -63,17 +64,17 @@ int pg_live_followed(const char *host)
  * that does not follow this task's log). */
 static int live_on(void)
 {
-	if (!live.state)
-		live.state = getenv(PG_ENV_LIVE) && pg_me->coord_tid > 0 &&
+	if (!pg_live_state)
+		pg_live_state = getenv(PG_ENV_LIVE) && pg_me->coord_tid > 0 &&
 				     !pg_live_followed(pg_me->host) ? 1 : -1;
-	return live.state > 0;
+	return pg_live_state > 0;
 }
 
 void pg_live_flush(void)
 {
 	struct pg_live_head h = { pg_me->ltid, pg_me->parent_ltid, "", "" };
 
-	if (live.state <= 0 || live.nevents == 0)
+	if (pg_live_state <= 0 || live.nevents == 0)
 		return;
 	snprintf(h.host, sizeof(h.host), "%s", pg_me->host);
 	snprintf(h.program, sizeof(h.program), "%s", pg_me->program);
@@ -83,7 +84,7 @@ void pg_live_flush(void)
 	live.nevents = 0;
 }
 
-void pg_live_event(const struct pg_event *ev)
+void pg_live_add(const struct pg_event *ev)
 {
 	int *v, n;
 
@@ -93,7 +94,7 @@ void pg_live_event(const struct pg_event *ev)
 	v = pg_grow(live.ints, &live.cap, live.n + PG_LIVE_FIELDS +
 		    (size_t)(ev->ndest > 0 ? ev->ndest : 0), sizeof(*v), 1024);
 	if (!v) {
-		live.state = -1;
+		pg_live_state = -1;
 		return;
 	}
 	live.ints = v;
@@ -104,9 +105,9 @@ void pg_live_event(const struct pg_event *ev)
 		pg_live_flush();
 }
 
-void pg_live_tick(void)
+void pg_live_tick_due(void)
 {
-	if (live.state > 0 && live.nevents &&
+	if (pg_live_state > 0 && live.nevents &&
 	    pg_now() - live.last_flush >= PG_LIVE_GAP_NS)
 		pg_live_flush();
 }

@@ -134,21 +134,27 @@ failed:
 	return -1;
 }
 
+/* Writes the failed polls counted so far as one record at T (the time
+ * of the event that follows them); 0, or -1 if that failed.  Apart from
+ * pg_log: its event's frame is not set up on pg_log's path. */
+static __attribute__((noinline)) int log_poll_fails(uint64_t t)
+{
+	struct pg_event f = { .kind = PG_REC_POLLFAIL, .count = poll_fails,
+			      .t = t, .filter = poll_filter };
+
+	poll_fails = 0;
+	poll_filter = 0;
+	pg_log(&f);
+	return log_errno ? -1 : 0;
+}
+
 void pg_log(struct pg_event *ev)
 {
 	if (comm.fd < 0 || comm.map == NULL || values_only)
 		return;
-	if (poll_fails && ev->kind != PG_REC_POLLFAIL) {
-		struct pg_event f = { .kind = PG_REC_POLLFAIL,
-				      .count = poll_fails, .t = ev->t,
-				      .filter = poll_filter };
-
-		poll_fails = 0;
-		poll_filter = 0;
-		pg_log(&f);
-		if (log_errno)
-			return;
-	}
+	if (poll_fails && ev->kind != PG_REC_POLLFAIL &&
+	    log_poll_fails(ev->t) < 0)
+		return;
 	if (pg_comm_append(&comm, ev) < 0) {
 		log_failed(errno);
 		return;
@@ -166,38 +172,21 @@ void pg_log_value(const struct pg_value *v)
 		log_failed(errno);
 }
 
-void pg_event_clear(struct pg_event *ev)
+void pg_log_recv(int kind, int filter, const struct pg_msginfo *mi,
+		 uint64_t t0)
 {
-	size_t g = offsetof(struct pg_event, group) + 1,
-	       rest = offsetof(struct pg_event, group) + sizeof(ev->group);
+	/* (its other fields stay 0: no clearing per call) */
+	static struct pg_event ev;
 
-	memset(ev, 0, g);
-	memset((char *)ev + rest, 0, sizeof(*ev) - rest);
-}
-
-void pg_log_recv(int kind, int filter, int msg, uint64_t t0)
-{
-	struct pg_msginfo mi;
-	struct pg_event ev;
-
-	if (pg_bind->info(msg, &mi) < 0)
-		return;
-	pg_event_clear(&ev);
 	ev.kind = kind;
 	ev.t = t0;
 	ev.filter = filter;
-	ev.peer = mi.peer;
-	ev.msgid = mi.msgid;
-	ev.tag = mi.tag;
-	ev.len = mi.len;
+	ev.peer = mi->peer;
+	ev.msgid = mi->msgid;
+	ev.tag = mi->tag;
+	ev.len = mi->len;
 	ev.dur = pg_now() - t0;
 	pg_log(&ev);
-}
-
-int pg_recv_filter(int tid, int tag)
-{
-	return (tid == -1 ? PG_FILTER_ANYSRC : 0) |
-	       (tag == -1 ? PG_FILTER_ANYTAG : 0);
 }
 
 void pg_log_pollfail(int filter)

@@ -31,6 +31,13 @@
 static struct pg_select run_sel; /* this task's run's selection */
 static int task_selected;        /* this task's events are logged at all */
 static int suspended;            /* PANGAEA_RECORD | PANGAEA_REPLAY bits */
+int pg_logged_all;
+
+/* Sets pg_logged_all after a change of the selection or suspension. */
+static void logged_all_set(void)
+{
+	pg_logged_all = task_selected && !suspended && !run_sel.ntags;
+}
 
 /* Appends the ints of the comma list S (up to END) to V; 0 or -1 (not
  * a number, out of an int's range, an empty item, too many). */
@@ -185,6 +192,7 @@ int pg_select_open(char *err, size_t errlen)
 	if (pg_select_parse(pg_me->select, &run_sel, err, errlen) < 0)
 		return -1;
 	task_selected = pg_select_task(&run_sel, pg_me->ltid, pg_me->program);
+	logged_all_set();
 	return 0;
 }
 
@@ -198,7 +206,7 @@ int pg_select_clock(void)
 	return task_selected && !run_sel.clock_off;
 }
 
-int pg_logged(int tag)
+int pg_logged_tag(int tag)
 {
 	int bit = pg_me->mode == PANGAEA_MODE_REPLAY ? PANGAEA_REPLAY
 						     : PANGAEA_RECORD;
@@ -213,6 +221,7 @@ int pangaea_suspend(int what)
 
 	if (pg_me->mode)
 		suspended |= what & (PANGAEA_RECORD | PANGAEA_REPLAY);
+	logged_all_set();
 	return old;
 }
 
@@ -221,5 +230,6 @@ int pangaea_resume(int what)
 	int old = suspended;
 
 	suspended &= ~what;
+	logged_all_set();
 	return old;
 }

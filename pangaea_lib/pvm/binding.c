@@ -22,22 +22,6 @@ static bind_matcher set_matcher(bind_matcher m)
 	return (bind_matcher)(void (*)(void))pvm_recvf(m);
 }
 
-/* The bufid's sender, id, tag and length, the sender as an ltid. */
-static int bind_info(int bufid, struct pg_msginfo *m)
-{
-	struct pvmminfo mi;
-
-	if (pg_mhead_info(bufid, &mi) < 0)
-		return -1;
-	m->src = mi.src;
-	m->peer = pg_peer_of(&mi);
-	m->msgid = m->peer == PG_PEER_SYSTEM ? pg_system_ident(bufid)
-					     : (uint32_t)mi.wid;
-	m->tag = mi.tag;
-	m->len = (uint32_t)mi.len;
-	return 0;
-}
-
 /* pvm_setrbuf: BUFID the active receive buffer; the one before. */
 static int bind_make_current(int bufid)
 {
@@ -123,7 +107,7 @@ static const struct pg_binding pvm_binding = {
 	.err_sys = PvmSysErr,
 	.err_nomem = PvmNoMem,
 	.recv = pg_pvm_recv,
-	.info = bind_info,
+	.info = pg_mhead_msginfo,
 	.make_current = bind_make_current,
 	.release = bind_release,
 	.senders = bind_senders,

@@ -6,12 +6,13 @@
 
 static struct pg_ids known; /* the pairs this task has learnt */
 /* the last pair pg_ltid_of answered (a task sends to and receives from
- * the same few peers: most calls are answered here, without the hash) */
+ * the same few peers: most calls are answered here, without the hash;
+ * pg_tid_of too, for an ltid of the run) */
 static int last_tid, last_ltid = -2;
 
 void pg_ids_learn(int tid, int ltid)
 {
-	if (tid == last_tid)
+	if (tid == last_tid || ltid == last_ltid)
 		last_ltid = -2;
 	pg_ids_add(&known, tid, ltid); /* out of memory: asked again later */
 }
@@ -35,9 +36,16 @@ int pg_ltid_of(int tid)
 	return ltid;
 }
 
+int pg_tid_known(int ltid)
+{
+	if (ltid == last_ltid && ltid >= 0)
+		return last_tid;
+	return pg_ids_lookup_ltid(&known, ltid);
+}
+
 int pg_tid_of(int ltid)
 {
-	int tid = pg_ids_lookup_ltid(&known, ltid), rc;
+	int tid = pg_tid_known(ltid), rc;
 
 	if (tid)
 		return tid;
@@ -48,14 +56,6 @@ int pg_tid_of(int ltid)
 	if (tid > 0)
 		pg_ids_learn(tid, ltid);
 	return tid;
-}
-
-int pg_peer_of(const struct pvmminfo *mi)
-{
-	if (mi->wid)
-		return pg_ltid_of(mi->src);
-	return ((unsigned)mi->src & PG_TID_PVMD) ? PG_PEER_SYSTEM
-						  : PG_PEER_FOREIGN;
 }
 
 /* The first int of message BUFID into *X, read from a copy: libpvm's

@@ -26,8 +26,11 @@ struct pg_pmsg {
 
 #define PG_MM_PACK 1 /* m_flag: being packed, m_len not yet summed */
 
-/* libpvm's own, not in pvm3.h */
-extern struct pg_pmsg *pvmsbuf, *pvmrbuf;
+/* libpvm's own, not in pvm3.h: the active buffers, the queue of
+ * messages received and not yet taken (a circular list through m_link
+ * with an empty head), the task's context */
+extern struct pg_pmsg *pvmsbuf, *pvmrbuf, *pvmrxlist;
+extern int pvmmyctx;
 struct pg_pmsg *midtobuf(int mid);
 int pmsg_setlen(struct pg_pmsg *mp);
 
@@ -129,4 +132,56 @@ void pg_mhead_set_id(int bufid, uint32_t id)
 		mi.wid = (int)id;
 		pvm_setminfo(bufid, &mi);
 	}
+}
+
+int pg_mhead_arrived(int tid, int tag, uint32_t id)
+{
+	struct pg_pmsg *head = pvmrxlist, *up;
+
+	if (read_ok <= 0 || !head)
+		return 0;
+	/* (libpvm's own matcher, def_match in lpvmgen.c) */
+	for (up = head->m_link; up != head; up = up->m_link)
+		if ((tid == -1 || tid == up->m_src) &&
+		    (tag == -1 || tag == up->m_tag) &&
+		    (pvmmyctx == -1 || pvmmyctx == up->m_ctx) &&
+		    (!id || (uint32_t)up->m_wid == id))
+			return 1;
+	return 0;
+}
+
+/* pg_mhead_msginfo's sender, tag, length and wait-id of BUFID through
+ * pg_mhead_info (not the active receive buffer, or not yet trusted);
+ * 0, or PVM's error. */
+static int mhead_recvd_slow(int bufid, struct pg_msginfo *m, int *wid)
+{
+	struct pvmminfo mi;
+
+	if (pg_mhead_info(bufid, &mi) < 0)
+		return -1;
+	m->src = mi.src;
+	m->tag = mi.tag;
+	m->len = (uint32_t)mi.len;
+	*wid = mi.wid;
+	return 0;
+}
+
+int pg_mhead_msginfo(int bufid, struct pg_msginfo *m)
+{
+	struct pg_pmsg *mp = pvmrbuf;
+	int wid;
+
+	if (read_ok > 0 && mp && mp->m_mid == bufid &&
+	    !(mp->m_flag & PG_MM_PACK)) {
+		m->src = mp->m_src;
+		m->tag = mp->m_tag;
+		m->len = (uint32_t)mp->m_len;
+		wid = mp->m_wid;
+	} else if (mhead_recvd_slow(bufid, m, &wid) < 0) {
+		return -1;
+	}
+	m->peer = pg_peer_of(m->src, wid);
+	m->msgid = m->peer == PG_PEER_SYSTEM ? pg_system_ident(bufid)
+					     : (uint32_t)wid;
+	return 0;
 }

@@ -128,12 +128,13 @@ static int send_checked(struct pg_call *call, int bufid, const int *tids,
 int pg_send_logged(int kind, const int *tids, int n, int tag,
 		   const char *group)
 {
-	struct pg_call call;
+	/* (static, as PVM's calls are not reentrant: the fields a send does
+	   not set stay 0, and a multicast's are cleared after it, so that
+	   no call clears its event) */
+	static struct pg_call call;
 	int multi = kind == PG_REC_MCAST || kind == PG_REC_BCAST;
 	int small[16], *recv = small, nr = 1, bufid, rc;
 
-	pg_event_clear(&call.ev); /* not `= { 0 }`: a 360-byte store */
-	call.spawn = NULL;
 	call.ev.kind = kind;
 	call.ev.tag = tag;
 	pg_delay();
@@ -149,6 +150,7 @@ int pg_send_logged(int kind, const int *tids, int n, int tag,
 		if (n > 16 && !(recv = malloc((size_t)n * sizeof(int))))
 			return PvmNoMem;
 		nr = mcast_receivers(tids, n, recv);
+		call.ev.peer = 0;
 	} else {
 		recv = (int *)tids;
 	}
@@ -157,6 +159,11 @@ int pg_send_logged(int kind, const int *tids, int n, int tag,
 	else
 		rc = send_checked(&call, bufid, tids, n, recv, nr,
 				  pg_logged(tag), group);
+	if (multi) {
+		call.ev.ndest = 0;
+		call.ev.dests = NULL;
+		call.ev.group[0] = '\0';
+	}
 	if (recv != small && recv != tids)
 		free(recv);
 	return rc;
@@ -195,17 +202,21 @@ int pangaea_pvm_psend(int tid, int tag, void *buf, int len, int datatype)
 
 /* PVM's receive of KIND entered at T0 (pg_now) (outside replay control:
  * FREE, PVM's then the replay queue's), the state file telling that it
- * blocks. */
-static int recv_blocking(uint64_t t0, int kind, int tid, int tag,
+ * blocks; a receive whose message is there already (pg_mhead_arrived)
+ * does not block and leaves the state file alone. */
+static inline __attribute__((always_inline)) int
+recv_blocking(uint64_t t0, int kind, int tid, int tag,
 			 struct timeval *tmout, int free)
 {
-	int blocks = kind != PG_REC_NRECV && kind != PG_REC_PROBE, b;
+	int blocks = kind != PG_REC_NRECV && kind != PG_REC_PROBE &&
+		     !pg_mhead_arrived(tid, tag, 0), b;
 
 	if (blocks)
 		pg_state_block_at(t0, pg_call_of(kind, 0), tid, tag, NULL,
 				  tmout);
 	b = free ? pg_replay_free_recv(kind, tid, tag, tmout)
-		 : pg_chaos_recv(kind, tid, tag, tmout);
+	    : pg_chaos_on() ? pg_chaos_recv(kind, tid, tag, tmout)
+			    : pg_pvm_recv(kind, tid, tag, tmout);
 	if (blocks)
 		pg_state_unblock();
 	return b;
@@ -213,12 +224,13 @@ static int recv_blocking(uint64_t t0, int kind, int tid, int tag,
 
 /* A replayed receive call of KIND with the filter (TID, TAG): what the
  * recording says it got, taken from PVM and the queue. */
-static int recv_replay(int kind, int tid, int tag)
+static inline __attribute__((always_inline)) int
+recv_replay(int kind, int tid, int tag)
 {
 	struct pg_call call; /* a receive: only kind, peer and tag are read */
 	uint64_t t0 = pg_now();
 	struct pg_event want;
-	int b;
+	int b, blocks, src;
 
 	call.ev.kind = kind;
 	call.ev.tag = tag;
@@ -236,11 +248,21 @@ static int recv_replay(int kind, int tid, int tag)
 	default:
 		break;
 	}
-	/* (blocked from now: pg_replay_expect may have waited for a kill) */
-	pg_state_block(pg_call_of(kind, 0), tid, tag, NULL, NULL);
-	pg_state_want(want.peer, want.msgid);
+	/* (blocked from now: pg_replay_expect may have waited for a kill);
+	   not when the recorded message has arrived already (from a task
+	   of the run whose tid is known: asking for it may wait; with
+	   nothing in the replay queue: fetch then takes it, and those
+	   before it, without waiting) */
+	blocks = pg_replay_queued() || want.peer < 0 ||
+		 !(src = pg_tid_known(want.peer)) ||
+		 !pg_mhead_arrived(src, want.tag, want.msgid);
+	if (blocks) {
+		pg_state_block(pg_call_of(kind, 0), tid, tag, NULL, NULL);
+		pg_state_want(want.peer, want.msgid);
+	}
 	b = pg_replay_take_message(kind, &want);
-	pg_state_unblock();
+	if (blocks)
+		pg_state_unblock();
 	if (b < 0)
 		return b;
 	want.t = t0;
@@ -253,6 +275,7 @@ static int recv_replay(int kind, int tid, int tag)
 /* A receive call of KIND, in record or replay mode. */
 static int recv_call(int kind, int tid, int tag, struct timeval *tmout)
 {
+	struct pg_msginfo mi;
 	uint64_t t0;
 	int b;
 
@@ -269,8 +292,8 @@ static int recv_call(int kind, int tid, int tag, struct timeval *tmout)
 	t0 = pg_now();
 	/* (a what-if's free task: the replay queue's messages first) */
 	b = recv_blocking(t0, kind, tid, tag, tmout, pg_replay_queued());
-	if (b > 0)
-		pg_log_recv(kind, pg_recv_filter(tid, tag), b, t0);
+	if (b > 0 && pg_mhead_msginfo(b, &mi) == 0)
+		pg_log_recv(kind, pg_recv_filter(tid, tag), &mi, t0);
 	else if (b == 0)
 		pg_log_pollfail(pg_recv_filter(tid, tag));
 	return b;

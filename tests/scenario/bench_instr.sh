@@ -17,6 +17,14 @@
 # the repeat record read first; 1000 calls a row, before / after:
 # recorded pvm_send 750 / 506, pvm_recv 781 / 655, replayed pvm_send
 # 1146 / 895, pvm_recv 1503 / 1239, recorded pvm_mcast to 3 1058 / 893);
+# issue 28's third pass (a receive whose message has arrived writes no
+# state-file entry, recorded or replayed, the received header straight
+# into the record, the tests of the selection, -debug, -delay, -chaos
+# and the live view inline, a send's event kept, a repeat record's id
+# and times read without the generic tests; 1000 calls a row, before /
+# after: recorded pvm_send 503 / 434, pvm_recv 655 / 452, replayed
+# pvm_send 890 / 729-774 (its count moves from run to run), pvm_recv
+# 1239 / 885, recorded pvm_mcast to 3 895 / 833);
 # the private VM and the scratch folder are gone after it.
 here=$(cd "$(dirname "$0")/../.." && pwd)
 . "$here/tests/lib.sh"
@@ -63,11 +71,11 @@ check_bound() {
 		fail "$1 adds $2 instructions a call (want 1..$3)"
 	fi
 }
-check_bound "a recorded pvm_send" "$add_record_send" 557
-check_bound "a recorded pvm_recv" "$add_record_recv" 721
-check_bound "a replayed pvm_send" "$add_replay_send" 985
-check_bound "a replayed pvm_recv" "$add_replay_recv" 1363
-check_bound "a recorded pvm_mcast to 3" "$add_record_mcast" 983
+check_bound "a recorded pvm_send" "$add_record_send" 477
+check_bound "a recorded pvm_recv" "$add_record_recv" 497
+check_bound "a replayed pvm_send" "$add_replay_send" 851
+check_bound "a replayed pvm_recv" "$add_replay_recv" 973
+check_bound "a recorded pvm_mcast to 3" "$add_record_mcast" 916
 printf 'round,mode,bench,row,n,wall_ns,cpu_ns\n' >raw.csv
 "$B/bench/report" raw.csv /dev/null /dev/null res.csv "$T/instr.csv" >rep
 expect_grep "report: the instructions table" rep \
