@@ -515,7 +515,7 @@ $(FZ)/mkcomm: $(FZ)/obj/tests/fuzz/mkcomm.o $(FUZZ_LIB)
 fuzz: $(FUZZ_NAMES:%=$(FZ)/fuzz_%)
 	@bash tests/fuzz/run.sh $(FZ) $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
--include $(shell find $(B)/obj $(B)/pic $(B)/fuzz/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(B)/obj $(B)/pic $(B)/pic-mpich $(B)/fuzz/obj -name '*.d' 2>/dev/null)
 
 # The PVM distribution's examples, built unmodified into $(B)/pvmex/bin
 # (the pvmex_* scenario tests build them there themselves when needed).
