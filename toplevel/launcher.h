@@ -130,6 +130,8 @@ struct la_beacon {
 	int lost;       /* its host fell silent (la_hosts_lost) */
 };
 
+#define LA_COORD_UNSTARTED 2 /* la_run.coord_failed's */
+
 struct la_run {
 	struct la_opts *o;
 	char replaydir[PG_PATH_MAX]; /* -replay: the recording (absolute) */
@@ -141,7 +143,9 @@ struct la_run {
 	int coord_exited;
 	double coord_spawned;   /* when (la_death_now): its HELLO is awaited */
 	int coord_up;           /* its HELLO came */
-	int coord_failed;       /* it ended or was silent before its HELLO */
+	int coord_failed;       /* it ended or was silent before its HELLO
+				   (LA_COORD_UNSTARTED: it could not be
+				   started, said; the tasks not yet ended) */
 	pid_t coord_pid;        /* if on this host (la_tasks_check_joined), or
 				   0: not known yet, -1: not here */
 	int coord_child;        /* coord_pid is our own child (run.c) */

@@ -168,11 +168,11 @@ static int coord_here_start(void)
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&a);
 	r->coord_spawned = la_death_now();
-	if (rc != 0) {
+	if (rc != 0) { /* (coord_check_up then ends the run's tasks) */
 		la_error("cannot start the coordinator (%s: %s)", path,
 			 strerror(rc));
 		r->coord_exited = 1;
-		r->coord_failed = 1;
+		r->coord_failed = LA_COORD_UNSTARTED;
 		deferred = NULL;
 		return -1;
 	}
@@ -338,6 +338,11 @@ static int coord_check_up(struct la_run *r)
 	if (r->coord_up || (!r->coord_tid && !r->coord_child &&
 			    !r->coord_exited))
 		return 0;
+	if (r->coord_failed == LA_COORD_UNSTARTED) { /* (said) */
+		r->coord_failed = 1;
+		la_tasks_kill(r);
+		return -1;
+	}
 	if (r->coord_failed)
 		return -1;
 	if (!r->coord_exited &&

@@ -211,6 +211,14 @@ expect_grep "a coordinator that dies at start: said so" err \
 	"^pangaea: error: cannot start the coordinator on .* \(it ended before it answered\)$"
 [ "$ms" -lt 5000 ] && pass "a coordinator that dies at start: told in $ms ms" ||
 	fail "a coordinator that dies at start: told after $ms ms"
+# ... and one that cannot be started at all (the launcher starts it
+# itself on its host: no pangaea-coord beside it): said with the cause,
+# the program's tasks ended
+mkdir nocoordbin && cp "$PANGAEA" nocoordbin/pangaea
+timeout 60 nocoordbin/pangaea -log -logdir nocoord "$S" 4 100 >out 2>err
+expect_eq "no coordinator to start: exit 1" "$?" 1
+expect_grep "no coordinator to start: said with its cause" err \
+	"^pangaea: error: cannot start the coordinator \(.*/nocoordbin/pangaea-coord: No such file or directory\)$"
 
 # ---- a process stopped as the run starts is no uninstrumented one
 # (issue 29, item 5): the coordinator, or task 1, stops itself before its
