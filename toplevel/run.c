@@ -12,6 +12,7 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -110,9 +111,20 @@ static void coord_kill(struct la_run *r)
 }
 
 /* Reaps the coordinator if it is our child: it has ended, or ends
- * within 2 s (told or killed before), else it is killed. */
+ * within 2 s (told or killed before), else it is killed.  Its end is
+ * awaited on a pidfd (its exit notify comes as it leaves PVM, a little
+ * before it exits), else 1 ms at a time. */
 static void coord_end_child(struct la_run *r)
 {
+	int fd = r->coord_child && !coord_reaped(r, 0) ?
+		 (int)syscall(SYS_pidfd_open, r->coord_pid, 0) : -1;
+
+	if (fd >= 0) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		poll(&p, 1, 2000);
+		close(fd);
+	}
 	for (int i = 0; i < 2000 && r->coord_child; i++)
 		if (!coord_reaped(r, 0))
 			usleep(1000);
