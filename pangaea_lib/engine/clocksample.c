@@ -3,10 +3,10 @@
  * coordinator's CLOCK_REALTIME (Cristian's method).  A sample is the best
  * of PG_CLOCK_PINGS ping-pongs (PG_TAG_CLOCK) over Pangaea's own context:
  * the one with the smallest round trip, whose middle is taken as the
- * moment the coordinator read its clock.  log.c takes one when the task
- * joins, one at its end (unless the last was taken less than
- * PG_CLOCK_END_GAP_NS before), and one every PANGAEA_CLOCK_PERIOD seconds
- * (default 30, 0: none) at a logged event; logs/analysis/clocksync.c fits them.
+ * moment the coordinator read its clock.  log.c takes one where the task
+ * first waits (PG_CLOCK_FIRST_NS), one at its end (unless the last was
+ * taken less than PG_CLOCK_END_GAP_NS before), and one every
+ * PANGAEA_CLOCK_PERIOD seconds (default 30, 0: none) at a logged event; logs/analysis/clocksync.c fits them.
  */
 #include "engine.h"
 
@@ -20,6 +20,11 @@
  * a drift over less than 0.5 s (100 ppm: 50 us, a round trip's order),
  * and its 10 round trips are 0.5-2 ms at the end of every short task. */
 #define PG_CLOCK_END_GAP_NS 500000000ull
+/* A task's first sample is taken where it first waits anyway (a receive
+ * whose message has not come: pg_log_idle), off its way at its start
+ * (10 round trips through the pvmd, 0.4-1 ms of every task's join), or
+ * at the first event logged this long after its start, or at its end. */
+#define PG_CLOCK_FIRST_NS 50000000ull
 
 static int seq;          /* of the last ping */
 static int broken;       /* the coordinator did not answer: no more pings */
@@ -89,8 +94,14 @@ static uint64_t period(void)
 int pg_clocksample_due(uint64_t t)
 {
 	if (due_t == 0)
-		due_t = broken || period() == 0 ? UINT64_MAX : last_t + period();
+		due_t = broken ? UINT64_MAX : last_t == 0 ? PG_CLOCK_FIRST_NS :
+			period() == 0 ? UINT64_MAX : last_t + period();
 	return t >= due_t;
+}
+
+int pg_clocksample_first_due(void)
+{
+	return !broken && last_t == 0;
 }
 
 int pg_clocksample_end_due(uint64_t t)

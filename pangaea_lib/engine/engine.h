@@ -62,8 +62,12 @@ uint64_t pg_clock_start_wall(void);
  * coordinator, or the coordinator did not answer (then no more samples
  * are tried). */
 int pg_clocksample_take(struct pg_clock_sample *s);
-/* Whether a periodic sample is due at T (ns since the task's start). */
+/* Whether a periodic sample (or the first, PG_CLOCK_FIRST_NS after the
+ * task's start at the latest) is due at T (ns since the task's start). */
 int pg_clocksample_due(uint64_t t);
+/* Whether the task has no sample yet (its first is taken where it first
+ * waits: pg_log_idle). */
+int pg_clocksample_first_due(void);
 /* Whether the task's end sample is worth taking at T: none yet, or the
  * last 0.5 s or more before T. */
 int pg_clocksample_end_due(uint64_t t);
@@ -295,6 +299,9 @@ static inline void pg_event_clear(struct pg_event *ev)
 /* Appends EV to the communication log, writing pending poll failures
  * first, and passes it to a live viewer. */
 void pg_log(struct pg_event *ev);
+/* The task is about to wait (a receive whose message has not come):
+ * takes its first clock sample now if it has none, off its way. */
+void pg_log_idle(void);
 /* Logs a successful receive of the message MI (the binding's info()
  * of it) by the call KIND with the filter FILTER (PG_FILTER_* of
  * pg_recv_filter) started at T0. */

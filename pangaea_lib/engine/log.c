@@ -126,7 +126,8 @@ int pg_log_open(int exec_only, char *err, size_t errlen)
 		if (comm.fd >= 0 && pg_comm_append_calib(&comm,
 							 pg_calib_measure()) < 0)
 			goto failed;
-		log_clock(); /* the clock at the start */
+		/* (the first clock sample: where the task first waits,
+		   pg_log_idle) */
 		return 0;
 	}
 failed:
@@ -161,6 +162,12 @@ void pg_log(struct pg_event *ev)
 	}
 	pg_live_event(ev);
 	if (pg_clocksample_due(ev->t))
+		log_clock();
+}
+
+void pg_log_idle(void)
+{
+	if (comm.fd >= 0 && comm.map != NULL && pg_clocksample_first_due())
 		log_clock();
 }
 

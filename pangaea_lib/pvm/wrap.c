@@ -202,8 +202,9 @@ int pangaea_pvm_psend(int tid, int tag, void *buf, int len, int datatype)
 
 /* PVM's receive of KIND entered at T0 (pg_now) (outside replay control:
  * FREE, PVM's then the replay queue's), the state file telling that it
- * blocks; a receive whose message is there already (pg_mhead_arrived)
- * does not block and leaves the state file alone. */
+ * blocks (and the task's first clock sample taken then, pg_log_idle); a
+ * receive whose message is there already (pg_mhead_arrived) does not
+ * block and leaves the state file alone. */
 static inline __attribute__((always_inline)) int
 recv_blocking(uint64_t t0, int kind, int tid, int tag,
 			 struct timeval *tmout, int free)
@@ -211,9 +212,11 @@ recv_blocking(uint64_t t0, int kind, int tid, int tag,
 	int blocks = kind != PG_REC_NRECV && kind != PG_REC_PROBE &&
 		     !pg_mhead_arrived(tid, tag, 0), b;
 
-	if (blocks)
+	if (blocks) {
+		pg_log_idle();
 		pg_state_block_at(t0, pg_call_of(kind, 0), tid, tag, NULL,
 				  tmout);
+	}
 	b = free ? pg_replay_free_recv(kind, tid, tag, tmout)
 	    : pg_chaos_on() ? pg_chaos_recv(kind, tid, tag, tmout)
 			    : pg_pvm_recv(kind, tid, tag, tmout);
@@ -257,6 +260,7 @@ recv_replay(int kind, int tid, int tag)
 		 !(src = pg_tid_known(want.peer)) ||
 		 !pg_mhead_arrived(src, want.tag, want.msgid);
 	if (blocks) {
+		pg_log_idle();
 		pg_state_block(pg_call_of(kind, 0), tid, tag, NULL, NULL);
 		pg_state_want(want.peer, want.msgid);
 	}
