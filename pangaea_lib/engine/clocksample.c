@@ -93,15 +93,16 @@ static uint64_t period(void)
 
 int pg_clocksample_due(uint64_t t)
 {
-	if (due_t == 0)
-		due_t = broken ? UINT64_MAX : last_t == 0 ? PG_CLOCK_FIRST_NS :
+	if (due_t == 0) /* (none without a coordinator: an MPI rank's) */
+		due_t = broken || pg_me->coord_tid <= 0 ? UINT64_MAX :
+			last_t == 0 ? PG_CLOCK_FIRST_NS :
 			period() == 0 ? UINT64_MAX : last_t + period();
 	return t >= due_t;
 }
 
 int pg_clocksample_first_due(void)
 {
-	return !broken && last_t == 0;
+	return !broken && last_t == 0 && pg_me->coord_tid > 0;
 }
 
 int pg_clocksample_end_due(uint64_t t)
