@@ -281,8 +281,8 @@ static int pvmd_lives(pid_t pvmd)
 }
 
 /* The launcher died: kills the run's tasks and, with -halt-vm, halts the
- * virtual machine (the pvmd, our parent, ends every task) and waits up to
- * 3 s for it to go before removing its files. */
+ * virtual machine (the pvmd ends every task) and waits up to 3 s for it
+ * to go before removing its files. */
 static void end_orphaned_run(struct coord *c)
 {
 	const struct pg_imap *m = &c->reg.ids.by_tid;
