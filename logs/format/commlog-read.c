@@ -324,8 +324,10 @@ comm_get_id(struct pg_comm_reader *r, int kb, int kind, int idx,
 	} else {
 		if (comm_get(r, &v, 1) < 0)
 			return -1;
-		x = has ? (int64_t)want + zz_dec(v) : (int64_t)v;
-		if (v > UINT32_MAX * 2ull + 1 || x < 0 || x > UINT32_MAX)
+		/* (the range first: a huge distance would overflow the sum) */
+		if (v > UINT32_MAX * 2ull + 1 ||
+		    (x = has ? (int64_t)want + zz_dec(v) : (int64_t)v) < 0 ||
+		    x > UINT32_MAX)
 			return -2;
 		*msgid = (uint32_t)x;
 	}
@@ -469,9 +471,11 @@ static int comm_get_msg(struct pg_comm_reader *r, struct pg_event *ev, int kb,
 		return -1;
 	if (*idx >= 0) { /* the length as a distance from the peer's last */
 		struct pg_comm_peer *pp = &r->st.peer[*idx];
-		int64_t x = (int64_t)pp->len + zz_dec(v[2]);
+		int64_t x;
 
-		if (v[2] > UINT32_MAX * 2ull + 1 || x < 0 || x > UINT32_MAX)
+		/* (the range first: a huge distance would overflow the sum) */
+		if (v[2] > UINT32_MAX * 2ull + 1 ||
+		    (x = (int64_t)pp->len + zz_dec(v[2])) < 0 || x > UINT32_MAX)
 			return -2;
 		pp->len = (uint32_t)x;
 		v[2] = pp->len;
@@ -613,8 +617,9 @@ static int comm_next_repeat(struct pg_comm_reader *r, struct pg_event *ev,
 	} else {
 		if (comm_get(r, v, 1) < 0)
 			return 0;
-		x = (int64_t)want + zz_dec(v[0]);
-		if (v[0] > UINT32_MAX * 2ull + 1 || x < 0 || x > UINT32_MAX)
+		/* (the range first: a huge distance would overflow the sum) */
+		if (v[0] > UINT32_MAX * 2ull + 1 ||
+		    (x = (int64_t)want + zz_dec(v[0])) < 0 || x > UINT32_MAX)
 			return comm_corrupt(r, "a value past 32 bits", err,
 					    errlen);
 		ev->msgid = (uint32_t)x;
