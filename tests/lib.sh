@@ -278,6 +278,11 @@ x_display() {
 xvfb_start() {
 	local n i
 	for n in $(seq 140 199); do
+		# (a lock whose server is gone, killed: the display is free)
+		if [ -e /tmp/.X$n-lock ] &&
+		   ! kill -0 "$(tr -d ' \n' </tmp/.X$n-lock 2>/dev/null)" 2>/dev/null; then
+			rm -f /tmp/.X$n-lock /tmp/.X11-unix/X$n
+		fi
 		[ -e /tmp/.X$n-lock ] || [ -e /tmp/.X11-unix/X$n ] && continue
 		Xvfb ":$n" -screen 0 "$1" -nolisten tcp >/dev/null 2>&1 &
 		XPID=$! XN=$n
