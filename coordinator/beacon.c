@@ -90,21 +90,30 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+ssize_t coord_proc_read(pid_t pid, const char *name, char *buf, size_t size)
+{
+	char path[64];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
+	if (!(f = fopen(path, "r")))
+		return -1;
+	n = fread(buf, 1, size - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return (ssize_t)n;
+}
+
 /* Whether the environment of process PID holds the entry KV
  * ("NAME=VALUE"), read from /proc. */
 static int env_has(pid_t pid, const char *kv)
 {
-	char path[64], buf[65536];
-	size_t n, len = strlen(kv);
-	FILE *f;
+	char buf[65536];
+	size_t len = strlen(kv);
+	ssize_t n = coord_proc_read(pid, "environ", buf, sizeof(buf));
 
-	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
-	if (!(f = fopen(path, "r")))
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	for (size_t i = 0; i < n; i += strlen(buf + i) + 1)
+	for (ssize_t i = 0; i < n; i += (ssize_t)strlen(buf + i) + 1)
 		if (strncmp(buf + i, kv, len) == 0 && buf[i + len] == '\0')
 			return 1;
 	return 0;

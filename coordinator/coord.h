@@ -13,6 +13,9 @@
  * with -follow the events of its host's logs in DIR to the coordinator
  * TID; an exit status. */
 int coord_beacon_main(int argc, char **argv);
+/* Reads /proc/PID/NAME into BUF (SIZE bytes, NUL-ended); the bytes
+ * read, or -1. */
+ssize_t coord_proc_read(pid_t pid, const char *name, char *buf, size_t size);
 
 /* logsview.c: pangaea-coord -follow-logs DIR (the live view of a run
  * without a coordinator: serves PANGAEA_LIVE's socket with the events of

@@ -264,18 +264,11 @@ static void remove_vm_files(pid_t pvmd)
  * late). */
 static int pvmd_lives(pid_t pvmd)
 {
-	char path[64], stat[512], *p;
-	FILE *f;
-	size_t n;
+	char stat[512], *p;
 
-	if (kill(pvmd, 0) < 0 && errno == ESRCH)
+	if ((kill(pvmd, 0) < 0 && errno == ESRCH) ||
+	    coord_proc_read(pvmd, "stat", stat, sizeof(stat)) < 0)
 		return 0;
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pvmd);
-	if (!(f = fopen(path, "r")))
-		return 0;
-	n = fread(stat, 1, sizeof(stat) - 1, f);
-	fclose(f);
-	stat[n] = '\0';
 	p = strrchr(stat, ')');
 	return !(p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X'));
 }
