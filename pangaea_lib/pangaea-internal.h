@@ -323,6 +323,18 @@ void pg_task0_await_coordinator(int (*start)(void), int (*wait)(void));
 /* In task 0's spawn (spawn.c): START's coordinator, if one is awaited,
  * with CALIBRATE (task 0's measure) run while it starts. */
 void pg_task0_coordinator_ready(void (*calibrate)(void));
+/* Has task 0's spawns on its own host start their tasks with STARTER
+ * instead of pvm_spawn (NULL: pvm_spawn again): it is given the spawn's
+ * FILE, ARGV and NTASK and fills TIDS as pvm_spawn does (its return). */
+typedef int pg_task0_starter(const char *file, char **argv, int ntask,
+			     int *tids);
+void pg_task0_set_starter(pg_task0_starter *starter);
+/* A spawn of task 0 (pvm_spawn's arguments and return): through the
+ * starter when one is set, NTASK is 1 (pvm_siblings would tell copies
+ * started one by one apart) and WHERE names no host (NULL, "" or ours),
+ * else pvm_spawn. */
+int pg_task0_spawn(char *file, char **argv, int flags, char *where,
+		   int ntask, int *tids);
 /* The report when replaying the launcher's own spawns diverged, or NULL. */
 const char *pg_task0_diverged(void);
 /* Closes task 0's logs and recording. */

@@ -70,6 +70,15 @@
 					    task that stops for a debugger
 					    before its EVENT-th event
 					    (pangaea_lib/engine/debug.c) */
+#define PG_ENV_DIRECT "PANGAEA_DIRECT"   /* "FD PTID OUTCTX OUTCODE TRCCTX
+					    TRCCODE TRCBUF TRCOPT MASK": a
+					    task the launcher PTID started
+					    itself, not through its pvmd
+					    (toplevel/direct.c): it writes
+					    its tid on FD once enrolled, and
+					    takes PTID's output and trace
+					    settings for its children as its
+					    own (pvm/init.c) */
 #define PG_ENV_CWD "PANGAEA_CWD"         /* the user's working folder: the
 					    launcher's own spawns (tasks
 					    1..N) start there, and remove

@@ -85,8 +85,7 @@ static int upk_value(int type, int *v)
 	return type == TEV_DATA_STRING ? skip_str() : -1;
 }
 
-/* Notes the wait status STATUS of task TID. */
-static void ended(struct la_run *r, int tid, int status)
+void la_death_ended(struct la_run *r, int tid, int status)
 {
 	struct la_task *t = la_task_by_tid(r, tid);
 
@@ -120,7 +119,7 @@ static int read_desc(struct la_run *r, int eid)
 		return 0;
 	endtask_n = n;
 	if (tid && st >= 0)
-		ended(r, tid, st);
+		la_death_ended(r, tid, st);
 	return 0;
 }
 
@@ -138,7 +137,7 @@ static int read_record(struct la_run *r, int eid)
 		st = endtask_dids[i] == TEV_DID_TST ? v : st;
 	}
 	if (tid && st >= 0)
-		ended(r, tid, st);
+		la_death_ended(r, tid, st);
 	return 0;
 }
 

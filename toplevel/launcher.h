@@ -5,6 +5,7 @@
 #define PANGAEA_LAUNCHER_H
 
 #include <poll.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <sys/types.h>
 #include "pangaea-internal.h"
@@ -387,6 +388,34 @@ double la_death_now(void);
 /* Has PVM send the launcher, in the run's context, the trace event that
  * tells each task's wait status when it ends (TEV_ENDTASK). */
 void la_death_trace_setup(const struct la_run *r);
+/* Notes the wait status STATUS of task TID (a TEV_ENDTASK's, or ours
+ * for a task the launcher started itself). */
+void la_death_ended(struct la_run *r, int tid, int status);
+
+/* direct.c: the programs' tasks started by the launcher itself. */
+/* Initializes A for a child of ours in a process group of its own (a ^C
+ * at the terminal is the launcher's to handle), with SIGPIPE, SIGINT and
+ * SIGTERM back to their defaults. */
+void la_spawn_attr_own(posix_spawnattr_t *a);
+/* Whether R's spawn of NTASK tasks of the program PATH at WHERE (a host
+ * or architecture, or NULL) with FLAGS is started here rather than by
+ * the pvmd: one task of an ELF program that joins the run (built with
+ * pangaea.h, or linked with libpvm3.so), on a virtual machine of one
+ * host, with no PVM debugger. */
+int la_direct_fits(const struct la_run *r, const char *path,
+		   const char *where, int flags, int ntask);
+/* Has task 0's next spawns (until la_direct_disarm) start here. */
+void la_direct_arm(struct la_run *r);
+void la_direct_disarm(void);
+/* Adds the descriptors to wait on for the tasks started here (their
+ * output, their end) to P (at most MAX); how many. */
+int la_direct_poll(struct pollfd *p, int max);
+/* Relays what those tasks printed, and reaps those that ended (their
+ * wait status to death.c). */
+void la_direct_step(struct la_run *r);
+/* At the run's end: the rest of their output, and their descriptors
+ * closed. */
+void la_direct_finish(struct la_run *r);
 /* Handles a PG_TAG_ENDTASK message (PVM's trace events) just received. */
 void la_death_trace(struct la_run *r);
 /* Handles a PG_TAG_WATCH message just checked. */
@@ -517,6 +546,9 @@ void la_output_setup(const struct la_run *r);
 /* Handles a PG_TAG_OUTPUT message just checked: writes the task's whole
  * lines to stdout, keeps a bounded unfinished one. */
 void la_output_take(void);
+/* Takes N bytes P of task TID's output, as PVM's output messages carry
+ * them (N 0: its output ended; < 0: it began). */
+void la_output_piece(int tid, const char *p, int n);
 /* Writes out the output held for tasks whose ltid is known now (after a
  * SPAWNED: output.c says why it is held). */
 void la_output_known(void);

@@ -298,25 +298,32 @@ void la_output_tick(void)
 		}
 }
 
-void la_output_take(void)
+void la_output_piece(int tid, const char *p, int n)
 {
-	static char p[OUT_MSG_MAX]; /* one message's bytes (pvmds send 4 KB) */
-	struct out_task *t;
-	int tid, n;
+	struct out_task *t = out_task(tid);
 
-	if (pvm_upkint(&tid, 1, 1) < 0 || pvm_upkint(&n, 1, 1) < 0 ||
-	    n > OUT_MSG_MAX || !(t = out_task(tid)))
+	if (!t)
 		return;
 	if (n > 0) {
-		if (pvm_upkbyte(p, n, 1) == 0)
-			out_add(t, p, (size_t)n);
+		out_add(t, p, (size_t)n);
 		t->open = 1;
 	} else if (n == 0) { /* its output ended */
 		out_flush(t, 1);
 		t->open = 0;
-	} else if (n < 0) {
+	} else {
 		t->open = 1;
 	}
+}
+
+void la_output_take(void)
+{
+	static char p[OUT_MSG_MAX]; /* one message's bytes (pvmds send 4 KB) */
+	int tid, n;
+
+	if (pvm_upkint(&tid, 1, 1) < 0 || pvm_upkint(&n, 1, 1) < 0 ||
+	    n > OUT_MSG_MAX || (n > 0 && pvm_upkbyte(p, n, 1) < 0))
+		return;
+	la_output_piece(tid, p, n);
 }
 
 int la_output_open(const int *except, int n)

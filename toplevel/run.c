@@ -153,7 +153,6 @@ static int coord_here_start(void)
 	char *argv[16] = { path, opt_l, me, opt_p, pvmd };
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t a;
-	sigset_t dfl;
 	pid_t pid;
 	int rc, n = 5;
 
@@ -163,14 +162,7 @@ static int coord_here_start(void)
 		argv[n++] = *o;
 	snprintf(me, sizeof(me), "%d", pvm_mytid());
 	snprintf(pvmd, sizeof(pvmd), "%d", (int)r->pvmd_pid);
-	sigemptyset(&dfl);
-	sigaddset(&dfl, SIGPIPE); /* (ignored here: not in it) */
-	sigaddset(&dfl, SIGINT);
-	sigaddset(&dfl, SIGTERM);
-	posix_spawnattr_init(&a);
-	posix_spawnattr_setsigdefault(&a, &dfl);
-	posix_spawnattr_setpgroup(&a, 0);
-	posix_spawnattr_setflags(&a, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
+	la_spawn_attr_own(&a);
 	/* nothing of ours but stdin, stdout and stderr: our socket to the
 	   pvmd (kept open, it would hide our death from the pvmd), the log
 	   folder's lock, the logs */
@@ -572,8 +564,11 @@ static int start_programs(struct la_run *r)
 		if (r->o->mode == PANGAEA_MODE_REPLAY && i < r->o->recorded.nspawn)
 			flags = r->o->recorded.spawns[i].flags; /* where: as recorded */
 		pg_timeline("launcher", "spawns a program");
+		if (la_direct_fits(r, p->path, where, flags, r->o->ntask))
+			la_direct_arm(r);
 		n = pangaea_pvm_spawn(p->path, p->argv, flags, (char *)where,
 				      r->o->ntask, tids);
+		la_direct_disarm();
 		pg_timeline("launcher", "spawned (handovers sent)");
 		if (n < 0 && pg_task0_diverged()) {
 			snprintf(r->diverged, sizeof(r->diverged), "%s",
@@ -723,7 +718,7 @@ static void handle(struct la_run *r, int bufid)
  */
 static int next_message(const struct la_run *r, int ms)
 {
-	struct pollfd p[20];
+	struct pollfd p[36];
 	int *fds, n, b;
 
 	if (!la_vm_alive(r))
@@ -738,8 +733,10 @@ static int next_message(const struct la_run *r, int ms)
 	for (int i = 0; i < n; i++)
 		p[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
 	n += la_stdin_poll(p + n, 4);
+	n += la_direct_poll(p + n, (int)(sizeof(p) / sizeof(p[0])) - n);
 	poll(p, (nfds_t)n, ms < 100 ? ms : 100); /* a prompt (output.c) */
 	la_stdin_step();
+	la_direct_step((struct la_run *)r);
 	la_output_tick();
 	return la_vm_alive(r) ? pvm_nrecv(-1, -1) : PvmSysErr;
 }
@@ -853,6 +850,7 @@ static void drain(struct la_run *r)
 		else if (b < 0 || !(linger || (wait && la_death_now() - t0 < most)))
 			break;
 	}
+	la_direct_finish(r);
 	la_output_finish();
 }
 
@@ -1001,6 +999,7 @@ static int run_in_vm(struct la_run *r, const char *logdir)
 			la_tasks_tidy(r);
 	}
 out:
+	la_direct_finish(r);
 	la_output_finish();
 	la_stdin_close();
 	pg_task0_close();

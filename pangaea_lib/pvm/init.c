@@ -14,6 +14,7 @@
 #include "pangaea-clock.h"
 
 #include <dlfcn.h>
+#include <pvmtev.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -64,19 +65,100 @@ static int register_task(void)
 	return status;
 }
 
+/* libpvm's output and trace settings of this task (pvmtrc) and of its
+ * children (pvmctrc): pvmtev.h's struct, libpvm's exported variables. */
+extern struct Pvmtracer pvmtrc, pvmctrc;
+/* libpvm's: the name a task started otherwise than by a pvmd gives
+ * itself before it enrolls (pvm_tasks' ti_a_out); not in pvm3.h. */
+int pvmsettaskname(char *name);
+
+/*
+ * Before main, in a task the launcher started itself (PG_ENV_DIRECT:
+ * toplevel/direct.c): enrolls in PVM and tells the launcher its tid on
+ * the socket the variable names, as a task a pvmd spawns has its tid
+ * from its start (one that ends before its first PVM call is a task of
+ * the run all the same).  It takes the output and trace settings for
+ * its children that a spawn by the launcher would have given it: libpvm
+ * sets them from its pvmd's answer when a spawned task enrolls, and
+ * pvm_setopt names no other destination than the task itself or the
+ * one it was given, so they are set here as libpvm sets them.  Its
+ * name for PVM (pvm_tasks) is the file the launcher started, as a
+ * pvmd names its tasks after the file it spawned.  PVMEPID
+ * is its own pid, as in a spawned task (preload.c).  The variable then
+ * says "enrolled PTID" (or "failed: WHY"), PTID its parent, the
+ * launcher, for the join (identify): a program built with pangaea.h
+ * and preloaded with libpangaea.so too has this constructor twice.
+ */
+__attribute__((constructor)) static void init_direct(void)
+{
+	const char *direct = getenv(PG_ENV_DIRECT);
+	struct Pvmtracer t = { 0 };
+	char v[160];
+	int fd, ptid, tid;
+
+	if (!direct || strncmp(direct, "enrolled ", 9) == 0 ||
+	    strncmp(direct, "failed: ", 8) == 0)
+		return;
+	if (sscanf(direct, "%d %d %d %d %d %d %d %d %35s", &fd, &ptid,
+		   &t.outctx, &t.outtag, &t.trcctx, &t.trctag, &t.trcbuf,
+		   &t.trcopt, t.tmask) != 9) {
+		snprintf(v, sizeof(v), "failed: a bad %s: %.100s",
+			 PG_ENV_DIRECT, direct);
+		setenv(PG_ENV_DIRECT, v, 1);
+		return;
+	}
+	pvmsettaskname(program_invocation_name); /* (the file spawned) */
+	tid = pvm_mytid();
+	if (tid > 0 && write(fd, &tid, sizeof(tid)) != (ssize_t)sizeof(tid))
+		tid = PvmSysErr;
+	close(fd);
+	if (tid < 0) {
+		snprintf(v, sizeof(v), "failed: cannot reach the PVM daemon, or "
+			 "tell the launcher t%x its tid (%d)", ptid, tid);
+		setenv(PG_ENV_DIRECT, v, 1);
+		return;
+	}
+	t.outtid = t.trctid = ptid;
+	pvmtrc = t;
+	pvmctrc = t;
+	snprintf(v, sizeof(v), "%d", (int)getpid());
+	setenv("PVMEPID", v, 1);
+	snprintf(v, sizeof(v), "enrolled %d", ptid);
+	setenv(PG_ENV_DIRECT, v, 1);
+}
+
+/* The tid and parent of a task the launcher started itself (init_direct
+ * said DIRECT, PG_ENV_DIRECT's value) into ME; 0, or -1 with ERR. */
+static int direct_identify(struct pg_self *me, const char *direct, char *err,
+			   size_t errlen)
+{
+	int rc = sscanf(direct, "enrolled %d", &me->parent_tid) == 1 ? 0 : -1;
+
+	if (rc < 0)
+		snprintf(err, errlen, "%s", direct);
+	else
+		me->mytid = pvm_mytid(); /* (its own: enrolled) */
+	unsetenv(PG_ENV_DIRECT);
+	return rc;
+}
+
 /* Finds out who this task is: tids, program, host, and the handover;
  * 0, or -1 with ERR. */
 static int identify(struct pg_self *me, char *err, size_t errlen)
 {
+	const char *direct = getenv(PG_ENV_DIRECT);
 	ssize_t n;
 
-	me->mytid = pvm_mytid();
-	if (me->mytid < 0) {
+	if (direct) {
+		if (direct_identify(me, direct, err, errlen) < 0)
+			return -1;
+	} else if ((me->mytid = pvm_mytid()) < 0) {
 		snprintf(err, errlen, "cannot reach the PVM daemon (%d)",
 			 me->mytid);
 		return -1;
+	} else {
+		me->parent_tid = pvm_parent();
 	}
-	me->parent_tid = pvm_parent();
 	if (me->parent_tid < 0) {
 		snprintf(err, errlen, "started outside the run (no parent "
 			 "task: %s)", pg_pvm_errtext(me->parent_tid));

@@ -8,6 +8,7 @@
 #include "pangaea-internal.h"
 
 #include <stdio.h>
+#include <string.h>
 
 int pg_task0_open(const struct pg_task0_config *c, char *err, size_t errlen)
 {
@@ -71,6 +72,21 @@ void pg_task0_coordinator_ready(void (*calibrate)(void))
 	calibrate();
 	if ((tid = wait()) > 0)
 		pg_task0_set_coordinator(tid);
+}
+
+static pg_task0_starter *starter;
+
+void pg_task0_set_starter(pg_task0_starter *f)
+{
+	starter = f;
+}
+
+int pg_task0_spawn(char *file, char **argv, int flags, char *where,
+		   int ntask, int *tids)
+{
+	if (starter && ntask == 1 && (!where || !*where || strcmp(where, pg_me->host) == 0))
+		return starter(file, argv, ntask, tids);
+	return pvm_spawn(file, argv, flags, where, ntask, tids);
 }
 
 const char *pg_task0_diverged(void)

@@ -70,8 +70,24 @@ done
 # open, hid the launcher's death; the log folder's lock)
 held=$(ls -l /proc/"${coord:-1}"/fd 2>/dev/null | grep -c 'child/\.pangaea-lock\|task-0\.exec\|output\.log')
 expect_eq "... holding none of the launcher's files" "$held" 0
+# the program's task too is the launcher's child, not the pvmd's (whose
+# child closes every descriptor before the exec: 3-4 ms of start-up,
+# toplevel/direct.c), started as the pvmd would: in a process group of
+# its own, output into a pipe the launcher relays, none of the
+# launcher's files
+master=$(pgrep -P $lpid -x sor)
+[ -n "$master" ] && pass "the program's task is the launcher's child (pid $master)" ||
+	fail "no sor child of the launcher $lpid"
+[ -n "$master" ] && [ "$(ps -o pgid= -p "$master" | tr -d ' ')" = "$master" ] &&
+	pass "... leading a process group of its own" ||
+	fail "... in process group $(ps -o pgid= -p "${master:-1}" | tr -d ' ')"
+readlink /proc/"${master:-1}"/fd/1 2>/dev/null | grep -q '^pipe:' &&
+	pass "... its output a pipe" || fail "... its output is $(readlink /proc/"${master:-1}"/fd/1 2>/dev/null)"
+held=$(ls -l /proc/"${master:-1}"/fd 2>/dev/null | grep -c 'child/\.pangaea-lock\|task-0\.exec\|output\.log')
+expect_eq "... holding none of the launcher's files" "$held" 0
 wait $lpid
 expect_eq "a run with it exits 0" "$?" 0
+expect_grep "... its output relayed" out.child "^sor: tasks=4 n=160 iterations=[0-9]+ residual="
 
 # the tasks' stamps are no output of theirs: not in output.log, and the
 # recording replays without the variable, identical
@@ -158,6 +174,16 @@ for i in 1 2 3 4 5; do
 		named=$((named + 1))
 done
 expect_eq "an uninstrumented task is named, 5 runs of 5" "$named" 5
+
+# ---- a program the launcher starts itself that exits before its first
+# PVM call (a usage error) is a task of the run all the same, as one the
+# pvmd spawns: its output relayed, its exit status said (it enrolled
+# before main: pvm/init.c)
+printf '#include <stdio.h>\n#include <pvm3.h>\nint main(int c, char **v)\n{\n\tif (c > 1) {\n\t\tfprintf(stderr, "usage: early\\n");\n\t\treturn 3;\n\t}\n\treturn pvm_mytid() < 0;\n}\n' >early.c
+cc -o early early.c -lpvm3 && pg -log -logdir recearly ./early -x
+expect_eq "a program that exits at once: the run exits 2" "$(cat rc)" 2
+expect_grep "... its output relayed" out "^usage: early$"
+expect_grep "... its end said as task 1's" err "task 1 \(early on [^)]*\) exited with status 3"
 
 # ---- a pvmd killed as the launcher starts it (issue 29, item 3): it
 # wrote its address, then died (killpvmd.so, preloaded, kills the pvmd
