@@ -16,7 +16,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define COMM_GROW (1 << 20)  /* the mapping grows by this much */
+#define COMM_GROW (1 << 20)  /* the mapping grows by this much ... */
+#define COMM_FIRST (64 << 10) /* ... once it has doubled from this: a short
+				 task's whole log, whose reservation is cut
+				 at its end (1 MiB's fallocate, mapping and
+				 cut: 370 us on ext4 here, 64 KiB's: 95) */
 #define REC_FIXED 64         /* longest record without strings and lists */
 #define PG_COMM_SPARE (2 * REC_FIXED) /* kept for pg_comm_append_reserved */
 
@@ -37,8 +41,8 @@ static int comm_allocate(struct pg_comm_writer *w, size_t from, size_t to)
  * than used, the spare kept for pg_comm_append_reserved.  Every byte of
  * the mapping has its disk block allocated first (posix_fallocate), so a
  * full disk is an error here, never a SIGBUS at a store into the map.
- * The file grows by COMM_GROW, or, when the disk has no room for that,
- * by just what is needed.  0, or -1 with errno; W is unchanged on error.
+ * The file grows to COMM_FIRST, doubles up to COMM_GROW, then grows by
+ * COMM_GROW; when the disk has no room for that, by just what is needed.  0, or -1 with errno; W is unchanged on error.
  */
 static int comm_reserve(struct pg_comm_writer *w, size_t need)
 {
@@ -51,7 +55,7 @@ static int comm_reserve(struct pg_comm_writer *w, size_t need)
 		return 0;
 	page = (size_t)sysconf(_SC_PAGESIZE);
 	while (cap < w->used + need)
-		cap += COMM_GROW;
+		cap += cap >= COMM_GROW ? COMM_GROW : cap ? cap : COMM_FIRST;
 	if (comm_allocate(w, w->cap, cap) < 0) {
 		if (errno != ENOSPC && errno != EFBIG)
 			return -1;
