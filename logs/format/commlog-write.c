@@ -143,6 +143,18 @@ static void comm_wstate_init(struct pg_comm_writer *w, uint32_t version,
 	comm_wstate(w);
 }
 
+/* Writes N bytes P at OFF of FD; 0, or -1 with errno. */
+static int comm_pwrite(int fd, const void *p, size_t n, off_t off)
+{
+	ssize_t k = pwrite(fd, p, n, off);
+
+	if (k == (ssize_t)n)
+		return 0;
+	if (k >= 0)
+		errno = ENOSPC;
+	return -1;
+}
+
 int pg_comm_create(struct pg_comm_writer *w, const char *path,
 		   const struct pg_comm_header *h, char *err, size_t errlen)
 {
@@ -161,20 +173,21 @@ int pg_comm_create(struct pg_comm_writer *w, const char *path,
 		return -1;
 	}
 	n = comm_encode_header(buf, h);
-	if (comm_reserve(w, n) < 0) {
+	/* the header at once, before the file is grown and mapped: a task
+	   killed meanwhile (a pvm_kill as it starts) leaves a log with its
+	   header, which reads as a log without events, not a file of zeros
+	   that no reader takes; the magic last: a reader following the log
+	   (pg_comm_follow) takes a header without it as not written yet */
+	if (comm_pwrite(w->fd, buf + 8, n - 8, 8) < 0 ||
+	    comm_pwrite(w->fd, buf, 8, 0) < 0 || comm_reserve(w, n) < 0) {
 		int e = errno;
 
-		snprintf(err, errlen, "cannot map %s: %s", path, strerror(e));
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(e));
 		close(w->fd);
 		w->fd = -1;
 		errno = e;
 		return -1;
 	}
-	/* the magic last: a reader following the log (pg_comm_follow) takes
-	   a header without it as not written yet */
-	memcpy(w->map + 8, buf + 8, n - 8);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	memcpy(w->map, buf, 8);
 	w->used = n;
 	comm_wstate_init(w, comm_version(h), h->time_unit);
 	return 0;
