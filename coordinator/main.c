@@ -41,6 +41,7 @@ struct coord {
 	int live_to;       /* -live-to TID: the relay of the live view */
 	const char *follow; /* -follow DIR: the logs to follow (follow.c) */
 	pid_t pvmd;        /* -pvmd PID: this host's pvmd (0: our parent) */
+	int gate;          /* -gate FD: a byte on FD before it enrolls (-1) */
 	int status; /* exit status */
 };
 
@@ -215,6 +216,20 @@ static int coord_start(struct coord *c)
 
 	pg_timeline("coordinator", "runs (main)");
 	pg_pvmtmp_clear_own(); /* before libpvm picks its file names */
+	/* -gate FD: started early, it enrolls once the launcher's programs
+	   have (their tids stay those of every run); the pipe's end without
+	   a byte: the run ends before it was needed */
+	if (c->gate >= 0) {
+		char b;
+		ssize_t n;
+
+		while ((n = read(c->gate, &b, 1)) < 0 && errno == EINTR)
+			;
+		close(c->gate);
+		if (n != 1)
+			return -1;
+		pg_timeline("coordinator", "let through its gate");
+	}
 	if (pvm_mytid() < 0)
 		return -1;
 	pg_timeline("coordinator", "enrolled in PVM");
@@ -315,11 +330,13 @@ static void coord_args(struct coord *c, int argc, char **argv)
 			c->launcher = atoi(argv[++i]);
 		else if (strcmp(argv[i], "-pvmd") == 0 && i + 1 < argc)
 			c->pvmd = (pid_t)atoi(argv[++i]);
+		else if (strcmp(argv[i], "-gate") == 0 && i + 1 < argc)
+			c->gate = atoi(argv[++i]);
 }
 
 int main(int argc, char **argv)
 {
-	struct coord c = { .status = 0 };
+	struct coord c = { .status = 0, .gate = -1 };
 
 	pg_pvm_stand_aside(); /* not a task, even under a user's LD_PRELOAD */
 	if (argc > 1 && strcmp(argv[1], "-beacon") == 0)

@@ -54,6 +54,7 @@ struct direct_task {
 static struct {
 	struct direct_task t[DIRECT_MAX];
 	int n;
+	void (*meanwhile)(void); /* la_direct_arm's */
 } dt;
 
 extern char **environ;
@@ -296,6 +297,8 @@ static int direct_start(const char *file, char **argv, int ntask, int *tids)
 	}
 	t->out = out[0];
 	fcntl(t->out, F_SETFL, O_NONBLOCK);
+	if (dt.meanwhile)
+		dt.meanwhile();
 	*tids = task_tid(t, file, sock[0]);
 	close(sock[0]);
 	if (*tids < 0)
@@ -305,9 +308,10 @@ static int direct_start(const char *file, char **argv, int ntask, int *tids)
 	return 1;
 }
 
-void la_direct_arm(struct la_run *r)
+void la_direct_arm(struct la_run *r, void (*meanwhile)(void))
 {
 	(void)r;
+	dt.meanwhile = meanwhile;
 	pg_task0_set_starter(direct_start);
 }
 

@@ -404,8 +404,9 @@ void la_spawn_attr_own(posix_spawnattr_t *a);
  * host, with no PVM debugger. */
 int la_direct_fits(const struct la_run *r, const char *path,
 		   const char *where, int flags, int ntask);
-/* Has task 0's next spawns (until la_direct_disarm) start here. */
-void la_direct_arm(struct la_run *r);
+/* Has task 0's next spawns (until la_direct_disarm) start here, calling
+ * MEANWHILE (if not NULL) while a task loads, before it enrolls. */
+void la_direct_arm(struct la_run *r, void (*meanwhile)(void));
 void la_direct_disarm(void);
 /* Adds the descriptors to wait on for the tasks started here (their
  * output, their end) to P (at most MAX); how many. */

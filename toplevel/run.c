@@ -134,31 +134,37 @@ static void coord_end_child(struct la_run *r)
 	}
 }
 
+/* The write end of the pipe a coordinator started early waits on before
+ * it enrolls (coord_here_early), -1 if none. */
+static int coord_gate = -1;
+
 /*
- * pg_task0_await_coordinator's START, in the launcher's first spawn once
- * the programs have their tids (the coordinator, which enrolls after
- * them, does not change them from run to run): starts the coordinator
- * as the launcher's own child, with deferred_argv: no round trip to the
- * pvmd while it forks, and no fork of the pvmd, whose child closes every
- * descriptor up to its limit before the exec (20 000 here: 2.4-6 ms of
- * CPU in every run).  In a process group of its own (a ^C at the
- * terminal is the launcher's to handle).  0, or -1 (said: the run then
- * ends, coord_check_up).
+ * Starts the coordinator as the launcher's own child, with
+ * deferred_argv (and -gate 3, GATE the pipe's read end, unless -1): no
+ * round trip to the pvmd while it forks, and no fork of the pvmd, whose
+ * child closes every descriptor up to its limit before the exec (20 000
+ * here: 2.4-6 ms of CPU in every run).  In a process group of its own
+ * (a ^C at the terminal is the launcher's to handle).  0, or -1 (said:
+ * the run then ends, coord_check_up).
  */
-static int coord_here_start(void)
+static int coord_here_launch(int gate)
 {
 	struct la_run *r = deferred;
 	char path[PG_PATH_MAX + 32], me[16], pvmd[16];
-	char opt_l[] = "-launcher", opt_p[] = "-pvmd";
-	char *argv[16] = { path, opt_l, me, opt_p, pvmd };
+	char opt_l[] = "-launcher", opt_p[] = "-pvmd", opt_g[] = "-gate";
+	char three[] = "3";
+	char *argv[18] = { path, opt_l, me, opt_p, pvmd };
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t a;
 	pid_t pid;
 	int rc, n = 5;
 
-	pg_timeline("launcher", "starts the coordinator");
 	la_coord_path(path, sizeof(path));
-	for (char **o = deferred_argv; *o && n < 15; o++)
+	if (gate >= 0) {
+		argv[n++] = opt_g;
+		argv[n++] = three;
+	}
+	for (char **o = deferred_argv; *o && n < 17; o++)
 		argv[n++] = *o;
 	snprintf(me, sizeof(me), "%d", pvm_mytid());
 	snprintf(pvmd, sizeof(pvmd), "%d", (int)r->pvmd_pid);
@@ -167,7 +173,9 @@ static int coord_here_start(void)
 	   pvmd (kept open, it would hide our death from the pvmd), the log
 	   folder's lock, the logs */
 	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+	if (gate >= 0)
+		posix_spawn_file_actions_adddup2(&fa, gate, 3);
+	posix_spawn_file_actions_addclosefrom_np(&fa, gate >= 0 ? 4 : 3);
 	rc = posix_spawn(&pid, path, &fa, &a, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&a);
@@ -183,6 +191,62 @@ static int coord_here_start(void)
 	r->coord_pid = pid;
 	r->coord_child = 1;
 	return 0;
+}
+
+/*
+ * While the launcher's first spawn waits for a task it started itself to
+ * enroll (direct.c): starts the coordinator already, to wait on a pipe
+ * before it enrolls (-gate), and measures task 0's logging cost, so that
+ * once the task has its tid the coordinator only enrolls (its tid after
+ * the programs': theirs are those of every run) and says HELLO.
+ */
+static void coord_here_early(void)
+{
+	int p[2];
+
+	if (!deferred || deferred->coord_child || coord_gate >= 0)
+		return;
+	pg_timeline("launcher", "starts the coordinator (to wait on a pipe)");
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return; /* (started as usual then) */
+	if (coord_here_launch(p[0]) == 0)
+		coord_gate = p[1];
+	else
+		close(p[1]);
+	close(p[0]);
+}
+
+/* Closes the gate of a coordinator started early: it enrolls now, or,
+ * when GO is 0, ends. */
+static void coord_gate_open(int go)
+{
+	char b = 1;
+
+	if (coord_gate < 0)
+		return;
+	if (go && write(coord_gate, &b, 1) != 1) {
+		/* (it has died: its HELLO wait reaps it and says so) */
+	}
+	close(coord_gate);
+	coord_gate = -1;
+}
+
+/*
+ * pg_task0_await_coordinator's START, in the launcher's first spawn once
+ * the programs have their tids (the coordinator, which enrolls after
+ * them, does not change them from run to run): lets the coordinator
+ * started early enroll, or starts it (coord_here_launch).  0, or -1
+ * (said: the run then ends, coord_check_up).
+ */
+static int coord_here_start(void)
+{
+	pg_timeline("launcher", "starts the coordinator");
+	if (coord_gate >= 0) {
+		coord_gate_open(1);
+		return 0;
+	}
+	/* (none when its early start failed: said) */
+	return deferred ? coord_here_launch(-1) : -1;
 }
 
 /*
@@ -565,7 +629,7 @@ static int start_programs(struct la_run *r)
 			flags = r->o->recorded.spawns[i].flags; /* where: as recorded */
 		pg_timeline("launcher", "spawns a program");
 		if (la_direct_fits(r, p->path, where, flags, r->o->ntask))
-			la_direct_arm(r);
+			la_direct_arm(r, coord_here_early);
 		n = pangaea_pvm_spawn(p->path, p->argv, flags, (char *)where,
 				      r->o->ntask, tids);
 		la_direct_disarm();
@@ -877,9 +941,10 @@ static void stop_coordinator(struct la_run *r)
 {
 	int me = pvm_mytid(), said = 0;
 
-	if (deferred == r) { /* no spawn started it */
+	if (deferred == r) { /* no spawn started it (or let it enroll) */
 		deferred = NULL;
 		pg_task0_await_coordinator(NULL, NULL);
+		coord_gate_open(0);
 	}
 	if (r->coord_tid && !r->coord_exited && !r->lost_pvmd) {
 		pg_proto_send(r->coord_tid, PG_TAG_QUIT, &me);
