@@ -183,6 +183,9 @@ int pg_comm_create(struct pg_comm_writer *w, const char *path,
 		int e = errno;
 
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(e));
+		/* (no log rather than a part of a header, on a full disk:
+		   the task's failure is said, LOGFAIL) */
+		unlink(path);
 		close(w->fd);
 		w->fd = -1;
 		errno = e;
