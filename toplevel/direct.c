@@ -259,6 +259,8 @@ static int task_tid(struct direct_task *t, const char *file, int sock)
 	la_output_piece(tid, NULL, -1);
 	if (n > 0)
 		la_output_piece(tid, early, (int)n);
+	if (t->out < 0) /* (its output closed already) */
+		la_output_piece(tid, NULL, 0);
 	return tid;
 }
 
