@@ -329,10 +329,10 @@ void pg_task0_coordinator_ready(void (*calibrate)(void));
 typedef int pg_task0_starter(const char *file, char **argv, int ntask,
 			     int *tids);
 void pg_task0_set_starter(pg_task0_starter *starter);
-/* A spawn of task 0 (pvm_spawn's arguments and return): through the
- * starter when one is set, NTASK is 1 (pvm_siblings would tell copies
- * started one by one apart) and WHERE names no host (NULL, "" or ours),
- * else pvm_spawn. */
+/* A spawn of this task (pvm_spawn's arguments and return): through the
+ * starter when one is set (only the launcher sets one), NTASK is 1
+ * (pvm_siblings would tell copies started one by one apart) and WHERE
+ * names no host (NULL, "" or ours), else pvm_spawn. */
 int pg_task0_spawn(char *file, char **argv, int flags, char *where,
 		   int ntask, int *tids);
 /* The report when replaying the launcher's own spawns diverged, or NULL. */

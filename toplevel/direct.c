@@ -310,9 +310,8 @@ static int direct_start(const char *file, char **argv, int ntask, int *tids)
 	return 1;
 }
 
-void la_direct_arm(struct la_run *r, void (*meanwhile)(void))
+void la_direct_arm(void (*meanwhile)(void))
 {
-	(void)r;
 	dt.meanwhile = meanwhile;
 	pg_task0_set_starter(direct_start);
 }
@@ -338,11 +337,11 @@ int la_direct_poll(struct pollfd *p, int max)
 }
 
 /* Reaps task T if it has ended: its wait status to death.c. */
-static void reap(struct la_run *r, struct direct_task *t, int block)
+static void reap(struct la_run *r, struct direct_task *t)
 {
 	int status;
 
-	if (t->reaped || waitpid(t->pid, &status, block ? 0 : WNOHANG) != t->pid)
+	if (t->reaped || waitpid(t->pid, &status, WNOHANG) != t->pid)
 		return;
 	t->reaped = 1;
 	if (t->pidfd >= 0)
@@ -351,20 +350,33 @@ static void reap(struct la_run *r, struct direct_task *t, int block)
 	la_death_ended(r, t->tid, status);
 }
 
-void la_direct_step(struct la_run *r)
+/* Whether FD is worth a look after poll() of P (N): found readable (or
+ * closed) there, or not polled (P NULL, or no room left for it). */
+static int ready(const struct pollfd *p, int n, int fd)
+{
+	for (int i = 0; p && i < n; i++)
+		if (p[i].fd == fd)
+			return p[i].revents != 0;
+	return 1;
+}
+
+void la_direct_step(struct la_run *r, const struct pollfd *p, int n)
 {
 	for (int i = 0; i < dt.n; i++) {
 		struct direct_task *t = &dt.t[i];
 
-		if (t->out >= 0 && drain(t, NULL, NULL) == 0)
+		if (t->out >= 0 && ready(p, n, t->out) &&
+		    drain(t, NULL, NULL) == 0)
 			la_output_piece(t->tid, NULL, 0);
-		reap(r, t, 0);
+		/* (without a pidfd: a look at every turn) */
+		if (t->pidfd < 0 || ready(p, n, t->pidfd))
+			reap(r, t);
 	}
 }
 
 void la_direct_finish(struct la_run *r)
 {
-	la_direct_step(r);
+	la_direct_step(r, NULL, 0);
 	for (int i = 0; i < dt.n; i++) {
 		struct direct_task *t = &dt.t[i];
 

@@ -406,14 +406,15 @@ int la_direct_fits(const struct la_run *r, const char *path,
 		   const char *where, int flags, int ntask);
 /* Has task 0's next spawns (until la_direct_disarm) start here, calling
  * MEANWHILE (if not NULL) while a task loads, before it enrolls. */
-void la_direct_arm(struct la_run *r, void (*meanwhile)(void));
+void la_direct_arm(void (*meanwhile)(void));
 void la_direct_disarm(void);
 /* Adds the descriptors to wait on for the tasks started here (their
  * output, their end) to P (at most MAX); how many. */
 int la_direct_poll(struct pollfd *p, int max);
-/* Relays what those tasks printed, and reaps those that ended (their
- * wait status to death.c). */
-void la_direct_step(struct la_run *r);
+/* After a poll() of P (N, la_direct_poll's among them): relays what
+ * those tasks printed, and reaps those that ended (their wait status to
+ * death.c); P NULL: looks at every one. */
+void la_direct_step(struct la_run *r, const struct pollfd *p, int n);
 /* At the run's end: the rest of their output, and their descriptors
  * closed. */
 void la_direct_finish(struct la_run *r);

@@ -196,9 +196,9 @@ static int coord_here_launch(int gate)
 /*
  * While the launcher's first spawn waits for a task it started itself to
  * enroll (direct.c): starts the coordinator already, to wait on a pipe
- * before it enrolls (-gate), and measures task 0's logging cost, so that
- * once the task has its tid the coordinator only enrolls (its tid after
- * the programs': theirs are those of every run) and says HELLO.
+ * before it enrolls (-gate), so that once the task has its tid the
+ * coordinator only enrolls (its tid after the programs': theirs are
+ * those of every run) and says HELLO.
  */
 static void coord_here_early(void)
 {
@@ -629,7 +629,7 @@ static int start_programs(struct la_run *r)
 			flags = r->o->recorded.spawns[i].flags; /* where: as recorded */
 		pg_timeline("launcher", "spawns a program");
 		if (la_direct_fits(r, p->path, where, flags, r->o->ntask))
-			la_direct_arm(r, coord_here_early);
+			la_direct_arm(coord_here_early);
 		n = pangaea_pvm_spawn(p->path, p->argv, flags, (char *)where,
 				      r->o->ntask, tids);
 		la_direct_disarm();
@@ -783,7 +783,7 @@ static void handle(struct la_run *r, int bufid)
 static int next_message(const struct la_run *r, int ms)
 {
 	struct pollfd p[36];
-	int *fds, n, b;
+	int *fds, n, k, b;
 
 	if (!la_vm_alive(r))
 		return PvmSysErr;
@@ -797,10 +797,11 @@ static int next_message(const struct la_run *r, int ms)
 	for (int i = 0; i < n; i++)
 		p[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
 	n += la_stdin_poll(p + n, 4);
+	k = n;
 	n += la_direct_poll(p + n, (int)(sizeof(p) / sizeof(p[0])) - n);
 	poll(p, (nfds_t)n, ms < 100 ? ms : 100); /* a prompt (output.c) */
 	la_stdin_step();
-	la_direct_step((struct la_run *)r);
+	la_direct_step((struct la_run *)r, p + k, n - k);
 	la_output_tick();
 	return la_vm_alive(r) ? pvm_nrecv(-1, -1) : PvmSysErr;
 }

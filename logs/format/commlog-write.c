@@ -42,7 +42,8 @@ static int comm_allocate(struct pg_comm_writer *w, size_t from, size_t to)
  * the mapping has its disk block allocated first (posix_fallocate), so a
  * full disk is an error here, never a SIGBUS at a store into the map.
  * The file grows to COMM_FIRST, doubles up to COMM_GROW, then grows by
- * COMM_GROW; when the disk has no room for that, by just what is needed.  0, or -1 with errno; W is unchanged on error.
+ * COMM_GROW; when the disk has no room for that, by just what is
+ * needed.  0, or -1 with errno; W is unchanged on error.
  */
 static int comm_reserve(struct pg_comm_writer *w, size_t need)
 {

@@ -172,11 +172,8 @@ static int replay_start(const struct pg_spawn_rec *rec, char **argv,
 			tids[i] = s->err;
 			continue;
 		}
-		n = pg_me->ltid == 0 ?
-			    pg_task0_spawn((char *)rec->file, argv, flags,
-					   (char *)s->host, k, &tids[i]) :
-			    pvm_spawn((char *)rec->file, argv, flags,
-				      (char *)s->host, k, &tids[i]);
+		n = pg_task0_spawn((char *)rec->file, argv, flags,
+				   (char *)s->host, k, &tids[i]);
 		if (n == k)
 			continue;
 		return pg_replay_diverge("cannot start task %d (%s) on host %s "
@@ -235,9 +232,7 @@ int pangaea_pvm_spawn(char *file, char **argv, int flags, char *where,
 			pg_me->ltid, ntask);
 		return PvmBadParam;
 	}
-	n = pg_me->ltid == 0 ? pg_task0_spawn(file, argv, flags, where, ntask,
-					      tids) :
-			       pvm_spawn(file, argv, flags, where, ntask, tids);
+	n = pg_task0_spawn(file, argv, flags, where, ntask, tids);
 	rec.seq = ++spawn_seq;
 	snprintf(rec.file, sizeof(rec.file), "%s", file ? file : "");
 	snprintf(rec.where, sizeof(rec.where), "%s", where ? where : "");

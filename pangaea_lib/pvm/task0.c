@@ -84,7 +84,8 @@ void pg_task0_set_starter(pg_task0_starter *f)
 int pg_task0_spawn(char *file, char **argv, int flags, char *where,
 		   int ntask, int *tids)
 {
-	if (starter && ntask == 1 && (!where || !*where || strcmp(where, pg_me->host) == 0))
+	if (starter && ntask == 1 &&
+	    (!where || !*where || strcmp(where, pg_me->host) == 0))
 		return starter(file, argv, ntask, tids);
 	return pvm_spawn(file, argv, flags, where, ntask, tids);
 }
