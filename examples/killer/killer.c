@@ -25,7 +25,9 @@
  * not through the pvmds.  -foreign: the master first kills a tid that is
  * no task (of the run or at all) and says whether PVM refused.  -early:
  * the master first spawns one more copy and kills it at once, before it
- * has joined PVM (or the run).
+ * has joined PVM (or the run): that copy, given -late, sleeps 10 s
+ * before its first call, so that the kill surely comes first however
+ * slowly the master is scheduled.
  *
  * Under Pangaea the launcher says who killed whom and the run ends
  * normally (exit 0); a replay kills the same slave at the same point.
@@ -137,9 +139,10 @@ static int take_answers(const int *alive, int n, int round, long *sum,
 /* Spawns one copy of SELF and kills it at once, before it joins. */
 static void kill_early(const char *self)
 {
+	char late[] = "-late", *args[] = { late, NULL };
 	int tid;
 
-	if (pvm_spawn((char *)self, NULL, PvmTaskDefault, "", 1, &tid) < 1)
+	if (pvm_spawn((char *)self, args, PvmTaskDefault, "", 1, &tid) < 1)
 		die("pvm_spawn early", tid);
 	if (pvm_kill(tid) < 0)
 		die("pvm_kill early", 0);
@@ -200,6 +203,8 @@ int main(int argc, char **argv)
 	int parent, rc = 0, all = 0, pause = 0, spin = 0, direct = 0;
 	int foreign = 0, early = 0, a = 1;
 
+	if (argc > 1 && strcmp(argv[1], "-late") == 0) /* (kill_early's) */
+		nanosleep(&(struct timespec){ .tv_sec = 10 }, NULL);
 	pangaea_init(&argc, &argv);
 	if (pvm_mytid() < 0)
 		die("pvm_mytid", pvm_mytid());
