@@ -24,7 +24,7 @@
 #include <x86intrin.h>
 #endif
 
-static uint64_t start_mono, start_wall;
+static uint64_t start_mono, start_wall, start_span;
 
 /* CLOCK_ID now, in ns. */
 static uint64_t clock_ns(clockid_t id)
@@ -105,10 +105,24 @@ static uint64_t tsc_anchor(uint64_t tsc)
 }
 #endif
 
+/* CLOCK_REALTIME between two reads of CLOCK_MONOTONIC: their middle
+ * into *MID and distance into *SPAN; the wall time. */
+static uint64_t wall_between(uint64_t *mid, uint64_t *span)
+{
+	uint64_t a = clock_ns(CLOCK_MONOTONIC), w = clock_ns(CLOCK_REALTIME),
+		 b = clock_ns(CLOCK_MONOTONIC);
+
+	*mid = a + (b - a) / 2;
+	*span = b - a;
+	return w;
+}
+
 void pg_clock_start(void)
 {
-	start_wall = clock_ns(CLOCK_REALTIME);
-	start_mono = clock_ns(CLOCK_MONOTONIC);
+	/* (the wall time of the middle of two monotonic reads: off by at
+	   most half their distance, not by a whole read as one after the
+	   other would be) */
+	start_wall = wall_between(&start_mono, &start_span);
 #if defined(__x86_64__)
 	use_tsc = tsc_invariant();
 #endif
@@ -140,4 +154,17 @@ uint64_t pg_clock_start_mono(void)
 uint64_t pg_clock_start_wall(void)
 {
 	return start_wall;
+}
+
+uint64_t pg_clock_start_span(void)
+{
+	return start_span;
+}
+
+uint64_t pg_clock_read_wall(uint64_t *t, uint64_t *span)
+{
+	uint64_t mid, w = wall_between(&mid, span);
+
+	*t = mid - start_mono;
+	return w;
 }

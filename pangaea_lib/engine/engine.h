@@ -55,10 +55,17 @@ uint64_t pg_now(void);
 uint64_t pg_clock_start_mono(void);
 /* CLOCK_REALTIME (ns) read with it: the wall time of t = 0. */
 uint64_t pg_clock_start_wall(void);
+/* The ns between the two CLOCK_MONOTONIC reads around that wall read
+ * (t = 0 is their middle): the start's share of a sample's error. */
+uint64_t pg_clock_start_span(void);
+/* A sample of the wall clock: CLOCK_REALTIME read between two reads of
+ * CLOCK_MONOTONIC, their middle *T (ns since the start) and their
+ * distance *SPAN; the wall time, ns. */
+uint64_t pg_clock_read_wall(uint64_t *t, uint64_t *span);
 
 /* clocksample.c: the task's clock against the coordinator's. */
 /* Takes a clock sample into *S (the best of 10 ping-pongs with the
- * coordinator); 1, or 0 when the task is not in PVM (mytid) or has no
+ * coordinator; on its host, the clock read here); 1, or 0 when the task is not in PVM (mytid) or has no
  * coordinator, or the coordinator did not answer (then no more samples
  * are tried). */
 int pg_clocksample_take(struct pg_clock_sample *s);
@@ -92,6 +99,8 @@ struct pg_self {
 	int ltid, parent_ltid;
 	int mytid, parent_tid;
 	int coord_tid, launcher_tid;
+	int coord_beside;         /* on the coordinator's host (its pvmd's):
+				     reads the run's reference clock itself */
 	int flags;                /* PG_FLAG_* from the handover */
 	char select[PG_SELECT_MAX]; /* the run's -select ("" = everything) */
 	char logdir[PG_PATH_MAX];   /* where this task logs */

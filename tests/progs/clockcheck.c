@@ -14,9 +14,11 @@
  * between two of them the true offset, linear under libfaketime, is
  * within the larger half) plus the drift's error over the distance to
  * the nearest sample for a time outside them.  Then, per truth line
- * "truth LTID MONO REAL", the error of the mapped time (MONO + the
- * host's base, mapped) against REAL.  Exit 0 when every error is within
- * its bound, 1 otherwise, 2 on a usage or read error.
+ * "truth LTID MONO REAL [SPAN]", the error of the mapped time (MONO +
+ * the host's base, mapped) against REAL, whose bound is the host's plus
+ * SPAN / 2 (the truth's own: REAL was read within SPAN of MONO's two
+ * reads, MONO their middle).  Exit 0 when every error is within its
+ * bound, 1 otherwise, 2 on a usage or read error.
  *
  * MESSAGES, lines "SRC,DST,T_SEND,T_RECV" (`pangaea-trace sql --csv` of
  * the trace db's matched messages): prints the clock-condition
@@ -226,7 +228,7 @@ int main(int argc, char **argv)
 {
 	struct pg_clocksync cs = { 0 };
 	char err[512], line[512], host[PG_HOST_MAX];
-	unsigned long long mono, real;
+	unsigned long long mono, real, tspan;
 	int ltid, bad = 0, lines = 0;
 	FILE *f;
 
@@ -266,7 +268,9 @@ int main(int argc, char **argv)
 		uint64_t local;
 		double e, b;
 
-		if (!p || sscanf(p, "truth %d %llu %llu", &ltid, &mono, &real) != 3)
+		tspan = 0;
+		if (!p || sscanf(p, "truth %d %llu %llu %llu", &ltid, &mono,
+				 &real, &tspan) < 3)
 			continue;
 		if (host_of(argv[1], ltid, host, sizeof(host)) < 0)
 			return 2;
@@ -277,7 +281,7 @@ int main(int argc, char **argv)
 		}
 		local = mono + (uint64_t)h->base;
 		e = (double)(int64_t)(pg_clocksync_map(h, local) - real);
-		b = bound_at(h, local);
+		b = bound_at(h, local) + (double)tspan / 2;
 		lines++;
 		printf("task %d host %s raw_error %.0f error %.0f bound %.0f%s\n",
 		       ltid, host, (double)(int64_t)(local - real), e, b,

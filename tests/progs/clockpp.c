@@ -2,10 +2,12 @@
  * clockpp.c: a scenario-test program for the clock tests
  * (tests/scenario/clocksync.sh).  The master spawns itself once on HOST
  * and plays N ping-pongs with that worker, PAUSE_US apart.  Both print
- * "truth LTID MONO REAL" lines now and then: their CLOCK_MONOTONIC (as
- * Pangaea reads it, faked by libfaketime on a skewed host) and the
- * kernel's true CLOCK_REALTIME (a raw system call, which libfaketime
- * does not see), both in ns, read together.
+ * "truth LTID MONO REAL SPAN" lines now and then: the kernel's true
+ * CLOCK_REALTIME (a raw system call, which libfaketime does not see)
+ * between two reads of their CLOCK_MONOTONIC (as Pangaea reads it, faked
+ * by libfaketime on a skewed host), MONO their middle and SPAN their
+ * distance, all in ns: the true time is that of MONO within SPAN / 2
+ * (the system call alone takes a microsecond or more here).
  *
  * The master prints "elapsed NS": from its first message to the worker
  * to the last answer (bench/overhead.sh compares it with the trace).
@@ -27,17 +29,21 @@
 /* Prints a truth line of this task. */
 static void truth(void)
 {
-	struct timespec m, r;
+	struct timespec m0, r, m1;
+	unsigned long long a, b;
 
 	/* (the name in brackets: libc's own, not pangaea.h's recorded
-	   read, which would log between the two reads of the pair) */
-	(clock_gettime)(CLOCK_MONOTONIC, &m);
+	   read, which would log between the reads) */
+	(clock_gettime)(CLOCK_MONOTONIC, &m0);
 	syscall(SYS_clock_gettime, CLOCK_REALTIME, &r);
-	printf("truth %d %llu %llu\n", pangaea_ltid(),
-	       (unsigned long long)m.tv_sec * 1000000000ull +
-		       (unsigned long long)m.tv_nsec,
+	(clock_gettime)(CLOCK_MONOTONIC, &m1);
+	a = (unsigned long long)m0.tv_sec * 1000000000ull +
+	    (unsigned long long)m0.tv_nsec;
+	b = (unsigned long long)m1.tv_sec * 1000000000ull +
+	    (unsigned long long)m1.tv_nsec;
+	printf("truth %d %llu %llu %llu\n", pangaea_ltid(), a + (b - a) / 2,
 	       (unsigned long long)r.tv_sec * 1000000000ull +
-		       (unsigned long long)r.tv_nsec);
+		       (unsigned long long)r.tv_nsec, b - a);
 	fflush(stdout);
 }
 
