@@ -61,9 +61,11 @@ for row in send recv mcast; do
 		eval "add_${mode}_$row=\$((\$(per_call $mode $row) - plain))"
 	done
 done
-# bounds: the figures after the cuts and a margin of about 10 % (another
-# CPU may pick other string functions in libc; the counts before the cuts
-# are still over them)
+# bounds: the figures after the cuts and a margin (another CPU may pick
+# other string functions in libc; the replayed counts move by up to 45
+# from run to run): 6 % and 4 % on the recorded send and receive (405
+# and 432), under their counts before libpvm's trace checks went (434-
+# 440 and 452); about 10 % on the others
 check_bound() {
 	if [ "$2" -gt 0 ] && [ "$2" -le "$3" ]; then
 		pass "$1 adds $2 instructions a call (<= $3)"
@@ -71,11 +73,11 @@ check_bound() {
 		fail "$1 adds $2 instructions a call (want 1..$3)"
 	fi
 }
-check_bound "a recorded pvm_send" "$add_record_send" 477
-check_bound "a recorded pvm_recv" "$add_record_recv" 497
-check_bound "a replayed pvm_send" "$add_replay_send" 851
-check_bound "a replayed pvm_recv" "$add_replay_recv" 973
-check_bound "a recorded pvm_mcast to 3" "$add_record_mcast" 916
+check_bound "a recorded pvm_send" "$add_record_send" 430
+check_bound "a recorded pvm_recv" "$add_record_recv" 450
+check_bound "a replayed pvm_send" "$add_replay_send" 800
+check_bound "a replayed pvm_recv" "$add_replay_recv" 950
+check_bound "a recorded pvm_mcast to 3" "$add_record_mcast" 889
 printf 'round,mode,bench,row,n,wall_ns,cpu_ns\n' >raw.csv
 "$B/bench/report" raw.csv /dev/null /dev/null res.csv "$T/instr.csv" >rep
 expect_grep "report: the instructions table" rep \
