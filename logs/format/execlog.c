@@ -67,6 +67,7 @@ int pg_exec_create(const char *path, int ltid, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot write %s: %s", path,
 			 strerror(errno));
 		close(fd);
+		unlink(path); /* (an empty log would be taken for a cut one) */
 		return -1;
 	}
 	return fd;

@@ -130,6 +130,11 @@ int pg_log_open(int exec_only, char *err, size_t errlen)
 		   pg_log_idle) */
 		return 0;
 	}
+	/* (its comm log goes too: no reader takes one without its exec
+	   log, and a task whose logs could not be made has none) */
+	if (!exec_only && pg_log_path(path, sizeof(path), pg_me->logdir,
+				      pg_me->ltid, "comm") == 0)
+		unlink(path);
 failed:
 	log_failed(errno);
 	return -1;
