@@ -66,6 +66,11 @@
 					    task's clock samples (default
 					    30, 0: at its start and end
 					    only; clocksample.c) */
+#define PG_ENV_ONE_HOST "PANGAEA_ONE_HOST" /* 1: the run's virtual machine
+					    had one host when it began: its
+					    tasks read the coordinator's
+					    clock themselves (clocksample.c);
+					    0: they all ping it */
 #define PG_ENV_DEBUG "PANGAEA_DEBUG"     /* replay -debug: "LTID:EVENT", the
 					    task that stops for a debugger
 					    before its EVENT-th event

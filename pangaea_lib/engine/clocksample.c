@@ -3,8 +3,9 @@
  * coordinator's CLOCK_REALTIME (Cristian's method).  A sample is the best
  * of PG_CLOCK_PINGS ping-pongs (PG_TAG_CLOCK) over Pangaea's own context:
  * the one with the smallest round trip, whose middle is taken as the
- * moment the coordinator read its clock.  A task on the coordinator's
- * host (under its pvmd) shares its clock: it reads CLOCK_REALTIME itself
+ * moment the coordinator read its clock.  On a virtual machine of one
+ * host, a task under the coordinator's pvmd shares its clock
+ * (pg_me->coord_beside, pvm/init.c): it reads CLOCK_REALTIME itself
  * between two reads of CLOCK_MONOTONIC, a sample whose "round trip" is
  * those reads' distance and its start's (pg_clock_start: the offset is
  * off by at most half their sum), with no message.  Its 10 ping-pongs

@@ -99,8 +99,9 @@ struct pg_self {
 	int ltid, parent_ltid;
 	int mytid, parent_tid;
 	int coord_tid, launcher_tid;
-	int coord_beside;         /* on the coordinator's host (its pvmd's):
-				     reads the run's reference clock itself */
+	int coord_beside;         /* on the coordinator's host (its pvmd's)
+				     of a one-host virtual machine: reads
+				     the run's reference clock itself */
 	int flags;                /* PG_FLAG_* from the handover */
 	char select[PG_SELECT_MAX]; /* the run's -select ("" = everything) */
 	char logdir[PG_PATH_MAX];   /* where this task logs */

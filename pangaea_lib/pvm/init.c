@@ -22,6 +22,18 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Whether the run's virtual machine had one host when it began (the
+ * launcher's PG_ENV_ONE_HOST).  On several hosts the tasks beside the
+ * coordinator ping it too: samples taken the same way on every host err
+ * alike (the coordinator's answer, the pvmds' paths), and a message
+ * between hosts is compared across two of them. */
+static int one_host(void)
+{
+	const char *e = getenv(PG_ENV_ONE_HOST);
+
+	return e && strcmp(e, "1") == 0;
+}
+
 /* Receives the handover from the parent into ME and sets the task's
  * delays; 0 or -1 with ERR filled. */
 static int receive_handover(struct pg_self *me, char *err, size_t errlen)
@@ -36,7 +48,8 @@ static int receive_handover(struct pg_self *me, char *err, size_t errlen)
 	me->ltid = h.ltid;
 	me->mode = h.mode;
 	me->coord_tid = h.coord_tid;
-	me->coord_beside = pvm_tidtohost(me->mytid) == pvm_tidtohost(h.coord_tid);
+	me->coord_beside = pvm_tidtohost(me->mytid) == pvm_tidtohost(h.coord_tid) &&
+			   one_host();
 	me->launcher_tid = h.launcher_tid;
 	me->flags = h.flags;
 	me->parent_ltid = h.ltid / PG_LTID_FANOUT;

@@ -47,10 +47,7 @@ int pg_task0_open(const struct pg_task0_config *c, char *err, size_t errlen)
 
 void pg_task0_set_coordinator(int tid)
 {
-	struct pg_self *me = pg_self_edit();
-
-	me->coord_tid = tid;
-	me->coord_beside = pvm_tidtohost(me->mytid) == pvm_tidtohost(tid);
+	pg_self_edit()->coord_tid = tid;
 }
 
 /* pg_task0_await_coordinator's */

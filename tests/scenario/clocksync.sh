@@ -12,8 +12,9 @@
 # mapped by the fit is within half the largest round trip of its host's
 # kept samples (plus the drift bound past the last one) of its true time;
 # the raw times have a message received before it was sent, the mapped
-# ones none; h1's samples are reads of its own clock (under the
-# coordinator's pvmd: no ping), h2's round trips.  Then the trace db's `--sync clc` (the clc engineer's, over
+# ones none; on two hosts, h1's tasks (under the coordinator's pvmd)
+# ping the coordinator as h2's do, their samples erring alike (on one
+# host they read its clock: startup.sh).  Then the trace db's `--sync clc` (the clc engineer's, over
 # these samples): no violation left, and the synchronised start of every
 # event within the bound of its true time (from its task's truth points:
 # the faked clock is a straight line of the true one).  Why a pvmd under libfaketime rather than tasks on one host
@@ -103,21 +104,17 @@ awk -v d="$drift" -v b="$dbound" 'BEGIN { t = -1e-4 / 1.0001;
 	pass "fit: h2's drift $drift (injected -100 ppm, bound $dbound)" ||
 	fail "fit: h2's drift $drift, injected -100 ppm, bound $dbound"
 h1=$(grep '^host h1 ' check)
-# (h1's tasks read the coordinator's clock themselves, between two
-# monotonic reads: each kept sample is true within half its own "round
-# trip", those reads' distance and their start's; h1's offset at its
-# first kept sample is that sample's)
+# (each kept sample is true within half its own round trip; h1's offset
+# at its first kept sample is that sample's)
 awk -v o="$(echo "$h1" | awk '{print $4}')" -v r="$(echo "$h1" | awk '{print $12}')" \
 	'BEGIN { exit !(o <= r / 2 && -o <= r / 2) }' &&
 	pass "fit: h1 (the coordinator's host) within half its largest round trip of 0" ||
 	fail "fit: h1: $h1"
-# (a ping through the pvmd and back takes 20 us and more)
-[ "$(echo "$h1" | awk '{print $12}')" -lt 10000 ] &&
-	pass "h1's samples read its clock, no ping ($(echo "$h1" | awk '{print $12}') ns at most)" ||
-	fail "h1's samples took round trips: $h1"
-[ "$(echo "$h2" | awk '{print $10}')" -ge 10000 ] &&
-	pass "h2's samples are ping-pongs ($(echo "$h2" | awk '{print $10}') ns at least)" ||
-	fail "h2's samples took no round trip: $h2"
+# (a ping through the pvmd and back takes 20 us and more, a read of the
+# clock itself well under 10)
+[ "$(echo "$h1" | awk '{print $10}')" -ge 10000 ] &&
+	pass "on two hosts h1's samples are ping-pongs too ($(echo "$h1" | awk '{print $10}') ns at least)" ||
+	fail "h1's samples took no round trip on two hosts: $h1"
 v=$(grep '^messages ' check)
 raw=$(echo "$v" | awk '{print $5}')
 lin=$(echo "$v" | awk '{print $7}')
