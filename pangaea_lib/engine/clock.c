@@ -24,7 +24,8 @@
 #include <x86intrin.h>
 #endif
 
-static uint64_t start_mono, start_wall, start_span;
+uint64_t pg_clock_mono0; /* CLOCK_MONOTONIC at the start (engine.h) */
+static uint64_t start_wall, start_span;
 
 /* CLOCK_ID now, in ns. */
 static uint64_t clock_ns(clockid_t id)
@@ -35,21 +36,17 @@ static uint64_t clock_ns(clockid_t id)
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
+int pg_clock_tsc; /* the time stamp counter is invariant: pg_now scales it */
+
 #if defined(__x86_64__)
-static int use_tsc; /* the time stamp counter is invariant: pg_now scales it */
 
 #define ANCHOR_NS 1000000u /* re-anchored to CLOCK_MONOTONIC this often */
 
-/* A thread's scaling of the counter: CLOCK_MONOTONIC's ns = ns0 +
- * (tsc - tsc0) * mult >> 32.  NEXT: the counter at which it is anchored again (0: anchor now);
- * written last, so that a signal handler reading the clock meanwhile
- * anchors for itself rather than taking half an update. */
-struct tsc_scale {
-	uint64_t tsc0, ns0, mult, next;
-	uint64_t cal_tsc, cal_ns; /* the first anchor, for the rate */
-	uint64_t last;            /* the last time returned */
-};
-static __thread struct tsc_scale ts __attribute__((tls_model("initial-exec")));
+/* A thread's scaling of the counter (engine.h): NEXT, the counter at
+ * which it is anchored again, is written last, so that a signal handler
+ * reading the clock meanwhile anchors for itself rather than taking half
+ * an update. */
+__thread struct pg_tsc_scale pg_tsc __attribute__((tls_model("initial-exec")));
 
 /* Whether this CPU's time stamp counter runs at a constant rate in every
  * state (CPUID 0x80000007, EDX bit 8): then it may stand for the clock. */
@@ -69,37 +66,37 @@ static int tsc_invariant(void)
  * rate); CLOCK_MONOTONIC now, in ns. */
 static uint64_t tsc_anchor(uint64_t tsc)
 {
-	uint64_t ns = clock_ns(CLOCK_MONOTONIC), mult = ts.mult;
+	uint64_t ns = clock_ns(CLOCK_MONOTONIC), mult = pg_tsc.mult;
 
-	ts.next = 0;
+	pg_tsc.next = 0;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (!ts.cal_tsc || tsc < ts.cal_tsc) {
-		ts.cal_tsc = tsc;
-		ts.cal_ns = ns;
-	} else if (ns - ts.cal_ns >= ANCHOR_NS) {
+	if (!pg_tsc.cal_tsc || tsc < pg_tsc.cal_tsc) {
+		pg_tsc.cal_tsc = tsc;
+		pg_tsc.cal_ns = ns;
+	} else if (ns - pg_tsc.cal_ns >= ANCHOR_NS) {
 		/* ns per tick, 32.32 fixed point, over the time since the
 		   first anchor (its error shrinks as that grows) */
-		mult = (uint64_t)(((unsigned __int128)(ns - ts.cal_ns) << 32) /
-				  (tsc - ts.cal_tsc));
+		mult = (uint64_t)(((unsigned __int128)(ns - pg_tsc.cal_ns) << 32) /
+				  (tsc - pg_tsc.cal_tsc));
 		/* a rate off the last by more than 1/64: the counter jumped
 		   (a virtual machine moved): measured again from here,
 		   clock_gettime meanwhile */
-		if (ts.mult && (mult > ts.mult + (ts.mult >> 6) ||
-				mult < ts.mult - (ts.mult >> 6))) {
-			ts.cal_tsc = tsc;
-			ts.cal_ns = ns;
+		if (pg_tsc.mult && (mult > pg_tsc.mult + (pg_tsc.mult >> 6) ||
+				mult < pg_tsc.mult - (pg_tsc.mult >> 6))) {
+			pg_tsc.cal_tsc = tsc;
+			pg_tsc.cal_ns = ns;
 			mult = 0;
 		}
 	}
-	if (ns < ts.last)
-		ns = ts.last;
-	ts.tsc0 = tsc;
-	ts.ns0 = ns;
-	ts.mult = mult;
-	ts.last = ns;
+	if (ns < pg_tsc.last)
+		ns = pg_tsc.last;
+	pg_tsc.tsc0 = tsc;
+	pg_tsc.ns0 = ns;
+	pg_tsc.mult = mult;
+	pg_tsc.last = ns;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	/* without a rate yet: anchored again at the next read */
-	ts.next = mult >> 16 ? tsc + ((uint64_t)ANCHOR_NS << 16) / (mult >> 16)
+	pg_tsc.next = mult >> 16 ? tsc + ((uint64_t)ANCHOR_NS << 16) / (mult >> 16)
 			     : 0;
 	return ns;
 }
@@ -122,33 +119,24 @@ void pg_clock_start(void)
 	/* (the wall time of the middle of two monotonic reads: off by at
 	   most half their distance, not by a whole read as one after the
 	   other would be) */
-	start_wall = wall_between(&start_mono, &start_span);
+	start_wall = wall_between(&pg_clock_mono0, &start_span);
 #if defined(__x86_64__)
-	use_tsc = tsc_invariant();
+	pg_clock_tsc = tsc_invariant();
 #endif
 }
 
-uint64_t pg_now(void)
+uint64_t pg_now_slow(void)
 {
 #if defined(__x86_64__)
-	if (use_tsc) {
-		uint64_t tsc = __rdtsc(), ns;
-
-		if (tsc >= ts.next || tsc < ts.tsc0)
-			return tsc_anchor(tsc) - start_mono;
-		ns = ts.ns0 + ((tsc - ts.tsc0) * ts.mult >> 32);
-		if (ns < ts.last)
-			ns = ts.last;
-		ts.last = ns;
-		return ns - start_mono;
-	}
+	if (pg_clock_tsc)
+		return tsc_anchor(__rdtsc()) - pg_clock_mono0;
 #endif
-	return clock_ns(CLOCK_MONOTONIC) - start_mono;
+	return clock_ns(CLOCK_MONOTONIC) - pg_clock_mono0;
 }
 
 uint64_t pg_clock_start_mono(void)
 {
-	return start_mono;
+	return pg_clock_mono0;
 }
 
 uint64_t pg_clock_start_wall(void)
@@ -165,6 +153,6 @@ uint64_t pg_clock_read_wall(uint64_t *t, uint64_t *span)
 {
 	uint64_t mid, w = wall_between(&mid, span);
 
-	*t = mid - start_mono;
+	*t = mid - pg_clock_mono0;
 	return w;
 }

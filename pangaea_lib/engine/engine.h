@@ -49,8 +49,41 @@
 /* clock.c: the task's time base. */
 /* Reads both clocks: t = 0 of this task's events is now. */
 void pg_clock_start(void);
-/* Monotonic time in ns since pg_clock_start. */
-uint64_t pg_now(void);
+/* pg_now's state, clock.c's alone to write: whether it scales the time
+ * stamp counter, CLOCK_MONOTONIC at pg_clock_start (t = 0), and each
+ * thread's scaling of the counter (CLOCK_MONOTONIC's ns = ns0 + (tsc -
+ * tsc0) * mult >> 32 until the counter reaches next, 0: anchor now;
+ * last: the last time returned). */
+struct pg_tsc_scale {
+	uint64_t tsc0, ns0, mult, next;
+	uint64_t cal_tsc, cal_ns; /* the first anchor, for the rate */
+	uint64_t last;
+};
+extern int pg_clock_tsc;
+extern uint64_t pg_clock_mono0;
+extern __thread struct pg_tsc_scale pg_tsc
+	__attribute__((tls_model("initial-exec")));
+/* pg_now past its inline path: an anchor, or clock_gettime. */
+uint64_t pg_now_slow(void);
+/* Monotonic time in ns since pg_clock_start.  Inline: read two or three
+ * times by every wrapped call (a call and a return were a fifth of it). */
+static inline uint64_t pg_now(void)
+{
+#if defined(__x86_64__)
+	if (pg_clock_tsc) {
+		uint64_t tsc = __builtin_ia32_rdtsc(), ns;
+
+		if (tsc < pg_tsc.next && tsc >= pg_tsc.tsc0) {
+			ns = pg_tsc.ns0 + ((tsc - pg_tsc.tsc0) * pg_tsc.mult >> 32);
+			if (ns < pg_tsc.last)
+				ns = pg_tsc.last;
+			pg_tsc.last = ns;
+			return ns - pg_clock_mono0;
+		}
+	}
+#endif
+	return pg_now_slow();
+}
 /* CLOCK_MONOTONIC (ns) at pg_clock_start. */
 uint64_t pg_clock_start_mono(void);
 /* CLOCK_REALTIME (ns) read with it: the wall time of t = 0. */
