@@ -76,13 +76,14 @@ static uint64_t tsc_anchor(uint64_t tsc)
 	} else if (ns - pg_tsc.cal_ns >= ANCHOR_NS) {
 		/* ns per tick, 32.32 fixed point, over the time since the
 		   first anchor (its error shrinks as that grows) */
-		mult = (uint64_t)(((unsigned __int128)(ns - pg_tsc.cal_ns) << 32) /
-				  (tsc - pg_tsc.cal_tsc));
+		mult = (uint64_t)(((unsigned __int128)(ns - pg_tsc.cal_ns)
+				   << 32) / (tsc - pg_tsc.cal_tsc));
 		/* a rate off the last by more than 1/64: the counter jumped
 		   (a virtual machine moved): measured again from here,
 		   clock_gettime meanwhile */
-		if (pg_tsc.mult && (mult > pg_tsc.mult + (pg_tsc.mult >> 6) ||
-				mult < pg_tsc.mult - (pg_tsc.mult >> 6))) {
+		if (pg_tsc.mult &&
+		    (mult > pg_tsc.mult + (pg_tsc.mult >> 6) ||
+		     mult < pg_tsc.mult - (pg_tsc.mult >> 6))) {
 			pg_tsc.cal_tsc = tsc;
 			pg_tsc.cal_ns = ns;
 			mult = 0;
@@ -96,8 +97,8 @@ static uint64_t tsc_anchor(uint64_t tsc)
 	pg_tsc.last = ns;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	/* without a rate yet: anchored again at the next read */
-	pg_tsc.next = mult >> 16 ? tsc + ((uint64_t)ANCHOR_NS << 16) / (mult >> 16)
-			     : 0;
+	pg_tsc.next = mult >> 16 ? tsc + ((uint64_t)ANCHOR_NS << 16) /
+					 (mult >> 16) : 0;
 	return ns;
 }
 #endif

@@ -13,7 +13,8 @@
  * where a short task sends a few dozen.  log.c takes one where the task
  * first waits (PG_CLOCK_FIRST_NS), one at its end (unless the last was
  * taken less than PG_CLOCK_END_GAP_NS before), and one every
- * PANGAEA_CLOCK_PERIOD seconds (default 30, 0: none) at a logged event; logs/analysis/clocksync.c fits them.
+ * PANGAEA_CLOCK_PERIOD seconds (default 30, 0: none) at a logged event;
+ * logs/analysis/clocksync.c fits them.
  */
 #include "engine.h"
 

@@ -98,9 +98,9 @@ uint64_t pg_clock_read_wall(uint64_t *t, uint64_t *span);
 
 /* clocksample.c: the task's clock against the coordinator's. */
 /* Takes a clock sample into *S (the best of 10 ping-pongs with the
- * coordinator; on its host, the clock read here); 1, or 0 when the task is not in PVM (mytid) or has no
- * coordinator, or the coordinator did not answer (then no more samples
- * are tried). */
+ * coordinator; beside it on a one-host machine, its clock read here); 1,
+ * or 0 when the task is not in PVM (mytid) or has no coordinator, or the
+ * coordinator did not answer (then no more samples are tried). */
 int pg_clocksample_take(struct pg_clock_sample *s);
 /* Whether a periodic sample (or the first, PG_CLOCK_FIRST_NS after the
  * task's start at the latest) is due at T (ns since the task's start). */

@@ -48,8 +48,8 @@ static int receive_handover(struct pg_self *me, char *err, size_t errlen)
 	me->ltid = h.ltid;
 	me->mode = h.mode;
 	me->coord_tid = h.coord_tid;
-	me->coord_beside = pvm_tidtohost(me->mytid) == pvm_tidtohost(h.coord_tid) &&
-			   one_host();
+	me->coord_beside = one_host() &&
+			   pvm_tidtohost(me->mytid) == pvm_tidtohost(h.coord_tid);
 	me->launcher_tid = h.launcher_tid;
 	me->flags = h.flags;
 	me->parent_ltid = h.ltid / PG_LTID_FANOUT;
