@@ -62,8 +62,6 @@ extern char **environ;
 int la_direct_fits(const struct la_run *r, const char *path,
 		   const char *where, int flags, int ntask)
 {
-	struct pvmhostinfo *hosts;
-	int nhost = 0, narch;
 	enum la_prog_kind kind;
 
 	if (ntask != 1 || dt.n >= DIRECT_MAX || r->o->host ||
@@ -71,7 +69,7 @@ int la_direct_fits(const struct la_run *r, const char *path,
 		return 0;
 	kind = la_program_kind(path);
 	return (kind == LA_PROG_SOURCE || kind == LA_PROG_DYNAMIC) &&
-	       pvm_config(&nhost, &narch, &hosts) >= 0 && nhost == 1;
+	       la_hosts_count() == 1;
 }
 
 /* The environment of a task started here: ours with VALUE (PG_ENV_DIRECT)

@@ -203,14 +203,28 @@ int la_hosts_archs(struct pg_runinfo *ri)
 	return 0;
 }
 
-int la_hosts_narch(void)
+/* The virtual machine's count of architectures, its hosts' into *NHOST;
+ * -1 if PVM cannot say. */
+static int vm_counts(int *nhost)
 {
 	struct pvmhostinfo *hosts;
-	int nhost, narch;
+	int narch;
 
-	if (pvm_config(&nhost, &narch, &hosts) < 0)
-		return -1;
-	return narch;
+	return pvm_config(nhost, &narch, &hosts) < 0 ? -1 : narch;
+}
+
+int la_hosts_narch(void)
+{
+	int nhost;
+
+	return vm_counts(&nhost);
+}
+
+int la_hosts_count(void)
+{
+	int nhost;
+
+	return vm_counts(&nhost) < 0 ? -1 : nhost;
 }
 
 int la_hosts_has(const char *name, char *names, size_t n)

@@ -213,6 +213,9 @@ void la_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* How many architectures the virtual machine's hosts have (pvm_config's
  * narch), or -1 if it cannot say. */
 int la_hosts_narch(void);
+/* How many hosts the virtual machine has (pvm_config's nhost), or -1 if
+ * it cannot say. */
+int la_hosts_count(void);
 /* With hosts of more than one architecture, notes each host's in RI
  * (run.info's arch lines); 0, or -1 when memory runs out. */
 int la_hosts_archs(struct pg_runinfo *ri);

@@ -441,8 +441,6 @@ static int setup_task0(struct la_run *r, const char *logdir)
 		.chaos = r->o->chaos, .select = r->o->select
 	};
 	char err[PG_PATH_MAX + 100], num[32];
-	struct pvmhostinfo *hosts;
-	int nhost = 0, narch;
 
 	pvm_setopt(PvmAutoErr, 0); /* the launcher says what went wrong */
 	unsetenv(PG_ENV_CALIB); /* task 0 measures: not an inherited value */
@@ -458,8 +456,7 @@ static int setup_task0(struct la_run *r, const char *logdir)
 	if (getenv(PG_ENV_TIMELINE)) /* and the timeline's switch */
 		la_vm_export(PG_ENV_TIMELINE, getenv(PG_ENV_TIMELINE));
 	/* (and whether its clock samples can be reads of the one clock) */
-	la_vm_export(PG_ENV_ONE_HOST, pvm_config(&nhost, &narch, &hosts) >= 0 &&
-				      nhost == 1 ? "1" : "0");
+	la_vm_export(PG_ENV_ONE_HOST, la_hosts_count() == 1 ? "1" : "0");
 	pg_timeline("launcher", "task 0 open (its exec log)");
 	return 0;
 }
