@@ -201,15 +201,6 @@ static int task_open(char *err, size_t errlen)
 	if (identify(me, err, errlen) < 0 || pg_select_open(err, errlen) < 0)
 		return -1;
 	pg_timeline(NULL, "has its handover");
-	/* libpvm checks this task's own trace settings in every call (its
-	   TEV_CHECK_TRACE: 8-9 instructions more each once a tracer is
-	   set).  The launcher, its tracer from the spawn, asked for the
-	   pvmd's TEV_ENDTASK only, which the pvmd sends from its own copy;
-	   libpvm has no event of that mask to send.  So it is no tracer
-	   of this task's calls, as nobody is in a plain run; its
-	   children's settings (pvmctrc, what pvm_getopt says) stay. */
-	if (pvmtrc.trctid == me->launcher_tid)
-		pvmtrc.trctid = 0;
 	pg_ids_learn(me->mytid, me->ltid);
 	pg_ids_learn(me->parent_tid, me->parent_ltid);
 	/* a task's child is known to the coordinator already: its parent

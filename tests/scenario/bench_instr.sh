@@ -63,9 +63,9 @@ for row in send recv mcast; do
 done
 # bounds: the figures after the cuts and a margin (another CPU may pick
 # other string functions in libc; the replayed counts move by up to 45
-# from run to run): 6 % and 4 % on the recorded send and receive (405
-# and 432), under their counts before libpvm's trace checks went (434-
-# 440 and 452); about 10 % on the others
+# from run to run): 3 % and 5 % on the recorded send and receive (416
+# and 430), under their counts before pg_now was inline (434-440 and
+# 452); about 10 % on the others
 check_bound() {
 	if [ "$2" -gt 0 ] && [ "$2" -le "$3" ]; then
 		pass "$1 adds $2 instructions a call (<= $3)"
