@@ -17,10 +17,14 @@
 #include <unistd.h>
 
 #define COMM_GROW (1 << 20)  /* the mapping grows by this much ... */
-#define COMM_FIRST (64 << 10) /* ... once it has doubled from this: a short
+#define COMM_FIRST (16 << 10) /* ... once it has doubled from this: a short
 				 task's whole log, whose reservation is cut
 				 at its end (1 MiB's fallocate, mapping and
-				 cut: 370 us on ext4 here, 64 KiB's: 95) */
+				 cut: 370 us on ext4 here, 64 KiB's: 95); a
+				 run's first reservations all together
+				 leave a small disk room for its other
+				 files (diskfull.sh's 256 KiB: 4 x 64 KiB
+				 filled it as the last task started) */
 #define REC_FIXED 64         /* longest record without strings and lists */
 #define PG_COMM_SPARE (2 * REC_FIXED) /* kept for pg_comm_append_reserved */
 
