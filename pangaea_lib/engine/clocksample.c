@@ -39,8 +39,9 @@ static int broken;       /* the coordinator did not answer: no more pings */
 static uint64_t last_t;  /* t of the last sample */
 static uint64_t period_ns;
 static int period_read;
-static uint64_t due_t;   /* t of the next sample (UINT64_MAX: none; 0: to
-			    compute), the one compare of every logged event */
+/* t of the next sample (UINT64_MAX: none; 0: to compute), the one
+   compare of every logged event (pg_clocksample_due, engine.h) */
+uint64_t pg_clocksample_due_t;
 
 /* One ping-pong; 0 with the round trip's ends T0, T1 (pg_now) and the
  * reference time REF, or -1. */
@@ -81,7 +82,7 @@ int pg_clocksample_take(struct pg_clock_sample *s)
 	if (pg_me->coord_beside) {
 		read_here(s);
 		last_t = s->t;
-		due_t = 0;
+		pg_clocksample_due_t = 0;
 		return 1;
 	}
 	for (int k = 0; k < PG_CLOCK_PINGS; k++) {
@@ -98,7 +99,7 @@ int pg_clocksample_take(struct pg_clock_sample *s)
 	}
 	if (got)
 		last_t = s->t;
-	due_t = 0;
+	pg_clocksample_due_t = 0;
 	return got;
 }
 
@@ -115,13 +116,15 @@ static uint64_t period(void)
 	return period_ns;
 }
 
-int pg_clocksample_due(uint64_t t)
+int pg_clocksample_due_at(uint64_t t)
 {
-	if (due_t == 0) /* (none without a coordinator: an MPI rank's) */
-		due_t = broken || pg_me->coord_tid <= 0 ? UINT64_MAX :
+	if (pg_clocksample_due_t == 0) /* (none without a coordinator: an
+					  MPI rank's) */
+		pg_clocksample_due_t =
+			broken || pg_me->coord_tid <= 0 ? UINT64_MAX :
 			last_t == 0 ? PG_CLOCK_FIRST_NS :
 			period() == 0 ? UINT64_MAX : last_t + period();
-	return t >= due_t;
+	return t >= pg_clocksample_due_t;
 }
 
 int pg_clocksample_first_due(void)

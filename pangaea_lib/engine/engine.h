@@ -103,8 +103,15 @@ uint64_t pg_clock_read_wall(uint64_t *t, uint64_t *span);
  * coordinator did not answer (then no more samples are tried). */
 int pg_clocksample_take(struct pg_clock_sample *s);
 /* Whether a periodic sample (or the first, PG_CLOCK_FIRST_NS after the
- * task's start at the latest) is due at T (ns since the task's start). */
-int pg_clocksample_due(uint64_t t);
+ * task's start at the latest) is due at T (ns since the task's start).
+ * Inline: one compare of every logged event, the call past it only when
+ * the next sample's time is to be computed or has come. */
+extern uint64_t pg_clocksample_due_t;
+int pg_clocksample_due_at(uint64_t t);
+static inline int pg_clocksample_due(uint64_t t)
+{
+	return t >= pg_clocksample_due_t && pg_clocksample_due_at(t);
+}
 /* Whether the task has no sample yet (its first is taken where it first
  * waits: pg_log_idle). */
 int pg_clocksample_first_due(void);
