@@ -211,6 +211,12 @@ int pg_mhead_msginfo(int bufid, struct pg_msginfo *m);
  * (binding.h) when a task joins (init.c, task0.c). */
 void pg_pvm_bind(void);
 
+/* init.c: at the join, when the task's tracer is the launcher
+ * LAUNCHER_TID (its pvmd's TEV_ENDTASK only), turns libpvm's own trace
+ * tests off (pvmtoplvl), as nobody traces the task's calls; a program
+ * that gives itself another tracer turns them back on (pvm_setopt). */
+void pg_tracer_quiet(int launcher_tid);
+
 /* ------------------------------------------------------------------ */
 /* stdin.c: task 1's standard input. */
 /* At join, in task 1 only: puts the launcher's standard input (the

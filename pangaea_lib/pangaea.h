@@ -183,6 +183,7 @@ extern "C" {
 #define pvm_reduce pangaea_pvm_reduce
 #define pvm_gather pangaea_pvm_gather
 #define pvm_scatter pangaea_pvm_scatter
+#define pvm_setopt pangaea_pvm_setopt
 #define pvm_pstat pangaea_pvm_pstat
 #define pvm_mstat pangaea_pvm_mstat
 #define pvm_tasks pangaea_pvm_tasks

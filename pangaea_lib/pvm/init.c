@@ -82,6 +82,69 @@ static int register_task(void)
 /* libpvm's output and trace settings of this task (pvmtrc) and of its
  * children (pvmctrc): pvmtev.h's struct, libpvm's exported variables. */
 extern struct Pvmtracer pvmtrc, pvmctrc;
+
+/*
+ * libpvm's trace tests, skipped while nobody traces the task's own
+ * calls (a join step, pg_tracer_quiet, and the pvm_setopt wrapper).
+ *
+ * A task of a run has the launcher as its tracer from its spawn: the
+ * launcher asks for the pvmd's TEV_ENDTASK (each task's wait status,
+ * toplevel/death.c), which the pvmd sends from its own copy of the
+ * task's settings.  libpvm has no event of that mask to send, yet every
+ * libpvm call tests the settings at its entry and its exit (TEV_EXCLUSIVE,
+ * TEV_CHECK_TRACE in PVM 3.4's src/tevmac.h): 8-9 instructions a call
+ * more than in a plain run, where no tracer is set, about 25 of a
+ * recorded send's initsend, pkint and send.
+ *
+ * Those tests are made only at libpvm's top level: pvmtoplvl, libpvm's
+ * exported flag, is 1 there, 0 inside a call (a nested call is not traced
+ * twice), and a call that finds it 0 tests nothing.  The task sets it to
+ * 0 at its join, when its tracer is the launcher; its trace settings stay
+ * what libpvm was given, so pvm_getopt reports them and pvm_setopt checks
+ * a program's values against them as before (libgpvm3 sets the tracer of
+ * its group server's spawn to 0 and back to the one it read: a cleared
+ * pvmtrc.trctid made that "Bad parameter", 41150ad, reverted).  A
+ * program that gives itself another tracer (pvm_setopt PvmSelfTraceTid)
+ * gets libpvm's tests back.  A message handler runs at the top level
+ * (libpvm's TEV_PUSHTOP) and tests as before.
+ */
+
+/* libpvm's exported flag (lpvm.c): 1 at its top level */
+extern int pvmtoplvl;
+
+/* The tracer the join found (the launcher) while pvmtoplvl is 0 by us,
+ * else 0. */
+static int quiet_for;
+
+void pg_tracer_quiet(int launcher_tid)
+{
+	/* (at the top level only: inside a libpvm call its end would set
+	   the flag back) */
+	if (launcher_tid <= 0 || pvmtrc.trctid != launcher_tid ||
+	    pvmtoplvl != 1)
+		return;
+	quiet_for = launcher_tid;
+	pvmtoplvl = 0;
+}
+
+/* Gives libpvm its trace tests back if the task's own tracer is no
+ * longer the one pg_tracer_quiet found. */
+static void tracer_recheck(void)
+{
+	if (quiet_for && pvmtrc.trctid != quiet_for) {
+		quiet_for = 0;
+		pvmtoplvl = 1;
+	}
+}
+
+int pangaea_pvm_setopt(int what, int val)
+{
+	int rc = pvm_setopt(what, val);
+
+	tracer_recheck();
+	return rc;
+}
+
 /* libpvm's: the name a task started otherwise than by a pvmd gives
  * itself before it enrolls (pvm_tasks' ti_a_out); not in pvm3.h. */
 int pvmsettaskname(char *name);
@@ -201,6 +264,7 @@ static int task_open(char *err, size_t errlen)
 	if (identify(me, err, errlen) < 0 || pg_select_open(err, errlen) < 0)
 		return -1;
 	pg_timeline(NULL, "has its handover");
+	pg_tracer_quiet(me->launcher_tid);
 	pg_ids_learn(me->mytid, me->ltid);
 	pg_ids_learn(me->parent_tid, me->parent_ltid);
 	/* a task's child is known to the coordinator already: its parent
