@@ -1,36 +1,35 @@
 /*
  * event.c: what the events of a log are, in words.  One table per
  * vocabulary (record kinds, group calls, ends of a task), read both ways
- * (number -> name, name -> number), and the one rule of which kinds send
- * and which take a message; every reader (the trace database, the live
- * view, the dumps, the reports of a diverged replay) asks here.
+ * (number -> name, name -> number); every reader (the trace database,
+ * the live view, the dumps, the reports of a diverged replay) asks here.
+ * The one rule of which kinds send and which take a message is
+ * pg_rec_kind_class, inline in pangaea-logs.h (replay asks it at every
+ * call).
  */
 #include "pangaea-logs.h"
 
 #include <stdio.h>
 #include <string.h>
 
-/* Record kinds: their names (as the trace database stores them) and
- * what they do with a message. */
-static const struct {
-	const char *name;
-	enum pg_kind_class cls;
-} kinds[PG_REC_LAST + 1] = {
-	[PG_REC_SEND] = { "send", PG_CLASS_SEND },
-	[PG_REC_RECV] = { "recv", PG_CLASS_RECV },
-	[PG_REC_NRECV] = { "nrecv", PG_CLASS_RECV },
-	[PG_REC_TRECV] = { "trecv", PG_CLASS_RECV },
-	[PG_REC_SPAWN] = { "spawn", PG_CLASS_OTHER },
-	[PG_REC_END] = { "end", PG_CLASS_OTHER },
-	[PG_REC_PROBE] = { "probe", PG_CLASS_PROBE },
-	[PG_REC_POLLFAIL] = { "pollfail", PG_CLASS_OTHER },
-	[PG_REC_MCAST] = { "mcast", PG_CLASS_SEND },
-	[PG_REC_BCAST] = { "bcast", PG_CLASS_SEND },
-	[PG_REC_PSEND] = { "psend", PG_CLASS_SEND },
-	[PG_REC_PRECV] = { "precv", PG_CLASS_RECV },
-	[PG_REC_GROUP] = { "group", PG_CLASS_OTHER },
-	[PG_REC_KILL] = { "kill", PG_CLASS_OTHER },
-	[PG_REC_CALL] = { "call", PG_CLASS_OTHER },
+/* Record kinds: their names (as the trace database stores them; what
+ * each does with a message is pg_rec_kind_class's, pangaea-logs.h). */
+static const char *const kinds[PG_REC_LAST + 1] = {
+	[PG_REC_SEND] = "send",
+	[PG_REC_RECV] = "recv",
+	[PG_REC_NRECV] = "nrecv",
+	[PG_REC_TRECV] = "trecv",
+	[PG_REC_SPAWN] = "spawn",
+	[PG_REC_END] = "end",
+	[PG_REC_PROBE] = "probe",
+	[PG_REC_POLLFAIL] = "pollfail",
+	[PG_REC_MCAST] = "mcast",
+	[PG_REC_BCAST] = "bcast",
+	[PG_REC_PSEND] = "psend",
+	[PG_REC_PRECV] = "precv",
+	[PG_REC_GROUP] = "group",
+	[PG_REC_KILL] = "kill",
+	[PG_REC_CALL] = "call",
 };
 
 /* Queries, mailbox calls and pvm_exit, by enum pg_call_op. */
@@ -78,7 +77,7 @@ const char *pg_rec_kind_name(int kind)
 		return "time";
 	if (kind == PG_REC_SEED)
 		return "seed";
-	return kind >= 1 && kind <= PG_REC_LAST ? kinds[kind].name : "?";
+	return kind >= 1 && kind <= PG_REC_LAST ? kinds[kind] : "?";
 }
 
 const char *pg_value_src_name(int kind, int src)
@@ -121,15 +120,9 @@ void pg_value_describe(const struct pg_event *ev, char *buf, size_t n)
 int pg_rec_kind_of(const char *name)
 {
 	for (int k = 1; name && k <= PG_REC_LAST; k++)
-		if (strcmp(name, kinds[k].name) == 0)
+		if (strcmp(name, kinds[k]) == 0)
 			return k;
 	return 0;
-}
-
-enum pg_kind_class pg_rec_kind_class(int kind)
-{
-	return kind >= 1 && kind <= PG_REC_LAST ? kinds[kind].cls
-						: PG_CLASS_OTHER;
 }
 
 const char *pg_group_op_name(int op)

@@ -567,8 +567,29 @@ enum pg_kind_class {
 	PG_CLASS_RECV,      /* recv, nrecv, trecv, precv: takes one */
 	PG_CLASS_PROBE      /* probe: sees one without taking it */
 };
-/* The class of record kind KIND (PG_CLASS_OTHER if unknown). */
-enum pg_kind_class pg_rec_kind_class(int kind);
+/* The class of KIND (a record kind) in two bits of a word, for
+ * pg_rec_kind_class. */
+#define PG_CLASS_OF(kind, cls) ((uint32_t)(cls) << 2 * (kind))
+/* The class of record kind KIND (PG_CLASS_OTHER if unknown).  Inline,
+ * one shift of a constant: the replay engine asks it at every call. */
+static inline enum pg_kind_class pg_rec_kind_class(int kind)
+{
+	_Static_assert(PG_REC_LAST < 16, "two bits a kind in 32");
+	const uint32_t classes =
+		PG_CLASS_OF(PG_REC_SEND, PG_CLASS_SEND) |
+		PG_CLASS_OF(PG_REC_RECV, PG_CLASS_RECV) |
+		PG_CLASS_OF(PG_REC_NRECV, PG_CLASS_RECV) |
+		PG_CLASS_OF(PG_REC_TRECV, PG_CLASS_RECV) |
+		PG_CLASS_OF(PG_REC_PROBE, PG_CLASS_PROBE) |
+		PG_CLASS_OF(PG_REC_MCAST, PG_CLASS_SEND) |
+		PG_CLASS_OF(PG_REC_BCAST, PG_CLASS_SEND) |
+		PG_CLASS_OF(PG_REC_PSEND, PG_CLASS_SEND) |
+		PG_CLASS_OF(PG_REC_PRECV, PG_CLASS_RECV);
+
+	return (unsigned)kind <= PG_REC_LAST
+		       ? (enum pg_kind_class)(classes >> 2 * kind & 3u)
+		       : PG_CLASS_OTHER;
+}
 /* Name of a record kind ("send", "recv", ...; "?" if unknown). */
 const char *pg_rec_kind_name(int kind);
 /* The record kind named NAME, or 0. */
