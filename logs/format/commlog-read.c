@@ -249,8 +249,8 @@ static int fit_u32(uint64_t v, uint32_t *out)
  * its duration DUR, both in the log's time units; 0, or -1 when the time
  * since the task's start plus the duration would pass PG_TIME_MAX (a
  * time that cannot be real). */
-static int comm_time(struct pg_comm_reader *r, struct pg_event *ev,
-		     uint64_t dt, uint64_t dur)
+static inline int comm_time(struct pg_comm_reader *r, struct pg_event *ev,
+			    uint64_t dt, uint64_t dur)
 {
 	uint64_t u = r->st.unit;
 
@@ -593,8 +593,9 @@ static int comm_next_body(struct pg_comm_reader *r, struct pg_event *ev,
  * (kind byte KB, as its message kind's): the peer, tag and length of the
  * last record of that kind, the id, the times; 1, 0 cut off, or -1 with
  * ERR. */
-static int comm_next_repeat(struct pg_comm_reader *r, struct pg_event *ev,
-			    int kb, int rep, char *err, size_t errlen)
+static inline __attribute__((always_inline)) int
+comm_next_repeat(struct pg_comm_reader *r, struct pg_event *ev, int kb,
+		 int rep, char *err, size_t errlen)
 {
 	const struct pg_comm_rep *q = &r->st.rep[rep];
 	const unsigned char *d = r->data + r->pos;
@@ -764,9 +765,9 @@ static void comm_clear(struct pg_event *ev)
  * reads it, or says what is wrong with it).  None of pg_comm_next's
  * other cases concerns such a byte: a clock, calibration, clock read or
  * seed record's, and the zero of the end, are none. */
-static int comm_next_repeat_fast(struct pg_comm_reader *r,
-				 struct pg_event *ev, int kb, char *err,
-				 size_t errlen)
+static inline __attribute__((always_inline)) int
+comm_next_repeat_fast(struct pg_comm_reader *r, struct pg_event *ev, int kb,
+		      char *err, size_t errlen)
 {
 	int rep = (kb & PG_KIND_MASK) - PG_REC_REPEAT, kind, rc;
 	unsigned extra = PG_KIND_NEXTID;
