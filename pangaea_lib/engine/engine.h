@@ -201,12 +201,25 @@ struct pg_queue {
 /* Appends M; 0 or -1. */
 int pg_queue_push(struct pg_queue *q, const struct pg_qmsg *m);
 /* Whether M is the message from SRC_LTID with MSGID (one without a
- * Pangaea id, SRC_LTID < 0, must also have TAG). */
-int pg_qmsg_is(const struct pg_qmsg *m, int src_ltid, uint32_t msgid,
-	       int tag);
+ * Pangaea id, SRC_LTID < 0, must also have TAG).  Inline, as
+ * pg_queue_find: a replayed receive asks both. */
+static inline int pg_qmsg_is(const struct pg_qmsg *m, int src_ltid,
+			     uint32_t msgid, int tag)
+{
+	/* no id: the first of its class with the tag and, for a pvmd's
+	   notice, about the same task */
+	return m->src_ltid == src_ltid && m->msgid == msgid &&
+	       (src_ltid >= 0 || m->tag == tag);
+}
 /* Index of the first message pg_qmsg_is(SRC_LTID, MSGID, TAG), or -1. */
-int pg_queue_find(const struct pg_queue *q, int src_ltid, uint32_t msgid,
-		  int tag);
+static inline int pg_queue_find(const struct pg_queue *q, int src_ltid,
+				uint32_t msgid, int tag)
+{
+	for (size_t i = 0; i < q->n; i++)
+		if (pg_qmsg_is(&q->v[i], src_ltid, msgid, tag))
+			return (int)i;
+	return -1;
+}
 /* Index of the first message a receive filter (SRC, an address, TAG;
  * -1 = any) takes, or -1. */
 int pg_queue_find_filter(const struct pg_queue *q, int src, int tag);

@@ -1,7 +1,8 @@
 /*
  * queue.c: messages that arrived during replay before their turn, kept in
  * arrival order with the binding's handle of each, and found by what
- * names a message (sender ltid and id) or by a receive's filter.
+ * names a message (sender ltid and id: pg_queue_find, inline in engine.h)
+ * or by a receive's filter.
  */
 #include "engine.h"
 
@@ -17,24 +18,6 @@ int pg_queue_push(struct pg_queue *q, const struct pg_qmsg *m)
 	q->v = v;
 	q->v[q->n++] = *m;
 	return 0;
-}
-
-int pg_qmsg_is(const struct pg_qmsg *m, int src_ltid, uint32_t msgid,
-	       int tag)
-{
-	/* no id: the first of its class with the tag and, for a pvmd's
-	   notice, about the same task */
-	return m->src_ltid == src_ltid && m->msgid == msgid &&
-	       (src_ltid >= 0 || m->tag == tag);
-}
-
-int pg_queue_find(const struct pg_queue *q, int src_ltid, uint32_t msgid,
-		  int tag)
-{
-	for (size_t i = 0; i < q->n; i++)
-		if (pg_qmsg_is(&q->v[i], src_ltid, msgid, tag))
-			return (int)i;
-	return -1;
 }
 
 int pg_queue_find_filter(const struct pg_queue *q, int src, int tag)
