@@ -17,13 +17,12 @@ void pg_ids_learn(int tid, int ltid)
 	pg_ids_add(&known, tid, ltid); /* out of memory: asked again later */
 }
 
-int pg_ltid_of(int tid)
+/* pg_ltid_of past the last pair: the table, then the coordinator.  Out
+ * of line, so that the last pair's test needs no frame. */
+static __attribute__((noinline)) int ltid_lookup(int tid)
 {
-	int ltid;
+	int ltid = pg_ids_lookup(&known, tid);
 
-	if (tid == last_tid && last_ltid != -2)
-		return last_ltid;
-	ltid = pg_ids_lookup(&known, tid);
 	if (ltid != -2) {
 		last_tid = tid;
 		last_ltid = ltid;
@@ -36,6 +35,13 @@ int pg_ltid_of(int tid)
 	return ltid;
 }
 
+int pg_ltid_of(int tid)
+{
+	if (tid == last_tid && last_ltid != -2)
+		return last_ltid;
+	return ltid_lookup(tid);
+}
+
 int pg_tid_known(int ltid)
 {
 	if (ltid == last_ltid && ltid >= 0)
@@ -43,9 +49,11 @@ int pg_tid_known(int ltid)
 	return pg_ids_lookup_ltid(&known, ltid);
 }
 
-int pg_tid_of(int ltid)
+/* pg_tid_of past the last pair: the table, then the coordinator (out of
+ * line, as ltid_lookup). */
+static __attribute__((noinline)) int tid_lookup(int ltid)
 {
-	int tid = pg_tid_known(ltid), rc;
+	int tid = pg_ids_lookup_ltid(&known, ltid), rc;
 
 	if (tid)
 		return tid;
@@ -56,6 +64,13 @@ int pg_tid_of(int ltid)
 	if (tid > 0)
 		pg_ids_learn(tid, ltid);
 	return tid;
+}
+
+int pg_tid_of(int ltid)
+{
+	if (ltid == last_ltid && ltid >= 0)
+		return last_tid;
+	return tid_lookup(ltid);
 }
 
 /* The first int of message BUFID into *X, read from a copy: libpvm's
