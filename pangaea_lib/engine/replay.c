@@ -282,7 +282,8 @@ static int same_group(const struct pg_event *w, const struct pg_event *e)
 
 /* Whether the recorded event W is what CALL does (a receive: W passes
  * the call's filter). */
-static int call_matches(const struct pg_call *call, const struct pg_event *w)
+static inline __attribute__((always_inline)) int
+call_matches(const struct pg_call *call, const struct pg_event *w)
 {
 	const struct pg_event *e = &call->ev;
 
@@ -536,7 +537,8 @@ int pg_replay_poll_failed(void)
 /* *DST = *SRC but for the bytes of group after its string (a receive's
  * is ""): the whole 360-byte copy was 50 instructions of a replayed
  * receive. */
-static void event_copy(struct pg_event *dst, const struct pg_event *src)
+static inline __attribute__((always_inline)) void
+event_copy(struct pg_event *dst, const struct pg_event *src)
 {
 	size_t g = offsetof(struct pg_event, group),
 	       rest = g + sizeof(src->group), l;
@@ -552,15 +554,16 @@ static void event_copy(struct pg_event *dst, const struct pg_event *src)
 	}
 }
 
-enum pg_verdict pg_replay_expect(const struct pg_call *call,
-				 struct pg_event *want,
-				 struct pg_spawn_rec **spawn)
+/* pg_replay_expect's decision for CALL, every case (pg_debug_reach
+ * done); out of line, so that the common case needs no large frame. */
+static __attribute__((noinline)) enum pg_verdict
+expect_call(const struct pg_call *call, struct pg_event *want,
+	    struct pg_spawn_rec **spawn)
 {
 	const struct pg_event *w = &rp.next;
 	char err[512];
 	int r;
 
-	pg_debug_reach(rp.pos + 1); /* -debug: a debugger stops it here */
 	if (call->ev.kind == PG_REC_SPAWN)
 		return expect_spawn(call, spawn);
 	r = next_event(err, sizeof(err));
@@ -586,6 +589,28 @@ enum pg_verdict pg_replay_expect(const struct pg_call *call,
 		return swap_here(call, want);
 	take();
 	return PG_REPLAY_FOLLOW;
+}
+
+enum pg_verdict pg_replay_expect(const struct pg_call *call,
+				 struct pg_event *want,
+				 struct pg_spawn_rec **spawn)
+{
+	const struct pg_event *w = &rp.next;
+	char err[512];
+
+	pg_debug_reach(rp.pos + 1); /* -debug: a debugger stops it here */
+	/* the common case, as expect_call decides it: the next event is a
+	   message's of the call's kind (no spawn, no end, no pollfail) and
+	   matches, outside a what-if */
+	if (next_event(err, sizeof(err)) > 0 && w->kind == call->ev.kind &&
+	    pg_rec_kind_class(w->kind) != PG_CLASS_OTHER && !rp.whatif &&
+	    call_matches(call, w)) {
+		if (want)
+			event_copy(want, w);
+		take();
+		return PG_REPLAY_FOLLOW;
+	}
+	return expect_call(call, want, spawn);
 }
 
 #define FETCH_ACTIVE (-1000) /* fetch: WANT is the active buffer */
