@@ -751,10 +751,15 @@ static int comm_truncated(struct pg_comm_reader *r, char *err, size_t errlen)
 }
 
 /* Clears EV but for the bytes of its group name after the first (a
- * quarter of a record's decoding was this store). */
+ * quarter of a record's decoding was this store).  The fields before the
+ * group are copied from an empty event: six wide moves, where a memset
+ * of them is a rep stos of a dozen turns. */
 static void comm_clear(struct pg_event *ev)
 {
-	memset(ev, 0, offsetof(struct pg_event, group) + 1);
+	static const struct pg_event empty;
+
+	memcpy(ev, &empty, offsetof(struct pg_event, group));
+	ev->group[0] = '\0';
 	memset(ev->group + sizeof(ev->group), 0, sizeof(*ev) -
 	       offsetof(struct pg_event, group) - sizeof(ev->group));
 }
