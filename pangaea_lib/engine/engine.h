@@ -510,7 +510,9 @@ void pg_replay_close(void);
  * The one place where replay decides: compares CALL with the next
  * recorded event and consumes it.  FOLLOW: *WANT (may be NULL) is the
  * recorded event and, for a spawn, *SPAWN the recorded spawn; POLLFAIL;
- * or DIVERGED, with pg_replay_report() saying how.
+ * or DIVERGED, with pg_replay_report() saying how.  After any verdict
+ * but FOLLOW, *WANT holds nothing of use (the next event may have been
+ * read into it).
  */
 enum pg_verdict pg_replay_expect(const struct pg_call *call,
 				 struct pg_event *want,

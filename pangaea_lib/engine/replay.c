@@ -182,7 +182,7 @@ int pg_replay_pollfail_next(void)
 
 /* Consumes the event next_event returned; at a what-if's cut, the task
  * goes free. */
-static void take(void)
+static inline __attribute__((always_inline)) void take(void)
 {
 	rp.have_next = 0;
 	rp.pos++;
@@ -591,22 +591,53 @@ expect_call(const struct pg_call *call, struct pg_event *want,
 	return PG_REPLAY_FOLLOW;
 }
 
+/* Whether the recorded event W is CALL's in the common case, which
+ * pg_replay_expect decides itself as expect_call would: a message's of
+ * the call's kind (no spawn, no end, no pollfail) that matches, outside
+ * a what-if. */
+static inline __attribute__((always_inline)) int
+common_match(const struct pg_call *call, const struct pg_event *w)
+{
+	return w->kind == call->ev.kind &&
+	       pg_rec_kind_class(w->kind) != PG_CLASS_OTHER && !rp.whatif &&
+	       call_matches(call, w);
+}
+
+/* The next event, read by pg_replay_expect into *EV (R pg_comm_next's
+ * return, ERR its error), is not the call's: it is left as next_event
+ * would have left it, for expect_call.  Out of line (the common case
+ * needs no registers for it). */
+static __attribute__((noinline)) void hold_next(const struct pg_event *ev,
+						int r, const char *err)
+{
+	if (r < 0)
+		snprintf(rp.broken, sizeof(rp.broken), "%s", err);
+	if (r > 0)
+		event_copy(&rp.next, ev);
+	rp.have_next = r > 0;
+}
+
 enum pg_verdict pg_replay_expect(const struct pg_call *call,
 				 struct pg_event *want,
 				 struct pg_spawn_rec **spawn)
 {
-	const struct pg_event *w = &rp.next;
 	char err[512];
+	int r;
 
 	pg_debug_reach(rp.pos + 1); /* -debug: a debugger stops it here */
-	/* the common case, as expect_call decides it: the next event is a
-	   message's of the call's kind (no spawn, no end, no pollfail) and
-	   matches, outside a what-if */
-	if (next_event(err, sizeof(err)) > 0 && w->kind == call->ev.kind &&
-	    pg_rec_kind_class(w->kind) != PG_CLASS_OTHER && !rp.whatif &&
-	    call_matches(call, w)) {
+	if (want && !rp.have_next && !rp.broken[0] && !rp.launcher) {
+		/* the next event read straight into *WANT: no copy of it
+		   when it is the call's */
+		r = pg_comm_next(&rp.log, want, err, sizeof(err));
+		if (r > 0 && common_match(call, want)) {
+			take();
+			return PG_REPLAY_FOLLOW;
+		}
+		hold_next(want, r, err);
+	} else if (next_event(err, sizeof(err)) > 0 &&
+		   common_match(call, &rp.next)) {
 		if (want)
-			event_copy(want, w);
+			event_copy(want, &rp.next);
 		take();
 		return PG_REPLAY_FOLLOW;
 	}
