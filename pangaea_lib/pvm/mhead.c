@@ -68,23 +68,31 @@ static int mhead_agrees(int bufid, const struct pvmminfo *mi)
 	       m.src == mi->src && m.dst == mi->dst;
 }
 
-int pg_mhead_sbuf(uint32_t *len)
+/* pg_mhead_sbuf through the public calls (the header not yet trusted);
+ * out of line, so that the common case needs no frame for its struct
+ * pvmminfo. */
+static __attribute__((noinline)) int sbuf_public(uint32_t *len)
 {
-	struct pg_pmsg *mp = pvmsbuf;
 	struct pvmminfo mi;
 	int b;
 
-	if (read_ok > 0) {
-		if (!mp)
-			return 0;
-		if (mp->m_flag & PG_MM_PACK)
-			pmsg_setlen(mp);
-		*len = (uint32_t)mp->m_len;
-		return mp->m_mid;
-	}
 	if ((b = pvm_getsbuf()) > 0 && pg_mhead_info(b, &mi) == 0)
 		*len = (uint32_t)mi.len;
 	return b;
+}
+
+int pg_mhead_sbuf(uint32_t *len)
+{
+	struct pg_pmsg *mp = pvmsbuf;
+
+	if (read_ok <= 0)
+		return sbuf_public(len);
+	if (!mp)
+		return 0;
+	if (mp->m_flag & PG_MM_PACK)
+		pmsg_setlen(mp);
+	*len = (uint32_t)mp->m_len;
+	return mp->m_mid;
 }
 
 int pg_mhead_info(int bufid, struct pvmminfo *mi)
@@ -107,7 +115,9 @@ int pg_mhead_info(int bufid, struct pvmminfo *mi)
 	return rc;
 }
 
-void pg_mhead_set_id(int bufid, uint32_t id)
+/* pg_mhead_set_id, every case (not the active send buffer, the write
+ * not yet trusted); out of line, as sbuf_public. */
+static __attribute__((noinline)) void set_id_any(int bufid, uint32_t id)
 {
 	struct pvmminfo mi;
 	struct pg_pmsg *mp;
@@ -132,6 +142,18 @@ void pg_mhead_set_id(int bufid, uint32_t id)
 		mi.wid = (int)id;
 		pvm_setminfo(bufid, &mi);
 	}
+}
+
+void pg_mhead_set_id(int bufid, uint32_t id)
+{
+	struct pg_pmsg *mp = pvmsbuf;
+
+	/* (the common case: the active send buffer, the write trusted) */
+	if (write_ok > 0 && mp && mp->m_mid == bufid) {
+		mp->m_wid = (int)id;
+		return;
+	}
+	set_id_any(bufid, id);
 }
 
 int pg_mhead_arrived(int tid, int tag, uint32_t id)
