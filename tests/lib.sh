@@ -31,6 +31,9 @@ export PVM_VMID="t-$(basename "$0" .sh)-$$"
 VMID=$PVM_VMID
 # (also where a test or a tool picks another PVM_VMID or none)
 export PANGAEA_TEST_ID=$VMID
+# The repository's top folder, absolute: the test runs in $T, where a
+# path made from a relative $0 no longer leads anywhere
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 T=$(mktemp -d "/tmp/pangaea-test.XXXXXX")
 FAILS=0
 cd "$T" || exit 1
@@ -304,10 +307,8 @@ xvfb_start() {
 # the folder of the programs.  Returns 1 after a "skip" line when
 # pvm-examples is not installed, 2 after a FAIL when they do not build.
 pvmex_build() {
-	local top
-	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 	PX=$B/pvmex/bin
-	"$top/scripts/pvm-examples.sh" "$B/pvmex" 2>pvmex-build.err
+	"$TOP/scripts/pvm-examples.sh" "$B/pvmex" 2>pvmex-build.err
 	case $? in
 	0) return 0 ;;
 	2) skip "the PVM examples" "pvm-examples is not installed"; return 1 ;;
@@ -383,9 +384,7 @@ view_event_text() {
 # and hosts removed at exit (halt_all); returns 1 after a FAIL if the
 # hosts cannot be made.
 hosts_up() {
-	local top
-	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-	HOSTS="bash $top/scripts/hosts.sh"
+	HOSTS="bash $TOP/scripts/hosts.sh"
 	HD=$($HOSTS dir)
 	# each host's /tmp is its own tmpfs, not a folder of this machine's
 	export PVM_TMP=/tmp
@@ -420,14 +419,12 @@ kill_pvmd() {
 # host; the current folder from then on), pvm's conf in conf; PANGAEA
 # becomes a launcher that runs on h1.
 hosts_vm() {
-	local top
-	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 	S=$HD/shared/$VMID
 	mkdir -p "$S" && cd "$S" || exit 1
 	{ echo '* ep=/usr/bin'; printf '%s\n' "$@"; } >hostfile
-	export PVM_RSH=$top/scripts/pvm-rsh
+	export PVM_RSH=$TOP/scripts/pvm-rsh
 	$HOSTS run h1 sh -c "echo conf | timeout 30 pvm $S/hostfile" >conf 2>&1
-	printf '#!/bin/sh\nexec bash %s run h1 %s "$@"\n' "$top/scripts/hosts.sh" \
+	printf '#!/bin/sh\nexec bash %s run h1 %s "$@"\n' "$TOP/scripts/hosts.sh" \
 		"$B/bin/pangaea" >pangaea-h1
 	chmod +x pangaea-h1
 	PANGAEA=$S/pangaea-h1

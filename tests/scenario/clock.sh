@@ -17,7 +17,7 @@ SD=$B/tests/seeded
 # timebudget as a user builds it, without Pangaea (nor a sanitizer: the
 # preloaded library must come first)
 TB=$T/timebudget
-cc -O2 -o "$TB" "$(dirname "$0")/../progs/timebudget.c" -lpvm3 ||
+cc -O2 -o "$TB" "$TOP/tests/progs/timebudget.c" -lpvm3 ||
 	{ fail "timebudget does not build"; finish; exit; }
 
 pg -log -logdir tb "$TB" -w 3 -ms 200

@@ -22,7 +22,6 @@
 # their own, and a faked pvmd fakes all its tasks with one clock, as a
 # real host's clock is one.
 . "$(dirname "$0")/../lib.sh"
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
 HOSTS="bash $TOP/scripts/hosts.sh"
 # each host's /tmp is its own tmpfs, not a folder of this machine's
 export PVM_TMP=/tmp

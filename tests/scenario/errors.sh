@@ -32,7 +32,7 @@ cp -r rec badver && printf '\143' | dd of=badver/task-1001.comm bs=1 seek=8 conv
 pg -replay -logdir badver
 expect_eq "wrong version: exit 1" "$(cat rc)" 1
 V=$(sed -n 's/^#define PG_COMM_VERSION \([0-9]*\).*/\1/p' \
-	"$(dirname "$0")/../../logs/format/pangaea-formats.h")
+	"$TOP/logs/format/pangaea-formats.h")
 expect_grep "wrong version: said so" err "refusing to replay: .*task-1001.comm: log format version 99, this Pangaea reads version $V"
 
 cp -r rec cut && truncate -s -1 cut/task-1.comm

@@ -9,7 +9,6 @@
 # lost is refused before any task starts, naming the host, a task and the
 # exec log to edit.  `hosts.sh down` leaves nothing behind.
 . "$(dirname "$0")/../lib.sh"
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
 MASTER=/usr/bin/master1
 
 if [ ! -x "$MASTER" ]; then

@@ -10,7 +10,6 @@
 # strips spread over the three architectures give the result of an
 # all-LINUX64 run, and replay.
 . "$(dirname "$0")/../lib.sh"
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
 
 for t in qemu-s390x-static i686-linux-gnu-gcc s390x-linux-gnu-gcc; do
 	command -v $t >/dev/null || { skip "no $t (scripts/install-deps.sh)"; finish; exit; }

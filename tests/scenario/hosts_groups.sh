@@ -207,7 +207,7 @@ expect_eq "PvmHostCompl: the replay exits 0 with the same output, the master on 
 
 # ---- 4. the paper's example (§4): sor, four tasks, problem size 100,
 # the launcher on the host the user chose (h3), the coordinator beside it
-printf '#!/bin/sh\nexec bash %s run h3 %s "$@"\n' "$(cd "$(dirname "$0")/../.." && pwd)/scripts/hosts.sh" \
+printf '#!/bin/sh\nexec bash %s run h3 %s "$@"\n' "$TOP/scripts/hosts.sh" \
 	"$B/bin/pangaea" >pangaea-h3
 chmod +x pangaea-h3
 PANGAEA=$S/pangaea-h3

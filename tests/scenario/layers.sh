@@ -4,7 +4,7 @@
 # C files.  Then the checker is shown a small broken tree for each rule
 # and must fail, naming what broke it.
 . "$(dirname "$0")/../lib.sh"
-HERE=$(cd "$(dirname "$0")/.." && pwd)
+HERE=$TOP/tests
 LAYERS="python3 $HERE/layers.py"
 
 $LAYERS "$B" >out 2>&1

@@ -6,7 +6,7 @@
 # every recording replayed identically, with and without delays.
 . "$(dirname "$0")/../lib.sh"
 M=$B/examples/mcaster
-SRC=$(cd "$(dirname "$0")/../.." && pwd)/examples/mcaster/mcaster.c
+SRC=$TOP/examples/mcaster/mcaster.c
 # (under AddressSanitizer: the tasks' output, compared line by line, must
 # not end in LeakSanitizer's count of suppressed libpvm leaks, which
 # varies with direct routes)

@@ -10,7 +10,6 @@
 # one line each, naming the host, and the run ends non-zero with nothing
 # left running there.
 . "$(dirname "$0")/../lib.sh"
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
 W=$B/examples/mpi/workers
 if ! command -v mpirun >/dev/null || [ ! -x "$W" ]; then
 	skip "MPI ranks on several hosts" "no mpirun or examples/mpi not built (Open MPI: scripts/install-deps.sh)"

@@ -61,7 +61,7 @@ for f in master1 slave1; do
 	    "$B/pvmex/src/examples/$f.c" |
 		awk '/^int main\(/ { m = 1 } { print } m && /^\{/ {
 			print "\tpangaea_init(&argc, &argv);"; m = 0 }' >"src/$f.c"
-	cc -w ${san:+-fsanitize=$san} -I"$(dirname "$0")/../../pangaea_lib" \
+	cc -w ${san:+-fsanitize=$san} -I"$TOP/pangaea_lib" \
 		-o "src/$f" "src/$f.c" "$B/lib/libpangaea.a" -lgpvm3 -lpvm3 -lm ||
 		fail "cannot build $f with pangaea.h"
 done

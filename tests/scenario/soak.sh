@@ -11,7 +11,7 @@
 
 SOAK_RUNS=6 SOAK_SEED=${SOAK_SEED:-2911} SOAK_EACH=1 SOAK_MIN_MS=300 \
 	SOAK_KINDS="kill-worker stop-worker term-launcher kill-coord stop-pvmd diskfull" \
-	timeout 300 bash "$(dirname "$0")/../../scripts/soak.sh" "$B" >soak.out 2>&1
+	timeout 300 bash "$TOP/scripts/soak.sh" "$B" >soak.out 2>&1
 rc=$?
 sed 's/^/   | /' soak.out
 runs=$(grep -c '^run [0-9]* seed' soak.out)

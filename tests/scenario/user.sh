@@ -12,7 +12,7 @@ if [ "$(id -u)" = 0 ]; then
 	mkdir -p u/bin u/examples
 	cp "$B/bin/pangaea" "$B/bin/pangaea-coord" u/bin/
 	cp "$B/examples/racy" "$B/examples/groups" u/examples/
-	cp "$(dirname "$0")/../lsan.supp" u/ # for an ASan build
+	cp "$TOP/tests/lsan.supp" u/ # for an ASan build
 	chmod 0711 "$T" && chmod -R a+rX u && chmod 0777 u
 	# (PANGAEA_TEST_ID: lib.sh's test_pids finds what the user's runs left)
 	as_user() { runuser -u "$who" -- env -i PATH=/usr/bin:/bin HOME="$T/u" \
