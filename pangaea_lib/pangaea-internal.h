@@ -56,8 +56,18 @@ int pg_pvm_item_size(int dt);
  * typed (XDR) packing; >= 0, or a PVM error. */
 int pg_pvm_pack(int pack, void *buf, int count, int dt);
 /* Calls PVM's own receive function of KIND (recv, nrecv, trecv, probe;
- * precv receives as recv); what it returns. */
-int pg_pvm_recv(int kind, int tid, int tag, struct timeval *tmout);
+ * precv receives as recv); what it returns.  Inline: every receive
+ * passes here, most of them a recv. */
+static inline int pg_pvm_recv(int kind, int tid, int tag,
+			      struct timeval *tmout)
+{
+	switch (kind) {
+	case PG_REC_NRECV: return pvm_nrecv(tid, tag);
+	case PG_REC_TRECV: return pvm_trecv(tid, tag, tmout);
+	case PG_REC_PROBE: return pvm_probe(tid, tag);
+	default: return pvm_recv(tid, tag);
+	}
+}
 
 /* pvmtmp.c */
 /* The folder of PVM's temporary files: $PVM_TMP, or /tmp. */

@@ -104,13 +104,3 @@ int pg_pvm_pack(int pack, void *buf, int count, int dt)
 	return pack ? pvm_packf(types[i].fmt, count, buf)
 		    : pvm_unpackf(types[i].fmt, count, buf);
 }
-
-int pg_pvm_recv(int kind, int tid, int tag, struct timeval *tmout)
-{
-	switch (kind) {
-	case PG_REC_NRECV: return pvm_nrecv(tid, tag);
-	case PG_REC_TRECV: return pvm_trecv(tid, tag, tmout);
-	case PG_REC_PROBE: return pvm_probe(tid, tag);
-	default: return pvm_recv(tid, tag);
-	}
-}

@@ -219,7 +219,6 @@ recv_blocking(uint64_t t0, int kind, int tid, int tag,
 	}
 	b = free ? pg_replay_free_recv(kind, tid, tag, tmout)
 	    : pg_chaos_on() ? pg_chaos_recv(kind, tid, tag, tmout)
-	    : kind == PG_REC_RECV ? pvm_recv(tid, tag) /* (most, no switch) */
 			    : pg_pvm_recv(kind, tid, tag, tmout);
 	if (blocks)
 		pg_state_unblock();
