@@ -115,15 +115,15 @@ int pg_mhead_info(int bufid, struct pvmminfo *mi)
 	return rc;
 }
 
-/* pg_mhead_set_id, every case (not the active send buffer, the write
- * not yet trusted); out of line, as sbuf_public. */
+/* pg_mhead_set_id past its common case (the active send buffer, the
+ * write trusted: done there): another buffer, or the write not yet
+ * trusted; out of line, as sbuf_public. */
 static __attribute__((noinline)) void set_id_any(int bufid, uint32_t id)
 {
 	struct pvmminfo mi;
 	struct pg_pmsg *mp;
 
-	mp = pvmsbuf && pvmsbuf->m_mid == bufid ? pvmsbuf : NULL;
-	if (write_ok > 0 && (mp || (mp = midtobuf(bufid)))) {
+	if (write_ok > 0 && (mp = midtobuf(bufid))) {
 		mp->m_wid = (int)id;
 		return;
 	}
