@@ -22,6 +22,7 @@ namespace eval view {
 		sock_redraw 0 sock_refresh_ms 0 live_events 0 live_msgs 0
 		live_error "" util 1 bandh 12 utilh 130 stats 0 raw 0
 		importing 0 import_chan "" import_out "" import_dir ""
+		when_drawn {} drawn_ms 0 clocked_ms 0
 	}
 	# the task states (xview/viewstate.c): name and colour, in the order
 	# the C side stacks them
@@ -192,8 +193,8 @@ proc view::opened {path} {
 	if {$V(importing)} {
 		set V(nraces) 0
 		set V(race_err) ""
-		after idle [list after 0 [list view::race_load_late $V(db)]]
-		after idle [list after 0 [list view::clock_late $V(db)]]
+		view::when_drawn [list view::race_load_late $V(db)]
+		view::when_drawn [list view::clock_late $V(db)]
 	} else {
 		view::race_load
 	}
@@ -315,7 +316,9 @@ proc view::import_read {f dir} {
 proc view::clock_late {dir} {
 	variable V
 	if {!$V(importing) || $V(db) ne $dir} return
-	if {[catch {pgdb clock-logs} changed]} {
+	set failed [catch {pgdb clock-logs} changed]
+	set V(clocked_ms) [clock milliseconds]
+	if {$failed} {
 		# (the details wait for the import, as before)
 		return
 	}
@@ -487,6 +490,17 @@ proc view::visible_rows {} {
 
 # ---------------------------------------------------------------- drawing
 
+# Runs SCRIPT once the next picture is on the screen, not before: work
+# that holds the window for a while (the races and the clock of a log
+# folder read while it is imported) comes after the first picture.  A
+# timer due at once would run before it: Tk puts a canvas on the screen
+# in an idle handler of its own, after the redraw's.
+proc view::when_drawn {script} {
+	variable V
+	lappend V(when_drawn) $script
+	view::redraw_later
+}
+
 # Asks for a redraw once the event queue is idle (coalesces many asks).
 proc view::redraw_later {} {
 	variable V
@@ -547,6 +561,14 @@ proc view::redraw {} {
 	.status configure -text [format "%s%s   window %s .. %s   %d events (%s)   %s/px   drawn in %.0f ms" \
 		[file tail $V(db)] [expr {$V(importing) ? " (importing\u2026)" : ""}] [view::fmt_t $V(t0)] [view::fmt_t $t1] $n \
 		$V(mode) [view::fmt_step $V(scale) $V(scale)] $V(last_ms)]
+	if {[llength $V(when_drawn)]} {
+		# (on the screen now, then view::when_drawn's scripts)
+		set q $V(when_drawn)
+		set V(when_drawn) {}
+		update idletasks
+		set V(drawn_ms) [clock milliseconds]
+		foreach script $q { after 0 $script }
+	}
 }
 
 # Time T as text relative to the run's first event.
