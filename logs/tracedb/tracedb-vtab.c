@@ -1208,8 +1208,8 @@ int tdb_open_logs_sync(const char *logdir, int sync, sqlite3 **db, char *err,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (sqlite3_open_v2(":memory:", db, SQLITE_OPEN_READWRITE,
-			    NULL) != SQLITE_OK)
+	if (sqlite3_open_v2(":memory:", db, SQLITE_OPEN_READWRITE |
+			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
 		lv_ctx_free(x);
 	/* (a module that cannot be made frees its context) */
 	if (!*db || sqlite3_errcode(*db) != SQLITE_OK ||

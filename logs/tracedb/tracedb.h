@@ -60,7 +60,8 @@ int tdb_open(const char *logdir, sqlite3 **db, char *err, size_t errlen);
  * importing"), whose meta table says what the headers and run.info say
  * (with source = logs), and whose spawns and output tables are filled
  * from the execution logs and output.log (the import's rows).  *DB on
- * success (sqlite3_close it).  0, or -1 with ERR.
+ * success (sqlite3_close it), for one thread at a time (it has no
+ * mutex of its own).  0, or -1 with ERR.
  */
 int tdb_open_logs(const char *logdir, sqlite3 **db, char *err, size_t errlen);
 /* tdb_open_logs, and with SYNC set the times are those the import
