@@ -59,6 +59,13 @@
  *                             racing events whose entry is in the window
  *   pgdb race ID              {what alternatives} of event ID, {} if it
  *                             does not race
+ *   pgdb late-start LOGDIR CMD  the races and (when clock-logs would
+ *                             run) the clock of the folder read, in a
+ *                             thread (viewlate.c); CMD once done; 1 if
+ *                             the clock runs, else 0
+ *   pgdb late-finish          takes them: races N race_err MSG clocked
+ *                             0|1 clock_err MSG
+ *   pgdb late-cancel          waits for the thread, drops its work
  *
  * Live runs (viewlive.c): pgdb live-open makes an empty database in
  * memory, pgdb live-connect PATH CMD reads the coordinator's socket
@@ -154,6 +161,9 @@ static const struct pgdb_cmd pgdb_cmds[] = {
 	{ "find", 1, 1, "MSGID", vdb_cmd_find },
 	{ "output", 0, 0, NULL, vdb_cmd_output },
 	{ "races-load", 1, 1, "LOGDIR", vdb_races_load },
+	{ "late-start", 2, 2, "LOGDIR CMD", vdb_late_start },
+	{ "late-finish", 0, 0, NULL, vdb_late_finish },
+	{ "late-cancel", 0, 0, NULL, vdb_late_cancel },
 	{ "races", 2, 3, "T0 T1 ?LIMIT?", vdb_cmd_races },
 	{ "race", 1, 1, "ID", vdb_cmd_race },
 	{ "states", 2, 3, "T0 T1 ?LTIDS?", vdb_cmd_states },

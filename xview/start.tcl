@@ -220,8 +220,10 @@ proc view::main {} {
 	if {$script ne ""} {
 		update
 		# the script sees the run whole: its background import done
-		# (-early: at once, the first picture drawn)
+		# (-early: at once, the first picture drawn), and the races
+		# and clock found after the first picture
 		while {!$early && $view::V(importing)} { vwait view::V(importing) }
+		while {$view::V(late)} { vwait view::V(late) }
 		if {[catch {uplevel #0 [list source $script]} err]} {
 			puts stderr "pangaea-view: $script: $::errorInfo"
 			exit 2

@@ -22,7 +22,8 @@ namespace eval view {
 		sock_redraw 0 sock_refresh_ms 0 live_events 0 live_msgs 0
 		live_error "" util 1 bandh 12 utilh 130 stats 0 raw 0
 		importing 0 import_chan "" import_out "" import_dir ""
-		when_drawn {} drawn_ms 0 clocked_ms 0
+		when_drawn {} drawn_ms 0 late 0 late_ms 0 late_t0 0 late_ticks 0
+		late_clock 0 status ""
 	}
 	# the task states (xview/viewstate.c): name and colour, in the order
 	# the C side stacks them
@@ -193,8 +194,7 @@ proc view::opened {path} {
 	if {$V(importing)} {
 		set V(nraces) 0
 		set V(race_err) ""
-		view::when_drawn [list view::race_load_late $V(db)]
-		view::when_drawn [list view::clock_late $V(db)]
+		view::when_drawn [list view::late_start $V(db)]
 	} else {
 		view::race_load
 	}
@@ -316,9 +316,7 @@ proc view::import_read {f dir} {
 proc view::clock_late {dir} {
 	variable V
 	if {!$V(importing) || $V(db) ne $dir} return
-	set failed [catch {pgdb clock-logs} changed]
-	set V(clocked_ms) [clock milliseconds]
-	if {$failed} {
+	if {[catch {pgdb clock-logs} changed]} {
 		# (the details wait for the import, as before)
 		return
 	}
@@ -328,6 +326,74 @@ proc view::clock_late {dir} {
 		set V(tasks) [pgdb tasks]
 		view::redraw_later
 	}
+}
+
+# After the first picture of a run read from its log folder DIR (its
+# import running): its races and, when the import would put its times
+# through the clock, the clock on its logs (view::race_load_late and
+# view::clock_late's work) go to a thread (pgdb late-start) while the
+# window answers; V(late) is 1 meanwhile, and the status line says how
+# long it has been going.  view::late_done takes what it found.
+# Without a thread: race_load_late and clock_late, the window waiting.
+proc view::late_start {dir} {
+	variable V
+	if {[view::race_rec] ne [file normalize $dir]} return
+	if {[catch {pgdb late-start [view::race_rec] [list view::late_done $dir]} \
+		 V(late_clock)]} {
+		view::race_load_late $dir
+		view::clock_late $dir
+		set V(late_ms) [clock milliseconds]
+		return
+	}
+	set V(late) 1
+	set V(late_t0) [clock milliseconds]
+	set V(late_ticks) 0
+	after 100 view::late_tick
+}
+
+# The status line: the last redraw's, and while the late work runs,
+# how long it has been going.
+proc view::status_text {} {
+	variable V
+	if {!$V(late)} { return $V(status) }
+	return [format "%s   (finding the races%s: %.1f s)" $V(status) \
+		[expr {$V(late_clock) ? ", running the clock on the logs" : ""}] \
+		[expr {([clock milliseconds] - $V(late_t0)) / 1000.0}]]
+}
+
+# While the late work runs: the status line says so, every 100 ms (when
+# nothing else has been said there since the last redraw).
+proc view::late_tick {} {
+	variable V
+	if {!$V(late)} return
+	incr V(late_ticks)
+	if {[string first $V(status) [.status cget -text]] == 0} {
+		.status configure -text [view::status_text]
+	}
+	after 100 view::late_tick
+}
+
+# The late work of DIR is done: the races, and the model's times when the
+# clock changed them, are taken if DIR is still the open run (else
+# dropped), and the window drawn again.
+proc view::late_done {dir} {
+	variable V
+	set V(late) 0
+	set V(late_ms) [clock milliseconds]
+	if {[view::race_rec] ne [file normalize $dir]} {
+		pgdb late-cancel
+		return
+	}
+	set r [pgdb late-finish]
+	set V(nraces) [dict get $r races]
+	set V(race_err) [dict get $r race_err]
+	# (a clock that failed: the details wait for the import, as before)
+	if {[dict get $r clocked]} {
+		lassign [pgdb range] V(tmin) V(tmax)
+		if {$V(tmax) <= $V(tmin)} { set V(tmax) [expr {$V(tmin) + 1000}] }
+		set V(tasks) [pgdb tasks]
+	}
+	view::redraw_later
 }
 
 # Shows the raw times of the hosts' clocks (V(raw) 1) or the synchronised
@@ -558,9 +624,10 @@ proc view::redraw {} {
 		[expr {$nr ? double(min($nr, $V(row0) + $vis)) / $nr : 1}]
 	set V(nshown) $n
 	set V(last_ms) [expr {([clock microseconds] - $start) / 1000.0}]
-	.status configure -text [format "%s%s   window %s .. %s   %d events (%s)   %s/px   drawn in %.0f ms" \
+	set V(status) [format "%s%s   window %s .. %s   %d events (%s)   %s/px   drawn in %.0f ms" \
 		[file tail $V(db)] [expr {$V(importing) ? " (importing\u2026)" : ""}] [view::fmt_t $V(t0)] [view::fmt_t $t1] $n \
 		$V(mode) [view::fmt_step $V(scale) $V(scale)] $V(last_ms)]
+	.status configure -text [view::status_text]
 	if {[llength $V(when_drawn)]} {
 		# (on the screen now, then view::when_drawn's scripts)
 		set q $V(when_drawn)

@@ -173,6 +173,11 @@ vdb_cmd_fn vdb_cmd_open, vdb_cmd_close, vdb_cmd_meta, vdb_cmd_tasks,
 
 /* viewraces.c: pgdb races-load LOGDIR, races T0 T1 ?LIMIT?, race ID. */
 vdb_cmd_fn vdb_races_load, vdb_cmd_races, vdb_cmd_race;
+struct pg_races;
+/* Makes R (pg_races_find's, of the open run's folder; or empty) the
+ * races of the open run, those before freed; R is left empty.  Their
+ * number. */
+size_t vdb_races_take(struct pg_races *r);
 
 /* viewstate.c: pgdb states T0 T1 ?LTIDS?, paint-states IMG T0 T1 LTID,
  * paint-util IMG T0 T1 NTASKS ?LTIDS?. */
@@ -188,6 +193,19 @@ vdb_cmd_fn vdb_cmd_hists;
  * viewdb.c's: events, messages, tasks, meta. */
 vdb_cmd_fn vdb_logs_open, vdb_logs_attach, vdb_logs_events,
 	vdb_logs_messages, vdb_logs_tasks, vdb_logs_meta, vdb_logs_clock;
+/* pgdb clock-logs in two halves: whether it has anything to do, and
+ * what it does with the tables over the logs tdb_open_logs_sync made
+ * (DB, taken: the model's times, the details' database; closed on an
+ * error), its result set. */
+int vdb_logs_clock_wanted(void);
+int vdb_logs_clock_take(Tcl_Interp *ip, sqlite3 *db);
+
+/* viewlate.c: pgdb late-start LOGDIR CMD (the races of the folder read
+ * and, when wanted, the clock on its logs, worked out in a thread of
+ * their own; CMD is evaluated once they are), late-finish (takes them:
+ * "races N race_err MSG clocked 0|1 clock_err MSG"), late-cancel
+ * (waits for the thread, its work dropped). */
+vdb_cmd_fn vdb_late_start, vdb_late_finish, vdb_late_cancel;
 
 /* viewlive.c: pgdb live-open, live-connect PATH CMD (reads the socket
  * PATH in the background, telling CMD "events N", "refused MSG", "end"),

@@ -459,30 +459,27 @@ out:
 	return rc;
 }
 
-/* pgdb clock-logs: when the import of the log folder read would put its
- * times through the controlled logical clock (tdb_open_logs_sync: a run
- * across hosts, or a receive that ends before its send), the clock is
- * run on the logs in memory (nothing written), the model takes its
- * times (logs_retime: the window is drawn with the times the import
- * will give) and the details, Find and histograms are answered from
- * the tables over the logs with them, before the import is over: 1.
- * 0 when the import keeps the logs' times (the model's: LOGSDB answers
- * as it is), or nothing is to do (a database, a live run). */
-int vdb_logs_clock(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+/* Whether the clock is to run on the logs of the folder read (pgdb
+ * clock-logs): the model was read from them, no database or live run,
+ * not clocked yet, and the import's keeping the logs' times is not
+ * known (LOGSDB would answer as it is); 1 or 0. */
+int vdb_logs_clock_wanted(void)
+{
+	return vdb.mem && !vdb.live && !vdb.idtask && !vdb.db && vdb.logdir &&
+	       !vdb.clocked && vdb.logs_times <= 0;
+}
+
+/* The second half of pgdb clock-logs, on DB, the folder's tables over
+ * its logs as tdb_open_logs_sync opened them (possibly in another
+ * thread: viewlate.c): when the clock ran on them (meta sync not
+ * offset) the model takes their times; DB then answers the details,
+ * Find and histograms (closed on an error).  The result is 1 when the
+ * times changed, else 0. */
+int vdb_logs_clock_take(Tcl_Interp *ip, sqlite3 *db)
 {
 	char err[1024], sync[32];
-	sqlite3 *db;
 	int clc;
 
-	(void)objc;
-	(void)objv;
-	if (!vdb.mem || vdb.live || vdb.idtask || vdb.db || !vdb.logdir ||
-	    vdb.clocked || vdb.logs_times > 0) {
-		Tcl_SetObjResult(ip, Tcl_NewIntObj(0));
-		return TCL_OK;
-	}
-	if (tdb_open_logs_sync(vdb.logdir, 1, &db, err, sizeof(err)) < 0)
-		return vdb_fail(ip, err);
 	if (logs_sql_text(db, "SELECT value FROM meta WHERE key = 'sync'",
 			  sync, sizeof(sync)) < 0) {
 		sqlite3_close(db);
@@ -501,6 +498,31 @@ int vdb_logs_clock(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 	vdb.gen++; /* (what was computed from the old times) */
 	Tcl_SetObjResult(ip, Tcl_NewIntObj(clc));
 	return TCL_OK;
+}
+
+/* pgdb clock-logs: when the import of the log folder read would put its
+ * times through the controlled logical clock (tdb_open_logs_sync: a run
+ * across hosts, or a receive that ends before its send), the clock is
+ * run on the logs in memory (nothing written), the model takes its
+ * times (logs_retime: the window is drawn with the times the import
+ * will give) and the details, Find and histograms are answered from
+ * the tables over the logs with them, before the import is over: 1.
+ * 0 when the import keeps the logs' times (the model's: LOGSDB answers
+ * as it is), or nothing is to do (a database, a live run). */
+int vdb_logs_clock(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
+{
+	char err[1024];
+	sqlite3 *db;
+
+	(void)objc;
+	(void)objv;
+	if (!vdb_logs_clock_wanted()) {
+		Tcl_SetObjResult(ip, Tcl_NewIntObj(0));
+		return TCL_OK;
+	}
+	if (tdb_open_logs_sync(vdb.logdir, 1, &db, err, sizeof(err)) < 0)
+		return vdb_fail(ip, err);
+	return vdb_logs_clock_take(ip, db);
 }
 
 /* One event of the window: its task and index. */

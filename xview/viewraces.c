@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The races of the folder loaded last (none: n = 0). */
 static struct pg_races races;
@@ -38,6 +39,14 @@ int vdb_races_load(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 	}
 	Tcl_SetObjResult(ip, Tcl_NewWideIntObj((Tcl_WideInt)races.n));
 	return TCL_OK;
+}
+
+size_t vdb_races_take(struct pg_races *r)
+{
+	pg_races_free(&races);
+	races = *r;
+	memset(r, 0, sizeof(*r));
+	return races.n;
 }
 
 /* Appends to LIST the event ID, what its race X is and its alternatives
