@@ -30,7 +30,8 @@ static void view_usage(FILE *f)
 	      "  -script FILE evaluate the Tcl FILE once the window is up and the\n"
 	      "               background import is over (tests)\n"
 	      "  -early       with -script: evaluate it once the first picture is\n"
-	      "               drawn, not waiting for the import\n"
+	      "               drawn (and its races and clock found), not waiting\n"
+	      "               for the import\n"
 	      "  -h, --help   this text\n", f);
 }
 

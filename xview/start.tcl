@@ -6,8 +6,9 @@
 #
 # -script FILE is the test hook: FILE is evaluated once the window is on
 # the screen and the run's background import (if any) is over, or with
-# -early as soon as the first picture is drawn, with the helpers of the
-# `vtest` namespace below.
+# -early once the first picture is drawn (and the races and the clock
+# found after it: view::late_start), with the helpers of the `vtest`
+# namespace below.
 
 namespace eval vtest {}
 
