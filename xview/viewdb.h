@@ -174,6 +174,11 @@ vdb_cmd_fn vdb_cmd_open, vdb_cmd_close, vdb_cmd_meta, vdb_cmd_tasks,
 /* viewraces.c: pgdb races-load LOGDIR, races T0 T1 ?LIMIT?, race ID. */
 vdb_cmd_fn vdb_races_load, vdb_cmd_races, vdb_cmd_race;
 struct pg_races;
+/* Finds the racing events of LOGDIR's logs into R (empty); 0, or -1
+ * with ERR naming the log that cannot be read, R empty.  Touches
+ * nothing of the viewer: a thread may call it (viewlate.c). */
+int vdb_races_find(const char *logdir, struct pg_races *r, char *err,
+		   size_t errlen);
 /* Makes R (pg_races_find's, of the open run's folder; or empty) the
  * races of the open run, those before freed; R is left empty.  Their
  * number. */

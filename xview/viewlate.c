@@ -8,7 +8,7 @@
  * window answers meanwhile: `pgdb late-start LOGDIR CMD` starts it, CMD
  * is evaluated when it is done (a pipe's file handler), and `pgdb
  * late-finish` gives what it found to the model, on the main thread.
- * The thread reads the logs only (pg_hb_load, tdb_open_logs_sync: no
+ * The thread reads the logs only (vdb_races_find, tdb_open_logs_sync: no
  * state of the viewer, nothing of logs/ is shared); the SQLite
  * connection it opens is used by the main thread once it has ended.
  * `pgdb late-cancel` (another run opened) waits for it and drops its
@@ -47,21 +47,11 @@ static struct {
 /* The thread: the races, then the clock, of late.dir. */
 static void *late_run(void *arg)
 {
-	struct pg_hb hb = { 0 };
 	char b = 1;
 
 	(void)arg;
-	late.races_rc = pg_hb_load(&hb, late.dir, late.races_err,
-				   sizeof(late.races_err));
-	if (late.races_rc == 0 && pg_races_find(&hb, &late.races) < 0) {
-		snprintf(late.races_err, sizeof(late.races_err), "out of memory");
-		late.races_rc = -1;
-	}
-	if (late.races_rc < 0) { /* (none, as races-load has then) */
-		pg_races_free(&late.races);
-		memset(&late.races, 0, sizeof(late.races));
-	}
-	pg_hb_free(&hb);
+	late.races_rc = vdb_races_find(late.dir, &late.races, late.races_err,
+				       sizeof(late.races_err));
 	if (late.clock)
 		late.clock_rc = tdb_open_logs_sync(late.dir, 1, &late.db,
 						   late.clock_err,
@@ -102,7 +92,6 @@ static void late_join(void)
 static void late_drop(void)
 {
 	pg_races_free(&late.races);
-	memset(&late.races, 0, sizeof(late.races));
 	if (late.db)
 		sqlite3_close(late.db);
 	late.db = NULL;

@@ -17,27 +17,36 @@
 /* The races of the folder loaded last (none: n = 0). */
 static struct pg_races races;
 
+int vdb_races_find(const char *logdir, struct pg_races *r, char *err,
+		   size_t errlen)
+{
+	struct pg_hb hb = { 0 };
+	int rc = pg_hb_load(&hb, logdir, err, errlen);
+
+	if (rc == 0 && pg_races_find(&hb, r) < 0) {
+		snprintf(err, errlen, "out of memory");
+		rc = -1;
+	}
+	pg_hb_free(&hb);
+	if (rc < 0)
+		pg_races_free(r);
+	return rc;
+}
+
 /* pgdb races-load LOGDIR: finds the racing events of LOGDIR's logs; their
  * number, or an error naming the log that cannot be read. */
 int vdb_races_load(Tcl_Interp *ip, int objc, Tcl_Obj *const objv[])
 {
-	struct pg_hb hb = { 0 };
+	struct pg_races r = { 0 };
 	char err[PG_PATH_MAX + 512] = "";
-	int rc;
+	int rc = vdb_races_find(Tcl_GetString(objv[2]), &r, err, sizeof(err));
+	size_t n = vdb_races_take(&r);
 
-	pg_races_free(&races);
-	rc = pg_hb_load(&hb, Tcl_GetString(objv[2]), err, sizeof(err));
-	if (rc == 0 && pg_races_find(&hb, &races) < 0) {
-		snprintf(err, sizeof(err), "out of memory");
-		rc = -1;
-	}
-	pg_hb_free(&hb);
 	if (rc < 0) {
-		pg_races_free(&races);
 		Tcl_SetObjResult(ip, Tcl_ObjPrintf("pgdb: %s", err));
 		return TCL_ERROR;
 	}
-	Tcl_SetObjResult(ip, Tcl_NewWideIntObj((Tcl_WideInt)races.n));
+	Tcl_SetObjResult(ip, Tcl_NewWideIntObj((Tcl_WideInt)n));
 	return TCL_OK;
 }
 
